@@ -1,0 +1,1 @@
+"""Index building and loading: FAISS + BM25 + sentence vectors, manifests, atomic builds."""

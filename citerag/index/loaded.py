@@ -1,0 +1,73 @@
+"""Open an index build for reading: the store, its manifest and the model check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from citerag.embeddings import EmbeddingModel
+from citerag.index.builds import current_build
+from citerag.index.manifest import Manifest
+from citerag.index.store import CiteragStore
+
+RECORDS_FILE = "records.sqlite"
+
+
+class IndexNotFoundError(FileNotFoundError):
+    """No index has been built in this directory yet."""
+
+
+@dataclass
+class LoadedIndex:
+    """A loaded index build.
+
+    Attributes:
+        store: The FAISS + BM25 + sentence-vector store.
+        manifest: The build's manifest.
+        build_dir: The build folder it was loaded from.
+    """
+
+    store: CiteragStore
+    manifest: Manifest
+    build_dir: Path
+
+    @property
+    def manifest_id(self) -> str:
+        """The build id, recorded in every answer's trace."""
+        return self.manifest.build_id
+
+
+def open_build(build_dir: Path, model: EmbeddingModel, sentence_vectors: bool = True) -> LoadedIndex:
+    """Load one build folder, refusing a different embedding model.
+
+    Raises:
+        IndexMismatchError: Built with another model or dimension.
+    """
+    manifest = Manifest.load(build_dir)
+    manifest.check_embedding(model.name, model.dimension)
+    store = CiteragStore.load(build_dir, model.embeddings, model.dimension,
+                              sentence_vectors=sentence_vectors)
+    return LoadedIndex(store=store, manifest=manifest, build_dir=build_dir)
+
+
+def load_index(index_dir: Path, model: EmbeddingModel) -> LoadedIndex:
+    """Load the current build of an index directory.
+
+    Raises:
+        IndexNotFoundError: Nothing has been ingested into ``index_dir``.
+        IndexMismatchError: Built with another model or dimension.
+    """
+    build = current_build(index_dir)
+    if build is None:
+        raise IndexNotFoundError(
+            f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
+        )
+    return open_build(build, model)
+
+
+def read_manifest(index_dir: Path) -> Manifest:
+    """Read the current manifest without loading any model."""
+    build = current_build(index_dir)
+    if build is None:
+        raise IndexNotFoundError(f"no index in {index_dir}")
+    return Manifest.load(build)

@@ -1,0 +1,320 @@
+"""``CiteragStore``: one LangChain ``VectorStore`` that keeps FAISS, BM25 and sentence vectors
+in step.
+
+LangChain's indexing API (:func:`langchain_core.indexing.index`) writes and deletes through
+``add_documents``/``delete``; because this class fans each call out to the dense index, the
+BM25 index and the per-sentence vectors, a record-manager-driven sync can never leave the
+three disagreeing.
+
+Searches take a metadata ``filter`` (see :mod:`citerag.index.filters`) that is applied
+**before** ranking: FAISS searches only the allowed ids (a FAISS ``IDSelector``), BM25 zeroes
+disallowed rows, so ``k`` allowed results come back even when most of the index is forbidden.
+
+Document layout: ``page_content`` is the embedded text (contextual header + own words);
+``metadata["content"]`` is the chunk's own words, quoted back to users.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.vectorstores import VectorStore
+
+from citerag.index.bm25 import BM25Index
+from citerag.index.faiss_store import load_faiss, new_faiss
+from citerag.index.filters import Filter, matches
+from loaders.sentences import sentence_spans
+
+log = logging.getLogger(__name__)
+
+
+class CiteragStore(VectorStore):
+    """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface."""
+
+    def __init__(
+        self,
+        embedding: Embeddings,
+        dimension: int,
+        *,
+        sentence_vectors: bool = True,
+        dense: Any | None = None,
+        bm25: BM25Index | None = None,
+        sentences: dict[str, tuple[list[tuple[int, int]], np.ndarray]] | None = None,
+    ) -> None:
+        """Create a store (empty unless parts are given).
+
+        Args:
+            embedding: The embedding model (vectors must be comparable by cosine).
+            dimension: Vector dimension.
+            sentence_vectors: Also embed each chunk's sentences (for the sentence reranker
+                and the extractive answerer).
+            dense: An existing LangChain FAISS store.
+            bm25: An existing BM25 index.
+            sentences: Existing sentence spans and vectors by chunk key.
+        """
+        self._embedding = embedding
+        self.dimension = dimension
+        self.sentence_vectors = sentence_vectors
+        self.dense = dense if dense is not None else new_faiss(embedding, dimension)
+        self.bm25 = bm25 if bm25 is not None else BM25Index()
+        self.sentences: dict[str, tuple[list[tuple[int, int]], np.ndarray]] = sentences or {}
+        self._mask_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.embedded_texts = 0  # texts sent to the embedding model by this instance
+
+    # -- VectorStore interface -------------------------------------------------------------
+
+    @property
+    def embeddings(self) -> Embeddings:
+        """The embedding model."""
+        return self._embedding
+
+    def __len__(self) -> int:
+        return len(self.dense.index_to_docstore_id)
+
+    def add_texts(
+        self,
+        texts: Iterable[str],
+        metadatas: list[dict[Any, Any]] | None = None,
+        *,
+        ids: list[str] | None = None,
+        **kwargs: Any,
+    ) -> list[str]:
+        """Embed and add texts to every index."""
+        docs = [
+            Document(page_content=t, metadata=(metadatas[i] if metadatas else {}))
+            for i, t in enumerate(texts)
+        ]
+        return self.add_documents(docs, ids=ids)
+
+    def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
+        """Embed documents once and add them to FAISS, BM25 and the sentence store.
+
+        Args:
+            documents: Chunks; ``metadata["content"]`` (own words) is used for sentences.
+            **kwargs: ``ids`` (required for sync with the record manager).
+
+        Returns:
+            The ids written.
+        """
+        ids = kwargs.get("ids") or [d.id or str(i) for i, d in enumerate(documents)]
+        ids = list(ids)
+        if not documents:
+            return []
+        existing = set(self.dense.index_to_docstore_id.values())
+        replace = [i for i in ids if i in existing]
+        if replace:
+            self.delete(replace)
+        texts = [d.page_content for d in documents]
+        sent_spans: list[list[tuple[int, int]]] = []
+        sent_texts: list[str] = []
+        if self.sentence_vectors:
+            for d in documents:
+                content = str(d.metadata.get("content", d.page_content))
+                spans = sentence_spans(content)
+                sent_spans.append(spans)
+                sent_texts.extend(content[s:e] for s, e in spans)
+        vectors = np.asarray(self._embedding.embed_documents(texts + sent_texts), dtype=np.float32)
+        self.embedded_texts += len(texts) + len(sent_texts)
+        chunk_vecs = vectors[: len(texts)]
+        self.dense.add_embeddings(
+            list(zip(texts, chunk_vecs.tolist(), strict=True)),
+            metadatas=[dict(d.metadata) for d in documents],
+            ids=ids,
+        )
+        self.bm25.add(ids, texts)
+        if self.sentence_vectors:
+            row = len(texts)
+            for key, spans in zip(ids, sent_spans, strict=True):
+                self.sentences[key] = (spans, vectors[row : row + len(spans)].astype(np.float16))
+                row += len(spans)
+        self._mask_cache.clear()
+        return ids
+
+    def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
+        """Delete ids from every index (unknown ids are ignored)."""
+        if not ids:
+            return True
+        present = set(self.dense.index_to_docstore_id.values())
+        dense_ids = [i for i in ids if i in present]
+        if dense_ids:
+            self.dense.delete(dense_ids)
+        self.bm25.delete(list(ids))
+        for key in ids:
+            self.sentences.pop(key, None)
+        self._mask_cache.clear()
+        return True
+
+    def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
+        """Return stored documents by id (missing ids are skipped)."""
+        out = []
+        for key in ids:
+            doc = self.dense.docstore.search(key)
+            if isinstance(doc, Document):
+                out.append(Document(id=key, page_content=doc.page_content,
+                                    metadata=dict(doc.metadata)))
+        return out
+
+    def similarity_search(
+        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Dense search returning documents."""
+        return [d for d, _ in self.similarity_search_with_score(query, k, filter=filter)]
+
+    def similarity_search_with_score(
+        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """Dense search; the score is the cosine similarity (higher is closer)."""
+        vector = self._embedding.embed_query(query)
+        return self.similarity_search_with_score_by_vector(vector, k, filter=filter)
+
+    def _similarity_search_with_relevance_scores(
+        self, query: str, k: int = 4, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        return self.similarity_search_with_score(query, k, filter=kwargs.get("filter"))
+
+    def similarity_search_with_score_by_vector(
+        self, embedding: list[float], k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """Dense search by vector with the filter applied inside FAISS.
+
+        Args:
+            embedding: Query vector (normalised here).
+            k: Number of results.
+            filter: Metadata filter evaluated before ranking.
+
+        Returns:
+            ``(document, cosine)`` pairs, best first; ``document.id`` is the store key.
+        """
+        import faiss
+
+        index = self.dense.index
+        if index.ntotal == 0 or k <= 0:
+            return []
+        q = np.asarray([embedding], dtype=np.float32)
+        faiss.normalize_L2(q)
+        params = None
+        if filter:
+            allowed = self._allowed_dense(filter)
+            if allowed.size == 0:
+                return []
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
+            k = min(k, int(allowed.size))
+        k = min(k, index.ntotal)
+        scores, positions = index.search(q, k, params=params)
+        out = []
+        for score, pos in zip(scores[0], positions[0], strict=True):
+            if pos < 0:
+                continue
+            key = self.dense.index_to_docstore_id[int(pos)]
+            doc = self.dense.docstore.search(key)
+            out.append((Document(id=key, page_content=doc.page_content,
+                                 metadata=dict(doc.metadata)), float(score)))
+        return out
+
+    def bm25_search(
+        self, query: str, k: int = 4, filter: Filter | None = None
+    ) -> list[tuple[Document, float]]:
+        """Lexical BM25 search with the filter applied before ranking.
+
+        Returns:
+            ``(document, bm25 score)`` pairs with a positive score, best first.
+        """
+        allowed = None
+        if filter:
+            allowed = self._allowed_bm25(filter)
+            if not allowed.any():
+                return []
+        hits = self.bm25.search(query, k, allowed=allowed)
+        docs = {d.id: d for d in self.get_by_ids([key for key, _ in hits])}
+        return [(docs[key], score) for key, score in hits if key in docs]
+
+    @classmethod
+    def from_texts(
+        cls,
+        texts: list[str],
+        embedding: Embeddings,
+        metadatas: list[dict[Any, Any]] | None = None,
+        *,
+        ids: list[str] | None = None,
+        **kwargs: Any,
+    ) -> CiteragStore:
+        """Build a store from texts (dimension probed from the model)."""
+        dim = len(embedding.embed_query("dimension probe"))
+        store = cls(embedding, dim, sentence_vectors=kwargs.get("sentence_vectors", True))
+        store.add_texts(texts, metadatas, ids=ids)
+        return store
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def iter_metadata(self) -> Iterable[tuple[str, dict[str, Any]]]:
+        """Yield ``(key, metadata)`` for every stored chunk."""
+        for key in self.dense.index_to_docstore_id.values():
+            doc = self.dense.docstore.search(key)
+            yield key, doc.metadata
+
+    def _masks(self, flt: Filter) -> tuple[np.ndarray, np.ndarray]:
+        cache_key = json.dumps(flt, sort_keys=True, default=str)
+        cached = self._mask_cache.get(cache_key)
+        if cached is not None:
+            return cached
+        allowed_keys = {key for key, meta in self.iter_metadata() if matches(meta, flt)}
+        dense_pos = np.asarray(
+            [pos for pos, key in self.dense.index_to_docstore_id.items() if key in allowed_keys],
+            dtype=np.int64,
+        )
+        bm25_mask = np.asarray([key in allowed_keys for key in self.bm25.key_order()], dtype=bool)
+        if len(self._mask_cache) > 256:
+            self._mask_cache.clear()
+        self._mask_cache[cache_key] = (dense_pos, bm25_mask)
+        return dense_pos, bm25_mask
+
+    def _allowed_dense(self, flt: Filter) -> np.ndarray:
+        return self._masks(flt)[0]
+
+    def _allowed_bm25(self, flt: Filter) -> np.ndarray:
+        return self._masks(flt)[1]
+
+    def sentence_vectors_for(
+        self, key: str
+    ) -> tuple[list[tuple[int, int]], np.ndarray] | None:
+        """Return the precomputed sentence spans (within ``content``) and vectors of a chunk."""
+        return self.sentences.get(key)
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def save(self, folder: Path) -> None:
+        """Write all parts into ``folder`` (which must exist)."""
+        self.dense.save_local(str(folder), index_name="dense")
+        self.bm25.save(folder / "bm25.jsonl")
+        keys = list(self.sentences)
+        spans = {k: self.sentences[k][0] for k in keys}
+        mats = [self.sentences[k][1] for k in keys]
+        matrix = (np.concatenate(mats) if mats else np.zeros((0, self.dimension), np.float16))
+        np.save(folder / "sentences.npy", matrix)
+        (folder / "sentences.json").write_text(json.dumps({"keys": keys, "spans": spans}))
+
+    @classmethod
+    def load(
+        cls, folder: Path, embedding: Embeddings, dimension: int, sentence_vectors: bool = True
+    ) -> CiteragStore:
+        """Load a store written by :meth:`save`."""
+        dense = load_faiss(folder, embedding)
+        bm25 = BM25Index.load(folder / "bm25.jsonl")
+        sentences: dict[str, tuple[list[tuple[int, int]], np.ndarray]] = {}
+        if (folder / "sentences.json").exists():
+            meta = json.loads((folder / "sentences.json").read_text())
+            matrix = np.load(folder / "sentences.npy")
+            row = 0
+            for key in meta["keys"]:
+                spans = [tuple(s) for s in meta["spans"][key]]
+                sentences[key] = (spans, matrix[row : row + len(spans)])  # type: ignore[misc]
+                row += len(spans)
+        return cls(embedding, dimension, sentence_vectors=sentence_vectors, dense=dense,
+                   bm25=bm25, sentences=sentences)

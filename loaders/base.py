@@ -1,0 +1,70 @@
+"""Shared types for document loaders: a parsed document with its canonical text and segments.
+
+A loader turns the bytes of one file into a :class:`ParsedDocument`:
+
+* ``text`` is the document's **canonical text**. Every character range stored anywhere in
+  citerag (chunk ``start``/``end``, citation ``#char=`` fragments) indexes into this string.
+* ``segments`` cut the canonical text into the units chunking works inside: PDF pages, or
+  Markdown/HTML sections with their heading path. Chunks never cross a segment boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class DocumentLoadError(Exception):
+    """A document could not be turned into searchable text.
+
+    Attributes:
+        reason: A short human-readable reason recorded in the failed-document ledger.
+        kind: A machine-readable category (``corrupt``, ``encrypted``, ``empty``,
+            ``binary``, ``unsupported``, ``needs_ocr``, ``too_large``).
+    """
+
+    def __init__(self, reason: str, kind: str = "corrupt") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A contiguous range of the canonical text that chunking treats as one unit.
+
+    Attributes:
+        start: First character of the segment's body in the canonical text.
+        end: One past the last character of the segment's body.
+        page: 1-based page number for paginated documents, else ``None``.
+        section: Heading path such as ``"Safety > Working at height"`` ('' when none).
+    """
+
+    start: int
+    end: int
+    page: int | None = None
+    section: str = ""
+
+
+@dataclass
+class ParsedDocument:
+    """The result of loading one file.
+
+    Attributes:
+        text: Canonical text; all character ranges index into it.
+        segments: Pages or sections, in document order, covering the useful text.
+        title: Display title (from metadata/headings, else the file name).
+        file_type: ``pdf``, ``markdown``, ``html`` or ``text``.
+        pages: Number of pages for paginated documents, else ``None``.
+        empty_pages: 1-based numbers of pages with no or almost no extractable text.
+        parser: Name and version of the parser used, for the build manifest.
+        warnings: Non-fatal observations for the parsing review.
+    """
+
+    text: str
+    segments: list[Segment]
+    title: str
+    file_type: str
+    pages: int | None = None
+    empty_pages: list[int] = field(default_factory=list)
+    parser: str = ""
+    warnings: list[str] = field(default_factory=list)
