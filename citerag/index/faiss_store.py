@@ -33,21 +33,26 @@ def new_faiss(embeddings: Embeddings, dimension: int) -> Any:
     from langchain_community.docstore.in_memory import InMemoryDocstore
 
     faiss_cls, strategy = _faiss_cls()
-    return faiss_cls(
-        embedding_function=embeddings,
-        index=faiss.IndexFlatIP(dimension),
-        docstore=InMemoryDocstore(),
-        index_to_docstore_id={},
-        normalize_L2=True,
-        distance_strategy=strategy.MAX_INNER_PRODUCT,
-    )
+    with warnings.catch_warnings():
+        # LangChain warns that normalize_L2 is "not applicable" to inner product; it still
+        # normalises on write, which is exactly what makes inner product a cosine.
+        warnings.simplefilter("ignore", UserWarning)
+        return faiss_cls(
+            embedding_function=embeddings,
+            index=faiss.IndexFlatIP(dimension),
+            docstore=InMemoryDocstore(),
+            index_to_docstore_id={},
+            normalize_L2=True,
+            distance_strategy=strategy.MAX_INNER_PRODUCT,
+        )
 
 
 def load_faiss(folder: Path, embeddings: Embeddings, name: str = "dense") -> Any:
     """Load a store written by ``save_local`` (our own files, so unpickling is trusted)."""
     faiss_cls, strategy = _faiss_cls()
-    store = faiss_cls.load_local(
-        str(folder), embeddings, index_name=name, allow_dangerous_deserialization=True,
-        normalize_L2=True, distance_strategy=strategy.MAX_INNER_PRODUCT,
-    )
-    return store
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return faiss_cls.load_local(
+            str(folder), embeddings, index_name=name, allow_dangerous_deserialization=True,
+            normalize_L2=True, distance_strategy=strategy.MAX_INNER_PRODUCT,
+        )

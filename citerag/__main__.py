@@ -1,0 +1,7 @@
+"""``python -m citerag`` runs the command line."""
+
+import sys
+
+from citerag.cli import main
+
+sys.exit(main())

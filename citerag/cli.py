@@ -1,0 +1,163 @@
+"""The ``citerag`` command line: ingest, inspect, ask.
+
+Run ``citerag --help`` for the commands; every command takes ``--index DIR`` (default
+``$CITERAG_INDEX`` or ``.citerag/index``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_INDEX = Path(os.environ.get("CITERAG_INDEX", ".citerag/index"))
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    import warnings
+
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", message=".*langchain-community.*")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """Ingest files/folders and print the run summary."""
+    from citerag.embeddings import load_embedding_model
+    from citerag.index.ingest import ingest
+    from loaders.chunking import ChunkSettings
+
+    model = load_embedding_model(args.embedding_model)
+    report = ingest(
+        [Path(p) for p in args.paths],
+        args.index,
+        model,
+        chunking=ChunkSettings(args.chunk_size, args.chunk_overlap, not args.no_header),
+        sentence_vectors=not args.no_sentence_vectors,
+        default_access=args.access,
+        prune_missing=not args.no_prune,
+        progress=not args.quiet,
+    )
+    if args.json:
+        print(json.dumps(report.summary(), indent=2))
+        return 0
+    print(f"index: {args.index}  build: {report.build_id}")
+    print(
+        f"indexed {len(report.indexed)}, re-indexed {len(report.updated)}, "
+        f"skipped unchanged {len(report.unchanged)}, deleted {len(report.deleted)}, "
+        f"failed {len(report.failed)}"
+    )
+    print(
+        f"chunks: {report.chunks_added} embedded, {report.chunks_skipped} already indexed, "
+        f"{report.chunks_deleted} deleted; {report.over_window} over the embedding window"
+    )
+    for source, reason in report.failed.items():
+        print(f"  FAILED {source}: {reason}")
+    print(f"took {report.seconds:.1f} s")
+    return 0
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """Print the manifest's parsing review."""
+    from citerag.index.loaded import read_manifest
+
+    manifest = read_manifest(args.index)
+    data = manifest.to_json()
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    emb = data["embedding"]
+    print(f"build {data['build_id']} created {data['created_at']}")
+    print(f"embedding {emb['model']} dim={emb['dimension']} normalized={emb['normalized']} "
+          f"window={emb['max_tokens']} word-pieces")
+    print(f"index {data['index']['faiss_index_type']}; {data['index']['distance']}")
+    ch = data["chunking"]
+    print(f"chunking size={ch['chunk_size']} overlap={ch['chunk_overlap']} "
+          f"header={ch['contextual_header']}")
+    t = data["totals"]
+    print(f"documents {t['documents']}: indexed {t['indexed']}, failed {t['failed']}; "
+          f"chunks {t['chunks']}; over-window chunks {t['over_window_chunks']}")
+    print()
+    print(f"{'status':8} {'chunks':>6} {'pages':>5} {'empty':>5} {'over':>4}  {'access':8} source")
+    for d in sorted(data["documents"].values(), key=lambda d: d["source"]):
+        print(f"{d['status']:8} {d.get('chunks', 0):>6} {d.get('pages') or '-':>5} "
+              f"{len(d.get('empty_pages') or []):>5} {d.get('over_window_chunks', 0):>4}  "
+              f"{d.get('access', ''):8} {d['source']}")
+    failed = [d for d in data["documents"].values() if d["status"] == "failed"]
+    if failed:
+        print("\nfailed documents (retried on the next ingest):")
+        for d in failed:
+            print(f"  {d['source']}: {d.get('reason')}")
+    empties = [d for d in data["documents"].values() if d.get("empty_pages")]
+    if empties:
+        print("\npages with no or almost no text (check them; scanned pages need OCR):")
+        for d in empties:
+            print(f"  {d['source']}: pages {d['empty_pages']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser."""
+    p = argparse.ArgumentParser(prog="citerag", description=__doc__)
+    p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--index", type=Path, default=DEFAULT_INDEX,
+                        help=f"index directory (default {DEFAULT_INDEX})")
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+
+    sp = sub.add_parser("ingest", help="add, update and prune documents in the index")
+    common(sp)
+    sp.add_argument("paths", nargs="+", help="files and folders to ingest")
+    sp.add_argument("--embedding-model", default=None,
+                    help="Hugging Face name or local directory (default: bundled MiniLM)")
+    sp.add_argument("--chunk-size", type=int, default=600)
+    sp.add_argument("--chunk-overlap", type=int, default=80)
+    sp.add_argument("--no-header", action="store_true",
+                    help="do not prefix embedded text with 'title > section'")
+    sp.add_argument("--no-sentence-vectors", action="store_true",
+                    help="skip sentence vectors (faster ingest; disables the sentence reranker)")
+    sp.add_argument("--access", default="public",
+                    help="access label for files no .citerag-access.json rule matches")
+    sp.add_argument("--no-prune", action="store_true",
+                    help="keep documents whose files disappeared from an ingested folder")
+    sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sp.set_defaults(func=cmd_ingest)
+
+    sp = sub.add_parser("inspect", help="print the index manifest's parsing review")
+    common(sp)
+    sp.set_defaults(func=cmd_inspect)
+
+    try:
+        from citerag.cli_ask import add_ask_parser
+    except ImportError:  # pragma: no cover - during partial installs
+        pass
+    else:
+        add_ask_parser(sub, common)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``citerag`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(args.verbose)
+    try:
+        result: Any = args.func(args)
+    except (FileNotFoundError, ValueError, RuntimeError) as exc:
+        print(f"citerag: error: {exc}", file=sys.stderr)
+        return 2
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
