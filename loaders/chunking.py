@@ -136,8 +136,12 @@ def chunk_document(
         header = make_header(doc.title, seg.section)
         cursor = 0
         prev_start = -1
+        prev_end = 0
         for piece in splitter.split_text(body):
-            found = body.find(piece, max(cursor, prev_start + 1))
+            # The splitter's next piece overlaps the previous one by at most chunk_overlap
+            # characters and always ends after it, so an earlier copy of the same words
+            # (e.g. a short piece repeating text of the overlap) is not mistaken for it.
+            found = body.find(piece, max(cursor, prev_start + 1, prev_end - len(piece) + 1))
             if found < 0:  # overlap may start before the cursor; search from the last start
                 found = body.find(piece, prev_start + 1)
             if found < 0:
@@ -145,6 +149,7 @@ def chunk_document(
             start = seg.start + found
             end = start + len(piece)
             prev_start = found
+            prev_end = found + len(piece)
             cursor = found + max(1, len(piece) - settings.chunk_overlap)
             text = f"{header}\n{piece}" if settings.contextual_header else piece
             chunks.append(

@@ -8,7 +8,6 @@ separated by blank lines), so ``#char=`` locators index into that text, not the 
 
 from __future__ import annotations
 
-import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -58,7 +57,7 @@ class _Extractor(HTMLParser):
                 self._heading = _HEADINGS[tag]
             if tag == "pre":
                 self._pre += 1
-            if tag == "li":
+            if tag == "li" and not self._skip:  # no bullet for list items of a dropped <nav>
                 self._buf.append("- ")
 
     def handle_endtag(self, tag: str) -> None:
@@ -114,7 +113,8 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
     text = "".join(parts)
     heads = [(a, min(b, len(text)), lvl, t) for a, b, lvl, t in heads]
     first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), "")
-    title = html.unescape(_WS.sub(" ", ex.title).strip()) or first_h1 or path.stem
+    # convert_charrefs=True already decoded entities; unescaping again would corrupt "&amp;lt;".
+    title = _WS.sub(" ", ex.title).strip() or first_h1 or path.stem
     return ParsedDocument(
         text=text,
         segments=split_sections(text, heads),

@@ -14,7 +14,8 @@ from pathlib import Path
 from loaders.base import ParsedDocument, Segment
 from loaders.decode import decode_text
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
+#: ATX heading; an optional closing ``#`` run only counts after whitespace ("# C#" keeps its #).
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 

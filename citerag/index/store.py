@@ -66,6 +66,7 @@ class CiteragStore(VectorStore):
         self.bm25 = bm25 if bm25 is not None else BM25Index()
         self.sentences: dict[str, tuple[list[tuple[int, int]], np.ndarray]] = sentences or {}
         self._mask_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._pos_map: dict[str, int] | None = None
         self.embedded_texts = 0  # texts sent to the embedding model by this instance
 
     # -- VectorStore interface -------------------------------------------------------------
@@ -135,6 +136,7 @@ class CiteragStore(VectorStore):
                 self.sentences[key] = (spans, vectors[row : row + len(spans)].astype(np.float16))
                 row += len(spans)
         self._mask_cache.clear()
+        self._pos_map = None
         return ids
 
     def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
@@ -149,6 +151,7 @@ class CiteragStore(VectorStore):
         for key in ids:
             self.sentences.pop(key, None)
         self._mask_cache.clear()
+        self._pos_map = None
         return True
 
     def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
@@ -280,6 +283,23 @@ class CiteragStore(VectorStore):
 
     def _allowed_bm25(self, flt: Filter) -> np.ndarray:
         return self._masks(flt)[1]
+
+    def cosine_for(self, keys: Sequence[str], query_vector: Sequence[float]) -> dict[str, float]:
+        """Cosine similarity of the query to stored chunks by key (any retrieval list)."""
+        pos_of = self._position_map()
+        q = np.asarray(query_vector, dtype=np.float32)
+        q = q / (np.linalg.norm(q) or 1.0)
+        out: dict[str, float] = {}
+        for key in keys:
+            pos = pos_of.get(key)
+            if pos is not None:
+                out[key] = float(self.dense.index.reconstruct(pos) @ q)
+        return out
+
+    def _position_map(self) -> dict[str, int]:
+        if self._pos_map is None or len(self._pos_map) != len(self.dense.index_to_docstore_id):
+            self._pos_map = {key: pos for pos, key in self.dense.index_to_docstore_id.items()}
+        return self._pos_map
 
     def sentence_vectors_for(
         self, key: str

@@ -1,0 +1,177 @@
+"""Answer generators: the offline extractive default and any LangChain chat model.
+
+Both turn ``(question, numbered passages, rendered messages)`` into raw text in the same
+contract: prose with ``[n: "quote"]`` markers and a ``<summary>{...}</summary>`` block, so
+the same validation and fallback ladder applies to either.
+
+* :class:`ExtractiveAnswerer` (default; no model, no key, no network) quotes the passages'
+  best-matching sentences verbatim with their ``[n]``. It is extractive and says so in the
+  result (``generator: extractive``); it never paraphrases and never adds knowledge.
+* :class:`ChatModelAnswerer` wraps any ``BaseChatModel`` — an injected instance, or a
+  ``init_chat_model`` string such as ``openai:gpt-4o-mini`` or ``ollama:llama3.1`` (the
+  provider package is imported lazily, only when configured).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+
+from chains.assemble import Passage
+from loaders.sentences import sentence_spans
+
+
+class Answerer(Protocol):
+    """Produces raw answer text for numbered passages."""
+
+    name: str
+
+    def generate(
+        self, question: str, passages: list[Passage], messages: list[BaseMessage]
+    ) -> str:
+        """Return raw output (prose with markers + summary block)."""
+        ...
+
+
+class ExtractiveAnswerer:
+    """Quote the best-matching sentences of the top passages (offline default)."""
+
+    name = "extractive"
+
+    def __init__(
+        self,
+        embeddings: Embeddings,
+        store: Any | None = None,
+        max_sentences: int = 2,
+        margin: float = 0.08,
+    ) -> None:
+        """Create the answerer.
+
+        Args:
+            embeddings: Embedding model for scoring sentences against the question.
+            store: Store with precomputed ``sentence_vectors_for(key)`` (optional).
+            max_sentences: Most sentences quoted.
+            margin: A further sentence is quoted only if within this cosine of the best.
+        """
+        self.embeddings = embeddings
+        self.store = store
+        self.max_sentences = max_sentences
+        self.margin = margin
+
+    def _sentence_vectors(self, passage: Passage) -> tuple[list[tuple[int, int]], np.ndarray]:
+        getter = getattr(self.store, "sentence_vectors_for", None)
+        got = getter(passage.candidate.key) if getter else None
+        if got is not None and len(got[0]):
+            return got[0], np.asarray(got[1], dtype=np.float32)
+        content = passage.candidate.content
+        spans = sentence_spans(content) or [(0, len(content))]
+        vecs = self.embeddings.embed_documents([content[s:e] for s, e in spans])
+        return spans, np.asarray(vecs, dtype=np.float32)
+
+    def generate(
+        self, question: str, passages: list[Passage], messages: list[BaseMessage]
+    ) -> str:
+        """Pick sentences by cosine to the question and quote them verbatim."""
+        if not passages:
+            return '<summary>{"confidence": "low", "sources": [], "insufficient_evidence": true}</summary>'
+        q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
+        q /= np.linalg.norm(q) or 1.0
+        scored: list[tuple[float, int, str]] = []
+        for p in passages[:3]:
+            spans, vecs = self._sentence_vectors(p)
+            sims = vecs @ q
+            for (s, e), sim in zip(spans, sims, strict=True):
+                scored.append((float(sim), p.number, p.candidate.content[s:e]))
+        scored.sort(key=lambda t: -t[0])
+        best = scored[0][0]
+        chosen: list[tuple[float, int, str]] = []
+        for item in scored:
+            if len(chosen) >= self.max_sentences or item[0] < best - self.margin:
+                break
+            if all(item[2] != c[2] for c in chosen):
+                chosen.append(item)
+        chosen.sort(key=lambda t: t[1])  # keep passage (rank) order
+        lines = []
+        for _, n, sent in chosen:
+            quote = " ".join(sent.split()).replace('"', "'")
+            text = " ".join(sent.split())
+            lines.append(f'{text} [{n}: "{quote}"]')
+        confidence = "high" if best >= 0.7 else "medium" if best >= 0.5 else "low"
+        block = {
+            "confidence": confidence,
+            "sources": sorted({n for _, n, _ in chosen}),
+            "insufficient_evidence": False,
+        }
+        return "\n".join(lines) + f"\n<summary>{json.dumps(block)}</summary>"
+
+
+class ChatModelAnswerer:
+    """Any LangChain chat model behind the answer prompt."""
+
+    def __init__(self, model: BaseChatModel, name: str | None = None) -> None:
+        """Wrap a chat model.
+
+        Args:
+            model: The chat model.
+            name: Name for traces (defaults to the model's class and model name).
+        """
+        self.model = model
+        model_name = getattr(model, "model_name", None) or getattr(model, "model", None)
+        self.name = name or f"{type(model).__name__}" + (f":{model_name}" if model_name else "")
+
+    def generate(
+        self, question: str, passages: list[Passage], messages: list[BaseMessage]
+    ) -> str:
+        """Invoke the model on the rendered messages and return its text."""
+        reply = self.model.invoke(messages)
+        content = reply.content
+        if isinstance(content, list):  # content blocks
+            content = "".join(
+                b.get("text", "") if isinstance(b, dict) else str(b) for b in content
+            )
+        return str(content)
+
+
+def make_answerer(
+    spec: str | BaseChatModel | Answerer,
+    embeddings: Embeddings,
+    store: Any | None = None,
+    temperature: float = 0.0,
+) -> Answerer:
+    """Build an answerer from config.
+
+    Args:
+        spec: ``"extractive"``, an ``init_chat_model`` string (``provider:model``), a chat
+            model instance, or an object with ``generate``.
+        embeddings: Embedding model (for the extractive answerer).
+        store: The store (precomputed sentence vectors).
+        temperature: Sampling temperature for chat models.
+
+    Raises:
+        ValueError: Unknown spec.
+    """
+    if isinstance(spec, BaseChatModel):
+        return ChatModelAnswerer(spec)
+    if not isinstance(spec, str):
+        return spec
+    if spec in ("extractive", "", "default"):
+        return ExtractiveAnswerer(embeddings, store)
+    if ":" in spec:
+        from langchain.chat_models import init_chat_model
+
+        return ChatModelAnswerer(init_chat_model(spec, temperature=temperature), name=spec)
+    raise ValueError(
+        f"unknown model {spec!r}: use 'extractive' or an init_chat_model string like "
+        "'openai:gpt-4o-mini' / 'ollama:llama3.1'"
+    )
+
+
+def passages_sources(passages: Sequence[Passage]) -> list[str]:
+    """Chunk ids of passages, for traces."""
+    return [p.candidate.chunk_id for p in passages]

@@ -1,0 +1,120 @@
+"""Context assembly: drop near-duplicates, keep best-first order, fit a token budget, number
+passages [1]..[n].
+
+The budget is met by dropping the lowest-ranked passages, never by cutting the prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chains.candidates import Candidate
+
+_WORD = re.compile(r"\w+")
+
+
+def approx_tokens(text: str) -> int:
+    """Cheap token estimate (~4 characters per token for English)."""
+    return max(1, (len(text) + 3) // 4)
+
+
+def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.lower())
+    if len(words) < n:
+        return {tuple(words)}
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def near_duplicate(a: str, b: str, threshold: float = 0.8) -> bool:
+    """Whether the smaller text's 5-word shingles are mostly contained in the other's."""
+    sa, sb = _shingles(a), _shingles(b)
+    if not sa or not sb:
+        return a.strip() == b.strip()
+    return len(sa & sb) / min(len(sa), len(sb)) >= threshold
+
+
+@dataclass
+class Passage:
+    """A numbered passage in the model's context.
+
+    Attributes:
+        number: 1-based number the model cites as ``[n]``.
+        candidate: The chunk behind it.
+    """
+
+    number: int
+    candidate: Candidate
+
+    def label(self) -> str:
+        """Human label: document and locator."""
+        m = self.candidate.meta
+        where = f"page {m['page']}" if m.get("page") else (m.get("section") or "")
+        return f"{m.get('doc_name', '?')}" + (f" — {where}" if where else "")
+
+
+@dataclass
+class AssembledContext:
+    """The assembled context and what was dropped.
+
+    Attributes:
+        passages: Numbered passages, best first.
+        dropped_duplicates: Chunk ids dropped as near-duplicates of a better passage.
+        dropped_budget: Chunk ids dropped to fit the token budget.
+        tokens: Estimated tokens of the passages' text.
+    """
+
+    passages: list[Passage]
+    dropped_duplicates: list[str]
+    dropped_budget: list[str]
+    tokens: int
+
+
+def assemble(
+    candidates: list[Candidate],
+    *,
+    max_passages: int = 5,
+    token_budget: int = 1800,
+    dedupe_threshold: float = 0.8,
+) -> AssembledContext:
+    """Select and number passages.
+
+    Args:
+        candidates: Gated candidates, best first.
+        max_passages: Most passages to include.
+        token_budget: Budget for the passages' text (estimated tokens).
+        dedupe_threshold: Shingle containment above which a passage is a near-duplicate.
+
+    Returns:
+        The assembled context. The best passage is always kept, even over budget.
+    """
+    kept: list[Candidate] = []
+    dups: list[str] = []
+    for c in candidates:
+        if any(near_duplicate(c.content, k.content, dedupe_threshold) for k in kept):
+            dups.append(c.chunk_id)
+            continue
+        kept.append(c)
+    selected: list[Candidate] = []
+    over: list[str] = []
+    used = 0
+    full = False
+    for c in kept:
+        cost = approx_tokens(c.content) + 20
+        if full or len(selected) >= max_passages or (selected and used + cost > token_budget):
+            full = True  # everything ranked below a dropped passage is dropped too
+            over.append(c.chunk_id)
+            continue
+        selected.append(c)
+        used += cost
+    return AssembledContext(
+        passages=[Passage(i, c) for i, c in enumerate(selected, start=1)],
+        dropped_duplicates=dups,
+        dropped_budget=over,
+        tokens=used,
+    )
+
+
+def render_passages(passages: list[Passage]) -> str:
+    """Render passages for the prompt: ``[n] doc — locator`` then the chunk's own words."""
+    return "\n\n".join(f"[{p.number}] {p.label()}\n{p.candidate.content}" for p in passages)

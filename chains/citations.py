@@ -1,0 +1,306 @@
+"""Parse a model's answer, validate its citations and attach server-side locators.
+
+The model writes prose with markers ``[n]`` or ``[n: "verbatim quote"]`` and a structured
+block ``<summary>{...}</summary>``. This module:
+
+* parses the block strictly, or recovers it by regex (the ladder's second rung), or defaults
+  its fields while keeping the prose;
+* checks every ``[n]`` resolves to a supplied passage and every quote is a verbatim
+  (whitespace-normalised) substring of *that passage's own content*; invented ids and
+  fabricated quotes are removed from the answer and flagged; sentences without a citation are
+  flagged;
+* builds citations from what the **server** knows: document, locator label, link fragment
+  (``#page=N`` for PDFs, ``#char=start,end`` otherwise), the verified quote and its exact
+  range in the document's canonical text, and the passage's scores.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from chains.assemble import Passage
+from loaders.sentences import sentence_spans
+
+INSUFFICIENT = "INSUFFICIENT_EVIDENCE"
+_BLOCK = re.compile(r"<summary>\s*(.*?)\s*</summary>", re.DOTALL | re.IGNORECASE)
+_BLOCK_OPEN = re.compile(r"<summary>\s*(.*)\Z", re.DOTALL | re.IGNORECASE)
+_MARKER = re.compile(
+    r"\[\s*(\d+)\s*(?::\s*[\"“]((?:[^\"”\\]|\\.)*)[\"”]\s*)?\]"
+)
+_MULTI = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]")
+_QUOTE_FIX = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+DEFAULT_BLOCK: dict[str, Any] = {"confidence": "unknown", "sources": [],
+                                 "insufficient_evidence": False}
+
+
+@dataclass
+class ParsedOutput:
+    """A model output split into prose and block.
+
+    Attributes:
+        prose: The answer text without the block.
+        block: The structured fields (possibly defaulted).
+        block_status: ``ok``, ``recovered`` (regex), ``defaulted`` (missing/unusable) or
+            ``malformed`` (present but not strict JSON; set before recovery).
+        block_raw: The raw block text, if any.
+    """
+
+    prose: str
+    block: dict[str, Any]
+    block_status: str
+    block_raw: str | None = None
+
+
+def parse_output(raw: str) -> ParsedOutput:
+    """Split prose from the ``<summary>`` block and parse it strictly as JSON.
+
+    Returns:
+        ``block_status`` is ``ok`` when strict JSON parsed, ``malformed`` when a block exists
+        but does not parse, ``missing`` when there is none.
+    """
+    m = _BLOCK.search(raw) or _BLOCK_OPEN.search(raw)
+    if not m:
+        return ParsedOutput(raw.strip(), dict(DEFAULT_BLOCK), "missing")
+    prose = (raw[: m.start()] + raw[m.end():]).strip()
+    body = m.group(1).strip()
+    try:
+        data = json.loads(body)
+        if not isinstance(data, dict):
+            raise ValueError("block is not an object")
+    except ValueError:
+        return ParsedOutput(prose, dict(DEFAULT_BLOCK), "malformed", body)
+    return ParsedOutput(prose, _normalise_block(data), "ok", body)
+
+
+def _normalise_block(data: dict[str, Any]) -> dict[str, Any]:
+    out = dict(DEFAULT_BLOCK)
+    out.update({k: v for k, v in data.items() if k in DEFAULT_BLOCK or k not in out})
+    srcs = out.get("sources") or []
+    if not isinstance(srcs, list):
+        srcs = [srcs]
+    clean: list[int] = []
+    for s in srcs:
+        try:
+            clean.append(int(str(s).strip("[] ")))
+        except ValueError:
+            continue
+    out["sources"] = clean
+    ie = out.get("insufficient_evidence")
+    out["insufficient_evidence"] = ie is True or str(ie).lower() == "true"
+    out["confidence"] = str(out.get("confidence", "unknown")).lower()
+    return out
+
+
+def recover_block(parsed: ParsedOutput) -> ParsedOutput:
+    """Regex rung: salvage fields from a malformed block, else default them; keep the prose.
+
+    Tries, in order: strip code fences / trailing commas / single quotes and re-parse; then
+    pull ``confidence``, ``sources`` and ``insufficient_evidence`` out with regexes; then
+    defaults (``sources`` from the prose's markers).
+    """
+    raw = parsed.block_raw or ""
+    if raw:
+        fixed = re.sub(r"^```(?:json)?|```$", "", raw.strip()).strip()
+        fixed = re.sub(r",\s*([}\]])", r"\1", fixed).replace("'", '"')
+        fixed = re.sub(r"\bTrue\b", "true", re.sub(r"\bFalse\b", "false", fixed))
+        try:
+            data = json.loads(fixed)
+            if isinstance(data, dict):
+                return ParsedOutput(parsed.prose, _normalise_block(data), "recovered", raw)
+        except ValueError:
+            pass
+        fields: dict[str, Any] = {}
+        if m := re.search(r"confidence\W+(\w+)", raw, re.IGNORECASE):
+            fields["confidence"] = m.group(1)
+        if m := re.search(r"sources\W+\[([^\]]*)\]", raw, re.IGNORECASE):
+            fields["sources"] = re.findall(r"\d+", m.group(1))
+        if m := re.search(r"insufficient_evidence\W+(true|false)", raw, re.IGNORECASE):
+            fields["insufficient_evidence"] = m.group(1).lower() == "true"
+        if fields:
+            return ParsedOutput(parsed.prose, _normalise_block(fields), "recovered", raw)
+    block = dict(DEFAULT_BLOCK)
+    block["sources"] = sorted({int(n) for n, _ in _MARKER.findall(parsed.prose)})
+    return ParsedOutput(parsed.prose, block, "defaulted", parsed.block_raw)
+
+
+def says_insufficient(parsed: ParsedOutput) -> bool:
+    """Whether the model declared the evidence insufficient."""
+    return bool(parsed.block.get("insufficient_evidence")) or (
+        INSUFFICIENT in parsed.prose.upper().replace(" ", "_")
+    )
+
+
+def normalise_ws(text: str) -> str:
+    """Collapse whitespace runs and unify typographic quotes/dashes (for quote matching)."""
+    return " ".join(text.translate(_QUOTE_FIX).split())
+
+
+def locate_quote(content: str, quote: str) -> tuple[int, int] | None:
+    """Find a quote in ``content`` ignoring whitespace differences.
+
+    Returns:
+        ``(start, end)`` of the matching span in ``content`` itself, or ``None``.
+    """
+    target = normalise_ws(quote)
+    if not target:
+        return None
+    chars: list[str] = []
+    index: list[int] = []
+    prev_space = True
+    for i, ch in enumerate(content.translate(_QUOTE_FIX)):
+        if ch.isspace():
+            if not prev_space:
+                chars.append(" ")
+                index.append(i)
+            prev_space = True
+        else:
+            chars.append(ch)
+            index.append(i)
+            prev_space = False
+    hay = "".join(chars)
+    pos = hay.find(target)
+    if pos < 0:
+        return None
+    return index[pos], index[pos + len(target) - 1] + 1
+
+
+@dataclass
+class Validation:
+    """Result of checking an answer's citations.
+
+    Attributes:
+        answer: Prose with invalid markers removed and quotes stripped to ``[n]``.
+        cited: Valid passage numbers in order of first use.
+        quotes: Passage number -> verified quotes with their ranges inside the content.
+        invalid_ids: Cited numbers that match no supplied passage.
+        fabricated_quotes: ``(n, quote)`` pairs not found verbatim in passage n.
+        uncited_sentences: Answer sentences with no citation.
+        markers_without_quote: Valid citations that came without a quote.
+    """
+
+    answer: str
+    cited: list[int] = field(default_factory=list)
+    quotes: dict[int, list[tuple[str, int, int]]] = field(default_factory=dict)
+    invalid_ids: list[int] = field(default_factory=list)
+    fabricated_quotes: list[tuple[int, str]] = field(default_factory=list)
+    uncited_sentences: list[str] = field(default_factory=list)
+    markers_without_quote: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """No invented ids and no fabricated quotes."""
+        return not self.invalid_ids and not self.fabricated_quotes
+
+    def to_trace(self) -> dict[str, Any]:
+        """JSON-friendly summary."""
+        return {
+            "ok": self.ok,
+            "cited": self.cited,
+            "invalid_ids": self.invalid_ids,
+            "fabricated_quotes": [{"passage": n, "quote": q} for n, q in self.fabricated_quotes],
+            "uncited_sentences": self.uncited_sentences,
+            "markers_without_quote": self.markers_without_quote,
+        }
+
+
+def validate(prose: str, passages: list[Passage]) -> Validation:
+    """Check markers and quotes against the supplied passages.
+
+    Args:
+        prose: The answer text (block removed).
+        passages: The numbered passages the model saw.
+
+    Returns:
+        The cleaned answer and every problem found.
+    """
+    by_num = {p.number: p for p in passages}
+    prose = _MULTI.sub(lambda m: "".join(f"[{n.strip()}]" for n in m.group(1).split(",")), prose)
+    v = Validation(answer="")
+
+    def fix(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        quote = m.group(2)
+        if n not in by_num:
+            if n not in v.invalid_ids:
+                v.invalid_ids.append(n)
+            return ""
+        if quote is not None:
+            quote = quote.replace('\\"', '"')
+            span = locate_quote(by_num[n].candidate.content, quote)
+            if span is None:
+                v.fabricated_quotes.append((n, quote))
+                return ""
+            v.quotes.setdefault(n, []).append((quote, span[0], span[1]))
+        elif n not in v.markers_without_quote:
+            v.markers_without_quote.append(n)
+        if n not in v.cited:
+            v.cited.append(n)
+        return f"[{n}]"
+
+    cleaned = _MARKER.sub(fix, prose)
+    cleaned = re.sub(r"[ \t]+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", cleaned)).strip()
+    v.answer = cleaned
+    for s, e in sentence_spans(cleaned):
+        sent = cleaned[s:e].strip()
+        if len(sent) > 20 and not re.search(r"\[\d+\]", sent) and INSUFFICIENT not in sent:
+            v.uncited_sentences.append(sent)
+    return v
+
+
+def locator(meta: dict[str, Any], start: int, end: int) -> tuple[str, str]:
+    """Return ``(label, fragment)`` for a range of a document.
+
+    PDFs link to the page (``#page=N``, PDF Open Parameters); other documents to the
+    character range in their canonical text (``#char=start,end``).
+    """
+    if meta.get("page"):
+        label = f"page {meta['page']}"
+        if meta.get("section"):
+            label += f", {meta['section']}"
+        return label, f"#page={meta['page']}"
+    section = meta.get("section")
+    label = (f"{section}, " if section else "") + f"characters {start}–{end}"
+    return label, f"#char={start},{end}"
+
+
+def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, Any]]:
+    """Attach server-side provenance to every valid citation.
+
+    The quote is the model's verified quote mapped back to the exact canonical text; without
+    one it is the passage's own content. ``start``/``end`` index the document's canonical
+    text, so ``canonical[start:end] == quote`` holds.
+    """
+    by_num = {p.number: p for p in passages}
+    out = []
+    for n in v.cited:
+        cand = by_num[n].candidate
+        meta = cand.meta
+        base = int(meta.get("start", 0))
+        quotes = v.quotes.get(n)
+        if quotes:
+            _, qs, qe = quotes[0]
+            quote, start, end = cand.content[qs:qe], base + qs, base + qe
+        else:
+            quote, start, end = cand.content, base, int(meta.get("end", base + len(cand.content)))
+        label, fragment = locator(meta, start, end)
+        out.append({
+            "index": n,
+            "doc_id": meta.get("doc_id"),
+            "doc_name": meta.get("doc_name"),
+            "source": meta.get("source"),
+            "chunk_id": cand.chunk_id,
+            "page": meta.get("page"),
+            "section": meta.get("section") or None,
+            "start": start,
+            "end": end,
+            "locator": label,
+            "fragment": fragment,
+            "quote": quote,
+            "quote_verified": bool(quotes),
+            "scores": {k: round(val, 6) for k, val in cand.scores.items()
+                       if k in ("dense", "bm25", "rrf", "rerank", "sentence")},
+        })
+    return out

@@ -1,0 +1,198 @@
+"""Second-stage scorers over the retrieved shortlist.
+
+* :class:`SentenceReranker` (offline default, named honestly): a **bi-encoder sentence
+  max-sim** scorer. It compares the query with each sentence of a candidate, using sentence
+  vectors precomputed at ingest, and blends the best sentence's cosine with the whole chunk's
+  cosine. It is finer-grained than chunk retrieval (an answer usually lives in one sentence)
+  but it is *not* a cross-encoder: query and passage never meet inside a model.
+* :class:`CrossEncoderReranker`: a sentence-transformers ``CrossEncoder`` loaded by Hugging
+  Face name (e.g. ``cross-encoder/ms-marco-MiniLM-L-6-v2``) or local directory. No
+  cross-encoder ships its weights on PyPI, so it is opt-in.
+* :class:`NoReranker`: keep the first-stage order.
+
+Every reranker writes ``scores["rerank"]`` and ``ranks["rerank"]`` and returns candidates best
+first; :attr:`score_type` names what the number means (the gate is calibrated per type).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from chains.candidates import Candidate
+from loaders.sentences import sentence_spans
+
+log = logging.getLogger(__name__)
+
+
+class Reranker(Protocol):
+    """A second-stage scorer."""
+
+    name: str
+    score_type: str
+
+    def rerank(
+        self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None
+    ) -> list[Candidate]:
+        """Score and sort candidates, best first."""
+        ...
+
+
+class NoReranker:
+    """Keep the first-stage order; ``rerank`` is the fused score."""
+
+    name = "none"
+    score_type = "first-stage order (no second stage)"
+
+    def rerank(
+        self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None
+    ) -> list[Candidate]:
+        """Copy the first-stage order."""
+        for rank, c in enumerate(candidates, start=1):
+            c.scores["rerank"] = c.scores.get("dense", c.scores.get("rrf", 0.0))
+            c.ranks["rerank"] = rank
+        return list(candidates)
+
+
+class SentenceReranker:
+    """Bi-encoder sentence max-sim blended with chunk cosine (offline default).
+
+    ``rerank = sentence_weight * max_sentence_cosine + (1 - sentence_weight) * chunk_cosine``
+    """
+
+    name = "sentence-maxsim"
+    score_type = "blend of max sentence cosine and chunk cosine (-1..1, higher=better)"
+
+    def __init__(
+        self,
+        embeddings: Embeddings,
+        store: Any | None = None,
+        sentence_weight: float = 0.5,
+        cache_size: int = 4096,
+    ) -> None:
+        """Create the scorer.
+
+        Args:
+            embeddings: The index's embedding model (query and sentence vectors).
+            store: A store with ``sentence_vectors_for(key)`` (precomputed vectors); chunks
+                without them are embedded on the fly and cached.
+            sentence_weight: Weight of the best sentence against the whole chunk.
+            cache_size: On-the-fly sentence vectors kept (by chunk key).
+        """
+        self.embeddings = embeddings
+        self.store = store
+        self.sentence_weight = sentence_weight
+        self._cache: OrderedDict[str, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _sentences(self, cands: list[Candidate]) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
+        out: list[tuple[list[tuple[int, int]], np.ndarray] | None] = []
+        missing: list[int] = []
+        getter = getattr(self.store, "sentence_vectors_for", None)
+        for i, c in enumerate(cands):
+            got = getter(c.key) if getter else None
+            if got is None:
+                got = self._cache.get(c.key)
+            if got is None:
+                missing.append(i)
+            out.append(got)
+        if missing:
+            texts: list[str] = []
+            spans_by: dict[int, list[tuple[int, int]]] = {}
+            for i in missing:
+                spans = sentence_spans(cands[i].content) or [(0, len(cands[i].content))]
+                spans_by[i] = spans
+                texts.extend(cands[i].content[s:e] for s, e in spans)
+            vecs = np.asarray(self.embeddings.embed_documents(texts), dtype=np.float32)
+            row = 0
+            for i in missing:
+                n = len(spans_by[i])
+                item = (spans_by[i], vecs[row : row + n])
+                row += n
+                out[i] = item
+                self._cache[cands[i].key] = item
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return [o for o in out if o is not None]
+
+    def rerank(
+        self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None
+    ) -> list[Candidate]:
+        """Score candidates by their best sentence and overall cosine; best first."""
+        if not candidates:
+            return []
+        q = np.asarray(
+            query_vector if query_vector is not None else self.embeddings.embed_query(query),
+            dtype=np.float32,
+        )
+        q /= np.linalg.norm(q) or 1.0
+        w = self.sentence_weight
+        for c, (spans, vecs) in zip(candidates, self._sentences(candidates), strict=True):
+            sims = vecs.astype(np.float32) @ q if len(spans) else np.zeros(0, np.float32)
+            best = int(np.argmax(sims)) if sims.size else -1
+            sent = float(sims[best]) if best >= 0 else c.scores.get("dense", 0.0)
+            chunk = c.scores.get("dense", sent)
+            c.scores["sentence"] = sent
+            c.scores["rerank"] = w * sent + (1 - w) * chunk
+            if best >= 0:
+                s, e = spans[best]
+                c.scores["best_sentence_start"] = float(s)
+                c.scores["best_sentence_end"] = float(e)
+        ranked = sorted(candidates, key=lambda c: -c.scores["rerank"])
+        for rank, c in enumerate(ranked, start=1):
+            c.ranks["rerank"] = rank
+        return ranked
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers cross-encoder reading (query, chunk content) pairs."""
+
+    score_type = "cross-encoder relevance logit (unbounded, higher=better)"
+
+    def __init__(self, model: str, device: str = "cpu", max_length: int = 512) -> None:
+        """Load a cross-encoder by Hugging Face name or local directory."""
+        from sentence_transformers import CrossEncoder
+
+        self.model_name = model
+        self.name = f"cross-encoder:{model}"
+        self.model = CrossEncoder(model, device=device, max_length=max_length)
+
+    def rerank(
+        self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None
+    ) -> list[Candidate]:
+        """Score every (query, content) pair; best first."""
+        if not candidates:
+            return []
+        scores = self.model.predict([(query, c.content) for c in candidates],
+                                    show_progress_bar=False)
+        for c, s in zip(candidates, np.asarray(scores, dtype=np.float64).ravel(), strict=True):
+            c.scores["rerank"] = float(s)
+        ranked = sorted(candidates, key=lambda c: -c.scores["rerank"])
+        for rank, c in enumerate(ranked, start=1):
+            c.ranks["rerank"] = rank
+        return ranked
+
+
+def make_reranker(spec: str, embeddings: Embeddings, store: Any | None = None) -> Reranker:
+    """Build a reranker from a config string.
+
+    Args:
+        spec: ``sentence`` (default), ``none``, or ``cross-encoder:<name or directory>``.
+        embeddings: The index's embedding model.
+        store: The store (for precomputed sentence vectors).
+
+    Raises:
+        ValueError: Unknown spec.
+    """
+    if spec in ("sentence", "sentence-maxsim", "default"):
+        return SentenceReranker(embeddings, store)
+    if spec in ("none", "", "off"):
+        return NoReranker()
+    if spec.startswith("cross-encoder:"):
+        return CrossEncoderReranker(spec.split(":", 1)[1])
+    raise ValueError(f"unknown reranker {spec!r}: use 'sentence', 'none' or 'cross-encoder:NAME'")

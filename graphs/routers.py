@@ -1,0 +1,40 @@
+"""Pure routing functions: read the state, never call a model."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from chains.citations import says_insufficient
+from graphs.state import RAGState
+
+#: Generation attempts allowed: the first try plus one retry.
+MAX_ATTEMPTS = 2
+
+
+def route_after_gate(state: RAGState) -> Literal["assemble", "no_evidence"]:
+    """Below the threshold the run ends without calling the model."""
+    return "assemble" if (state.get("gate") or {}).get("passed") else "no_evidence"
+
+
+def route_after_generate(state: RAGState) -> Literal["parse", "generate", "failed"]:
+    """Retry once on an error or empty output; then give up honestly."""
+    if state.get("last_error") is None:
+        return "parse"
+    return "generate" if int(state.get("attempts") or 0) < MAX_ATTEMPTS else "failed"
+
+
+def route_after_parse(state: RAGState) -> Literal["validate", "recover_block"]:
+    """A malformed or missing block goes to the regex rung; the prose is kept either way."""
+    return "validate" if state["parsed"].block_status == "ok" else "recover_block"
+
+
+def route_after_validate(
+    state: RAGState,
+) -> Literal["answered", "no_evidence", "generate", "failed"]:
+    """Answer, accept the model's "insufficient evidence", or retry/fail on no valid citation."""
+    if says_insufficient(state["parsed"]):
+        return "no_evidence"
+    v = state.get("validation")
+    if v is not None and v.cited:
+        return "answered"
+    return "generate" if int(state.get("attempts") or 0) < MAX_ATTEMPTS else "failed"

@@ -1,0 +1,93 @@
+"""Typed state of the answering graph: its input, internal working keys and output."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+Status = Literal["answered", "no_evidence", "failed"]
+
+
+def add_timings(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str, float]:
+    """Reducer: add per-node seconds (a node that runs twice accumulates)."""
+    out = dict(a or {})
+    for key, value in (b or {}).items():
+        out[key] = out.get(key, 0.0) + value
+    return out
+
+
+class RAGInput(TypedDict, total=False):
+    """What a caller sends.
+
+    Attributes:
+        question: The user's question (required).
+        user_groups: Groups of the caller; chunks labelled ``public`` or one of these are
+            searchable. Over HTTP the server sets this from the bearer token, never from the
+            request body.
+        filters: Extra metadata filter in LangChain dict syntax, e.g.
+            ``{"doc_name": "annual_report_2025.pdf"}``.
+    """
+
+    question: str
+    user_groups: list[str]
+    filters: dict[str, Any] | None
+
+
+class RAGOutput(TypedDict, total=False):
+    """What a run returns.
+
+    Attributes:
+        status: ``answered``, ``no_evidence`` or ``failed``.
+        answer: The answer with ``[n]`` markers (a fixed no-evidence sentence otherwise).
+        citations: One entry per cited passage: ``index``, ``doc_name``, ``locator``,
+            ``fragment`` (``#page=N`` / ``#char=a,b``), ``quote``, ``start``/``end`` in the
+            document's canonical text, ``page``, ``section``, ``scores``.
+        reason: Why the run ended ``no_evidence`` or ``failed`` ('' when answered).
+        generator: Which answerer produced the text (``extractive`` or a model name).
+        trace: Everything needed to audit the run (see the README's trace section).
+    """
+
+    status: Status
+    answer: str
+    citations: list[dict[str, Any]]
+    reason: str
+    generator: str
+    trace: dict[str, Any]
+
+
+class RAGState(RAGInput, RAGOutput, total=False):
+    """Full working state.
+
+    Attributes:
+        candidates: Candidates after the second stage, best first (``Candidate`` objects).
+        query_vector: The question's embedding, shared by retrieval and reranking.
+        retrieval: Retrieval facts for the trace (mode, filter, list sizes, score types).
+        reranking: Second-stage facts (reranker name, score type).
+        gate: Gate decision: score name, best score, threshold, passed.
+        context: The assembled, numbered passages (``AssembledContext``).
+        messages: The exact chat messages sent to the model.
+        attempts: Generation attempts made so far (at most two).
+        raw_outputs: Every raw model output, in order.
+        errors: Generation errors, in order.
+        last_error: The error of the latest generation attempt (``None`` if it succeeded).
+        parsed: Current parsed output (``ParsedOutput``).
+        validation: Citation validation of the current output (``Validation``).
+        events: Ladder events, in order: ``{"node": ..., "event": ..., ...}``.
+        timings: Seconds spent per node.
+    """
+
+    candidates: list[Any]
+    query_vector: list[float] | None
+    retrieval: dict[str, Any]
+    reranking: dict[str, Any]
+    gate: dict[str, Any]
+    context: Any
+    messages: list[Any]
+    attempts: int
+    raw_outputs: Annotated[list[str], operator.add]
+    errors: Annotated[list[str], operator.add]
+    last_error: str | None
+    parsed: Any
+    validation: Any
+    events: Annotated[list[dict[str, Any]], operator.add]
+    timings: Annotated[dict[str, float], add_timings]

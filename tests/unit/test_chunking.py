@@ -1,0 +1,228 @@
+"""Unit tests for chunking: offsets into the canonical text, segment boundaries, headers.
+
+The offset invariant ``canonical[start:end] == content`` is checked over many randomly
+generated Markdown and plain-text documents (a property-style loop with fixed seeds).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from loaders.base import ParsedDocument, Segment
+from loaders.chunking import Chunk, ChunkSettings, chunk_document, doc_id_for, make_header
+from loaders.markdown import load_markdown
+from loaders.text import load_text
+
+WORDS = (
+    "solar inverter panel the of and roof SG-4410X E-217 £412,860 kWh co-operative "
+    "meeting board café naïve 14 March 2017 e.g. Dr. ladder harness 3.2% cable DC AC "
+    "fault code member share notice review"
+).split()
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(1, 18))]
+    if rng.random() < 0.1:  # a long token without spaces forces character-level splits
+        words.append("x" * rng.randint(50, 900))
+    return " ".join(words) + rng.choice([".", "!", "?", ";", ",", ""])
+
+
+def _paragraph(rng: random.Random, pool: list[str]) -> str:
+    if pool and rng.random() < 0.25:  # repeated text makes naive offset search ambiguous
+        return rng.choice(pool)
+    kind = rng.random()
+    if kind < 0.15:
+        body = "\n".join(f"- {_sentence(rng)}" for _ in range(rng.randint(1, 6)))
+    elif kind < 0.25:
+        body = "| a | b |\n|---|---|\n" + "\n".join(
+            f"| {rng.choice(WORDS)} | {rng.randint(0, 999)} |" for _ in range(rng.randint(1, 5))
+        )
+    elif kind < 0.32:
+        body = "```\n# comment in code\n" + _sentence(rng) + "\n```"
+    else:
+        sep = rng.choice([" ", " ", "  ", "\n", "\t"])
+        body = sep.join(_sentence(rng) for _ in range(rng.randint(1, 12)))
+    pool.append(body)
+    return body
+
+
+def random_markdown(rng: random.Random) -> str:
+    """A random Markdown document with headings, code, lists, tables and repeats."""
+    pool: list[str] = []
+    parts: list[str] = []
+    for _ in range(rng.randint(1, 25)):
+        if rng.random() < 0.3:
+            parts.append("#" * rng.randint(1, 4) + " " + " ".join(rng.sample(WORDS, 3)))
+        parts.append(_paragraph(rng, pool))
+    gap = rng.choice(["\n\n", "\n\n\n", "\n \n", "\n"])
+    return gap.join(parts) + rng.choice(["", "\n", "\n\n  "])
+
+
+def random_text(rng: random.Random) -> str:
+    """A random plain-text document, optionally hard-wrapped."""
+    pool: list[str] = []
+    paras = [_paragraph(rng, pool) for _ in range(rng.randint(1, 30))]
+    if rng.random() < 0.5:
+        wrapped = []
+        for p in paras:
+            words = p.split(" ")
+            lines, line = [], ""
+            for w in words:
+                if line and len(line) + len(w) + 1 > 78:
+                    lines.append(line)
+                    line = w
+                else:
+                    line = f"{line} {w}" if line else w
+            lines.append(line)
+            wrapped.append("\n".join(lines))
+        paras = wrapped
+    return "\n\n".join(paras)
+
+
+def random_settings(rng: random.Random) -> ChunkSettings:
+    size = rng.choice([40, 80, 150, 300, 600, 1000])
+    overlap = rng.choice([0, 5, size // 10, size // 4])
+    return ChunkSettings(size, overlap, rng.random() < 0.8)
+
+
+def check_chunks(doc: ParsedDocument, chunks: list[Chunk], settings: ChunkSettings) -> None:
+    """Assert every provenance invariant of a chunked document."""
+    doc_id = chunks[0].metadata["doc_id"] if chunks else ""
+    prev_start = -1
+    covered = bytearray(len(doc.text))
+    for i, c in enumerate(chunks):
+        assert doc.text[c.start : c.end] == c.content
+        assert c.content and c.content == c.content.strip()
+        assert len(c.content) <= settings.chunk_size
+        assert c.index == i
+        assert c.chunk_id == f"{doc_id}:{c.start}-{c.end}"
+        assert c.start > prev_start, "chunks out of document order"
+        prev_start = c.start
+        # Inside exactly one segment, carrying that segment's page/section.
+        inside = [s for s in doc.segments if s.start <= c.start and c.end <= s.end]
+        assert len(inside) == 1, f"chunk {c.chunk_id} crosses a segment boundary"
+        assert (c.page, c.section) == (inside[0].page, inside[0].section)
+        # The header is in the embedded text only, never in the quoted content.
+        header = make_header(doc.title, c.section)
+        if settings.contextual_header:
+            assert c.text == f"{header}\n{c.content}"
+        else:
+            assert c.text == c.content
+        meta = c.to_metadata()
+        assert meta["content"] == c.content
+        assert (meta["start"], meta["end"]) == (c.start, c.end)
+        covered[c.start : c.end] = b"\x01" * (c.end - c.start)
+    # Nothing but whitespace inside a segment is left out of every chunk.
+    for seg in doc.segments:
+        for pos in range(seg.start, seg.end):
+            if not doc.text[pos].isspace():
+                assert covered[pos], f"character {pos} ({doc.text[pos]!r}) is in no chunk"
+
+
+def _chunk(doc: ParsedDocument, settings: ChunkSettings) -> list[Chunk]:
+    return chunk_document(doc, settings, {"doc_id": "d0c1d", "doc_name": "x"})
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_offsets_hold_for_random_markdown(seed: int) -> None:
+    rng = random.Random(seed)
+    raw = random_markdown(rng)
+    if rng.random() < 0.3:
+        raw = raw.replace("\n", "\r\n")
+    settings = random_settings(rng)
+    doc = load_markdown(Path(f"doc{seed}.md"), raw.encode())
+    chunks = _chunk(doc, settings)
+    assert chunks, "a non-empty document produced no chunks"
+    check_chunks(doc, chunks, settings)
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_offsets_hold_for_random_text(seed: int) -> None:
+    rng = random.Random(10_000 + seed)
+    settings = random_settings(rng)
+    doc = load_text(Path(f"doc{seed}.txt"), random_text(rng).encode())
+    chunks = _chunk(doc, settings)
+    assert chunks
+    check_chunks(doc, chunks, settings)
+
+
+def test_chunks_never_cross_pages() -> None:
+    # Three "pages" whose text would fit in one chunk if pages were ignored.
+    pages = ["alpha beta gamma.", "delta epsilon.", "zeta eta theta."]
+    text = "\n\n".join(pages)
+    segments, pos = [], 0
+    for n, page in enumerate(pages, start=1):
+        segments.append(Segment(pos, pos + len(page), page=n))
+        pos += len(page) + 2
+    doc = ParsedDocument(text=text, segments=segments, title="Report", file_type="pdf", pages=3)
+    settings = ChunkSettings(chunk_size=600, chunk_overlap=80)
+    chunks = _chunk(doc, settings)
+    assert [(c.page, c.content) for c in chunks] == [(n, p) for n, p in enumerate(pages, 1)]
+    check_chunks(doc, chunks, settings)
+
+
+def test_heading_is_in_text_but_not_in_content() -> None:
+    raw = "# Handbook\n\nIntro.\n\n## Billing\n\n### Late fees\n\nA fee of £5 applies.\n"
+    doc = load_markdown(Path("handbook.md"), raw.encode())
+    chunks = _chunk(doc, ChunkSettings())
+    by_section = {c.section: c for c in chunks}
+    assert set(by_section) == {"Handbook", "Handbook > Billing > Late fees"}
+    late = by_section["Handbook > Billing > Late fees"]
+    assert late.content == "A fee of £5 applies."
+    assert late.text == "Handbook > Handbook > Billing > Late fees\nA fee of £5 applies."
+    for c in chunks:
+        assert "#" not in c.content
+        assert "Billing" not in c.content
+
+
+def test_no_header_setting_embeds_content_only() -> None:
+    doc = load_markdown(Path("h.md"), b"# T\n\nBody words here.\n")
+    (chunk,) = _chunk(doc, ChunkSettings(contextual_header=False))
+    assert chunk.text == chunk.content == "Body words here."
+
+
+def test_overlap_is_bounded_and_consecutive_chunks_advance() -> None:
+    text = " ".join(f"word{i}" for i in range(2000))
+    doc = load_text(Path("long.txt"), text.encode())
+    settings = ChunkSettings(chunk_size=200, chunk_overlap=50)
+    chunks = _chunk(doc, settings)
+    assert len(chunks) > 10
+    check_chunks(doc, chunks, settings)
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        assert b.start > a.start
+        assert a.end - b.start <= settings.chunk_overlap
+
+
+def test_repeated_paragraphs_get_their_own_offsets() -> None:
+    para = "The same sentence appears again and again in this file."
+    text = "\n\n".join([para] * 12)
+    doc = load_text(Path("repeat.txt"), text.encode())
+    settings = ChunkSettings(chunk_size=60, chunk_overlap=0)
+    chunks = _chunk(doc, settings)
+    assert len(chunks) == 12
+    assert [c.start for c in chunks] == [m.start() for m in re.finditer(re.escape(para), text)]
+    check_chunks(doc, chunks, settings)
+
+
+def test_doc_id_is_stable_and_distinct() -> None:
+    assert doc_id_for("corpus/a.md") == doc_id_for("corpus/a.md")
+    assert doc_id_for("corpus/a.md") != doc_id_for("corpus/b.md")
+    assert re.fullmatch(r"[0-9a-f]{16}", doc_id_for("corpus/a.md"))
+
+
+def test_page_only_in_metadata_for_paginated_documents() -> None:
+    doc = load_text(Path("t.txt"), b"Some text to chunk.")
+    (chunk,) = _chunk(doc, ChunkSettings())
+    assert "page" not in chunk.to_metadata()
+    assert chunk.to_metadata()["doc_name"] == "x"
+
+
+def test_settings_describe_records_splitter() -> None:
+    info = ChunkSettings(300, 30, False).describe()
+    assert info["chunk_size"] == 300 and info["chunk_overlap"] == 30
+    assert info["contextual_header"] is False
+    assert "RecursiveCharacterTextSplitter" in info["splitter"]

@@ -1,0 +1,320 @@
+"""Unit tests for the file loaders: canonical text, segments, and clear failure reasons."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from loaders.base import DocumentLoadError, ParsedDocument
+from loaders.decode import decode_text
+from loaders.html import load_html
+from loaders.markdown import load_markdown
+from loaders.registry import is_supported, load_file
+from loaders.text import load_text
+
+
+def _sections(doc: ParsedDocument) -> dict[str, str]:
+    """Map each segment's section path to its body text."""
+    return {seg.section: doc.text[seg.start : seg.end] for seg in doc.segments}
+
+
+def _load_error(path: Path, data: bytes | None = None) -> DocumentLoadError:
+    with pytest.raises(DocumentLoadError) as info:
+        load_file(path, data)
+    return info.value
+
+
+# -- Markdown ---------------------------------------------------------------------------------
+
+MARKDOWN = """\
+Preamble before any heading.
+
+# Guide
+
+Welcome to the guide.
+
+## Install
+
+Run this:
+
+```bash
+# not a heading: a shell comment
+pip install citerag
+```
+
+~~~
+## also not a heading
+~~~
+
+### Linux
+
+Linux body.
+
+    # indented four spaces: code, not a heading
+
+## Usage ##
+
+Usage body.
+
+# Appendix
+
+Appendix body.
+
+## Learn C#
+
+Sharp notes.
+"""
+
+
+def test_markdown_canonical_text_is_the_raw_file() -> None:
+    doc = load_markdown(Path("guide.md"), MARKDOWN.encode())
+    assert doc.text == MARKDOWN
+    assert doc.file_type == "markdown"
+    assert doc.title == "Guide"
+
+
+def test_markdown_section_paths() -> None:
+    doc = load_markdown(Path("guide.md"), MARKDOWN.encode())
+    assert [seg.section for seg in doc.segments] == [
+        "",
+        "Guide",
+        "Guide > Install",
+        "Guide > Install > Linux",
+        "Guide > Usage",
+        "Appendix",
+        "Appendix > Learn C#",
+    ]
+    assert all(seg.page is None for seg in doc.segments)
+
+
+def test_markdown_fenced_code_with_hash_stays_in_its_section() -> None:
+    sections = _sections(load_markdown(Path("guide.md"), MARKDOWN.encode()))
+    install = sections["Guide > Install"]
+    assert "# not a heading: a shell comment" in install
+    assert "## also not a heading" in install
+    assert "# indented four spaces" in sections["Guide > Install > Linux"]
+    assert sections[""].strip() == "Preamble before any heading."
+    assert sections["Guide > Usage"].strip() == "Usage body."
+    assert sections["Appendix > Learn C#"].strip() == "Sharp notes."
+
+
+def test_markdown_heading_lines_are_outside_every_segment() -> None:
+    doc = load_markdown(Path("guide.md"), MARKDOWN.encode())
+    for heading in ("# Guide", "## Install", "### Linux", "## Usage ##", "# Appendix"):
+        line_start = doc.text.index("\n" + heading + "\n") + 1
+        line_end = line_start + len(heading)
+        for seg in doc.segments:
+            assert line_end <= seg.start or line_start >= seg.end, (heading, seg)
+
+
+def test_markdown_segments_are_ordered_and_disjoint() -> None:
+    doc = load_markdown(Path("guide.md"), MARKDOWN.encode())
+    for a, b in zip(doc.segments, doc.segments[1:], strict=False):
+        assert a.start < a.end <= b.start < b.end
+
+
+def test_markdown_crlf_and_bom_are_normalised() -> None:
+    raw = "\ufeff# Title\r\n\r\nBody line.\r\nSecond line.\r\n".encode()
+    doc = load_markdown(Path("x.md"), raw)
+    assert doc.text == "# Title\n\nBody line.\nSecond line.\n"
+    assert _sections(doc)["Title"].strip() == "Body line.\nSecond line."
+
+
+def test_markdown_without_h1_uses_the_file_stem_as_title() -> None:
+    doc = load_markdown(Path("release_notes.md"), b"## Changes\n\nFixed things.\n")
+    assert doc.title == "release notes"
+    assert [s.section for s in doc.segments] == ["Changes"]
+
+
+def test_sample_handbook_sections(sample_corpus: Path) -> None:
+    doc = load_file(sample_corpus / "handbook.md")
+    assert doc.segments, "handbook has no segments"
+    assert all(seg.section for seg in doc.segments[1:])
+    for seg in doc.segments:
+        body = doc.text[seg.start : seg.end]
+        assert not body.lstrip().startswith("#"), f"heading leaked into {seg.section!r}"
+
+
+# -- HTML -------------------------------------------------------------------------------------
+
+HTML = """\
+<!doctype html>
+<html>
+<head>
+  <title>Site &amp; Policy &amp;lt;v2&amp;gt;</title>
+  <style>.secret-style-token { color: red; }</style>
+  <script>var t = "head-script-token";</script>
+</head>
+<body>
+  <nav><ul><li><a href="/m">Members area</a></li><li><a href="/v">Volunteer portal</a></li>
+  </ul></nav>
+  <header>Header banner token</header>
+  <h1>Safety</h1>
+  <p>Intro   paragraph
+     wrapped over lines.</p>
+  <h2>Working at height</h2>
+  <p>Use a harness &amp; helmet.</p>
+  <ul><li>First rule</li><li>Second rule</li></ul>
+  <script>document.write("body-script-token")</script>
+  <noscript>noscript-token</noscript>
+  <h3>Ladders</h3>
+  <p>Ladders must be inspected.</p>
+  <h2>Fire</h2>
+  <p>Know the exits.</p>
+  <footer>Footer token</footer>
+</body>
+</html>
+"""
+
+
+def test_html_drops_script_style_nav_header_footer() -> None:
+    doc = load_html(Path("policy.html"), HTML.encode())
+    for junk in (
+        "secret-style-token", "head-script-token", "body-script-token", "noscript-token",
+        "Members area", "Volunteer portal", "Header banner token", "Footer token", "<",
+    ):
+        assert junk not in doc.text, junk
+
+
+def test_html_dropped_nav_list_leaves_no_bullets() -> None:
+    doc = load_html(Path("policy.html"), HTML.encode())
+    assert doc.text.startswith("Safety\n\nIntro paragraph")
+    assert doc.segments[0].section == "Safety"
+
+
+def test_html_sections_and_visible_text() -> None:
+    doc = load_html(Path("policy.html"), HTML.encode())
+    assert doc.file_type == "html"
+    assert doc.title == "Site & Policy &lt;v2&gt;"
+    sections = _sections(doc)
+    assert list(sections) == [
+        "Safety",
+        "Safety > Working at height",
+        "Safety > Working at height > Ladders",
+        "Safety > Fire",
+    ]
+    assert sections["Safety"].strip() == "Intro paragraph wrapped over lines."
+    height = sections["Safety > Working at height"]
+    assert "Use a harness & helmet." in height
+    assert "- First rule" in height and "- Second rule" in height
+    assert sections["Safety > Working at height > Ladders"].strip() == "Ladders must be inspected."
+    # Headings are in the canonical text but not inside the section bodies.
+    assert "Working at height" in doc.text
+    assert "Working at height" not in height
+
+
+def test_html_title_falls_back_to_first_h1() -> None:
+    doc = load_html(Path("page.html"), b"<body><h1>Main heading</h1><p>Body text.</p></body>")
+    assert doc.title == "Main heading"
+
+
+def test_sample_html_canaries_absent(sample_corpus: Path) -> None:
+    doc = load_file(sample_corpus / "safety_policy.html")
+    for canary in ("navigation-script-token-7731", "Members area", "Volunteer portal"):
+        assert canary not in doc.text
+    assert len(doc.segments) > 3
+    assert all(seg.section for seg in doc.segments)
+
+
+# -- plain text and decoding ------------------------------------------------------------------
+
+
+def test_text_loader_single_segment() -> None:
+    doc = load_text(Path("maintenance_notes.txt"), b"Line one.\r\n\r\nLine two.\r\n")
+    assert doc.text == "Line one.\n\nLine two.\n"
+    assert len(doc.segments) == 1
+    assert (doc.segments[0].start, doc.segments[0].end) == (0, len(doc.text))
+    assert doc.title == "maintenance notes"
+    assert doc.file_type == "text"
+
+
+def test_decode_rejects_nul_bytes() -> None:
+    with pytest.raises(DocumentLoadError) as info:
+        decode_text(b"looks like text\x00but is not", Path("x.txt"))
+    assert info.value.kind == "binary"
+    assert "NUL" in info.value.reason
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n\t\r\n  "])
+def test_decode_rejects_empty(data: bytes) -> None:
+    with pytest.raises(DocumentLoadError) as info:
+        decode_text(data, Path("empty.txt"))
+    assert info.value.kind == "empty"
+    assert "empty" in info.value.reason
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_decode_rejects_random_binary_junk(seed: int) -> None:
+    rng = random.Random(seed)
+    # No NUL byte, so the control-character check (not the NUL check) must catch it.
+    data = bytes(rng.randrange(1, 256) for _ in range(4096))
+    with pytest.raises(DocumentLoadError) as info:
+        decode_text(data, Path("junk.txt"))
+    assert info.value.kind == "binary"
+
+
+def test_decode_accepts_latin1_and_strips_bom() -> None:
+    assert decode_text("café au lait\n".encode("latin-1"), Path("x.txt")) == "café au lait\n"
+    assert decode_text("\ufeffhello".encode(), Path("x.txt")) == "hello"
+
+
+def test_text_file_of_junk_fails_through_registry(tmp_path: Path) -> None:
+    path = tmp_path / "junk.txt"
+    path.write_bytes(random.Random(7).randbytes(2048))
+    err = _load_error(path)
+    assert err.kind == "binary"
+    assert "junk.txt" in err.reason
+
+
+# -- registry and PDF -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["data.xlsx", "report.docx", "README"])
+def test_unsupported_suffix(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"PK\x03\x04 not really")
+    assert not is_supported(path)
+    err = _load_error(path)
+    assert err.kind == "unsupported"
+    assert "unsupported" in err.reason
+
+
+@pytest.mark.parametrize("name", ["a.PDF", "b.md", "c.Markdown", "d.htm", "e.HTML", "f.txt"])
+def test_supported_suffixes(name: str) -> None:
+    assert is_supported(Path(name))
+
+
+def test_pdf_of_random_bytes_is_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(b"%PDF-1.7\n" + random.Random(3).randbytes(4096))
+    err = _load_error(path)
+    assert err.kind == "corrupt"
+    assert "broken.pdf" in err.reason
+
+
+def test_pdf_without_header_is_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "fake.pdf"
+    path.write_bytes(b"just some text pretending to be a PDF\n")
+    err = _load_error(path)
+    assert err.kind == "corrupt"
+    assert "%PDF" in err.reason
+
+
+def test_empty_pdf_is_empty(tmp_path: Path) -> None:
+    path = tmp_path / "empty.pdf"
+    path.write_bytes(b"")
+    assert _load_error(path).kind == "empty"
+
+
+def test_sample_pdf_pages_are_one_based_segments(sample_corpus: Path) -> None:
+    doc = load_file(sample_corpus / "annual_report_2025.pdf")
+    assert doc.file_type == "pdf"
+    assert doc.pages == 5
+    assert [seg.page for seg in doc.segments] == [1, 2, 3, 4, 5]
+    assert doc.empty_pages == []
+    for seg in doc.segments:
+        assert f"Page {seg.page}" in doc.text[seg.start : seg.end]
+    for a, b in zip(doc.segments, doc.segments[1:], strict=False):
+        assert doc.text[a.end : b.start] == "\n\n"
