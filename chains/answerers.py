@@ -24,6 +24,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
 from chains.assemble import Passage
+from citerag.index.bm25 import tokenize
 from loaders.sentences import sentence_spans
 
 
@@ -49,7 +50,8 @@ class ExtractiveAnswerer:
         embeddings: Embeddings,
         store: Any | None = None,
         max_sentences: int = 2,
-        margin: float = 0.08,
+        margin: float = 0.05,
+        lexical_weight: float = 0.25,
     ) -> None:
         """Create the answerer.
 
@@ -57,12 +59,14 @@ class ExtractiveAnswerer:
             embeddings: Embedding model for scoring sentences against the question.
             store: Store with precomputed ``sentence_vectors_for(key)`` (optional).
             max_sentences: Most sentences quoted.
-            margin: A further sentence is quoted only if within this cosine of the best.
+            margin: A further sentence is quoted only if within this score of the best.
+            lexical_weight: Weight of the share of question words a sentence contains.
         """
         self.embeddings = embeddings
         self.store = store
         self.max_sentences = max_sentences
         self.margin = margin
+        self.lexical_weight = lexical_weight
 
     def _sentence_vectors(self, passage: Passage) -> tuple[list[tuple[int, int]], np.ndarray]:
         getter = getattr(self.store, "sentence_vectors_for", None)
@@ -77,17 +81,24 @@ class ExtractiveAnswerer:
     def generate(
         self, question: str, passages: list[Passage], messages: list[BaseMessage]
     ) -> str:
-        """Pick sentences by cosine to the question and quote them verbatim."""
+        """Pick sentences by cosine and word overlap with the question; quote them verbatim."""
         if not passages:
             return '<summary>{"confidence": "low", "sources": [], "insufficient_evidence": true}</summary>'
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
+        q_terms = set(tokenize(question))
         scored: list[tuple[float, int, str]] = []
         for p in passages[:3]:
             spans, vecs = self._sentence_vectors(p)
             sims = vecs @ q
             for (s, e), sim in zip(spans, sims, strict=True):
-                scored.append((float(sim), p.number, p.candidate.content[s:e]))
+                sent = p.candidate.content[s:e]
+                terms = set(tokenize(sent))
+                coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
+                # A heading or table cell is rarely an answer: prefer real sentences.
+                short = 0.15 if len(sent.split()) < 5 else 0.0
+                score = float(sim) + self.lexical_weight * coverage - short
+                scored.append((score, p.number, sent))
         scored.sort(key=lambda t: -t[0])
         best = scored[0][0]
         chosen: list[tuple[float, int, str]] = []
@@ -102,7 +113,7 @@ class ExtractiveAnswerer:
             quote = " ".join(sent.split()).replace('"', "'")
             text = " ".join(sent.split())
             lines.append(f'{text} [{n}: "{quote}"]')
-        confidence = "high" if best >= 0.7 else "medium" if best >= 0.5 else "low"
+        confidence = "high" if best >= 0.8 else "medium" if best >= 0.55 else "low"
         block = {
             "confidence": confidence,
             "sources": sorted({n for _, n, _ in chosen}),

@@ -16,12 +16,15 @@ a section), so a chunk never crosses a page or section boundary.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from loaders.base import ParsedDocument
+
+_NON_SPACE = re.compile(r"\S")
 
 #: Separators tried in order: paragraphs, lines, sentence ends, clauses, words, characters.
 SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
@@ -106,6 +109,70 @@ def doc_id_for(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
 
 
+def _candidates(
+    body: str, piece: str, prev_start: int, prev_end: int, overlap: int
+) -> list[int | None]:
+    """Possible starts of the splitter's next piece, given where the previous one lies.
+
+    The splitter keeps every non-whitespace character in order, and a piece overlaps the
+    previous one by at most ``overlap`` characters. So a piece starts no earlier than the
+    previous one's start and ``prev_end - overlap``, no later than the first non-whitespace
+    character after ``prev_end``, and it ends after ``prev_end``. ``None``
+    stands for a redundant piece lying wholly inside the previous one (the splitter emits
+    one when only whitespace followed the overlap); it adds no text and is dropped.
+    """
+    nxt = _NON_SPACE.search(body, prev_end)
+    latest = nxt.start() if nxt else len(body)
+    earliest = max(0, prev_start, prev_end - overlap, prev_end - len(piece) + 1)
+    out: list[int | None] = []
+    found = body.find(piece, earliest, latest + len(piece))
+    while found >= 0:
+        out.append(found)
+        found = body.find(piece, found + 1, latest + len(piece))
+    if prev_start >= 0 and body.find(piece, prev_start, prev_end) >= 0:
+        out.append(None)
+    return out
+
+
+def _locate_pieces(body: str, pieces: list[str], overlap: int) -> list[int | None]:
+    """Find where each piece starts in ``body`` (``None``: redundant piece, drop it).
+
+    Repeated words make a plain ``find`` ambiguous: a short piece may also occur inside the
+    previous piece's overlap, and periodic text ("Dr. Dr. Dr.", dot leaders) matches at
+    several starts. A depth-first search picks, for every piece, a start that satisfies the
+    constraints of :func:`_candidates` for the whole sequence and leaves no non-whitespace
+    character of ``body`` outside every piece.
+
+    Raises:
+        AssertionError: If no consistent placement exists (a bug).
+    """
+    starts: list[int | None] = []
+    states = [(-1, 0)]  # (start, end) of the last placed piece, before each piece
+    options: list[list[int | None]] = []
+    budget = 20 * len(pieces) + 1000
+    while True:
+        depth = len(starts)
+        prev_start, prev_end = states[depth]
+        if depth == len(pieces):
+            if not _NON_SPACE.search(body, prev_end):
+                return starts
+            options.append([])  # text left over at the end: backtrack
+        elif len(options) == depth:
+            options.append(_candidates(body, pieces[depth], prev_start, prev_end, overlap))
+        budget -= 1
+        if options[depth] and budget > 0:
+            choice = options[depth].pop(0)
+            starts.append(choice)
+            end = prev_end if choice is None else choice + len(pieces[depth])
+            states.append((prev_start, prev_end) if choice is None else (choice, end))
+            continue
+        if depth == 0 or budget <= 0:
+            raise AssertionError("chunk not found in canonical text")
+        options.pop()
+        starts.pop()
+        states.pop()
+
+
 def chunk_document(
     doc: ParsedDocument, settings: ChunkSettings, doc_meta: dict[str, Any]
 ) -> list[Chunk]:
@@ -134,23 +201,14 @@ def chunk_document(
     for seg in doc.segments:
         body = doc.text[seg.start : seg.end]
         header = make_header(doc.title, seg.section)
-        cursor = 0
-        prev_start = -1
-        prev_end = 0
-        for piece in splitter.split_text(body):
-            # The splitter's next piece overlaps the previous one by at most chunk_overlap
-            # characters and always ends after it, so an earlier copy of the same words
-            # (e.g. a short piece repeating text of the overlap) is not mistaken for it.
-            found = body.find(piece, max(cursor, prev_start + 1, prev_end - len(piece) + 1))
-            if found < 0:  # overlap may start before the cursor; search from the last start
-                found = body.find(piece, prev_start + 1)
-            if found < 0:
-                raise AssertionError(f"chunk not found in canonical text of {doc_id}")
+        pieces = splitter.split_text(body)
+        for piece, found in zip(
+            pieces, _locate_pieces(body, pieces, settings.chunk_overlap), strict=True
+        ):
+            if found is None:  # only whitespace was new: the previous chunk has these words
+                continue
             start = seg.start + found
             end = start + len(piece)
-            prev_start = found
-            prev_end = found + len(piece)
-            cursor = found + max(1, len(piece) - settings.chunk_overlap)
             text = f"{header}\n{piece}" if settings.contextual_header else piece
             chunks.append(
                 Chunk(

@@ -13,6 +13,7 @@ reported as needing OCR instead of being indexed as empty.
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 from pathlib import Path
 
@@ -23,6 +24,53 @@ log = logging.getLogger(__name__)
 #: A page with fewer non-whitespace characters than this is reported as (near-)empty.
 NEAR_EMPTY_CHARS = 20
 PAGE_SEPARATOR = "\n\n"
+#: Lines looked at on each edge of a page when detecting running headers and footers.
+EDGE_LINES = 3
+#: Share of pages an edge line must appear on (digits ignored) to count as running.
+RUNNING_SHARE = 0.5
+
+
+def _norm_line(line: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(line.split())).lower()
+
+
+def running_lines(pages: list[str]) -> set[str]:
+    """Find running headers/footers: edge lines repeated on most pages (digits ignored).
+
+    Args:
+        pages: Page texts.
+
+    Returns:
+        Normalised lines (see ``_norm_line``) that are running headers or footers.
+    """
+    if len(pages) < 3:
+        return set()
+    counts: dict[str, int] = {}
+    for body in pages:
+        lines = [ln for ln in body.split("\n") if ln.strip()]
+        edge = {_norm_line(ln) for ln in lines[:EDGE_LINES] + lines[-EDGE_LINES:]}
+        for norm in edge:
+            counts[norm] = counts.get(norm, 0) + 1
+    need = max(3, int(len(pages) * RUNNING_SHARE + 0.999))
+    return {norm for norm, n in counts.items() if n >= need and len(norm) <= 120}
+
+
+def trim_running(body: str, running: set[str]) -> tuple[int, int]:
+    """Return ``(start, end)`` inside ``body`` that excludes running lines at its edges."""
+    start, end = 0, len(body)
+    for _ in range(EDGE_LINES):
+        nl = body.find("\n", start)
+        line = body[start : (nl if nl >= 0 else end)]
+        if not line.strip() or _norm_line(line) not in running or nl < 0:
+            break
+        start = nl + 1
+    for _ in range(EDGE_LINES):
+        nl = body.rfind("\n", start, end)
+        line = body[nl + 1 : end]
+        if not line.strip() or _norm_line(line) not in running or nl < 0:
+            break
+        end = nl
+    return start, end
 
 
 def _classify(exc: Exception, name: str) -> DocumentLoadError:
@@ -80,8 +128,9 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
     segments: list[Segment] = []
     empty: list[int] = []
     pos = 0
-    for i, page in enumerate(pages):
-        body = page.page_content.replace("\r\n", "\n").replace("\r", "\n")
+    bodies = [p.page_content.replace("\r\n", "\n").replace("\r", "\n") for p in pages]
+    running = running_lines(bodies)
+    for i, (page, body) in enumerate(zip(pages, bodies, strict=True)):
         number = int(page.metadata.get("page", i)) + 1
         if len("".join(body.split())) < NEAR_EMPTY_CHARS:
             empty.append(number)
@@ -89,8 +138,11 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
             parts.append(PAGE_SEPARATOR)
             pos += len(PAGE_SEPARATOR)
         parts.append(body)
-        if body.strip():
-            segments.append(Segment(pos, pos + len(body), page=number))
+        # Running headers/footers stay in the canonical text but outside the segment, so
+        # they are neither embedded nor quoted.
+        start, end = trim_running(body, running)
+        if body[start:end].strip():
+            segments.append(Segment(pos + start, pos + end, page=number))
         pos += len(body)
     text = "".join(parts)
     if len(empty) == len(pages):
@@ -102,6 +154,8 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
     meta = pages[0].metadata
     title = str(meta.get("title") or "").strip() or path.stem.replace("_", " ")
     warn = []
+    if running:
+        warn.append(f"running header/footer lines left out of chunks: {sorted(running)[:10]}")
     if empty:
         warn.append(f"{len(empty)} of {len(pages)} pages have no or almost no text: {empty[:20]}")
     return ParsedDocument(

@@ -1,15 +1,28 @@
-"""Sentence segmentation with character spans (used for sentence vectors and quoting)."""
+"""Sentence segmentation with character spans (used for sentence vectors and quoting).
+
+Rules: a sentence ends at ``.``, ``!`` or ``?`` (optionally followed by closing quotes or
+brackets) before whitespace, except after common abbreviations; at a blank line; and at a
+single line break only when the line is short (a heading, a table cell, a list item) or ends
+with sentence punctuation — so prose hard-wrapped by PDF extraction stays in one sentence.
+"""
 
 from __future__ import annotations
 
 import re
 
-# A sentence ends at . ! ? (optionally followed by closing quotes/brackets) before whitespace,
-# or at a line break; abbreviations such as "e.g." and "No." are not treated as ends.
-_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+|\n+")
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|No|Nos|Mr|Mrs|Ms|Dr|St|Inc|Ltd|Co|Fig|approx)\.)$",
-                     re.IGNORECASE)
+_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*[ \t]+|(?<=[.!?])[\"'”’)\]]*\n+|\n\s*\n\s*|\n")
+_ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|No|Nos|Mr|Mrs|Ms|Dr|St|Inc|Ltd|Co|Fig|approx|cf|al)\.)$",
+    re.IGNORECASE,
+)
 MIN_CHARS = 12
+#: A line shorter than this that is followed by a line break ends a sentence.
+SHORT_LINE = 45
+
+
+def _line_before(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    return text[start:pos]
 
 
 def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int]]:
@@ -28,12 +41,20 @@ def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _END.finditer(text):
-        if m.group(0).strip() == "" and "\n" not in m.group(0) and _ABBREV.search(
+        sep = m.group(0)
+        if sep == "\n":  # a single line break inside a paragraph
+            line = _line_before(text, m.start()).rstrip()
+            if len(line) >= SHORT_LINE and not line.endswith((".", "!", "?", ":", ";")):
+                continue
+        elif sep.strip(" \t") and "\n" not in sep and _ABBREV.search(
             text[max(0, m.start() - 8) : m.start()]
         ):
             continue
-        end = m.start() + len(m.group(0).rstrip())
-        spans.append((start, end))
+        elif not sep.strip() and "\n" not in sep and _ABBREV.search(
+            text[max(0, m.start() - 8) : m.start()]
+        ):
+            continue
+        spans.append((start, m.start()))
         start = m.end()
     spans.append((start, len(text)))
     out: list[tuple[int, int]] = []

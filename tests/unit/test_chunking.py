@@ -92,7 +92,7 @@ def random_settings(rng: random.Random) -> ChunkSettings:
 def check_chunks(doc: ParsedDocument, chunks: list[Chunk], settings: ChunkSettings) -> None:
     """Assert every provenance invariant of a chunked document."""
     doc_id = chunks[0].metadata["doc_id"] if chunks else ""
-    prev_start = -1
+    prev = (-1, 0)
     covered = bytearray(len(doc.text))
     for i, c in enumerate(chunks):
         assert doc.text[c.start : c.end] == c.content
@@ -100,8 +100,9 @@ def check_chunks(doc: ParsedDocument, chunks: list[Chunk], settings: ChunkSettin
         assert len(c.content) <= settings.chunk_size
         assert c.index == i
         assert c.chunk_id == f"{doc_id}:{c.start}-{c.end}"
-        assert c.start > prev_start, "chunks out of document order"
-        prev_start = c.start
+        assert (c.start, c.end) > prev, "chunks out of document order"
+        assert c.end > prev[1], "a chunk lies wholly inside the previous one"
+        prev = (c.start, c.end)
         # Inside exactly one segment, carrying that segment's page/section.
         inside = [s for s in doc.segments if s.start <= c.start and c.end <= s.end]
         assert len(inside) == 1, f"chunk {c.chunk_id} crosses a segment boundary"

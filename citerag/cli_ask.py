@@ -1,0 +1,94 @@
+"""``citerag ask``: answer one question, or a batch (one per line) as JSON lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+
+def format_result(result: dict[str, Any], width: int = 100) -> str:
+    """Render an answer and its sources table for a terminal."""
+    lines = []
+    status = result.get("status")
+    gen = result.get("generator")
+    head = f"[{status}]"
+    if status == "answered" and gen == "extractive":
+        head += " extractive answer (no generative model configured: verbatim sentences)"
+    lines.append(head)
+    lines.append(textwrap.fill(result.get("answer", ""), width) if "\n" not in result.get(
+        "answer", "") else result.get("answer", ""))
+    if result.get("reason"):
+        lines.append(f"reason: {result['reason']}")
+    cites = result.get("citations") or []
+    if cites:
+        lines.append("")
+        lines.append("sources:")
+        name_w = max(len(str(c.get("doc_name"))) for c in cites)
+        for c in cites:
+            quote = " ".join(str(c.get("quote", "")).split())
+            if len(quote) > 90:
+                quote = quote[:87] + "..."
+            lines.append(f"  [{c['index']}] {c.get('doc_name')!s:<{name_w}}  "
+                         f"{c.get('locator')}  {c.get('fragment')}")
+            lines.append(f"      \"{quote}\"")
+    return "\n".join(lines)
+
+
+def _questions(args: argparse.Namespace) -> Iterable[str] | None:
+    if args.file is None:
+        return None
+    fh = sys.stdin if args.file == "-" else Path(args.file).open(encoding="utf-8")
+    return (line.strip() for line in fh if line.strip())
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer a question (or a batch) against the index."""
+    from graphs.rag import load_default_graph
+
+    if not args.question and args.file is None:
+        raise ValueError("give a question, or --file FILE / --file - for one question per line")
+    graph = load_default_graph(args.index, embedding_model=args.embedding_model)
+    configurable: dict[str, Any] = {}
+    for key in ("retrieval_mode", "reranker", "model", "gate_threshold", "k", "max_passages"):
+        value = getattr(args, key, None)
+        if value is not None:
+            configurable[key] = value
+    config = {"configurable": configurable}
+    groups = [g for g in (args.groups or "").split(",") if g]
+    batch = _questions(args)
+    if batch is not None:  # one JSON result per line, models loaded once
+        for q in batch:
+            result = graph.invoke({"question": q, "user_groups": groups}, config)
+            print(json.dumps(result, ensure_ascii=False), flush=True)
+        return 0
+    result = graph.invoke({"question": args.question, "user_groups": groups}, config)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print(format_result(result))
+    return 0 if result["status"] != "failed" else 1
+
+
+def add_ask_parser(
+    sub: Any, common: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Register ``citerag ask``."""
+    sp = sub.add_parser("ask", help="answer a question with citations (or 'no evidence')")
+    common(sp)
+    sp.add_argument("question", nargs="?", help="the question")
+    sp.add_argument("--file", help="batch: read questions one per line from FILE ('-' = stdin) "
+                                   "and print one JSON result per line")
+    sp.add_argument("--groups", help="comma-separated user groups (access labels you hold)")
+    sp.add_argument("--mode", dest="retrieval_mode", choices=["dense", "bm25", "hybrid"])
+    sp.add_argument("--reranker", help="sentence | none | cross-encoder:NAME_OR_DIR")
+    sp.add_argument("--model", help="extractive | an init_chat_model string (openai:gpt-4o-mini)")
+    sp.add_argument("--gate-threshold", dest="gate_threshold", type=float)
+    sp.add_argument("-k", dest="k", type=int, help="candidates after fusion")
+    sp.add_argument("--max-passages", dest="max_passages", type=int)
+    sp.add_argument("--embedding-model", default=None)
+    sp.set_defaults(func=cmd_ask)
