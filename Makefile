@@ -1,0 +1,48 @@
+# citerag — two commands from a fresh clone:
+#   make demo   install everything, ingest the bundled sample corpus, ask it questions
+#   make test   install everything, run the whole test suite (what CI runs)
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+INDEX ?= .citerag/demo-index
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup demo test test-fast lint typecheck bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	# torch first and pinned: an unpinned torch pulls a multi-GB CUDA build.
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $@
+
+demo: setup
+	$(BIN)/citerag ingest examples/corpus --index $(INDEX)
+	$(BIN)/citerag inspect --index $(INDEX)
+	@echo; echo '$$ citerag ask "What does inverter fault code E-217 mean?"'
+	$(BIN)/citerag ask "What does inverter fault code E-217 mean?" --index $(INDEX)
+	@echo; echo '$$ citerag ask "What was the total revenue in 2025?"'
+	$(BIN)/citerag ask "What was Northwind's total revenue in 2025?" --index $(INDEX)
+	@echo; echo '$$ citerag ask "How do I renew a UK passport?"   # not in the corpus'
+	$(BIN)/citerag ask "How do I renew a UK passport?" --index $(INDEX)
+
+test: setup
+	$(BIN)/python -m pytest tests
+
+test-fast: setup
+	$(BIN)/python -m pytest tests -m "not integration and not slow"
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: setup
+	$(BIN)/mypy
+
+clean:
+	rm -rf .citerag build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
