@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_INDEX = Path(os.environ.get("CITERAG_INDEX", ".citerag/index"))
+#: Modules that register further subcommands with ``register(subparsers, common)``.
+COMMAND_MODULES = ("citerag.cli_ask", "citerag.cli_serve", "citerag.cli_eval")
 
 
 def _setup_logging(verbose: bool) -> None:
@@ -137,12 +139,16 @@ def build_parser() -> argparse.ArgumentParser:
     common(sp)
     sp.set_defaults(func=cmd_inspect)
 
-    try:
-        from citerag.cli_ask import add_ask_parser
-    except ImportError:  # pragma: no cover - during partial installs
-        pass
-    else:
-        add_ask_parser(sub, common)
+    import importlib
+
+    for module in COMMAND_MODULES:  # each module adds its own subcommands
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.register(sub, common)
     return p
 
 

@@ -74,7 +74,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0 if result["status"] != "failed" else 1
 
 
-def add_ask_parser(
+def register(
     sub: Any, common: Callable[[argparse.ArgumentParser], None]
 ) -> None:
     """Register ``citerag ask``."""
