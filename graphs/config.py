@@ -94,14 +94,21 @@ class RAGConfig:
             if not isinstance(value, int) or value < 1 or value > 10_000:
                 raise ValueError(f"{name} must be an integer from 1 to 10000, not {value!r}")
 
-    def threshold(self, reranker_name: str) -> tuple[str, float]:
+    def threshold(
+        self, reranker_name: str, calibration: dict[str, Any] | None = None
+    ) -> tuple[str, float]:
         """Return ``(score name, threshold)`` the gate uses.
 
         With ``gate_score="rerank"``, the calibrated default depends on the reranker (a
         cross-encoder logit is on another scale than a cosine blend); with no calibration for
         that reranker the gate falls back to the dense cosine.
+
+        Args:
+            reranker_name: Name of the reranker that produced ``rerank`` scores.
+            calibration: Per-index calibration (``INDEX/calibration.json``), which takes
+                precedence over the packaged defaults.
         """
-        defaults = gate_defaults()
+        defaults = {**gate_defaults(), **(calibration or {})}
         if self.gate_score == "rerank" and reranker_name not in defaults:
             name, key = "dense", "dense"
         elif self.gate_score == "rerank":

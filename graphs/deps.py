@@ -27,6 +27,8 @@ class GraphDeps:
         embedding_model: Embedding model identity, recorded in traces.
         answerer: An injected answerer or chat model; overrides ``config.model``.
         rerankers: Injected rerankers by config name (others are built lazily and cached).
+        calibration: Gate thresholds calibrated for this index (``INDEX/calibration.json``),
+            overriding the packaged defaults per score name.
     """
 
     retriever: HybridRetriever
@@ -36,6 +38,7 @@ class GraphDeps:
     embedding_model: str = ""
     answerer: Answerer | BaseChatModel | None = None
     rerankers: dict[str, Reranker] = field(default_factory=dict)
+    calibration: dict[str, Any] = field(default_factory=dict)
     _answerers: dict[str, Answerer] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

@@ -76,7 +76,7 @@ def gate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[st
     """Compare the best candidate's named score with the threshold (no model call)."""
     cfg = RAGConfig.from_runnable_config(config)
     reranker_name = (state.get("reranking") or {}).get("reranker", "none")
-    score_name, threshold = cfg.threshold(reranker_name)
+    score_name, threshold = cfg.threshold(reranker_name, deps.calibration)
     cands = state.get("candidates") or []
     scores = [c.scores.get(score_name) for c in cands]
     present = [s for s in scores if s is not None]

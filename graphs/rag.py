@@ -64,6 +64,7 @@ def build_graph(
     rerankers: dict[str, Reranker] | None = None,
     manifest_id: str = "",
     embedding_model: str = "",
+    calibration: dict[str, Any] | None = None,
 ) -> CompiledStateGraph:
     """Compile the answering graph with everything heavy injected.
 
@@ -77,6 +78,8 @@ def build_graph(
         rerankers: Prebuilt rerankers by config name (e.g. a loaded cross-encoder).
         manifest_id: Index build id, recorded in traces.
         embedding_model: Embedding model identity, recorded in traces.
+        calibration: Gate thresholds per score name (see ``chains/gate_defaults.json``),
+            overriding the packaged defaults.
 
     Returns:
         The compiled graph: ``invoke({"question": ..., "user_groups": [...]})``.
@@ -90,6 +93,7 @@ def build_graph(
         embedding_model=embedding_model,
         answerer=model,
         rerankers=dict(rerankers or {}),
+        calibration=dict(calibration or {}),
     )
     g = StateGraph(RAGState, input_schema=RAGInput, output_schema=RAGOutput)
     for name, fn in [
@@ -141,4 +145,23 @@ def load_default_graph(
     emb = load_embedding_model(embedding_model)
     loaded = load_index(Path(index_dir), emb)
     return build_graph(loaded.store, embeddings=emb.embeddings, model=model,
-                       manifest_id=loaded.manifest_id, embedding_model=emb.name)
+                       manifest_id=loaded.manifest_id, embedding_model=emb.name,
+                       calibration=read_calibration(Path(index_dir)))
+
+
+CALIBRATION_FILE = "calibration.json"
+
+
+def read_calibration(index_dir: Path) -> dict[str, Any]:
+    """Read ``INDEX/calibration.json`` (written by ``citerag calibrate``), if present.
+
+    Its shape is that of ``chains/gate_defaults.json``: score name (a reranker name such as
+    ``sentence-maxsim``, or ``dense``) -> ``{"threshold": float, ...}``.
+    """
+    import json
+
+    path = index_dir / CALIBRATION_FILE
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {k: v for k, v in data.items() if isinstance(v, dict) and "threshold" in v}
