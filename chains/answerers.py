@@ -33,9 +33,7 @@ class Answerer(Protocol):
 
     name: str
 
-    def generate(
-        self, question: str, passages: list[Passage], messages: list[BaseMessage]
-    ) -> str:
+    def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
         """Return raw output (prose with markers + summary block)."""
         ...
 
@@ -78,12 +76,11 @@ class ExtractiveAnswerer:
         vecs = self.embeddings.embed_documents([content[s:e] for s, e in spans])
         return spans, np.asarray(vecs, dtype=np.float32)
 
-    def generate(
-        self, question: str, passages: list[Passage], messages: list[BaseMessage]
-    ) -> str:
+    def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
         """Pick sentences by cosine and word overlap with the question; quote them verbatim."""
         if not passages:
-            return '<summary>{"confidence": "low", "sources": [], "insufficient_evidence": true}</summary>'
+            block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
+            return f"<summary>{json.dumps(block)}</summary>"
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
         q_terms = set(tokenize(question))
@@ -136,16 +133,12 @@ class ChatModelAnswerer:
         model_name = getattr(model, "model_name", None) or getattr(model, "model", None)
         self.name = name or f"{type(model).__name__}" + (f":{model_name}" if model_name else "")
 
-    def generate(
-        self, question: str, passages: list[Passage], messages: list[BaseMessage]
-    ) -> str:
+    def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
         """Invoke the model on the rendered messages and return its text."""
         reply = self.model.invoke(messages)
         content = reply.content
         if isinstance(content, list):  # content blocks
-            content = "".join(
-                b.get("text", "") if isinstance(b, dict) else str(b) for b in content
-            )
+            content = "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
         return str(content)
 
 

@@ -27,13 +27,14 @@ from loaders.sentences import sentence_spans
 INSUFFICIENT = "INSUFFICIENT_EVIDENCE"
 _BLOCK = re.compile(r"<summary>\s*(.*?)\s*</summary>", re.DOTALL | re.IGNORECASE)
 _BLOCK_OPEN = re.compile(r"<summary>\s*(.*)\Z", re.DOTALL | re.IGNORECASE)
-_MARKER = re.compile(
-    r"\[\s*(\d+)\s*(?::\s*[\"“]((?:[^\"”\\]|\\.)*)[\"”]\s*)?\]"
-)
+_MARKER = re.compile(r"\[\s*(\d+)\s*(?::\s*[\"“]((?:[^\"”\\]|\\.)*)[\"”]\s*)?\]")
 _MULTI = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]")
 _QUOTE_FIX = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
-DEFAULT_BLOCK: dict[str, Any] = {"confidence": "unknown", "sources": [],
-                                 "insufficient_evidence": False}
+DEFAULT_BLOCK: dict[str, Any] = {
+    "confidence": "unknown",
+    "sources": [],
+    "insufficient_evidence": False,
+}
 
 
 @dataclass
@@ -64,7 +65,7 @@ def parse_output(raw: str) -> ParsedOutput:
     m = _BLOCK.search(raw) or _BLOCK_OPEN.search(raw)
     if not m:
         return ParsedOutput(raw.strip(), dict(DEFAULT_BLOCK), "missing")
-    prose = (raw[: m.start()] + raw[m.end():]).strip()
+    prose = (raw[: m.start()] + raw[m.end() :]).strip()
     body = m.group(1).strip()
     try:
         data = json.loads(body)
@@ -286,21 +287,26 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
         else:
             quote, start, end = cand.content, base, int(meta.get("end", base + len(cand.content)))
         label, fragment = locator(meta, start, end)
-        out.append({
-            "index": n,
-            "doc_id": meta.get("doc_id"),
-            "doc_name": meta.get("doc_name"),
-            "source": meta.get("source"),
-            "chunk_id": cand.chunk_id,
-            "page": meta.get("page"),
-            "section": meta.get("section") or None,
-            "start": start,
-            "end": end,
-            "locator": label,
-            "fragment": fragment,
-            "quote": quote,
-            "quote_verified": bool(quotes),
-            "scores": {k: round(val, 6) for k, val in cand.scores.items()
-                       if k in ("dense", "bm25", "rrf", "rerank", "sentence")},
-        })
+        out.append(
+            {
+                "index": n,
+                "doc_id": meta.get("doc_id"),
+                "doc_name": meta.get("doc_name"),
+                "source": meta.get("source"),
+                "chunk_id": cand.chunk_id,
+                "page": meta.get("page"),
+                "section": meta.get("section") or None,
+                "start": start,
+                "end": end,
+                "locator": label,
+                "fragment": fragment,
+                "quote": quote,
+                "quote_verified": bool(quotes),
+                "scores": {
+                    k: round(val, 6)
+                    for k, val in cand.scores.items()
+                    if k in ("dense", "bm25", "rrf", "rerank", "sentence")
+                },
+            }
+        )
     return out

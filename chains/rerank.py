@@ -168,8 +168,9 @@ class CrossEncoderReranker:
         """Score every (query, content) pair; best first."""
         if not candidates:
             return []
-        scores = self.model.predict([(query, c.content) for c in candidates],
-                                    show_progress_bar=False)
+        scores = self.model.predict(
+            [(query, c.content) for c in candidates], show_progress_bar=False
+        )
         for c, s in zip(candidates, np.asarray(scores, dtype=np.float64).ravel(), strict=True):
             c.scores["rerank"] = float(s)
         ranked = sorted(candidates, key=lambda c: -c.scores["rerank"])

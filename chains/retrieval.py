@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import VectorStore
+from pydantic import Field
 
 from chains.candidates import Candidate
 from citerag.index.filters import Filter, combine
@@ -93,7 +94,9 @@ class HybridRetriever:
             embeddings: Query embedder (defaults to ``store.embeddings``).
         """
         self.store = store
-        self.lexical = lexical or (store if hasattr(store, "bm25_search") else None)  # type: ignore[assignment]
+        self.lexical: LexicalSearch | None = lexical or (
+            cast(LexicalSearch, store) if hasattr(store, "bm25_search") else None
+        )
         emb = embeddings or store.embeddings
         if emb is None:
             raise ValueError("the vector store has no embeddings; pass embeddings=")
@@ -132,7 +135,11 @@ class HybridRetriever:
         qvec: list[float] | None = None
         if mode in ("dense", "hybrid"):
             qvec = self.embeddings.embed_query(query)
-            hits = self.store.similarity_search_with_score_by_vector(qvec, k_dense, filter=flt)
+            by_vector = getattr(self.store, "similarity_search_with_score_by_vector", None)
+            if by_vector is not None:  # FAISS, PGVector, ...: reuse the query vector
+                hits = by_vector(qvec, k_dense, filter=flt)
+            else:
+                hits = self.store.similarity_search_with_score(query, k_dense, filter=flt)
             lists["dense"] = self._collect(hits, "dense", by_key)
         if mode in ("bm25", "hybrid"):
             if self.lexical is None:
@@ -187,15 +194,19 @@ class CiteragRetriever(BaseRetriever):
     retriever: Any
     mode: Mode = "hybrid"
     k: int = 4
-    user_groups: list[str] = []
+    user_groups: list[str] = Field(default_factory=list)
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
     ) -> list[Document]:
-        result = self.retriever.retrieve(query, mode=self.mode, k=self.k,
-                                         user_groups=self.user_groups)
+        result = self.retriever.retrieve(
+            query, mode=self.mode, k=self.k, user_groups=self.user_groups
+        )
         return [
-            Document(id=c.key, page_content=c.document.page_content,
-                     metadata={**c.meta, "scores": c.scores, "ranks": c.ranks})
+            Document(
+                id=c.key,
+                page_content=c.document.page_content,
+                metadata={**c.meta, "scores": c.scores, "ranks": c.ranks},
+            )
             for c in result.candidates
         ]

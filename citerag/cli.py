@@ -78,21 +78,29 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         return 0
     emb = data["embedding"]
     print(f"build {data['build_id']} created {data['created_at']}")
-    print(f"embedding {emb['model']} dim={emb['dimension']} normalized={emb['normalized']} "
-          f"window={emb['max_tokens']} word-pieces")
+    print(
+        f"embedding {emb['model']} dim={emb['dimension']} normalized={emb['normalized']} "
+        f"window={emb['max_tokens']} word-pieces"
+    )
     print(f"index {data['index']['faiss_index_type']}; {data['index']['distance']}")
     ch = data["chunking"]
-    print(f"chunking size={ch['chunk_size']} overlap={ch['chunk_overlap']} "
-          f"header={ch['contextual_header']}")
+    print(
+        f"chunking size={ch['chunk_size']} overlap={ch['chunk_overlap']} "
+        f"header={ch['contextual_header']}"
+    )
     t = data["totals"]
-    print(f"documents {t['documents']}: indexed {t['indexed']}, failed {t['failed']}; "
-          f"chunks {t['chunks']}; over-window chunks {t['over_window_chunks']}")
+    print(
+        f"documents {t['documents']}: indexed {t['indexed']}, failed {t['failed']}; "
+        f"chunks {t['chunks']}; over-window chunks {t['over_window_chunks']}"
+    )
     print()
     print(f"{'status':8} {'chunks':>6} {'pages':>5} {'empty':>5} {'over':>4}  {'access':8} source")
     for d in sorted(data["documents"].values(), key=lambda d: d["source"]):
-        print(f"{d['status']:8} {d.get('chunks', 0):>6} {d.get('pages') or '-':>5} "
-              f"{len(d.get('empty_pages') or []):>5} {d.get('over_window_chunks', 0):>4}  "
-              f"{d.get('access', ''):8} {d['source']}")
+        print(
+            f"{d['status']:8} {d.get('chunks', 0):>6} {d.get('pages') or '-':>5} "
+            f"{len(d.get('empty_pages') or []):>5} {d.get('over_window_chunks', 0):>4}  "
+            f"{d.get('access', ''):8} {d['source']}"
+        )
     failed = [d for d in data["documents"].values() if d["status"] == "failed"]
     if failed:
         print("\nfailed documents (retried on the next ingest):")
@@ -113,25 +121,44 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--index", type=Path, default=DEFAULT_INDEX,
-                        help=f"index directory (default {DEFAULT_INDEX})")
+        sp.add_argument(
+            "--index",
+            type=Path,
+            default=DEFAULT_INDEX,
+            help=f"index directory (default {DEFAULT_INDEX})",
+        )
         sp.add_argument("--json", action="store_true", help="machine-readable output")
 
     sp = sub.add_parser("ingest", help="add, update and prune documents in the index")
     common(sp)
     sp.add_argument("paths", nargs="+", help="files and folders to ingest")
-    sp.add_argument("--embedding-model", default=None,
-                    help="Hugging Face name or local directory (default: bundled MiniLM)")
+    sp.add_argument(
+        "--embedding-model",
+        default=None,
+        help="Hugging Face name or local directory (default: bundled MiniLM)",
+    )
     sp.add_argument("--chunk-size", type=int, default=600)
     sp.add_argument("--chunk-overlap", type=int, default=80)
-    sp.add_argument("--no-header", action="store_true",
-                    help="do not prefix embedded text with 'title > section'")
-    sp.add_argument("--no-sentence-vectors", action="store_true",
-                    help="skip sentence vectors (faster ingest; disables the sentence reranker)")
-    sp.add_argument("--access", default="public",
-                    help="access label for files no .citerag-access.json rule matches")
-    sp.add_argument("--no-prune", action="store_true",
-                    help="keep documents whose files disappeared from an ingested folder")
+    sp.add_argument(
+        "--no-header",
+        action="store_true",
+        help="do not prefix embedded text with 'title > section'",
+    )
+    sp.add_argument(
+        "--no-sentence-vectors",
+        action="store_true",
+        help="skip sentence vectors (faster ingest; disables the sentence reranker)",
+    )
+    sp.add_argument(
+        "--access",
+        default="public",
+        help="access label for files no .citerag-access.json rule matches",
+    )
+    sp.add_argument(
+        "--no-prune",
+        action="store_true",
+        help="keep documents whose files disappeared from an ingested folder",
+    )
     sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(func=cmd_ingest)
 

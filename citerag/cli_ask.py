@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+
 
 def format_result(result: dict[str, Any], width: int = 100) -> str:
     """Render an answer and its sources table for a terminal."""
@@ -20,8 +22,11 @@ def format_result(result: dict[str, Any], width: int = 100) -> str:
     if status == "answered" and gen == "extractive":
         head += " extractive answer (no generative model configured: verbatim sentences)"
     lines.append(head)
-    lines.append(textwrap.fill(result.get("answer", ""), width) if "\n" not in result.get(
-        "answer", "") else result.get("answer", ""))
+    lines.append(
+        textwrap.fill(result.get("answer", ""), width)
+        if "\n" not in result.get("answer", "")
+        else result.get("answer", "")
+    )
     if result.get("reason"):
         lines.append(f"reason: {result['reason']}")
     cites = result.get("citations") or []
@@ -33,17 +38,21 @@ def format_result(result: dict[str, Any], width: int = 100) -> str:
             quote = " ".join(str(c.get("quote", "")).split())
             if len(quote) > 90:
                 quote = quote[:87] + "..."
-            lines.append(f"  [{c['index']}] {c.get('doc_name')!s:<{name_w}}  "
-                         f"{c.get('locator')}  {c.get('fragment')}")
-            lines.append(f"      \"{quote}\"")
+            lines.append(
+                f"  [{c['index']}] {c.get('doc_name')!s:<{name_w}}  "
+                f"{c.get('locator')}  {c.get('fragment')}"
+            )
+            lines.append(f'      "{quote}"')
     return "\n".join(lines)
 
 
 def _questions(args: argparse.Namespace) -> Iterable[str] | None:
     if args.file is None:
         return None
-    fh = sys.stdin if args.file == "-" else Path(args.file).open(encoding="utf-8")
-    return (line.strip() for line in fh if line.strip())
+    if args.file == "-":
+        return (line.strip() for line in sys.stdin if line.strip())
+    text = Path(args.file).read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -58,7 +67,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         value = getattr(args, key, None)
         if value is not None:
             configurable[key] = value
-    config = {"configurable": configurable}
+    config: RunnableConfig = {"configurable": configurable}
     groups = [g for g in (args.groups or "").split(",") if g]
     batch = _questions(args)
     if batch is not None:  # one JSON result per line, models loaded once
@@ -74,15 +83,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0 if result["status"] != "failed" else 1
 
 
-def register(
-    sub: Any, common: Callable[[argparse.ArgumentParser], None]
-) -> None:
+def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Register ``citerag ask``."""
     sp = sub.add_parser("ask", help="answer a question with citations (or 'no evidence')")
     common(sp)
     sp.add_argument("question", nargs="?", help="the question")
-    sp.add_argument("--file", help="batch: read questions one per line from FILE ('-' = stdin) "
-                                   "and print one JSON result per line")
+    sp.add_argument(
+        "--file",
+        help="batch: read questions one per line from FILE ('-' = stdin) "
+        "and print one JSON result per line",
+    )
     sp.add_argument("--groups", help="comma-separated user groups (access labels you hold)")
     sp.add_argument("--mode", dest="retrieval_mode", choices=["dense", "bm25", "hybrid"])
     sp.add_argument("--reranker", help="sentence | none | cross-encoder:NAME_OR_DIR")

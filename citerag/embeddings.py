@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.embeddings import Embeddings
 
@@ -95,12 +95,12 @@ def load_embedding_model(name: str | None = None, device: str = "cpu") -> Embedd
         encode_kwargs={"normalize_embeddings": True, "batch_size": 32},
     )
     client = emb._client
-    dim_fn = getattr(client, "get_embedding_dimension", None) or getattr(
-        client, "get_sentence_embedding_dimension"
+    dim_fn = (
+        getattr(client, "get_embedding_dimension", None) or client.get_sentence_embedding_dimension
     )
     return EmbeddingModel(
         name=identity,
         embeddings=emb,
-        dimension=int(dim_fn()),
+        dimension=int(cast(int, dim_fn())),
         max_tokens=int(getattr(client, "max_seq_length", 512) or 512),
     )

@@ -85,8 +85,9 @@ class RAGConfig:
             ValueError: Describing the first bad value.
         """
         if self.retrieval_mode not in ("dense", "bm25", "hybrid"):
-            raise ValueError(f"retrieval_mode must be dense, bm25 or hybrid, "
-                             f"not {self.retrieval_mode!r}")
+            raise ValueError(
+                f"retrieval_mode must be dense, bm25 or hybrid, not {self.retrieval_mode!r}"
+            )
         if self.gate_score not in ("rerank", "dense"):
             raise ValueError(f"gate_score must be rerank or dense, not {self.gate_score!r}")
         for name in ("k_dense", "k_bm25", "k", "max_passages", "token_budget", "rrf_k"):

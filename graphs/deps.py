@@ -59,6 +59,7 @@ class GraphDeps:
             spec = cfg.model
         with self._lock:
             if key not in self._answerers:
-                self._answerers[key] = make_answerer(spec, self.embeddings, self.store,
-                                                     cfg.temperature)
+                self._answerers[key] = make_answerer(
+                    spec, self.embeddings, self.store, cfg.temperature
+                )
             return self._answerers[key]

@@ -64,8 +64,9 @@ def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
     """Second stage: rescore the shortlist, best first."""
     cfg = RAGConfig.from_runnable_config(config)
     reranker = deps.reranker(cfg.reranker)
-    ranked = reranker.rerank(state["question"], list(state.get("candidates") or []),
-                             state.get("query_vector"))
+    ranked = reranker.rerank(
+        state["question"], list(state.get("candidates") or []), state.get("query_vector")
+    )
     return {
         "candidates": ranked,
         "reranking": {"reranker": reranker.name, "score_type": reranker.score_type},
@@ -94,21 +95,29 @@ def gate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[st
     }
 
 
-def assemble_context(
-    state: RAGState, config: RunnableConfig, *, deps: GraphDeps
-) -> dict[str, Any]:
+def assemble_context(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Keep gated candidates, drop near-duplicates, fit the budget, number, render prompt."""
     cfg = RAGConfig.from_runnable_config(config)
     g = state["gate"]
-    gated = [c for c in state.get("candidates") or []
-             if c.scores.get(g["score"], float("-inf")) >= g["threshold"]]
-    ctx = assemble(gated, max_passages=cfg.max_passages, token_budget=cfg.token_budget,
-                   dedupe_threshold=cfg.dedupe_threshold)
+    gated = [
+        c
+        for c in state.get("candidates") or []
+        if c.scores.get(g["score"], float("-inf")) >= g["threshold"]
+    ]
+    ctx = assemble(
+        gated,
+        max_passages=cfg.max_passages,
+        token_budget=cfg.token_budget,
+        dedupe_threshold=cfg.dedupe_threshold,
+    )
     prompt = load_prompt(cfg.prompt_file)
     messages: list[BaseMessage] = [
         SystemMessage(content=prompt.system),
-        HumanMessage(content=prompt.user.format(passages=render_passages(ctx.passages),
-                                                question=state["question"])),
+        HumanMessage(
+            content=prompt.user.format(
+                passages=render_passages(ctx.passages), question=state["question"]
+            )
+        ),
     ]
     return {"context": ctx, "messages": messages}
 
@@ -124,30 +133,46 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     except Exception as exc:  # any provider error is a ladder event
         err = f"{type(exc).__name__}: {exc}"
         log.warning("generation attempt %d failed: %s", attempt, err)
-        return {"attempts": attempt, "errors": [err], "last_error": err,
-                "events": [{"node": "generate", "attempt": attempt, "event": "error",
-                            "detail": err}]}
+        return {
+            "attempts": attempt,
+            "errors": [err],
+            "last_error": err,
+            "events": [{"node": "generate", "attempt": attempt, "event": "error", "detail": err}],
+        }
     if not raw or not raw.strip():
         err = "empty output"
-        return {"attempts": attempt, "errors": [err], "last_error": err, "raw_outputs": [raw or ""],
-                "events": [{"node": "generate", "attempt": attempt, "event": "empty"}]}
-    return {"attempts": attempt, "raw_outputs": [raw], "last_error": None,
-            "generator": answerer.name,
-            "events": [{"node": "generate", "attempt": attempt, "event": "ok"}]}
+        return {
+            "attempts": attempt,
+            "errors": [err],
+            "last_error": err,
+            "raw_outputs": [raw or ""],
+            "events": [{"node": "generate", "attempt": attempt, "event": "empty"}],
+        }
+    return {
+        "attempts": attempt,
+        "raw_outputs": [raw],
+        "last_error": None,
+        "generator": answerer.name,
+        "events": [{"node": "generate", "attempt": attempt, "event": "ok"}],
+    }
 
 
 def parse(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Split prose and the ``<summary>`` block; parse the block strictly."""
     parsed = parse_output(state["raw_outputs"][-1])
-    return {"parsed": parsed,
-            "events": [{"node": "parse", "event": f"block_{parsed.block_status}"}]}
+    return {
+        "parsed": parsed,
+        "events": [{"node": "parse", "event": f"block_{parsed.block_status}"}],
+    }
 
 
 def recover(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Regex rung: salvage a malformed block or default a missing one, keeping the prose."""
     parsed = recover_block(state["parsed"])
-    return {"parsed": parsed,
-            "events": [{"node": "recover_block", "event": f"block_{parsed.block_status}"}]}
+    return {
+        "parsed": parsed,
+        "events": [{"node": "recover_block", "event": f"block_{parsed.block_status}"}],
+    }
 
 
 def validate_citations(
@@ -156,11 +181,14 @@ def validate_citations(
     """Resolve every [n], verify every quote; drop and flag what is invented."""
     parsed = state["parsed"]
     if says_insufficient(parsed):
-        return {"validation": None,
-                "events": [{"node": "validate", "event": "model_reported_insufficient_evidence"}]}
+        return {
+            "validation": None,
+            "events": [{"node": "validate", "event": "model_reported_insufficient_evidence"}],
+        }
     v = validate(parsed.prose, state["context"].passages)
-    events: list[dict[str, Any]] = [{"node": "validate", "event": "ok" if v.ok else "flagged",
-                                     **v.to_trace()}]
+    events: list[dict[str, Any]] = [
+        {"node": "validate", "event": "ok" if v.ok else "flagged", **v.to_trace()}
+    ]
     return {"validation": v, "events": events}
 
 
@@ -183,8 +211,7 @@ def finish_no_evidence(
         reason = f"{best_txt} is below the threshold {g.get('threshold', 0):.3f}"
     else:
         reason = "the model reported that the supplied passages do not answer the question"
-    out = {"status": "no_evidence", "answer": NO_EVIDENCE_ANSWER, "citations": [],
-           "reason": reason}
+    out = {"status": "no_evidence", "answer": NO_EVIDENCE_ANSWER, "citations": [], "reason": reason}
     return {**out, "trace": build_trace(state, config, deps, out)}
 
 
@@ -196,8 +223,10 @@ def finish_failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -
     else:
         v = state.get("validation")
         problems = v.to_trace() if v is not None else {}
-        reason = (f"after {attempts} attempt(s) the answer cited no supplied passage validly "
-                  f"(invalid ids {problems.get('invalid_ids')}, fabricated quotes "
-                  f"{len(problems.get('fabricated_quotes') or [])})")
+        reason = (
+            f"after {attempts} attempt(s) the answer cited no supplied passage validly "
+            f"(invalid ids {problems.get('invalid_ids')}, fabricated quotes "
+            f"{len(problems.get('fabricated_quotes') or [])})"
+        )
     out = {"status": "failed", "answer": "", "citations": [], "reason": reason}
     return {**out, "trace": build_trace(state, config, deps, out)}

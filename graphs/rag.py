@@ -22,7 +22,7 @@ import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -85,6 +85,8 @@ def build_graph(
         The compiled graph: ``invoke({"question": ..., "user_groups": [...]})``.
     """
     emb = embeddings or store.embeddings
+    if emb is None:
+        raise ValueError("the store has no embedding model: pass embeddings=")
     deps = GraphDeps(
         retriever=HybridRetriever(store, lexical=lexical, embeddings=emb),
         embeddings=emb,
@@ -109,18 +111,20 @@ def build_graph(
         ("no_evidence", nodes.finish_no_evidence),
         ("failed", nodes.finish_failed),
     ]:
-        g.add_node(name, _node(fn, name, deps))
+        g.add_node(name, cast(Any, _node(fn, name, deps)))
     g.add_edge(START, "retrieve")
     g.add_edge("retrieve", "rerank")
     g.add_edge("rerank", "gate")
     g.add_conditional_edges("gate", routers.route_after_gate, ["assemble", "no_evidence"])
     g.add_edge("assemble", "generate")
-    g.add_conditional_edges("generate", routers.route_after_generate,
-                            ["parse", "generate", "failed"])
+    g.add_conditional_edges(
+        "generate", routers.route_after_generate, ["parse", "generate", "failed"]
+    )
     g.add_conditional_edges("parse", routers.route_after_parse, ["validate", "recover_block"])
     g.add_edge("recover_block", "validate")
-    g.add_conditional_edges("validate", routers.route_after_validate,
-                            ["answered", "no_evidence", "generate", "failed"])
+    g.add_conditional_edges(
+        "validate", routers.route_after_validate, ["answered", "no_evidence", "generate", "failed"]
+    )
     for end in ("answered", "no_evidence", "failed"):
         g.add_edge(end, END)
     return g.compile(name="citerag")
@@ -144,9 +148,14 @@ def load_default_graph(
 
     emb = load_embedding_model(embedding_model)
     loaded = load_index(Path(index_dir), emb)
-    return build_graph(loaded.store, embeddings=emb.embeddings, model=model,
-                       manifest_id=loaded.manifest_id, embedding_model=emb.name,
-                       calibration=read_calibration(Path(index_dir)))
+    return build_graph(
+        loaded.store,
+        embeddings=emb.embeddings,
+        model=model,
+        manifest_id=loaded.manifest_id,
+        embedding_model=emb.name,
+        calibration=read_calibration(Path(index_dir)),
+    )
 
 
 CALIBRATION_FILE = "calibration.json"

@@ -42,7 +42,9 @@ def build_trace(
         "reranking": state.get("reranking"),
         "candidates": [c.to_trace() for c in cands[: cfg.trace_candidates]],
         "gate": state.get("gate"),
-        "context": None if ctx is None else {
+        "context": None
+        if ctx is None
+        else {
             "passages": [
                 {"number": p.number, "chunk_id": p.candidate.chunk_id, "label": p.label()}
                 for p in ctx.passages
@@ -51,16 +53,18 @@ def build_trace(
             "dropped_budget": ctx.dropped_budget,
             "estimated_tokens": ctx.tokens,
         },
-        "generator": state.get("generator") or (
-            None if ctx is None else (deps.answerer and getattr(deps.answerer, "name", None))
-        ),
+        "generator": state.get("generator")
+        or (None if ctx is None else (deps.answerer and getattr(deps.answerer, "name", None))),
         "prompt": load_prompt(cfg.prompt_file).id if ctx is not None else None,
         "model_request": _messages(state.get("messages")),
         "raw_outputs": list(state.get("raw_outputs") or []),
         "attempts": int(state.get("attempts") or 0),
         "errors": list(state.get("errors") or []),
-        "block": None if state.get("parsed") is None else {
-            "status": state["parsed"].block_status, "fields": state["parsed"].block,
+        "block": None
+        if state.get("parsed") is None
+        else {
+            "status": state["parsed"].block_status,
+            "fields": state["parsed"].block,
         },
         "validation": None if validation is None else validation.to_trace(),
         "events": list(state.get("events") or []),

@@ -18,8 +18,27 @@ from loaders.markdown import split_sections
 
 _SKIP = {"script", "style", "nav", "header", "footer", "noscript", "template", "svg", "head"}
 _BLOCK = {
-    "p", "div", "section", "article", "main", "li", "ul", "ol", "table", "tr", "br",
-    "blockquote", "pre", "dd", "dt", "dl", "figcaption", "aside", "hr", "td", "th",
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "tr",
+    "br",
+    "blockquote",
+    "pre",
+    "dd",
+    "dt",
+    "dl",
+    "figcaption",
+    "aside",
+    "hr",
+    "td",
+    "th",
 }
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"[ \t\r\n\f\v]+")

@@ -84,12 +84,14 @@ def _classify(exc: Exception, name: str) -> DocumentLoadError:
             kind="encrypted",
         )
     if isinstance(exc, pe.FileNotDecryptedError) or "password" in msg.lower():
-        return DocumentLoadError(f"{name}: encrypted PDF that needs a password ({msg})",
-                                 kind="encrypted")
+        return DocumentLoadError(
+            f"{name}: encrypted PDF that needs a password ({msg})", kind="encrypted"
+        )
     if isinstance(exc, pe.EmptyFileError):
         return DocumentLoadError(f"{name}: the file is empty", kind="empty")
-    return DocumentLoadError(f"{name}: unreadable PDF ({type(exc).__name__}: {msg})",
-                             kind="corrupt")
+    return DocumentLoadError(
+        f"{name}: unreadable PDF ({type(exc).__name__}: {msg})", kind="corrupt"
+    )
 
 
 def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocument:

@@ -101,11 +101,18 @@ def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
         if not chunks:
             raise DocumentLoadError(f"{src.path.name}: no text to index", kind="empty")
     except DocumentLoadError as exc:
-        return ProcessedFile(src, digest, "failed", exc.reason, exc.kind,
-                             parse_seconds=time.perf_counter() - t0)
+        return ProcessedFile(
+            src, digest, "failed", exc.reason, exc.kind, parse_seconds=time.perf_counter() - t0
+        )
     except Exception as exc:  # a loader bug must fail one document, not the run
-        return ProcessedFile(src, digest, "failed", f"{type(exc).__name__}: {exc}", "error",
-                             parse_seconds=time.perf_counter() - t0)
+        return ProcessedFile(
+            src,
+            digest,
+            "failed",
+            f"{type(exc).__name__}: {exc}",
+            "error",
+            parse_seconds=time.perf_counter() - t0,
+        )
     info = {
         "title": parsed.title,
         "file_type": parsed.file_type,
@@ -115,5 +122,6 @@ def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
         "characters": len(parsed.text),
         "warnings": parsed.warnings,
     }
-    return ProcessedFile(src, digest, "ok", chunks=chunks, info=info,
-                         parse_seconds=time.perf_counter() - t0)
+    return ProcessedFile(
+        src, digest, "ok", chunks=chunks, info=info, parse_seconds=time.perf_counter() - t0
+    )

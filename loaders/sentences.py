@@ -46,15 +46,10 @@ def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int
             line = _line_before(text, m.start()).rstrip()
             if len(line) >= SHORT_LINE and not line.endswith((".", "!", "?", ":", ";")):
                 continue
-        elif sep.strip(" \t") and "\n" not in sep and _ABBREV.search(
-            text[max(0, m.start() - 8) : m.start()]
-        ):
-            continue
-        elif not sep.strip() and "\n" not in sep and _ABBREV.search(
-            text[max(0, m.start() - 8) : m.start()]
-        ):
-            continue
-        spans.append((start, m.start()))
+        elif "\n" not in sep and _ABBREV.search(text[max(0, m.start() - 8) : m.start()]):
+            continue  # "e.g. ", "No. 4": an abbreviation, not a sentence end
+        closers = len(sep) - len(sep.lstrip("\"'”’)]"))  # a closing quote ends the sentence
+        spans.append((start, m.start() + closers))
         start = m.end()
     spans.append((start, len(text)))
     out: list[tuple[int, int]] = []

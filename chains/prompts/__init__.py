@@ -44,10 +44,8 @@ def load_prompt(file: str = "answer_v1.md") -> PromptFile:
     front = _FRONT.match(text)
     if not front:
         raise ValueError(f"{file}: missing front matter")
-    meta = dict(
-        line.split(":", 1) for line in front.group(1).splitlines() if ":" in line
-    )
-    body = text[front.end():]
+    meta = dict(line.split(":", 1) for line in front.group(1).splitlines() if ":" in line)
+    body = text[front.end() :]
     parts = _SECTION.split(body)
     sections = {parts[i]: parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
     if "system" not in sections or "user" not in sections:

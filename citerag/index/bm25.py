@@ -23,8 +23,49 @@ from scipy import sparse
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 #: Very common English function words; dropping them keeps BM25 on the content words.
 STOPWORDS = frozenset(
-    "a an and are as at be by did do does for from had has have how i in is it its of on or "
-    "that the their this to was were what when where which who whom why will with".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "their",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+    ]
 )
 
 

@@ -53,6 +53,10 @@ def load_faiss(folder: Path, embeddings: Embeddings, name: str = "dense") -> Any
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         return faiss_cls.load_local(
-            str(folder), embeddings, index_name=name, allow_dangerous_deserialization=True,
-            normalize_L2=True, distance_strategy=strategy.MAX_INNER_PRODUCT,
+            str(folder),
+            embeddings,
+            index_name=name,
+            allow_dangerous_deserialization=True,
+            normalize_L2=True,
+            distance_strategy=strategy.MAX_INNER_PRODUCT,
         )

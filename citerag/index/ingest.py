@@ -101,9 +101,9 @@ class IngestReport:
         }
 
 
-def collect_sources(paths: list[Path], default_access: str = PUBLIC) -> tuple[
-    list[SourceFile], list[str]
-]:
+def collect_sources(
+    paths: list[Path], default_access: str = PUBLIC
+) -> tuple[list[SourceFile], list[str]]:
     """Expand ingest arguments into source files.
 
     Args:
@@ -141,9 +141,17 @@ def _software() -> dict[str, str]:
     import importlib.metadata as md
 
     out = {}
-    for pkg in ("citerag", "pypdf", "langchain-core", "langchain-community",
-                "langchain-text-splitters", "langchain-huggingface", "faiss-cpu",
-                "sentence-transformers", "cryptography"):
+    for pkg in (
+        "citerag",
+        "pypdf",
+        "langchain-core",
+        "langchain-community",
+        "langchain-text-splitters",
+        "langchain-huggingface",
+        "faiss-cpu",
+        "sentence-transformers",
+        "cryptography",
+    ):
         try:
             out[pkg] = md.version(pkg)
         except md.PackageNotFoundError:
@@ -215,15 +223,18 @@ def ingest(
     with write_lock(index_dir):
         tmp = start_build(index_dir)
         try:
-            loaded = open_build(tmp, model, sentence_vectors=sentence_vectors) if (
-                tmp / "manifest.json"
-            ).exists() else None
+            loaded = (
+                open_build(tmp, model, sentence_vectors=sentence_vectors)
+                if (tmp / "manifest.json").exists()
+                else None
+            )
             if loaded is not None:
                 store, manifest = loaded.store, loaded.manifest
                 same_settings = manifest.last_run.get("fingerprint") == fingerprint
             else:
-                store = CiteragStore(model.embeddings, model.dimension,
-                                     sentence_vectors=sentence_vectors)
+                store = CiteragStore(
+                    model.embeddings, model.dimension, sentence_vectors=sentence_vectors
+                )
                 manifest = Manifest(
                     build_id="", created_at="", embedding={}, index={}, chunking={}, software={}
                 )
@@ -249,18 +260,20 @@ def ingest(
                     continue
                 todo.append(src)
             to_delete = [
-                doc_id for doc_id, d in old_docs.items()
-                if doc_id not in seen and (
+                doc_id
+                for doc_id, d in old_docs.items()
+                if doc_id not in seen
+                and (
                     d.get("source") in (delete_sources or [])
-                    or (prune_missing and any(d.get("source", "").startswith(p)
-                                              for p in prefixes))
+                    or (prune_missing and any(d.get("source", "").startswith(p) for p in prefixes))
                 )
             ]
             if not same_settings and old_docs:
                 log.info("settings changed since the last build: re-processing every document")
                 todo += [
-                    SourceFile(Path(d["path"]), d["source"], d.get("access", PUBLIC),
-                               d.get("doc_name", ""))
+                    SourceFile(
+                        Path(d["path"]), d["source"], d.get("access", PUBLIC), d.get("doc_name", "")
+                    )
                     for doc_id, d in old_docs.items()
                     if doc_id not in seen and doc_id not in to_delete and Path(d["path"]).exists()
                 ]
@@ -284,9 +297,14 @@ def ingest(
                     src = pf.source
                     report.parse_seconds += pf.parse_seconds
                     rec = {
-                        "doc_id": src.doc_id, "source": src.source, "path": str(src.path),
-                        "doc_name": src.doc_name or src.path.name, "sha256": pf.sha256,
-                        "access": src.access, "ingested_at": now, **pf.info,
+                        "doc_id": src.doc_id,
+                        "source": src.source,
+                        "path": str(src.path),
+                        "doc_name": src.doc_name or src.path.name,
+                        "sha256": pf.sha256,
+                        "access": src.access,
+                        "ingested_at": now,
+                        **pf.info,
                     }
                     prev = old_docs.get(src.doc_id)
                     if pf.status != "ok":
@@ -348,15 +366,20 @@ def ingest(
             manifest.build_id = build_id
             manifest.created_at = now
             manifest.embedding = {
-                "model": model.name, "dimension": model.dimension, "normalized": True,
+                "model": model.name,
+                "dimension": model.dimension,
+                "normalized": True,
                 "max_tokens": model.max_tokens,
             }
             manifest.index = {
                 "vector_store": "langchain_community FAISS",
                 "faiss_index_type": FAISS_INDEX_TYPE,
                 "distance": DISTANCE,
-                "bm25": {"k1": store.bm25.k1, "b": store.bm25.b,
-                         "tokenizer": "lower-case \\w+ minus English stop words"},
+                "bm25": {
+                    "k1": store.bm25.k1,
+                    "b": store.bm25.b,
+                    "tokenizer": "lower-case \\w+ minus English stop words",
+                },
                 "sentence_vectors": sentence_vectors,
                 "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
             }

@@ -37,7 +37,9 @@ class LoadedIndex:
         return self.manifest.build_id
 
 
-def open_build(build_dir: Path, model: EmbeddingModel, sentence_vectors: bool = True) -> LoadedIndex:
+def open_build(
+    build_dir: Path, model: EmbeddingModel, sentence_vectors: bool = True
+) -> LoadedIndex:
     """Load one build folder, refusing a different embedding model.
 
     Raises:
@@ -45,8 +47,9 @@ def open_build(build_dir: Path, model: EmbeddingModel, sentence_vectors: bool = 
     """
     manifest = Manifest.load(build_dir)
     manifest.check_embedding(model.name, model.dimension)
-    store = CiteragStore.load(build_dir, model.embeddings, model.dimension,
-                              sentence_vectors=sentence_vectors)
+    store = CiteragStore.load(
+        build_dir, model.embeddings, model.dimension, sentence_vectors=sentence_vectors
+    )
     return LoadedIndex(store=store, manifest=manifest, build_dir=build_dir)
 
 

@@ -100,7 +100,7 @@ class SQLiteRecordManager(RecordManager):
             part = list(keys[i : i + 500])
             marks = ",".join("?" * len(part))
             rows = self._conn.execute(
-                f"SELECT key FROM records WHERE namespace=? AND key IN ({marks})",  # noqa: S608
+                f"SELECT key FROM records WHERE namespace=? AND key IN ({marks})",
                 [self.namespace, *part],
             )
             found.update(r[0] for r in rows)

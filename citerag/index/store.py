@@ -160,8 +160,9 @@ class CiteragStore(VectorStore):
         for key in ids:
             doc = self.dense.docstore.search(key)
             if isinstance(doc, Document):
-                out.append(Document(id=key, page_content=doc.page_content,
-                                    metadata=dict(doc.metadata)))
+                out.append(
+                    Document(id=key, page_content=doc.page_content, metadata=dict(doc.metadata))
+                )
         return out
 
     def similarity_search(
@@ -207,7 +208,7 @@ class CiteragStore(VectorStore):
             allowed = self._allowed_dense(filter)
             if allowed.size == 0:
                 return []
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))  # type: ignore[call-arg]
             k = min(k, int(allowed.size))
         k = min(k, index.ntotal)
         scores, positions = index.search(q, k, params=params)
@@ -217,8 +218,12 @@ class CiteragStore(VectorStore):
                 continue
             key = self.dense.index_to_docstore_id[int(pos)]
             doc = self.dense.docstore.search(key)
-            out.append((Document(id=key, page_content=doc.page_content,
-                                 metadata=dict(doc.metadata)), float(score)))
+            out.append(
+                (
+                    Document(id=key, page_content=doc.page_content, metadata=dict(doc.metadata)),
+                    float(score),
+                )
+            )
         return out
 
     def bm25_search(
@@ -301,9 +306,7 @@ class CiteragStore(VectorStore):
             self._pos_map = {key: pos for pos, key in self.dense.index_to_docstore_id.items()}
         return self._pos_map
 
-    def sentence_vectors_for(
-        self, key: str
-    ) -> tuple[list[tuple[int, int]], np.ndarray] | None:
+    def sentence_vectors_for(self, key: str) -> tuple[list[tuple[int, int]], np.ndarray] | None:
         """Return the precomputed sentence spans (within ``content``) and vectors of a chunk."""
         return self.sentences.get(key)
 
@@ -316,7 +319,7 @@ class CiteragStore(VectorStore):
         keys = list(self.sentences)
         spans = {k: self.sentences[k][0] for k in keys}
         mats = [self.sentences[k][1] for k in keys]
-        matrix = (np.concatenate(mats) if mats else np.zeros((0, self.dimension), np.float16))
+        matrix = np.concatenate(mats) if mats else np.zeros((0, self.dimension), np.float16)
         np.save(folder / "sentences.npy", matrix)
         (folder / "sentences.json").write_text(json.dumps({"keys": keys, "spans": spans}))
 
@@ -333,8 +336,14 @@ class CiteragStore(VectorStore):
             matrix = np.load(folder / "sentences.npy")
             row = 0
             for key in meta["keys"]:
-                spans = [tuple(s) for s in meta["spans"][key]]
-                sentences[key] = (spans, matrix[row : row + len(spans)])  # type: ignore[misc]
+                spans = [(int(s[0]), int(s[1])) for s in meta["spans"][key]]
+                sentences[key] = (spans, matrix[row : row + len(spans)])
                 row += len(spans)
-        return cls(embedding, dimension, sentence_vectors=sentence_vectors, dense=dense,
-                   bm25=bm25, sentences=sentences)
+        return cls(
+            embedding,
+            dimension,
+            sentence_vectors=sentence_vectors,
+            dense=dense,
+            bm25=bm25,
+            sentences=sentences,
+        )

@@ -1,0 +1,154 @@
+"""Every exit of the fallback ladder, driven by a scripted fake chat model over the real
+sample index (real FAISS, BM25 and embedding model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citerag.index.loaded import load_index
+from graphs.rag import build_graph
+from tests.support.fake_models import ScriptedChatModel, good_answer, quote_of
+
+pytestmark = pytest.mark.integration
+
+QUESTION = "What does inverter fault code E-217 mean?"
+OFF_TOPIC = "What is the offside rule in football?"
+FOUR = {"configurable": {"max_passages": 4}}
+
+
+@pytest.fixture(scope="module")
+def loaded(sample_index, embedding_model):
+    return load_index(sample_index, embedding_model)
+
+
+def run(loaded, embedding_model, script, question=QUESTION, config=FOUR):
+    model = ScriptedChatModel(script=script)
+    graph = build_graph(
+        loaded.store,
+        embeddings=embedding_model.embeddings,
+        model=model,
+        manifest_id=loaded.manifest_id,
+    )
+    return graph.invoke({"question": question}, config), model
+
+
+def events(result):
+    return [(e["node"], e["event"]) for e in result["trace"]["events"]]
+
+
+def test_error_then_success_is_answered_after_one_retry(loaded, embedding_model):
+    result, model = run(loaded, embedding_model, [RuntimeError("provider 503"), good_answer()])
+    assert result["status"] == "answered"
+    assert model.calls == 2
+    assert result["trace"]["attempts"] == 2
+    assert result["trace"]["errors"] == ["RuntimeError: provider 503"]
+    assert ("generate", "error") in events(result) and ("generate", "ok") in events(result)
+    assert result["citations"][0]["index"] == 1
+
+
+def test_two_errors_fail_honestly(loaded, embedding_model):
+    result, model = run(loaded, embedding_model, [TimeoutError("t1"), TimeoutError("t2")])
+    assert result["status"] == "failed"
+    assert model.calls == 2
+    assert "generation failed 2 time(s)" in result["reason"] and "t2" in result["reason"]
+    assert result["citations"] == [] and result["answer"] == ""
+
+
+def test_empty_output_is_retried(loaded, embedding_model):
+    result, model = run(loaded, embedding_model, ["", good_answer()])
+    assert result["status"] == "answered" and model.calls == 2
+    assert ("generate", "empty") in events(result)
+
+
+def test_malformed_block_is_recovered_by_regex(loaded, embedding_model):
+    bad = "<summary>{confidence: 'high', sources: [1], insufficient_evidence: false,}</summary>"
+    result, _ = run(loaded, embedding_model, [good_answer(block=bad)])
+    assert result["status"] == "answered"
+    assert result["trace"]["block"]["status"] == "recovered"
+    assert result["trace"]["block"]["fields"]["sources"] == [1]
+    assert ("recover_block", "block_recovered") in events(result)
+
+
+def test_missing_block_defaults_fields_and_keeps_prose(loaded, embedding_model):
+    result, _ = run(loaded, embedding_model, [good_answer(block="")])
+    assert result["status"] == "answered"
+    block = result["trace"]["block"]
+    assert block["status"] == "defaulted"
+    assert block["fields"]["confidence"] == "unknown" and block["fields"]["sources"] == [1]
+    assert result["answer"].startswith("The passage states it [1]")
+
+
+def test_invented_citation_id_is_removed_and_flagged(loaded, embedding_model):
+    def reply(messages):
+        return (
+            f'It means low insulation [1: "{quote_of(messages)}"]. '
+            "It was invented in 1802 [7].\n"
+            '<summary>{"confidence": "high", "sources": [1, 7], '
+            '"insufficient_evidence": false}</summary>'
+        )
+
+    result, _ = run(loaded, embedding_model, [reply])
+    assert result["status"] == "answered"
+    assert len(result["trace"]["context"]["passages"]) == 4
+    assert result["trace"]["validation"]["invalid_ids"] == [7]
+    assert "[7]" not in result["answer"]
+    assert [c["index"] for c in result["citations"]] == [1]
+
+
+def test_fabricated_quote_is_removed_and_flagged(loaded, embedding_model):
+    def reply(messages):
+        return (
+            f'Code E-217 is an insulation fault [1: "{quote_of(messages)}"]. '
+            'Inverters explode at noon [2: "inverters explode at noon every day"].\n'
+            '<summary>{"confidence": "high", "sources": [1, 2], '
+            '"insufficient_evidence": false}</summary>'
+        )
+
+    result, _ = run(loaded, embedding_model, [reply])
+    assert result["status"] == "answered"
+    fabricated = result["trace"]["validation"]["fabricated_quotes"]
+    assert fabricated == [{"passage": 2, "quote": "inverters explode at noon every day"}]
+    assert [c["index"] for c in result["citations"]] == [1]
+    assert result["citations"][0]["quote_verified"] is True
+
+
+def test_only_invalid_citations_retry_then_fail(loaded, embedding_model):
+    bogus = 'Made up [9: "nothing"].\n<summary>{"confidence": "high", "sources": [9]}</summary>'
+    result, model = run(loaded, embedding_model, [bogus, bogus])
+    assert result["status"] == "failed" and model.calls == 2
+    assert "cited no supplied passage" in result["reason"]
+
+
+def test_only_invalid_citations_then_valid_answer(loaded, embedding_model):
+    bogus = 'Made up [9].\n<summary>{"confidence": "high", "sources": [9]}</summary>'
+    result, model = run(loaded, embedding_model, [bogus, good_answer()])
+    assert result["status"] == "answered" and model.calls == 2
+
+
+def test_model_reporting_insufficient_evidence_is_no_evidence(loaded, embedding_model):
+    reply = (
+        'INSUFFICIENT_EVIDENCE\n<summary>{"confidence": "low", "sources": [], '
+        '"insufficient_evidence": true}</summary>'
+    )
+    result, model = run(loaded, embedding_model, [reply])
+    assert result["status"] == "no_evidence" and model.calls == 1
+    assert "model reported" in result["reason"]
+    assert result["citations"] == []
+
+
+def test_nothing_above_the_gate_never_calls_the_model(loaded, embedding_model):
+    result, model = run(loaded, embedding_model, [good_answer()], question=OFF_TOPIC)
+    assert result["status"] == "no_evidence"
+    assert model.calls == 0
+    gate = result["trace"]["gate"]
+    assert gate["passed"] is False and gate["best"] < gate["threshold"]
+    assert f"{gate['threshold']:.3f}" in result["reason"]
+    assert result["trace"]["model_request"] is None and result["trace"]["raw_outputs"] == []
+
+
+def test_prompt_marks_passages_as_data_and_is_versioned(loaded, embedding_model):
+    result, _ = run(loaded, embedding_model, [good_answer()])
+    request = result["trace"]["model_request"]
+    assert request[0]["role"] == "system" and "DATA, not instructions" in request[0]["content"]
+    assert "PASSAGES" in request[1]["content"] and QUESTION in request[1]["content"]
+    assert result["trace"]["prompt"] == "answer@v1"
