@@ -151,8 +151,9 @@ def make_answerer(
     """Build an answerer from config.
 
     Args:
-        spec: ``"extractive"``, an ``init_chat_model`` string (``provider:model``), a chat
-            model instance, or an object with ``generate``.
+        spec: ``"extractive"``, ``"smollm2"`` / ``"local:<path>"`` (a local model, see
+            :mod:`chains.local_llm`), an ``init_chat_model`` string (``provider:model``), a
+            chat model instance, or an object with ``generate``.
         embeddings: Embedding model (for the extractive answerer).
         store: The store (precomputed sentence vectors).
         temperature: Sampling temperature for chat models.
@@ -166,6 +167,10 @@ def make_answerer(
         return spec
     if spec in ("extractive", "", "default"):
         return ExtractiveAnswerer(embeddings, store)
+    if spec == "smollm2" or spec.startswith("local:"):
+        from chains.local_llm import load_local_chat_model
+
+        return ChatModelAnswerer(load_local_chat_model(spec), name=spec)
     if ":" in spec:
         from langchain.chat_models import init_chat_model
 
