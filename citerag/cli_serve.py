@@ -1,0 +1,113 @@
+"""``citerag serve``: run the HTTP service (LangServe graph routes + documents API) with uvicorn.
+
+Settings come from ``--config FILE`` (TOML), then ``CITERAG_*`` environment variables, then
+these flags; see :mod:`citerag.server.settings` and the README's "Serve it" section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Load settings, build the app and run uvicorn until interrupted."""
+    import uvicorn
+
+    from citerag.server import create_app, load_settings
+
+    settings = load_settings(
+        args.config,
+        overrides={
+            "host": args.host,
+            "port": args.port,
+            "index_dir": args.index,
+            "data_dir": args.data_dir,
+            "tokens_file": args.tokens,
+            "max_upload_mb": args.max_upload_mb,
+            "max_question_chars": args.max_question_chars,
+            "embedding_model": args.embedding_model,
+            "model": args.model,
+            "playground": args.playground,
+            "log_level": args.log_level,
+        },
+    )
+    level = getattr(logging, settings.log_level.upper(), logging.INFO)
+    for name in ("citerag", "graphs", "chains", "loaders"):
+        logging.getLogger(name).setLevel(level)
+    if not _is_loopback(settings.host):
+        log.warning(
+            "listening on %s, reachable from other machines: tokens travel in clear text "
+            "unless a TLS-terminating proxy is in front",
+            settings.host,
+        )
+    app = create_app(settings)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level.lower(),
+        workers=1,  # the index writer and the loaded graph live in this one process
+        timeout_graceful_shutdown=30,
+    )
+    return 0
+
+
+def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register ``citerag serve``.
+
+    ``common`` is not used: ``--index`` here defaults to the settings chain (config file,
+    ``$CITERAG_INDEX``) instead of the other commands' default, and ``--json`` has no meaning.
+    """
+    sp = sub.add_parser(
+        "serve",
+        help="serve the graph over HTTP (LangServe) with a documents API and token access",
+        description="Run the citerag HTTP service. Precedence: defaults < --config FILE "
+        "(or $CITERAG_CONFIG) < CITERAG_* environment variables < these flags.",
+    )
+    sp.add_argument("--config", type=Path, default=None, help="TOML settings file")
+    sp.add_argument("--host", default=None, help="interface to bind (default 127.0.0.1)")
+    sp.add_argument("--port", type=int, default=None, help="TCP port (default 8000)")
+    sp.add_argument(
+        "--index", type=Path, default=None, help="index directory (default .citerag/index)"
+    )
+    sp.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="uploads and document status (default .citerag/server)",
+    )
+    sp.add_argument("--tokens", type=Path, default=None, help="bearer token file (JSON/TOML)")
+    sp.add_argument("--max-upload-mb", type=float, default=None)
+    sp.add_argument("--max-question-chars", type=int, default=None)
+    sp.add_argument(
+        "--embedding-model",
+        default=None,
+        help="embedding model; must be the one the index was built with",
+    )
+    sp.add_argument(
+        "--model", default=None, help="answerer: extractive | an init_chat_model string"
+    )
+    sp.add_argument(
+        "--playground",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="serve LangServe's playground at /rag/playground/ (login at /playground/login)",
+    )
+    sp.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"])
+    sp.set_defaults(func=cmd_serve)

@@ -1,0 +1,192 @@
+"""The answering graph the server runs, swapped atomically when a new index build appears.
+
+The embedding model is loaded once. Each (re)load opens the index's current build, compiles a
+fresh graph around it, warms it up with one query and only then publishes it as a new
+:class:`Snapshot` (a single reference assignment). A request takes the snapshot once when it
+starts, so it finishes on the graph it began with; the old store is freed when the last such
+request ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from citerag.embeddings import EmbeddingModel
+from citerag.index.builds import current_build
+from citerag.index.manifest import Manifest
+from loaders.chunking import ChunkSettings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One loaded index build and the graph compiled around it.
+
+    Attributes:
+        graph: The compiled answering graph.
+        manifest: The build's manifest.
+        build_dir: The build folder.
+        loaded_at: ISO time the graph was published.
+    """
+
+    graph: Any
+    manifest: Manifest
+    build_dir: Path
+    loaded_at: str
+
+    @property
+    def build_id(self) -> str:
+        """The build id (the manifest id every trace records)."""
+        return self.manifest.build_id
+
+    def counts(self) -> dict[str, int]:
+        """Document and chunk totals of this build."""
+        docs = self.manifest.documents.values()
+        return {
+            "documents": len(self.manifest.documents),
+            "indexed": sum(d.get("status") == "indexed" for d in docs),
+            "failed": sum(d.get("status") == "failed" for d in docs),
+            "chunks": sum(int(d.get("chunks") or 0) for d in docs),
+        }
+
+
+class Engine:
+    """Owns the embedding model and the current graph snapshot."""
+
+    def __init__(
+        self,
+        index_dir: Path,
+        *,
+        embedding_model: str | None = None,
+        model: EmbeddingModel | None = None,
+        warmup: bool = True,
+    ) -> None:
+        """Configure (nothing is loaded until :meth:`load_model`/:meth:`reload`).
+
+        Args:
+            index_dir: The index directory.
+            embedding_model: Embedding model name or directory (``None`` = bundled default).
+            model: An already loaded embedding model to reuse (tests, notebooks).
+            warmup: Run one query through each new graph before publishing it.
+        """
+        self.index_dir = index_dir
+        self.embedding_model_name = embedding_model
+        self._model = model
+        self.warmup = warmup
+        self._snapshot: Snapshot | None = None
+        self._lock = threading.Lock()
+        self.state = "starting"
+        self.error = ""
+
+    @property
+    def model(self) -> EmbeddingModel:
+        """The embedding model (after :meth:`load_model`)."""
+        if self._model is None:
+            raise RuntimeError("the embedding model is not loaded yet")
+        return self._model
+
+    @property
+    def model_loaded(self) -> bool:
+        """Whether the embedding model is loaded."""
+        return self._model is not None
+
+    def current(self) -> Snapshot | None:
+        """The published snapshot (``None`` before the first successful load)."""
+        return self._snapshot
+
+    def load_model(self) -> EmbeddingModel:
+        """Load the embedding model once."""
+        if self._model is None:
+            from citerag.embeddings import load_embedding_model
+
+            self.state = "loading_model"
+            t0 = time.perf_counter()
+            self._model = load_embedding_model(self.embedding_model_name)
+            log.info(
+                "embedding model %s loaded in %.1f s", self._model.name, time.perf_counter() - t0
+            )
+        return self._model
+
+    def index_changed(self) -> bool:
+        """Whether the index's current build differs from the published one."""
+        build = current_build(self.index_dir)
+        snap = self._snapshot
+        if build is None:
+            return False
+        return snap is None or build.resolve() != snap.build_dir.resolve()
+
+    def reload(self) -> Snapshot | None:
+        """Load the current build, compile and warm a graph, then publish it.
+
+        Returns:
+            The new snapshot, or ``None`` if the directory has no index yet.
+
+        Raises:
+            Exception: Whatever loading raised (the previous snapshot stays published).
+        """
+        from citerag.index.loaded import IndexNotFoundError, load_index
+        from graphs.rag import build_graph, read_calibration
+
+        with self._lock:
+            model = self.load_model()
+            t0 = time.perf_counter()
+            try:
+                loaded = load_index(self.index_dir, model)
+            except IndexNotFoundError as exc:
+                if self._snapshot is None:
+                    self.state, self.error = "no_index", str(exc)
+                return None
+            graph = build_graph(
+                loaded.store,
+                embeddings=model.embeddings,
+                manifest_id=loaded.manifest_id,
+                embedding_model=model.name,
+                calibration=read_calibration(self.index_dir),
+            )
+            if self.warmup:
+                try:
+                    graph.invoke({"question": "warm-up query", "user_groups": []})
+                except Exception:  # a warm-up failure must not keep a consistent build out
+                    log.warning(
+                        "warm-up query failed on build %s", loaded.manifest_id, exc_info=True
+                    )
+            snap = Snapshot(
+                graph=graph,
+                manifest=loaded.manifest,
+                build_dir=loaded.build_dir,
+                loaded_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            )
+            self._snapshot = snap  # the atomic swap
+            self.state, self.error = "ready", ""
+            log.info(
+                "serving index build %s (%d chunks) loaded in %.1f s",
+                snap.build_id,
+                snap.counts()["chunks"],
+                time.perf_counter() - t0,
+            )
+            return snap
+
+    def ingest_settings(self) -> tuple[ChunkSettings, bool]:
+        """Chunking and sentence-vector settings matching how the current index was built.
+
+        Using the index's own settings keeps an upload from looking like a settings change
+        (which would re-process every document).
+        """
+        snap = self._snapshot
+        if snap is None:
+            return ChunkSettings(), True
+        ch = snap.manifest.chunking or {}
+        defaults = ChunkSettings()
+        chunking = ChunkSettings(
+            chunk_size=int(ch.get("chunk_size", defaults.chunk_size)),
+            chunk_overlap=int(ch.get("chunk_overlap", defaults.chunk_overlap)),
+            contextual_header=bool(ch.get("contextual_header", defaults.contextual_header)),
+        )
+        return chunking, bool((snap.manifest.index or {}).get("sentence_vectors", True))

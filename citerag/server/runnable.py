@@ -1,0 +1,262 @@
+"""The runnable served under ``/rag``: a thin wrapper that feeds the graph the caller's groups.
+
+Clients send ``{"question": ..., "filters": ...}``; anything else in the input (for example
+``user_groups``) is dropped by the input model. The server's per-request config modifier
+writes the token's groups under :data:`SERVER_GROUPS_KEY` in ``configurable``, overwriting
+whatever a client sent there; the wrapper reads them from that key only and sets the graph
+input's ``user_groups``. The graph receives a ``configurable`` rebuilt from scratch: the
+server's defaults plus the knobs clients may tune (validated by the config schema), nothing
+else.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from typing import Annotated, Any, Literal
+
+import orjson
+from langchain_core.runnables import ConfigurableFieldSpec, Runnable, RunnableConfig, RunnableLambda
+from langserve.serialization import WellKnownLCSerializer
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from citerag.server.engine import Engine, Snapshot
+from graphs.config import RAGConfig
+
+#: ``configurable`` key the server sets from the bearer token (never from the client).
+SERVER_GROUPS_KEY = "__citerag_user_groups"
+#: ``configurable`` key with the authenticated user's name (for logs and traces).
+SERVER_USER_KEY = "__citerag_user"
+SERVER_KEYS = (SERVER_GROUPS_KEY, SERVER_USER_KEY)
+
+_FILTER_OPS = ("$eq", "$ne", "$in", "$nin")
+_MAX_FILTER_DEPTH = 5
+_MAX_FILTER_NODES = 100
+
+#: Client-tunable graph knobs: name -> (annotation, description).
+_KNOBS: dict[str, tuple[Any, str]] = {
+    "retrieval_mode": (Literal["dense", "bm25", "hybrid"], "First-stage retrieval mode."),
+    "k": (Annotated[int, Field(ge=1, le=200)], "Candidates kept after fusion."),
+    "k_dense": (Annotated[int, Field(ge=1, le=200)], "Depth of the dense list."),
+    "k_bm25": (Annotated[int, Field(ge=1, le=200)], "Depth of the BM25 list."),
+    "max_passages": (Annotated[int, Field(ge=1, le=20)], "Most passages given to the answerer."),
+    "token_budget": (Annotated[int, Field(ge=100, le=16000)], "Estimated tokens for passages."),
+    "reranker": (Literal["sentence", "none"], "Second-stage reranker."),
+    "trace_candidates": (Annotated[int, Field(ge=0, le=100)], "Candidates listed in the trace."),
+    "gate_threshold": (
+        Annotated[float, Field(allow_inf_nan=False)],
+        "Minimum best score to answer (default: calibrated).",
+    ),
+}
+
+
+class CiteragAnswer(BaseModel):
+    """What ``/rag`` returns (the graph's output; see :class:`graphs.state.RAGOutput`)."""
+
+    status: Literal["answered", "no_evidence", "failed"] = Field(
+        description="answered, no_evidence (nothing you may read supports an answer) or failed."
+    )
+    answer: str = Field(default="", description="The answer with [n] citation markers.")
+    citations: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="One per cited passage: index, doc_name, locator, fragment (#page=N or "
+        "#char=a,b), quote, start/end, page, section, scores.",
+    )
+    reason: str = Field(default="", description="Why the run ended no_evidence or failed.")
+    generator: str | None = Field(default=None, description="The answerer that wrote it.")
+    trace: dict[str, Any] = Field(default_factory=dict, description="The audit trace.")
+
+
+def check_filter(flt: Any, depth: int = 0, budget: list[int] | None = None) -> None:
+    """Validate a metadata filter in the dict syntax of :mod:`citerag.index.filters`.
+
+    Raises:
+        ValueError: Describing what is wrong (the client gets it as a 422).
+    """
+    budget = budget if budget is not None else [_MAX_FILTER_NODES]
+    if depth > _MAX_FILTER_DEPTH:
+        raise ValueError(f"filter nested deeper than {_MAX_FILTER_DEPTH} levels")
+    if not isinstance(flt, dict):
+        raise ValueError("a filter must be an object")
+    for key, cond in flt.items():
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise ValueError(f"filter has more than {_MAX_FILTER_NODES} conditions")
+        if key in ("$and", "$or"):
+            if not isinstance(cond, list) or not cond:
+                raise ValueError(f"{key} takes a non-empty list of filters")
+            for sub in cond:
+                check_filter(sub, depth + 1, budget)
+        elif not isinstance(key, str) or not key or key.startswith("$"):
+            raise ValueError(f"unsupported filter key {key!r}")
+        elif isinstance(cond, dict):
+            for op, arg in cond.items():
+                if op not in _FILTER_OPS:
+                    raise ValueError(f"unsupported operator {op!r} (use {', '.join(_FILTER_OPS)})")
+                if op in ("$in", "$nin") and not isinstance(arg, list):
+                    raise ValueError(f"{op} takes a list")
+        elif isinstance(cond, list):
+            raise ValueError(f"use {{'$in': [...]}} to match {key!r} against a list")
+
+
+def question_model(max_chars: int) -> type[BaseModel]:
+    """The client-visible input model: ``question`` (bounded) and optional ``filters``.
+
+    Unknown fields (such as ``user_groups``) are ignored.
+    """
+
+    class CiteragQuestion(BaseModel):
+        """A question to answer from the documents the caller may read."""
+
+        model_config = ConfigDict(extra="ignore")
+
+        question: str = Field(
+            min_length=1,
+            max_length=max_chars,
+            description=f"The question (at most {max_chars} characters).",
+        )
+        filters: dict[str, Any] | None = Field(
+            default=None,
+            description='Extra metadata filter, e.g. {"doc_name": "report.pdf"}; ANDed '
+            "with the access filter, so it can only narrow what you may read.",
+        )
+
+        @field_validator("question")
+        @classmethod
+        def _not_blank(cls, value: str) -> str:
+            if not value.strip():
+                raise ValueError("question must not be blank")
+            return value
+
+        @field_validator("filters")
+        @classmethod
+        def _valid_filter(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+            if value:
+                check_filter(value)
+            return value or None
+
+    return CiteragQuestion
+
+
+class _TunableLambda(RunnableLambda):
+    """A ``RunnableLambda`` that declares which ``configurable`` keys clients may send."""
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        afunc: Callable[..., Any],
+        *,
+        specs: list[ConfigurableFieldSpec],
+        name: str,
+    ) -> None:
+        super().__init__(func, afunc=afunc, name=name)
+        self._specs = specs
+
+    @property
+    def config_specs(self) -> list[ConfigurableFieldSpec]:
+        """The client-tunable knobs (LangServe builds the config schema from these)."""
+        return list(self._specs)
+
+
+def _specs(keys: Sequence[str]) -> list[ConfigurableFieldSpec]:
+    return [
+        ConfigurableFieldSpec(
+            id=key,
+            annotation=_KNOBS[key][0] | None,
+            name=key,
+            description=_KNOBS[key][1] + " Omit for the server default.",
+            default=None,
+        )
+        for key in keys
+    ]
+
+
+def build_served_runnable(
+    engine: Engine,
+    *,
+    max_question_chars: int,
+    client_keys: Sequence[str],
+    server_defaults: dict[str, Any],
+) -> Runnable:
+    """Wrap the engine's current graph for LangServe.
+
+    Args:
+        engine: Supplies the current graph snapshot (taken once per request).
+        max_question_chars: Longest accepted question.
+        client_keys: Graph knobs clients may set in ``configurable``.
+        server_defaults: ``configurable`` defaults the server sets for the graph.
+
+    Returns:
+        A runnable with input ``{question, filters?}`` and the graph's output.
+    """
+    keys = [k for k in client_keys if k in _KNOBS]
+    # Every RAGConfig field is set explicitly: LangChain merges the parent run's
+    # ``configurable`` into the graph's, so a key left out would keep the client's value
+    # (for example ``None`` for a knob the client did not set).
+    base = {
+        f.name: getattr(RAGConfig(), f.name)
+        for f in fields(RAGConfig)
+        if not f.name.startswith("_")
+    }
+    base.update(server_defaults)
+
+    def prepare(inp: dict[str, Any], config: RunnableConfig) -> tuple[Snapshot, dict, dict]:
+        snap = engine.current()
+        if snap is None:
+            raise RuntimeError("no index is loaded yet")
+        conf = dict(config.get("configurable") or {})
+        groups = conf.get(SERVER_GROUPS_KEY)
+        if not isinstance(groups, list | tuple) or not all(isinstance(g, str) for g in groups):
+            groups = []  # fail closed: public documents only
+        knobs = {
+            k: v
+            for k, v in conf.items()
+            if k in keys and v is not None and not (isinstance(v, float) and not math.isfinite(v))
+        }
+        graph_config: dict[str, Any] = {**config, "configurable": {**base, **knobs}}
+        graph_input = {
+            "question": inp["question"],
+            "filters": inp.get("filters") or None,
+            "user_groups": list(groups),
+        }
+        return snap, graph_input, graph_config
+
+    def run(inp: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
+        snap, graph_input, graph_config = prepare(inp, config)
+        return dict(snap.graph.invoke(graph_input, graph_config))
+
+    async def arun(inp: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
+        snap, graph_input, graph_config = prepare(inp, config)
+        return dict(await snap.graph.ainvoke(graph_input, graph_config))
+
+    wrapper = _TunableLambda(run, arun, specs=_specs(keys), name="citerag")
+    return wrapper.with_types(
+        input_type=question_model(max_question_chars), output_type=CiteragAnswer
+    )
+
+
+def _default(obj: Any) -> Any:
+    """JSON fallback for objects in stream events (graph state holds dataclasses, numpy)."""
+    if isinstance(obj, BaseModel):
+        return obj.model_dump()
+    if isinstance(obj, set | frozenset | tuple):
+        return list(obj)
+    if isinstance(obj, BaseException):
+        return {"error": type(obj).__name__}  # like LangServe: no exception text to clients
+    return f"<{type(obj).__name__}>"
+
+
+class ServerSerializer(WellKnownLCSerializer):
+    """LangServe's serializer, tolerant of the graph's internal state in stream events.
+
+    Node inputs and outputs (visible through ``stream_events``/``stream_log``) contain
+    dataclasses, numpy arrays and dicts with integer keys, which the default serializer
+    rejects mid-stream.
+    """
+
+    def dumps(self, obj: Any) -> bytes:
+        """Dump to JSON bytes."""
+        return orjson.dumps(
+            obj, default=_default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
+        )

@@ -1,0 +1,342 @@
+"""Server settings: one dataclass, read from a TOML file and overridden by environment variables.
+
+Precedence, lowest first: built-in defaults, the TOML file (``--config FILE`` or
+``$CITERAG_CONFIG``), ``CITERAG_*`` environment variables, command-line flags. Relative paths
+in the TOML file are resolved against the file's folder; relative paths from the environment or
+the command line against the working directory.
+
+TOML layout (every key optional; see ``examples/server.toml``)::
+
+    [server]
+    host = "127.0.0.1"
+    port = 8000
+    log_level = "info"
+    playground = false          # LangServe playground at /rag/playground/ (see README)
+    public_docs = false         # true: /docs and /openapi.json without a token (schemas only)
+    cookie_secure = false       # mark the playground cookie Secure (set behind HTTPS)
+
+    [paths]
+    index = ".citerag/index"    # index directory (as for `citerag ingest --index`)
+    data_dir = ".citerag/server"  # uploads and documents.json live here
+    tokens = "tokens.json"      # bearer token file (JSON or TOML)
+
+    [limits]
+    max_upload_mb = 25
+    max_question_chars = 2000
+    max_request_kb = 1024       # any other request body (JSON to /rag/*)
+    max_pending_uploads = 100
+    allowed_types = [".pdf", ".md", ".markdown", ".html", ".htm", ".txt", ".text", ".rst"]
+
+    [models]
+    embedding = "default"       # must be the model the index was built with
+    answer = "extractive"       # or an init_chat_model string, e.g. "openai:gpt-4o-mini"
+
+    [rag]                       # server-side defaults for graph knobs (RAGConfig fields)
+    retrieval_mode = "hybrid"
+
+    [client]                    # knobs clients may set in `configurable`
+    configurable = ["retrieval_mode", "k", "max_passages"]
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from loaders.registry import LOADERS
+
+#: Graph knobs a client may set per request in ``config.configurable`` (a server may narrow
+#: this with ``[client] configurable``). ``model``, ``prompt_file`` and cross-encoder
+#: rerankers are deliberately absent: they choose code, files or paid APIs on the server.
+CLIENT_TUNABLE = (
+    "retrieval_mode",
+    "k",
+    "k_dense",
+    "k_bm25",
+    "max_passages",
+    "token_budget",
+    "reranker",
+    "trace_candidates",
+    "gate_threshold",
+)
+#: What clients may tune unless the config says otherwise. ``gate_threshold`` is left out:
+#: the gate is what makes the service say "no evidence" instead of guessing.
+DEFAULT_CLIENT_KEYS = tuple(k for k in CLIENT_TUNABLE if k != "gate_threshold")
+
+#: ``(section, key)`` in the TOML file -> dataclass field.
+_TOML_KEYS: dict[tuple[str, str], str] = {
+    ("server", "host"): "host",
+    ("server", "port"): "port",
+    ("server", "log_level"): "log_level",
+    ("server", "playground"): "playground",
+    ("server", "public_docs"): "public_docs",
+    ("server", "cookie_secure"): "cookie_secure",
+    ("paths", "index"): "index_dir",
+    ("paths", "data_dir"): "data_dir",
+    ("paths", "tokens"): "tokens_file",
+    ("limits", "max_upload_mb"): "max_upload_mb",
+    ("limits", "max_question_chars"): "max_question_chars",
+    ("limits", "max_request_kb"): "max_request_kb",
+    ("limits", "max_pending_uploads"): "max_pending_uploads",
+    ("limits", "allowed_types"): "allowed_types",
+    ("models", "embedding"): "embedding_model",
+    ("models", "answer"): "model",
+    ("client", "configurable"): "client_config_keys",
+}
+_PATH_FIELDS = ("index_dir", "data_dir", "tokens_file")
+
+#: Environment variable -> dataclass field.
+ENV_VARS: dict[str, str] = {
+    "CITERAG_HOST": "host",
+    "CITERAG_PORT": "port",
+    "CITERAG_LOG_LEVEL": "log_level",
+    "CITERAG_PLAYGROUND": "playground",
+    "CITERAG_INDEX": "index_dir",
+    "CITERAG_DATA_DIR": "data_dir",
+    "CITERAG_TOKENS": "tokens_file",
+    "CITERAG_MAX_UPLOAD_MB": "max_upload_mb",
+    "CITERAG_MAX_QUESTION_CHARS": "max_question_chars",
+    "CITERAG_MAX_REQUEST_KB": "max_request_kb",
+    "CITERAG_ALLOWED_TYPES": "allowed_types",
+    "CITERAG_EMBEDDING_MODEL": "embedding_model",
+    "CITERAG_MODEL": "model",
+}
+CONFIG_ENV = "CITERAG_CONFIG"
+
+
+@dataclass
+class ServerSettings:
+    """Everything ``citerag serve`` can be configured with.
+
+    Attributes:
+        host: Interface to bind (``127.0.0.1`` = this machine only).
+        port: TCP port.
+        log_level: Uvicorn/Python log level.
+        playground: Serve LangServe's playground at ``/rag/playground/`` (see the README's
+            "Playground" note: it authenticates with a cookie set by ``/playground/login``).
+        public_docs: Serve ``/docs`` and ``/openapi.json`` without a token.
+        cookie_secure: Mark the playground cookie ``Secure`` (only sent over HTTPS).
+        index_dir: The index directory the server answers from and writes uploads into.
+        data_dir: Where uploaded files and ``documents.json`` (document status) are kept.
+        tokens_file: Bearer token file (JSON or TOML) mapping tokens to users and groups.
+        max_upload_mb: Largest accepted upload (MiB); larger uploads get 413.
+        max_question_chars: Longest accepted question; longer ones get 422.
+        max_request_kb: Largest accepted body of any other request (KiB), e.g. JSON to /rag.
+        max_pending_uploads: Uploads that may wait for indexing at once (more get 503).
+        allowed_types: Accepted file suffixes (a subset of the loaders' types); others get 415.
+        embedding_model: Embedding model name or directory (``None`` = bundled default); it
+            must be the model the index was built with.
+        model: Answerer: ``extractive`` or an ``init_chat_model`` string.
+        rag_defaults: Server-side defaults for other graph knobs (``RAGConfig`` fields).
+        client_config_keys: Graph knobs clients may set in ``configurable``.
+        config_file: The TOML file these settings were read from, if any.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    log_level: str = "info"
+    playground: bool = False
+    public_docs: bool = False
+    cookie_secure: bool = False
+    index_dir: Path = Path(".citerag/index")
+    data_dir: Path = Path(".citerag/server")
+    tokens_file: Path | None = None
+    max_upload_mb: float = 25.0
+    max_question_chars: int = 2000
+    max_request_kb: int = 1024
+    max_pending_uploads: int = 100
+    allowed_types: tuple[str, ...] = tuple(sorted(LOADERS))
+    embedding_model: str | None = None
+    model: str = "extractive"
+    rag_defaults: dict[str, Any] = field(default_factory=dict)
+    client_config_keys: tuple[str, ...] = DEFAULT_CLIENT_KEYS
+    config_file: Path | None = None
+
+    @property
+    def max_upload_bytes(self) -> int:
+        """The upload limit in bytes."""
+        return int(self.max_upload_mb * 1024 * 1024)
+
+    @property
+    def max_request_bytes(self) -> int:
+        """The limit for non-upload request bodies in bytes."""
+        return int(self.max_request_kb) * 1024
+
+    def graph_defaults(self) -> dict[str, Any]:
+        """Server-side ``configurable`` defaults for the graph (answer model + ``[rag]``)."""
+        return {"model": self.model, **self.rag_defaults}
+
+    def validate(self) -> ServerSettings:
+        """Check ranges, enumerations and combinations.
+
+        Returns:
+            ``self``, for chaining.
+
+        Raises:
+            ValueError: Describing the first bad value.
+        """
+        if not self.host:
+            raise ValueError("host must not be empty")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port must be 0-65535, not {self.port}")
+        if not (math.isfinite(self.max_upload_mb) and self.max_upload_mb > 0):
+            raise ValueError(f"max_upload_mb must be positive, not {self.max_upload_mb}")
+        if self.max_question_chars < 1:
+            raise ValueError(f"max_question_chars must be >= 1, not {self.max_question_chars}")
+        if self.max_request_kb < 1:
+            raise ValueError(f"max_request_kb must be >= 1, not {self.max_request_kb}")
+        if self.max_pending_uploads < 1:
+            raise ValueError(f"max_pending_uploads must be >= 1, not {self.max_pending_uploads}")
+        unknown = [t for t in self.allowed_types if t not in LOADERS]
+        if unknown or not self.allowed_types:
+            raise ValueError(
+                f"allowed_types must be a non-empty subset of {sorted(LOADERS)}; "
+                f"no loader for {unknown}"
+            )
+        bad_keys = [k for k in self.client_config_keys if k not in CLIENT_TUNABLE]
+        if bad_keys:
+            raise ValueError(
+                f"[client] configurable may only list {list(CLIENT_TUNABLE)}, not {bad_keys}"
+            )
+        from graphs.config import RAGConfig
+
+        known = {f.name for f in fields(RAGConfig) if not f.name.startswith("_")}
+        extra = sorted(set(self.rag_defaults) - known)
+        if extra:
+            raise ValueError(f"[rag] has unknown keys {extra}; known: {sorted(known)}")
+        RAGConfig(**self.graph_defaults()).validate()
+        return self
+
+
+def _as_bool(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be true or false, not {value!r}")
+
+
+def _as_types(value: Any, name: str) -> tuple[str, ...]:
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise ValueError(f"{name} must be a list of file suffixes, not {value!r}")
+    out = []
+    for item in items:
+        text = str(item).strip().lower()
+        if text:
+            out.append(text if text.startswith(".") else "." + text)
+    return tuple(out)
+
+
+def _as_keys(value: Any, name: str) -> tuple[str, ...]:
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise ValueError(f"{name} must be a list of names, not {value!r}")
+    return tuple(str(i).strip() for i in items if str(i).strip())
+
+
+def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
+    """Convert a raw value for field ``name``; ``source`` names where it came from."""
+    where = f"{source}: {name}"
+    try:
+        if name in ("port", "max_question_chars", "max_request_kb", "max_pending_uploads"):
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError
+            return int(value)
+        if name == "max_upload_mb":
+            if isinstance(value, bool):
+                raise ValueError
+            return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where} must be a number, not {value!r}") from None
+    if name in ("playground", "public_docs", "cookie_secure"):
+        return _as_bool(value, where)
+    if name == "allowed_types":
+        return _as_types(value, where)
+    if name == "client_config_keys":
+        return _as_keys(value, where)
+    if name in _PATH_FIELDS:
+        if not isinstance(value, str | Path) or not str(value):
+            raise ValueError(f"{where} must be a path, not {value!r}")
+        path = Path(value).expanduser()
+        return path if path.is_absolute() or base is None else Path(os.path.normpath(base / path))
+    if name == "embedding_model":
+        text = str(value).strip()
+        return None if text in ("", "default") else text
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be a string, not {value!r}")
+    return value
+
+
+def _from_toml(path: Path) -> dict[str, Any]:
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"config file not found: {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    base = path.resolve().parent
+    values: dict[str, Any] = {}
+    for section, table in raw.items():
+        if not isinstance(table, dict):
+            raise ValueError(f"{path}: top-level key {section!r} must be a [table]")
+        if section == "rag":
+            values["rag_defaults"] = dict(table)
+            continue
+        for key, value in table.items():
+            name = _TOML_KEYS.get((section, key))
+            if name is None:
+                known = sorted(f"[{s}] {k}" for s, k in _TOML_KEYS)
+                raise ValueError(f"{path}: unknown setting [{section}] {key}; known: {known}")
+            values[name] = _coerce(name, value, str(path), base)
+    return values
+
+
+def load_settings(
+    config_file: Path | str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> ServerSettings:
+    """Build settings from defaults, a TOML file, the environment and explicit overrides.
+
+    Args:
+        config_file: TOML file (default ``$CITERAG_CONFIG`` if set, else none).
+        env: Environment to read ``CITERAG_*`` variables from (default ``os.environ``).
+        overrides: Field values that win over everything (e.g. command-line flags);
+            ``None`` values are ignored.
+
+    Returns:
+        Validated settings.
+
+    Raises:
+        FileNotFoundError: The config file does not exist.
+        ValueError: A value is malformed or out of range.
+    """
+    env = os.environ if env is None else env
+    settings = ServerSettings()
+    path = config_file or env.get(CONFIG_ENV) or None
+    values: dict[str, Any] = {}
+    if path:
+        values.update(_from_toml(Path(path)))
+        values["config_file"] = Path(path)
+    for var, name in ENV_VARS.items():
+        raw = env.get(var)
+        if raw is not None and raw.strip() != "":
+            values[name] = _coerce(name, raw.strip(), f"${var}", None)
+    for name, value in (overrides or {}).items():
+        if value is None:
+            continue
+        if name == "rag_defaults":
+            values[name] = dict(value)
+        else:
+            values[name] = _coerce(name, value, "command line", None)
+    return replace(settings, **values).validate()
