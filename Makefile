@@ -10,7 +10,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup demo test test-fast lint typecheck bench clean
+.PHONY: setup demo serve test test-fast lint typecheck bench clean
 
 setup: $(VENV)/.installed
 
@@ -33,6 +33,9 @@ demo: setup
 	$(BIN)/citerag ask "What was Northwind's total revenue in 2025?" --index $(INDEX)
 	@echo; echo '$$ citerag ask "How do I renew a UK passport?"   # not in the corpus'
 	$(BIN)/citerag ask "How do I renew a UK passport?" --index $(INDEX)
+
+serve: setup
+	$(BIN)/citerag serve --config examples/server.toml
 
 test: setup
 	$(BIN)/python -m pytest tests
