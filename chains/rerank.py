@@ -1,10 +1,12 @@
 """Second-stage scorers over the retrieved shortlist.
 
-* :class:`SentenceReranker` (offline default, named honestly): a **bi-encoder sentence
-  max-sim** scorer. It compares the query with each sentence of a candidate, using sentence
-  vectors precomputed at ingest, and blends the best sentence's cosine with the whole chunk's
-  cosine. It is finer-grained than chunk retrieval (an answer usually lives in one sentence)
-  but it is *not* a cross-encoder: query and passage never meet inside a model.
+* :class:`SentenceReranker` (offline default, named honestly: ``sentence-hybrid``): a
+  **sentence-level** scorer. It compares the query with each sentence of a candidate, using
+  sentence vectors precomputed at ingest (bi-encoder max-sim), adds how much of the query's
+  idf weight the best-covering sentence contains (lexical coverage), and blends both with the
+  whole chunk's cosine. It is finer-grained than chunk retrieval (an answer usually lives in
+  one sentence) but it is *not* a cross-encoder: query and passage never meet inside a model.
+  ``lexical_weight=0`` gives the pure embedding variant ``sentence-maxsim``.
 * :class:`CrossEncoderReranker`: a sentence-transformers ``CrossEncoder`` loaded by Hugging
   Face name (e.g. ``cross-encoder/ms-marco-MiniLM-L-6-v2``) or local directory. No
   cross-encoder ships its weights on PyPI, so it is opt-in.
@@ -25,6 +27,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from chains.candidates import Candidate
+from citerag.index.bm25 import tokenize
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -60,33 +63,49 @@ class NoReranker:
 
 
 class SentenceReranker:
-    """Bi-encoder sentence max-sim blended with chunk cosine (offline default).
+    """Sentence-level second stage: sentence max-sim + sentence lexical coverage + chunk cosine.
 
-    ``rerank = sentence_weight * max_sentence_cosine + (1 - sentence_weight) * chunk_cosine``
+    ``rerank = w * max_sentence_cosine + (1 - w) * chunk_cosine + lex * max_sentence_coverage``
+
+    where ``max_sentence_coverage`` is the largest share, over the candidate's sentences, of
+    the query terms' idf weight (from the BM25 index; uniform weights without one) that one
+    sentence contains.
     """
-
-    name = "sentence-maxsim"
-    score_type = "blend of max sentence cosine and chunk cosine (-1..1, higher=better)"
 
     def __init__(
         self,
         embeddings: Embeddings,
         store: Any | None = None,
         sentence_weight: float = 0.5,
+        lexical_weight: float = 0.3,
         cache_size: int = 4096,
     ) -> None:
         """Create the scorer.
 
         Args:
             embeddings: The index's embedding model (query and sentence vectors).
-            store: A store with ``sentence_vectors_for(key)`` (precomputed vectors); chunks
-                without them are embedded on the fly and cached.
+            store: A store with ``sentence_vectors_for(key)`` (precomputed vectors) and
+                optionally ``bm25`` (for idf); chunks without sentence vectors are embedded
+                on the fly and cached.
             sentence_weight: Weight of the best sentence against the whole chunk.
+            lexical_weight: Weight of the best sentence's idf-weighted query-term coverage
+                (0 = pure embedding ``sentence-maxsim``).
             cache_size: On-the-fly sentence vectors kept (by chunk key).
         """
         self.embeddings = embeddings
         self.store = store
         self.sentence_weight = sentence_weight
+        self.lexical_weight = lexical_weight
+        self.name = "sentence-hybrid" if lexical_weight else "sentence-maxsim"
+        self.score_type = (
+            "blend: 0.5 max sentence cosine + 0.5 chunk cosine"
+            + (
+                f" + {lexical_weight} max sentence idf coverage of the query"
+                if lexical_weight
+                else ""
+            )
+            + " (higher=better)"
+        )
         self._cache: OrderedDict[str, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
         self._cache_size = cache_size
 
@@ -120,10 +139,17 @@ class SentenceReranker:
                     self._cache.popitem(last=False)
         return [o for o in out if o is not None]
 
+    def _query_weights(self, query: str) -> dict[str, float]:
+        terms = set(tokenize(query))
+        bm25 = getattr(self.store, "bm25", None)
+        if bm25 is None:
+            return dict.fromkeys(terms, 1.0)
+        return bm25.idf(terms)  # terms absent from the index cannot be covered: weight 0
+
     def rerank(
         self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None
     ) -> list[Candidate]:
-        """Score candidates by their best sentence and overall cosine; best first."""
+        """Score candidates by their best sentences and overall cosine; best first."""
         if not candidates:
             return []
         q = np.asarray(
@@ -132,13 +158,29 @@ class SentenceReranker:
         )
         q /= np.linalg.norm(q) or 1.0
         w = self.sentence_weight
+        weights = self._query_weights(query) if self.lexical_weight else {}
+        total = sum(weights.values())
         for c, (spans, vecs) in zip(candidates, self._sentences(candidates), strict=True):
             sims = vecs.astype(np.float32) @ q if len(spans) else np.zeros(0, np.float32)
             best = int(np.argmax(sims)) if sims.size else -1
             sent = float(sims[best]) if best >= 0 else c.scores.get("dense", 0.0)
             chunk = c.scores.get("dense", sent)
             c.scores["sentence"] = sent
-            c.scores["rerank"] = w * sent + (1 - w) * chunk
+            score = w * sent + (1 - w) * chunk
+            if total > 0:
+                cover = (
+                    max(
+                        (
+                            sum(weights[t] for t in weights.keys() & set(tokenize(c.content[s:e])))
+                            for s, e in spans
+                        ),
+                        default=0.0,
+                    )
+                    / total
+                )
+                c.scores["sentence_lexical"] = cover
+                score += self.lexical_weight * cover
+            c.scores["rerank"] = score
             if best >= 0:
                 s, e = spans[best]
                 c.scores["best_sentence_start"] = float(s)
@@ -183,17 +225,23 @@ def make_reranker(spec: str, embeddings: Embeddings, store: Any | None = None) -
     """Build a reranker from a config string.
 
     Args:
-        spec: ``sentence`` (default), ``none``, or ``cross-encoder:<name or directory>``.
+        spec: ``sentence`` (default, = ``sentence-hybrid``), ``sentence-maxsim`` (no lexical
+            term), ``none``, or ``cross-encoder:<name or directory>``.
         embeddings: The index's embedding model.
         store: The store (for precomputed sentence vectors).
 
     Raises:
         ValueError: Unknown spec.
     """
-    if spec in ("sentence", "sentence-maxsim", "default"):
+    if spec in ("sentence", "sentence-hybrid", "default"):
         return SentenceReranker(embeddings, store)
+    if spec == "sentence-maxsim":
+        return SentenceReranker(embeddings, store, lexical_weight=0.0)
     if spec in ("none", "", "off"):
         return NoReranker()
     if spec.startswith("cross-encoder:"):
         return CrossEncoderReranker(spec.split(":", 1)[1])
-    raise ValueError(f"unknown reranker {spec!r}: use 'sentence', 'none' or 'cross-encoder:NAME'")
+    raise ValueError(
+        f"unknown reranker {spec!r}: use 'sentence', 'sentence-maxsim', 'none' or "
+        "'cross-encoder:NAME'"
+    )

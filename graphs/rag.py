@@ -165,7 +165,7 @@ def read_calibration(index_dir: Path) -> dict[str, Any]:
     """Read ``INDEX/calibration.json`` (written by ``citerag calibrate``), if present.
 
     Its shape is that of ``chains/gate_defaults.json``: score name (a reranker name such as
-    ``sentence-maxsim``, or ``dense``) -> ``{"threshold": float, ...}``.
+    ``sentence-hybrid``, or ``dense``) -> ``{"threshold": float, ...}``.
     """
     import json
 

@@ -172,6 +172,21 @@ class BM25Index:
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self._keys[i], float(scores[i])) for i in top]
 
+    def idf(self, terms: set[str] | list[str]) -> dict[str, float]:
+        """Inverse document frequency of the given terms that occur in the index."""
+        if self._dirty:
+            self._build()
+        if self._matrix is None:
+            return {}
+        out = {}
+        n = self._matrix.shape[0]
+        for term in terms:
+            col = self._vocab.get(term)
+            if col is not None:
+                df = self._matrix.indptr[col + 1] - self._matrix.indptr[col]
+                out[term] = float(np.log(1.0 + (n - df + 0.5) / (df + 0.5)))
+        return out
+
     def key_order(self) -> list[str]:
         """Keys in row order (the order ``allowed`` masks refer to)."""
         if self._dirty:

@@ -106,7 +106,7 @@ def test_trace_has_the_documented_fields(graph):
     assert ranks == sorted(ranks) and ranks[0] == 1
     first = trace["candidates"][0]
     assert set(first["lists"]) <= {"dense", "bm25"} and first["lists"]
-    assert trace["reranking"]["reranker"] == "sentence-maxsim"
+    assert trace["reranking"]["reranker"] == "sentence-hybrid"
     assert "cosine" in trace["retrieval"]["score_types"]["dense"]
     json.dumps(result)  # the whole result is JSON-serialisable
 
