@@ -54,8 +54,14 @@ def write_lock(index_dir: Path) -> Iterator[None]:
 
 
 def new_build_id() -> str:
-    """Return a sortable unique build id."""
-    return time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
+    """Return a sortable unique build id (UTC time to the microsecond, then a random tag).
+
+    Sub-second digits matter: :func:`prune_builds` keeps the newest builds by name, and two
+    builds made within one second would otherwise sort by their random tag.
+    """
+    now = time.time()
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now))
+    return f"{stamp}.{int(now % 1 * 1_000_000):06d}-{uuid.uuid4().hex[:8]}"
 
 
 def start_build(index_dir: Path) -> Path:

@@ -228,9 +228,13 @@ def ingest(
                 if (tmp / "manifest.json").exists()
                 else None
             )
+            # Chunk hashes do not cover the sentence-vector switch, so flipping it must
+            # re-embed chunks the record manager would otherwise skip as unchanged.
+            force = False
             if loaded is not None:
                 store, manifest = loaded.store, loaded.manifest
                 same_settings = manifest.last_run.get("fingerprint") == fingerprint
+                force = manifest.index.get("sentence_vectors", True) != sentence_vectors
             else:
                 store = CiteragStore(
                     model.embeddings, model.dimension, sentence_vectors=sentence_vectors
@@ -338,6 +342,7 @@ def ingest(
                 source_id_key="doc_id",
                 batch_size=batch_size,
                 key_encoder="sha256",
+                force_update=force,
             )
             bar.close()
             report.chunks_added += result["num_added"] + result["num_updated"]

@@ -38,15 +38,23 @@ class LoadedIndex:
 
 
 def open_build(
-    build_dir: Path, model: EmbeddingModel, sentence_vectors: bool = True
+    build_dir: Path, model: EmbeddingModel, sentence_vectors: bool | None = None
 ) -> LoadedIndex:
     """Load one build folder, refusing a different embedding model.
+
+    Args:
+        build_dir: The build folder.
+        model: The configured embedding model.
+        sentence_vectors: Embed sentences of chunks added later; ``None`` keeps what the
+            build was made with (so a store built without them does not start adding some).
 
     Raises:
         IndexMismatchError: Built with another model or dimension.
     """
     manifest = Manifest.load(build_dir)
     manifest.check_embedding(model.name, model.dimension)
+    if sentence_vectors is None:
+        sentence_vectors = bool(manifest.index.get("sentence_vectors", True))
     store = CiteragStore.load(
         build_dir, model.embeddings, model.dimension, sentence_vectors=sentence_vectors
     )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader, PdfWriter
 
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.decode import decode_text
@@ -111,7 +113,7 @@ def test_markdown_heading_lines_are_outside_every_segment() -> None:
 
 def test_markdown_segments_are_ordered_and_disjoint() -> None:
     doc = load_markdown(Path("guide.md"), MARKDOWN.encode())
-    for a, b in zip(doc.segments, doc.segments[1:], strict=False):
+    for a, b in itertools.pairwise(doc.segments):
         assert a.start < a.end <= b.start < b.end
 
 
@@ -172,8 +174,15 @@ HTML = """\
 def test_html_drops_script_style_nav_header_footer() -> None:
     doc = load_html(Path("policy.html"), HTML.encode())
     for junk in (
-        "secret-style-token", "head-script-token", "body-script-token", "noscript-token",
-        "Members area", "Volunteer portal", "Header banner token", "Footer token", "<",
+        "secret-style-token",
+        "head-script-token",
+        "body-script-token",
+        "noscript-token",
+        "Members area",
+        "Volunteer portal",
+        "Header banner token",
+        "Footer token",
+        "<",
     ):
         assert junk not in doc.text, junk
 
@@ -314,7 +323,42 @@ def test_sample_pdf_pages_are_one_based_segments(sample_corpus: Path) -> None:
     assert doc.pages == 5
     assert [seg.page for seg in doc.segments] == [1, 2, 3, 4, 5]
     assert doc.empty_pages == []
+    reader = PdfReader(sample_corpus / "annual_report_2025.pdf")
     for seg in doc.segments:
-        assert f"Page {seg.page}" in doc.text[seg.start : seg.end]
-    for a, b in zip(doc.segments, doc.segments[1:], strict=False):
-        assert doc.text[a.end : b.start] == "\n\n"
+        body = " ".join(doc.text[seg.start : seg.end].split())
+        assert body in " ".join(reader.pages[seg.page - 1].extract_text().split())
+    for a, b in itertools.pairwise(doc.segments):
+        assert a.end < b.start
+        assert "\n\n" in doc.text[a.end : b.start]  # pages are joined by a blank line
+
+
+def _one_page_pdf(sample_corpus: Path, path: Path, password: str | None) -> Path:
+    writer = PdfWriter()
+    writer.add_page(PdfReader(sample_corpus / "annual_report_2025.pdf").pages[1])
+    if password is not None:
+        writer.encrypt(password, algorithm="AES-256")
+    writer.write(path)
+    return path
+
+
+def test_pdf_with_a_real_password_fails_encrypted(tmp_path: Path, sample_corpus: Path) -> None:
+    err = _load_error(_one_page_pdf(sample_corpus, tmp_path / "locked.pdf", "secret"))
+    assert err.kind == "encrypted"
+    assert "password" in err.reason
+
+
+def test_pdf_with_empty_password_loads(tmp_path: Path, sample_corpus: Path) -> None:
+    doc = load_file(_one_page_pdf(sample_corpus, tmp_path / "copy_protected.pdf", ""))
+    assert doc.pages == 1
+    assert "Total revenue for 2025" in doc.text
+
+
+def test_pdf_without_text_layer_needs_ocr(tmp_path: Path) -> None:
+    writer = PdfWriter()
+    for _ in range(3):
+        writer.add_blank_page(width=595, height=842)
+    path = tmp_path / "scan.pdf"
+    writer.write(path)
+    err = _load_error(path)
+    assert err.kind == "needs_ocr"
+    assert "OCR" in err.reason and "3 page" in err.reason

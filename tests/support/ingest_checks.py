@@ -1,0 +1,93 @@
+"""Helpers shared by the ingestion integration tests: store inspection and provenance checks."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from langchain_core.documents import Document
+
+from citerag.index.builds import current_build
+from citerag.index.loaded import RECORDS_FILE
+from citerag.index.record_manager import SQLiteRecordManager
+from citerag.index.store import CiteragStore
+from loaders.registry import load_file
+
+
+def collapse(text: str) -> str:
+    """Collapse every run of whitespace to one space (the needles' normal form)."""
+    return " ".join(text.split())
+
+
+def alnum(text: str) -> str:
+    """Lower-case words and numbers only: robust against PDF extraction differences."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def chunks_by_source(store: CiteragStore) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Group ``(key, metadata)`` of every stored chunk by source key."""
+    out: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
+    for key, meta in store.iter_metadata():
+        out[meta["source"]].append((key, meta))
+    return dict(out)
+
+
+def keys_of(store: CiteragStore, doc_id: str) -> set[str]:
+    """Store keys of one document's chunks."""
+    return {key for key, meta in store.iter_metadata() if meta["doc_id"] == doc_id}
+
+
+def record_keys(index_dir: Path, group_ids: list[str] | None = None) -> list[str]:
+    """Keys in the current build's record manager (optionally of some documents only)."""
+    build = current_build(index_dir)
+    assert build is not None, f"no current build in {index_dir}"
+    records = SQLiteRecordManager("citerag", build / RECORDS_FILE)
+    try:
+        return records.list_keys(group_ids=group_ids)
+    finally:
+        records.close()
+
+
+def assert_parts_in_step(store: CiteragStore) -> None:
+    """FAISS, its docstore, BM25 and (when on) the sentence store hold the same keys."""
+    dense = set(store.dense.index_to_docstore_id.values())
+    assert len(dense) == store.dense.index.ntotal == len(store)
+    assert all(isinstance(store.dense.docstore.search(k), Document) for k in dense)
+    assert set(store.bm25.keys()) == dense
+    if store.sentence_vectors:
+        assert set(store.sentences) == dense
+
+
+def assert_offsets(store: CiteragStore, path_for_source: dict[str, Path]) -> int:
+    """Re-load every document and check ``canonical[start:end] == content`` for each chunk.
+
+    Args:
+        store: The loaded store.
+        path_for_source: Source key -> file on disk, for every source in the store.
+
+    Returns:
+        How many chunks were checked.
+    """
+    checked = 0
+    for source, items in chunks_by_source(store).items():
+        parsed = load_file(path_for_source[source])
+        for key, meta in items:
+            start, end = meta["start"], meta["end"]
+            assert parsed.text[start:end] == meta["content"], f"{source} {key} {start}-{end}"
+            doc = store.get_by_ids([key])[0]
+            assert doc.page_content.endswith(meta["content"])
+            assert meta["chunk_id"] == f"{meta['doc_id']}:{start}-{end}"
+            if parsed.pages:
+                seg = [s for s in parsed.segments if s.start <= start and end <= s.end]
+                assert len(seg) == 1 and seg[0].page == meta["page"], f"{source} {key} page"
+            checked += 1
+    return checked
+
+
+def clone_index(index_dir: Path, dest: Path) -> Path:
+    """Copy an index directory (its ``current`` link is relative, so the copy works)."""
+    shutil.copytree(index_dir, dest, symlinks=True)
+    return dest

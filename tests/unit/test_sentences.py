@@ -1,0 +1,102 @@
+"""Unit tests for ``loaders.sentences.sentence_spans``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from loaders.sentences import MIN_CHARS, sentence_spans
+
+
+def _texts(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
+def check_spans(text: str, spans: list[tuple[int, int]], min_chars: int = MIN_CHARS) -> None:
+    """Ordered, disjoint, stripped spans that leave no non-whitespace character out."""
+    prev_end = 0
+    covered = bytearray(len(text))
+    for s, e in spans:
+        assert prev_end <= s < e <= len(text)
+        assert text[s:e] == text[s:e].strip()
+        covered[s:e] = b"\x01" * (e - s)
+        prev_end = e
+    for pos, ch in enumerate(text):
+        assert ch.isspace() or covered[pos], f"{ch!r} at {pos} is in no sentence"
+    if len(spans) > 1:
+        assert all(e - s >= min_chars for s, e in spans), "a short fragment was not merged"
+
+
+def test_splits_at_sentence_punctuation() -> None:
+    text = "The inverter tripped. Dr. Smith reset it at noon. Was it fixed? Yes, it was fixed!"
+    assert _texts(text) == [
+        "The inverter tripped.",
+        "Dr. Smith reset it at noon.",
+        "Was it fixed?",
+        "Yes, it was fixed!",
+    ]
+
+
+def test_abbreviations_do_not_end_sentences() -> None:
+    text = "Use gloves, e.g. nitrile ones, always. Then wash your hands well."
+    assert _texts(text) == ["Use gloves, e.g. nitrile ones, always.", "Then wash your hands well."]
+
+
+def test_closing_quote_stays_with_its_sentence() -> None:
+    text = 'He said "stop the work now." Then he left the site.'
+    assert _texts(text) == ['He said "stop the work now."', "Then he left the site."]
+
+
+def test_blank_line_ends_a_sentence() -> None:
+    assert _texts("Heading without stop\n\nBody sentence goes here.") == [
+        "Heading without stop",
+        "Body sentence goes here.",
+    ]
+
+
+def test_short_fragments_merge_forward_and_at_the_end_backward() -> None:
+    assert _texts("Hi. This is a longer sentence.") == ["Hi. This is a longer sentence."]
+    assert _texts("This is a longer sentence. Ok.") == ["This is a longer sentence. Ok."]
+    assert _texts("Tiny.") == ["Tiny."]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n \t\n"])
+def test_blank_text_has_no_sentences(text: str) -> None:
+    assert sentence_spans(text) == []
+
+
+def test_spans_exclude_surrounding_whitespace() -> None:
+    text = "  \n First sentence is here.   Second sentence is here.  \n"
+    spans = sentence_spans(text)
+    check_spans(text, spans)
+    assert [text[s:e] for s, e in spans] == ["First sentence is here.", "Second sentence is here."]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_text_spans_are_ordered_stripped_and_complete(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = [
+        "word",
+        "Dr.",
+        "e.g.",
+        "No.",
+        "3.2%",
+        "(note)",
+        '"quoted."',
+        "end.",
+        "why?",
+        "yes!",
+        "\n",
+        "\n\n",
+        "  ",
+        "\t",
+        "a",
+        "£412,860",
+        "SG-4410X",
+        "Fig.",
+        "ok.)",
+        "’",
+    ]
+    text = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 120)))
+    check_spans(text, sentence_spans(text))
