@@ -1,0 +1,137 @@
+"""Shared plumbing of the evaluation benchmarks (``retrieval_eval.py``, ``calibration.py``,
+``chunking_study.py``, ``ladder.py``): arguments, data sets, indexes, outputs.
+
+Every benchmark reads the public data from ``<repo>/../shared/data`` (never copied into the
+repository), materialises it under ``benchmarks/out/work/`` and writes its results (JSON and
+a Markdown file with the README tables) to ``benchmarks/out/`` — both git-ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import warnings  # noqa: E402
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+warnings.filterwarnings("ignore", message=".*langchain-community.*")
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    """Arguments every evaluation benchmark takes."""
+    from citerag.eval.adapters import default_data_dir
+
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=default_data_dir(),
+        help="shared data folder (default <repo>/../shared/data)",
+    )
+    p.add_argument(
+        "--work",
+        type=Path,
+        default=REPO / "benchmarks" / "out" / "work",
+        help="where data sets are materialised and indexed",
+    )
+    p.add_argument(
+        "--out", type=Path, default=REPO / "benchmarks" / "out", help="where results are written"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return p
+
+
+_MODEL: Any = None
+
+
+def model() -> Any:
+    """The bundled embedding model (loaded once)."""
+    global _MODEL
+    if _MODEL is None:
+        from citerag.embeddings import load_embedding_model
+
+        _MODEL = load_embedding_model()
+    return _MODEL
+
+
+def dataset(name: str, args: argparse.Namespace, *, ingest: bool = True) -> tuple[Any, Any]:
+    """Materialise a data set and (re)use its default-settings index.
+
+    Returns:
+        ``(Prepared, LoadedIndex or None)``; the index lives in ``<work>/<name>/index``.
+    """
+    from citerag.eval.adapters import ensure_index, prepare
+    from citerag.index.loaded import load_index
+
+    prep = prepare(name, args.data, args.work)
+    if not ingest:
+        return prep, None
+    index_dir = prep.root / "index"
+    t0 = time.perf_counter()
+    report = ensure_index(prep, index_dir, model(), progress=not args.no_progress)
+    log(
+        f"{name}: index {index_dir} ({report.summary()['indexed']} indexed, "
+        f"{report.summary()['unchanged']} unchanged, failed {report.failed or 'none'}; "
+        f"{time.perf_counter() - t0:.0f} s)"
+    )
+    return prep, load_index(index_dir, model())
+
+
+def cached_embeddings(args: argparse.Namespace) -> Any:
+    """Query embeddings shared by the benchmarks through ``<work>/query_embeddings.npz``.
+
+    Call :func:`save_embeddings` after a run to extend the cache.
+    """
+    from citerag.eval.runner import CachedEmbeddings
+
+    emb = CachedEmbeddings(model().embeddings)
+    n = emb.load(args.work / "query_embeddings.npz", model().name)
+    if n:
+        log(f"{n} cached query embeddings")
+    return emb
+
+
+def save_embeddings(emb: Any, args: argparse.Namespace) -> None:
+    """Persist the query-embedding cache (merging what another run saved meanwhile)."""
+    path = args.work / "query_embeddings.npz"
+    emb.load(path, model().name)
+    emb.save(path, model().name)
+
+
+def sample(args: argparse.Namespace) -> tuple[Path, Any]:
+    """The bundled sample corpus indexed under ``<work>/sample/index``."""
+    from citerag.index.ingest import ingest
+    from citerag.index.loaded import load_index
+
+    index_dir = args.work / "sample" / "index"
+    ingest([REPO / "examples" / "corpus"], index_dir, model(), progress=not args.no_progress)
+    return REPO / "examples" / "questions.jsonl", load_index(index_dir, model())
+
+
+def log(text: str) -> None:
+    """Progress line on stderr."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def write(out: Path, stem: str, data: dict[str, Any], markdown: str) -> None:
+    """Write ``<out>/<stem>.json`` and ``<out>/<stem>.md`` and print the Markdown."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{stem}.json").write_text(
+        json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    (out / f"{stem}.md").write_text(markdown + "\n", encoding="utf-8")
+    print(markdown)
+    log(f"wrote {out / (stem + '.json')} and {out / (stem + '.md')}")

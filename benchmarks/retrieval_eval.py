@@ -1,0 +1,203 @@
+"""Retrieval figures on a public data set: dense, BM25, hybrid and hybrid + second stage.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/retrieval_eval.py --dataset squad|scifact|financebench
+        [--cross-encoder NAME_OR_DIR] [--data ../shared/data] [--limit N]
+
+Materialises the data set (``citerag.eval.adapters``), ingests it with the default settings
+(600-character chunks, 80 overlap, contextual header, sentence vectors) into
+``benchmarks/out/work/<dataset>/index``, then runs every question through the graph's own
+retrieval nodes under each configuration with the **packaged** gate defaults
+(``chains/gate_defaults.json``; a per-index calibration file is ignored here so the figures
+do not depend on run order). Writes ``benchmarks/out/retrieval_<dataset>.{json,md}``.
+
+Reported: recall@1/4/8/20 (95 % Wilson), MRR@20 and nDCG@10 (95 % percentile bootstrap),
+evidence in the context, failure attribution, destroyed evidence, refusals, and paired exact
+sign tests between configurations. For SQuAD also with the stricter evidence "the whole
+answer sentence" (seed 001's needle).
+"""
+
+from __future__ import annotations
+
+import time
+
+from eval_common import cached_embeddings, dataset, log, model, parser, save_embeddings, write
+
+PAIRS = (
+    ("bm25", "dense"),
+    ("hybrid", "dense"),
+    ("hybrid", "bm25"),
+    ("hybrid+sentence", "hybrid"),
+    ("hybrid+sentence", "dense"),
+)
+EXPERIMENT = "hybrid+sentence-rrf"
+
+
+class SentenceRRF:
+    """EXPERIMENT (not shipped): keep the first stage's evidence in the second stage.
+
+    The shipped ``sentence-maxsim`` score is ``0.5 * best sentence cosine + 0.5 * chunk
+    cosine``: it re-sorts the hybrid list by dense similarity alone, discarding the BM25
+    signal that RRF had fused in. This variant fuses instead: ``1/(60 + fused rank) +
+    1/(60 + sentence-maxsim rank)``. Injected through ``build_graph(rerankers=...)``-style
+    dependency injection under the config name ``sentence-rrf``; the gate then falls back to
+    the dense cosine (no calibrated threshold for this name).
+    """
+
+    name = "sentence-rrf"
+    score_type = "RRF of first-stage rank and sentence-maxsim rank"
+
+    def __init__(self, inner, k: int = 60) -> None:  # type: ignore[no-untyped-def]
+        self.inner = inner
+        self.k = k
+
+    def rerank(self, query, candidates, query_vector=None):  # type: ignore[no-untyped-def]
+        first = {c.key: c.ranks.get("fused", i) for i, c in enumerate(candidates, start=1)}
+        ranked = self.inner.rerank(query, candidates, query_vector)
+        for c in ranked:
+            c.scores["sentence_blend"] = c.scores["rerank"]
+            c.scores["rerank"] = 1 / (self.k + first[c.key]) + 1 / (self.k + c.ranks["rerank"])
+        ranked.sort(key=lambda c: -c.scores["rerank"])
+        for rank, c in enumerate(ranked, start=1):
+            c.ranks["rerank"] = rank
+        return ranked
+
+
+def main() -> int:
+    """Run the benchmark."""
+    p = parser(__doc__.split("\n")[0])
+    p.add_argument("--dataset", required=True, choices=["squad", "scifact", "financebench"])
+    p.add_argument("--cross-encoder", help="also evaluate hybrid + this cross-encoder")
+    p.add_argument("--limit", type=int, help="only the first N questions")
+    p.add_argument(
+        "--answerable-only",
+        action="store_true",
+        help="skip unanswerable questions (they only feed the gate's bluff rate)",
+    )
+    p.add_argument(
+        "--experiment",
+        action="store_true",
+        help=f"also evaluate {EXPERIMENT} (see SentenceRRF; not shipped)",
+    )
+    args = p.parse_args()
+
+    from citerag.eval import report
+    from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.questions import load_questions
+    from citerag.eval.runner import (
+        DEFAULT_CONFIGS,
+        Evaluator,
+        compare,
+        evidence_summary,
+        parse_config,
+    )
+
+    prep, loaded = dataset(args.dataset, args)
+
+    def keep(qs):  # type: ignore[no-untyped-def]
+        return [q for q in qs if not (args.answerable_only and q.unanswerable)][: args.limit]
+
+    questions = keep(load_questions(prep.questions))
+    sets = {"answer span" if args.dataset == "squad" else "evidence": questions}
+    if "sentence" in prep.extra:
+        sets["answer sentence"] = keep(load_questions(prep.extra["sentence"]))
+    specs = list(DEFAULT_CONFIGS)
+    pairs = list(PAIRS)
+    if args.cross_encoder:
+        ce = f"hybrid+ce:{args.cross_encoder}"
+        specs.append(ce)
+        pairs += [(ce, "hybrid"), (ce, "hybrid+sentence")]
+    configs = [parse_config(s) for s in specs]
+    from chains.rerank import make_reranker
+    from citerag.eval.runner import EvalConfig
+
+    try:  # the pure-embedding sentence scorer, when the default second stage is another one
+        maxsim = make_reranker("sentence-maxsim", model().embeddings)
+        if make_reranker("sentence", model().embeddings).name != maxsim.name:
+            configs.append(
+                EvalConfig(
+                    "hybrid+sentence-maxsim",
+                    (("reranker", "sentence-maxsim"), ("retrieval_mode", "hybrid")),
+                )
+            )
+            pairs += [
+                ("hybrid+sentence", "hybrid+sentence-maxsim"),
+                ("hybrid+sentence-maxsim", "hybrid"),
+            ]
+    except ValueError:
+        pass
+    corpus = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents)
+    emb = cached_embeddings(args)
+    ev = Evaluator(
+        loaded.store,
+        emb,
+        corpus,
+        calibration={},
+        manifest_id=loaded.manifest_id,
+        cache_states=len(sets) > 1,
+    )
+    if args.experiment:
+        ev.deps.rerankers["sentence-rrf"] = SentenceRRF(ev.deps.reranker("sentence"))
+        configs.append(
+            EvalConfig(EXPERIMENT, (("reranker", "sentence-rrf"), ("retrieval_mode", "hybrid")))
+        )
+        pairs += [(EXPERIMENT, "hybrid"), (EXPERIMENT, "hybrid+sentence")]
+    data: dict = {
+        "dataset": args.dataset,
+        "index": str(prep.root / "index"),
+        "manifest_id": loaded.manifest_id,
+        "chunks": len(corpus),
+        "documents": len(corpus.by_doc),
+        "counts": prep.counts,
+        "sets": {},
+    }
+    md = [
+        f"## Retrieval — {args.dataset}\n",
+        f"{len(corpus.by_doc)} documents, {len(corpus)} chunks "
+        f"(600 characters, 80 overlap, contextual header); gate: packaged defaults.\n",
+    ]
+    for set_name, qs in sets.items():
+        t0 = time.perf_counter()
+        runs = {c.name: ev.run(qs, c, progress=not args.no_progress) for c in configs}
+        comps = [(a, b, compare(runs[a], runs[b])) for a, b in pairs]
+        evidence = evidence_summary(corpus, qs)
+        n_ans = sum(not q.unanswerable for q in qs)
+        data["sets"][set_name] = {
+            "questions": len(qs),
+            "answerable": n_ans,
+            "evidence": evidence,
+            "configs": {n: r.summary() for n, r in runs.items()},
+            "comparisons": {
+                f"{a} vs {b}": {m: v.to_json() for m, v in res.items()} for a, b, res in comps
+            },
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
+        run_list = list(runs.values())
+        md += [
+            f"\n### {args.dataset}: {set_name} ({n_ans} answerable questions"
+            + (f", {len(qs) - n_ans} unanswerable" if len(qs) > n_ans else "")
+            + ")\n",
+            report.retrieval_table(run_list),
+            "",
+            "Where the evidence ended up:\n",
+            report.attribution_table(run_list),
+            "",
+            "Paired comparisons (A's wins/losses against B on the same questions, "
+            "two-sided exact sign test):\n",
+            report.compare_table(comps),
+            "",
+            "Gate (packaged defaults):\n",
+            report.refusal_table(run_list),
+            "",
+            "Evidence in the index:\n",
+            report.evidence_table(evidence),
+        ]
+        log(f"{set_name}: {time.perf_counter() - t0:.0f} s")
+        save_embeddings(emb, args)
+    write(args.out, f"retrieval_{args.dataset}", data, "\n".join(md))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

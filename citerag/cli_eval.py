@@ -1,0 +1,721 @@
+"""Evaluation commands: ``eval``, ``calibrate``, ``chunking-study``, ``ladder``, ``eval-prepare``.
+
+::
+
+    citerag eval QUESTIONS.jsonl --index DIR [--config dense --config hybrid ...]
+    citerag eval QUESTIONS.jsonl --index DIR --compare hybrid+sentence hybrid
+    citerag calibrate QUESTIONS.jsonl --index DIR [--ood OFFTOPIC.jsonl] [--max-bluff 0.10]
+    citerag chunking-study --corpus DIR --questions QUESTIONS.jsonl
+    citerag ladder --sample [-n 20000]
+    citerag eval-prepare squad|scifact|financebench --work DIR [--ingest]
+
+The question format is documented in :mod:`citerag.eval.questions` and the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: The sample corpus and questions of a source checkout.
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_CORPUS = REPO / "examples" / "corpus"
+SAMPLE_QUESTIONS = REPO / "examples" / "questions.jsonl"
+#: Paired comparisons printed for the default configurations.
+DEFAULT_PAIRS = (
+    ("bm25", "dense"),
+    ("hybrid", "dense"),
+    ("hybrid", "bm25"),
+    ("hybrid+sentence", "hybrid"),
+    ("hybrid+sentence", "dense"),
+)
+
+
+def _echo(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _open_index(index: Path, embedding_model: str | None) -> tuple[Any, Any]:
+    from citerag.embeddings import load_embedding_model
+    from citerag.index.loaded import load_index
+
+    model = load_embedding_model(embedding_model)
+    return model, load_index(index, model)
+
+
+def _evaluator(args: argparse.Namespace, model: Any, loaded: Any, groups: list[str]) -> Any:
+    from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.runner import Evaluator
+    from graphs.rag import read_calibration
+
+    corpus = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents, groups)
+    return Evaluator(
+        loaded.store,
+        model.embeddings,
+        corpus,
+        calibration=read_calibration(Path(args.index)),
+        user_groups=groups,
+        manifest_id=loaded.manifest_id,
+    )
+
+
+def _groups(args: argparse.Namespace) -> list[str]:
+    return [g for g in (getattr(args, "groups", None) or "").split(",") if g]
+
+
+def _limit(questions: list[Any], n: int | None) -> list[Any]:
+    return questions if n is None else questions[:n]
+
+
+# ------------------------------------------------------------------------------------------
+# citerag eval
+# ------------------------------------------------------------------------------------------
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Retrieval evaluation (and, with ``--generate``, generation-side figures)."""
+    from citerag.eval import report
+    from citerag.eval.questions import load_questions
+    from citerag.eval.runner import (
+        DEFAULT_CONFIGS,
+        EvalConfig,
+        compare,
+        evidence_summary,
+        generation_figures,
+        parse_config,
+        run_generation,
+    )
+
+    questions = _limit(load_questions(args.questions), args.limit)
+    pairs: list[tuple[str, str]] = [(p[0], p[1]) for p in (args.compare or [])]
+    specs: list[str] = list(args.config or [])
+    for a, b in pairs:
+        for s in (a, b):
+            if s not in specs:
+                specs.append(s)
+    if not specs:
+        specs = list(DEFAULT_CONFIGS)
+        pairs = list(DEFAULT_PAIRS)
+    elif not pairs and len(specs) > 1:
+        pairs = [(specs[i], specs[i - 1]) for i in range(1, len(specs))]
+    configs = [parse_config(s) for s in specs]
+    by_spec = dict(zip(specs, configs, strict=True))
+    groups = _groups(args)
+    model, loaded = _open_index(args.index, args.embedding_model)
+    ev = _evaluator(args, model, loaded, groups)
+    progress = not args.no_progress
+    runs = {c.name: ev.run(questions, c, progress=progress) for c in configs}
+    comparisons = [
+        (by_spec[a].name, by_spec[b].name, compare(runs[by_spec[a].name], runs[by_spec[b].name]))
+        for a, b in pairs
+    ]
+    evidence = evidence_summary(ev.corpus, questions)
+    out: dict[str, Any] = {
+        "index": str(args.index),
+        "manifest_id": loaded.manifest_id,
+        "questions": str(args.questions),
+        "n": len(questions),
+        "answerable": sum(not q.unanswerable for q in questions),
+        "user_groups": groups,
+        "evidence": evidence,
+        "configs": {name: run.summary() for name, run in runs.items()},
+        "comparisons": {
+            f"{a} vs {b}": {m: p.to_json() for m, p in res.items()} for a, b, res in comparisons
+        },
+    }
+    gen_res = None
+    if args.generate:
+        from graphs.rag import build_graph, read_calibration
+
+        gcfg = parse_config(args.generate)
+        if args.model:
+            gcfg = EvalConfig(
+                f"{gcfg.name}+{args.model}",
+                tuple(sorted({**gcfg.conf, "model": args.model}.items())),
+            )
+        graph = build_graph(
+            loaded.store,
+            embeddings=ev.embeddings,
+            manifest_id=loaded.manifest_id,
+            embedding_model=model.name,
+            calibration=read_calibration(Path(args.index)),
+        )
+        results = run_generation(graph, questions, gcfg, user_groups=groups, progress=progress)
+        gen_res = generation_figures(questions, results, ev.corpus)
+        gen_res["config"] = gcfg.conf
+        gen_res["generator"] = next(
+            (r.get("generator") for r in results if r.get("generator")), None
+        )
+        out["generation"] = gen_res
+    if args.per_question:
+        path = Path(args.per_question)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        qtext = {q.id: q for q in questions}
+        with path.open("w", encoding="utf-8") as fh:
+            for name, run in runs.items():
+                for r in run.results:
+                    rec = {"config": name, "question": qtext[r.id].question, **r.to_json()}
+                    fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(
+            json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    if args.json:
+        _echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    run_list = list(runs.values())
+    n_ans = out["answerable"]
+    _echo(
+        f"{len(questions)} questions ({n_ans} answerable, {len(questions) - n_ans} "
+        f"unanswerable) over index {args.index} (build {loaded.manifest_id})"
+    )
+    _echo("\nEvidence in the index (independent of retrieval)\n")
+    _echo(report.evidence_table(evidence))
+    if n_ans:
+        _echo(
+            "\nRetrieval (answerable questions; recall: 95 % Wilson; MRR/nDCG: 95 % "
+            "percentile bootstrap)\n"
+        )
+        _echo(report.retrieval_table(run_list))
+        _echo("\nWhere the evidence ended up (failure attribution)\n")
+        _echo(report.attribution_table(run_list))
+    _echo("\nGate\n")
+    _echo(report.refusal_table(run_list))
+    if comparisons:
+        _echo(
+            "\nPaired comparisons on the same questions (A's wins/losses against B, "
+            "two-sided exact sign test)\n"
+        )
+        _echo(report.compare_table(comparisons))
+    if gen_res is not None:
+        _echo(f"\nGeneration ({gen_res['generator']}; config {gen_res['config']})\n")
+        rows = []
+        for key in (
+            "citation_resolve",
+            "quote_match",
+            "answered_answerable",
+            "no_evidence_answerable",
+            "no_evidence_unanswerable",
+            "unusable",
+            "cites_evidence",
+        ):
+            if key in gen_res:
+                p = gen_res[key]
+                rows.append(
+                    [
+                        key.replace("_", " "),
+                        f"{p['k']}/{p['n']}",
+                        f"{p['value']:.3f} [{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]",
+                    ]
+                )
+        _echo(report.table(["figure", "count", "rate [95 % Wilson]"], rows))
+        if gen_res["generator"] == "extractive":
+            _echo(
+                "(the extractive answerer quotes passages verbatim, so citation and quote "
+                "figures are ~100 % by construction; configure --model to measure a model)"
+            )
+    if args.per_question:
+        _echo(f"\nper-question results: {args.per_question}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# citerag calibrate
+# ------------------------------------------------------------------------------------------
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Sweep the gate threshold, choose one by a rule, write INDEX/calibration.json."""
+    from citerag.eval import calibrate as calib
+    from citerag.eval.adapters import out_of_domain
+    from citerag.eval.questions import load_questions
+    from citerag.eval.runner import ConfigRun, parse_config
+
+    questions = _limit(load_questions(args.questions), args.limit)
+    ood: list[Any] = []
+    for path in args.ood or []:
+        ood += out_of_domain(load_questions(path), f"ood:{Path(path).stem}:")
+    cfg = parse_config(args.config)
+    model, loaded = _open_index(args.index, args.embedding_model)
+    ev = _evaluator(args, model, loaded, _groups(args))
+    progress = not args.no_progress
+    run = ev.run(questions, cfg, progress=progress)
+    negatives: dict[str, ConfigRun] = {}
+    if run.unanswerable:
+        negatives["unanswerable"] = run
+    if ood:
+        negatives["out-of-domain"] = ev.run(ood, cfg, progress=progress)
+    if not run.answerable:
+        raise ValueError(f"{args.questions}: no answerable questions to calibrate with")
+    if not negatives:
+        raise ValueError(
+            'no unanswerable questions: mark some "unanswerable": true or '
+            "pass --ood FILE with off-topic questions"
+        )
+    bluff_set = args.bluff_set
+    if bluff_set == "auto":
+        bluff_set = "out-of-domain" if "out-of-domain" in negatives else "unanswerable"
+    if bluff_set == "ood":
+        bluff_set = "out-of-domain"
+    if bluff_set not in negatives:
+        raise ValueError(f"bluff set {bluff_set!r} is empty")
+    rule = (
+        calib.Rule("min-kept", args.min_kept)
+        if args.min_kept is not None
+        else calib.Rule("max-bluff", args.max_bluff)
+    )
+    reranker = ev.deps.reranker(cfg.conf.get("reranker", "sentence")).name
+    scores = calib.collect(run, negatives, reranker)
+    cals = [calib.calibrate(scores[s], rule, bluff_set) for s in ("rerank", "dense")]
+    data = {"questions": str(args.questions), "ood": [str(p) for p in args.ood or []]}
+    entries = {cal.scores.key: cal.entry(data, cfg.conf) for cal in cals}
+    plot_path = Path(args.plot) if args.plot else Path(args.index) / "calibration.png"
+    calib.plot(
+        cals,
+        plot_path,
+        title=f"gate calibration — {Path(args.questions).name}"
+        + (f" + out-of-domain {', '.join(Path(p).name for p in args.ood)}" if args.ood else ""),
+    )
+    written = None
+    if not args.dry_run:
+        written = calib.write_calibration(Path(args.index), entries)
+    if args.json:
+        _echo(
+            json.dumps(
+                {
+                    "entries": entries,
+                    "plot": str(plot_path),
+                    "written": str(written) if written else None,
+                    "tables": {
+                        cal.scores.key: [
+                            calib.evaluate_threshold(cal.scores, r["threshold"]) for r in cal.table
+                        ]
+                        for cal in cals
+                    },
+                },
+                indent=2,
+            )
+        )
+        return 0
+    _echo(f"rule: {rule.describe(bluff_set)}")
+    for cal in cals:
+        s = cal.scores
+        _echo(
+            f"\ngate score {s.score} ({s.key}): {len(s.positives)} answerable; "
+            + "; ".join(f"{k}: {len(v)}" for k, v in s.negatives.items())
+            + "; ROC AUC "
+            + ", ".join(f"vs {k} {v:.3f}" for k, v in cal.auc.items())
+        )
+        _echo("")
+        _echo(calib.format_table(cal))
+        c = cal.chosen
+        bl = "; ".join(
+            f"bluffs ({k.split(':', 1)[1]}) {v.k}/{v.n} = {v.value:.1%}"
+            for k, v in c.items()
+            if k.startswith("bluffs:")
+        )
+        _echo(
+            f"\nchosen threshold {cal.threshold:.3f}: answerable kept "
+            f"{c['answerable_kept'].k}/{c['answerable_kept'].n} = "
+            f"{c['answerable_kept'].value:.1%}; {bl}"
+        )
+    _echo(f"\nplot: {plot_path}")
+    if written:
+        _echo(
+            f"wrote {written} ({', '.join(entries)}): these thresholds now override the "
+            "packaged defaults for this index"
+        )
+    else:
+        _echo("dry run: calibration.json not written")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# citerag chunking-study
+# ------------------------------------------------------------------------------------------
+
+
+def cmd_chunking_study(args: argparse.Namespace) -> int:
+    """Index a corpus with six chunking strategies and compare them."""
+    from citerag.embeddings import load_embedding_model
+    from citerag.eval.adapters import default_data_dir, prepare
+    from citerag.eval.chunking_study import destroyed_table, run_study
+    from citerag.eval.questions import load_questions
+
+    work = Path(args.work)
+    sets: dict[str, list[Any]] = {}
+    if args.dataset == "squad":
+        data = Path(args.data) if args.data else default_data_dir()
+        prep = prepare("squad", data, work / "data")
+        corpus = prep.corpus
+        sets["answer sentence"] = _limit(load_questions(prep.extra["sentence"]), args.limit)
+        sets["answer span"] = _limit(load_questions(prep.questions), args.limit)
+    elif args.dataset == "sample" or (args.corpus is None and args.questions is None):
+        if not SAMPLE_CORPUS.is_dir():
+            raise ValueError("no sample corpus here: pass --corpus DIR --questions FILE")
+        corpus = SAMPLE_CORPUS
+        sets["needle"] = load_questions(SAMPLE_QUESTIONS)
+    else:
+        if args.corpus is None or args.questions is None:
+            raise ValueError("give both --corpus DIR and --questions FILE")
+        corpus = Path(args.corpus)
+        sets["questions"] = _limit(load_questions(args.questions), args.limit)
+    model = load_embedding_model(args.embedding_model)
+    study = run_study(
+        corpus,
+        sets,
+        work / "strategies",
+        model,
+        chunk_size=args.chunk_size,
+        overlap=args.overlap,
+        configs=args.configs.split(","),
+        only=list(args.only) if args.only else None,
+        progress=not args.no_progress,
+    )
+    result = study.to_json()
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        _echo(json.dumps(result, indent=2))
+        return 0
+    _echo(f"corpus {corpus}; chunk size {args.chunk_size}, overlap {args.overlap}\n")
+    _echo(destroyed_table(study))
+    _echo("")
+    _echo(study.tables())
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# citerag ladder
+# ------------------------------------------------------------------------------------------
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    """Fault injection through the real graph: seed 004's fallback-ladder table."""
+    from citerag.eval.faults import run_ladder
+    from citerag.eval.questions import load_questions
+    from citerag.eval.runner import CachedEmbeddings, parse_config
+    from graphs.rag import build_graph, read_calibration
+
+    index = Path(args.index)
+    tmp = None
+    if args.sample:
+        from citerag.embeddings import load_embedding_model
+        from citerag.index.ingest import ingest
+
+        if not SAMPLE_CORPUS.is_dir():
+            raise ValueError("no sample corpus in this installation: pass --index")
+        tmp = tempfile.TemporaryDirectory(prefix="citerag-ladder-")
+        index = Path(tmp.name) / "index"
+        ingest(
+            [SAMPLE_CORPUS],
+            index,
+            load_embedding_model(args.embedding_model),
+            progress=not args.no_progress,
+        )
+    try:
+        questions = load_questions(args.questions or SAMPLE_QUESTIONS)
+        model, loaded = _open_index(index, args.embedding_model)
+        emb = CachedEmbeddings(model.embeddings)
+        calibration = read_calibration(index)
+        cfg = parse_config(args.config)
+        answerable = [q for q in questions if not q.unanswerable]
+        # "no results": the file's unanswerable questions that the real gate refuses
+        from citerag.eval.runner import Evaluator
+
+        ev = Evaluator(loaded.store, emb, calibration=calibration)
+        off_topic = [
+            q
+            for q in questions
+            if q.unanswerable and not ev.stages(q.question, cfg)["gate"]["passed"]
+        ]
+        near = [q.id for q in questions if q.unanswerable and q not in off_topic]
+        if not off_topic and args.p_no_results > 0:
+            raise ValueError(
+                "none of the unanswerable questions is refused by the gate, so "
+                "there is nothing to draw 'no results' runs from"
+            )
+
+        def factory(chat_model: Any) -> Any:
+            return build_graph(
+                loaded.store,
+                embeddings=emb,
+                model=chat_model,
+                manifest_id=loaded.manifest_id,
+                embedding_model=model.name,
+                calibration=calibration,
+            )
+
+        res = run_ladder(
+            factory,
+            answerable,
+            off_topic,
+            n=args.n,
+            p_no_results=args.p_no_results,
+            p_error=args.p_error,
+            p_malformed=args.p_malformed,
+            seed=args.seed,
+            config=cfg.runnable(),
+            progress=not args.no_progress,
+        )
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    out = res.to_json()
+    out["off_topic_questions"] = [q.id for q in off_topic]
+    out["not_used_unanswerable (gate passes them)"] = near
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        _echo(json.dumps(out, indent=2))
+        return 0
+    _echo(
+        f"{res.n} runs through the real graph with a fault-injecting chat model "
+        f"(p_error={args.p_error}, p_malformed={args.p_malformed}, "
+        f"p_no_results={args.p_no_results}, seed={args.seed})"
+    )
+    _echo(
+        f"answerable pool: {len(answerable)} questions; off-topic pool (refused by the "
+        f"gate): {', '.join(q.id for q in off_topic)}"
+    )
+    nr = out["no_results"]
+    _echo(
+        f"realised: no results {nr['k']}/{nr['n']} = {nr['value']:.2%}; model calls "
+        f"{res.tally.get('calls', 0)}, errors {res.tally.get('errors', 0)}, malformed "
+        f"{sum(v for k, v in res.tally.items() if k.startswith('malformed'))}"
+    )
+    _echo(f"final statuses: {res.status}; rungs needed: {res.needed}\n")
+    _echo(res.table())
+    _echo(
+        "\n'expected' is the analytic value for independent faults; seed 004's figures "
+        "come from its own simulation (N=20,000)."
+    )
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# citerag eval-prepare
+# ------------------------------------------------------------------------------------------
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    """Materialise a public data set as documents + a question file (and optionally ingest)."""
+    from citerag.eval.adapters import default_data_dir, ensure_index, prepare
+
+    data = Path(args.data) if args.data else default_data_dir()
+    prep = prepare(args.dataset, data, Path(args.work))
+    info: dict[str, Any] = {
+        "dataset": prep.name,
+        "corpus": str(prep.corpus),
+        "questions": str(prep.questions),
+        "extra": {k: str(v) for k, v in prep.extra.items()},
+        "counts": prep.counts,
+    }
+    if args.ingest:
+        from citerag.embeddings import load_embedding_model
+
+        rep = ensure_index(
+            prep,
+            Path(args.index),
+            load_embedding_model(args.embedding_model),
+            progress=not args.no_progress,
+        )
+        info["index"] = str(args.index)
+        info["ingest"] = rep.summary()
+    if args.json:
+        _echo(json.dumps(info, indent=2))
+        return 0
+    _echo(f"{prep.name}: {prep.counts}")
+    _echo(f"documents: {prep.corpus}")
+    _echo(f"questions: {prep.questions}")
+    for k, v in prep.extra.items():
+        _echo(f"questions ({k}): {v}")
+    if args.ingest:
+        _echo(f"index: {args.index} ({info['ingest']})")
+    else:
+        _echo(
+            f"next: citerag ingest {prep.corpus} --index INDEX && "
+            f"citerag eval {prep.questions} --index INDEX"
+        )
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# registration
+# ------------------------------------------------------------------------------------------
+
+
+def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register the evaluation subcommands."""
+    from citerag.eval.adapters import DATASETS
+
+    def shared(sp: argparse.ArgumentParser) -> None:
+        common(sp)
+        sp.add_argument(
+            "--embedding-model",
+            default=None,
+            help="embedding model of the index (default: bundled MiniLM)",
+        )
+        sp.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+    sp = sub.add_parser(
+        "eval",
+        help="retrieval metrics with intervals, failure attribution, paired tests",
+        description="Run a question file (JSONL; see the README's 'Question format') through "
+        "the graph's retrieval stages under one or more configurations.",
+    )
+    shared(sp)
+    sp.add_argument("questions", help="question file (JSONL)")
+    sp.add_argument(
+        "--config",
+        action="append",
+        metavar="SPEC",
+        help="configuration to evaluate (repeatable): dense, bm25, hybrid, "
+        "hybrid+sentence, default, hybrid+ce:NAME, key=value,... or "
+        "@file.json (default: the first four)",
+    )
+    sp.add_argument(
+        "--compare",
+        nargs=2,
+        action="append",
+        metavar=("A", "B"),
+        help="paired comparison of A against B (repeatable)",
+    )
+    sp.add_argument("--groups", help="comma-separated user groups to evaluate as")
+    sp.add_argument(
+        "--generate",
+        nargs="?",
+        const="default",
+        metavar="CONFIG",
+        help="also run the full graph (generation) under CONFIG (default: "
+        "'default') and report citation/quote/no-evidence/unusable rates",
+    )
+    sp.add_argument("--model", help="chat model for --generate (init_chat_model string)")
+    sp.add_argument("--limit", type=int, help="only the first N questions")
+    sp.add_argument("--out", help="write the JSON results to this file")
+    sp.add_argument("--per-question", help="write per-question results (JSONL) to this file")
+    sp.set_defaults(func=cmd_eval)
+
+    sp = sub.add_parser(
+        "calibrate",
+        help="sweep the gate threshold and write INDEX/calibration.json",
+        description="Sweep the gate threshold over answerable vs unanswerable (and "
+        "out-of-domain) questions, choose one by a stated rule, write it to "
+        "INDEX/calibration.json and save a plot.",
+    )
+    shared(sp)
+    sp.add_argument("questions", help="question file with answerable (and unanswerable) questions")
+    sp.add_argument(
+        "--ood",
+        action="append",
+        metavar="FILE",
+        help="out-of-domain questions (any labels; all treated as unanswerable)",
+    )
+    sp.add_argument(
+        "--config",
+        default="default",
+        help="graph configuration whose gate is calibrated (default: default)",
+    )
+    sp.add_argument(
+        "--max-bluff",
+        type=float,
+        default=0.10,
+        help="rule: most answerable kept with bluff rate <= this (default 0.10)",
+    )
+    sp.add_argument(
+        "--min-kept",
+        type=float,
+        help="rule instead: highest threshold keeping >= this share answerable",
+    )
+    sp.add_argument(
+        "--bluff-set",
+        choices=["auto", "ood", "unanswerable"],
+        default="auto",
+        help="negatives the rule applies to (auto: out-of-domain if given)",
+    )
+    sp.add_argument("--plot", help="PNG path (default INDEX/calibration.png)")
+    sp.add_argument("--dry-run", action="store_true", help="do not write calibration.json")
+    sp.add_argument("--groups", help="comma-separated user groups to evaluate as")
+    sp.add_argument("--limit", type=int, help="only the first N questions")
+    sp.set_defaults(func=cmd_calibrate)
+
+    sp = sub.add_parser(
+        "chunking-study",
+        help="compare blind/boundary cuts, header and overlap (A-F)",
+        description="Index a corpus with six chunking strategies and report destroyed "
+        "evidence, recall and paired sign tests.",
+    )
+    shared(sp)
+    sp.add_argument("--corpus", help="folder of documents (with --questions)")
+    sp.add_argument("--questions", help="question file for --corpus")
+    sp.add_argument(
+        "--dataset",
+        choices=["squad", "sample"],
+        help="squad: SQuAD 2.0 articles from the shared data; sample: the bundled "
+        "corpus (default when no --corpus)",
+    )
+    sp.add_argument("--data", help="shared data folder (default <repo>/../shared/data)")
+    sp.add_argument(
+        "--work", default=".citerag/chunking-study", help="work folder for the strategies' indexes"
+    )
+    sp.add_argument("--chunk-size", type=int, default=600)
+    sp.add_argument("--overlap", type=int, default=80)
+    sp.add_argument(
+        "--configs",
+        default="dense,hybrid",
+        help="retrieval configurations, comma-separated (default dense,hybrid)",
+    )
+    sp.add_argument("--only", help="strategy letters to run, e.g. ACE")
+    sp.add_argument("--limit", type=int, help="only the first N questions of each set")
+    sp.add_argument("--out", help="write the JSON results to this file")
+    sp.set_defaults(func=cmd_chunking_study)
+
+    sp = sub.add_parser(
+        "ladder",
+        help="fault injection on the real graph: the fallback-ladder table",
+        description="Run N questions through the real graph with a fake chat model that "
+        "fails, malforms its block, or answers; count unusable answers under "
+        "four fallback policies.",
+    )
+    shared(sp)
+    sp.add_argument(
+        "--sample",
+        action="store_true",
+        help="build the bundled sample corpus into a temporary index",
+    )
+    sp.add_argument(
+        "--questions",
+        help="question file (default: examples/questions.jsonl); "
+        "its unanswerable questions that the gate refuses "
+        "are the 'no results' pool",
+    )
+    sp.add_argument("-n", type=int, default=20_000, help="runs (default 20000)")
+    sp.add_argument("--seed", type=int, default=31)
+    sp.add_argument("--p-error", type=float, default=0.02)
+    sp.add_argument("--p-malformed", type=float, default=0.05)
+    sp.add_argument("--p-no-results", type=float, default=0.06)
+    sp.add_argument("--config", default="default", help="graph configuration")
+    sp.add_argument("--out", help="write the JSON results to this file")
+    sp.set_defaults(func=cmd_ladder)
+
+    sp = sub.add_parser(
+        "eval-prepare",
+        help="turn SQuAD 2.0 / SciFact / FinanceBench into documents + questions",
+        description="Materialise a public evaluation set from the shared data folder as "
+        "documents in WORK/<name>/corpus and a question file.",
+    )
+    shared(sp)
+    sp.add_argument("dataset", choices=list(DATASETS))
+    sp.add_argument("--data", help="shared data folder (default <repo>/../shared/data)")
+    sp.add_argument("--work", default=".citerag/eval-data", help="work folder")
+    sp.add_argument("--ingest", action="store_true", help="also ingest into --index")
+    sp.set_defaults(func=cmd_prepare)

@@ -1,0 +1,375 @@
+"""Calibrate the gate: sweep its threshold over answerable vs unanswerable questions.
+
+The gate compares one number per question with a threshold: the best candidate's ``rerank``
+score (the second stage's score, e.g. ``sentence-maxsim``) or its ``dense`` cosine. For each
+threshold ``t`` the sweep counts:
+
+* **answerable kept** — answerable questions whose best score is ``>= t`` (the model is asked);
+* **answerable lost** — the others (a "no evidence" reply to a question the corpus answers);
+* **bluffs** — unanswerable questions whose best score is ``>= t``: the graph would hand the
+  model passages for a question the corpus does not answer;
+* **kept with evidence** — answerable, kept, and a chunk that hits the evidence is among the
+  first ``max_passages`` candidates and itself scores ``>= t``.
+
+Negatives come in two kinds and are reported separately: the question file's own
+``unanswerable`` questions (for SQuAD 2.0, adversarial near-misses written against the very
+paragraph that looks relevant) and **out-of-domain** questions (``--ood``: questions about
+something the corpus does not cover at all, seed article 001's refusal set).
+
+Selection rules (:class:`Rule`):
+
+* ``max-bluff`` (default ``0.10``): keep the most answerable questions subject to a bluff
+  rate ``<=`` the limit on the bluff set — i.e. the lowest threshold meeting the limit;
+* ``min-kept``: the highest threshold that still keeps at least the given share of
+  answerable questions.
+
+The chosen threshold is rounded *up* to 0.001 (never raising the bluff rate) and written to
+``INDEX/calibration.json`` in the shape of ``chains/gate_defaults.json`` with its provenance;
+the per-index file overrides the packaged defaults (see ``graphs.config.RAGConfig``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from citerag.eval import metrics as stats
+from citerag.eval.runner import ConfigRun
+
+GRID_STEP = 0.001
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How a threshold is chosen.
+
+    Attributes:
+        kind: ``max-bluff`` or ``min-kept``.
+        value: The bluff-rate limit or the kept share required.
+    """
+
+    kind: str = "max-bluff"
+    value: float = 0.10
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("max-bluff", "min-kept"):
+            raise ValueError(f"unknown rule {self.kind!r}: use max-bluff or min-kept")
+        if not 0.0 <= self.value <= 1.0:
+            raise ValueError("the rule's value is a share between 0 and 1")
+
+    def describe(self, bluff_set: str) -> str:
+        """Human statement of the rule."""
+        if self.kind == "max-bluff":
+            return (
+                f"keep the most answerable questions with a bluff rate <= "
+                f"{self.value:.0%} on the {bluff_set} set"
+            )
+        return (
+            f"refuse as many {bluff_set} questions as possible while keeping >= "
+            f"{self.value:.0%} of answerable questions"
+        )
+
+
+@dataclass
+class ScoreScores:
+    """Per-question scores for one gate score.
+
+    Attributes:
+        score: ``rerank`` or ``dense``.
+        key: Calibration key (reranker name such as ``sentence-maxsim``, or ``dense``).
+        positives: Best score of each answerable question.
+        evidence: Score of the best evidence hit in the context window (or ``None``).
+        negatives: Bluff sets by name -> best score of each question.
+    """
+
+    score: str
+    key: str
+    positives: list[float]
+    evidence: list[float | None]
+    negatives: dict[str, list[float]] = field(default_factory=dict)
+
+
+def _v(x: float | None) -> float:
+    return -math.inf if x is None else float(x)
+
+
+def collect(
+    answerable: ConfigRun, negatives: dict[str, ConfigRun], reranker: str
+) -> dict[str, ScoreScores]:
+    """Gather best scores per gate score from evaluation runs.
+
+    Args:
+        answerable: A run whose answerable questions are the positives.
+        negatives: Name -> run whose questions are all bluff candidates (its unanswerable
+            questions are used; pass out-of-domain questions marked unanswerable).
+        reranker: Name of the reranker the ``rerank`` score came from.
+    """
+    pos = answerable.answerable
+    out = {
+        "rerank": ScoreScores(
+            "rerank", reranker, [_v(r.best_rerank) for r in pos], [r.hit_rerank for r in pos]
+        ),
+        "dense": ScoreScores(
+            "dense", "dense", [_v(r.best_dense) for r in pos], [r.hit_dense for r in pos]
+        ),
+    }
+    for name, run in negatives.items():
+        un = run.unanswerable
+        out["rerank"].negatives[name] = [_v(r.best_rerank) for r in un]
+        out["dense"].negatives[name] = [_v(r.best_dense) for r in un]
+    return out
+
+
+def _share_at(values: Sequence[float], t: float) -> tuple[int, int]:
+    return sum(1 for v in values if v >= t), len(values)
+
+
+def sweep_row(s: ScoreScores, t: float) -> dict[str, Any]:
+    """Counts at one threshold."""
+    kept, n = _share_at(s.positives, t)
+    with_ev = sum(
+        1
+        for p, e in zip(s.positives, s.evidence, strict=True)
+        if p >= t and e is not None and e >= t
+    )
+    row: dict[str, Any] = {
+        "threshold": round(t, 6),
+        "answerable_kept": stats.Proportion(kept, n),
+        "answerable_lost": stats.Proportion(n - kept, n),
+        "kept_with_evidence": stats.Proportion(with_ev, n),
+    }
+    for name, neg in s.negatives.items():
+        row[f"bluffs:{name}"] = stats.Proportion(*_share_at(neg, t))
+    return row
+
+
+def choose(s: ScoreScores, rule: Rule, bluff_set: str) -> float:
+    """Apply the rule; return the threshold (rounded up to :data:`GRID_STEP`).
+
+    Raises:
+        ValueError: If the bluff set is missing or empty, or no threshold keeps enough.
+    """
+    neg = sorted(s.negatives.get(bluff_set) or [], reverse=True)
+    pos = sorted(s.positives, reverse=True)
+    if not neg:
+        raise ValueError(f"no questions in the bluff set {bluff_set!r}")
+    if not pos:
+        raise ValueError("no answerable questions to calibrate against")
+
+    def above(v: float) -> float:  # smallest grid point strictly above v
+        return (math.floor(v / GRID_STEP + 1e-9) + 1) * GRID_STEP
+
+    if rule.kind == "max-bluff":
+        allowed = math.floor(rule.value * len(neg) + 1e-9)  # bluffs permitted
+        if allowed >= len(neg):
+            t = math.floor(min(pos + neg) / GRID_STEP) * GRID_STEP
+        else:
+            t = above(neg[allowed])  # the (allowed+1)-th highest negative is refused
+        return round(t, 6)
+    need = math.ceil(rule.value * len(pos) - 1e-9)  # answerable questions to keep
+    if need <= 0:
+        return round(above(max(pos + neg)), 6)
+    v = pos[need - 1]  # keep everything scoring >= the need-th best positive
+    return round(math.floor(v / GRID_STEP + 1e-9) * GRID_STEP, 6)
+
+
+def grid(lo: float, hi: float, step: float = 0.05) -> list[float]:
+    """Round thresholds from ``lo`` to ``hi`` (inclusive)."""
+    start = math.floor(lo / step) * step
+    out = []
+    t = start
+    while t <= hi + 1e-9:
+        out.append(round(t, 6))
+        t += step
+    return out
+
+
+@dataclass
+class Calibration:
+    """The outcome for one gate score.
+
+    Attributes:
+        scores: The per-question scores.
+        rule: The rule.
+        bluff_set: Which negative set the rule applies to.
+        threshold: The chosen threshold.
+        chosen: Counts at the chosen threshold.
+        table: Counts over a grid of thresholds (plus the chosen one).
+        auc: ROC AUC (answerable vs each negative set).
+    """
+
+    scores: ScoreScores
+    rule: Rule
+    bluff_set: str
+    threshold: float
+    chosen: dict[str, Any]
+    table: list[dict[str, Any]]
+    auc: dict[str, float]
+
+    def entry(self, data: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+        """The ``calibration.json`` entry for this score."""
+        c = self.chosen
+        return {
+            "threshold": self.threshold,
+            "score": self.scores.score,
+            "rule": self.rule.describe(self.bluff_set),
+            "data": data,
+            "n": {
+                "answerable": c["answerable_kept"].n,
+                **{k.split(":", 1)[1]: v.n for k, v in c.items() if k.startswith("bluffs:")},
+            },
+            "answerable_kept": round(c["answerable_kept"].value, 4),
+            "bluff_rates": {
+                k.split(":", 1)[1]: round(v.value, 4)
+                for k, v in c.items()
+                if k.startswith("bluffs:")
+            },
+            "auc": {k: round(v, 4) for k, v in self.auc.items()},
+            "config": config,
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "written_by": "citerag calibrate",
+        }
+
+
+def calibrate(s: ScoreScores, rule: Rule, bluff_set: str, step: float = 0.05) -> Calibration:
+    """Choose a threshold for one score and tabulate the sweep."""
+    t = choose(s, rule, bluff_set)
+    allv = [v for v in s.positives if v > -math.inf] + [
+        v for neg in s.negatives.values() for v in neg if v > -math.inf
+    ]
+    lo = min(allv) if allv else 0.0
+    hi = max(allv) if allv else 1.0
+    ts = sorted({*grid(lo, hi, step), t})
+    return Calibration(
+        scores=s,
+        rule=rule,
+        bluff_set=bluff_set,
+        threshold=t,
+        chosen=sweep_row(s, t),
+        table=[sweep_row(s, x) for x in ts],
+        auc={name: stats.roc_auc(s.positives, neg) for name, neg in s.negatives.items()},
+    )
+
+
+def format_table(cal: Calibration, markdown: bool = True) -> str:
+    """The sweep as a table (the chosen threshold marked with ``◀``)."""
+    from citerag.eval.report import table
+
+    negs = list(cal.scores.negatives)
+    headers = [
+        "threshold",
+        "answerable kept",
+        "answerable lost",
+        "kept with evidence",
+        *[f"bluffs ({n})" for n in negs],
+    ]
+    rows = []
+    for row in cal.table:
+        mark = " ◀" if abs(row["threshold"] - cal.threshold) < 1e-9 else ""
+        rows.append(
+            [
+                f"{row['threshold']:.3f}{mark}",
+                _count(row["answerable_kept"]),
+                _count(row["answerable_lost"]),
+                _count(row["kept_with_evidence"]),
+                *[_count(row[f"bluffs:{n}"]) for n in negs],
+            ]
+        )
+    return table(headers, rows, markdown=markdown)
+
+
+def _count(p: stats.Proportion) -> str:
+    return f"{p.k}/{p.n} ({p.value:.1%})"
+
+
+def plot(cals: Sequence[Calibration], path: Path, title: str = "") -> Path:
+    """Save one panel per gate score: answerable kept and bluff rates against the threshold."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(cals), figsize=(6.4 * len(cals), 5.4), squeeze=False)
+    for ax, cal in zip(axes[0], cals, strict=True):
+        s = cal.scores
+        finite = [v for v in s.positives if v > -math.inf] + [
+            v for neg in s.negatives.values() for v in neg if v > -math.inf
+        ]
+        lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
+        xs = [lo + (hi - lo) * i / 400 for i in range(401)]
+        rows = [sweep_row(s, x) for x in xs]
+        ax.plot(
+            xs,
+            [r["answerable_kept"].value for r in rows],
+            color="tab:green",
+            lw=2,
+            label="answerable kept",
+        )
+        ax.plot(
+            xs,
+            [r["kept_with_evidence"].value for r in rows],
+            color="tab:green",
+            lw=1,
+            ls="--",
+            label="kept with evidence in context",
+        )
+        colors = ["tab:red", "tab:orange", "tab:purple", "tab:brown"]
+        for i, name in enumerate(s.negatives):
+            ax.plot(
+                xs,
+                [r[f"bluffs:{name}"].value for r in rows],
+                color=colors[i % 4],
+                lw=2,
+                label=f"bluffs: {name}",
+            )
+        ax.axvline(cal.threshold, color="black", lw=1, ls=":")
+        ax.text(cal.threshold, 1.02, f" {cal.threshold:.3f}", fontsize=8, va="bottom")
+        ax.set_xlabel(f"gate threshold on {s.score} score ({s.key})")
+        ax.set_ylabel("share of questions at or above the threshold")
+        ax.set_ylim(-0.02, 1.08)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7.5, loc="center right")
+        ax.set_title(
+            f"{s.score} score ({s.key}), threshold {cal.threshold:.3f}\n"
+            + "\n".join(f"ROC AUC answerable vs {k}: {v:.3f}" for k, v in cal.auc.items()),
+            fontsize=8.5,
+        )
+    if title:
+        import textwrap
+
+        fig.suptitle(textwrap.fill(title, 140), fontsize=9.5)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_calibration(index_dir: Path, entries: dict[str, dict[str, Any]]) -> Path:
+    """Merge entries into ``INDEX/calibration.json`` atomically; return its path."""
+    from graphs.rag import CALIBRATION_FILE
+
+    path = Path(index_dir) / CALIBRATION_FILE
+    data: dict[str, Any] = {}
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            data = {}
+    data.update(entries)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def evaluate_threshold(s: ScoreScores, t: float) -> dict[str, Any]:
+    """JSON figures at a given threshold (for transfer checks on another data set)."""
+    row = sweep_row(s, t)
+    return {k: (v.to_json() if isinstance(v, stats.Proportion) else v) for k, v in row.items()}
