@@ -134,7 +134,7 @@ def main() -> None:
         c = time.perf_counter()
         lex = store.bm25_search(q, 20, filter=flt)
         d = time.perf_counter()
-        fused = rrf({"dense": [x.id for x, _ in dense], "bm25": [x.id for x, _ in lex]})
+        rrf({"dense": [x.id for x, _ in dense], "bm25": [x.id for x, _ in lex]})
         e = time.perf_counter()
         t["embed"].append(b - a)
         t["dense"].append(c - b)
