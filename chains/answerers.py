@@ -107,7 +107,7 @@ class ExtractiveAnswerer:
         chosen.sort(key=lambda t: t[1])  # keep passage (rank) order
         lines = []
         for _, n, sent in chosen:
-            quote = " ".join(sent.split()).replace('"', "'")
+            quote = " ".join(sent.split()).replace('"', '\\"')  # validate() unescapes
             text = " ".join(sent.split())
             lines.append(f'{text} [{n}: "{quote}"]')
         confidence = "high" if best >= 0.8 else "medium" if best >= 0.55 else "low"

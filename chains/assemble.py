@@ -26,12 +26,18 @@ def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
+def _contained(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]], threshold: float) -> bool:
+    if not sa or not sb:
+        return sa == sb
+    return len(sa & sb) / min(len(sa), len(sb)) >= threshold
+
+
 def near_duplicate(a: str, b: str, threshold: float = 0.8) -> bool:
     """Whether the smaller text's 5-word shingles are mostly contained in the other's."""
     sa, sb = _shingles(a), _shingles(b)
     if not sa or not sb:
         return a.strip() == b.strip()
-    return len(sa & sb) / min(len(sa), len(sb)) >= threshold
+    return _contained(sa, sb, threshold)
 
 
 @dataclass
@@ -89,12 +95,15 @@ def assemble(
         The assembled context. The best passage is always kept, even over budget.
     """
     kept: list[Candidate] = []
+    kept_shingles: list[set[tuple[str, ...]]] = []
     dups: list[str] = []
     for c in candidates:
-        if any(near_duplicate(c.content, k.content, dedupe_threshold) for k in kept):
+        sh = _shingles(c.content)
+        if any(_contained(sh, k, dedupe_threshold) for k in kept_shingles):
             dups.append(c.chunk_id)
             continue
         kept.append(c)
+        kept_shingles.append(sh)
     selected: list[Candidate] = []
     over: list[str] = []
     used = 0
