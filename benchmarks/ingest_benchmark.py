@@ -247,24 +247,20 @@ def _instrument(timers: _Timers, parse_log: list[dict[str, Any]]) -> None:
     EmbeddingModel.count_tokens = count_tokens
 
 
-def _use_completion_order() -> None:
-    """EXPERIMENT (not library behaviour): yield parsed files as they complete, not in order."""
-    import concurrent.futures as cf
-    import multiprocessing
+def _use_small_first_order() -> None:
+    """EXPERIMENT (not library behaviour): hand the parse worker the smallest files first.
 
+    With one worker the pool parses in submission order, so the main process cannot start
+    embedding before the FIRST file is parsed; sorted by path, that is a 99-page PDF here.
+    """
     import citerag.index.ingest as ing
 
     orig = ing._process_iter
 
     def process_iter(todo, chunking, workers):  # type: ignore[no-untyped-def]
-        if workers <= 0 or len(todo) <= 1:
-            yield from orig(todo, chunking, workers)
-            return
-        ctx = multiprocessing.get_context("fork")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(ing.process_file, src, chunking) for src in todo]
-            for fut in cf.as_completed(futures):
-                yield fut.result()
+        order = sorted(todo, key=lambda s: (s.path.suffix.lower() == ".pdf",
+                                            s.path.stat().st_size))
+        yield from orig(order, chunking, workers)
 
     ing._process_iter = process_iter
 
@@ -275,8 +271,8 @@ def child_ingest(args: argparse.Namespace) -> dict[str, Any]:
     from citerag.index.ingest import ingest
 
     model, load_s = _load_model(args.torch_threads)
-    if args.iter_order == "completed":
-        _use_completion_order()
+    if args.iter_order == "small-first":
+        _use_small_first_order()
     timers = _Timers()
     parse_log: list[dict[str, Any]] = []
     if not args.no_instrument:
@@ -610,8 +606,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="also time all texts in ONE embed_documents call (ideal batching)")
     p.add_argument("--torch-threads", type=int, default=None,
                    help="EXPERIMENT: torch.set_num_threads in the children")
-    p.add_argument("--iter-order", choices=["library", "completed"], default="library",
-                   help="EXPERIMENT: 'completed' swaps in an as_completed() _process_iter")
+    p.add_argument("--iter-order", choices=["library", "small-first"], default="library",
+                   help="EXPERIMENT: 'small-first' parses non-PDF/small files first")
     p.add_argument("--keep-tmp", action="store_true", help="keep the temporary folder")
     # child mode (internal)
     p.add_argument("--child", choices=["ingest", "embed"], help=argparse.SUPPRESS)
