@@ -10,7 +10,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup demo serve test test-fast lint typecheck bench clean
+.PHONY: setup demo serve test test-fast lint typecheck clean
 
 setup: $(VENV)/.installed
 
