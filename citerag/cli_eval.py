@@ -162,6 +162,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 for r in run.results:
                     rec = {"config": name, "question": qtext[r.id].question, **r.to_json()}
                     fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    if args.plot and out["answerable"]:
+        from citerag.eval.plots import recall_curves, save
+
+        out["plot"] = str(
+            save(
+                recall_curves(list(runs.values()), title=f"{Path(args.questions).name}"), args.plot
+            )
+        )
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(
@@ -223,6 +231,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             )
     if args.per_question:
         _echo(f"\nper-question results: {args.per_question}")
+    if out.get("plot"):
+        _echo(f"recall@k plot: {out['plot']}")
     return 0
 
 
@@ -236,7 +246,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.eval import calibrate as calib
     from citerag.eval.adapters import out_of_domain
     from citerag.eval.questions import load_questions
-    from citerag.eval.runner import ConfigRun, parse_config
+    from citerag.eval.runner import parse_config
 
     questions = _limit(load_questions(args.questions), args.limit)
     ood: list[Any] = []
@@ -245,37 +255,23 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cfg = parse_config(args.config)
     model, loaded = _open_index(args.index, args.embedding_model)
     ev = _evaluator(args, model, loaded, _groups(args))
-    progress = not args.no_progress
-    run = ev.run(questions, cfg, progress=progress)
-    negatives: dict[str, ConfigRun] = {}
-    if run.unanswerable:
-        negatives["unanswerable"] = run
-    if ood:
-        negatives["out-of-domain"] = ev.run(ood, cfg, progress=progress)
-    if not run.answerable:
-        raise ValueError(f"{args.questions}: no answerable questions to calibrate with")
-    if not negatives:
-        raise ValueError(
-            'no unanswerable questions: mark some "unanswerable": true or '
-            "pass --ood FILE with off-topic questions"
-        )
-    bluff_set = args.bluff_set
-    if bluff_set == "auto":
-        bluff_set = "out-of-domain" if "out-of-domain" in negatives else "unanswerable"
-    if bluff_set == "ood":
-        bluff_set = "out-of-domain"
-    if bluff_set not in negatives:
-        raise ValueError(f"bluff set {bluff_set!r} is empty")
     rule = (
         calib.Rule("min-kept", args.min_kept)
         if args.min_kept is not None
         else calib.Rule("max-bluff", args.max_bluff)
     )
-    reranker = ev.deps.reranker(cfg.conf.get("reranker", "sentence")).name
-    scores = calib.collect(run, negatives, reranker)
-    cals = [calib.calibrate(scores[s], rule, bluff_set) for s in ("rerank", "dense")]
+    result = calib.run_calibration(
+        ev,
+        questions,
+        cfg,
+        ood=ood,
+        rule=rule,
+        bluff_set=args.bluff_set,
+        progress=not args.no_progress,
+    )
+    cals, bluff_set = result.calibrations, result.bluff_set
     data = {"questions": str(args.questions), "ood": [str(p) for p in args.ood or []]}
-    entries = {cal.scores.key: cal.entry(data, cfg.conf) for cal in cals}
+    entries = result.entries(data)
     plot_path = Path(args.plot) if args.plot else Path(args.index) / "calibration.png"
     calib.plot(
         cals,
@@ -603,6 +599,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--limit", type=int, help="only the first N questions")
     sp.add_argument("--out", help="write the JSON results to this file")
     sp.add_argument("--per-question", help="write per-question results (JSONL) to this file")
+    sp.add_argument("--plot", help="save recall@k curves with 95 %% intervals to this PNG")
     sp.set_defaults(func=cmd_eval)
 
     sp = sub.add_parser(

@@ -257,6 +257,87 @@ def calibrate(s: ScoreScores, rule: Rule, bluff_set: str, step: float = 0.05) ->
     )
 
 
+@dataclass
+class CalibrationRun:
+    """A whole calibration: the runs it used and one :class:`Calibration` per gate score.
+
+    Attributes:
+        run: The question file's run (its answerable questions are the positives).
+        negatives: Bluff-set name (``unanswerable``, ``out-of-domain``) -> run.
+        bluff_set: The set the rule applies to.
+        rule: The rule.
+        reranker: Name of the second stage whose scores the ``rerank`` gate compares.
+        calibrations: One per gate score: ``rerank`` first, then ``dense``.
+    """
+
+    run: ConfigRun
+    negatives: dict[str, ConfigRun]
+    bluff_set: str
+    rule: Rule
+    reranker: str
+    calibrations: list[Calibration]
+
+    def for_score(self, score: str) -> Calibration:
+        """The calibration of one gate score (``rerank`` or ``dense``)."""
+        return next(c for c in self.calibrations if c.scores.score == score)
+
+    def entries(self, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """``calibration.json`` entries keyed by reranker name / ``dense``."""
+        conf = self.run.config.conf
+        return {c.scores.key: c.entry(data, conf) for c in self.calibrations}
+
+
+def run_calibration(
+    evaluator: Any,
+    questions: Sequence[Any],
+    config: Any,
+    *,
+    ood: Sequence[Any] = (),
+    rule: Rule | None = None,
+    bluff_set: str = "auto",
+    progress: bool = True,
+) -> CalibrationRun:
+    """Run the questions (and out-of-domain ones) and calibrate both gate scores.
+
+    Args:
+        evaluator: A :class:`~citerag.eval.runner.Evaluator` over the index.
+        questions: Answerable questions, optionally with ``unanswerable`` ones.
+        config: The :class:`~citerag.eval.runner.EvalConfig` the gate belongs to.
+        ood: Out-of-domain questions (see :func:`citerag.eval.adapters.out_of_domain`).
+        rule: Selection rule (default: bluff rate <= 10 %).
+        bluff_set: ``unanswerable``, ``out-of-domain`` (or ``ood``), or ``auto``
+            (out-of-domain when given, else unanswerable).
+        progress: Progress bars.
+
+    Raises:
+        ValueError: No answerable questions, no negatives, or an empty bluff set.
+    """
+    rule = rule or Rule()
+    run = evaluator.run(list(questions), config, progress=progress)
+    if not run.answerable:
+        raise ValueError("no answerable questions to calibrate with")
+    negatives: dict[str, ConfigRun] = {}
+    if run.unanswerable:
+        negatives["unanswerable"] = run
+    if ood:
+        negatives["out-of-domain"] = evaluator.run(list(ood), config, progress=progress)
+    if not negatives:
+        raise ValueError(
+            'no unanswerable questions: mark some "unanswerable": true or '
+            "pass out-of-domain questions (--ood FILE)"
+        )
+    if bluff_set == "auto":
+        bluff_set = "out-of-domain" if "out-of-domain" in negatives else "unanswerable"
+    if bluff_set == "ood":
+        bluff_set = "out-of-domain"
+    if bluff_set not in negatives:
+        raise ValueError(f"bluff set {bluff_set!r} is empty")
+    reranker = evaluator.deps.reranker(config.conf.get("reranker", "sentence")).name
+    scores = collect(run, negatives, reranker)
+    cals = [calibrate(scores[s], rule, bluff_set) for s in ("rerank", "dense")]
+    return CalibrationRun(run, negatives, bluff_set, rule, reranker, cals)
+
+
 def format_table(cal: Calibration, markdown: bool = True) -> str:
     """The sweep as a table (the chosen threshold marked with ``◀``)."""
     from citerag.eval.report import table
@@ -289,66 +370,13 @@ def _count(p: stats.Proportion) -> str:
 
 
 def plot(cals: Sequence[Calibration], path: Path, title: str = "") -> Path:
-    """Save one panel per gate score: answerable kept and bluff rates against the threshold."""
-    import matplotlib
+    """Save one panel per gate score: answerable kept and bluff rates against the threshold.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    See :func:`citerag.eval.plots.calibration_curves` for a figure to display instead.
+    """
+    from citerag.eval.plots import calibration_curves, save
 
-    fig, axes = plt.subplots(1, len(cals), figsize=(6.4 * len(cals), 5.4), squeeze=False)
-    for ax, cal in zip(axes[0], cals, strict=True):
-        s = cal.scores
-        finite = [v for v in s.positives if v > -math.inf] + [
-            v for neg in s.negatives.values() for v in neg if v > -math.inf
-        ]
-        lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
-        xs = [lo + (hi - lo) * i / 400 for i in range(401)]
-        rows = [sweep_row(s, x) for x in xs]
-        ax.plot(
-            xs,
-            [r["answerable_kept"].value for r in rows],
-            color="tab:green",
-            lw=2,
-            label="answerable kept",
-        )
-        ax.plot(
-            xs,
-            [r["kept_with_evidence"].value for r in rows],
-            color="tab:green",
-            lw=1,
-            ls="--",
-            label="kept with evidence in context",
-        )
-        colors = ["tab:red", "tab:orange", "tab:purple", "tab:brown"]
-        for i, name in enumerate(s.negatives):
-            ax.plot(
-                xs,
-                [r[f"bluffs:{name}"].value for r in rows],
-                color=colors[i % 4],
-                lw=2,
-                label=f"bluffs: {name}",
-            )
-        ax.axvline(cal.threshold, color="black", lw=1, ls=":")
-        ax.text(cal.threshold, 1.02, f" {cal.threshold:.3f}", fontsize=8, va="bottom")
-        ax.set_xlabel(f"gate threshold on {s.score} score ({s.key})")
-        ax.set_ylabel("share of questions at or above the threshold")
-        ax.set_ylim(-0.02, 1.08)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7.5, loc="center right")
-        ax.set_title(
-            f"{s.score} score ({s.key}), threshold {cal.threshold:.3f}\n"
-            + "\n".join(f"ROC AUC answerable vs {k}: {v:.3f}" for k, v in cal.auc.items()),
-            fontsize=8.5,
-        )
-    if title:
-        import textwrap
-
-        fig.suptitle(textwrap.fill(title, 140), fontsize=9.5)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(calibration_curves(cals, title), path)
 
 
 def write_calibration(index_dir: Path, entries: dict[str, dict[str, Any]]) -> Path:

@@ -7,6 +7,8 @@ import json
 import pytest
 
 from citerag.eval import calibrate as calib
+from citerag.eval.runner import ConfigRun
+from tests.support.eval_results import result
 
 POS = [0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35, 0.3, 0.2]
 OOD = [0.55, 0.42, 0.38, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.0]
@@ -77,3 +79,88 @@ def test_plot_writes_a_png(tmp_path):
     cal = calib.calibrate(scores(), calib.Rule(), "out-of-domain")
     path = calib.plot([cal, cal], tmp_path / "c.png", title="t")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+class _Reranker:
+    name = "sentence-hybrid"
+
+
+class _Deps:
+    def reranker(self, name):
+        return _Reranker()
+
+
+class FakeEvaluator:
+    """Returns runs with given best scores, keyed by question id (no index needed)."""
+
+    def __init__(self, best):
+        self.best = best
+        self.deps = _Deps()
+        self.calls = 0
+
+    def run(self, questions, config, progress=True):
+        self.calls += 1
+        out = []
+        for q in questions:
+            r = result(q.id, None if q.unanswerable else 1, q.unanswerable)
+            r.best_rerank = r.best_dense = self.best[q.id]
+            out.append(r)
+        return ConfigRun(config, out)
+
+
+def _qs():
+    from citerag.eval.questions import Evidence, Question
+
+    pos = [Question(f"a{i}", f"q{i}", False, [Evidence(doc="d")]) for i in range(4)]
+    neg = [Question(f"u{i}", f"u{i}", True) for i in range(2)]
+    ood = [Question(f"o{i}", f"o{i}", True) for i in range(2)]
+    best = {
+        "a0": 0.9,
+        "a1": 0.8,
+        "a2": 0.6,
+        "a3": 0.4,
+        "u0": 0.85,
+        "u1": 0.5,
+        "o0": 0.45,
+        "o1": 0.1,
+    }
+    return pos + neg, ood, best
+
+
+def test_run_calibration_auto_bluff_set_and_entries():
+    from citerag.eval.runner import parse_config
+
+    questions, ood, best = _qs()
+    ev = FakeEvaluator(best)
+    res = calib.run_calibration(
+        ev, questions, parse_config("default"), ood=ood, rule=calib.Rule("max-bluff", 0.0)
+    )
+    assert ev.calls == 2 and res.bluff_set == "out-of-domain"
+    assert set(res.negatives) == {"unanswerable", "out-of-domain"}
+    assert res.for_score("rerank").threshold == pytest.approx(0.451)
+    assert res.for_score("rerank").chosen["answerable_kept"].k == 3
+    entries = res.entries({"questions": "q.jsonl"})
+    assert set(entries) == {"sentence-hybrid", "dense"}
+    assert entries["sentence-hybrid"]["bluff_rates"] == {"unanswerable": 1.0, "out-of-domain": 0.0}
+    strict = calib.run_calibration(
+        FakeEvaluator(best),
+        questions,
+        parse_config("default"),
+        ood=ood,
+        rule=calib.Rule("max-bluff", 0.0),
+        bluff_set="unanswerable",
+    )
+    assert strict.for_score("rerank").threshold == pytest.approx(0.851)
+
+
+def test_run_calibration_refuses_without_positives_or_negatives():
+    from citerag.eval.runner import parse_config
+
+    questions, _, best = _qs()
+    cfg = parse_config("default")
+    with pytest.raises(ValueError, match="no answerable"):
+        calib.run_calibration(FakeEvaluator(best), questions[4:], cfg)
+    with pytest.raises(ValueError, match="no unanswerable"):
+        calib.run_calibration(FakeEvaluator(best), questions[:4], cfg)
+    with pytest.raises(ValueError, match="bluff set 'out-of-domain' is empty"):
+        calib.run_calibration(FakeEvaluator(best), questions, cfg, bluff_set="ood")
