@@ -98,24 +98,51 @@ class RAGConfig:
     def threshold(
         self, reranker_name: str, calibration: dict[str, Any] | None = None
     ) -> tuple[str, float]:
-        """Return ``(score name, threshold)`` the gate uses.
+        """Return ``(score name, threshold)`` the gate uses (see :meth:`gate_settings`)."""
+        g = self.gate_settings(reranker_name, calibration)
+        return g["score"], g["threshold"]
 
-        With ``gate_score="rerank"``, the calibrated default depends on the reranker (a
-        cross-encoder logit is on another scale than a cosine blend); with no calibration for
-        that reranker the gate falls back to the dense cosine.
+    def gate_settings(
+        self, reranker_name: str, calibration: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Decide which score the gate compares, against which threshold, and why.
+
+        With ``gate_score="rerank"``, the threshold depends on the reranker (a cross-encoder
+        logit is on another scale than a cosine blend). Precedence: ``gate_threshold`` from
+        the request (applied to the requested score), then the index's calibration
+        (``INDEX/calibration.json``), then the packaged defaults. A reranker with no
+        calibrated threshold anywhere gates on the dense cosine instead, and ``note`` says so
+        (the trace carries it): run ``citerag calibrate`` with that reranker to fix it.
 
         Args:
             reranker_name: Name of the reranker that produced ``rerank`` scores.
             calibration: Per-index calibration (``INDEX/calibration.json``), which takes
                 precedence over the packaged defaults.
+
+        Returns:
+            ``{"score", "threshold", "source", "note"}``; ``source`` is ``request``,
+            ``index calibration`` or ``packaged default``; ``note`` is ``None`` or a warning.
         """
-        defaults = {**gate_defaults(), **(calibration or {})}
-        if self.gate_score == "rerank" and reranker_name not in defaults:
-            name, key = "dense", "dense"
-        elif self.gate_score == "rerank":
-            name, key = "rerank", reranker_name
-        else:
-            name, key = "dense", "dense"
+        calibration = calibration or {}
+        packaged = gate_defaults()
+        score = "rerank" if self.gate_score == "rerank" else "dense"
+        note = None
         if self.gate_threshold is not None:
-            return name, float(self.gate_threshold)
-        return name, float(defaults[key]["threshold"])
+            return {
+                "score": score,
+                "threshold": float(self.gate_threshold),
+                "source": "request",
+                "note": None,
+            }
+        key = reranker_name if score == "rerank" else "dense"
+        if score == "rerank" and key not in calibration and key not in packaged:
+            note = (
+                f"no calibrated threshold for reranker {reranker_name!r}: the gate compares "
+                "the dense cosine instead; run `citerag calibrate` with this reranker"
+            )
+            score, key = "dense", "dense"
+        if key in calibration:
+            source, value = "index calibration", calibration[key]["threshold"]
+        else:
+            source, value = "packaged default", packaged[key]["threshold"]
+        return {"score": score, "threshold": float(value), "source": source, "note": note}

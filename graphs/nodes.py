@@ -26,6 +26,9 @@ from graphs.trace import build_trace
 
 log = logging.getLogger(__name__)
 
+#: Rerankers already warned about (no calibrated threshold): warn once per process.
+_WARNED_UNCALIBRATED: set[str] = set()
+
 NO_EVIDENCE_ANSWER = (
     "No evidence: the indexed documents you can access do not contain passages that support "
     "an answer to this question."
@@ -77,7 +80,11 @@ def gate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[st
     """Compare the best candidate's named score with the threshold (no model call)."""
     cfg = RAGConfig.from_runnable_config(config)
     reranker_name = (state.get("reranking") or {}).get("reranker", "none")
-    score_name, threshold = cfg.threshold(reranker_name, deps.calibration)
+    settings = cfg.gate_settings(reranker_name, deps.calibration)
+    score_name, threshold = settings["score"], settings["threshold"]
+    if settings["note"] and reranker_name not in _WARNED_UNCALIBRATED:
+        _WARNED_UNCALIBRATED.add(reranker_name)
+        log.warning("%s", settings["note"])
     cands = state.get("candidates") or []
     scores = [c.scores.get(score_name) for c in cands]
     present = [s for s in scores if s is not None]
@@ -88,6 +95,8 @@ def gate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[st
             "score": score_name,
             "score_of": reranker_name if score_name == "rerank" else "dense",
             "threshold": threshold,
+            "threshold_source": settings["source"],
+            "note": settings["note"],
             "best": best,
             "passing_candidates": passing,
             "passed": best is not None and best >= threshold,
