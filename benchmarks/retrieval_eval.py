@@ -12,6 +12,9 @@ retrieval nodes under each configuration with the **packaged** gate defaults
 (``chains/gate_defaults.json``; a per-index calibration file is ignored here so the figures
 do not depend on run order). Writes ``benchmarks/out/retrieval_<dataset>.{json,md}``.
 
+Also saves ``benchmarks/out/retrieval_<dataset>_<evidence>.png``: recall@k curves with 95 %
+Wilson bands for every configuration.
+
 Reported: recall@1/4/8/20 (95 % Wilson), MRR@20 and nDCG@10 (95 % percentile bootstrap),
 evidence in the context, failure attribution, destroyed evidence, refusals, and paired exact
 sign tests between configurations. For SQuAD also with the stricter evidence "the whole
@@ -83,7 +86,9 @@ def main() -> int:
     args = p.parse_args()
 
     from citerag.eval import report
+    from citerag.eval.adapters import safe_name
     from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.plots import recall_curves, save
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import (
         DEFAULT_CONFIGS,
@@ -193,6 +198,17 @@ def main() -> int:
             "Evidence in the index:\n",
             report.evidence_table(evidence),
         ]
+        if n_ans:
+            png = save(
+                recall_curves(
+                    run_list,
+                    title=f"{args.dataset}, evidence = {set_name}: recall@k over {n_ans} "
+                    "answerable questions (shaded: 95 % Wilson)",
+                ),
+                args.out / f"retrieval_{args.dataset}_{safe_name(set_name)}.png",
+            )
+            data["sets"][set_name]["plot"] = str(png)
+            md += ["", f"Plot: `{png}`"]
         log(f"{set_name}: {time.perf_counter() - t0:.0f} s")
         save_embeddings(emb, args)
     write(args.out, f"retrieval_{args.dataset}", data, "\n".join(md))
