@@ -29,8 +29,11 @@ def test_smollm2_output_is_validated(sample_index, sample_corpus, embedding_mode
     loaded = load_index(sample_index, embedding_model)
     # a short generation budget keeps this test to well under a minute on 2 cores
     model = LocalChatModel(model_path=str(smollm2_path()), max_new_tokens=48)
-    graph = build_graph(loaded.store, embeddings=embedding_model.embeddings,
-                        model=ChatModelAnswerer(model, name="smollm2"))
+    graph = build_graph(
+        loaded.store,
+        embeddings=embedding_model.embeddings,
+        model=ChatModelAnswerer(model, name="smollm2"),
+    )
     config = {"configurable": {"max_passages": 2}}
     result = graph.invoke({"question": "What does inverter fault code E-217 mean?"}, config)
     trace = result["trace"]
