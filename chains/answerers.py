@@ -15,6 +15,7 @@ the same validation and fallback ladder applies to either.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -24,8 +25,19 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
 from chains.assemble import Passage
+from chains.citations import INSUFFICIENT
 from citerag.index.bm25 import tokenize
 from loaders.sentences import sentence_spans
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def numbers_in(text: str) -> set[str]:
+    """Numbers written in ``text`` (years, amounts, codes), thousands separators removed.
+
+    ``"£1,200 in 2022 (E-217)"`` -> ``{"1200", "2022", "217"}``.
+    """
+    return {m.group(0).replace(",", "") for m in _NUMBER.finditer(text)}
 
 
 class Answerer(Protocol):
@@ -50,6 +62,7 @@ class ExtractiveAnswerer:
         max_sentences: int = 2,
         margin: float = 0.05,
         lexical_weight: float = 0.25,
+        require_question_numbers: bool = True,
     ) -> None:
         """Create the answerer.
 
@@ -59,12 +72,17 @@ class ExtractiveAnswerer:
             max_sentences: Most sentences quoted.
             margin: A further sentence is quoted only if within this score of the best.
             lexical_weight: Weight of the share of question words a sentence contains.
+            require_question_numbers: Reply "insufficient evidence" when a number the
+                question asks about (a year, an amount, a code) appears in no passage: the
+                passages are about something else ("revenue in 2022" vs a 2025 report), and
+                quoting the nearest sentence would answer a different question.
         """
         self.embeddings = embeddings
         self.store = store
         self.max_sentences = max_sentences
         self.margin = margin
         self.lexical_weight = lexical_weight
+        self.require_question_numbers = require_question_numbers
 
     def _sentence_vectors(self, passage: Passage) -> tuple[list[tuple[int, int]], np.ndarray]:
         getter = getattr(self.store, "sentence_vectors_for", None)
@@ -81,11 +99,33 @@ class ExtractiveAnswerer:
         if not passages:
             block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
             return f"<summary>{json.dumps(block)}</summary>"
+        pool = passages[:3]
+        asked = numbers_in(question) if self.require_question_numbers else set()
+        if asked:
+            pool = [p for p in passages if asked <= numbers_in(p.candidate.content)][:3]
+            if not pool:
+                anywhere: set[str] = set()
+                for p in passages:
+                    anywhere |= numbers_in(p.candidate.content)
+                missing = sorted(asked - anywhere)
+                why = (
+                    f"the question asks about {', '.join(missing)}, which no supplied passage "
+                    "mentions"
+                    if missing
+                    else f"no single supplied passage mentions {', '.join(sorted(asked))} together"
+                )
+                block = {
+                    "confidence": "low",
+                    "sources": [],
+                    "insufficient_evidence": True,
+                    "reason": why,
+                }
+                return f"{INSUFFICIENT}\n<summary>{json.dumps(block)}</summary>"
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
         q_terms = set(tokenize(question))
         scored: list[tuple[float, int, str]] = []
-        for p in passages[:3]:
+        for p in pool:
             spans, vecs = self._sentence_vectors(p)
             sims = vecs @ q
             for (s, e), sim in zip(spans, sims, strict=True):

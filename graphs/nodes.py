@@ -220,6 +220,10 @@ def finish_no_evidence(
         reason = f"{best_txt} is below the threshold {g.get('threshold', 0):.3f}"
     else:
         reason = "the model reported that the supplied passages do not answer the question"
+        parsed = state.get("parsed")
+        why = parsed.block.get("reason") if parsed is not None else None
+        if isinstance(why, str) and why.strip():
+            reason += f": {why.strip()[:300]}"
     out = {"status": "no_evidence", "answer": NO_EVIDENCE_ANSWER, "citations": [], "reason": reason}
     return {**out, "trace": build_trace(state, config, deps, out)}
 

@@ -119,6 +119,18 @@ def test_off_topic_question_gets_no_evidence(graph):
     assert result["trace"]["raw_outputs"] == []
 
 
+def test_question_about_a_year_no_passage_mentions_gets_no_evidence(graph):
+    """Past the gate (revenue passages look relevant), but the corpus has no 2014 figure."""
+    result = graph.invoke({"question": "What was Northwind's total revenue in 2014?"})
+    assert result["trace"]["gate"]["passed"] is True
+    assert result["status"] == "no_evidence" and result["citations"] == []
+    assert "2014" in result["reason"] and "no supplied passage mentions" in result["reason"]
+    # the same question about a year the report covers is answered from the report
+    answered = graph.invoke({"question": "What was Northwind's total revenue in 2025?"})
+    assert answered["status"] == "answered"
+    assert "412,860" in answered["answer"]
+
+
 @pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
 def test_restricted_document_is_invisible_without_the_label(graph, mode):
     config = {"configurable": {"retrieval_mode": mode}}
