@@ -26,42 +26,25 @@ def main() -> int:
     p.add_argument("--p-no-results", type=float, default=0.06)
     args = p.parse_args()
 
-    from citerag.eval.faults import run_ladder
+    from citerag.eval.faults import ladder_on_index
     from citerag.eval.questions import load_questions
-    from citerag.eval.runner import CachedEmbeddings, Evaluator, parse_config
-    from graphs.rag import build_graph
+    from citerag.eval.runner import CachedEmbeddings, parse_config
 
     qfile, loaded = sample(args)
-    questions = load_questions(qfile)
-    emb = CachedEmbeddings(model().embeddings)
-    cfg = parse_config("default")
-    ev = Evaluator(loaded.store, emb, calibration={})
-    answerable = [q for q in questions if not q.unanswerable]
-    off_topic = [
-        q for q in questions if q.unanswerable and not ev.stages(q.question, cfg)["gate"]["passed"]
-    ]
-
-    def factory(chat_model):  # type: ignore[no-untyped-def]
-        return build_graph(
-            loaded.store,
-            embeddings=emb,
-            model=chat_model,
-            manifest_id=loaded.manifest_id,
-            embedding_model=model().name,
-        )
-
-    res = run_ladder(
-        factory,
-        answerable,
-        off_topic,
+    run = ladder_on_index(
+        loaded,
+        CachedEmbeddings(model().embeddings),
+        load_questions(qfile),
+        parse_config("default"),
+        embedding_model=model().name,
         n=args.n,
         p_no_results=args.p_no_results,
         p_error=args.p_error,
         p_malformed=args.p_malformed,
         seed=args.seed,
-        config=cfg.runnable(),
         progress=not args.no_progress,
     )
+    res, off_topic = run.result, run.off_topic
     data = res.to_json()
     data["off_topic_pool"] = [q.id for q in off_topic]
     nr = data["no_results"]

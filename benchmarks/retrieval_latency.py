@@ -84,10 +84,14 @@ def main() -> None:
     settings = ChunkSettings()
     chunks = []
     for i, (title, text) in enumerate(docs):
-        parsed = ParsedDocument(text=text, segments=[Segment(0, len(text))], title=title,
-                                file_type="text")
-        meta = {"doc_id": f"d{i}", "doc_name": f"{title[:40]}.txt",
-                "access": "restricted" if i % 10 == 0 else "public"}
+        parsed = ParsedDocument(
+            text=text, segments=[Segment(0, len(text))], title=title, file_type="text"
+        )
+        meta = {
+            "doc_id": f"d{i}",
+            "doc_name": f"{title[:40]}.txt",
+            "access": "restricted" if i % 10 == 0 else "public",
+        }
         chunks += chunk_document(parsed, settings, meta)
     real = chunks[: args.chunks]
     store = CiteragStore(model.embeddings, model.dimension, sentence_vectors=True)
@@ -107,23 +111,27 @@ def main() -> None:
         doc = store.get_by_ids([src])[0]
         vec = store.dense.index.reconstruct(store._position_map()[src])
         key = f"p{copy}"
-        store.dense.add_embeddings([(doc.page_content, vec.tolist())],
-                                   metadatas=[doc.metadata], ids=[key])
+        store.dense.add_embeddings(
+            [(doc.page_content, vec.tolist())], metadatas=[doc.metadata], ids=[key]
+        )
         store.bm25.add([key], [doc.page_content])
         store.sentences[key] = store.sentences[src]
         copy += 1
     store._mask_cache.clear()
     store._pos_map = None
-    print(f"index: {len(store)} chunks ({n_real} distinct, {copy} padded copies); "
-          f"embedding the distinct ones took {embed_s:.0f} s")
+    print(
+        f"index: {len(store)} chunks ({n_real} distinct, {copy} padded copies); "
+        f"embedding the distinct ones took {embed_s:.0f} s"
+    )
 
     retriever = HybridRetriever(store)
     reranker = SentenceReranker(model.embeddings, store)
     flt = access_filter([])
     rng = np.random.default_rng(0)
     qs = list(rng.choice(questions, size=min(args.queries, len(questions)), replace=False))
-    t: dict[str, list[float]] = {k: [] for k in
-                                 ("embed", "dense", "bm25", "fuse", "hybrid", "rerank25")}
+    t: dict[str, list[float]] = {
+        k: [] for k in ("embed", "dense", "bm25", "fuse", "hybrid", "rerank25")
+    }
     store.bm25.search("warm up", 1)
     store._masks(flt)  # the access mask is cached per filter, as in a running server
     for q in tqdm(qs, desc="queries", unit="q"):
@@ -141,22 +149,29 @@ def main() -> None:
         t["bm25"].append(d - c)
         t["fuse"].append(e - d)
         t["hybrid"].append(e - b)
-        cands = retriever.retrieve(q, k=args.candidates, k_dense=args.candidates,
-                                   k_bm25=args.candidates).candidates[: args.candidates]
+        cands = retriever.retrieve(
+            q, k=args.candidates, k_dense=args.candidates, k_bm25=args.candidates
+        ).candidates[: args.candidates]
         f = time.perf_counter()
         reranker.rerank(q, cands, vec)
         t["rerank25"].append(time.perf_counter() - f)
     print(f"\n{len(qs)} SQuAD questions, {len(store)} chunks, access filter on, 2 CPU cores\n")
     print("| step | p50 ms | p95 ms | mean ms |")
     print("|---|---:|---:|---:|")
-    labels = {"embed": "query embedding (excluded from hybrid)", "dense": "dense search (FAISS)",
-              "bm25": "BM25 search", "fuse": "RRF fusion",
-              "hybrid": "**hybrid retrieval, excl. embedding**",
-              "rerank25": f"second stage, {args.candidates} candidates"}
+    labels = {
+        "embed": "query embedding (excluded from hybrid)",
+        "dense": "dense search (FAISS)",
+        "bm25": "BM25 search",
+        "fuse": "RRF fusion",
+        "hybrid": "**hybrid retrieval, excl. embedding**",
+        "rerank25": f"second stage, {args.candidates} candidates",
+    }
     for key, label in labels.items():
         vals = t[key]
-        print(f"| {label} | {pct(vals, 50):.1f} | {pct(vals, 95):.1f} | "
-              f"{statistics.mean(vals) * 1000:.1f} |")
+        print(
+            f"| {label} | {pct(vals, 50):.1f} | {pct(vals, 95):.1f} | "
+            f"{statistics.mean(vals) * 1000:.1f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -396,10 +396,10 @@ def cmd_chunking_study(args: argparse.Namespace) -> int:
 
 def cmd_ladder(args: argparse.Namespace) -> int:
     """Fault injection through the real graph: seed 004's fallback-ladder table."""
-    from citerag.eval.faults import run_ladder
+    from citerag.eval.faults import ladder_on_index
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import CachedEmbeddings, parse_config
-    from graphs.rag import build_graph, read_calibration
+    from graphs.rag import read_calibration
 
     index = Path(args.index)
     tmp = None
@@ -420,48 +420,22 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     try:
         questions = load_questions(args.questions or SAMPLE_QUESTIONS)
         model, loaded = _open_index(index, args.embedding_model)
-        emb = CachedEmbeddings(model.embeddings)
-        calibration = read_calibration(index)
-        cfg = parse_config(args.config)
-        answerable = [q for q in questions if not q.unanswerable]
-        # "no results": the file's unanswerable questions that the real gate refuses
-        from citerag.eval.runner import Evaluator
-
-        ev = Evaluator(loaded.store, emb, calibration=calibration)
-        off_topic = [
-            q
-            for q in questions
-            if q.unanswerable and not ev.stages(q.question, cfg)["gate"]["passed"]
-        ]
-        near = [q.id for q in questions if q.unanswerable and q not in off_topic]
-        if not off_topic and args.p_no_results > 0:
-            raise ValueError(
-                "none of the unanswerable questions is refused by the gate, so "
-                "there is nothing to draw 'no results' runs from"
-            )
-
-        def factory(chat_model: Any) -> Any:
-            return build_graph(
-                loaded.store,
-                embeddings=emb,
-                model=chat_model,
-                manifest_id=loaded.manifest_id,
-                embedding_model=model.name,
-                calibration=calibration,
-            )
-
-        res = run_ladder(
-            factory,
-            answerable,
-            off_topic,
+        run = ladder_on_index(
+            loaded,
+            CachedEmbeddings(model.embeddings),
+            questions,
+            parse_config(args.config),
+            embedding_model=model.name,
+            calibration=read_calibration(index),
             n=args.n,
             p_no_results=args.p_no_results,
             p_error=args.p_error,
             p_malformed=args.p_malformed,
             seed=args.seed,
-            config=cfg.runnable(),
             progress=not args.no_progress,
         )
+        res, off_topic = run.result, run.off_topic
+        near = [q.id for q in run.near_miss]
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -480,8 +454,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         f"p_no_results={args.p_no_results}, seed={args.seed})"
     )
     _echo(
-        f"answerable pool: {len(answerable)} questions; off-topic pool (refused by the "
-        f"gate): {', '.join(q.id for q in off_topic)}"
+        f"answerable pool: {sum(not q.unanswerable for q in questions)} questions; "
+        f"off-topic pool (refused by the gate): {', '.join(q.id for q in off_topic)}"
     )
     nr = out["no_results"]
     _echo(

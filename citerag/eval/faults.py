@@ -364,3 +364,98 @@ def run_ladder(
         },
         examples=examples,
     )
+
+
+@dataclass
+class IndexLadder:
+    """A ladder run over a loaded index, with the question pools it drew from.
+
+    Attributes:
+        result: The ladder result.
+        off_topic: Unanswerable questions the real gate refuses (the "no results" pool).
+        near_miss: Unanswerable questions the gate lets through (not used).
+    """
+
+    result: LadderResult
+    off_topic: list[Question]
+    near_miss: list[Question]
+
+
+def ladder_on_index(
+    loaded: Any,
+    embeddings: Any,
+    questions: Sequence[Question],
+    config: Any,
+    *,
+    embedding_model: str = "",
+    calibration: dict[str, Any] | None = None,
+    n: int = 20_000,
+    p_no_results: float = 0.06,
+    p_error: float = 0.02,
+    p_malformed: float = 0.05,
+    seed: int = 31,
+    progress: bool = True,
+) -> IndexLadder:
+    """Split a question file into pools with the real gate, then :func:`run_ladder`.
+
+    Answerable questions form the answerable pool; unanswerable ones that the gate refuses
+    form the "no results" pool (those it lets through are near-misses and are left out, since
+    the ladder table counts the gate's refusals as "no results").
+
+    Args:
+        loaded: A loaded index (``store``, ``manifest_id``).
+        embeddings: Query embeddings (e.g. a :class:`~citerag.eval.runner.CachedEmbeddings`).
+        questions: The question file's questions.
+        config: The :class:`~citerag.eval.runner.EvalConfig` every run uses.
+        embedding_model: Embedding model name for traces.
+        calibration: The index's gate calibration.
+        n: Runs.
+        p_no_results: Share of runs that ask an off-topic question.
+        p_error: Per-call generation failure probability.
+        p_malformed: Per-call malformed-block probability.
+        seed: Seed.
+        progress: Progress bar.
+
+    Raises:
+        ValueError: No off-topic question is refused by the gate while ``p_no_results > 0``.
+    """
+    from citerag.eval.runner import Evaluator
+    from graphs.rag import build_graph
+
+    ev = Evaluator(loaded.store, embeddings, calibration=calibration or {})
+    answerable = [q for q in questions if not q.unanswerable]
+    off_topic = [
+        q
+        for q in questions
+        if q.unanswerable and not ev.stages(q.question, config)["gate"]["passed"]
+    ]
+    near = [q for q in questions if q.unanswerable and q not in off_topic]
+    if not off_topic and p_no_results > 0:
+        raise ValueError(
+            "none of the unanswerable questions is refused by the gate, so there is nothing "
+            "to draw 'no results' runs from"
+        )
+
+    def factory(chat_model: Any) -> Any:
+        return build_graph(
+            loaded.store,
+            embeddings=embeddings,
+            model=chat_model,
+            manifest_id=loaded.manifest_id,
+            embedding_model=embedding_model,
+            calibration=calibration,
+        )
+
+    res = run_ladder(
+        factory,
+        answerable,
+        off_topic,
+        n=n,
+        p_no_results=p_no_results,
+        p_error=p_error,
+        p_malformed=p_malformed,
+        seed=seed,
+        config=config.runnable(),
+        progress=progress,
+    )
+    return IndexLadder(res, off_topic, near)
