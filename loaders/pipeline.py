@@ -70,6 +70,25 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def document_metadata(src: SourceFile, parsed: Any, sha256: str) -> dict[str, Any]:
+    """The document-level metadata every chunk of ``src`` carries (identity and access).
+
+    Args:
+        src: The source file.
+        parsed: Its loaded document (``title``, ``file_type``).
+        sha256: Hex digest of the file's bytes.
+    """
+    return {
+        "doc_id": src.doc_id,
+        "doc_name": src.doc_name or src.path.name,
+        "source": src.source,
+        "title": parsed.title,
+        "file_type": parsed.file_type,
+        "sha256": sha256,
+        "access": src.access,
+    }
+
+
 def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
     """Load and chunk one file, never raising for bad input.
 
@@ -88,16 +107,7 @@ def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
     digest = hashlib.sha256(data).hexdigest()
     try:
         parsed = load_file(src.path, data)
-        meta = {
-            "doc_id": src.doc_id,
-            "doc_name": src.doc_name or src.path.name,
-            "source": src.source,
-            "title": parsed.title,
-            "file_type": parsed.file_type,
-            "sha256": digest,
-            "access": src.access,
-        }
-        chunks = chunk_document(parsed, settings, meta)
+        chunks = chunk_document(parsed, settings, document_metadata(src, parsed, digest))
         if not chunks:
             raise DocumentLoadError(f"{src.path.name}: no text to index", kind="empty")
     except DocumentLoadError as exc:

@@ -133,7 +133,7 @@ def blind_documents(
     """
     from citerag.index.ingest import collect_sources
     from loaders.base import DocumentLoadError
-    from loaders.pipeline import sha256_file
+    from loaders.pipeline import document_metadata, sha256_file
     from loaders.registry import is_supported, load_file
 
     sources, _ = collect_sources([corpus])
@@ -148,15 +148,7 @@ def blind_documents(
             log.warning("blind chunking skips %s: %s", src.source, exc.reason)
             continue
         paths[src.doc_id] = src.path
-        meta = {
-            "doc_id": src.doc_id,
-            "doc_name": src.doc_name or src.path.name,
-            "source": src.source,
-            "title": parsed.title,
-            "file_type": parsed.file_type,
-            "sha256": sha256_file(src.path),
-            "access": src.access,
-        }
+        meta = document_metadata(src, parsed, sha256_file(src.path))
         index = 0
         for seg in parsed.segments:
             for s, e in blind_windows(parsed.text, seg.start, seg.end, size, overlap):

@@ -23,6 +23,16 @@ class NoEmbeddings:
         raise AssertionError("embedded passages")
 
 
+class Unit:
+    """Every text embeds to the same vector: the choice falls to word overlap."""
+
+    def embed_query(self, text):
+        return [1.0, 0.0]
+
+    def embed_documents(self, texts):
+        return [[1.0, 0.0] for _ in texts]
+
+
 def passage(n: int, content: str) -> Passage:
     doc = Document(page_content=content, metadata={"content": content, "doc_name": "d.md"})
     return Passage(n, Candidate(f"k{n}", doc))
@@ -67,13 +77,6 @@ def test_refuses_when_no_single_passage_has_all_the_numbers():
 
 
 def test_check_can_be_turned_off():
-    class Unit:
-        def embed_query(self, text):
-            return [1.0, 0.0]
-
-        def embed_documents(self, texts):
-            return [[1.0, 0.0] for _ in texts]
-
     raw = ExtractiveAnswerer(Unit(), require_question_numbers=False).generate(
         "What was total revenue in 2022?", [passage(1, "Total revenue for 2025 was £412,860.")], []
     )
@@ -82,13 +85,6 @@ def test_check_can_be_turned_off():
 
 
 def test_quotes_only_from_passages_that_mention_the_number():
-    class Unit:
-        def embed_query(self, text):
-            return [1.0, 0.0]
-
-        def embed_documents(self, texts):
-            return [[1.0, 0.0] for _ in texts]
-
     raw = ExtractiveAnswerer(Unit()).generate(
         "What was total revenue in 2024?",
         [
