@@ -12,7 +12,9 @@ sentence (``ExtractiveAnswerer(require_question_numbers=True)``, the default).
 
 This runs the full graph (packaged gate defaults) twice, with the check on and off, over
 (1) SQuAD 2.0's answerable and unanswerable questions on the 16-article index (a seeded sample
-of ``--limit`` of each when given) and (2) the bundled sample corpus' questions, and reports
+of ``--limit`` of each when given), (2) the bundled sample corpus' questions and (3) SciFact's
+and FinanceBench's answerable questions (claims with gene names and years; questions about
+several fiscal years), and reports
 answered / no-evidence rates with 95 % Wilson intervals, plus paired counts: unanswerable
 questions newly refused (wins) and answerable questions newly refused (losses), with a
 two-sided exact sign test. Writes ``benchmarks/out/extractive_refusals.{json,md}``.
@@ -56,6 +58,9 @@ def main() -> int:
         parts += qs
     sets.append(("SQuAD 2.0 (16 articles)", squad_idx, parts))
     sets.append(("sample corpus", sample_idx, load_questions(sample_q)))
+    for other in ("scifact", "financebench"):  # answerable only: what the check costs
+        prep, loaded = dataset(other, args)
+        sets.append((other, loaded, load_questions(prep.questions)))
 
     rows: list[list[str]] = []
     data: dict[str, Any] = {"config": cfg.conf, "sets": {}}

@@ -29,15 +29,38 @@ from chains.citations import INSUFFICIENT
 from citerag.index.bm25 import tokenize
 from loaders.sentences import sentence_spans
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+#: A standalone number: not part of a word (``DMRT1``, ``B12``, ``FY2023``, ``1990s``), with
+#: optional thousands separators and decimals.
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![A-Za-z0-9])"
+    r"|(?<![A-Za-z0-9.,])\d+(?:\.\d+)?(?![A-Za-z0-9]|[.,]\d)"
+)
 
 
-def numbers_in(text: str) -> set[str]:
-    """Numbers written in ``text`` (years, amounts, codes), thousands separators removed.
+def _canonical(number: str) -> str:
+    whole, _, frac = number.replace(",", "").partition(".")
+    whole = whole.lstrip("0") or "0"
+    frac = frac.rstrip("0")
+    return f"{whole}.{frac}" if frac else whole
 
-    ``"£1,200 in 2022 (E-217)"`` -> ``{"1200", "2022", "217"}``.
+
+def numbers_in(text: str, min_digits: int = 1) -> set[str]:
+    """Standalone numbers written in ``text``, in a canonical form.
+
+    Thousands separators are removed, trailing decimal zeros and leading zeros dropped;
+    digits inside words (``DMRT1``, ``FY2023``, ``1990s``) are not numbers here.
+    ``"£1,200 in 2022 (E-217), 0.50"`` -> ``{"1200", "2022", "217", "0.5"}``.
+
+    Args:
+        text: Any text.
+        min_digits: Leave out numbers with fewer digits (``2`` skips "top 3", "type 1").
     """
-    return {m.group(0).replace(",", "") for m in _NUMBER.finditer(text)}
+    out = set()
+    for m in _NUMBER.finditer(text):
+        raw = m.group(0)
+        if sum(ch.isdigit() for ch in raw) >= min_digits:
+            out.add(_canonical(raw))
+    return out
 
 
 class Answerer(Protocol):
@@ -73,9 +96,10 @@ class ExtractiveAnswerer:
             margin: A further sentence is quoted only if within this score of the best.
             lexical_weight: Weight of the share of question words a sentence contains.
             require_question_numbers: Reply "insufficient evidence" when a number the
-                question asks about (a year, an amount, a code) appears in no passage: the
-                passages are about something else ("revenue in 2022" vs a 2025 report), and
-                quoting the nearest sentence would answer a different question.
+                question asks about (a year, an amount, a code; two or more digits) appears
+                in no passage: the passages are about something else ("revenue in 2022" vs a
+                2025 report), and quoting the nearest sentence would answer a different
+                question. See :meth:`missing_numbers`.
         """
         self.embeddings = embeddings
         self.store = store
@@ -94,38 +118,49 @@ class ExtractiveAnswerer:
         vecs = self.embeddings.embed_documents([content[s:e] for s, e in spans])
         return spans, np.asarray(vecs, dtype=np.float32)
 
+    @staticmethod
+    def missing_numbers(question: str, passages: Sequence[Passage]) -> list[str]:
+        """Numbers of two or more digits the question asks about that no passage mentions.
+
+        A passage "mentions" a number in its text, its embedded header (title and section),
+        its document name or its page number.
+        """
+        asked = numbers_in(question, min_digits=2)
+        if not asked:
+            return []
+        present: set[str] = set()
+        for p in passages:
+            m = p.candidate.meta
+            where = " ".join(
+                str(x)
+                for x in (m.get("doc_name"), m.get("title"), m.get("section"), m.get("page"))
+                if x
+            )
+            present |= numbers_in(f"{p.candidate.document.page_content} {p.candidate.content}")
+            present |= numbers_in(where)
+        return sorted(asked - present)
+
     def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
         """Pick sentences by cosine and word overlap with the question; quote them verbatim."""
         if not passages:
             block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
             return f"<summary>{json.dumps(block)}</summary>"
-        pool = passages[:3]
-        asked = numbers_in(question) if self.require_question_numbers else set()
-        if asked:
-            pool = [p for p in passages if asked <= numbers_in(p.candidate.content)][:3]
-            if not pool:
-                anywhere: set[str] = set()
-                for p in passages:
-                    anywhere |= numbers_in(p.candidate.content)
-                missing = sorted(asked - anywhere)
-                why = (
-                    f"the question asks about {', '.join(missing)}, which no supplied passage "
-                    "mentions"
-                    if missing
-                    else f"no single supplied passage mentions {', '.join(sorted(asked))} together"
-                )
+        if self.require_question_numbers:
+            missing = self.missing_numbers(question, passages)
+            if missing:
                 block = {
                     "confidence": "low",
                     "sources": [],
                     "insufficient_evidence": True,
-                    "reason": why,
+                    "reason": f"the question asks about {', '.join(missing)}, which no "
+                    "supplied passage mentions",
                 }
                 return f"{INSUFFICIENT}\n<summary>{json.dumps(block)}</summary>"
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
         q_terms = set(tokenize(question))
         scored: list[tuple[float, int, str]] = []
-        for p in pool:
+        for p in passages[:3]:
             spans, vecs = self._sentence_vectors(p)
             sims = vecs @ q
             for (s, e), sim in zip(spans, sims, strict=True):
@@ -187,6 +222,7 @@ def make_answerer(
     embeddings: Embeddings,
     store: Any | None = None,
     temperature: float = 0.0,
+    number_check: bool = True,
 ) -> Answerer:
     """Build an answerer from config.
 
@@ -197,6 +233,7 @@ def make_answerer(
         embeddings: Embedding model (for the extractive answerer).
         store: The store (precomputed sentence vectors).
         temperature: Sampling temperature for chat models.
+        number_check: The extractive answerer's ``require_question_numbers``.
 
     Raises:
         ValueError: Unknown spec.
@@ -206,7 +243,7 @@ def make_answerer(
     if not isinstance(spec, str):
         return spec
     if spec in ("extractive", "", "default"):
-        return ExtractiveAnswerer(embeddings, store)
+        return ExtractiveAnswerer(embeddings, store, require_question_numbers=number_check)
     if spec == "smollm2" or spec.startswith("local:"):
         from chains.local_llm import load_local_chat_model
 

@@ -43,6 +43,9 @@ class RAGConfig:
         model: ``extractive`` (offline default) or an ``init_chat_model`` string such as
             ``openai:gpt-4o-mini``; ignored when a model is injected into ``build_graph``.
         temperature: Sampling temperature for chat models.
+        number_check: Extractive answerer only: reply "insufficient evidence" when a number
+            the question asks about (a year, an amount, a code; two or more digits) appears in
+            no supplied passage, instead of quoting the nearest sentence.
         prompt_file: Versioned prompt file in ``chains/prompts``.
         trace_candidates: How many candidates the trace lists.
     """
@@ -60,6 +63,7 @@ class RAGConfig:
     dedupe_threshold: float = 0.8
     model: str = "extractive"
     temperature: float = 0.0
+    number_check: bool = True
     prompt_file: str = "answer_v1.md"
     trace_candidates: int = 20
     _extra: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -90,6 +94,8 @@ class RAGConfig:
             )
         if self.gate_score not in ("rerank", "dense"):
             raise ValueError(f"gate_score must be rerank or dense, not {self.gate_score!r}")
+        if not isinstance(self.number_check, bool):
+            raise ValueError(f"number_check must be true or false, not {self.number_check!r}")
         for name in ("k_dense", "k_bm25", "k", "max_passages", "token_budget", "rrf_k"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1 or value > 10_000:

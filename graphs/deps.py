@@ -55,11 +55,11 @@ class GraphDeps:
             key = "__injected__"
             spec: Any = self.answerer
         else:
-            key = f"{cfg.model}@{cfg.temperature}"
+            key = f"{cfg.model}@{cfg.temperature}@{cfg.number_check}"
             spec = cfg.model
         with self._lock:
             if key not in self._answerers:
                 self._answerers[key] = make_answerer(
-                    spec, self.embeddings, self.store, cfg.temperature
+                    spec, self.embeddings, self.store, cfg.temperature, cfg.number_check
                 )
             return self._answerers[key]

@@ -219,9 +219,7 @@ def finish_no_evidence(
         best_txt = "no candidates" if best is None else f"best {g['score']} score {best:.3f}"
         reason = f"{best_txt} is below the threshold {g.get('threshold', 0):.3f}"
     else:
-        reason = (
-            "the answerer (model) reported that the supplied passages do not answer the question"
-        )
+        reason = "the model reported that the supplied passages do not answer the question"
         parsed = state.get("parsed")
         why = parsed.block.get("reason") if parsed is not None else None
         if isinstance(why, str) and why.strip():

@@ -278,8 +278,15 @@ class CalibrationRun:
     calibrations: list[Calibration]
 
     def for_score(self, score: str) -> Calibration:
-        """The calibration of one gate score (``rerank`` or ``dense``)."""
-        return next(c for c in self.calibrations if c.scores.score == score)
+        """The calibration of one gate score (``rerank`` or ``dense``).
+
+        Raises:
+            KeyError: No calibration for that score.
+        """
+        for c in self.calibrations:
+            if c.scores.score == score:
+                return c
+        raise KeyError(f"no calibration for gate score {score!r}: use rerank or dense")
 
     def entries(self, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """``calibration.json`` entries keyed by reranker name / ``dense``."""
@@ -308,6 +315,10 @@ def run_calibration(
         bluff_set: ``unanswerable``, ``out-of-domain`` (or ``ood``), or ``auto``
             (out-of-domain when given, else unanswerable).
         progress: Progress bars.
+
+    Returns:
+        The runs and one :class:`Calibration` per gate score; nothing is written (see
+        :meth:`CalibrationRun.entries` and :func:`write_calibration`).
 
     Raises:
         ValueError: No answerable questions, no negatives, or an empty bluff set.

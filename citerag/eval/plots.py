@@ -56,7 +56,7 @@ def recall_curves(
             ms=3,
             lw=1.8,
             color=color,
-            label=f"{run.config.name} (R@1 {props[0].value:.2f})",
+            label=f"{run.config.name} (R@{ks[0]} {props[0].value:.2f})",
         )
         ax.fill_between(
             ks,

@@ -63,10 +63,14 @@ CLIENT_TUNABLE = (
     "reranker",
     "trace_candidates",
     "gate_threshold",
+    "number_check",
 )
-#: What clients may tune unless the config says otherwise. ``gate_threshold`` is left out:
-#: the gate is what makes the service say "no evidence" instead of guessing.
-DEFAULT_CLIENT_KEYS = tuple(k for k in CLIENT_TUNABLE if k != "gate_threshold")
+#: What clients may tune unless the config says otherwise. ``gate_threshold`` and
+#: ``number_check`` are left out: they are what makes the service say "no evidence" instead of
+#: guessing.
+DEFAULT_CLIENT_KEYS = tuple(
+    k for k in CLIENT_TUNABLE if k not in ("gate_threshold", "number_check")
+)
 
 #: ``(section, key)`` in the TOML file -> dataclass field.
 _TOML_KEYS: dict[tuple[str, str], str] = {

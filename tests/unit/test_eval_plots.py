@@ -70,9 +70,24 @@ def test_calibration_curves_mark_the_threshold_and_save(tmp_path):
     assert path.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_plots_do_not_switch_the_matplotlib_backend():
-    import matplotlib
+def test_plots_never_import_pyplot():
+    """pyplot would take over the backend of a notebook or a server process."""
+    import subprocess
+    import sys
 
-    before = matplotlib.get_backend()
-    plots.recall_curves([run("dense", [1, None])])
-    assert matplotlib.get_backend() == before
+    code = (
+        "import sys\n"
+        "from citerag.eval import plots\n"
+        "from citerag.eval.runner import ConfigRun, EvalConfig\n"
+        "from tests.support.eval_results import result\n"
+        "fig = plots.recall_curves([ConfigRun(EvalConfig('x', ()), [result('q', 1)])])\n"
+        "plots.destroyed_bars({'a': {'destroyed_questions': {'k': 1, 'n': 2}}})\n"
+        "assert fig.axes and 'matplotlib.pyplot' not in sys.modules, sorted(sys.modules)\n"
+    )
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -58,6 +58,7 @@ def test_gate_node_traces_the_source_and_warns_once(caplog):
 
     from graphs import nodes
 
+    nodes._WARNED_UNCALIBRATED.discard("cross-encoder:unit-test")  # warn-once is per process
     cand = SimpleNamespace(scores={"dense": 0.9, "rerank": 5.0})
     state = {"candidates": [cand], "reranking": {"reranker": "cross-encoder:unit-test"}}
     deps = SimpleNamespace(calibration={})
@@ -68,3 +69,11 @@ def test_gate_node_traces_the_source_and_warns_once(caplog):
     assert g["score"] == "dense" and g["best"] == pytest.approx(0.9) and g["passed"]
     assert g["threshold_source"] == "packaged default" and "citerag calibrate" in g["note"]
     assert sum("cross-encoder:unit-test" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_number_check_is_a_boolean_knob():
+    assert RAGConfig().number_check is True
+    off = RAGConfig.from_runnable_config({"configurable": {"number_check": False}})
+    assert off.number_check is False
+    with pytest.raises(ValueError, match="number_check"):
+        RAGConfig.from_runnable_config({"configurable": {"number_check": "no"}})

@@ -23,6 +23,7 @@ def test_defaults_are_loopback_and_need_no_file():
     assert s.public_docs is False and s.playground is False
     assert s.client_config_keys == DEFAULT_CLIENT_KEYS
     assert "gate_threshold" not in s.client_config_keys
+    assert "number_check" not in s.client_config_keys
     assert ".pdf" in s.allowed_types
 
 
