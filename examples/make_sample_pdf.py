@@ -44,7 +44,9 @@ TITLE = "Northwind Community Solar Cooperative - Annual Report 2025"
 
 _base = getSampleStyleSheet()
 H1 = ParagraphStyle("H1", parent=_base["Heading1"], fontSize=18, leading=22, spaceAfter=10)
-H2 = ParagraphStyle("H2", parent=_base["Heading2"], fontSize=14, leading=18, spaceBefore=8, spaceAfter=6)
+H2 = ParagraphStyle(
+    "H2", parent=_base["Heading2"], fontSize=14, leading=18, spaceBefore=8, spaceAfter=6
+)
 BODY = ParagraphStyle(
     "Body", parent=_base["BodyText"], fontSize=10.5, leading=14, alignment=TA_LEFT, spaceAfter=6
 )
@@ -88,7 +90,11 @@ def story() -> list:
     # ---- Page 1: cover and chair's introduction -------------------------
     s.append(Paragraph("Northwind Community Solar Cooperative", COVER))
     s.append(Paragraph("Annual Report 2025", H1))
-    s.append(p("For the year ended 31 December 2025. Presented to members at the Annual General Meeting."))
+    s.append(
+        p(
+            "For the year ended 31 December 2025. Presented to members at the Annual General Meeting."
+        )
+    )
     s.append(Spacer(1, 8 * mm))
     s.append(Paragraph("Introduction from the Chair", H2))
     s.append(

@@ -61,13 +61,14 @@ def open_build(
     return LoadedIndex(store=store, manifest=manifest, build_dir=build_dir)
 
 
-def load_index(index_dir: Path, model: EmbeddingModel) -> LoadedIndex:
-    """Load the current build of an index directory.
+def load_index(index_dir: Path | str, model: EmbeddingModel) -> LoadedIndex:
+    """Load the current build of an index directory (a path or a string).
 
     Raises:
         IndexNotFoundError: Nothing has been ingested into ``index_dir``.
         IndexMismatchError: Built with another model or dimension.
     """
+    index_dir = Path(index_dir)
     build = current_build(index_dir)
     if build is None:
         raise IndexNotFoundError(
@@ -76,9 +77,9 @@ def load_index(index_dir: Path, model: EmbeddingModel) -> LoadedIndex:
     return open_build(build, model)
 
 
-def read_manifest(index_dir: Path) -> Manifest:
+def read_manifest(index_dir: Path | str) -> Manifest:
     """Read the current manifest without loading any model."""
-    build = current_build(index_dir)
+    build = current_build(Path(index_dir))
     if build is None:
         raise IndexNotFoundError(f"no index in {index_dir}")
     return Manifest.load(build)
