@@ -7,6 +7,8 @@ Routes:
   ``/rag/config_schema`` (LangServe); ``/rag/playground/`` when enabled.
 * ``POST /documents`` (multipart, field ``file``, optional ``access``) -> 202 with an id;
   ``GET /documents``, ``GET /documents/{id}``, ``DELETE /documents/{id}`` -> 202.
+* ``GET /index/documents``: every document of the served build the caller may see (CLI
+  ingests and uploads), with status and counts.
 * ``/health`` (process up) and ``/ready`` (index loaded): public.
 
 Every other path needs ``Authorization: Bearer <token>`` (see :mod:`citerag.server.auth`).
@@ -41,6 +43,7 @@ from citerag.server.auth import (
 )
 from citerag.server.documents import (
     ID_RE,
+    UPLOADS_DIR,
     DocumentRegistry,
     make_record,
     may_delete,
@@ -303,6 +306,55 @@ def create_app(
         )
 
     app.include_router(docs_router)
+
+    # -- what the served index holds -------------------------------------------------------
+
+    index_router = APIRouter(prefix="/index", tags=["index"], dependencies=[Security(_bearer)])
+
+    @index_router.get("/documents")
+    def index_documents(request: Request, status: str | None = None) -> JSONResponse:
+        """Every document of the served build you may see, however it was ingested.
+
+        Includes documents ingested with ``citerag ingest`` (``origin: ingest``) as well as
+        uploads (``origin: upload``, with ``upload_id``), their status (``indexed`` or
+        ``failed`` with a reason), chunk and page counts. Server paths are never returned.
+        Only uploads can be deleted over HTTP (``DELETE /documents/{upload_id}``).
+        """
+        who = _who(request)
+        snap = engine.current()
+        if snap is None:
+            raise HTTPException(
+                503, f"no index loaded yet ({engine.state})", headers={"Retry-After": "2"}
+            )
+        docs = []
+        for d in snap.manifest.to_json().get("documents", {}).values():
+            access = str(d.get("access") or "public")
+            if not who.can_read(access) or (status and d.get("status") != status):
+                continue
+            source = str(d.get("source") or "")
+            parts = source.split("/")
+            upload = len(parts) >= 3 and parts[0] == UPLOADS_DIR and ID_RE.match(parts[1])
+            docs.append(
+                {
+                    "doc_id": d.get("doc_id"),
+                    "doc_name": d.get("doc_name"),
+                    "source": source,
+                    "title": d.get("title"),
+                    "file_type": d.get("file_type"),
+                    "access": access,
+                    "status": d.get("status"),
+                    "reason": d.get("reason") or "",
+                    "chunks": d.get("chunks"),
+                    "pages": d.get("pages"),
+                    "ingested_at": d.get("ingested_at"),
+                    "origin": "upload" if upload else "ingest",
+                    "upload_id": parts[1] if upload else None,
+                }
+            )
+        docs.sort(key=lambda x: str(x["source"]))
+        return JSONResponse({"manifest_id": snap.build_id, "documents": docs})
+
+    app.include_router(index_router)
 
     # -- the graph (LangServe) -------------------------------------------------------------
 

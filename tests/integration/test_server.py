@@ -310,6 +310,7 @@ def test_health_and_ready_are_public(server: Server, server_dirs: Path):
 
 PROTECTED = [
     ("GET", "/documents"),
+    ("GET", "/index/documents"),
     ("POST", "/documents"),
     ("GET", "/documents/0123456789abcdef0123456789abcdef"),
     ("DELETE", "/documents/0123456789abcdef0123456789abcdef"),
@@ -558,6 +559,28 @@ def test_schemas_show_only_question_and_filters(server: Server):
 # -- documents API ---------------------------------------------------------------------------
 
 
+def test_index_documents_lists_cli_ingested_documents_by_access(server: Server, sample_corpus):
+    with server.client(PUBLIC_TOKEN) as c:
+        r = c.get("/index/documents")
+        failed = c.get("/index/documents", params={"status": "failed"}).json()["documents"]
+    assert r.status_code == 200
+    body = r.json()
+    assert body["manifest_id"] == httpx.get(f"{server.url}/ready").json()["manifest_id"]
+    names = {d["doc_name"] for d in body["documents"] if d["origin"] == "ingest"}
+    assert {"annual_report_2025.pdf", "handbook.md", "safety_policy.html"} <= names
+    assert "board_minutes_2025.md" not in names
+    pdf = next(d for d in body["documents"] if d["doc_name"] == "annual_report_2025.pdf")
+    assert pdf["status"] == "indexed" and pdf["pages"] == 5 and pdf["chunks"] > 0
+    assert pdf["upload_id"] is None and pdf["access"] == "public"
+    assert failed == []
+    assert str(sample_corpus.resolve()) not in r.text and '"path"' not in r.text  # no paths
+    assert_no_restricted(r.content, "/index/documents")
+    with server.client(BOARD_TOKEN) as c:
+        board = c.get("/index/documents").json()["documents"]
+    restricted = [d for d in board if d["doc_name"] == "board_minutes_2025.md"]
+    assert len(restricted) == 1 and restricted[0]["access"] == "board"
+
+
 def test_upload_index_cite_delete_no_evidence(server: Server, server_dirs: Path, upload_pdf):
     from citerag.index.loaded import read_manifest
 
@@ -592,6 +615,10 @@ def test_upload_index_cite_delete_no_evidence(server: Server, server_dirs: Path,
     with server.client(PUBLIC_TOKEN) as c:
         listed = [d["id"] for d in c.get("/documents").json()["documents"]]
         assert doc["id"] in listed
+        held = c.get("/index/documents").json()["documents"]
+        mine = [d for d in held if d["upload_id"] == doc["id"]]
+        assert len(mine) == 1 and mine[0]["origin"] == "upload"
+        assert mine[0]["chunks"] == rec["chunks"] and mine[0]["status"] == "indexed"
         d = c.delete(f"/documents/{doc['id']}")
         assert d.status_code == 202 and d.json()["status"] == "deleting"
     server.wait_gone(PUBLIC_TOKEN, doc["id"])
