@@ -33,6 +33,8 @@ demo: setup
 	$(BIN)/citerag ask "What was Northwind's total revenue in 2025?" --index $(INDEX)
 	@echo; echo '$$ citerag ask "How do I renew a UK passport?"   # not in the corpus'
 	$(BIN)/citerag ask "How do I renew a UK passport?" --index $(INDEX)
+	@echo; echo '$$ citerag ask "What was the total revenue in 2014?"   # looks covered, is not'
+	$(BIN)/citerag ask "What was Northwind's total revenue in 2014?" --index $(INDEX)
 
 serve: setup
 	$(BIN)/citerag serve --config examples/server.toml
