@@ -130,7 +130,8 @@ def test_cli_eval_json_with_generation(sample_index, capsys):
     assert gen["unusable"]["k"] == 0
 
 
-def test_cli_eval_readable_table(sample_index, capsys):
+def test_cli_eval_readable_table(sample_index, capsys, tmp_path):
+    plot = tmp_path / "figs" / "recall.png"
     rc = main(
         [
             "eval",
@@ -142,12 +143,15 @@ def test_cli_eval_readable_table(sample_index, capsys):
             "bm25",
             "--limit",
             "5",
+            "--plot",
+            str(plot),
         ]
     )
     assert rc == 0
     text = capsys.readouterr().out
     assert "R@1" in text and "MRR@20" in text and "not in index" in text
     assert "| bm25 " in text
+    assert plot.read_bytes()[:4] == b"\x89PNG" and f"recall@k plot: {plot}" in text
 
 
 def test_cli_eval_reports_format_errors(sample_index, tmp_path, capsys):
