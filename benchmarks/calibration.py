@@ -208,27 +208,21 @@ def main() -> int:
     md.append(
         f"\nPlots: {args.out / 'calibration_squad.png'}, {args.out / 'calibration_scifact.png'}"
     )
+
+    def sweep_json(c: Any) -> dict[str, Any]:
+        return {
+            "auc": c.auc,
+            "threshold": c.threshold,
+            "table": [calib.evaluate_threshold(c.scores, r["threshold"]) for r in c.table],
+        }
+
     data = {
         "rule": stamp["rule"],
         "config": cfg.conf,
         "thresholds": thresholds,
         "files": stamp,
-        "squad": {
-            s: {
-                "auc": c.auc,
-                "threshold": c.threshold,
-                "table": [calib.evaluate_threshold(c.scores, r["threshold"]) for r in c.table],
-            }
-            for s, c in cal_squad.items()
-        },
-        "scifact": {
-            s: {
-                "auc": c.auc,
-                "threshold": c.threshold,
-                "table": [calib.evaluate_threshold(c.scores, r["threshold"]) for r in c.table],
-            }
-            for s, c in cal_sci.items()
-        },
+        "squad": {s: sweep_json(c) for s, c in cal_squad.items()},
+        "scifact": {s: sweep_json(c) for s, c in cal_sci.items()},
         "transfer": {
             f"{score} {src}": {
                 name: calib.evaluate_threshold(sc[score], t) for name, sc in transfer.items()

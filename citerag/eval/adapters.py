@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,14 @@ def _write_if_changed(path: Path, text: str) -> None:
     if path.exists() and path.read_bytes() == data:
         return
     path.write_bytes(data)
+
+
+def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a JSON-lines file (blank lines skipped)."""
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
 
 
 def _fresh_corpus(root: Path) -> Path:
@@ -184,15 +193,11 @@ def prepare_scifact(data: Path, work: Path, limit_queries: int | None = None) ->
     root = work / "scifact"
     corpus = _fresh_corpus(root)
     ids: set[str] = set()
-    with (base / "corpus.jsonl").open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            cid = str(rec["_id"])
-            ids.add(cid)
-            text = f"{rec['title'].strip()}\n\n{rec['text'].strip()}\n"
-            _write_if_changed(corpus / f"{safe_name(cid)}.txt", text)
+    for rec in _jsonl(base / "corpus.jsonl"):
+        cid = str(rec["_id"])
+        ids.add(cid)
+        text = f"{rec['title'].strip()}\n\n{rec['text'].strip()}\n"
+        _write_if_changed(corpus / f"{safe_name(cid)}.txt", text)
     qrels: dict[str, list[tuple[str, float]]] = {}
     with (base / "qrels" / "test.tsv").open(encoding="utf-8") as fh:
         for n, line in enumerate(fh):
@@ -205,18 +210,14 @@ def prepare_scifact(data: Path, work: Path, limit_queries: int | None = None) ->
             if float(score) > 0 and cid in ids:
                 qrels.setdefault(qid, []).append((cid, float(score)))
     questions: list[Question] = []
-    with (base / "queries.jsonl").open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            qid = str(rec["_id"])
-            if qid not in qrels:
-                continue
-            ev = [Evidence(doc=f"{safe_name(cid)}.txt", grade=g) for cid, g in qrels[qid]]
-            questions.append(
-                Question(f"scifact-{qid}", rec["text"], False, ev, {"dataset": "scifact-1k"})
-            )
+    for rec in _jsonl(base / "queries.jsonl"):
+        qid = str(rec["_id"])
+        if qid not in qrels:
+            continue
+        ev = [Evidence(doc=f"{safe_name(cid)}.txt", grade=g) for cid, g in qrels[qid]]
+        questions.append(
+            Question(f"scifact-{qid}", rec["text"], False, ev, {"dataset": "scifact-1k"})
+        )
     questions = questions[:limit_queries]
     path = root / "questions.jsonl"
     write_questions(questions, path)
@@ -242,31 +243,27 @@ def prepare_financebench(data: Path, work: Path) -> Prepared:
         except OSError:  # no symlinks (e.g. some Windows setups): copy outside the repo
             shutil.copyfile(pdf, link)
     questions: list[Question] = []
-    with (base / "questions.jsonl").open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            ev: list[Evidence] = []
-            for item in rec.get("evidence") or []:
-                e = Evidence(doc=f"{item['doc_name']}.pdf", page=int(item["evidence_page_num"]) + 1)
-                if e not in ev:
-                    ev.append(e)
-            if not ev:
-                continue
-            questions.append(
-                Question(
-                    str(rec["financebench_id"]),
-                    rec["question"],
-                    False,
-                    ev,
-                    {
-                        "dataset": "financebench",
-                        "company": rec.get("company"),
-                        "answer": rec.get("answer"),
-                    },
-                )
+    for rec in _jsonl(base / "questions.jsonl"):
+        ev: list[Evidence] = []
+        for item in rec.get("evidence") or []:
+            e = Evidence(doc=f"{item['doc_name']}.pdf", page=int(item["evidence_page_num"]) + 1)
+            if e not in ev:
+                ev.append(e)
+        if not ev:
+            continue
+        questions.append(
+            Question(
+                str(rec["financebench_id"]),
+                rec["question"],
+                False,
+                ev,
+                {
+                    "dataset": "financebench",
+                    "company": rec.get("company"),
+                    "answer": rec.get("answer"),
+                },
             )
+        )
     path = root / "questions.jsonl"
     write_questions(questions, path)
     return Prepared(

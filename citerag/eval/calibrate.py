@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from citerag.eval import metrics as stats
-from citerag.eval.runner import ConfigRun
+from citerag.eval.questions import Question
+from citerag.eval.runner import ConfigRun, EvalConfig, Evaluator
 
 GRID_STEP = 0.001
 
@@ -295,11 +296,11 @@ class CalibrationRun:
 
 
 def run_calibration(
-    evaluator: Any,
-    questions: Sequence[Any],
-    config: Any,
+    evaluator: Evaluator,
+    questions: Sequence[Question],
+    config: EvalConfig,
     *,
-    ood: Sequence[Any] = (),
+    ood: Sequence[Question] = (),
     rule: Rule | None = None,
     bluff_set: str = "auto",
     progress: bool = True,
