@@ -1,0 +1,259 @@
+"""The ingest plan: what a run does with each document, decided from data alone.
+
+:func:`plan_ingest` compares the sources collected for a run (each with the sha256 of its
+bytes, read beforehand) with the previous build's per-document ledger and the run's options,
+and returns an :class:`IngestPlan`: one :class:`DocumentAction` per document with its kind
+and the reason for it. It reads no files and touches no index, so it is tested without a
+model; :mod:`citerag.index.ingest` carries the plan out.
+
+The rules:
+
+* A source whose previous record is ``indexed`` with the same access label, the same sha256
+  and the same settings fingerprint is **skipped**.
+* A source with no previous record, other bytes, another access label or other settings is
+  **processed**; one whose previous record is not ``indexed`` (the ledger says ``failed``) is
+  **retried**.
+* A previous document that is not among the sources is **deleted** when its source key was
+  asked to be deleted, or when it lay under an ingested folder and pruning is on.
+* Otherwise it is **kept**, except that after a settings change it is processed again from
+  its recorded path when that file still exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from loaders.access import PUBLIC
+from loaders.pipeline import SourceFile
+
+#: The ledger status of a document whose chunks are in the index.
+INDEXED = "indexed"
+
+
+class ActionKind(StrEnum):
+    """What happens to one document."""
+
+    SKIP = "skip"
+    PROCESS = "process"
+    RETRY = "retry"
+    DELETE = "delete"
+    KEEP = "keep"
+
+
+class Reason(StrEnum):
+    """Why a document gets its action."""
+
+    UNCHANGED = "unchanged bytes, access and settings"
+    NEW = "not in the previous build"
+    CHANGED = "its bytes changed"
+    UNREADABLE = "its bytes could not be read"
+    ACCESS_CHANGED = "its access label changed"
+    SETTINGS_CHANGED = "the chunking, embedding or sentence-vector settings changed"
+    PREVIOUSLY_FAILED = "it failed in the previous build"
+    REQUESTED = "its deletion was requested"
+    GONE = "its file is gone from an ingested folder"
+    PRUNE_DISABLED = "its file is gone from an ingested folder, but pruning is off"
+    FILE_MISSING = "the settings changed, but its recorded file is gone"
+    NOT_IN_RUN = "it is not part of this run"
+
+
+@dataclass(frozen=True)
+class CollectedSource:
+    """A source of this run with the hash of its bytes.
+
+    Attributes:
+        file: The file and its identity.
+        sha256: Hex sha256 of its bytes, ``None`` when they could not be read.
+    """
+
+    file: SourceFile
+    sha256: str | None
+
+    @property
+    def doc_id(self) -> str:
+        """The document id."""
+        return self.file.doc_id
+
+
+@dataclass(frozen=True)
+class DocumentAction:
+    """The plan for one document.
+
+    Attributes:
+        kind: What to do.
+        reason: Why.
+        doc_id: The document id.
+        source: The source key.
+        file: What to parse (set for sources of this run and for documents re-processed from
+            their recorded path; ``None`` for deleted or kept previous documents).
+        previous_status: The document's status in the previous build, ``None`` if new.
+    """
+
+    kind: ActionKind
+    reason: Reason
+    doc_id: str
+    source: str
+    file: SourceFile | None = None
+    previous_status: str | None = None
+
+    @property
+    def writes(self) -> bool:
+        """Whether the document is parsed and indexed (processed or retried)."""
+        return self.kind in (ActionKind.PROCESS, ActionKind.RETRY)
+
+
+@dataclass(frozen=True)
+class IngestPlan:
+    """What an ingest run does, per document.
+
+    Attributes:
+        actions: The sources of the run in order, then the previous documents that are not
+            among them, in ledger order.
+        settings_changed: A previous build holds documents made with other settings.
+    """
+
+    actions: tuple[DocumentAction, ...]
+    settings_changed: bool = False
+
+    def of_kind(self, *kinds: ActionKind) -> tuple[DocumentAction, ...]:
+        """The actions of the given kinds, in plan order.
+
+        Args:
+            *kinds: The kinds wanted.
+
+        Returns:
+            The matching actions.
+        """
+        return tuple(a for a in self.actions if a.kind in kinds)
+
+    @property
+    def to_write(self) -> tuple[DocumentAction, ...]:
+        """Documents to parse and index (processed or retried), in order."""
+        return self.of_kind(ActionKind.PROCESS, ActionKind.RETRY)
+
+    @property
+    def to_delete(self) -> tuple[DocumentAction, ...]:
+        """Documents to remove from every index and the ledger."""
+        return self.of_kind(ActionKind.DELETE)
+
+    @property
+    def skipped(self) -> tuple[DocumentAction, ...]:
+        """Sources left alone because nothing about them changed."""
+        return self.of_kind(ActionKind.SKIP)
+
+    @property
+    def changes_index(self) -> bool:
+        """Whether carrying the plan out writes or deletes anything."""
+        return any(a.writes or a.kind is ActionKind.DELETE for a in self.actions)
+
+
+def _plan_source(
+    src: CollectedSource, prev: Mapping[str, Any] | None, same_settings: bool
+) -> DocumentAction:
+    """Decide what to do with one source of the run."""
+    status = None if prev is None else prev.get("status")
+    if prev is None:
+        kind, reason = ActionKind.PROCESS, Reason.NEW
+    elif status != INDEXED:
+        kind, reason = ActionKind.RETRY, Reason.PREVIOUSLY_FAILED
+    elif not same_settings:
+        kind, reason = ActionKind.PROCESS, Reason.SETTINGS_CHANGED
+    elif prev.get("access") != src.file.access:
+        kind, reason = ActionKind.PROCESS, Reason.ACCESS_CHANGED
+    elif src.sha256 is None:
+        kind, reason = ActionKind.PROCESS, Reason.UNREADABLE
+    elif prev.get("sha256") != src.sha256:
+        kind, reason = ActionKind.PROCESS, Reason.CHANGED
+    else:
+        kind, reason = ActionKind.SKIP, Reason.UNCHANGED
+    return DocumentAction(kind, reason, src.doc_id, src.file.source, src.file, status)
+
+
+def _plan_absent(
+    doc_id: str,
+    prev: Mapping[str, Any],
+    *,
+    same_settings: bool,
+    prefixes: Sequence[str],
+    delete_sources: Collection[str],
+    prune_missing: bool,
+    existing: Collection[str],
+) -> DocumentAction:
+    """Decide what to do with a previous document that is not among the run's sources."""
+    source = prev.get("source", "")
+    status = prev.get("status")
+    under_folder = any(source.startswith(p) for p in prefixes)
+    file = None
+    if prev.get("source") in delete_sources:
+        kind, reason = ActionKind.DELETE, Reason.REQUESTED
+    elif prune_missing and under_folder:
+        kind, reason = ActionKind.DELETE, Reason.GONE
+    elif not same_settings and doc_id in existing:
+        file = SourceFile(
+            Path(prev["path"]), prev["source"], prev.get("access", PUBLIC), prev.get("doc_name", "")
+        )
+        if status == INDEXED:
+            kind, reason = ActionKind.PROCESS, Reason.SETTINGS_CHANGED
+        else:
+            kind, reason = ActionKind.RETRY, Reason.PREVIOUSLY_FAILED
+    elif under_folder:
+        kind, reason = ActionKind.KEEP, Reason.PRUNE_DISABLED
+    elif not same_settings:
+        kind, reason = ActionKind.KEEP, Reason.FILE_MISSING
+    else:
+        kind, reason = ActionKind.KEEP, Reason.NOT_IN_RUN
+    return DocumentAction(kind, reason, doc_id, prev.get("source", doc_id), file, status)
+
+
+def plan_ingest(
+    sources: Sequence[CollectedSource],
+    previous: Mapping[str, Mapping[str, Any]],
+    *,
+    fingerprint: Mapping[str, Any],
+    previous_fingerprint: Mapping[str, Any] | None,
+    prefixes: Sequence[str] = (),
+    delete_sources: Collection[str] = (),
+    prune_missing: bool = True,
+    existing: Collection[str] = (),
+) -> IngestPlan:
+    """Decide what an ingest run does with every document.
+
+    Args:
+        sources: The run's sources with their hashes, in order (a document listed twice is
+            planned twice, as it is processed twice).
+        previous: The previous build's ledger (document id -> record with ``source``,
+            ``path``, ``status``, ``sha256``, ``access``, ``doc_name``); empty for a first
+            build. Not modified.
+        fingerprint: The settings of this run.
+        previous_fingerprint: The settings the previous build was made with (``None`` when
+            unknown or there is no previous build).
+        prefixes: Source-key prefixes of the ingested folders (``"<folder name>/"``).
+        delete_sources: Source keys to delete.
+        prune_missing: Delete documents that lay under an ingested folder and are gone.
+        existing: Ids of previous documents whose recorded file still exists (consulted only
+            after a settings change, to re-process documents outside this run).
+
+    Returns:
+        The plan.
+    """
+    same_settings = previous_fingerprint is not None and previous_fingerprint == fingerprint
+    actions = [_plan_source(src, previous.get(src.doc_id), same_settings) for src in sources]
+    seen = {src.doc_id for src in sources}
+    actions += [
+        _plan_absent(
+            doc_id,
+            prev,
+            same_settings=same_settings,
+            prefixes=prefixes,
+            delete_sources=delete_sources,
+            prune_missing=prune_missing,
+            existing=existing,
+        )
+        for doc_id, prev in previous.items()
+        if doc_id not in seen
+    ]
+    return IngestPlan(tuple(actions), settings_changed=bool(previous) and not same_settings)
