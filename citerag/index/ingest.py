@@ -3,17 +3,21 @@ LangChain's indexing API and a persistent record manager, published as an atomic
 
 What a run does:
 
-1. Collect sources. A folder argument contributes every file below it (hidden files skipped)
-   under the source key ``<folder name>/<relative path>``; a file argument is keyed by its
-   name. Access labels come from the folder's ``.citerag-access.json``.
-2. Compare each source's sha256 with the current manifest: unchanged and indexed with the
-   same settings → skipped without parsing; new, changed or previously failed → processed.
-   Documents that were under an ingested folder and are gone → deleted.
-3. Parse and chunk in a worker process while this process embeds (both cores busy).
-4. Write through :func:`langchain_core.indexing.index` with ``cleanup="scoped_full"``: chunks
-   whose content and metadata hash is already recorded are not embedded again; a changed
-   document's stale chunks are deleted from every index.
-5. Count what the index now holds per document, write the manifest, swap the build in.
+1. **Collect** sources (:func:`collect_sources`, :func:`hash_sources`). A folder argument
+   contributes every file below it (hidden files skipped) under the source key
+   ``<folder name>/<relative path>``; a file argument is keyed by its name. Access labels come
+   from the folder's ``.citerag-access.json``. Each file's bytes are hashed.
+2. **Plan** (:func:`citerag.index.plan.plan_ingest`, pure): compare each source's sha256,
+   access label and the settings fingerprint with the current manifest's ledger. Unchanged →
+   skipped without parsing; new, changed or previously failed → processed; documents that
+   were under an ingested folder and are gone → deleted.
+3. **Write** (:func:`write_documents`) into a copy of the current build: parse and chunk in a
+   worker process while this process embeds (both cores busy), through
+   :func:`langchain_core.indexing.index` with ``cleanup="scoped_full"``: chunks whose content
+   and metadata hash is already recorded are not embedded again; a changed document's stale
+   chunks are deleted from every index. The ledger then records what the index holds per
+   document.
+4. **Publish** (:func:`publish_build`): write the manifest, fsync, rename, swap ``current``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from citerag.index.builds import abort_build, commit_build, new_build_id, start_
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.loaded import RECORDS_FILE, open_build
 from citerag.index.manifest import Manifest
+from citerag.index.plan import CollectedSource, DocumentAction, IngestPlan, plan_ingest
 from citerag.index.record_manager import SQLiteRecordManager
 from citerag.index.store import CiteragStore
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
@@ -159,14 +164,61 @@ def _software() -> dict[str, str]:
     return out
 
 
-def _settings_fingerprint(model: EmbeddingModel, chunking: ChunkSettings, sentences: bool) -> dict:
+def _settings_fingerprint(
+    model: EmbeddingModel, chunking: ChunkSettings, sentences: bool
+) -> dict[str, Any]:
+    """The settings whose change makes every document be processed again.
+
+    Args:
+        model: The embedding model.
+        chunking: The chunk settings.
+        sentences: Whether sentence vectors are embedded.
+
+    Returns:
+        A JSON-friendly description, stored in the manifest's ``last_run``.
+    """
     return {"model": model.name, "chunking": chunking.describe(), "sentence_vectors": sentences}
+
+
+def hash_sources(found: list[SourceFile]) -> list[CollectedSource]:
+    """Read and hash every source, for the plan.
+
+    Args:
+        found: The run's sources.
+
+    Returns:
+        The sources with their sha256; ``None`` for a file that cannot be read (it is then
+        processed, and the parser records it as failed with the reason).
+    """
+    collected = []
+    for src in found:
+        try:
+            digest: str | None = sha256_file(src.path)
+        except OSError as exc:
+            log.debug("cannot hash %s: %s", src.path, exc)
+            digest = None
+        collected.append(CollectedSource(src, digest))
+    return collected
+
+
+def _existing_files(documents: dict[str, dict[str, Any]]) -> set[str]:
+    """Ids of ledger documents whose recorded file still exists."""
+    return {doc_id for doc_id, d in documents.items() if "path" in d and Path(d["path"]).exists()}
 
 
 def _process_iter(
     todo: list[SourceFile], chunking: ChunkSettings, workers: int
 ) -> Iterator[ProcessedFile]:
-    """Process files in order; with ``workers`` > 0 parsing runs ahead in other processes."""
+    """Process files in order; with ``workers`` > 0 parsing runs ahead in other processes.
+
+    Args:
+        todo: The files to parse and chunk.
+        chunking: The chunk settings.
+        workers: Parser processes (0: parse inline).
+
+    Yields:
+        One outcome per file, in the order of ``todo``.
+    """
     if workers <= 0 or len(todo) <= 1:
         for src in todo:
             yield process_file(src, chunking)
@@ -178,6 +230,311 @@ def _process_iter(
         futures = [pool.submit(process_file, src, chunking) for src in todo]
         for fut in futures:
             yield fut.result()
+
+
+@dataclass
+class _Build:
+    """The temporary build an ingest run writes into (a copy of the current build).
+
+    Attributes:
+        folder: The temporary build folder.
+        store: Its indexes.
+        manifest: Its manifest; ``manifest.documents`` is the ledger the run updates.
+        records: Its record manager.
+        first: There was no previous build.
+        previous_fingerprint: Settings of the previous build, if known.
+        force_update: Re-embed chunks the record manager would skip (the sentence-vector
+            switch flipped, which chunk hashes do not cover).
+    """
+
+    folder: Path
+    store: CiteragStore
+    manifest: Manifest
+    records: SQLiteRecordManager
+    first: bool
+    previous_fingerprint: dict[str, Any] | None
+    force_update: bool
+
+    @classmethod
+    def open(cls, folder: Path, model: EmbeddingModel, sentence_vectors: bool) -> _Build:
+        """Open the temporary build made by :func:`start_build` (empty for a first build).
+
+        Args:
+            folder: The temporary build folder.
+            model: The embedding model.
+            sentence_vectors: Whether this run embeds sentence vectors.
+
+        Returns:
+            The build, with its record manager's schema created.
+        """
+        if (folder / "manifest.json").exists():
+            loaded = open_build(folder, model, sentence_vectors=sentence_vectors)
+            store, manifest, first = loaded.store, loaded.manifest, False
+            force = manifest.index.get("sentence_vectors", True) != sentence_vectors
+        else:
+            store = CiteragStore(
+                model.embeddings, model.dimension, sentence_vectors=sentence_vectors
+            )
+            manifest = Manifest(
+                build_id="", created_at="", embedding={}, index={}, chunking={}, software={}
+            )
+            first, force = True, False
+        records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
+        records.create_schema()
+        fingerprint = None if first else manifest.last_run.get("fingerprint")
+        return cls(folder, store, manifest, records, first, fingerprint, force)
+
+    def delete_document(self, doc_id: str) -> int:
+        """Remove a document's chunks from every index and the record manager.
+
+        Args:
+            doc_id: The document id.
+
+        Returns:
+            How many chunks were removed.
+        """
+        keys = self.records.list_keys(group_ids=[doc_id])
+        self.store.delete(keys)
+        self.records.delete_keys(keys)
+        return len(keys)
+
+
+class ChunkFeed:
+    """The chunks of the documents a plan writes, as the document stream for ``index()``.
+
+    Iterating parses the planned files (through the parse worker when ``workers`` > 0), and
+    for each one records its ledger entry, adds its outcome to the report, removes the stale
+    chunks of a previously known document that now fails, and yields its chunks. Iterate once.
+
+    Attributes:
+        ledger: Document id -> manifest record of every document written so far (chunk
+            counts are filled in after indexing).
+        over_window: Document id -> chunks whose text exceeds the embedding window.
+    """
+
+    def __init__(
+        self,
+        actions: tuple[DocumentAction, ...],
+        build: _Build,
+        report: IngestReport,
+        *,
+        model: EmbeddingModel,
+        chunking: ChunkSettings,
+        workers: int,
+        bar: tqdm,
+        ingested_at: str,
+    ) -> None:
+        """Set up the feed.
+
+        Args:
+            actions: The plan's documents to write, in order.
+            build: The build written into.
+            report: The run's report; ``indexed``, ``updated``, ``failed``, ``pages``,
+                ``parse_seconds`` and ``chunks_deleted`` grow as documents are read.
+            model: The embedding model (for the window check).
+            chunking: The chunk settings.
+            workers: Parser processes.
+            bar: The progress bar, advanced once per document.
+            ingested_at: The run's ISO time, recorded per document.
+        """
+        self._files = [a.file for a in actions if a.file is not None]
+        self._known = {a.doc_id for a in actions if a.previous_status is not None}
+        self._build = build
+        self._report = report
+        self._model = model
+        self._chunking = chunking
+        self._workers = workers
+        self._bar = bar
+        self._ingested_at = ingested_at
+        self.ledger: dict[str, dict[str, Any]] = {}
+        self.over_window: Counter[str] = Counter()
+
+    def __iter__(self) -> Iterator[Document]:
+        """Parse each file and yield its chunks; a failed file yields none.
+
+        Yields:
+            Chunk documents with their metadata (``doc_id`` is the cleanup scope).
+        """
+        for pf in _process_iter(self._files, self._chunking, self._workers):
+            docs = self._record(pf)
+            yield from docs
+            self._bar.update(1)
+
+    def _record(self, pf: ProcessedFile) -> list[Document]:
+        """Record one file's outcome and return its chunks.
+
+        Args:
+            pf: The parse outcome.
+
+        Returns:
+            Its chunks as documents (empty when it failed).
+        """
+        src, report = pf.source, self._report
+        report.parse_seconds += pf.parse_seconds
+        rec: dict[str, Any] = {
+            "doc_id": src.doc_id,
+            "source": src.source,
+            "path": str(src.path),
+            "doc_name": src.doc_name or src.path.name,
+            "sha256": pf.sha256,
+            "access": src.access,
+            "ingested_at": self._ingested_at,
+            **pf.info,
+        }
+        self.ledger[src.doc_id] = rec
+        known = src.doc_id in self._known
+        if pf.status != "ok":
+            rec.update(status="failed", reason=pf.reason, kind=pf.kind, chunks=0)
+            report.failed[src.source] = pf.reason
+            if known:  # stale chunks of the old version go away
+                report.chunks_deleted += self._build.delete_document(src.doc_id)
+            self._bar.set_postfix(failed=len(report.failed))
+            return []
+        report.pages += pf.info.get("pages") or 0
+        counts = self._model.count_tokens([c.text for c in pf.chunks])
+        self.over_window[src.doc_id] = sum(n > self._model.max_tokens for n in counts)
+        rec.update(status="indexed", reason="", kind="")
+        (report.updated if known else report.indexed).append(src.source)
+        return [Document(page_content=c.text, metadata=c.to_metadata()) for c in pf.chunks]
+
+
+def write_documents(
+    plan: IngestPlan,
+    build: _Build,
+    report: IngestReport,
+    *,
+    model: EmbeddingModel,
+    chunking: ChunkSettings,
+    workers: int | None,
+    progress: bool,
+    batch_size: int,
+    ingested_at: str,
+) -> None:
+    """Carry out a plan's deletions and writes in the temporary build.
+
+    Deleted documents leave every index, the record manager and the ledger. The documents to
+    write are parsed and indexed through :func:`langchain_core.indexing.index` with
+    ``cleanup="scoped_full"`` (only unseen chunks are embedded; a changed document's stale
+    chunks are deleted); then the ledger records each one with the chunks the index holds.
+
+    Args:
+        plan: The plan.
+        build: The temporary build.
+        report: Filled in with what happened.
+        model: The embedding model.
+        chunking: The chunk settings.
+        workers: Parser processes (default: 1 when a PDF is to be parsed, else inline).
+        progress: Show a tqdm progress bar.
+        batch_size: Chunks per indexing batch.
+        ingested_at: The run's ISO time.
+    """
+    documents = build.manifest.documents
+    for action in plan.to_delete:
+        report.chunks_deleted += build.delete_document(action.doc_id)
+        report.deleted.append(action.source)
+        documents.pop(action.doc_id)
+
+    todo = plan.to_write
+    if workers is None:
+        workers = 1 if any(a.file and a.file.path.suffix.lower() == ".pdf" for a in todo) else 0
+    bar = tqdm(total=len(todo), unit="doc", desc="ingest", disable=not progress)
+    feed = ChunkFeed(
+        todo,
+        build,
+        report,
+        model=model,
+        chunking=chunking,
+        workers=workers,
+        bar=bar,
+        ingested_at=ingested_at,
+    )
+    result = lc_index(
+        feed,
+        build.records,
+        build.store,
+        cleanup="scoped_full",
+        source_id_key="doc_id",
+        batch_size=batch_size,
+        key_encoder="sha256",
+        force_update=build.force_update,
+    )
+    bar.close()
+    report.chunks_added += result["num_added"] + result["num_updated"]
+    report.chunks_skipped += result["num_skipped"]
+    report.chunks_deleted += result["num_deleted"]
+    report.embedded_texts = build.store.embedded_texts
+
+    # Count what the index really holds, per document.
+    held: Counter[str] = Counter(str(m.get("doc_id")) for _, m in build.store.iter_metadata())
+    for doc_id, rec in feed.ledger.items():
+        rec["chunks"] = held.get(doc_id, 0)
+        rec["over_window_chunks"] = feed.over_window.get(doc_id, 0)
+        documents[doc_id] = rec
+    for doc_id, rec in documents.items():
+        rec["chunks"] = held.get(doc_id, 0)
+    report.over_window = sum(feed.over_window.values())
+
+
+def publish_build(
+    index_dir: Path,
+    build: _Build,
+    report: IngestReport,
+    *,
+    model: EmbeddingModel,
+    chunking: ChunkSettings,
+    sentence_vectors: bool,
+    fingerprint: dict[str, Any],
+    created_at: str,
+    started: float,
+) -> None:
+    """Describe the build in its manifest, save it durably and make it current.
+
+    The temporary folder is fsynced, renamed to the new build id and published by atomically
+    replacing the ``current`` symlink (:func:`~citerag.index.builds.commit_build`).
+
+    Args:
+        index_dir: The index directory.
+        build: The written temporary build.
+        report: The run's report; gets the build id and wall time, and is summarised in the
+            manifest's ``last_run``.
+        model: The embedding model.
+        chunking: The chunk settings.
+        sentence_vectors: Whether sentence vectors were embedded.
+        fingerprint: The run's settings fingerprint.
+        created_at: The run's ISO time.
+        started: ``time.perf_counter()`` at the start of the run.
+    """
+    build_id = new_build_id()
+    manifest = build.manifest
+    manifest.build_id = build_id
+    manifest.created_at = created_at
+    manifest.embedding = {
+        "model": model.name,
+        "dimension": model.dimension,
+        "normalized": True,
+        "max_tokens": model.max_tokens,
+    }
+    manifest.index = {
+        "vector_store": "langchain_community FAISS",
+        "faiss_index_type": FAISS_INDEX_TYPE,
+        "distance": DISTANCE,
+        "bm25": {
+            "k1": build.store.bm25.k1,
+            "b": build.store.bm25.b,
+            "tokenizer": "lower-case \\w+ minus English stop words",
+        },
+        "sentence_vectors": sentence_vectors,
+        "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
+    }
+    manifest.chunking = chunking.describe()
+    manifest.software = _software()
+    report.build_id = build_id
+    report.seconds = time.perf_counter() - started
+    manifest.last_run = {**report.summary(), "fingerprint": fingerprint}
+    build.store.save(build.folder)
+    build.records.close()
+    manifest.save(build.folder)
+    commit_build(index_dir, build.folder, build_id)
 
 
 def ingest(
@@ -196,6 +553,10 @@ def ingest(
     batch_size: int = 64,
 ) -> IngestReport:
     """Ingest files into the index at ``index_dir`` and publish a new build atomically.
+
+    Collects and hashes the sources, plans every document (:func:`plan_ingest`), writes the
+    plan into a copy of the current build (:func:`write_documents`) and publishes it
+    (:func:`publish_build`); a run that changes nothing publishes nothing.
 
     Args:
         paths: Files and folders to ingest.
@@ -218,185 +579,55 @@ def ingest(
     chunking = chunking or ChunkSettings()
     found, prefixes = collect_sources(paths, default_access)
     found += sources or []
+    collected = hash_sources(found)
     report = IngestReport()
     fingerprint = _settings_fingerprint(model, chunking, sentence_vectors)
     with write_lock(index_dir):
         tmp = start_build(index_dir)
         try:
-            loaded = (
-                open_build(tmp, model, sentence_vectors=sentence_vectors)
-                if (tmp / "manifest.json").exists()
-                else None
+            build = _Build.open(tmp, model, sentence_vectors)
+            plan = plan_ingest(
+                collected,
+                build.manifest.documents,
+                fingerprint=fingerprint,
+                previous_fingerprint=build.previous_fingerprint,
+                prefixes=prefixes,
+                delete_sources=delete_sources or [],
+                prune_missing=prune_missing,
+                existing=_existing_files(build.manifest.documents),
             )
-            # Chunk hashes do not cover the sentence-vector switch, so flipping it must
-            # re-embed chunks the record manager would otherwise skip as unchanged.
-            force = False
-            if loaded is not None:
-                store, manifest = loaded.store, loaded.manifest
-                same_settings = manifest.last_run.get("fingerprint") == fingerprint
-                force = manifest.index.get("sentence_vectors", True) != sentence_vectors
-            else:
-                store = CiteragStore(
-                    model.embeddings, model.dimension, sentence_vectors=sentence_vectors
-                )
-                manifest = Manifest(
-                    build_id="", created_at="", embedding={}, index={}, chunking={}, software={}
-                )
-                same_settings = False
-            records = SQLiteRecordManager("citerag", tmp / RECORDS_FILE)
-            records.create_schema()
-            old_docs = manifest.documents
-
-            # What to process, skip, delete.
-            todo: list[SourceFile] = []
-            seen: set[str] = set()
-            for src in found:
-                seen.add(src.doc_id)
-                prev = old_docs.get(src.doc_id)
-                if (
-                    same_settings
-                    and prev is not None
-                    and prev.get("status") == "indexed"
-                    and prev.get("access") == src.access
-                    and prev.get("sha256") == sha256_file(src.path)
-                ):
-                    report.unchanged.append(src.source)
-                    continue
-                todo.append(src)
-            to_delete = [
-                doc_id
-                for doc_id, d in old_docs.items()
-                if doc_id not in seen
-                and (
-                    d.get("source") in (delete_sources or [])
-                    or (prune_missing and any(d.get("source", "").startswith(p) for p in prefixes))
-                )
-            ]
-            if not same_settings and old_docs:
+            if plan.settings_changed:
                 log.info("settings changed since the last build: re-processing every document")
-                todo += [
-                    SourceFile(
-                        Path(d["path"]), d["source"], d.get("access", PUBLIC), d.get("doc_name", "")
-                    )
-                    for doc_id, d in old_docs.items()
-                    if doc_id not in seen and doc_id not in to_delete and Path(d["path"]).exists()
-                ]
-            for doc_id in to_delete:
-                keys = records.list_keys(group_ids=[doc_id])
-                store.delete(keys)
-                records.delete_keys(keys)
-                report.chunks_deleted += len(keys)
-                report.deleted.append(old_docs[doc_id].get("source", doc_id))
-                old_docs.pop(doc_id)
-
-            if workers is None:
-                workers = 1 if any(s.path.suffix.lower() == ".pdf" for s in todo) else 0
-            bar = tqdm(total=len(todo), unit="doc", desc="ingest", disable=not progress)
+            report.unchanged = [a.source for a in plan.skipped]
             now = datetime.now(UTC).isoformat(timespec="seconds")
-            doc_records: dict[str, dict[str, Any]] = {}
-            over_by_doc: Counter[str] = Counter()
-
-            def chunk_stream() -> Iterator[Document]:
-                for pf in _process_iter(todo, chunking, workers):
-                    src = pf.source
-                    report.parse_seconds += pf.parse_seconds
-                    rec = {
-                        "doc_id": src.doc_id,
-                        "source": src.source,
-                        "path": str(src.path),
-                        "doc_name": src.doc_name or src.path.name,
-                        "sha256": pf.sha256,
-                        "access": src.access,
-                        "ingested_at": now,
-                        **pf.info,
-                    }
-                    prev = old_docs.get(src.doc_id)
-                    if pf.status != "ok":
-                        rec.update(status="failed", reason=pf.reason, kind=pf.kind, chunks=0)
-                        report.failed[src.source] = pf.reason
-                        if prev is not None:  # stale chunks of the old version go away
-                            keys = records.list_keys(group_ids=[src.doc_id])
-                            store.delete(keys)
-                            records.delete_keys(keys)
-                            report.chunks_deleted += len(keys)
-                        doc_records[src.doc_id] = rec
-                        bar.set_postfix(failed=len(report.failed))
-                        bar.update(1)
-                        continue
-                    report.pages += pf.info.get("pages") or 0
-                    texts = [c.text for c in pf.chunks]
-                    over = sum(n > model.max_tokens for n in model.count_tokens(texts))
-                    over_by_doc[src.doc_id] = over
-                    rec.update(status="indexed", reason="", kind="")
-                    doc_records[src.doc_id] = rec
-                    (report.updated if prev is not None else report.indexed).append(src.source)
-                    for c in pf.chunks:
-                        yield Document(page_content=c.text, metadata=c.to_metadata())
-                    bar.update(1)
-
-            result = lc_index(
-                chunk_stream(),
-                records,
-                store,
-                cleanup="scoped_full",
-                source_id_key="doc_id",
+            write_documents(
+                plan,
+                build,
+                report,
+                model=model,
+                chunking=chunking,
+                workers=workers,
+                progress=progress,
                 batch_size=batch_size,
-                key_encoder="sha256",
-                force_update=force,
+                ingested_at=now,
             )
-            bar.close()
-            report.chunks_added += result["num_added"] + result["num_updated"]
-            report.chunks_skipped += result["num_skipped"]
-            report.chunks_deleted += result["num_deleted"]
-            report.embedded_texts = store.embedded_texts
-
-            # Count what the index really holds, per document.
-            held: Counter[str] = Counter(str(m.get("doc_id")) for _, m in store.iter_metadata())
-            for doc_id, rec in doc_records.items():
-                rec["chunks"] = held.get(doc_id, 0)
-                rec["over_window_chunks"] = over_by_doc.get(doc_id, 0)
-                old_docs[doc_id] = rec
-            for doc_id, rec in old_docs.items():
-                rec["chunks"] = held.get(doc_id, 0)
-            report.over_window = sum(over_by_doc.values())
-            changed = bool(todo or to_delete or not (tmp / "manifest.json").exists())
-            if not changed:
-                records.close()
+            if not (plan.changes_index or build.first):
+                build.records.close()
                 abort_build(tmp)
-                report.build_id = manifest.build_id
+                report.build_id = build.manifest.build_id
                 report.seconds = time.perf_counter() - t0
                 return report
-
-            build_id = new_build_id()
-            manifest.build_id = build_id
-            manifest.created_at = now
-            manifest.embedding = {
-                "model": model.name,
-                "dimension": model.dimension,
-                "normalized": True,
-                "max_tokens": model.max_tokens,
-            }
-            manifest.index = {
-                "vector_store": "langchain_community FAISS",
-                "faiss_index_type": FAISS_INDEX_TYPE,
-                "distance": DISTANCE,
-                "bm25": {
-                    "k1": store.bm25.k1,
-                    "b": store.bm25.b,
-                    "tokenizer": "lower-case \\w+ minus English stop words",
-                },
-                "sentence_vectors": sentence_vectors,
-                "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
-            }
-            manifest.chunking = chunking.describe()
-            manifest.software = _software()
-            report.build_id = build_id
-            report.seconds = time.perf_counter() - t0
-            manifest.last_run = {**report.summary(), "fingerprint": fingerprint}
-            store.save(tmp)
-            records.close()
-            manifest.save(tmp)
-            commit_build(index_dir, tmp, build_id)
+            publish_build(
+                index_dir,
+                build,
+                report,
+                model=model,
+                chunking=chunking,
+                sentence_vectors=sentence_vectors,
+                fingerprint=fingerprint,
+                created_at=now,
+                started=t0,
+            )
         except BaseException:
             abort_build(tmp)
             raise
