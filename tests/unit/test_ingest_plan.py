@@ -1,0 +1,252 @@
+"""Unit tests for the ingest plan: per-document decisions from data alone (no files, no model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citerag.index.plan import (
+    ActionKind,
+    CollectedSource,
+    DocumentAction,
+    IngestPlan,
+    Reason,
+    plan_ingest,
+)
+from loaders.pipeline import SourceFile
+
+SETTINGS = {"model": "m", "chunking": {"size": 800}, "sentence_vectors": True}
+OTHER_SETTINGS = {**SETTINGS, "chunking": {"size": 400}}
+
+
+def _src(key: str, sha: str | None = "aaa", access: str = "public") -> CollectedSource:
+    return CollectedSource(SourceFile(Path("/corpus") / key, key, access), sha)
+
+
+def _record(
+    src: CollectedSource, *, status: str = "indexed", sha: str | None = None
+) -> dict[str, Any]:
+    """A ledger record as the previous build would hold for ``src``."""
+    return {
+        "doc_id": src.doc_id,
+        "source": src.file.source,
+        "path": str(src.file.path),
+        "doc_name": src.file.path.name,
+        "sha256": src.sha256 if sha is None else sha,
+        "access": src.file.access,
+        "status": status,
+    }
+
+
+def _ledger(*records: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {r["doc_id"]: r for r in records}
+
+
+def _plan(
+    sources: list[CollectedSource],
+    previous: dict[str, dict[str, Any]],
+    *,
+    fingerprint: dict[str, Any] = SETTINGS,
+    previous_fingerprint: dict[str, Any] | None = SETTINGS,
+    **options: Any,
+) -> IngestPlan:
+    return plan_ingest(
+        sources,
+        previous,
+        fingerprint=fingerprint,
+        previous_fingerprint=previous_fingerprint,
+        **options,
+    )
+
+
+def _only(plan: IngestPlan, source: str) -> DocumentAction:
+    (action,) = [a for a in plan.actions if a.source == source]
+    return action
+
+
+def test_first_build_processes_every_source() -> None:
+    a, b = _src("docs/a.txt"), _src("docs/b.pdf")
+    plan = _plan([a, b], {}, previous_fingerprint=None, prefixes=["docs/"])
+    assert [(x.kind, x.reason) for x in plan.actions] == [(ActionKind.PROCESS, Reason.NEW)] * 2
+    assert [x.file for x in plan.to_write] == [a.file, b.file]
+    assert all(x.previous_status is None for x in plan.actions)
+    assert plan.changes_index and not plan.settings_changed
+
+
+def test_new_file_beside_indexed_ones_is_processed() -> None:
+    old, new = _src("docs/old.txt"), _src("docs/new.txt", sha="bbb")
+    plan = _plan([old, new], _ledger(_record(old)), prefixes=["docs/"])
+    assert _only(plan, "docs/old.txt").kind is ActionKind.SKIP
+    action = _only(plan, "docs/new.txt")
+    assert (action.kind, action.reason, action.file) == (ActionKind.PROCESS, Reason.NEW, new.file)
+
+
+def test_unchanged_source_is_skipped_and_nothing_changes() -> None:
+    a = _src("docs/a.txt")
+    plan = _plan([a], _ledger(_record(a)), prefixes=["docs/"])
+    (action,) = plan.actions
+    assert (action.kind, action.reason) == (ActionKind.SKIP, Reason.UNCHANGED)
+    assert action.previous_status == "indexed"
+    assert plan.skipped == (action,)
+    assert plan.to_write == () and plan.to_delete == ()
+    assert not plan.changes_index
+
+
+def test_changed_bytes_are_processed() -> None:
+    a = _src("docs/a.txt", sha="new-hash")
+    plan = _plan([a], _ledger(_record(a, sha="old-hash")))
+    (action,) = plan.actions
+    assert (action.kind, action.reason) == (ActionKind.PROCESS, Reason.CHANGED)
+    assert action.previous_status == "indexed"  # an update, not a new document
+    assert plan.changes_index
+
+
+def test_changed_access_label_is_processed() -> None:
+    a = _src("docs/a.txt", access="board")
+    previous = _record(a)
+    previous["access"] = "public"
+    (action,) = _plan([a], _ledger(previous)).actions
+    assert (action.kind, action.reason) == (ActionKind.PROCESS, Reason.ACCESS_CHANGED)
+
+
+def test_unreadable_source_is_processed_so_the_parser_records_the_failure() -> None:
+    a = _src("docs/a.txt")
+    previous = _record(a)
+    unreadable = CollectedSource(a.file, None)
+    (action,) = _plan([unreadable], _ledger(previous)).actions
+    assert (action.kind, action.reason) == (ActionKind.PROCESS, Reason.UNREADABLE)
+
+
+@pytest.mark.parametrize("previous_fingerprint", [OTHER_SETTINGS, None])
+def test_settings_change_processes_every_document(previous_fingerprint: Any) -> None:
+    a, b = _src("docs/a.txt"), _src("docs/b.txt")
+    elsewhere = _src("other/c.txt")  # ingested by an earlier run, its file still exists
+    gone = _src("other/d.txt")  # ingested by an earlier run, its file is gone
+    previous = _ledger(_record(a), _record(b), _record(elsewhere), _record(gone))
+    plan = _plan(
+        [a, b],
+        previous,
+        previous_fingerprint=previous_fingerprint,
+        prefixes=["docs/"],
+        existing={a.doc_id, b.doc_id, elsewhere.doc_id},
+    )
+    assert plan.settings_changed
+    assert [(x.source, x.reason) for x in plan.to_write] == [
+        ("docs/a.txt", Reason.SETTINGS_CHANGED),
+        ("docs/b.txt", Reason.SETTINGS_CHANGED),
+        ("other/c.txt", Reason.SETTINGS_CHANGED),
+    ]
+    rebuilt = _only(plan, "other/c.txt").file
+    assert rebuilt == SourceFile(elsewhere.file.path, "other/c.txt", "public", "c.txt")
+    kept = _only(plan, "other/d.txt")
+    assert (kept.kind, kept.reason, kept.file) == (ActionKind.KEEP, Reason.FILE_MISSING, None)
+
+
+def test_settings_change_rebuilds_the_recorded_access_label() -> None:
+    board = _src("other/minutes.md", access="board")
+    plan = _plan(
+        [], _ledger(_record(board)), previous_fingerprint=OTHER_SETTINGS, existing={board.doc_id}
+    )
+    (action,) = plan.to_write
+    assert action.file is not None and action.file.access == "board"
+
+
+def test_file_gone_from_ingested_folder_is_deleted_with_prune() -> None:
+    kept, gone = _src("docs/kept.txt"), _src("docs/gone.txt")
+    plan = _plan([kept], _ledger(_record(kept), _record(gone)), prefixes=["docs/"])
+    (action,) = plan.to_delete
+    assert (action.doc_id, action.source, action.reason) == (
+        gone.doc_id,
+        "docs/gone.txt",
+        Reason.GONE,
+    )
+    assert action.file is None
+    assert plan.changes_index
+
+
+def test_file_gone_without_prune_is_kept() -> None:
+    kept, gone = _src("docs/kept.txt"), _src("docs/gone.txt")
+    plan = _plan(
+        [kept], _ledger(_record(kept), _record(gone)), prefixes=["docs/"], prune_missing=False
+    )
+    assert plan.to_delete == ()
+    action = _only(plan, "docs/gone.txt")
+    assert (action.kind, action.reason) == (ActionKind.KEEP, Reason.PRUNE_DISABLED)
+    assert not plan.changes_index
+
+
+def test_documents_outside_the_ingested_folders_are_kept_even_with_prune() -> None:
+    run, upload = _src("docs/a.txt"), _src("uploads/u.pdf")
+    plan = _plan([run], _ledger(_record(run), _record(upload)), prefixes=["docs/"])
+    action = _only(plan, "uploads/u.pdf")
+    assert (action.kind, action.reason) == (ActionKind.KEEP, Reason.NOT_IN_RUN)
+
+
+def test_requested_deletion_applies_without_prune_and_outside_folders() -> None:
+    upload, other = _src("uploads/u.pdf"), _src("uploads/v.pdf")
+    plan = _plan(
+        [],
+        _ledger(_record(upload), _record(other)),
+        delete_sources=["uploads/u.pdf"],
+        prune_missing=False,
+    )
+    assert [(a.source, a.reason) for a in plan.to_delete] == [("uploads/u.pdf", Reason.REQUESTED)]
+    assert _only(plan, "uploads/v.pdf").kind is ActionKind.KEEP
+
+
+def test_previously_failed_document_is_retried_even_with_the_same_bytes() -> None:
+    bad = _src("docs/locked.pdf")
+    plan = _plan([bad], _ledger(_record(bad, status="failed")))
+    (action,) = plan.actions
+    assert (action.kind, action.reason) == (ActionKind.RETRY, Reason.PREVIOUSLY_FAILED)
+    assert action.previous_status == "failed"
+    assert plan.to_write == (action,)
+    assert plan.changes_index
+
+
+def test_mixed_run() -> None:
+    same = _src("docs/same.txt")
+    edited = _src("docs/edited.txt", sha="v2")
+    new = _src("docs/new.md")
+    failed = _src("docs/scanned.pdf")
+    gone = _src("docs/gone.html")
+    outside = _src("notes/n.txt")
+    previous = _ledger(
+        _record(same),
+        _record(edited, sha="v1"),
+        _record(failed, status="failed"),
+        _record(gone),
+        _record(outside),
+    )
+    plan = _plan([same, edited, new, failed], previous, prefixes=["docs/"])
+    assert [(a.source, a.kind) for a in plan.actions] == [
+        ("docs/same.txt", ActionKind.SKIP),
+        ("docs/edited.txt", ActionKind.PROCESS),
+        ("docs/new.md", ActionKind.PROCESS),
+        ("docs/scanned.pdf", ActionKind.RETRY),
+        ("docs/gone.html", ActionKind.DELETE),
+        ("notes/n.txt", ActionKind.KEEP),
+    ]
+    assert [a.source for a in plan.to_write] == [
+        "docs/edited.txt",
+        "docs/new.md",
+        "docs/scanned.pdf",
+    ]
+    assert [a.reason for a in plan.to_write] == [
+        Reason.CHANGED,
+        Reason.NEW,
+        Reason.PREVIOUSLY_FAILED,
+    ]
+    assert not plan.settings_changed
+
+
+def test_planning_leaves_the_ledger_untouched_and_the_plan_frozen() -> None:
+    a, gone = _src("docs/a.txt", sha="v2"), _src("docs/gone.txt")
+    previous = _ledger(_record(a, sha="v1"), _record(gone))
+    snapshot = {k: dict(v) for k, v in previous.items()}
+    plan = _plan([a], previous, prefixes=["docs/"])
+    assert previous == snapshot
+    with pytest.raises(AttributeError):
+        plan.actions[0].kind = ActionKind.SKIP  # type: ignore[misc]
