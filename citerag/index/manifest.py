@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,60 @@ class Manifest:
             "last_run": self.last_run,
             "documents": self.documents,
         }
+
+    def public_records(
+        self,
+        *,
+        readable: Callable[[str], bool] | None = None,
+        status: str | None = None,
+        upload_id_of: Callable[[str], str | None] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Per-document records safe to show a client: no server paths, no build internals.
+
+        Args:
+            readable: Whether a caller may see a document with this access label (a missing
+                label counts as ``public``); ``None`` shows every document.
+            status: Keep only documents with this status (``indexed`` or ``failed``);
+                ``None`` or ``""`` keeps all.
+            upload_id_of: Maps a document's source key to the id of the upload it came from,
+                or ``None`` if it was ingested otherwise; ``None`` treats every document as
+                ingested.
+
+        Returns:
+            One record per document, sorted by source key: ``doc_id``, ``doc_name``,
+            ``source`` (the key relative to the ingest root, never an absolute path),
+            ``title``, ``file_type``, ``access``, ``status``, ``reason``, ``chunks``,
+            ``pages``, ``ingested_at``, ``origin`` (``upload`` or ``ingest``) and
+            ``upload_id``.
+        """
+        out: list[dict[str, Any]] = []
+        for doc in self.documents.values():
+            access = str(doc.get("access") or "public")
+            if readable is not None and not readable(access):
+                continue
+            if status and doc.get("status") != status:
+                continue
+            source = str(doc.get("source") or "")
+            upload_id = upload_id_of(source) if upload_id_of is not None else None
+            out.append(
+                {
+                    "doc_id": doc.get("doc_id"),
+                    "doc_name": doc.get("doc_name"),
+                    "source": source,
+                    "title": doc.get("title"),
+                    "file_type": doc.get("file_type"),
+                    "access": access,
+                    "status": doc.get("status"),
+                    "reason": doc.get("reason") or "",
+                    "chunks": doc.get("chunks"),
+                    "pages": doc.get("pages"),
+                    "ingested_at": doc.get("ingested_at"),
+                    "origin": "upload" if upload_id else "ingest",
+                    "upload_id": upload_id,
+                }
+            )
+        out.sort(key=lambda rec: str(rec["source"]))
+        return out
 
     def save(self, folder: Path) -> None:
         """Write ``manifest.json`` durably."""

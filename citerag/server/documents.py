@@ -207,6 +207,18 @@ class DocumentRegistry:
         return (self.data_dir / rec.file).resolve()
 
 
+def upload_id_of(source: str) -> str | None:
+    """The upload id in an index source key ``uploads/<id>/<name>``, or ``None``.
+
+    Documents ingested with ``citerag ingest`` have other source keys (relative to the
+    ingest root), so this tells uploads from CLI ingests in a manifest.
+    """
+    parts = source.split("/")
+    if len(parts) >= 3 and parts[0] == UPLOADS_DIR and ID_RE.match(parts[1]):
+        return parts[1]
+    return None
+
+
 def visible(rec: DocumentRecord, who: Identity) -> bool:
     """Whether a user may see a document (its label is public or one of their groups)."""
     return who.admin or who.can_read(rec.access)
