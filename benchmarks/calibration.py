@@ -50,6 +50,7 @@ def main() -> int:
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import Evaluator, parse_config
+    from citerag.index.calibration import write_calibration
 
     cfg = parse_config("default")
     rule = calib.Rule("max-bluff", args.max_bluff)
@@ -125,7 +126,7 @@ def main() -> int:
         ),
     ):
         entries = {c.scores.key: c.entry(qfiles, cfg.conf) for c in cals.values()}
-        path = calib.write_calibration(prep.root / "index", entries)
+        path = write_calibration(prep.root / "index", entries)
         stamp[f"{name}_calibration_file"] = str(path)
         calib.plot(
             list(cals.values()),
@@ -136,7 +137,7 @@ def main() -> int:
 
     # -- recommendation ------------------------------------------------------------------
     thresholds: dict[str, dict[str, float]] = {}
-    from graphs.config import gate_defaults
+    from chains.gate import gate_defaults
 
     defaults = gate_defaults()
     for score in ("rerank", "dense"):

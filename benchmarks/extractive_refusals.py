@@ -8,7 +8,8 @@ The gate refuses questions the corpus does not cover; questions that *look* cove
 it. The extractive answerer then adds one check of its own: a number the question asks about
 (a year, an amount, a code) that no supplied passage mentions means the passages answer a
 different question, so it replies "insufficient evidence" instead of quoting the nearest
-sentence (``ExtractiveAnswerer(require_question_numbers=True)``, the default).
+sentence (the ``number_check`` knob, on by default; this script runs the same graph with
+``{"number_check": false}`` and ``true``).
 
 This runs the full graph (packaged gate defaults) twice, with the check on and off, over
 (1) SQuAD 2.0's answerable and unanswerable questions on the 16-article index (a seeded sample
@@ -35,12 +36,12 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
 
-    from chains.answerers import ExtractiveAnswerer
     from citerag.eval import metrics as stats
     from citerag.eval import report
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import load_questions
-    from citerag.eval.runner import generation_figures, parse_config, run_generation
+    from citerag.eval.runner import EvalConfig, generation_figures, parse_config, run_generation
+    from graphs.deps import GraphDeps
     from graphs.rag import build_graph
 
     emb = cached_embeddings(args)
@@ -69,15 +70,19 @@ def main() -> int:
         cites: dict[bool, dict[str, Any]] = {}
         corpus = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents)
         for check in (False, True):
-            answerer = ExtractiveAnswerer(emb, loaded.store, require_question_numbers=check)
             graph = build_graph(
-                loaded.store,
-                embeddings=emb,
-                model=answerer,
-                manifest_id=loaded.manifest_id,
-                embedding_model=model().name,
+                GraphDeps.from_store(
+                    loaded.store,
+                    embeddings=emb,
+                    manifest_id=loaded.manifest_id,
+                    embedding_model=model().name,
+                )
             )
-            results = run_generation(graph, qs, cfg, progress=not args.no_progress)
+            run_cfg = EvalConfig(
+                f"number_check={check}",
+                tuple(sorted({**cfg.conf, "number_check": check}.items())),
+            )
+            results = run_generation(graph, qs, run_cfg, progress=not args.no_progress)
             status[check] = [r.get("status", "failed") for r in results]
             cites[check] = generation_figures(qs, results, corpus)["cites_evidence"]
         save_embeddings(emb, args)

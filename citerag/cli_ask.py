@@ -55,18 +55,41 @@ def _questions(args: argparse.Namespace) -> Iterable[str] | None:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+#: Shortcut flags of ``citerag ask`` -> the ``RAGConfig`` knob each sets.
+SHORTCUTS = ("retrieval_mode", "reranker", "model", "gate_threshold", "k", "max_passages")
+
+
+def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``configurable`` of a ``citerag ask`` call: ``--set KEY=VALUE`` items (any
+    ``RAGConfig`` knob, parsed and checked against its metadata) and the shortcut flags.
+
+    Raises:
+        ValueError: An unknown knob or a value out of its range.
+    """
+    from graphs.config import RAGConfig, parse_knob
+
+    configurable: dict[str, Any] = {}
+    for item in getattr(args, "settings", None) or []:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"--set takes KEY=VALUE, not {item!r}")
+        configurable[key.strip()] = parse_knob(key.strip(), value.strip())
+    for key in SHORTCUTS:
+        value = getattr(args, key, None)
+        if value is not None:
+            configurable[key] = value
+    RAGConfig(**configurable)  # validates the combination before any model loads
+    return configurable
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question (or a batch) against the index."""
     from graphs.rag import load_default_graph
 
     if not args.question and args.file is None:
         raise ValueError("give a question, or --file FILE / --file - for one question per line")
+    configurable = settings_from_args(args)
     graph = load_default_graph(args.index, embedding_model=args.embedding_model)
-    configurable: dict[str, Any] = {}
-    for key in ("retrieval_mode", "reranker", "model", "gate_threshold", "k", "max_passages"):
-        value = getattr(args, key, None)
-        if value is not None:
-            configurable[key] = value
     config: RunnableConfig = {"configurable": configurable}
     groups = [g for g in (args.groups or "").split(",") if g]
     batch = _questions(args)
@@ -100,5 +123,13 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--gate-threshold", dest="gate_threshold", type=float)
     sp.add_argument("-k", dest="k", type=int, help="candidates after fusion")
     sp.add_argument("--max-passages", dest="max_passages", type=int)
+    sp.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any configuration knob (see the README's configuration table), e.g. "
+        "--set number_check=false --set k=30; repeatable",
+    )
     sp.add_argument("--embedding-model", default=None)
     sp.set_defaults(func=cmd_ask)

@@ -52,16 +52,17 @@ def _open_index(index: Path, embedding_model: str | None) -> tuple[Any, Any]:
 def _evaluator(args: argparse.Namespace, model: Any, loaded: Any, groups: list[str]) -> Any:
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.runner import Evaluator
-    from graphs.rag import read_calibration
+    from citerag.index.calibration import read_calibration
 
     corpus = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents, groups)
     return Evaluator(
         loaded.store,
         model.embeddings,
         corpus,
-        calibration=read_calibration(Path(args.index)),
+        calibration=read_calibration(args.index),
         user_groups=groups,
         manifest_id=loaded.manifest_id,
+        embedding_model=model.name,
     )
 
 
@@ -131,7 +132,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     }
     gen_res = None
     if args.generate:
-        from graphs.rag import build_graph, read_calibration
+        from graphs.rag import build_graph
 
         gcfg = parse_config(args.generate)
         if args.model:
@@ -139,13 +140,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 f"{gcfg.name}+{args.model}",
                 tuple(sorted({**gcfg.conf, "model": args.model}.items())),
             )
-        graph = build_graph(
-            loaded.store,
-            embeddings=ev.embeddings,
-            manifest_id=loaded.manifest_id,
-            embedding_model=model.name,
-            calibration=read_calibration(Path(args.index)),
-        )
+        graph = build_graph(ev.deps)
         results = run_generation(graph, questions, gcfg, user_groups=groups, progress=progress)
         gen_res = generation_figures(questions, results, ev.corpus)
         gen_res["config"] = gcfg.conf
@@ -247,6 +242,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.eval.adapters import out_of_domain
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import parse_config
+    from citerag.index.calibration import write_calibration
 
     questions = _limit(load_questions(args.questions), args.limit)
     ood: list[Any] = []
@@ -281,7 +277,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     )
     written = None
     if not args.dry_run:
-        written = calib.write_calibration(Path(args.index), entries)
+        written = write_calibration(Path(args.index), entries)
     if args.json:
         _echo(
             json.dumps(
@@ -399,7 +395,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from citerag.eval.faults import ladder_on_index
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import CachedEmbeddings, parse_config
-    from graphs.rag import read_calibration
+    from citerag.index.calibration import read_calibration
 
     index = Path(args.index)
     tmp = None

@@ -3,29 +3,108 @@
 LangServe forwards only ``configurable``, so every per-request knob lives here, e.g.::
 
     graph.invoke({"question": "..."}, {"configurable": {"retrieval_mode": "bm25", "k": 10}})
+
+Each field carries its description, bounds and client policy as dataclass field metadata
+(:class:`Knob`). That metadata is the single source of truth from which validation, the
+LangServe ``configurable`` schema, the server's allow-list, the trace's config block and the
+README's configuration table are all derived.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field, fields
-from functools import cache
-from importlib import resources
+import math
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 
+#: Who may set a knob over HTTP: ``yes`` (by default), ``opt-in`` (only when the server's
+#: settings list it; these knobs decide when the service refuses) or ``no`` (never).
+ClientPolicy = Literal["yes", "opt-in", "no"]
 
-@cache
-def gate_defaults() -> dict[str, Any]:
-    """Calibrated default gate thresholds per score name (``chains/gate_defaults.json``)."""
-    text = resources.files("chains").joinpath("gate_defaults.json").read_text(encoding="utf-8")
-    return dict(json.loads(text))
+
+@dataclass(frozen=True)
+class Knob:
+    """Field metadata of one request knob.
+
+    Attributes:
+        description: One line for schemas, the CLI and the README.
+        kind: ``int``, ``float``, ``bool``, ``str`` or ``choice``.
+        lo: Smallest allowed value (numbers).
+        hi: Largest allowed value (numbers).
+        choices: Allowed values (``choice``).
+        client: Who may set it over HTTP (:data:`ClientPolicy`).
+        client_choices: A narrower set of values clients may send (e.g. rerankers that need
+            no model download).
+        nullable: ``None`` is allowed (means "derived", e.g. the calibrated threshold).
+        default_text: How the README shows the default, when the value itself would mislead.
+    """
+
+    description: str
+    kind: Literal["int", "float", "bool", "str", "choice"]
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[str, ...] = ()
+    client: ClientPolicy = "no"
+    client_choices: tuple[str, ...] = ()
+    nullable: bool = False
+    default_text: str = ""
+
+    def check(self, name: str, value: Any) -> None:
+        """Validate one value.
+
+        Raises:
+            ValueError: Naming the knob, the value and what is allowed.
+        """
+        if value is None:
+            if self.nullable:
+                return
+            raise ValueError(f"{name} must be set, not None")
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false, not {value!r}")
+            return
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ValueError(f"{name} must be one of {', '.join(self.choices)}, not {value!r}")
+            return
+        if self.kind == "str":
+            if not isinstance(value, str) or not value:
+                raise ValueError(f"{name} must be a non-empty string, not {value!r}")
+            return
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{name} must be a number, not {value!r}")
+        if self.kind == "int" and not isinstance(value, int):
+            raise ValueError(f"{name} must be an integer, not {value!r}")
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite, not {value!r}")
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise ValueError(f"{name} must be {self.bounds_text()}, not {value!r}")
+
+    def bounds_text(self) -> str:
+        """Human-readable range, e.g. ``an integer from 1 to 200``."""
+        what = "an integer" if self.kind == "int" else "a number"
+
+        def num(x: float | None) -> str:
+            return "" if x is None else (str(int(x)) if self.kind == "int" else f"{x:g}")
+
+        if self.lo is not None and self.hi is not None:
+            return f"{what} from {num(self.lo)} to {num(self.hi)}"
+        if self.lo is not None:
+            return f"{what} of at least {num(self.lo)}"
+        if self.hi is not None:
+            return f"{what} of at most {num(self.hi)}"
+        return what
+
+
+def knob(default: Any, description: str, kind: str, **meta: Any) -> Any:
+    """A dataclass field with its :class:`Knob` metadata."""
+    return field(default=default, metadata={"knob": Knob(description, kind, **meta)})  # type: ignore[arg-type]
 
 
 @dataclass
 class RAGConfig:
-    """Every knob of the answering graph, with its default.
+    """Every knob of the answering graph, with its default (descriptions in field metadata).
 
     Attributes:
         retrieval_mode: ``dense``, ``bm25`` or ``hybrid`` (reciprocal rank fusion).
@@ -33,40 +112,102 @@ class RAGConfig:
         k_bm25: Depth of the BM25 list.
         k: Candidates kept after fusion and passed to the second stage.
         rrf_k: Reciprocal-rank-fusion constant.
-        reranker: ``sentence`` (offline default), ``none`` or ``cross-encoder:NAME``.
+        reranker: ``sentence`` (offline default), ``sentence-maxsim``, ``none`` or
+            ``cross-encoder:NAME``.
         gate_score: Score the gate compares: ``rerank`` (second-stage score) or ``dense``.
-        gate_threshold: Minimum best score to answer; ``None`` = the calibrated default for
-            the gate score and reranker (``chains/gate_defaults.json``).
+        gate_threshold: Minimum best score to answer; ``None`` = the calibrated default.
         max_passages: Most passages in the model's context.
         token_budget: Estimated tokens allowed for passages (lowest-ranked dropped first).
         dedupe_threshold: 5-word-shingle containment above which a passage is a duplicate.
-        model: ``extractive`` (offline default) or an ``init_chat_model`` string such as
-            ``openai:gpt-4o-mini``; ignored when a model is injected into ``build_graph``.
+        model: ``extractive`` (offline default) or an ``init_chat_model`` string.
         temperature: Sampling temperature for chat models.
-        number_check: Extractive answerer only: reply "insufficient evidence" when a number
-            the question asks about (a year, an amount, a code; two or more digits) appears in
-            no supplied passage, instead of quoting the nearest sentence.
+        number_check: Extractive answerer: refuse when a number the question asks about
+            appears in no supplied passage.
         prompt_file: Versioned prompt file in ``chains/prompts``.
         trace_candidates: How many candidates the trace lists.
     """
 
-    retrieval_mode: Literal["dense", "bm25", "hybrid"] = "hybrid"
-    k_dense: int = 20
-    k_bm25: int = 20
-    k: int = 20
-    rrf_k: int = 60
-    reranker: str = "sentence"
-    gate_score: Literal["rerank", "dense"] = "rerank"
-    gate_threshold: float | None = None
-    max_passages: int = 5
-    token_budget: int = 1800
-    dedupe_threshold: float = 0.8
-    model: str = "extractive"
-    temperature: float = 0.0
-    number_check: bool = True
-    prompt_file: str = "answer_v1.md"
-    trace_candidates: int = 20
-    _extra: dict[str, Any] = field(default_factory=dict, repr=False)
+    retrieval_mode: str = knob(
+        "hybrid",
+        "first-stage retrieval: `dense`, `bm25` or `hybrid` (reciprocal rank fusion)",
+        "choice",
+        choices=("dense", "bm25", "hybrid"),
+        client="yes",
+    )
+    k_dense: int = knob(20, "depth of the dense list", "int", lo=1, hi=200, client="yes")
+    k_bm25: int = knob(20, "depth of the BM25 list", "int", lo=1, hi=200, client="yes")
+    k: int = knob(
+        20,
+        "candidates kept after fusion, passed to the second stage",
+        "int",
+        lo=1,
+        hi=200,
+        client="yes",
+    )
+    rrf_k: int = knob(60, "reciprocal rank fusion constant", "int", lo=1, hi=1000)
+    reranker: str = knob(
+        "sentence",
+        "second stage: `sentence` (= `sentence-hybrid`), `sentence-maxsim`, `none`, or "
+        "`cross-encoder:NAME_OR_DIR` (clients: `sentence` or `none`)",
+        "str",
+        client="yes",
+        client_choices=("sentence", "none"),
+    )
+    gate_score: str = knob(
+        "rerank",
+        "score the gate compares: `rerank` (second stage) or `dense` (chunk cosine)",
+        "choice",
+        choices=("rerank", "dense"),
+    )
+    gate_threshold: float | None = knob(
+        None,
+        "minimum best score to answer; unset = `INDEX/calibration.json`, else "
+        "`chains/gate_defaults.json`; a reranker with neither gates on the dense cosine, "
+        "with a warning and a trace note",
+        "float",
+        client="opt-in",
+        nullable=True,
+        default_text="calibrated",
+    )
+    max_passages: int = knob(5, "passages in the model's context", "int", lo=1, hi=20, client="yes")
+    token_budget: int = knob(
+        1800,
+        "estimated tokens for passages; lowest-ranked dropped first",
+        "int",
+        lo=100,
+        hi=16000,
+        client="yes",
+    )
+    dedupe_threshold: float = knob(
+        0.8, "5-word-shingle containment counted as a near-duplicate", "float", lo=0.0, hi=1.0
+    )
+    model: str = knob(
+        "extractive",
+        "`extractive` (offline) or an `init_chat_model` string such as `openai:gpt-4o-mini`; "
+        "ignored when a model is injected",
+        "str",
+    )
+    temperature: float = knob(0.0, "sampling temperature for chat models", "float", lo=0, hi=2)
+    number_check: bool = knob(
+        True,
+        "extractive answerer: refuse when a number of 2+ digits the question asks about is in "
+        "no supplied passage",
+        "bool",
+        client="opt-in",
+    )
+    prompt_file: str = knob("answer_v1.md", "versioned prompt file in `chains/prompts`", "str")
+    trace_candidates: int = knob(
+        20, "candidates listed in the trace", "int", lo=0, hi=100, client="yes"
+    )
+
+    def __post_init__(self) -> None:
+        """Validate every field against its metadata.
+
+        Raises:
+            ValueError: Naming the first bad value.
+        """
+        for name, meta in knobs().items():
+            meta.check(name, getattr(self, name))
 
     @classmethod
     def from_runnable_config(cls, config: RunnableConfig | None = None) -> RAGConfig:
@@ -75,80 +216,104 @@ class RAGConfig:
         Raises:
             ValueError: If a value has the wrong type or is out of range.
         """
-        conf = dict((config or {}).get("configurable") or {})
-        names = {f.name for f in fields(cls) if not f.name.startswith("_")}
-        values = {k: v for k, v in conf.items() if k in names}
-        cfg = cls(**values)
-        cfg.validate()
-        return cfg
+        conf = (config or {}).get("configurable") or {}
+        return cls(**{k: v for k, v in conf.items() if k in knobs()})
 
     def validate(self) -> None:
-        """Check ranges and enumerations.
+        """Re-check every field (after mutation).
 
         Raises:
             ValueError: Describing the first bad value.
         """
-        if self.retrieval_mode not in ("dense", "bm25", "hybrid"):
-            raise ValueError(
-                f"retrieval_mode must be dense, bm25 or hybrid, not {self.retrieval_mode!r}"
-            )
-        if self.gate_score not in ("rerank", "dense"):
-            raise ValueError(f"gate_score must be rerank or dense, not {self.gate_score!r}")
-        if not isinstance(self.number_check, bool):
-            raise ValueError(f"number_check must be true or false, not {self.number_check!r}")
-        for name in ("k_dense", "k_bm25", "k", "max_passages", "token_budget", "rrf_k"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1 or value > 10_000:
-                raise ValueError(f"{name} must be an integer from 1 to 10000, not {value!r}")
+        self.__post_init__()
 
-    def threshold(
-        self, reranker_name: str, calibration: dict[str, Any] | None = None
-    ) -> tuple[str, float]:
-        """Return ``(score name, threshold)`` the gate uses (see :meth:`gate_settings`)."""
-        g = self.gate_settings(reranker_name, calibration)
-        return g["score"], g["threshold"]
+    def to_dict(self) -> dict[str, Any]:
+        """Every knob and its value (the trace's ``config`` block)."""
+        return {name: getattr(self, name) for name in knobs()}
 
-    def gate_settings(
-        self, reranker_name: str, calibration: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """Decide which score the gate compares, against which threshold, and why.
 
-        With ``gate_score="rerank"``, the threshold depends on the reranker (a cross-encoder
-        logit is on another scale than a cosine blend). Precedence: ``gate_threshold`` from
-        the request (applied to the requested score), then the index's calibration
-        (``INDEX/calibration.json``), then the packaged defaults. A reranker with no
-        calibrated threshold anywhere gates on the dense cosine instead, and ``note`` says so
-        (the trace carries it): run ``citerag calibrate`` with that reranker to fix it.
+def knobs() -> dict[str, Knob]:
+    """Every request knob's metadata, in declaration order."""
+    return _KNOBS
 
-        Args:
-            reranker_name: Name of the reranker that produced ``rerank`` scores.
-            calibration: Per-index calibration (``INDEX/calibration.json``), which takes
-                precedence over the packaged defaults.
 
-        Returns:
-            ``{"score", "threshold", "source", "note"}``; ``source`` is ``request``,
-            ``index calibration`` or ``packaged default``; ``note`` is ``None`` or a warning.
-        """
-        calibration = calibration or {}
-        packaged = gate_defaults()
-        score = "rerank" if self.gate_score == "rerank" else "dense"
-        note = None
-        if self.gate_threshold is not None:
-            return {
-                "score": score,
-                "threshold": float(self.gate_threshold),
-                "source": "request",
-                "note": None,
-            }
-        key = reranker_name if score == "rerank" else "dense"
-        if score == "rerank" and key not in calibration and key not in packaged:
-            note = (
-                f"no calibrated threshold for reranker {reranker_name!r}: the gate compares "
-                "the dense cosine instead; run `citerag calibrate` with this reranker"
-            )
-            score, key = "dense", "dense"
-        if key in calibration:
-            source, value = "index calibration", calibration[key]["threshold"]
+_KNOBS: dict[str, Knob] = {f.name: f.metadata["knob"] for f in fields(RAGConfig)}
+
+
+def knob_default(name: str) -> Any:
+    """The default value of one knob."""
+    f = next(f for f in fields(RAGConfig) if f.name == name)
+    return None if f.default is MISSING else f.default
+
+
+def client_knobs(policy: tuple[ClientPolicy, ...] = ("yes",)) -> tuple[str, ...]:
+    """Names of the knobs whose client policy is in ``policy``."""
+    return tuple(name for name, k in knobs().items() if k.client in policy)
+
+
+def parse_knob(name: str, text: str) -> Any:
+    """Parse a knob from command-line text (``k=10``, ``number_check=false``).
+
+    Raises:
+        ValueError: Unknown knob or a value that does not fit it.
+    """
+    if name not in knobs():
+        raise ValueError(f"unknown setting {name!r}; known: {', '.join(knobs())}")
+    kind = knobs()[name].kind
+    value: Any = text
+    if text.lower() in ("none", "null") and knobs()[name].nullable:
+        value = None
+    elif kind == "bool":
+        low = text.lower()
+        if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+            raise ValueError(f"{name} must be true or false, not {text!r}")
+        value = low in ("true", "1", "yes", "on")
+    elif kind == "int":
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{name} must be an integer, not {text!r}") from None
+    elif kind == "float":
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{name} must be a number, not {text!r}") from None
+    knobs()[name].check(name, value)
+    return value
+
+
+def config_table_markdown() -> str:
+    """The README's configuration table, generated from the field metadata."""
+    policy = {"yes": "yes", "opt-in": "if listed", "no": "no"}
+    rows = [
+        "| key | default | range | clients | meaning |",
+        "|---|---|---|---|---|",
+    ]
+    for name, k in knobs().items():
+        default = k.default_text or _show(knob_default(name))
+        if k.kind in ("int", "float") and k.lo is None and k.hi is None:
+            rng = "any finite number"
+        elif k.kind in ("int", "float"):
+            rng = f"{_num(k.lo)} – {_num(k.hi)}"
+        elif k.kind == "choice":
+            rng = ", ".join(f"`{c}`" for c in k.choices)
+        elif k.kind == "bool":
+            rng = "`true`, `false`"
         else:
-            source, value = "packaged default", packaged[key]["threshold"]
-        return {"score": score, "threshold": float(value), "source": source, "note": note}
+            rng = "text"
+        rows.append(f"| `{name}` | {default} | {rng} | {policy[k.client]} | {k.description} |")
+    return "\n".join(rows)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    if isinstance(value, str):
+        return f"`{value}`"
+    return str(value)
+
+
+def _num(x: float | None) -> str:
+    if x is None:
+        return "…"
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e5 else f"{x:g}"

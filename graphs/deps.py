@@ -1,10 +1,21 @@
-"""Heavy dependencies of the graph, injected once by :func:`graphs.rag.build_graph`."""
+"""Heavy dependencies of the graph, built once and injected into :func:`graphs.rag.build_graph`.
+
+Two ways to get them, and no other:
+
+* :meth:`GraphDeps.from_index` opens an index directory (embedding model check, manifest id,
+  the index's gate calibration);
+* :meth:`GraphDeps.from_store` wraps any LangChain ``VectorStore`` you already hold.
+
+Everything that answers or measures (CLI, server, evaluation, calibration, benchmarks,
+notebooks) builds its graph from one of these, so what is measured is what users run.
+"""
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -13,6 +24,10 @@ from chains.answerers import Answerer, make_answerer
 from chains.rerank import Reranker, make_reranker
 from chains.retrieval import HybridRetriever
 from graphs.config import RAGConfig
+
+if TYPE_CHECKING:
+    from citerag.embeddings import EmbeddingModel
+    from citerag.index.loaded import LoadedIndex
 
 
 @dataclass
@@ -29,6 +44,8 @@ class GraphDeps:
         rerankers: Injected rerankers by config name (others are built lazily and cached).
         calibration: Gate thresholds calibrated for this index (``INDEX/calibration.json``),
             overriding the packaged defaults per score name.
+        index: The loaded index build (manifest, build folder) when built by
+            :meth:`from_index`.
     """
 
     retriever: HybridRetriever
@@ -39,8 +56,116 @@ class GraphDeps:
     answerer: Answerer | BaseChatModel | None = None
     rerankers: dict[str, Reranker] = field(default_factory=dict)
     calibration: dict[str, Any] = field(default_factory=dict)
+    index: LoadedIndex | None = None
     _answerers: dict[str, Answerer] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def from_store(
+        cls,
+        store: Any,
+        *,
+        embeddings: Embeddings | None = None,
+        lexical: Any | None = None,
+        model: BaseChatModel | Answerer | None = None,
+        rerankers: dict[str, Reranker] | None = None,
+        manifest_id: str = "",
+        embedding_model: str = "",
+        calibration: dict[str, Any] | None = None,
+    ) -> GraphDeps:
+        """Dependencies over a store you already hold.
+
+        Args:
+            store: The vector store (a :class:`~citerag.index.store.CiteragStore` gives
+                dense, BM25 and sentence vectors; any LangChain ``VectorStore`` with dict
+                filters works for dense retrieval).
+            embeddings: Query embedder (defaults to ``store.embeddings``).
+            lexical: BM25 search (defaults to the store when it has ``bm25_search``).
+            model: A chat model or answerer; overrides ``configurable.model``.
+            rerankers: Prebuilt rerankers by config name (e.g. a loaded cross-encoder).
+            manifest_id: Index build id, recorded in traces.
+            embedding_model: Embedding model identity, recorded in traces.
+            calibration: Gate thresholds per score name, overriding the packaged defaults.
+
+        Raises:
+            ValueError: Neither ``embeddings`` nor ``store.embeddings`` is set.
+        """
+        emb = embeddings or getattr(store, "embeddings", None)
+        if emb is None:
+            raise ValueError("the store has no embedding model: pass embeddings=")
+        return cls(
+            retriever=HybridRetriever(store, lexical=lexical, embeddings=emb),
+            embeddings=emb,
+            store=store,
+            manifest_id=manifest_id,
+            embedding_model=embedding_model,
+            answerer=model,
+            rerankers=dict(rerankers or {}),
+            calibration=dict(calibration or {}),
+        )
+
+    @classmethod
+    def from_index(
+        cls,
+        index_dir: Path | str,
+        *,
+        embedding_model: EmbeddingModel | str | None = None,
+        embeddings: Embeddings | None = None,
+        model: BaseChatModel | Answerer | None = None,
+        rerankers: dict[str, Reranker] | None = None,
+        calibration: dict[str, Any] | None = None,
+    ) -> GraphDeps:
+        """Open an index directory written by ``citerag ingest``.
+
+        Args:
+            index_dir: The index directory.
+            embedding_model: A loaded :class:`~citerag.embeddings.EmbeddingModel` to reuse,
+                or a model name/directory to load (``None`` = the bundled MiniLM).
+            embeddings: Query embedder to use instead of the model's own (e.g. a cache
+                around it); must be the same model.
+            model: A chat model or answerer; overrides ``configurable.model``.
+            rerankers: Prebuilt rerankers by config name.
+            calibration: Gate thresholds; ``None`` = the index's ``calibration.json``.
+
+        Raises:
+            IndexNotFoundError: Nothing has been ingested into ``index_dir``.
+            IndexMismatchError: The index was built with another embedding model.
+        """
+        from citerag.embeddings import EmbeddingModel, load_embedding_model
+        from citerag.index.calibration import read_calibration
+        from citerag.index.loaded import load_index
+
+        emb = (
+            embedding_model
+            if isinstance(embedding_model, EmbeddingModel)
+            else load_embedding_model(embedding_model)
+        )
+        loaded = load_index(index_dir, emb)
+        deps = cls.from_store(
+            loaded.store,
+            embeddings=embeddings or emb.embeddings,
+            model=model,
+            rerankers=rerankers,
+            manifest_id=loaded.manifest_id,
+            embedding_model=emb.name,
+            calibration=read_calibration(index_dir) if calibration is None else calibration,
+        )
+        deps.index = loaded
+        return deps
+
+    def with_answerer(self, model: BaseChatModel | Answerer | None) -> GraphDeps:
+        """The same index dependencies with another injected answerer (shares rerankers)."""
+        return GraphDeps(
+            retriever=self.retriever,
+            embeddings=self.embeddings,
+            store=self.store,
+            manifest_id=self.manifest_id,
+            embedding_model=self.embedding_model,
+            answerer=model,
+            rerankers=self.rerankers,
+            calibration=self.calibration,
+            index=self.index,
+        )
 
     def reranker(self, spec: str) -> Reranker:
         """The reranker for a config name, built once."""

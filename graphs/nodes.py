@@ -1,5 +1,6 @@
 """Graph nodes: plain functions ``node(state, config, *, deps) -> dict`` returning only the
-keys they change. ``deps`` is bound by :func:`graphs.rag.build_graph`.
+keys they change. Each function's name is its node's name; ``deps`` is bound by
+:func:`graphs.rag.build_graph`.
 """
 
 from __future__ import annotations
@@ -10,17 +11,14 @@ from typing import Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
-from chains.assemble import AssembledContext, assemble, render_passages
-from chains.citations import (
-    build_citations,
-    parse_output,
-    recover_block,
-    says_insufficient,
-    validate,
-)
+from chains import assemble as assembly
+from chains import citations
+from chains import gate as gating
+from chains.assemble import AssembledContext
 from chains.prompts import load_prompt
 from graphs.config import RAGConfig
 from graphs.deps import GraphDeps
+from graphs.records import RerankRecord, RetrievalRecord
 from graphs.state import RAGState
 from graphs.trace import build_trace
 
@@ -40,7 +38,7 @@ def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     cfg = RAGConfig.from_runnable_config(config)
     res = deps.retriever.retrieve(
         state["question"],
-        mode=cfg.retrieval_mode,
+        mode=cfg.retrieval_mode,  # type: ignore[arg-type]
         k_dense=cfg.k_dense,
         k_bm25=cfg.k_bm25,
         k=cfg.k,
@@ -48,19 +46,17 @@ def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         user_groups=state.get("user_groups") or [],
         metadata_filter=state.get("filters"),
     )
-    return {
-        "candidates": res.candidates,
-        "query_vector": res.query_vector,
-        "retrieval": {
-            "mode": cfg.retrieval_mode,
-            "filter": res.filter,
-            "k_dense": cfg.k_dense,
-            "k_bm25": cfg.k_bm25,
-            "rrf_k": cfg.rrf_k,
-            "found": len(res.candidates),
-            "score_types": res.score_types,
-        },
-    }
+    record = RetrievalRecord(
+        mode=cfg.retrieval_mode,
+        filter=res.filter,
+        k_dense=cfg.k_dense,
+        k_bm25=cfg.k_bm25,
+        rrf_k=cfg.rrf_k,
+        found=len(res.candidates),
+        score_types=res.score_types,
+        first_stage=tuple(c.key for c in res.candidates),
+    )
+    return {"candidates": res.candidates, "query_vector": res.query_vector, "retrieval": record}
 
 
 def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
@@ -72,49 +68,32 @@ def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
     )
     return {
         "candidates": ranked,
-        "reranking": {"reranker": reranker.name, "score_type": reranker.score_type},
+        "reranking": RerankRecord(reranker=reranker.name, score_type=reranker.score_type),
     }
 
 
 def gate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Compare the best candidate's named score with the threshold (no model call)."""
     cfg = RAGConfig.from_runnable_config(config)
-    reranker_name = (state.get("reranking") or {}).get("reranker", "none")
-    settings = cfg.gate_settings(reranker_name, deps.calibration)
-    score_name, threshold = settings["score"], settings["threshold"]
-    if settings["note"] and reranker_name not in _WARNED_UNCALIBRATED:
+    reranking = state.get("reranking")
+    reranker_name = reranking.reranker if reranking is not None else "none"
+    settings = gating.resolve(
+        gate_score=cfg.gate_score,
+        gate_threshold=cfg.gate_threshold,
+        reranker_name=reranker_name,
+        calibration=deps.calibration,
+    )
+    if settings.note and reranker_name not in _WARNED_UNCALIBRATED:
         _WARNED_UNCALIBRATED.add(reranker_name)
-        log.warning("%s", settings["note"])
-    cands = state.get("candidates") or []
-    scores = [c.scores.get(score_name) for c in cands]
-    present = [s for s in scores if s is not None]
-    best = max(present) if present else None
-    passing = sum(1 for s in present if s >= threshold)
-    return {
-        "gate": {
-            "score": score_name,
-            "score_of": reranker_name if score_name == "rerank" else "dense",
-            "threshold": threshold,
-            "threshold_source": settings["source"],
-            "note": settings["note"],
-            "best": best,
-            "passing_candidates": passing,
-            "passed": best is not None and best >= threshold,
-        }
-    }
+        log.warning("%s", settings.note)
+    return {"gate": gating.decide(state.get("candidates") or [], settings, reranker_name)}
 
 
-def assemble_context(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Keep gated candidates, drop near-duplicates, fit the budget, number, render prompt."""
     cfg = RAGConfig.from_runnable_config(config)
-    g = state["gate"]
-    gated = [
-        c
-        for c in state.get("candidates") or []
-        if c.scores.get(g["score"], float("-inf")) >= g["threshold"]
-    ]
-    ctx = assemble(
-        gated,
+    ctx = assembly.assemble(
+        state["gate"].cut(state.get("candidates") or []),
         max_passages=cfg.max_passages,
         token_budget=cfg.token_budget,
         dedupe_threshold=cfg.dedupe_threshold,
@@ -124,7 +103,7 @@ def assemble_context(state: RAGState, config: RunnableConfig, *, deps: GraphDeps
         SystemMessage(content=prompt.system),
         HumanMessage(
             content=prompt.user.format(
-                passages=render_passages(ctx.passages), question=state["question"]
+                passages=assembly.render_passages(ctx.passages), question=state["question"]
             )
         ),
     ]
@@ -168,56 +147,51 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
 
 def parse(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Split prose and the ``<summary>`` block; parse the block strictly."""
-    parsed = parse_output(state["raw_outputs"][-1])
+    parsed = citations.parse_output(state["raw_outputs"][-1])
     return {
         "parsed": parsed,
         "events": [{"node": "parse", "event": f"block_{parsed.block_status}"}],
     }
 
 
-def recover(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+def recover_block(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Regex rung: salvage a malformed block or default a missing one, keeping the prose."""
-    parsed = recover_block(state["parsed"])
+    parsed = citations.recover_block(state["parsed"])
     return {
         "parsed": parsed,
         "events": [{"node": "recover_block", "event": f"block_{parsed.block_status}"}],
     }
 
 
-def validate_citations(
-    state: RAGState, config: RunnableConfig, *, deps: GraphDeps
-) -> dict[str, Any]:
+def validate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Resolve every [n], verify every quote; drop and flag what is invented."""
     parsed = state["parsed"]
-    if says_insufficient(parsed):
+    if citations.says_insufficient(parsed):
         return {
             "validation": None,
             "events": [{"node": "validate", "event": "model_reported_insufficient_evidence"}],
         }
-    v = validate(parsed.prose, state["context"].passages)
+    v = citations.validate(parsed.prose, state["context"].passages)
     events: list[dict[str, Any]] = [
         {"node": "validate", "event": "ok" if v.ok else "flagged", **v.to_trace()}
     ]
     return {"validation": v, "events": events}
 
 
-def finish_answered(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+def answered(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Attach server-side citations and end ``answered``."""
     v = state["validation"]
-    citations = build_citations(v, state["context"].passages)
-    out = {"status": "answered", "answer": v.answer, "citations": citations, "reason": ""}
+    assert v is not None  # route_after_validate answers only with valid citations
+    cited = citations.build_citations(v, state["context"].passages)
+    out = {"status": "answered", "answer": v.answer, "citations": cited, "reason": ""}
     return {**out, "trace": build_trace(state, config, deps, out)}
 
 
-def finish_no_evidence(
-    state: RAGState, config: RunnableConfig, *, deps: GraphDeps
-) -> dict[str, Any]:
+def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """End ``no_evidence``: below the gate, or the model said the passages do not answer."""
-    g = state.get("gate") or {}
-    if not g.get("passed"):
-        best = g.get("best")
-        best_txt = "no candidates" if best is None else f"best {g['score']} score {best:.3f}"
-        reason = f"{best_txt} is below the threshold {g.get('threshold', 0):.3f}"
+    g = state.get("gate")
+    if g is None or not g.passed:
+        reason = g.refusal_reason() if g is not None else "no candidates were scored"
     else:
         reason = "the model reported that the supplied passages do not answer the question"
         parsed = state.get("parsed")
@@ -228,7 +202,7 @@ def finish_no_evidence(
     return {**out, "trace": build_trace(state, config, deps, out)}
 
 
-def finish_failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+def failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """End ``failed`` with an honest reason."""
     attempts = int(state.get("attempts") or 0)
     if state.get("last_error"):

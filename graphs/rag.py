@@ -12,8 +12,11 @@
                   ├─ none valid, 1st attempt ──→ generate
                   └─ none valid, 2nd attempt ──→ failed
 
-Use :func:`build_graph` with injected parts, or :func:`load_default_graph` for an index
-directory with the offline defaults.
+Use :func:`build_graph` with :class:`~graphs.deps.GraphDeps` (``GraphDeps.from_index(dir)``
+or ``GraphDeps.from_store(store, ...)``), or :func:`load_default_graph` for an index
+directory with the offline defaults. ``build_graph(deps, stop_after="assemble")`` compiles
+the graph's prefix (retrieve → rerank → gate → assemble) for evaluation: the same nodes,
+ending before the answerer, returning the full state.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -31,9 +34,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from chains.answerers import Answerer
-from chains.rerank import Reranker
-from chains.retrieval import HybridRetriever
 from graphs import nodes, routers
+from graphs.config import RAGConfig
 from graphs.deps import GraphDeps
 from graphs.state import RAGInput, RAGOutput, RAGState
 
@@ -56,65 +58,56 @@ def _node(fn: NodeFn, name: str, deps: GraphDeps) -> Callable[[RAGState, Runnabl
 
 
 def build_graph(
-    store: VectorStore,
+    deps: GraphDeps | VectorStore,
     *,
-    embeddings: Any | None = None,
-    lexical: Any | None = None,
-    model: BaseChatModel | Answerer | None = None,
-    rerankers: dict[str, Reranker] | None = None,
-    manifest_id: str = "",
-    embedding_model: str = "",
-    calibration: dict[str, Any] | None = None,
-) -> CompiledStateGraph:
-    """Compile the answering graph with everything heavy injected.
+    stop_after: Literal["assemble"] | None = None,
+    **store_kwargs: Any,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Compile the answering graph around its dependencies.
 
     Args:
-        store: The vector store (a :class:`~citerag.index.store.CiteragStore` gives dense,
-            BM25 and sentence vectors; any LangChain ``VectorStore`` with dict filters works
-            for dense retrieval).
-        embeddings: Query embedder (defaults to ``store.embeddings``).
-        lexical: BM25 search (defaults to the store when it has ``bm25_search``).
-        model: A chat model or answerer; overrides ``configurable.model``.
-        rerankers: Prebuilt rerankers by config name (e.g. a loaded cross-encoder).
-        manifest_id: Index build id, recorded in traces.
-        embedding_model: Embedding model identity, recorded in traces.
-        calibration: Gate thresholds per score name (see ``chains/gate_defaults.json``),
-            overriding the packaged defaults.
+        deps: From :meth:`GraphDeps.from_index` or :meth:`GraphDeps.from_store`. A bare
+            ``VectorStore`` is accepted as a shorthand for ``GraphDeps.from_store(deps,
+            **store_kwargs)``.
+        stop_after: ``"assemble"`` compiles only retrieve → rerank → gate (→ assemble when
+            the gate passes) and returns the whole state (candidates, gate decision,
+            context): what evaluation and calibration measure. ``None`` = the full graph.
+        **store_kwargs: With a bare store only: ``embeddings``, ``lexical``, ``model``,
+            ``rerankers``, ``manifest_id``, ``embedding_model``, ``calibration``.
 
     Returns:
         The compiled graph: ``invoke({"question": ..., "user_groups": [...]})``.
+
+    Raises:
+        ValueError: Unknown ``stop_after``, or keyword arguments given with ``GraphDeps``.
     """
-    emb = embeddings or store.embeddings
-    if emb is None:
-        raise ValueError("the store has no embedding model: pass embeddings=")
-    deps = GraphDeps(
-        retriever=HybridRetriever(store, lexical=lexical, embeddings=emb),
-        embeddings=emb,
-        store=store,
-        manifest_id=manifest_id,
-        embedding_model=embedding_model,
-        answerer=model,
-        rerankers=dict(rerankers or {}),
-        calibration=dict(calibration or {}),
+    if not isinstance(deps, GraphDeps):
+        deps = GraphDeps.from_store(deps, **store_kwargs)
+    elif store_kwargs:
+        raise ValueError(
+            f"build_graph(GraphDeps, ...) takes no {sorted(store_kwargs)}: set them on GraphDeps"
+        )
+    if stop_after not in (None, "assemble"):
+        raise ValueError(f"stop_after must be None or 'assemble', not {stop_after!r}")
+    prefix = stop_after == "assemble"
+    g = StateGraph(
+        RAGState,
+        context_schema=RAGConfig,
+        input_schema=RAGInput,
+        output_schema=RAGState if prefix else RAGOutput,
     )
-    g = StateGraph(RAGState, input_schema=RAGInput, output_schema=RAGOutput)
-    for name, fn in [
-        ("retrieve", nodes.retrieve),
-        ("rerank", nodes.rerank),
-        ("gate", nodes.gate),
-        ("assemble", nodes.assemble_context),
-        ("generate", nodes.generate),
-        ("parse", nodes.parse),
-        ("recover_block", nodes.recover),
-        ("validate", nodes.validate_citations),
-        ("answered", nodes.finish_answered),
-        ("no_evidence", nodes.finish_no_evidence),
-        ("failed", nodes.finish_failed),
-    ]:
-        g.add_node(name, cast(Any, _node(fn, name, deps)))
+    names = PREFIX_NODES if prefix else NODES
+    for fn in names:
+        g.add_node(fn.__name__, cast(Any, _node(fn, fn.__name__, deps)))
     g.add_edge(START, "retrieve")
     g.add_edge("retrieve", "rerank")
     g.add_edge("rerank", "gate")
+    if prefix:
+        g.add_conditional_edges(
+            "gate", routers.route_after_gate, {"assemble": "assemble", "no_evidence": END}
+        )
+        g.add_edge("assemble", END)
+        return g.compile(name="citerag-prefix")
     g.add_conditional_edges("gate", routers.route_after_gate, ["assemble", "no_evidence"])
     g.add_edge("assemble", "generate")
     g.add_conditional_edges(
@@ -130,6 +123,24 @@ def build_graph(
     return g.compile(name="citerag")
 
 
+#: The nodes, in pipeline order; each function's name is its node's name.
+NODES: tuple[NodeFn, ...] = (
+    nodes.retrieve,
+    nodes.rerank,
+    nodes.gate,
+    nodes.assemble,
+    nodes.generate,
+    nodes.parse,
+    nodes.recover_block,
+    nodes.validate,
+    nodes.answered,
+    nodes.no_evidence,
+    nodes.failed,
+)
+#: The nodes of ``build_graph(..., stop_after="assemble")``.
+PREFIX_NODES: tuple[NodeFn, ...] = NODES[:4]
+
+
 def load_default_graph(
     index_dir: Path | str,
     *,
@@ -143,34 +154,6 @@ def load_default_graph(
         model: Optional chat model/answerer (default: extractive, or ``configurable.model``).
         embedding_model: Embedding model name/directory (default: bundled MiniLM).
     """
-    from citerag.embeddings import load_embedding_model
-    from citerag.index.loaded import load_index
-
-    emb = load_embedding_model(embedding_model)
-    loaded = load_index(Path(index_dir), emb)
     return build_graph(
-        loaded.store,
-        embeddings=emb.embeddings,
-        model=model,
-        manifest_id=loaded.manifest_id,
-        embedding_model=emb.name,
-        calibration=read_calibration(Path(index_dir)),
+        GraphDeps.from_index(index_dir, model=model, embedding_model=embedding_model)
     )
-
-
-CALIBRATION_FILE = "calibration.json"
-
-
-def read_calibration(index_dir: Path) -> dict[str, Any]:
-    """Read ``INDEX/calibration.json`` (written by ``citerag calibrate``), if present.
-
-    Its shape is that of ``chains/gate_defaults.json``: score name (a reranker name such as
-    ``sentence-hybrid``, or ``dense``) -> ``{"threshold": float, ...}``.
-    """
-    import json
-
-    path = index_dir / CALIBRATION_FILE
-    if not path.exists():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {k: v for k, v in data.items() if isinstance(v, dict) and "threshold" in v}

@@ -13,7 +13,8 @@ MAX_ATTEMPTS = 2
 
 def route_after_gate(state: RAGState) -> Literal["assemble", "no_evidence"]:
     """Below the threshold the run ends without calling the model."""
-    return "assemble" if (state.get("gate") or {}).get("passed") else "no_evidence"
+    g = state.get("gate")
+    return "assemble" if g is not None and g.passed else "no_evidence"
 
 
 def route_after_generate(state: RAGState) -> Literal["parse", "generate", "failed"]:

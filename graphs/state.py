@@ -5,6 +5,13 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
+# Imported at run time: LangGraph resolves the state's type hints.
+from chains.assemble import AssembledContext
+from chains.candidates import Candidate
+from chains.citations import ParsedOutput, Validation
+from chains.gate import GateDecision
+from graphs.records import RerankRecord, RetrievalRecord
+
 Status = Literal["answered", "no_evidence", "failed"]
 
 
@@ -59,12 +66,12 @@ class RAGState(RAGInput, RAGOutput, total=False):
     """Full working state.
 
     Attributes:
-        candidates: Candidates after the second stage, best first (``Candidate`` objects).
+        candidates: Candidates after the second stage, best first.
         query_vector: The question's embedding, shared by retrieval and reranking.
-        retrieval: Retrieval facts for the trace (mode, filter, list sizes, score types).
-        reranking: Second-stage facts (reranker name, score type).
-        gate: Gate decision: score name, best score, threshold, passed.
-        context: The assembled, numbered passages (``AssembledContext``).
+        retrieval: What the first stage did (mode, filter, list sizes, score types).
+        reranking: What the second stage did (reranker name, score type).
+        gate: The gate's decision (score, best, threshold and its source, passed).
+        context: The assembled, numbered passages.
         messages: The exact chat messages sent to the model.
         attempts: Generation attempts made so far (at most two).
         raw_outputs: Every raw model output, in order.
@@ -76,18 +83,18 @@ class RAGState(RAGInput, RAGOutput, total=False):
         timings: Seconds spent per node.
     """
 
-    candidates: list[Any]
+    candidates: list[Candidate]
     query_vector: list[float] | None
-    retrieval: dict[str, Any]
-    reranking: dict[str, Any]
-    gate: dict[str, Any]
-    context: Any
+    retrieval: RetrievalRecord
+    reranking: RerankRecord
+    gate: GateDecision
+    context: AssembledContext
     messages: list[Any]
     attempts: int
     raw_outputs: Annotated[list[str], operator.add]
     errors: Annotated[list[str], operator.add]
     last_error: str | None
-    parsed: Any
-    validation: Any
+    parsed: ParsedOutput
+    validation: Validation | None
     events: Annotated[list[dict[str, Any]], operator.add]
     timings: Annotated[dict[str, float], add_timings]

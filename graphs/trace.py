@@ -20,6 +20,10 @@ def _messages(msgs: list[Any] | None) -> list[dict[str, str]] | None:
     return [{"role": getattr(m, "type", "message"), "content": str(m.content)} for m in msgs]
 
 
+def _record(rec: Any) -> dict[str, Any] | None:
+    return None if rec is None else dict(rec.to_trace())
+
+
 def build_trace(
     state: RAGState, config: RunnableConfig, deps: GraphDeps, outcome: dict[str, Any]
 ) -> dict[str, Any]:
@@ -37,11 +41,11 @@ def build_trace(
         "user_groups": list(state.get("user_groups") or []),
         "filters": state.get("filters"),
         "index": {"manifest_id": deps.manifest_id, "embedding_model": deps.embedding_model},
-        "config": {k: v for k, v in vars(cfg).items() if not k.startswith("_")},
-        "retrieval": state.get("retrieval"),
-        "reranking": state.get("reranking"),
+        "config": cfg.to_dict(),
+        "retrieval": _record(state.get("retrieval")),
+        "reranking": _record(state.get("reranking")),
         "candidates": [c.to_trace() for c in cands[: cfg.trace_candidates]],
-        "gate": state.get("gate"),
+        "gate": _record(state.get("gate")),
         "context": None
         if ctx is None
         else {

@@ -30,9 +30,7 @@ the per-index file overrides the packaged defaults (see ``graphs.config.RAGConfi
 
 from __future__ import annotations
 
-import json
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -319,7 +317,7 @@ def run_calibration(
 
     Returns:
         The runs and one :class:`Calibration` per gate score; nothing is written (see
-        :meth:`CalibrationRun.entries` and :func:`write_calibration`).
+        :meth:`CalibrationRun.entries` and :func:`citerag.index.calibration.write_calibration`).
 
     Raises:
         ValueError: No answerable questions, no negatives, or an empty bluff set.
@@ -389,24 +387,6 @@ def plot(cals: Sequence[Calibration], path: Path, title: str = "") -> Path:
     from citerag.eval.plots import calibration_curves, save
 
     return save(calibration_curves(cals, title), path)
-
-
-def write_calibration(index_dir: Path, entries: dict[str, dict[str, Any]]) -> Path:
-    """Merge entries into ``INDEX/calibration.json`` atomically; return its path."""
-    from graphs.rag import CALIBRATION_FILE
-
-    path = Path(index_dir) / CALIBRATION_FILE
-    data: dict[str, Any] = {}
-    if path.exists():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
-            data = {}
-    data.update(entries)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    return path
 
 
 def evaluate_threshold(s: ScoreScores, t: float) -> dict[str, Any]:

@@ -422,12 +422,16 @@ def ladder_on_index(
     from citerag.eval.runner import Evaluator
     from graphs.rag import build_graph
 
-    ev = Evaluator(loaded.store, embeddings, calibration=calibration or {})
+    ev = Evaluator(
+        loaded.store,
+        embeddings,
+        calibration=calibration or {},
+        manifest_id=loaded.manifest_id,
+        embedding_model=embedding_model,
+    )
     answerable = [q for q in questions if not q.unanswerable]
     off_topic = [
-        q
-        for q in questions
-        if q.unanswerable and not ev.stages(q.question, config)["gate"]["passed"]
+        q for q in questions if q.unanswerable and not ev.stages(q.question, config)["gate"].passed
     ]
     near = [q for q in questions if q.unanswerable and q not in off_topic]
     if not off_topic and p_no_results > 0:
@@ -437,14 +441,7 @@ def ladder_on_index(
         )
 
     def factory(chat_model: Any) -> Any:
-        return build_graph(
-            loaded.store,
-            embeddings=embeddings,
-            model=chat_model,
-            manifest_id=loaded.manifest_id,
-            embedding_model=embedding_model,
-            calibration=calibration,
-        )
+        return build_graph(ev.deps.with_answerer(chat_model))
 
     res = run_ladder(
         factory,

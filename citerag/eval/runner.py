@@ -1,9 +1,10 @@
-"""Run questions through the answering graph's own retrieval nodes and score them.
+"""Run questions through the answering graph's retrieval prefix and score them.
 
-Retrieval is evaluated with the **real node functions** of :mod:`graphs.nodes`
-(``retrieve`` → ``rerank`` → ``gate`` → ``assemble_context``) bound to the same
-:class:`~graphs.deps.GraphDeps` the compiled graph uses, so what is measured is what the graph
-does — minus the generation call, which retrieval figures must not depend on.
+Retrieval is evaluated with the **compiled graph** itself, stopped after assembly
+(``build_graph(deps, stop_after="assemble")``: ``retrieve`` → ``rerank`` → ``gate`` →
+``assemble``), so what is measured is what the graph does — every stage added to the graph
+is in every evaluation — minus the generation call, which retrieval figures must not depend
+on. Generation figures (:func:`run_generation`) invoke the full compiled graph.
 
 For every answerable question the runner records where its evidence was lost, in pipeline
 order (**failure attribution**):
@@ -37,7 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
 from tqdm.auto import tqdm
@@ -52,6 +53,9 @@ from citerag.eval.evidence import (
     IndexedCorpus,
 )
 from citerag.eval.questions import Question
+
+if TYPE_CHECKING:
+    from chains.gate import GateDecision
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +129,7 @@ def parse_config(spec: str) -> EvalConfig:
     Raises:
         ValueError: Unknown preset, unknown key or bad value.
     """
-    from graphs.config import RAGConfig
+    from graphs.config import RAGConfig, knobs
 
     spec = spec.strip()
     name = spec
@@ -155,8 +159,7 @@ def parse_config(spec: str) -> EvalConfig:
             f"unknown configuration {spec!r}: use one of "
             f"{', '.join(PRESETS)}, hybrid+ce:NAME, key=value,... or @file.json"
         )
-    known = {f for f in RAGConfig.__dataclass_fields__ if not f.startswith("_")}
-    unknown = set(conf) - known
+    unknown = set(conf) - set(knobs())
     if unknown:
         raise ValueError(f"unknown configuration keys {sorted(unknown)} in {spec!r}")
     RAGConfig.from_runnable_config({"configurable": conf})  # validates
@@ -414,7 +417,9 @@ def evidence_summary(corpus: IndexedCorpus, questions: Iterable[Question]) -> di
 
 
 class Evaluator:
-    """Runs questions through the graph nodes over one index."""
+    """Runs questions through the compiled graph's prefix (retrieve → rerank → gate →
+    assemble, :func:`graphs.rag.build_graph` with ``stop_after="assemble"``) over one index.
+    """
 
     def __init__(
         self,
@@ -426,9 +431,10 @@ class Evaluator:
         rerankers: dict[str, Any] | None = None,
         user_groups: list[str] | None = None,
         manifest_id: str = "",
+        embedding_model: str = "",
         cache_states: bool = False,
     ) -> None:
-        """Bind the graph's dependencies.
+        """Bind the graph's dependencies and compile its prefix.
 
         Args:
             store: The vector store (a ``CiteragStore``).
@@ -438,11 +444,12 @@ class Evaluator:
             rerankers: Prebuilt rerankers by config name.
             user_groups: Groups the evaluation runs as.
             manifest_id: Build id (recorded in outputs).
+            embedding_model: Embedding model name (recorded in traces).
             cache_states: Keep each (question, configuration)'s stage outputs, so scoring
                 the same questions against another evidence definition re-runs nothing.
         """
-        from chains.retrieval import HybridRetriever
         from graphs.deps import GraphDeps
+        from graphs.rag import build_graph
 
         self.embeddings = (
             embeddings if isinstance(embeddings, CachedEmbeddings) else CachedEmbeddings(embeddings)
@@ -451,35 +458,33 @@ class Evaluator:
         self.user_groups = list(user_groups or [])
         self.corpus = corpus or IndexedCorpus.from_store(store, user_groups=self.user_groups)
         self.manifest_id = manifest_id
-        self.deps = GraphDeps(
-            retriever=HybridRetriever(store, embeddings=self.embeddings),
+        self.deps = GraphDeps.from_store(
+            store,
             embeddings=self.embeddings,
-            store=store,
             manifest_id=manifest_id,
-            rerankers=dict(rerankers or {}),
-            calibration=dict(calibration or {}),
+            embedding_model=embedding_model,
+            rerankers=rerankers,
+            calibration=calibration,
         )
+        self.graph = build_graph(self.deps, stop_after="assemble")
         self._states: dict[tuple[str, str], dict[str, Any]] | None = {} if cache_states else None
 
     def stages(self, question: str, config: EvalConfig) -> dict[str, Any]:
-        """Run retrieve → rerank → gate (→ assemble when the gate passes); return the state."""
-        from graphs import nodes
+        """Run the graph's prefix on one question; return its whole state.
 
+        The state holds ``candidates`` (after the second stage), ``retrieval`` (with the
+        first-stage order), ``reranking``, ``gate`` (a :class:`~chains.gate.GateDecision`)
+        and, when the gate passes, ``context``.
+        """
         ck = (question, config.name)
         if self._states is not None and ck in self._states:
             return self._states[ck]
         rc: Any = config.runnable()
-        state: dict[str, Any] = {
-            "question": question,
-            "user_groups": self.user_groups,
-            "filters": None,
-        }
-        state.update(nodes.retrieve(state, rc, deps=self.deps))  # type: ignore[arg-type]
-        state["first_stage"] = [c.key for c in state["candidates"]]
-        state.update(nodes.rerank(state, rc, deps=self.deps))  # type: ignore[arg-type]
-        state.update(nodes.gate(state, rc, deps=self.deps))  # type: ignore[arg-type]
-        if state["gate"]["passed"]:
-            state.update(nodes.assemble_context(state, rc, deps=self.deps))  # type: ignore[arg-type]
+        state = dict(
+            self.graph.invoke(
+                {"question": question, "user_groups": self.user_groups, "filters": None}, rc
+            )
+        )
         if self._states is not None:
             state.pop("messages", None)
             state.pop("query_vector", None)
@@ -493,18 +498,18 @@ class Evaluator:
         state = self.stages(q.question, config)
         cands = state["candidates"]
         ranked = [c.key for c in cands]
-        gate = state["gate"]
+        gate: GateDecision = state["gate"]
         ctx = state.get("context")
         ctx_keys = [p.candidate.key for p in ctx.passages] if ctx is not None else []
         rer = [c.scores["rerank"] for c in cands if "rerank" in c.scores]
         den = [c.scores["dense"] for c in cands if "dense" in c.scores]
-        base = {
+        base: dict[str, Any] = {
             "id": q.id,
             "unanswerable": q.unanswerable,
-            "gate_passed": bool(gate["passed"]),
-            "gate_score": gate["score"],
-            "gate_best": gate["best"],
-            "threshold": float(gate["threshold"]),
+            "gate_passed": gate.passed,
+            "gate_score": gate.score,
+            "gate_best": gate.best,
+            "threshold": gate.threshold,
             "best_rerank": max(rer) if rer else None,
             "best_dense": max(den) if den else None,
             "top": [self.corpus.chunk_id.get(k, k) for k in ranked[:5]],
@@ -517,7 +522,7 @@ class Evaluator:
                 first_stage_hit=None,
                 in_context=False,
                 attribution="",
-                detail="answered (bluff)" if gate["passed"] else "refused",
+                detail="answered (bluff)" if gate.passed else "refused",
                 **base,
             )
         statuses = [self.corpus.status(ev) for ev in q.evidence]
@@ -527,7 +532,9 @@ class Evaluator:
             next((i for i, k in enumerate(ranked, 1) if k in hs), None) for hs in hit_sets
         ]
         first = min((r for r in item_ranks if r is not None), default=None)
-        first_stage = next((i for i, k in enumerate(state["first_stage"], 1) if k in hit_any), None)
+        first_stage = next(
+            (i for i, k in enumerate(state["retrieval"].first_stage, 1) if k in hit_any), None
+        )
         in_context = any(k in hit_any for k in ctx_keys)
         cfg = RAGConfig.from_runnable_config(config.runnable())  # type: ignore[arg-type]
         if INDEXED not in statuses:
@@ -536,15 +543,11 @@ class Evaluator:
             detail = next(s for s in order if s in statuses)
         elif first_stage is None:
             attribution, detail = "not_in_candidates", f"no hit in the first {cfg.k} candidates"
-        elif not gate["passed"]:
+        elif not gate.passed:
             attribution = "dropped_by_gate"
-            best = gate["best"]
-            best_txt = "none" if best is None else f"{best:.3f}"
-            detail = f"question refused: best {gate['score']} {best_txt} < {gate['threshold']:.3f}"
-        elif not any(
-            c.key in hit_any and c.scores.get(gate["score"], float("-inf")) >= gate["threshold"]
-            for c in cands
-        ):
+            best_txt = "none" if gate.best is None else f"{gate.best:.3f}"
+            detail = f"question refused: best {gate.score} {best_txt} < {gate.threshold:.3f}"
+        elif not any(c.key in hit_any and gate.passes(c) for c in cands):
             attribution = "dropped_by_gate"
             detail = "every evidence chunk scored below the threshold"
         elif not in_context:

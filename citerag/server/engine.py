@@ -131,25 +131,22 @@ class Engine:
         Raises:
             Exception: Whatever loading raised (the previous snapshot stays published).
         """
-        from citerag.index.loaded import IndexNotFoundError, load_index
-        from graphs.rag import build_graph, read_calibration
+        from citerag.index.loaded import IndexNotFoundError
+        from graphs.deps import GraphDeps
+        from graphs.rag import build_graph
 
         with self._lock:
             model = self.load_model()
             t0 = time.perf_counter()
             try:
-                loaded = load_index(self.index_dir, model)
+                deps = GraphDeps.from_index(self.index_dir, embedding_model=model)
             except IndexNotFoundError as exc:
                 if self._snapshot is None:
                     self.state, self.error = "no_index", str(exc)
                 return None
-            graph = build_graph(
-                loaded.store,
-                embeddings=model.embeddings,
-                manifest_id=loaded.manifest_id,
-                embedding_model=model.name,
-                calibration=read_calibration(self.index_dir),
-            )
+            assert deps.index is not None  # from_index always sets it
+            loaded = deps.index
+            graph = build_graph(deps)
             if self.warmup:
                 try:
                     graph.invoke({"question": "warm-up query", "user_groups": []})

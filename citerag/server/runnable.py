@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import fields
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -22,7 +21,7 @@ from langserve.serialization import WellKnownLCSerializer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from citerag.server.engine import Engine, Snapshot
-from graphs.config import RAGConfig
+from graphs.config import RAGConfig, client_knobs, knobs
 
 #: ``configurable`` key the server sets from the bearer token (never from the client).
 SERVER_GROUPS_KEY = "__citerag_user_groups"
@@ -34,21 +33,22 @@ _FILTER_OPS = ("$eq", "$ne", "$in", "$nin")
 _MAX_FILTER_DEPTH = 5
 _MAX_FILTER_NODES = 100
 
-#: Client-tunable graph knobs: name -> (annotation, description).
-_KNOBS: dict[str, tuple[Any, str]] = {
-    "retrieval_mode": (Literal["dense", "bm25", "hybrid"], "First-stage retrieval mode."),
-    "k": (Annotated[int, Field(ge=1, le=200)], "Candidates kept after fusion."),
-    "k_dense": (Annotated[int, Field(ge=1, le=200)], "Depth of the dense list."),
-    "k_bm25": (Annotated[int, Field(ge=1, le=200)], "Depth of the BM25 list."),
-    "max_passages": (Annotated[int, Field(ge=1, le=20)], "Most passages given to the answerer."),
-    "token_budget": (Annotated[int, Field(ge=100, le=16000)], "Estimated tokens for passages."),
-    "reranker": (Literal["sentence", "none"], "Second-stage reranker."),
-    "trace_candidates": (Annotated[int, Field(ge=0, le=100)], "Candidates listed in the trace."),
-    "gate_threshold": (
-        Annotated[float, Field(allow_inf_nan=False)],
-        "Minimum best score to answer (default: calibrated).",
-    ),
-}
+
+def knob_annotation(name: str) -> Any:
+    """The pydantic annotation of one knob, derived from its :class:`~graphs.config.Knob`
+    metadata (bounds, choices; clients' narrower choices where a knob has them).
+    """
+    k = knobs()[name]
+    choices = k.client_choices or k.choices
+    if choices:
+        return Literal[choices]
+    if k.kind == "bool":
+        return bool
+    if k.kind == "int":
+        return Annotated[int, Field(strict=True, ge=k.lo, le=k.hi)]
+    if k.kind == "float":
+        return Annotated[float, Field(ge=k.lo, le=k.hi, allow_inf_nan=False)]
+    return str
 
 
 class CiteragAnswer(BaseModel):
@@ -163,9 +163,10 @@ def _specs(keys: Sequence[str]) -> list[ConfigurableFieldSpec]:
     return [
         ConfigurableFieldSpec(
             id=key,
-            annotation=_KNOBS[key][0] | None,
+            annotation=knob_annotation(key) | None,
             name=key,
-            description=_KNOBS[key][1] + " Omit for the server default.",
+            description=f"{knobs()[key].description[:1].upper()}{knobs()[key].description[1:]}."
+            " Omit for the server default.",
             default=None,
         )
         for key in keys
@@ -190,16 +191,14 @@ def build_served_runnable(
     Returns:
         A runnable with input ``{question, filters?}`` and the graph's output.
     """
-    keys = [k for k in client_keys if k in _KNOBS]
+    unknown = [k for k in client_keys if k not in client_knobs(("yes", "opt-in"))]
+    if unknown:
+        raise ValueError(f"knobs {unknown} may not be set by clients")
+    keys = list(client_keys)
     # Every RAGConfig field is set explicitly: LangChain merges the parent run's
     # ``configurable`` into the graph's, so a key left out would keep the client's value
     # (for example ``None`` for a knob the client did not set).
-    base = {
-        f.name: getattr(RAGConfig(), f.name)
-        for f in fields(RAGConfig)
-        if not f.name.startswith("_")
-    }
-    base.update(server_defaults)
+    base = RAGConfig(**server_defaults).to_dict()
 
     def prepare(inp: dict[str, Any], config: RunnableConfig) -> tuple[Snapshot, dict, dict]:
         snap = engine.current()

@@ -182,8 +182,8 @@ def test_calibrate_writes_the_index_calibration(sample_index, tmp_path, capsys):
     text = capsys.readouterr().out
     assert "chosen threshold" in text and "bluffs (unanswerable)" in text
     assert plot.read_bytes()[:4] == b"\x89PNG"
-    from graphs.config import RAGConfig
-    from graphs.rag import read_calibration
+    from chains.gate import resolve
+    from citerag.index.calibration import read_calibration
 
     cal = read_calibration(index)
     assert set(cal) == {"sentence-hybrid", "dense"}
@@ -191,7 +191,10 @@ def test_calibrate_writes_the_index_calibration(sample_index, tmp_path, capsys):
     assert entry["n"] == {"answerable": 20, "unanswerable": 8}
     assert entry["bluff_rates"]["unanswerable"] <= 0.5
     assert "rule" in entry and "date" in entry
-    assert RAGConfig().threshold("sentence-hybrid", cal) == ("rerank", entry["threshold"])
+    g = resolve(
+        gate_score="rerank", gate_threshold=None, reranker_name="sentence-hybrid", calibration=cal
+    )
+    assert (g.score, g.threshold, g.source) == ("rerank", entry["threshold"], "index calibration")
 
 
 def test_ladder_through_the_real_graph(sample_index, capsys):

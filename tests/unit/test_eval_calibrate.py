@@ -7,6 +7,7 @@ import json
 import pytest
 
 from citerag.eval import calibrate as calib
+from citerag.index.calibration import read_calibration, write_calibration
 from citerag.eval.runner import ConfigRun
 from tests.support.eval_results import result
 
@@ -66,12 +67,10 @@ def test_calibrate_table_auc_and_entry(tmp_path):
     entry = cal.entry({"questions": "q.jsonl"}, {"reranker": "sentence"})
     assert entry["threshold"] == cal.threshold and entry["score"] == "rerank"
     assert entry["n"] == {"answerable": 10, "out-of-domain": 10, "unanswerable": 4}
-    path = calib.write_calibration(tmp_path, {"sentence-hybrid": entry})
-    calib.write_calibration(tmp_path, {"dense": {"threshold": 0.3}})
+    path = write_calibration(tmp_path, {"sentence-hybrid": entry})
+    write_calibration(tmp_path, {"dense": {"threshold": 0.3}})
     data = json.loads(path.read_text())
     assert set(data) == {"sentence-hybrid", "dense"}
-    from graphs.rag import read_calibration
-
     assert read_calibration(tmp_path)["sentence-hybrid"]["threshold"] == cal.threshold
 
 

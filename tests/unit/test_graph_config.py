@@ -1,79 +1,112 @@
-"""Which score the gate compares, against which threshold, and where the threshold came from."""
+"""RAGConfig: one source of truth for every request knob (bounds, types, client policy)."""
 
 from __future__ import annotations
 
-import logging
+import re
+from pathlib import Path
 
 import pytest
 
-from graphs.config import RAGConfig, gate_defaults
+from graphs.config import (
+    RAGConfig,
+    client_knobs,
+    config_table_markdown,
+    knob_default,
+    knobs,
+    parse_knob,
+)
+
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def test_packaged_default_for_the_shipped_second_stage():
-    g = RAGConfig().gate_settings("sentence-hybrid")
-    assert g == {
-        "score": "rerank",
-        "threshold": gate_defaults()["sentence-hybrid"]["threshold"],
-        "source": "packaged default",
-        "note": None,
-    }
+def test_every_field_has_knob_metadata_and_a_valid_default():
+    cfg = RAGConfig()
+    assert set(knobs()) == set(cfg.to_dict())
+    for name, k in knobs().items():
+        assert k.description, name
+        k.check(name, knob_default(name))
 
 
-def test_index_calibration_overrides_the_packaged_default():
-    g = RAGConfig().gate_settings("sentence-hybrid", {"sentence-hybrid": {"threshold": 0.61}})
-    assert (g["score"], g["threshold"], g["source"]) == ("rerank", 0.61, "index calibration")
+@pytest.mark.parametrize(
+    ("conf", "message"),
+    [
+        ({"k": 0}, "k must be an integer from 1 to 200"),
+        ({"k": 201}, "k must be an integer from 1 to 200"),
+        ({"k": 2.5}, "k must be an integer"),
+        ({"k": True}, "k must be a number"),
+        ({"number_check": "no"}, "number_check must be true or false"),
+        ({"number_check": 1}, "number_check must be true or false"),
+        ({"retrieval_mode": "sparse"}, "retrieval_mode must be one of dense, bm25, hybrid"),
+        ({"gate_threshold": float("nan")}, "gate_threshold must be finite"),
+        ({"gate_threshold": float("inf")}, "gate_threshold must be finite"),
+        ({"dedupe_threshold": 1.5}, "dedupe_threshold must be a number from 0 to 1"),
+        ({"model": ""}, "model must be a non-empty string"),
+    ],
+)
+def test_bad_values_are_refused_with_a_message_naming_them(conf, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        RAGConfig.from_runnable_config({"configurable": conf})
 
 
-def test_request_threshold_wins_and_keeps_the_requested_score():
-    cfg = RAGConfig(gate_threshold=2.5)
-    g = cfg.gate_settings("cross-encoder:ms-marco", {"sentence-hybrid": {"threshold": 0.6}})
-    assert g == {"score": "rerank", "threshold": 2.5, "source": "request", "note": None}
-    assert RAGConfig(gate_score="dense", gate_threshold=0.3).threshold("x") == ("dense", 0.3)
-
-
-def test_uncalibrated_reranker_falls_back_to_dense_and_says_so():
-    g = RAGConfig().gate_settings("cross-encoder:ms-marco")
-    assert g["score"] == "dense"
-    assert g["threshold"] == gate_defaults()["dense"]["threshold"]
-    assert "no calibrated threshold for reranker 'cross-encoder:ms-marco'" in g["note"]
-    calibrated = RAGConfig().gate_settings(
-        "cross-encoder:ms-marco", {"cross-encoder:ms-marco": {"threshold": 3.0}}
+def test_unknown_keys_are_ignored_and_none_threshold_is_allowed():
+    cfg = RAGConfig.from_runnable_config(
+        {"configurable": {"thread_id": "x", "gate_threshold": None}}
     )
-    assert (calibrated["score"], calibrated["threshold"], calibrated["note"]) == (
-        "rerank",
-        3.0,
-        None,
-    )
-
-
-def test_dense_gate_uses_the_dense_entry():
-    g = RAGConfig(gate_score="dense").gate_settings(
-        "sentence-hybrid", {"dense": {"threshold": 0.5}}
-    )
-    assert (g["score"], g["threshold"], g["source"]) == ("dense", 0.5, "index calibration")
-
-
-def test_gate_node_traces_the_source_and_warns_once(caplog):
-    from types import SimpleNamespace
-
-    from graphs import nodes
-
-    nodes._WARNED_UNCALIBRATED.discard("cross-encoder:unit-test")  # warn-once is per process
-    cand = SimpleNamespace(scores={"dense": 0.9, "rerank": 5.0})
-    state = {"candidates": [cand], "reranking": {"reranker": "cross-encoder:unit-test"}}
-    deps = SimpleNamespace(calibration={})
-    with caplog.at_level(logging.WARNING, logger="graphs.nodes"):
-        out = nodes.gate(state, {"configurable": {}}, deps=deps)
-        nodes.gate(state, {"configurable": {}}, deps=deps)
-    g = out["gate"]
-    assert g["score"] == "dense" and g["best"] == pytest.approx(0.9) and g["passed"]
-    assert g["threshold_source"] == "packaged default" and "citerag calibrate" in g["note"]
-    assert sum("cross-encoder:unit-test" in r.getMessage() for r in caplog.records) == 1
+    assert cfg.gate_threshold is None and cfg == RAGConfig()
 
 
 def test_number_check_is_a_boolean_knob():
     assert RAGConfig().number_check is True
     off = RAGConfig.from_runnable_config({"configurable": {"number_check": False}})
     assert off.number_check is False
-    with pytest.raises(ValueError, match="number_check"):
-        RAGConfig.from_runnable_config({"configurable": {"number_check": "no"}})
+
+
+def test_client_policy_is_derived_from_the_metadata():
+    assert client_knobs(("yes",)) == (
+        "retrieval_mode",
+        "k_dense",
+        "k_bm25",
+        "k",
+        "reranker",
+        "max_passages",
+        "token_budget",
+        "trace_candidates",
+    )
+    assert set(client_knobs(("opt-in",))) == {"gate_threshold", "number_check"}
+    never = set(knobs()) - set(client_knobs(("yes", "opt-in")))
+    assert {"model", "prompt_file", "temperature"} <= never
+    assert knobs()["reranker"].client_choices == ("sentence", "none")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("k", "30", 30),
+        ("number_check", "false", False),
+        ("number_check", "on", True),
+        ("gate_threshold", "0.5", 0.5),
+        ("gate_threshold", "none", None),
+        ("retrieval_mode", "bm25", "bm25"),
+    ],
+)
+def test_command_line_values_parse_by_the_knob_type(name, text, value):
+    assert parse_knob(name, text) == value
+
+
+def test_command_line_values_out_of_range_or_unknown_are_refused():
+    with pytest.raises(ValueError, match="k must be an integer from 1 to 200"):
+        parse_knob("k", "500")
+    with pytest.raises(ValueError, match="unknown setting 'kk'"):
+        parse_knob("kk", "5")
+    with pytest.raises(ValueError, match="number_check must be true or false"):
+        parse_knob("number_check", "maybe")
+
+
+def test_readme_configuration_table_is_the_generated_one():
+    text = README.read_text(encoding="utf-8")
+    begin, end = "<!-- config-table:begin -->", "<!-- config-table:end -->"
+    assert begin in text and end in text, "README lacks the generated configuration table"
+    table = text.split(begin, 1)[1].split(end, 1)[0].strip()
+    assert table == config_table_markdown(), (
+        "README configuration table is stale: paste graphs.config.config_table_markdown()"
+    )

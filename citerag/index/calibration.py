@@ -1,0 +1,60 @@
+"""An index's own gate calibration: ``INDEX/calibration.json``.
+
+Written by ``citerag calibrate`` (:func:`write_calibration`), read when a graph is built over
+the index (:func:`read_calibration`). Its shape is that of ``chains/gate_defaults.json``:
+score name (a reranker name such as ``sentence-hybrid``, or ``dense``) ->
+``{"threshold": float, ...provenance}``; its entries override the packaged defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: File name inside the index directory (beside ``current``, so it survives rebuilds).
+CALIBRATION_FILE = "calibration.json"
+
+
+def calibration_path(index_dir: Path | str) -> Path:
+    """Where an index keeps its calibration."""
+    return Path(index_dir) / CALIBRATION_FILE
+
+
+def read_calibration(index_dir: Path | str) -> dict[str, Any]:
+    """The index's calibrated thresholds (``{}`` when it has none).
+
+    Entries without a ``threshold`` are ignored; an unreadable file is logged and ignored,
+    so a damaged calibration falls back to the packaged defaults instead of failing.
+    """
+    path = calibration_path(index_dir)
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        log.warning("ignoring unreadable %s: %s", path, exc)
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, dict) and "threshold" in v}
+
+
+def write_calibration(index_dir: Path | str, entries: dict[str, dict[str, Any]]) -> Path:
+    """Merge entries into ``INDEX/calibration.json`` atomically; return its path."""
+    path = calibration_path(index_dir)
+    data: dict[str, Any] = {}
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            data = {}
+    data.update(entries)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path

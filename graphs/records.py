@@ -1,0 +1,60 @@
+"""Typed records the graph's stages write into the state (and the trace reads).
+
+The gate's record is :class:`chains.gate.GateDecision`; the assembled context is
+:class:`chains.assemble.AssembledContext`; parsing and validation are
+:class:`chains.citations.ParsedOutput` and :class:`chains.citations.Validation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RetrievalRecord:
+    """What the first stage did.
+
+    Attributes:
+        mode: ``dense``, ``bm25`` or ``hybrid``.
+        filter: The exact filter applied inside every index (access AND metadata).
+        k_dense: Depth of the dense list.
+        k_bm25: Depth of the BM25 list.
+        rrf_k: Fusion constant.
+        found: Candidates returned.
+        score_types: Meaning of each score name.
+        first_stage: Store keys of the candidates in first-stage order (before the second
+            stage), for evaluation; not part of the trace.
+    """
+
+    mode: str
+    filter: dict[str, Any] | None
+    k_dense: int
+    k_bm25: int
+    rrf_k: int
+    found: int
+    score_types: dict[str, str]
+    first_stage: tuple[str, ...] = field(default=(), repr=False)
+
+    def to_trace(self) -> dict[str, Any]:
+        """JSON-friendly record (without the first-stage key list)."""
+        out = asdict(self)
+        out.pop("first_stage")
+        return out
+
+
+@dataclass(frozen=True)
+class RerankRecord:
+    """What the second stage did.
+
+    Attributes:
+        reranker: The reranker's name (e.g. ``sentence-hybrid``).
+        score_type: Meaning of its ``rerank`` score.
+    """
+
+    reranker: str
+    score_type: str
+
+    def to_trace(self) -> dict[str, Any]:
+        """JSON-friendly record."""
+        return asdict(self)

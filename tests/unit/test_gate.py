@@ -1,0 +1,113 @@
+"""The gate: threshold resolution, the decision, the candidate cut and the node's trace."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from chains.gate import GateSettings, decide, gate_defaults, resolve
+from graphs import nodes
+from graphs.deps import GraphDeps
+from graphs.records import RerankRecord
+from tests.support.factories import make_candidate
+
+
+def _resolve(reranker="sentence-hybrid", calibration=None, score="rerank", threshold=None):
+    return resolve(
+        gate_score=score,
+        gate_threshold=threshold,
+        reranker_name=reranker,
+        calibration=calibration,
+    )
+
+
+def test_packaged_default_for_the_shipped_second_stage():
+    assert _resolve() == GateSettings(
+        "rerank", gate_defaults()["sentence-hybrid"]["threshold"], "packaged default", None
+    )
+
+
+def test_index_calibration_overrides_the_packaged_default():
+    g = _resolve(calibration={"sentence-hybrid": {"threshold": 0.61}})
+    assert (g.score, g.threshold, g.source) == ("rerank", 0.61, "index calibration")
+
+
+def test_request_threshold_wins_and_keeps_the_requested_score():
+    g = _resolve("cross-encoder:ms-marco", {"sentence-hybrid": {"threshold": 0.6}}, threshold=2.5)
+    assert g == GateSettings("rerank", 2.5, "request", None)
+    assert _resolve("x", score="dense", threshold=0.3).score == "dense"
+
+
+def test_uncalibrated_reranker_falls_back_to_dense_and_says_so():
+    g = _resolve("cross-encoder:ms-marco")
+    assert (g.score, g.threshold) == ("dense", gate_defaults()["dense"]["threshold"])
+    assert g.note and "no calibrated threshold for reranker 'cross-encoder:ms-marco'" in g.note
+    calibrated = _resolve("cross-encoder:ms-marco", {"cross-encoder:ms-marco": {"threshold": 3.0}})
+    assert (calibrated.score, calibrated.threshold, calibrated.note) == ("rerank", 3.0, None)
+
+
+def test_dense_gate_uses_the_dense_entry():
+    g = _resolve(score="dense", calibration={"dense": {"threshold": 0.5}})
+    assert (g.score, g.threshold, g.source) == ("dense", 0.5, "index calibration")
+
+
+def test_unknown_gate_score_is_refused():
+    with pytest.raises(ValueError, match="gate_score must be rerank or dense, not 'bm25'"):
+        _resolve(score="bm25")
+
+
+def test_decision_best_score_passing_count_and_cut():
+    cands = [
+        make_candidate("a", scores={"rerank": 0.7, "dense": 0.2}),
+        make_candidate("b", scores={"rerank": 0.4, "dense": 0.9}),
+        make_candidate("c", scores={"dense": 0.8}),  # no rerank score: never passes a rerank gate
+        make_candidate("d", scores={"rerank": 0.55}),
+    ]
+    d = decide(cands, GateSettings("rerank", 0.55, "request"), "sentence-hybrid")
+    assert d.passed and d.best == pytest.approx(0.7) and d.passing_candidates == 2
+    assert [c.content for c in d.cut(cands)] == ["a", "d"]  # order kept, threshold inclusive
+    assert d.score_of == "sentence-hybrid"
+    dense = decide(cands, GateSettings("dense", 0.85, "request"), "sentence-hybrid")
+    assert dense.score_of == "dense" and [c.content for c in dense.cut(cands)] == ["b"]
+
+
+def test_decision_below_threshold_and_without_candidates():
+    below = decide(
+        [make_candidate(scores={"rerank": 0.2})], GateSettings("rerank", 0.5, "request"), "s"
+    )
+    assert not below.passed and below.cut([]) == []
+    assert below.refusal_reason() == "best rerank score 0.200 is below the threshold 0.500"
+    empty = decide([], GateSettings("rerank", 0.5, "request"), "s")
+    assert not empty.passed and empty.best is None
+    assert empty.refusal_reason() == "no candidates is below the threshold 0.500"
+
+
+def test_gate_node_traces_the_source_and_warns_once(caplog):
+    class _Emb:
+        def embed_query(self, text):
+            return [0.0]
+
+    nodes._WARNED_UNCALIBRATED.discard("cross-encoder:unit-test")  # warn-once is per process
+    state = {
+        "candidates": [make_candidate(scores={"dense": 0.9, "rerank": 5.0})],
+        "reranking": RerankRecord("cross-encoder:unit-test", "logit"),
+    }
+    deps = GraphDeps(retriever=None, embeddings=_Emb())  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING, logger="graphs.nodes"):
+        out = nodes.gate(state, {"configurable": {}}, deps=deps)
+        nodes.gate(state, {"configurable": {}}, deps=deps)
+    g = out["gate"].to_trace()
+    assert g["score"] == "dense" and g["best"] == pytest.approx(0.9) and g["passed"]
+    assert g["threshold_source"] == "packaged default" and "citerag calibrate" in g["note"]
+    assert set(g) == {
+        "score",
+        "score_of",
+        "threshold",
+        "threshold_source",
+        "note",
+        "best",
+        "passing_candidates",
+        "passed",
+    }
+    assert sum("cross-encoder:unit-test" in r.getMessage() for r in caplog.records) == 1
