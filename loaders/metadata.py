@@ -38,6 +38,7 @@ __all__ = [
     "FileNameExtractor",
     "FilingsExtractor",
     "GenericExtractor",
+    "date_from_match",
     "fiscal_quarter_label",
     "fiscal_year_label",
     "infer_metadata",
@@ -213,10 +214,11 @@ def parse_date(text: str) -> date | None:
         The date, or ``None`` when there is none (or it is not a valid calendar date).
     """
     m = DATE_RE.search(text)
-    return _date_from_match(m) if m else None
+    return date_from_match(m) if m else None
 
 
-def _date_from_match(m: re.Match[str]) -> date | None:
+def date_from_match(m: re.Match[str]) -> date | None:
+    """The date a :data:`DATE_RE` match denotes (``None`` if not a valid calendar date)."""
     try:
         if m.group("md"):
             mon = MONTHS[m.group("m1").lower().rstrip(".")]

@@ -1,0 +1,955 @@
+"""Question constraints: which company, period and document type a question is about.
+
+Pure: a question string and a :class:`Gazetteer` (built from the indexed documents' metadata)
+in, frozen dataclasses out. The graph uses the result to apply **hard metadata filters** before
+search (only exact, unambiguous constraints: :func:`filter_for`), to break ties with the rest
+(:func:`boosts_for`), and to say "no indexed document is about Boeing" when a question names a
+company the index does not hold (:func:`unmatched`). Every constraint records the span of the
+question that triggered it, for the trace.
+
+Rules
+-----
+Companies
+    Matched on word boundaries, longest match first, case- and punctuation-insensitively
+    ("Coca Cola" = "COCACOLA" = "Coca-Cola"; "Johnson and Johnson" = "Johnson & Johnson";
+    possessives such as "3M's" count). Names are generated from each document's ``company``
+    and ``company_aliases`` with legal suffixes (Inc., Corp., Company, plc, Holdings, ...)
+    stripped. Aliases from the alias table (``chains/aliases.json``: J&J, JnJ, AMEX, JPM, ...)
+    apply only when the index holds that company. ALL-CAPS aliases, trading symbols and
+    initials match only as whole upper-case tokens. A single lower-case word ("block",
+    "target"), a first word of a longer name ("Lockheed") or plain initials are ``partial``
+    (boost only); a name shared by several companies is ``ambiguous`` (boost only).
+Periods, fiscal vs calendar
+    ``FY2021``, ``FY21``, "fiscal 2022", "fiscal year 2022", "2021 fiscal period" -> fiscal
+    year ``FY2021``. "Q2 2023", "2023 Q2", "second quarter of 2023", "Q2 FY2023", "Q2 of
+    FY2023" -> ``2023Q2``: the year in a quarter label is the one the question names, read
+    as the company's fiscal year when the question says so and as given otherwise; no
+    calendar/fiscal conversion is attempted (the company's fiscal calendar is unknown). A
+    bare year ("in 2019") is a calendar year, label ``2019``. "As of December 31, 2021" (also
+    "as at", "ended", "year end") -> ``FY2021`` by the period-end rule of
+    :func:`loaders.metadata.fiscal_year_label`; any other date ("on May 26, 2023") -> the ISO
+    date. Ranges ("between 2019 and 2021", "from FY2020 to FY2022", "FY2017 - FY2019") keep
+    their endpoints in one constraint (``relation="range"``); lists ("FY2021 and FY2022")
+    give one constraint per period.
+Matching periods to documents
+    Done at **year** level by :func:`matching_periods`: a document for FY2022 (or a quarter of
+    2022) covers 2022 and, as comparatives, 2021 (``comparative_years=1``): a 10-K reports the
+    prior year next to the current one, a 10-Q the same quarter a year earlier. So "FY2021"
+    selects the FY2021 and FY2022 filings, and a question about a change "from 2020 to 2021"
+    selects everything that reports either year; the exact label comes first and is also
+    given as a boost, so the caller can prefer it (or the later filing).
+Document types
+    "10-K", "10-Q", "8-K", "20-F" are exact; "annual report", "quarterly report", "earnings
+    release/call", "proxy statement" are partial (boost only: a user's "annual report" may
+    be a 10-K).
+Safety
+    A period or type constraint is downgraded to ``partial`` when some relevant indexed
+    document (of the matched company, or any document when none is matched) has no value
+    for that field, because a hard filter would silently drop it. An exact constraint that
+    no indexed document satisfies keeps an empty ``doc_values`` and appears in
+    :attr:`QuestionConstraints.uncovered`; :func:`filter_for` then selects nothing, which is
+    the honest "no evidence".
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from citerag.index.filters import combine, matches
+from loaders.metadata import (
+    DATE_RE,
+    ORDINALS,
+    YEAR_RE,
+    date_from_match,
+    fiscal_year_label,
+    name_variants,
+    normalize_doc_type,
+    period_years,
+    strip_company_suffixes,
+)
+
+__all__ = [
+    "Constraint",
+    "Gazetteer",
+    "QuestionConstraints",
+    "UnmatchedEntity",
+    "boosts_for",
+    "filter_for",
+    "load_aliases",
+    "matching_periods",
+    "parse_constraints",
+    "parse_periods",
+    "unmatched",
+]
+
+Match = Literal["exact", "ambiguous", "partial"]
+
+# Upper-case tokens that are finance or question vocabulary, never company symbols.
+_NOT_SYMBOLS = {
+    "AGM", "CAGR", "CAPEX", "CCC", "CEO", "CFO", "COGS", "COO", "CY", "DIO", "DPO", "DSO",
+    "EBIT", "EBITDA", "EPS", "ESG", "FCF", "FX", "FY", "GAAP", "IFRS", "IPO", "LTM", "MD&A",
+    "NYSE", "NASDAQ", "OCF", "PP&E", "PPE", "PPNE", "Q1", "Q2", "Q3", "Q4", "R&D", "ROA",
+    "ROE", "ROI", "ROIC", "SEC", "SG&A", "TTM", "US", "USA", "USD", "VAR", "YOY", "YTD", "UK",
+    "EU", "AI", "IT", "HR", "ETF", "LLC", "INC", "CO", "LP", "H1", "H2", "EUR", "GBP",
+}  # fmt: skip
+
+# Capitalised words that start questions or name generic things, never a company by themselves.
+_COMMON_CAPS = {
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was",
+    "were", "did", "does", "do", "has", "have", "had", "can", "could", "would", "should", "will",
+    "the", "a", "an", "in", "on", "of", "for", "by", "from", "to", "and", "or", "as", "at",
+    "according", "answer", "assume", "assuming", "based", "basing", "calculate",
+    "compute", "considering", "define", "give", "given", "using", "use", "please", "round",
+    "respond", "provide", "taking", "looking", "among", "if", "we", "you", "your", "our",
+    "its", "it", "this", "that", "these", "those", "roughly", "approximately", "here",
+    "company", "companies", "firm", "business", "management", "board", "group", "segment",
+    "year", "quarter", "fiscal", "annual", "total", "net", "gross", "operating", "cash",
+    "revenue", "income", "statement", "balance", "sheet", "report", "form", "filing",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+    "friday", "saturday", "sunday", "today", "america", "american", "europe", "european",
+    "china", "chinese", "japan", "india", "asia", "africa", "canada", "mexico", "germany",
+    "france", "britain", "nation", "world", "country", "state", "federal", "government",
+    "ceo", "cfo", "chairman", "president", "investor", "investors", "shareholder",
+    "shareholders", "analyst", "analysts", "street", "wall", "market", "new", "york",
+}  # fmt: skip
+
+_GENERIC_FIRST_WORDS = {
+    "american", "general", "united", "national", "first", "international", "global", "new",
+    "the", "bank", "best", "big", "great", "royal", "standard", "southern", "northern",
+    "western", "eastern", "central", "pacific", "atlantic", "north", "south", "east", "west",
+    "public", "service", "energy", "capital", "financial", "digital", "health", "home",
+}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# data types
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One thing the question constrains, with the text that triggered it.
+
+    Attributes:
+        field: Metadata field: ``company``, ``period`` or ``doc_type``.
+        values: What the question names, normalised: company names as the index spells them,
+            period labels (``FY2021``, ``2023Q2``, ``2019``, ``2023-05-26``), doc types.
+        span: ``(start, end)`` character offsets in the question.
+        text: ``question[start:end]``.
+        match: ``exact`` (usable as a hard filter), ``ambiguous`` (several companies) or
+            ``partial`` (weak evidence: boost only).
+        doc_values: The indexed metadata values this constraint selects (what a filter
+            tests). Empty when no indexed document satisfies it.
+        years: Years named (periods; both endpoints for a range).
+        kind: How it matched: companies ``name``, ``alias``, ``symbol``, ``initials``,
+            ``first_word``, ``word``; periods ``fiscal_year``, ``quarter``, ``half``,
+            ``calendar_year``, ``as_of``, ``date``; doc types ``form`` or ``wording``.
+        relation: ``single`` or ``range`` (two endpoints: "between 2019 and 2021").
+        note: Why a constraint was downgraded, if it was.
+    """
+
+    field: str
+    values: tuple[str, ...]
+    span: tuple[int, int]
+    text: str
+    match: Match = "exact"
+    doc_values: tuple[str, ...] = ()
+    years: tuple[int, ...] = ()
+    kind: str = ""
+    relation: str = "single"
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the trace."""
+        return {
+            "field": self.field,
+            "values": list(self.values),
+            "span": list(self.span),
+            "text": self.text,
+            "match": self.match,
+            "doc_values": list(self.doc_values),
+            "years": list(self.years),
+            "kind": self.kind,
+            "relation": self.relation,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class UnmatchedEntity:
+    """Something the question names like a company that no indexed document is about.
+
+    Attributes:
+        text: The name as written.
+        span: ``(start, end)`` in the question.
+        reason: ``possessive`` ("Boeing's") or ``cue`` ("for Boeing", "did Boeing").
+    """
+
+    text: str
+    span: tuple[int, int]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the trace."""
+        return {"text": self.text, "span": list(self.span), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class QuestionConstraints:
+    """Everything :func:`parse_constraints` found in one question.
+
+    Attributes:
+        question: The question.
+        constraints: Company, period and doc-type constraints in question order.
+        unmatched: Company-like names with no indexed document (see :func:`unmatched`).
+    """
+
+    question: str
+    constraints: tuple[Constraint, ...] = ()
+    unmatched: tuple[UnmatchedEntity, ...] = ()
+
+    def by_field(self, name: str) -> tuple[Constraint, ...]:
+        """The constraints on one field."""
+        return tuple(c for c in self.constraints if c.field == name)
+
+    @property
+    def companies(self) -> tuple[Constraint, ...]:
+        """Company constraints."""
+        return self.by_field("company")
+
+    @property
+    def periods(self) -> tuple[Constraint, ...]:
+        """Period constraints."""
+        return self.by_field("period")
+
+    @property
+    def doc_types(self) -> tuple[Constraint, ...]:
+        """Document-type constraints."""
+        return self.by_field("doc_type")
+
+    @property
+    def uncovered(self) -> tuple[Constraint, ...]:
+        """Exact constraints that no indexed document satisfies (empty ``doc_values``)."""
+        return tuple(c for c in self.constraints if c.match == "exact" and not c.doc_values)
+
+    def is_empty(self) -> bool:
+        """Whether the question constrains nothing and names no unknown company."""
+        return not self.constraints and not self.unmatched
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the trace (includes the filter and boosts derived)."""
+        return {
+            "constraints": [c.to_dict() for c in self.constraints],
+            "unmatched": [u.to_dict() for u in self.unmatched],
+            "filter": filter_for(self),
+            "boosts": [[f, list(v)] for f, v in boosts_for(self)],
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# aliases
+
+
+@cache
+def _builtin_aliases() -> dict[str, str]:
+    text = resources.files("chains").joinpath("aliases.json").read_text(encoding="utf-8")
+    return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
+
+
+def load_aliases(path: str | Path | None = None) -> dict[str, str]:
+    """Read an alias table (``{"alias": "company name"}``; keys starting ``_`` ignored).
+
+    Args:
+        path: A JSON file; ``None`` reads the built-in ``chains/aliases.json``.
+
+    Returns:
+        The table.
+    """
+    if path is None:
+        return dict(_builtin_aliases())
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in data.items() if not str(k).startswith("_")}
+
+
+def _is_symbol_like(alias: str) -> bool:
+    """ALL-CAPS letters (optionally with ``&``/``.``), at most 5 letters: match case-exactly."""
+    letters = re.sub(r"[^A-Za-z]", "", alias)
+    return bool(letters) and alias == alias.upper() and len(letters) <= 5 and " " not in alias
+
+
+# ---------------------------------------------------------------------------------------------
+# gazetteer
+
+
+@dataclass
+class _Entity:
+    name: str
+    values: set[str] = field(default_factory=set)
+    doc_ids: list[int] = field(default_factory=list)
+
+
+class Gazetteer:
+    """What the index holds: companies with their name variants, periods and document types.
+
+    Built from the indexed documents' metadata (one mapping per document, as produced by
+    :meth:`loaders.metadata.DocumentMetadata.to_metadata` plus ``doc_name``). Documents whose
+    company names share a variant ("Adobe Systems Incorporated" / "Adobe") are one company.
+
+    Args:
+        documents: Metadata mappings with ``company``, ``period``, ``doc_type``, and
+            optionally ``company_aliases``, ``title``, ``doc_name``.
+        aliases: Alias table (alias -> company name); ``None`` uses ``chains/aliases.json``.
+    """
+
+    def __init__(
+        self,
+        documents: Iterable[Mapping[str, Any]],
+        aliases: Mapping[str, str] | None = None,
+    ) -> None:
+        """Index the documents' names (see the class docstring)."""
+        raw = [dict(d) for d in documents]
+        self.documents: list[dict[str, Any]] = [
+            {
+                "company": d.get("company"),
+                "period": d.get("period"),
+                "doc_type": d.get("doc_type"),
+                "doc_name": d.get("doc_name"),
+            }
+            for d in raw
+        ]
+        self.entities: list[_Entity] = []
+        # key -> {entity index: kind}; loose keys are compact lower-case, exact keys case-kept
+        self._loose: dict[str, dict[int, str]] = {}
+        self._exact: dict[str, dict[int, str]] = {}
+        self._build(raw)
+        self._add_aliases(load_aliases() if aliases is None else dict(aliases))
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _build(self, raw: Sequence[Mapping[str, Any]]) -> None:
+        key_owner: dict[str, int] = {}
+        for doc_id, d in enumerate(raw):
+            company = d.get("company")
+            if not company:
+                continue
+            names = [str(company)] + [str(a) for a in (d.get("company_aliases") or [])]
+            strong = [n for n in names if not _is_symbol_like(n) or n == company]
+            keys = set().union(*(name_variants(n) for n in strong))
+            owner = next((key_owner[k] for k in keys if k in key_owner), None)
+            if owner is None:
+                owner = len(self.entities)
+                self.entities.append(_Entity(name=str(company)))
+            ent = self.entities[owner]
+            ent.values.add(str(company))
+            ent.doc_ids.append(doc_id)
+            for k in keys:
+                key_owner.setdefault(k, owner)
+                self._loose.setdefault(k, {}).setdefault(owner, "name")
+            for n in names:
+                if _is_symbol_like(n) and n != company and n.upper() not in _NOT_SYMBOLS:
+                    self._exact.setdefault(n, {}).setdefault(owner, "symbol")
+        for idx, ent in enumerate(self.entities):
+            self._add_generated(idx, ent.name)
+
+    def _add_generated(self, idx: int, name: str) -> None:
+        base = strip_company_suffixes(name)
+        words = [w for w in re.split(r"[\s\-]+", base) if w]
+        content = [w for w in words if w.lower() not in {"&", "and", "of", "the"}]
+        if len(content) >= 2:
+            initials = "".join(w[0].upper() for w in content if w[0].isalpha())
+            if "&" in words or "and" in [w.lower() for w in words]:
+                amp = "&".join(w[0].upper() for w in content)
+                self._exact.setdefault(amp, {}).setdefault(idx, "alias")
+            if len(initials) >= 3 and initials not in _NOT_SYMBOLS:
+                self._exact.setdefault(initials, {}).setdefault(idx, "initials")
+            first = content[0]
+            if len(first) >= 4 and first.lower() not in _GENERIC_FIRST_WORDS:
+                for k in name_variants(first):
+                    self._loose.setdefault(k, {}).setdefault(idx, "first_word")
+
+    def _add_aliases(self, table: Mapping[str, str]) -> None:
+        for alias, target in table.items():
+            owners = self._owners_of(target)
+            if not owners:
+                continue  # the index holds no document of that company
+            index = self._exact if _is_symbol_like(alias) else self._loose
+            keys = [alias] if index is self._exact else sorted(name_variants(alias))
+            for k in keys:
+                for o in owners:
+                    index.setdefault(k, {})[o] = "alias"
+
+    def _owners_of(self, name: str) -> set[int]:
+        owners: set[int] = set()
+        for k in name_variants(name):
+            for o, kind in self._loose.get(k, {}).items():
+                if kind == "name":
+                    owners.add(o)
+        return owners
+
+    # -- queries ----------------------------------------------------------------------------
+
+    @property
+    def companies(self) -> list[str]:
+        """Canonical names of the indexed companies."""
+        return [e.name for e in self.entities]
+
+    def company_values(self, names: Iterable[str]) -> tuple[str, ...]:
+        """All ``company`` metadata values of the named (canonical) companies."""
+        out: set[str] = set()
+        wanted = set(names)
+        for e in self.entities:
+            if e.name in wanted:
+                out |= e.values
+        return tuple(sorted(out))
+
+    def documents_of(self, companies: Iterable[str] | None) -> list[dict[str, Any]]:
+        """Documents of the named companies (``None``: every document)."""
+        if companies is None:
+            return list(self.documents)
+        values = set(self.company_values(companies))
+        return [d for d in self.documents if d["company"] in values]
+
+    def lookup(self, text: str, *, exact_case: bool = False) -> dict[int, str]:
+        """Entities a name refers to: ``{entity index: kind}`` (empty when unknown).
+
+        Args:
+            text: A name, alias or symbol as written.
+            exact_case: Only consult the case-exact table (symbols, initials, ALL-CAPS aliases).
+        """
+        found: dict[int, str] = dict(self._exact.get(text, {}))
+        if exact_case:
+            return found
+        for k in name_variants(text):
+            for idx, kind in self._loose.get(k, {}).items():
+                found.setdefault(idx, kind)
+        return found
+
+    def count(self, flt: Mapping[str, Any] | None) -> int:
+        """Number of indexed documents whose metadata satisfies a dict filter."""
+        return sum(1 for d in self.documents if matches(d, flt))
+
+    @property
+    def max_name_tokens(self) -> int:
+        """Longest name in tokens (bounds the n-gram search)."""
+        longest = 1
+        for e in self.entities:
+            longest = max(longest, len(_TOKEN.findall(e.name)) + 2)
+        return min(longest, 10)
+
+
+# ---------------------------------------------------------------------------------------------
+# tokens
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:[&.][A-Za-z0-9]+)*|&")
+_KIND_RANK = {"name": 0, "alias": 1, "symbol": 2, "initials": 3, "first_word": 4}
+
+
+@dataclass(frozen=True)
+class _Tok:
+    text: str
+    start: int
+    end: int
+
+
+def _tokens(question: str) -> list[_Tok]:
+    toks: list[_Tok] = []
+    for m in _TOKEN.finditer(question):
+        text = m.group(0)
+        # possessive "'s" after a name: not a token of its own
+        if text.lower() == "s" and m.start() > 0 and question[m.start() - 1] in "'’":
+            continue
+        toks.append(_Tok(text, m.start(), m.end()))
+    return toks
+
+
+# ---------------------------------------------------------------------------------------------
+# companies
+
+
+def _company_constraints(question: str, gaz: Gazetteer) -> list[Constraint]:
+    toks = _tokens(question)
+    out: list[Constraint] = []
+    i = 0
+    max_n = gaz.max_name_tokens
+    while i < len(toks):
+        hit: tuple[int, dict[int, str]] | None = None
+        for n in range(min(max_n, len(toks) - i), 0, -1):
+            group = toks[i : i + n]
+            if group[0].text.lower() in {"&", "and", "the"} or group[-1].text.lower() in {
+                "&",
+                "and",
+            }:
+                continue
+            # names do not run across sentence punctuation
+            if any(
+                re.search(r"[?!;:(),]", question[a.end : b.start])
+                for a, b in itertools.pairwise(group)
+            ):
+                continue
+            text = question[group[0].start : group[-1].end]
+            if n == 1:
+                found = gaz.lookup(text, exact_case=True)
+                loose = gaz.lookup(text)
+                for idx, kind in loose.items():
+                    if kind in {"name", "alias", "first_word"}:
+                        found.setdefault(idx, kind)
+            else:
+                found = gaz.lookup(text)
+            if found:
+                hit = (n, found)
+                break
+        if hit is None:
+            i += 1
+            continue
+        n, found = hit
+        group = toks[i : i + n]
+        start, end = group[0].start, group[-1].end
+        text = question[start:end]
+        best_rank = min(_KIND_RANK.get(k, 9) for k in found.values())
+        owners = sorted(idx for idx, k in found.items() if _KIND_RANK.get(k, 9) == best_rank)
+        kind = next(k for k in found.values() if _KIND_RANK.get(k, 9) == best_rank)
+        names = tuple(gaz.entities[o].name for o in owners)
+        match: Match = "exact"
+        note = ""
+        if len(owners) > 1:
+            match, note = "ambiguous", "the name fits several indexed companies"
+        elif kind in {"initials", "first_word"}:
+            match, note = "partial", f"matched by {kind.replace('_', ' ')} only"
+        elif n == 1 and text.isalpha() and text == text.lower() and kind != "symbol":
+            match, note = "partial", "a lower-case common-looking word"
+        out.append(
+            Constraint(
+                field="company",
+                values=names,
+                span=(start, end),
+                text=text,
+                match=match,
+                doc_values=gaz.company_values(names),
+                kind=kind,
+                note=note,
+            )
+        )
+        i += n
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# periods
+
+
+@dataclass(frozen=True)
+class _Period:
+    label: str
+    year: int
+    kind: str
+    start: int
+    end: int
+
+
+_Y4 = r"(?:19|20)\d\d"
+_YR = rf"(?:{_Y4}|'?\d\d)"
+_ORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
+_PERIOD_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("quarter", re.compile(rf"\bQ([1-4])\s*(?:of\s+)?(?:the\s+)?(?:FY|fiscal(?:\s+year)?)\s*({_YR})\b", re.I)),  # noqa: E501
+    ("quarter", re.compile(rf"\bQ([1-4])\s*(?:of\s+)?[\s']({_Y4})\b|\bQ([1-4])\s*'(\d\d)\b", re.I)),
+    ("quarter", re.compile(rf"\b(?:FY\s*)?({_Y4})\s*Q([1-4])\b", re.I)),
+    ("quarter", re.compile(rf"\b{_ORD}[\s-]+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:the\s+)?(?:(?:fiscal\s+(?:year\s+)?)|FY\s*)?({_Y4})\b", re.I)),  # noqa: E501
+    ("quarter", re.compile(rf"\b({_Y4})\s+{_ORD}[\s-]+(?:fiscal\s+)?quarter\b", re.I)),
+    ("half", re.compile(rf"\bH([12])\s*(?:of\s+)?(?:FY\s*)?({_YR})\b", re.I)),
+    ("half", re.compile(rf"\b(first|second)\s+half\s+(?:of\s+)?(?:(?:fiscal\s+(?:year\s+)?)|FY\s*)?({_Y4})\b", re.I)),  # noqa: E501
+    ("fiscal_year", re.compile(rf"\bFY\s*({_YR})\b", re.I)),
+    ("fiscal_year", re.compile(rf"\bfiscal\s+(?:year\s+)?({_Y4})\b", re.I)),
+    ("fiscal_year", re.compile(rf"\b({_Y4})\s+fiscal\s+(?:year|period)\b", re.I)),
+    ("fiscal_year", re.compile(rf"\bfull[\s-]year\s+({_Y4})\b", re.I)),
+)  # fmt: skip
+_AS_OF = re.compile(
+    r"\b(?:as\s+of|as\s+at|at|ended|ending|year[\s-]end(?:ed|ing)?\s+(?:of\s+)?)\s*$", re.I
+)
+_CALENDAR_PREFIX = re.compile(r"\bcalendar\s+(?:year\s+)?$", re.I)
+
+
+def _year(text: str) -> int:
+    digits = text.lstrip("'")
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def _atomic_periods(question: str) -> list[_Period]:
+    taken: list[tuple[int, int]] = []
+    found: list[_Period] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    def add(p: _Period) -> None:
+        found.append(p)
+        taken.append((p.start, p.end))
+
+    for kind, pattern in _PERIOD_PATTERNS:
+        for m in pattern.finditer(question):
+            if not free(m.start(), m.end()):
+                continue
+            groups = [g for g in m.groups() if g]
+            if kind == "quarter":
+                q = next(g for g in groups if g.lower() in ORDINALS or g in "1234")
+                y = next(g for g in groups if g is not q)
+                num = ORDINALS.get(q.lower(), 0) or int(q)
+                year = _year(y)
+                add(_Period(f"{year}Q{num}", year, kind, m.start(), m.end()))
+            elif kind == "half":
+                h, y = groups[0], groups[1]
+                num = {"first": 1, "second": 2}.get(h.lower(), 0) or int(h)
+                year = _year(y)
+                add(_Period(f"{year}H{num}", year, kind, m.start(), m.end()))
+            else:
+                year = _year(groups[0])
+                add(_Period(f"FY{year}", year, kind, m.start(), m.end()))
+    for m in DATE_RE.finditer(question):
+        if not free(m.start(), m.end()):
+            continue
+        d = date_from_match(m)
+        if d is None:
+            continue
+        prefix = question[max(0, m.start() - 30) : m.start()]
+        if _AS_OF.search(prefix):
+            label = fiscal_year_label(d)
+            add(_Period(label, int(label[2:]), "as_of", m.start(), m.end()))
+        else:
+            add(_Period(d.isoformat(), d.year, "date", m.start(), m.end()))
+    for m in YEAR_RE.finditer(question):
+        if not free(m.start(), m.end()):
+            continue
+        year = int(m.group(0))
+        start = m.start()
+        cal = _CALENDAR_PREFIX.search(question[max(0, start - 20) : start])
+        if cal:
+            start -= len(cal.group(0))
+        add(_Period(str(year), year, "calendar_year", start, m.end()))
+    return sorted(found, key=lambda p: p.start)
+
+
+_RANGE_GAP = re.compile(r"^\s*(?:-|–|—|to|through|thru|until)\s*$", re.I)
+_AND_GAP = re.compile(r"^\s*(?:and|&)\s*(?:the\s+)?$", re.I)
+
+
+def parse_periods(question: str) -> list[Constraint]:
+    """Period constraints of a question, without any gazetteer (``doc_values`` empty).
+
+    Args:
+        question: The question.
+
+    Returns:
+        One constraint per period mentioned, ranges merged (see the module docstring).
+    """
+    atoms = _atomic_periods(question)
+    out: list[Constraint] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        if i + 1 < len(atoms):
+            b = atoms[i + 1]
+            gap = question[a.end : b.start]
+            before = question[max(0, a.start - 12) : a.start]
+            is_range = bool(_RANGE_GAP.match(gap)) or (
+                bool(_AND_GAP.match(gap))
+                and bool(re.search(r"\bbetween\s+(?:the\s+)?$", before, re.I))
+            )
+            if is_range and a.year <= b.year:
+                out.append(
+                    Constraint(
+                        field="period",
+                        values=(a.label, b.label),
+                        span=(a.start, b.end),
+                        text=question[a.start : b.end],
+                        years=(a.year, b.year),
+                        kind=a.kind if a.kind == b.kind else f"{a.kind}+{b.kind}",
+                        relation="range",
+                    )
+                )
+                i += 2
+                continue
+        out.append(
+            Constraint(
+                field="period",
+                values=(a.label,),
+                span=(a.start, a.end),
+                text=question[a.start : a.end],
+                years=(a.year,),
+                kind=a.kind,
+            )
+        )
+        i += 1
+    return out
+
+
+def matching_periods(
+    constraint: Constraint | Iterable[int],
+    periods: Iterable[str],
+    *,
+    comparative_years: int = 1,
+) -> list[str]:
+    """Indexed period labels whose documents report any year the constraint names.
+
+    A document labelled ``FY2022`` or ``2022Q2`` covers 2022 and, as comparatives, the
+    ``comparative_years`` years before (a 10-K for FY2022 also reports FY2021; a 10-Q the
+    same quarter of the year before). A dated document (``2022-07-01``) covers only its
+    year. Best first: labels equal to one the question names, then documents *about* a named
+    year, then those that only report it as a comparative (newest first).
+
+    Args:
+        constraint: A period constraint, or the years themselves.
+        periods: Period labels present in the index.
+        comparative_years: Prior years a periodic report is taken to cover (0 = strict).
+
+    Returns:
+        The matching labels, best first.
+    """
+    if isinstance(constraint, Constraint):
+        years = set(constraint.years)
+        labels = set(constraint.values)
+    else:
+        years, labels = set(constraint), set()
+    scored: list[tuple[int, int, str]] = []
+    for label in set(periods):
+        py = period_years(label)
+        if not py:
+            continue
+        year = py[0]
+        back = 0 if re.match(r"^\d{4}-\d\d-\d\d$", label) else comparative_years
+        covered = set(range(year - back, year + 1))
+        if not covered & years:
+            continue
+        rank = 0 if label in labels else (1 if year in years else 2)
+        scored.append((rank, -year, label))
+    return [label for _r, _y, label in sorted(scored)]
+
+
+# ---------------------------------------------------------------------------------------------
+# document types
+
+
+_DOC_TYPE_PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, ...], Match, str], ...] = (
+    (re.compile(r"\b10-?K\b", re.I), ("10-K",), "exact", "form"),
+    (re.compile(r"\b10-?Q\b", re.I), ("10-Q",), "exact", "form"),
+    (re.compile(r"\b8-?K\b", re.I), ("8-K",), "exact", "form"),
+    (re.compile(r"\b20-?F\b", re.I), ("20-F",), "exact", "form"),
+    (re.compile(r"\bannual\s+reports?\b", re.I), ("10-K", "annual report", "20-F"), "partial", "wording"),  # noqa: E501
+    (re.compile(r"\bquarterly\s+(?:reports?|filings?)\b", re.I), ("10-Q", "quarterly report"), "partial", "wording"),  # noqa: E501
+    (re.compile(r"\bearnings\s+(?:release|call|report|announcement)s?\b|\bpress\s+release\b", re.I), ("earnings",), "partial", "wording"),  # noqa: E501
+    (re.compile(r"\bproxy\s+statements?\b", re.I), ("proxy statement",), "partial", "wording"),
+)  # fmt: skip
+
+
+def _doc_type_constraints(question: str) -> list[Constraint]:
+    out: list[Constraint] = []
+    for pattern, values, match, kind in _DOC_TYPE_PATTERNS:
+        for m in pattern.finditer(question):
+            out.append(
+                Constraint(
+                    field="doc_type",
+                    values=tuple(normalize_doc_type(v) or v for v in values),
+                    span=(m.start(), m.end()),
+                    text=m.group(0),
+                    match=match,
+                    kind=kind,
+                )
+            )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# unmatched names
+
+
+_CAP_RUN = r"[A-Z][A-Za-z0-9&.\-]*(?:\s+(?:&\s+)?[A-Z][A-Za-z0-9&.\-]*){0,3}"
+_POSSESSIVE = re.compile(rf"\b({_CAP_RUN})['’]s\b")
+_CUE = re.compile(
+    rf"\b(?:for|did|does|has|had|have|was|is|about|at|of)\s+({_CAP_RUN})"
+    r"(?=\s*(?:[?.,;]|$|\s+(?:in|for|during|as|of|report|reported|have|has|had|pay|paid|"
+    r"generate|generated|spend|spent|earn|earned|own|owe)\b))"
+)
+
+
+def unmatched(
+    question: str,
+    gazetteer: Gazetteer,
+    constraints: Sequence[Constraint] = (),
+) -> tuple[UnmatchedEntity, ...]:
+    """Names the question uses like a company that match no indexed company.
+
+    Conservative on purpose (a false "not indexed" is worse than none): only capitalised
+    names written as a possessive ("Boeing's") or right after a cue word and before a
+    question boundary or verb ("for Boeing?", "did Boeing report"), that do not overlap a
+    matched constraint, are not question words, months, places or finance acronyms, and
+    match no name, alias or first word in the gazetteer. A caller should only refuse on
+    these when the question matched no indexed company at all.
+
+    Args:
+        question: The question.
+        gazetteer: What the index holds.
+        constraints: Constraints already found (their spans are excluded).
+
+    Returns:
+        The unmatched names, in question order.
+    """
+    spans = [c.span for c in constraints]
+    out: dict[tuple[int, int], UnmatchedEntity] = {}
+    for pattern, reason in ((_POSSESSIVE, "possessive"), (_CUE, "cue")):
+        for m in pattern.finditer(question):
+            text = m.group(1).strip(" .-")
+            start = m.start(1)
+            words = text.split()
+            # drop leading question/common words ("What Boeing's" -> "Boeing")
+            while words and words[0].lower().strip(".") in _COMMON_CAPS:
+                start = question.index(words[1], start) if len(words) > 1 else m.end(1)
+                words = words[1:]
+            if not words:
+                continue
+            text = " ".join(words)
+            end = start + len(text)
+            if question[start:end] != text:
+                continue  # names with unusual spacing: skip rather than guess
+            if any(not (end <= s or start >= e) for s, e in spans):
+                continue
+            if all(w.lower().strip(".") in _COMMON_CAPS for w in words):
+                continue
+            if len(words) == 1 and (
+                words[0].upper() in _NOT_SYMBOLS or any(c.isdigit() for c in words[0])
+            ):
+                continue
+            if gazetteer.lookup(text) or any(gazetteer.lookup(w) for w in words):
+                continue
+            out.setdefault((start, end), UnmatchedEntity(text, (start, end), reason))
+    return tuple(sorted(out.values(), key=lambda u: u.span))
+
+
+# ---------------------------------------------------------------------------------------------
+# putting it together
+
+
+def _resolve(
+    c: Constraint,
+    docs: list[dict[str, Any]],
+) -> Constraint:
+    """Fill ``doc_values`` of a period / doc-type constraint from the relevant documents."""
+    present = [d[c.field] for d in docs if d.get(c.field)]
+    missing = len(docs) - len(present)
+    if c.field == "period":
+        values = tuple(matching_periods(c, present))
+    else:
+        wanted = set(c.values)
+        values = tuple(sorted({v for v in present if v in wanted}))
+    match, note = c.match, c.note
+    if match == "exact" and missing:
+        match = "partial"
+        note = f"{missing} relevant indexed document(s) have no {c.field}: not used as a filter"
+    elif match == "exact" and not values:
+        note = f"no indexed document matches this {c.field}"
+    return Constraint(
+        field=c.field,
+        values=c.values,
+        span=c.span,
+        text=c.text,
+        match=match,
+        doc_values=values,
+        years=c.years,
+        kind=c.kind,
+        relation=c.relation,
+        note=note,
+    )
+
+
+def parse_constraints(question: str, gazetteer: Gazetteer) -> QuestionConstraints:
+    """Find the companies, periods and document types a question is about.
+
+    Args:
+        question: The user's question.
+        gazetteer: What the index holds (see :class:`Gazetteer`).
+
+    Returns:
+        The constraints (question order) and the unmatched company-like names.
+    """
+    companies = _company_constraints(question, gazetteer)
+    company_spans = [c.span for c in companies]
+    periods = [
+        p
+        for p in parse_periods(question)
+        if all(p.span[1] <= s or p.span[0] >= e for s, e in company_spans)
+    ]
+    doc_types = [
+        d
+        for d in _doc_type_constraints(question)
+        if all(d.span[1] <= s or d.span[0] >= e for s, e in company_spans)
+    ]
+    exact_names = [n for c in companies if c.match == "exact" for n in c.values]
+    docs = gazetteer.documents_of(exact_names or None)
+    resolved = [_resolve(c, docs) for c in periods + doc_types]
+    everything = sorted(companies + resolved, key=lambda c: c.span)
+    return QuestionConstraints(
+        question=question,
+        constraints=tuple(everything),
+        unmatched=unmatched(question, gazetteer, everything),
+    )
+
+
+def filter_for(constraints: QuestionConstraints | Sequence[Constraint]) -> dict[str, Any] | None:
+    """A LangChain dict filter from the exact, unambiguous constraints (``None`` if none).
+
+    Each field gives ``{"field": {"$in": [...]}}`` over the union of its exact constraints'
+    ``doc_values`` (several companies named: any of them); fields are ANDed with ``$and``.
+    The syntax is that of :mod:`citerag.index.filters`.
+
+    Args:
+        constraints: A parse result, or its constraints.
+
+    Returns:
+        The filter, or ``None`` when nothing is exact.
+    """
+    items = constraints.constraints if isinstance(constraints, QuestionConstraints) else constraints
+    parts: list[dict[str, Any]] = []
+    for name in ("company", "period", "doc_type"):
+        exact = [c for c in items if c.field == name and c.match == "exact"]
+        if not exact:
+            continue
+        values: list[str] = []
+        for c in exact:
+            values.extend(v for v in c.doc_values if v not in values)
+        parts.append({name: {"$in": values}})
+    return combine(*parts)
+
+
+def boosts_for(
+    constraints: QuestionConstraints | Sequence[Constraint],
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Tie-breakers for the retriever: ``(field, values)`` to prefer, not to require.
+
+    Ambiguous and partial constraints contribute their ``doc_values`` (or their ``values``
+    when nothing indexed matches); exact period constraints contribute the indexed labels the
+    question names exactly (the filter also admits comparative-year documents).
+
+    Args:
+        constraints: A parse result, or its constraints.
+
+    Returns:
+        ``[(field, values), ...]`` without duplicates, in question order.
+    """
+    items = constraints.constraints if isinstance(constraints, QuestionConstraints) else constraints
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for c in items:
+        if c.match != "exact":
+            values = c.doc_values or c.values
+        elif c.field == "period":
+            values = tuple(v for v in c.doc_values if v in c.values)
+        else:
+            continue
+        if values and (c.field, values) not in out:
+            out.append((c.field, values))
+    return out
