@@ -41,8 +41,8 @@ from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.loaded import RECORDS_FILE, open_build
-from citerag.index.manifest import Manifest
-from citerag.index.plan import CollectedSource, DocumentAction, IngestPlan, plan_ingest
+from citerag.index.manifest import MANIFEST_FILE, Manifest
+from citerag.index.plan import CollectedSource, IngestPlan, plan_ingest
 from citerag.index.record_manager import SQLiteRecordManager
 from citerag.index.store import CiteragStore
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
@@ -143,6 +143,7 @@ def collect_sources(
 
 
 def _software() -> dict[str, str]:
+    """Versions of the packages that shape a build (``not installed`` for missing ones)."""
     import importlib.metadata as md
 
     out = {}
@@ -267,7 +268,7 @@ class _Build:
         Returns:
             The build, with its record manager's schema created.
         """
-        if (folder / "manifest.json").exists():
+        if (folder / MANIFEST_FILE).exists():
             loaded = open_build(folder, model, sentence_vectors=sentence_vectors)
             store, manifest, first = loaded.store, loaded.manifest, False
             force = manifest.index.get("sentence_vectors", True) != sentence_vectors
@@ -299,55 +300,68 @@ class _Build:
         return len(keys)
 
 
+@dataclass(frozen=True)
+class _Run:
+    """The settings of one ingest run.
+
+    Attributes:
+        model: The embedding model.
+        chunking: The chunk settings.
+        sentence_vectors: Whether sentences are embedded too.
+        workers: Parser processes (``None``: 1 when a PDF is to be parsed, else inline).
+        progress: Show a tqdm progress bar.
+        batch_size: Chunks per indexing batch.
+        started: ``time.perf_counter()`` at the start of the run.
+        now: The run's ISO time (recorded per document and as the build time).
+    """
+
+    model: EmbeddingModel
+    chunking: ChunkSettings
+    sentence_vectors: bool
+    workers: int | None
+    progress: bool
+    batch_size: int
+    started: float
+    now: str
+
+    @property
+    def fingerprint(self) -> dict[str, Any]:
+        """The settings whose change re-processes every document."""
+        return _settings_fingerprint(self.model, self.chunking, self.sentence_vectors)
+
+
+@dataclass
 class ChunkFeed:
     """The chunks of the documents a plan writes, as the document stream for ``index()``.
 
-    Iterating parses the planned files (through the parse worker when ``workers`` > 0), and
-    for each one records its ledger entry, adds its outcome to the report, removes the stale
-    chunks of a previously known document that now fails, and yields its chunks. Iterate once.
+    Iterating parses ``files`` (through the parse worker when ``workers`` > 0) and for each
+    one records its ledger entry, adds its outcome to ``report`` (``indexed``, ``updated``,
+    ``failed``, ``pages``, ``parse_seconds``, ``chunks_deleted``), removes the stale chunks of
+    a previously known document that now fails, advances ``bar`` and yields its chunks.
+    Iterate once.
 
     Attributes:
-        ledger: Document id -> manifest record of every document written so far (chunk
-            counts are filled in after indexing).
+        files: The files to parse, in order.
+        known: Ids of documents the previous build has (re-indexed, not new).
+        build: The build written into.
+        report: The run's report.
+        run: The run's settings.
+        workers: Parser processes.
+        bar: The progress bar, advanced once per document.
+        ledger: Document id -> manifest record of every document read so far (chunk counts
+            are filled in after indexing).
         over_window: Document id -> chunks whose text exceeds the embedding window.
     """
 
-    def __init__(
-        self,
-        actions: tuple[DocumentAction, ...],
-        build: _Build,
-        report: IngestReport,
-        *,
-        model: EmbeddingModel,
-        chunking: ChunkSettings,
-        workers: int,
-        bar: tqdm,
-        ingested_at: str,
-    ) -> None:
-        """Set up the feed.
-
-        Args:
-            actions: The plan's documents to write, in order.
-            build: The build written into.
-            report: The run's report; ``indexed``, ``updated``, ``failed``, ``pages``,
-                ``parse_seconds`` and ``chunks_deleted`` grow as documents are read.
-            model: The embedding model (for the window check).
-            chunking: The chunk settings.
-            workers: Parser processes.
-            bar: The progress bar, advanced once per document.
-            ingested_at: The run's ISO time, recorded per document.
-        """
-        self._files = [a.file for a in actions if a.file is not None]
-        self._known = {a.doc_id for a in actions if a.previous_status is not None}
-        self._build = build
-        self._report = report
-        self._model = model
-        self._chunking = chunking
-        self._workers = workers
-        self._bar = bar
-        self._ingested_at = ingested_at
-        self.ledger: dict[str, dict[str, Any]] = {}
-        self.over_window: Counter[str] = Counter()
+    files: list[SourceFile]
+    known: set[str]
+    build: _Build
+    report: IngestReport
+    run: _Run
+    workers: int
+    bar: tqdm
+    ledger: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
+    over_window: Counter[str] = field(default_factory=Counter, init=False)
 
     def __iter__(self) -> Iterator[Document]:
         """Parse each file and yield its chunks; a failed file yields none.
@@ -355,10 +369,9 @@ class ChunkFeed:
         Yields:
             Chunk documents with their metadata (``doc_id`` is the cleanup scope).
         """
-        for pf in _process_iter(self._files, self._chunking, self._workers):
-            docs = self._record(pf)
-            yield from docs
-            self._bar.update(1)
+        for pf in _process_iter(self.files, self.run.chunking, self.workers):
+            yield from self._record(pf)
+            self.bar.update(1)
 
     def _record(self, pf: ProcessedFile) -> list[Document]:
         """Record one file's outcome and return its chunks.
@@ -369,7 +382,7 @@ class ChunkFeed:
         Returns:
             Its chunks as documents (empty when it failed).
         """
-        src, report = pf.source, self._report
+        src, report, model = pf.source, self.report, self.run.model
         report.parse_seconds += pf.parse_seconds
         rec: dict[str, Any] = {
             "doc_id": src.doc_id,
@@ -378,38 +391,27 @@ class ChunkFeed:
             "doc_name": src.doc_name or src.path.name,
             "sha256": pf.sha256,
             "access": src.access,
-            "ingested_at": self._ingested_at,
+            "ingested_at": self.run.now,
             **pf.info,
         }
         self.ledger[src.doc_id] = rec
-        known = src.doc_id in self._known
+        known = src.doc_id in self.known
         if pf.status != "ok":
             rec.update(status="failed", reason=pf.reason, kind=pf.kind, chunks=0)
             report.failed[src.source] = pf.reason
             if known:  # stale chunks of the old version go away
-                report.chunks_deleted += self._build.delete_document(src.doc_id)
-            self._bar.set_postfix(failed=len(report.failed))
+                report.chunks_deleted += self.build.delete_document(src.doc_id)
+            self.bar.set_postfix(failed=len(report.failed))
             return []
         report.pages += pf.info.get("pages") or 0
-        counts = self._model.count_tokens([c.text for c in pf.chunks])
-        self.over_window[src.doc_id] = sum(n > self._model.max_tokens for n in counts)
+        counts = model.count_tokens([c.text for c in pf.chunks])
+        self.over_window[src.doc_id] = sum(n > model.max_tokens for n in counts)
         rec.update(status="indexed", reason="", kind="")
         (report.updated if known else report.indexed).append(src.source)
         return [Document(page_content=c.text, metadata=c.to_metadata()) for c in pf.chunks]
 
 
-def write_documents(
-    plan: IngestPlan,
-    build: _Build,
-    report: IngestReport,
-    *,
-    model: EmbeddingModel,
-    chunking: ChunkSettings,
-    workers: int | None,
-    progress: bool,
-    batch_size: int,
-    ingested_at: str,
-) -> None:
+def write_documents(plan: IngestPlan, build: _Build, report: IngestReport, run: _Run) -> None:
     """Carry out a plan's deletions and writes in the temporary build.
 
     Deleted documents leave every index, the record manager and the ledger. The documents to
@@ -421,12 +423,7 @@ def write_documents(
         plan: The plan.
         build: The temporary build.
         report: Filled in with what happened.
-        model: The embedding model.
-        chunking: The chunk settings.
-        workers: Parser processes (default: 1 when a PDF is to be parsed, else inline).
-        progress: Show a tqdm progress bar.
-        batch_size: Chunks per indexing batch.
-        ingested_at: The run's ISO time.
+        run: The run's settings.
     """
     documents = build.manifest.documents
     for action in plan.to_delete:
@@ -434,27 +431,20 @@ def write_documents(
         report.deleted.append(action.source)
         documents.pop(action.doc_id)
 
-    todo = plan.to_write
+    files = [a.file for a in plan.to_write if a.file is not None]
+    workers = run.workers
     if workers is None:
-        workers = 1 if any(a.file and a.file.path.suffix.lower() == ".pdf" for a in todo) else 0
-    bar = tqdm(total=len(todo), unit="doc", desc="ingest", disable=not progress)
-    feed = ChunkFeed(
-        todo,
-        build,
-        report,
-        model=model,
-        chunking=chunking,
-        workers=workers,
-        bar=bar,
-        ingested_at=ingested_at,
-    )
+        workers = 1 if any(f.path.suffix.lower() == ".pdf" for f in files) else 0
+    known = {a.doc_id for a in plan.to_write if a.previous_status is not None}
+    bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not run.progress)
+    feed = ChunkFeed(files, known, build, report, run, workers, bar)
     result = lc_index(
         feed,
         build.records,
         build.store,
         cleanup="scoped_full",
         source_id_key="doc_id",
-        batch_size=batch_size,
+        batch_size=run.batch_size,
         key_encoder="sha256",
         force_update=build.force_update,
     )
@@ -475,18 +465,7 @@ def write_documents(
     report.over_window = sum(feed.over_window.values())
 
 
-def publish_build(
-    index_dir: Path,
-    build: _Build,
-    report: IngestReport,
-    *,
-    model: EmbeddingModel,
-    chunking: ChunkSettings,
-    sentence_vectors: bool,
-    fingerprint: dict[str, Any],
-    created_at: str,
-    started: float,
-) -> None:
+def publish_build(index_dir: Path, build: _Build, report: IngestReport, run: _Run) -> None:
     """Describe the build in its manifest, save it durably and make it current.
 
     The temporary folder is fsynced, renamed to the new build id and published by atomically
@@ -497,17 +476,12 @@ def publish_build(
         build: The written temporary build.
         report: The run's report; gets the build id and wall time, and is summarised in the
             manifest's ``last_run``.
-        model: The embedding model.
-        chunking: The chunk settings.
-        sentence_vectors: Whether sentence vectors were embedded.
-        fingerprint: The run's settings fingerprint.
-        created_at: The run's ISO time.
-        started: ``time.perf_counter()`` at the start of the run.
+        run: The run's settings.
     """
     build_id = new_build_id()
-    manifest = build.manifest
+    manifest, model = build.manifest, run.model
     manifest.build_id = build_id
-    manifest.created_at = created_at
+    manifest.created_at = run.now
     manifest.embedding = {
         "model": model.name,
         "dimension": model.dimension,
@@ -523,14 +497,14 @@ def publish_build(
             "b": build.store.bm25.b,
             "tokenizer": "lower-case \\w+ minus English stop words",
         },
-        "sentence_vectors": sentence_vectors,
+        "sentence_vectors": run.sentence_vectors,
         "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
     }
-    manifest.chunking = chunking.describe()
+    manifest.chunking = run.chunking.describe()
     manifest.software = _software()
     report.build_id = build_id
-    report.seconds = time.perf_counter() - started
-    manifest.last_run = {**report.summary(), "fingerprint": fingerprint}
+    report.seconds = time.perf_counter() - run.started
+    manifest.last_run = {**report.summary(), "fingerprint": run.fingerprint}
     build.store.save(build.folder)
     build.records.close()
     manifest.save(build.folder)
@@ -600,34 +574,15 @@ def ingest(
                 log.info("settings changed since the last build: re-processing every document")
             report.unchanged = [a.source for a in plan.skipped]
             now = datetime.now(UTC).isoformat(timespec="seconds")
-            write_documents(
-                plan,
-                build,
-                report,
-                model=model,
-                chunking=chunking,
-                workers=workers,
-                progress=progress,
-                batch_size=batch_size,
-                ingested_at=now,
-            )
+            run = _Run(model, chunking, sentence_vectors, workers, progress, batch_size, t0, now)
+            write_documents(plan, build, report, run)
             if not (plan.changes_index or build.first):
                 build.records.close()
                 abort_build(tmp)
                 report.build_id = build.manifest.build_id
                 report.seconds = time.perf_counter() - t0
                 return report
-            publish_build(
-                index_dir,
-                build,
-                report,
-                model=model,
-                chunking=chunking,
-                sentence_vectors=sentence_vectors,
-                fingerprint=fingerprint,
-                created_at=now,
-                started=t0,
-            )
+            publish_build(index_dir, build, report, run)
         except BaseException:
             abort_build(tmp)
             raise
