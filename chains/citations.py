@@ -27,7 +27,16 @@ from loaders.sentences import sentence_spans
 INSUFFICIENT = "INSUFFICIENT_EVIDENCE"
 _BLOCK = re.compile(r"<summary>\s*(.*?)\s*</summary>", re.DOTALL | re.IGNORECASE)
 _BLOCK_OPEN = re.compile(r"<summary>\s*(.*)\Z", re.DOTALL | re.IGNORECASE)
-_MARKER = re.compile(r"\[\s*(\d+)\s*(?::\s*[\"“]((?:[^\"”\\]|\\.)*)[\"”]\s*)?\]")
+#: Quote characters accepted around a marker's quote: straight, and curly opening / closing.
+QUOTE_CHARS = '"“”'
+#: A citation marker ``[n]`` or ``[n: "verbatim quote"]``. Group 1 is the passage number,
+#: group 2 the quote (``None`` for a bare ``[n]``; ``\"`` escapes are left for the caller).
+#: The quote may open and close with any of :data:`QUOTE_CHARS` and may itself contain any
+#: of them (filings write “Notes”): it ends at the first quote character followed by ``]``.
+#: The one pattern for parsing markers: import it rather than writing another.
+CITATION_MARKER = re.compile(
+    rf"\[\s*(\d+)\s*(?::\s*[{QUOTE_CHARS}]((?:\\.|[^\\])*?)[{QUOTE_CHARS}]\s*)?\]"
+)
 _MULTI = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]")
 _QUOTE_FIX = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
 DEFAULT_BLOCK: dict[str, Any] = {
@@ -123,7 +132,7 @@ def recover_block(parsed: ParsedOutput) -> ParsedOutput:
         if fields:
             return ParsedOutput(parsed.prose, _normalise_block(fields), "recovered", raw)
     block = dict(DEFAULT_BLOCK)
-    block["sources"] = sorted({int(n) for n, _ in _MARKER.findall(parsed.prose)})
+    block["sources"] = sorted({int(n) for n, _ in CITATION_MARKER.findall(parsed.prose)})
     return ParsedOutput(parsed.prose, block, "defaulted", parsed.block_raw)
 
 
@@ -241,7 +250,7 @@ def validate(prose: str, passages: list[Passage]) -> Validation:
             v.cited.append(n)
         return f"[{n}]"
 
-    cleaned = _MARKER.sub(fix, prose)
+    cleaned = CITATION_MARKER.sub(fix, prose)
     cleaned = re.sub(r"[ \t]+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", cleaned)).strip()
     v.answer = cleaned
     for s, e in sentence_spans(cleaned):

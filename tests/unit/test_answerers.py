@@ -8,7 +8,7 @@ from langchain_core.documents import Document
 from chains.answerers import ExtractiveAnswerer, numbers_in
 from chains.assemble import Passage
 from chains.candidates import Candidate
-from chains.citations import INSUFFICIENT, parse_output, says_insufficient
+from chains.citations import INSUFFICIENT, parse_output, says_insufficient, validate
 
 
 class NoEmbeddings:
@@ -94,3 +94,17 @@ def test_check_can_be_turned_off():
     )
     block = parse_output(raw).block
     assert block["insufficient_evidence"] is False and block["sources"] == [1]
+
+
+def test_extractive_quotes_of_sentences_with_curly_quotes_validate():
+    """Filings write “Notes”; the extractive quote of such a sentence must count as cited."""
+    content = "The Company’s “Senior Notes” mature in 2031. Interest is paid twice a year."
+    ps = [passage(1, content)]
+    raw = ExtractiveAnswerer(Unit(), max_sentences=1).generate(
+        "When do the Company’s “Senior Notes” mature?", ps, []
+    )
+    parsed = parse_output(raw)
+    v = validate(parsed.prose, ps)
+    assert v.ok and v.cited == [1], v.to_trace()
+    assert v.quotes[1] == [("The Company’s “Senior Notes” mature in 2031.", 0, 44)]
+    assert v.answer == "The Company’s “Senior Notes” mature in 2031. [1]"

@@ -1,0 +1,391 @@
+"""The "cites exactly" core: parse the block, verify ids and quotes, attach locators.
+
+No model and no index: passages are built by ``tests/support/factories.py``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chains.assemble import Passage
+from chains.citations import (
+    CITATION_MARKER,
+    DEFAULT_BLOCK,
+    INSUFFICIENT,
+    QUOTE_CHARS,
+    ParsedOutput,
+    build_citations,
+    locate_quote,
+    locator,
+    parse_output,
+    recover_block,
+    says_insufficient,
+    validate,
+)
+from tests.support.factories import chunk_of, make_passage, make_passages
+
+BLOCK = {"confidence": "high", "sources": [1], "insufficient_evidence": False}
+
+
+def with_block(prose: str, block: object = BLOCK) -> str:
+    return f"{prose}\n<summary>{json.dumps(block)}</summary>"
+
+
+# -- the marker pattern --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("opening", list(QUOTE_CHARS))
+@pytest.mark.parametrize("closing", list(QUOTE_CHARS))
+def test_marker_accepts_every_opening_and_closing_quote(opening, closing):
+    body = r"the “Notes” and \"Bonds\""  # escapes are left for the caller
+    m = CITATION_MARKER.fullmatch(f"[ 12 : {opening}{body}{closing} ]")
+    assert m is not None
+    assert m.group(1) == "12"
+    assert m.group(2) == body
+
+
+def test_marker_quote_is_optional_and_ends_at_its_own_bracket():
+    found = [m.groups() for m in CITATION_MARKER.finditer('A [1]. B [2: "x"]. C [3: “y”] [4].')]
+    assert found == [("1", None), ("2", "x"), ("3", "y"), ("4", None)]
+    assert CITATION_MARKER.search("see [note 1] and [1: unquoted]") is None
+
+
+# -- parse_output ---------------------------------------------------------------------------
+
+
+def test_parse_output_splits_prose_from_a_strict_block():
+    parsed = parse_output(with_block("Revenue was £412,860. [1]"))
+    assert parsed.block_status == "ok"
+    assert parsed.prose == "Revenue was £412,860. [1]"
+    assert parsed.block == BLOCK
+
+
+def test_parse_output_keeps_prose_written_after_the_block():
+    raw = f"Before. [1]\n<summary>{json.dumps(BLOCK)}</summary>\nAfter. [1]"
+    parsed = parse_output(raw)
+    assert parsed.block_status == "ok"
+    assert "Before. [1]" in parsed.prose and "After. [1]" in parsed.prose
+    assert "<summary>" not in parsed.prose
+
+
+def test_parse_output_normalises_the_fields():
+    block = {"confidence": "HIGH", "sources": ["[2]", 1, "x"], "insufficient_evidence": "true"}
+    parsed = parse_output(with_block("Answer. [2]", block))
+    assert parsed.block["sources"] == [2, 1]
+    assert parsed.block["insufficient_evidence"] is True
+    assert parsed.block["confidence"] == "high"
+
+
+def test_parse_output_missing_block_defaults_and_keeps_prose():
+    parsed = parse_output("  Revenue was £412,860. [1]  ")
+    assert parsed.block_status == "missing"
+    assert parsed.prose == "Revenue was £412,860. [1]"
+    assert parsed.block == DEFAULT_BLOCK and parsed.block is not DEFAULT_BLOCK
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{'confidence': 'high', 'sources': [1],}",  # python-ish
+        "[1, 2]",  # JSON, but not an object
+        '{"confidence": "high", "sources": [1]',  # truncated
+    ],
+)
+def test_parse_output_flags_a_malformed_block(body):
+    parsed = parse_output(f"Answer. [1]\n<summary>{body}</summary>")
+    assert parsed.block_status == "malformed"
+    assert parsed.block_raw == body
+    assert parsed.prose == "Answer. [1]"
+
+
+def test_parse_output_reads_an_unclosed_block_to_the_end():
+    parsed = parse_output('Answer. [1]\n<summary>{"sources": [1]}')
+    assert parsed.block_status == "ok" and parsed.block["sources"] == [1]
+    assert parsed.prose == "Answer. [1]"
+
+
+# -- recover_block --------------------------------------------------------------------------
+
+
+def test_recover_block_repairs_fences_trailing_commas_and_single_quotes():
+    raw = "Answer. [2]\n<summary>```json\n{'confidence': 'Medium', 'sources': [2,],}\n```</summary>"
+    recovered = recover_block(parse_output(raw))
+    assert recovered.block_status == "recovered"
+    assert recovered.block["sources"] == [2] and recovered.block["confidence"] == "medium"
+    assert recovered.prose == "Answer. [2]"
+
+
+def test_recover_block_regex_extracts_fields_from_unparseable_text():
+    raw = (
+        "Answer. [1]\n"
+        "<summary>confidence: low; sources => [3, 1]; insufficient_evidence = True; {{</summary>"
+    )
+    recovered = recover_block(parse_output(raw))
+    assert recovered.block_status == "recovered"
+    assert recovered.block["sources"] == [3, 1]
+    assert recovered.block["confidence"] == "low"
+    assert recovered.block["insufficient_evidence"] is True
+
+
+def test_recover_block_defaults_sources_from_the_prose_markers():
+    parsed = ParsedOutput('One [2]. Two [1: "quoted"]. Again [2].', dict(DEFAULT_BLOCK), "missing")
+    recovered = recover_block(parsed)
+    assert recovered.block_status == "defaulted"
+    assert recovered.block["sources"] == [1, 2]
+    assert recovered.prose == parsed.prose
+
+
+def test_recover_block_defaults_sources_from_curly_quoted_markers():
+    prose = 'It said “Notes” [1: “the “Notes” were issued”]. Also [2: "the “Bonds” matured"].'
+    recovered = recover_block(ParsedOutput(prose, dict(DEFAULT_BLOCK), "missing"))
+    assert recovered.block["sources"] == [1, 2]
+
+
+# -- says_insufficient ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prose", "flag", "expected"),
+    [
+        ("Revenue was £412,860. [1]", False, False),
+        ("Revenue was £412,860. [1]", True, True),
+        (INSUFFICIENT, False, True),
+        ("The passages give insufficient evidence for 2014.", False, True),
+        ("Evidence is sufficient. [1]", False, False),
+    ],
+)
+def test_says_insufficient(prose, flag, expected):
+    block = dict(DEFAULT_BLOCK, insufficient_evidence=flag)
+    assert says_insufficient(ParsedOutput(prose, block, "ok")) is expected
+
+
+# -- locate_quote ---------------------------------------------------------------------------
+
+
+def test_locate_quote_finds_an_exact_substring():
+    content = "Revenue rose. Total revenue for 2025 was £412,860. Costs fell."
+    quote = "Total revenue for 2025 was £412,860."
+    s, e = locate_quote(content, quote)
+    assert content[s:e] == quote
+
+
+def test_locate_quote_ignores_whitespace_differences():
+    content = "  Total   revenue\nfor 2025\twas\n\n£412,860."
+    s, e = locate_quote(content, "Total revenue for 2025 was £412,860.")
+    assert (s, e) == (2, len(content))
+    s, e = locate_quote("Total revenue for 2025 was £412,860.", " Total revenue\n for  2025 ")
+    assert (s, e) == (0, len("Total revenue for 2025"))
+
+
+@pytest.mark.parametrize(
+    ("content", "quote"),
+    [
+        ("the Company’s “Notes” were issued", 'the Company\'s "Notes" were issued'),
+        ('the Company\'s "Notes" were issued', "the Company’s “Notes” were issued"),
+        ("pages 10–12 — see below", "pages 10-12 - see below"),
+    ],
+)
+def test_locate_quote_treats_curly_and_straight_quotes_alike(content, quote):
+    s, e = locate_quote(content, quote)
+    assert (s, e) == (0, len(content))  # the span is the document's own characters
+
+
+@pytest.mark.parametrize("quote", ["Total revenue for 2024", "", "   ", "revenue  was  unchanged"])
+def test_locate_quote_returns_none_when_absent(quote):
+    assert locate_quote("Total revenue for 2025 was £412,860.", quote) is None
+
+
+def test_a_quote_spanning_two_passages_matches_neither():
+    first, second = make_passages("Revenue grew by 11% in 2025.", "Costs fell by 3% in 2025.")
+    quote = "Revenue grew by 11% in 2025. Costs fell by 3% in 2025."
+    assert locate_quote(first.candidate.content, quote) is None
+    assert locate_quote(second.candidate.content, quote) is None
+    for n in (1, 2):
+        v = validate(f'Both changed [{n}: "{quote}"].', [first, second])
+        assert v.fabricated_quotes == [(n, quote)]
+        assert v.cited == [] and not v.ok
+
+
+# -- validate -------------------------------------------------------------------------------
+
+THREE = (
+    "Total revenue for 2025 was £412,860.",
+    "Code E-217 means low DC insulation resistance.",
+    "The Company’s “Notes” were issued in 2024.",
+)
+
+
+def test_validate_keeps_valid_ids_and_verified_quotes():
+    ps = make_passages(*THREE)
+    v = validate(
+        'Revenue was £412,860 [1: "Total revenue for 2025 was £412,860."] '
+        "and E-217 is a fault [2].",
+        ps,
+    )
+    assert v.ok and v.cited == [1, 2]
+    assert v.invalid_ids == [] and v.fabricated_quotes == []
+    assert v.quotes == {1: [("Total revenue for 2025 was £412,860.", 0, len(THREE[0]))]}
+    assert v.markers_without_quote == [2]
+    assert v.answer == "Revenue was £412,860 [1] and E-217 is a fault [2]."
+
+
+def test_validate_removes_invented_ids():
+    v = validate(
+        "Revenue was £412,860 [1]. Profit doubled [9]. Staff grew [0].", make_passages(*THREE)
+    )
+    assert v.invalid_ids == [9, 0] and not v.ok
+    assert v.cited == [1]
+    assert "[9]" not in v.answer and "[0]" not in v.answer
+    assert v.answer == "Revenue was £412,860 [1]. Profit doubled. Staff grew."
+
+
+def test_validate_removes_fabricated_quotes():
+    v = validate(
+        'Revenue was £500,000 [1: "Total revenue for 2025 was £500,000."].', make_passages(*THREE)
+    )
+    assert v.fabricated_quotes == [(1, "Total revenue for 2025 was £500,000.")]
+    assert v.cited == [] and not v.ok
+    assert v.answer == "Revenue was £500,000."
+
+
+def test_a_quote_from_another_passage_is_fabricated_for_the_cited_one():
+    v = validate(
+        'E-217 [1: "Code E-217 means low DC insulation resistance."].', make_passages(*THREE)
+    )
+    assert v.fabricated_quotes == [(1, "Code E-217 means low DC insulation resistance.")]
+
+
+def test_validate_mixed_good_and_bad_citations():
+    prose = (
+        'Revenue was £412,860 [1: "Total revenue for 2025 was £412,860."]. '
+        "Profit doubled [9]. "
+        'E-217 is a fault [2: "E-217 means a blown fuse"]. '
+        "Notes were issued in 2024 [3]."
+    )
+    v = validate(prose, make_passages(*THREE))
+    assert v.cited == [1, 3]
+    assert v.invalid_ids == [9]
+    assert v.fabricated_quotes == [(2, "E-217 means a blown fuse")]
+    assert not v.ok
+    assert v.answer == (
+        "Revenue was £412,860 [1]. Profit doubled. E-217 is a fault. Notes were issued in 2024 [3]."
+    )
+    assert v.to_trace()["fabricated_quotes"] == [
+        {"passage": 2, "quote": "E-217 means a blown fuse"}
+    ]
+
+
+def test_validate_splits_multi_id_markers_and_flags_uncited_sentences():
+    v = validate(
+        "Revenue and the fault code are both documented here [1, 2]. "
+        "This sentence cites nothing at all and is long.",
+        make_passages(*THREE),
+    )
+    assert v.cited == [1, 2]
+    assert v.uncited_sentences == ["This sentence cites nothing at all and is long."]
+
+
+def test_validate_unescapes_quotes_inside_a_straight_quoted_marker():
+    ps = [make_passage(1, 'The manual says "reset the inverter" first.')]
+    v = validate(r'Reset it [1: "The manual says \"reset the inverter\" first."].', ps)
+    assert v.ok and v.cited == [1]
+    assert v.quotes[1][0][0] == 'The manual says "reset the inverter" first.'
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [
+        '[3: "The Company’s “Notes” were issued in 2024."]',  # straight outside, curly inside
+        "[3: “The Company’s “Notes” were issued in 2024.”]",  # curly outside and inside
+        '[3: “The Company\'s "Notes" were issued in 2024.”]',  # curly outside, straight inside
+        '[3: “The Company’s “Notes” were issued in 2024."]',  # mixed pair
+        '[3: "The Company’s “Notes” were issued in 2024.”]',  # mixed pair
+    ],
+)
+def test_validate_accepts_quotes_containing_curly_quotes(marker):
+    v = validate(f"Notes were issued in 2024 {marker}.", make_passages(*THREE))
+    assert v.ok, v.to_trace()
+    assert v.cited == [3]
+    assert v.answer == "Notes were issued in 2024 [3]."
+    ((quote, s, e),) = v.quotes[3]
+    assert THREE[2][s:e] == THREE[2]
+    assert quote.startswith("The Company")
+
+
+# -- locator / build_citations --------------------------------------------------------------
+
+
+def test_locator_for_pages_and_character_ranges():
+    assert locator({"page": 12}, 0, 5) == ("page 12", "#page=12")
+    assert locator({"page": 12, "section": "Results"}, 0, 5) == ("page 12, Results", "#page=12")
+    assert locator({}, 120, 480) == ("characters 120–480", "#char=120,480")
+    assert locator({"section": "Faults > E-217"}, 7, 9) == (
+        "Faults > E-217, characters 7–9",
+        "#char=7,9",
+    )
+
+
+CANONICAL = (
+    "Annual report 2025\n\n"
+    "Results\n\n"
+    "Total revenue for 2025 was £412,860, an increase of 11% on the £371,540 reported for 2024. "
+    "Operating costs  fell\nby 3%.\n\n"
+    "Outlook\n\nWe expect growth."
+)
+
+
+def test_citation_ranges_index_the_canonical_text():
+    start = CANONICAL.index("Total revenue")
+    end = CANONICAL.index("Outlook") - 2
+    ps = [
+        Passage(
+            1, chunk_of(CANONICAL, start, end, doc_name="report.txt", section="Results", key="k1")
+        )
+    ]
+    v = validate('Costs fell [1: "Operating costs fell by 3%."]. Revenue grew [1].', ps)
+    assert v.ok
+    (cit,) = build_citations(v, ps)
+    # the quote is the document's own text (its double space and line break), not the model's
+    assert cit["quote"] == "Operating costs  fell\nby 3%."
+    assert CANONICAL[cit["start"] : cit["end"]] == cit["quote"]
+    assert cit["fragment"] == f"#char={cit['start']},{cit['end']}"
+    assert cit["locator"] == f"Results, characters {cit['start']}–{cit['end']}"
+    assert cit["quote_verified"] is True
+    assert cit["index"] == 1 and cit["doc_name"] == "report.txt" and cit["chunk_id"] == "k1"
+
+
+def test_citation_without_quote_is_the_whole_chunk():
+    start = CANONICAL.index("Total revenue")
+    end = CANONICAL.index("Outlook") - 2
+    ps = [Passage(1, chunk_of(CANONICAL, start, end, doc_name="report.txt"))]
+    (cit,) = build_citations(validate("Revenue grew [1].", ps), ps)
+    assert (cit["start"], cit["end"]) == (start, end)
+    assert CANONICAL[cit["start"] : cit["end"]] == cit["quote"] == ps[0].candidate.content
+    assert cit["quote_verified"] is False
+    assert cit["fragment"] == f"#char={start},{end}"
+
+
+def test_pdf_citations_link_to_the_page_and_keep_only_named_scores():
+    ps = make_passages(
+        "Filler passage.",
+        "Total revenue for 2025 was £412,860.",
+        doc_name="report.pdf",
+        page=2,
+        start=100,
+        scores={"dense": 0.81234567, "rerank": 0.7, "sentence_lexical": 0.5, "rrf": 0.03},
+    )
+    v = validate('Revenue [2: "revenue for 2025"].', ps)
+    (cit,) = build_citations(v, ps)
+    assert cit["fragment"] == "#page=2" and cit["locator"] == "page 2"
+    assert cit["page"] == 2
+    assert cit["quote"] == "revenue for 2025"
+    assert (cit["start"], cit["end"]) == (100 + 6, 100 + 6 + len("revenue for 2025"))
+    assert cit["scores"] == {"dense": 0.812346, "rerank": 0.7, "rrf": 0.03}
+
+
+def test_citations_follow_first_use_order():
+    ps = make_passages(*THREE)
+    v = validate("Notes [3]. Revenue [1]. Notes again [3].", ps)
+    assert [c["index"] for c in build_citations(v, ps)] == [3, 1]
