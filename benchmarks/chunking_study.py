@@ -9,7 +9,8 @@ A blind, B blind + overlap, C boundaries, D boundaries + overlap, E boundaries +
 F boundaries + header + overlap (citerag's default). Each strategy indexes the 16 SQuAD 2.0
 articles (one document per article) into its own index under
 ``benchmarks/out/work/chunking/``; every answerable question is scored against two evidence
-definitions — the gold answer span, and the whole sentence containing it (seed 001's needle)
+definitions — the gold answer span, and the whole sentence containing it (the chunking
+article's needle)
 — under dense and hybrid retrieval. Reports destroyed evidence, recall@k with Wilson
 intervals and paired exact sign tests (B vs A, C vs A, D vs C, E vs A, E vs C, F vs E,
 F vs D). Writes ``benchmarks/out/chunking_study.{json,md}``.

@@ -59,7 +59,8 @@ def main() -> int:
         f"malformed {sum(v for k, v in res.tally.items() if k.startswith('malformed'))}; "
         f"final statuses {res.status}.\n",
         res.table(),
-        "\n'expected' = analytic value for independent faults; 'seed 004' = the article's "
+        "\n'expected' = analytic value for independent faults; 'article' = the fallback-ladder "
+        "article's "
         "simulation. Rungs needed per run: "
         + ", ".join(f"{k} {v}" for k, v in sorted(res.needed.items())),
     ]

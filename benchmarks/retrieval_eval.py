@@ -18,7 +18,7 @@ Wilson bands for every configuration.
 Reported: recall@1/4/8/20 (95 % Wilson), MRR@20 and nDCG@10 (95 % percentile bootstrap),
 evidence in the context, failure attribution, destroyed evidence, refusals, and paired exact
 sign tests between configurations. For SQuAD also with the stricter evidence "the whole
-answer sentence" (seed 001's needle).
+answer sentence" (the chunking article's needle).
 """
 
 from __future__ import annotations

@@ -391,7 +391,7 @@ def cmd_chunking_study(args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    """Fault injection through the real graph: seed 004's fallback-ladder table."""
+    """Fault injection through the real graph: the ladder article's unusable-answer table."""
     from citerag.eval.faults import ladder_on_index
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import CachedEmbeddings, parse_config
@@ -462,7 +462,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     _echo(f"final statuses: {res.status}; rungs needed: {res.needed}\n")
     _echo(res.table())
     _echo(
-        "\n'expected' is the analytic value for independent faults; seed 004's figures "
+        "\n'expected' is the analytic value for independent faults; the ladder article's figures "
         "come from its own simulation (N=20,000)."
     )
     return 0

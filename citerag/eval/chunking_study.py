@@ -1,4 +1,4 @@
-"""The chunking study: six strategies from three ingredients, in the spirit of seed 001.
+"""The chunking study: six strategies from three ingredients, after the chunking article.
 
 =========  ======================================  =========  =======
 strategy   cuts                                    header     overlap

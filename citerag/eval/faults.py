@@ -15,7 +15,8 @@ seeded probabilities, it
 ``p_no_results`` (default 6 %) of the questions are off-topic questions that the real gate
 refuses ("no results"); the rest are answerable questions. The graph always has every rung
 (retry once, regex recovery of the block, the explicit no-evidence reply), so the four
-policies of seed 004 are computed from each run's trace by asking which rungs it needed:
+policies of the fallback-ladder article are computed from each run's trace by asking which
+rungs it needed:
 
 * ``retry`` — a generation attempt failed (``generate`` error/empty event, or two attempts);
 * ``regex`` — the final block status is ``recovered`` or ``defaulted``;
@@ -204,7 +205,7 @@ def rungs_needed(result: dict[str, Any]) -> frozenset[str] | None:
 
 
 def expected_unusable(p_no: float, p_err: float, p_mal: float) -> dict[str, float]:
-    """The ladder's analytic expectation for independent faults (seed 004 §4.3)."""
+    """The analytic expectation for independent faults (the ladder article §4.3)."""
     ok1 = (1 - p_err) * (1 - p_mal)
     return {
         "no fallback": p_no + (1 - p_no) * (1 - ok1),
@@ -239,7 +240,7 @@ class LadderResult:
     examples: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON summary with Wilson intervals and seed 004's figures."""
+        """JSON summary with Wilson intervals and the ladder article's figures."""
         exp = expected_unusable(
             self.params["p_no_results"], self.params["p_error"], self.params["p_malformed"]
         )
@@ -261,7 +262,7 @@ class LadderResult:
         }
 
     def table(self, markdown: bool = True) -> str:
-        """Unusable answers per policy next to the expectation and seed 004's figures."""
+        """Unusable answers per policy next to the expectation and the ladder article's figures."""
         from citerag.eval.report import table
 
         exp = expected_unusable(
@@ -282,7 +283,7 @@ class LadderResult:
                 ]
             )
         return table(
-            ["policy", "unusable", "rate", "95 % Wilson", "expected", "seed 004"], rows, markdown
+            ["policy", "unusable", "rate", "95 % Wilson", "expected", "article"], rows, markdown
         )
 
 

@@ -132,5 +132,5 @@ def test_expected_ladder_matches_seed_004_shape():
     assert exp["retry + regex + explicit no-evidence reply"] == pytest.approx(0.94 * 0.0004)
     names = list(SEED_004)
     assert [exp[n] for n in names] == sorted((exp[n] for n in names), reverse=True)
-    for name in names:  # our analytic values and seed 004's simulation agree within noise
+    for name in names:  # our analytic values and the ladder article's simulation agree within noise
         assert exp[name] == pytest.approx(SEED_004[name], abs=0.006)

@@ -1,4 +1,4 @@
-"""Metric functions against hand-computed values (and seed 001's published sign tests)."""
+"""Metric functions against hand-computed values (and the chunking article's sign tests)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_wilson_edges():
     assert lo == 0.0 and hi == pytest.approx(0.1611, abs=5e-4)
     lo, hi = stats.wilson_interval(20, 20)
     assert hi == 1.0 and lo == pytest.approx(0.8389, abs=5e-4)
-    # seed 001: "at 64 queries a recall of 0.5 carries roughly ±0.12"
+    # the chunking article: "at 64 queries a recall of 0.5 carries roughly ±0.12"
     lo, hi = stats.wilson_interval(32, 64)
     assert (hi - lo) / 2 == pytest.approx(0.12, abs=0.005)
     with pytest.raises(ValueError):
@@ -47,7 +47,7 @@ def test_sign_test_10_wins_3_losses():
     ],
 )
 def test_sign_test_reproduces_seed_001(wins, losses, printed):
-    """The p-values seed 001 prints, to the digits it prints them."""
+    """The p-values the chunking article prints, to the digits it prints them."""
     digits = len(printed.split(".")[1])
     assert round(stats.sign_test(wins, losses), digits) == pytest.approx(float(printed))
 
