@@ -485,7 +485,8 @@ def readable_file_name(name: str) -> str:
 
     ``3M_2018_10K.pdf`` -> ``3M 2018 10K``; ``annual_report_2025.pdf`` -> ``Annual report
     2025``; ``AMCOR_2022_8K_dated-2022-07-01.pdf`` -> ``AMCOR 2022 8K dated 2022-07-01``.
-    Hyphens inside ``10-K`` or dates stay. An all-lower-case name gets a capital first letter.
+    Hyphens inside ``10-K`` or dates stay. A name whose first word is all lower case gets a
+    capital first letter.
 
     Args:
         name: A file name or path (only the last component is used).
@@ -498,7 +499,8 @@ def readable_file_name(name: str) -> str:
     stem = stem.replace("_", " ")
     stem = re.sub(r"(?<=[A-Za-z]{2})-(?=[A-Za-z0-9]{2})", " ", stem)
     stem = re.sub(r"\s+", " ", stem).strip()
-    if stem and stem == stem.lower():
+    first = stem.split(" ")[0] if stem else ""
+    if first.isalpha() and first == first.lower():
         stem = stem[0].upper() + stem[1:]
     return stem
 
@@ -697,7 +699,7 @@ _STOP_LINE = re.compile(
     re.I,
 )
 _TICKER_AFTER_HEADER = re.compile(
-    r"trading\s+symbol.{0,400}?\b([A-Z]{1,5}(?:\.[A-Z])?)\s+(?:The\s+)?"
+    r"(?i:trading\s+symbol).{0,400}?\b([A-Z]{1,5}(?:\.[A-Z])?)\s+(?:The\s+)?"
     r"(?:New\s+York\s+Stock\s+Exchange|Nasdaq|NASDAQ|NYSE)",
     re.S,
 )
@@ -1039,7 +1041,8 @@ class GenericExtractor:
             # keep the capitalised run that ends at the ticker ("... today, Acme Corp (NYSE: ACME)")
             run: list[str] = []
             for w in reversed(words):
-                if w[:1].isupper() or w in {"&", "and", "of"} or w[:1].isdigit():
+                bare = w.lower().strip(".,")
+                if w[:1].isupper() or w[:1].isdigit() or bare in {"&", "and", "of", *_SUFFIXES}:
                     run.insert(0, w)
                 else:
                     break
