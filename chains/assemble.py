@@ -20,6 +20,7 @@ def approx_tokens(text: str) -> int:
 
 
 def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    """Lower-cased word ``n``-grams of ``text`` (one shorter tuple for texts under n words)."""
     words = _WORD.findall(text.lower())
     if len(words) < n:
         return {tuple(words)}
@@ -27,17 +28,10 @@ def _shingles(text: str, n: int = 5) -> set[tuple[str, ...]]:
 
 
 def _contained(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]], threshold: float) -> bool:
+    """Whether the smaller shingle set is mostly (``>= threshold``) contained in the other."""
     if not sa or not sb:
         return sa == sb
     return len(sa & sb) / min(len(sa), len(sb)) >= threshold
-
-
-def near_duplicate(a: str, b: str, threshold: float = 0.8) -> bool:
-    """Whether the smaller text's 5-word shingles are mostly contained in the other's."""
-    sa, sb = _shingles(a), _shingles(b)
-    if not sa or not sb:
-        return a.strip() == b.strip()
-    return _contained(sa, sb, threshold)
 
 
 @dataclass
