@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.embeddings import Embeddings
 from tqdm.auto import tqdm
 
+from chains.citations import CITATION_MARKER
 from citerag.eval import metrics as stats
 from citerag.eval.evidence import (
     DESTROYED,
@@ -620,8 +620,6 @@ def compare(a: ConfigRun, b: ConfigRun, ks: Sequence[int] = KS) -> dict[str, sta
 # generation-side figures
 # ------------------------------------------------------------------------------------------
 
-_QUOTE_MARKER = re.compile(r"\[\s*(\d+)\s*:\s*[\"“]((?:[^\"”\\]|\\.)*)[\"”]\s*\]")
-
 
 def generation_figures(
     questions: Sequence[Question],
@@ -656,7 +654,11 @@ def generation_figures(
             raw = (tr.get("raw_outputs") or [""])[-1]
             fab = v.get("fabricated_quotes") or []
             on_valid_ids = set(v.get("cited") or []) | {f["passage"] for f in fab}
-            offered = [m for m in _QUOTE_MARKER.finditer(raw) if int(m.group(1)) in on_valid_ids]
+            offered = [
+                m
+                for m in CITATION_MARKER.finditer(raw)
+                if m.group(2) is not None and int(m.group(1)) in on_valid_ids
+            ]
             fabricated = len(fab)
             quotes_total += len(offered)
             quotes_ok += max(0, len(offered) - fabricated)
