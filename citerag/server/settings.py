@@ -24,6 +24,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     max_upload_mb = 25
     max_question_chars = 2000
     max_request_kb = 1024       # any other request body (JSON to /rag/*)
+    max_batch = 32              # most inputs in one /rag/batch request (more get 413)
     max_pending_uploads = 100
     allowed_types = [".pdf", ".md", ".markdown", ".html", ".htm", ".txt", ".text", ".rst"]
 
@@ -86,6 +87,7 @@ _TOML_KEYS: dict[tuple[str, str], str] = {
     ("limits", "max_upload_mb"): "max_upload_mb",
     ("limits", "max_question_chars"): "max_question_chars",
     ("limits", "max_request_kb"): "max_request_kb",
+    ("limits", "max_batch"): "max_batch",
     ("limits", "max_pending_uploads"): "max_pending_uploads",
     ("limits", "allowed_types"): "allowed_types",
     ("models", "embedding"): "embedding_model",
@@ -106,6 +108,7 @@ ENV_VARS: dict[str, str] = {
     "CITERAG_MAX_UPLOAD_MB": "max_upload_mb",
     "CITERAG_MAX_QUESTION_CHARS": "max_question_chars",
     "CITERAG_MAX_REQUEST_KB": "max_request_kb",
+    "CITERAG_MAX_BATCH": "max_batch",
     "CITERAG_ALLOWED_TYPES": "allowed_types",
     "CITERAG_EMBEDDING_MODEL": "embedding_model",
     "CITERAG_MODEL": "model",
@@ -131,6 +134,7 @@ class ServerSettings:
         max_upload_mb: Largest accepted upload (MiB); larger uploads get 413.
         max_question_chars: Longest accepted question; longer ones get 422.
         max_request_kb: Largest accepted body of any other request (KiB), e.g. JSON to /rag.
+        max_batch: Most inputs accepted in one ``/rag/batch`` request; more get 413.
         max_pending_uploads: Uploads that may wait for indexing at once (more get 503).
         allowed_types: Accepted file suffixes (a subset of the loaders' types); others get 415.
         embedding_model: Embedding model name or directory (``None`` = bundled default); it
@@ -153,6 +157,7 @@ class ServerSettings:
     max_upload_mb: float = 25.0
     max_question_chars: int = 2000
     max_request_kb: int = 1024
+    max_batch: int = 32
     max_pending_uploads: int = 100
     allowed_types: tuple[str, ...] = tuple(sorted(LOADERS))
     embedding_model: str | None = None
@@ -194,6 +199,8 @@ class ServerSettings:
             raise ValueError(f"max_question_chars must be >= 1, not {self.max_question_chars}")
         if self.max_request_kb < 1:
             raise ValueError(f"max_request_kb must be >= 1, not {self.max_request_kb}")
+        if self.max_batch < 1:
+            raise ValueError(f"max_batch must be >= 1, not {self.max_batch}")
         if self.max_pending_uploads < 1:
             raise ValueError(f"max_pending_uploads must be >= 1, not {self.max_pending_uploads}")
         unknown = [t for t in self.allowed_types if t not in LOADERS]
@@ -251,7 +258,13 @@ def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
     """Convert a raw value for field ``name``; ``source`` names where it came from."""
     where = f"{source}: {name}"
     try:
-        if name in ("port", "max_question_chars", "max_request_kb", "max_pending_uploads"):
+        if name in (
+            "port",
+            "max_question_chars",
+            "max_request_kb",
+            "max_batch",
+            "max_pending_uploads",
+        ):
             if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                 raise ValueError
             return int(value)
