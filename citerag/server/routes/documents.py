@@ -1,0 +1,141 @@
+"""The documents API: upload (``POST /documents``), list, status, delete.
+
+Uploads are streamed to disk (never read into memory), stored under a generated id and
+indexed by the background :class:`~citerag.server.worker.IndexWorker`; statuses live in the
+:class:`~citerag.server.documents.DocumentRegistry`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Security
+from fastapi.responses import JSONResponse, Response
+
+from citerag.server.auth import LABEL_RE, Identity
+from citerag.server.deps import Caller, Registry, Settings, Worker, bearer
+from citerag.server.documents import (
+    ID_RE,
+    DocumentRecord,
+    DocumentRegistry,
+    make_record,
+    may_delete,
+    visible,
+)
+from citerag.server.uploads import UploadError, receive_upload, stored_name
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/documents", tags=["documents"], dependencies=[Security(bearer)])
+
+
+@router.post("", status_code=202)
+async def upload_document(
+    request: Request, who: Caller, settings: Settings, registry: Registry, worker: Worker
+) -> Response:
+    """Upload one file (multipart field ``file``; optional field ``access``).
+
+    Answers 202 with the document; indexing runs in the background. Poll
+    ``GET /documents/{id}`` until ``status`` is ``indexed`` or ``failed``.
+    """
+    if registry.count("pending") >= settings.max_pending_uploads:
+        return JSONResponse(
+            {"detail": "too many uploads waiting to be indexed; retry later"},
+            status_code=503,
+            headers={"Retry-After": "10"},
+        )
+    try:
+        up = await receive_upload(
+            request.headers,
+            request.stream(),
+            tmp_dir=registry.incoming,
+            max_bytes=settings.max_upload_bytes,
+            allowed=settings.allowed_types,
+        )
+    except UploadError as exc:
+        log.info("upload by %s refused (%d): %s", who.user, exc.status, exc.detail)
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+    try:
+        access = up.fields.get("access") or "public"
+        if not LABEL_RE.match(access):
+            raise UploadError(422, f"invalid access label {access!r}")
+        if not who.can_read(access):
+            raise UploadError(
+                403,
+                f"you may only label uploads 'public' or with one of your "
+                f"groups {list(who.groups)}, not {access!r}",
+            )
+        doc_id = uuid.uuid4().hex
+        stored = stored_name(up.name, up.suffix)
+        folder = registry.uploads / doc_id
+        folder.mkdir(parents=True)
+        os.replace(up.path, folder / stored)
+    except UploadError as exc:
+        up.path.unlink(missing_ok=True)
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+    except BaseException:
+        up.path.unlink(missing_ok=True)
+        raise
+    rec = make_record(doc_id, up.name, stored, access, up.size, up.sha256, who.user)
+    registry.add(rec)
+    worker.submit("add", doc_id)
+    log.info(
+        "upload %s (%s, %d bytes, access %s) by %s queued",
+        doc_id,
+        up.name,
+        up.size,
+        access,
+        who.user,
+    )
+    return JSONResponse(rec.public(), status_code=202, headers={"Location": f"/documents/{doc_id}"})
+
+
+@router.get("")
+def list_documents(who: Caller, registry: Registry, status: str | None = None) -> dict[str, Any]:
+    """Uploaded documents you may see (label public or one of your groups)."""
+    recs = [r for r in registry.all() if visible(r, who)]
+    if status:
+        recs = [r for r in recs if r.status == status]
+    return {"documents": [r.public() for r in recs]}
+
+
+def _visible_record(registry: DocumentRegistry, who: Identity, doc_id: str) -> DocumentRecord:
+    """The record if the caller may see it.
+
+    Raises:
+        HTTPException: 404 for a malformed id, an unknown one or one the caller may not see
+            (the same answer, so ids of hidden documents cannot be probed).
+    """
+    rec = registry.get(doc_id) if ID_RE.match(doc_id) else None
+    if rec is None or not visible(rec, who):
+        raise HTTPException(404, "no such document")
+    return rec
+
+
+@router.get("/{doc_id}")
+def get_document(doc_id: str, who: Caller, registry: Registry) -> dict[str, Any]:
+    """One document's status: ``pending``, ``indexed``, ``failed`` or ``deleting``."""
+    return _visible_record(registry, who, doc_id).public()
+
+
+@router.delete("/{doc_id}", status_code=202)
+def delete_document(doc_id: str, who: Caller, registry: Registry, worker: Worker) -> JSONResponse:
+    """Remove a document's chunks from every index (in the background).
+
+    Answers 202 with status ``deleting``; once the new build is served the document is
+    gone and ``GET /documents/{id}`` answers 404.
+    """
+    rec = _visible_record(registry, who, doc_id)
+    if not may_delete(rec, who):
+        raise HTTPException(403, "only the uploader or an admin may delete this document")
+    now: DocumentRecord | None = rec
+    if rec.status != "deleting":
+        now = registry.update(doc_id, status="deleting", reason="")
+    worker.submit("delete", doc_id)  # again if a previous attempt did not apply
+    log.info("delete of %s requested by %s", doc_id, who.user)
+    return JSONResponse(
+        now.public() if now else {"id": doc_id, "status": "deleting"}, status_code=202
+    )

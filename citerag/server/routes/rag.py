@@ -1,0 +1,148 @@
+"""The answering graph over HTTP: LangServe's ``/rag/*`` routes and the playground login.
+
+``/rag/invoke``, ``/rag/batch``, ``/rag/stream``, ``/rag/stream_events``, ``/rag/stream_log``
+and the schema routes come from LangServe's ``add_routes``; the per-request config modifier
+copies the caller's groups from the bearer token into ``configurable`` (overwriting anything
+a client sent there). ``/playground/login`` trades a token for the cookie LangServe's
+playground authenticates with.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from langserve import add_routes
+from langserve.server import EndpointName
+
+from citerag.server.auth import PLAYGROUND_COOKIE
+from citerag.server.deps import Settings, Tokens, current_identity, get_engine
+from citerag.server.engine import Engine
+from citerag.server.runnable import (
+    SERVER_GROUPS_KEY,
+    SERVER_KEYS,
+    SERVER_USER_KEY,
+    ServerSerializer,
+    build_served_runnable,
+)
+from citerag.server.settings import ServerSettings
+
+log = logging.getLogger(__name__)
+
+#: Where the LangServe routes are mounted.
+RAG_PATH = "/rag"
+#: LangServe endpoints served under /rag (the playground is added when enabled).
+RAG_ENDPOINTS: tuple[EndpointName, ...] = (
+    "invoke",
+    "batch",
+    "stream",
+    "stream_log",
+    "stream_events",
+    "input_schema",
+    "output_schema",
+    "config_schema",
+)
+
+
+def per_request(config: dict[str, Any], request: Request) -> dict[str, Any]:
+    """Put the token's groups into ``configurable``, overwriting anything a client sent.
+
+    Args:
+        config: The config LangServe assembled from the request (already validated).
+        request: The HTTP request (its scope holds the caller's identity).
+
+    Returns:
+        The config the graph runs with.
+
+    Raises:
+        HTTPException: 401 without an identity; 503 while no index is loaded.
+    """
+    who = current_identity(request)
+    engine = get_engine(request)
+    if engine.current() is None:
+        raise HTTPException(
+            503, f"no index loaded yet ({engine.state})", headers={"Retry-After": "2"}
+        )
+    conf = {k: v for k, v in dict(config.get("configurable") or {}).items() if k not in SERVER_KEYS}
+    conf[SERVER_GROUPS_KEY] = list(who.groups)
+    conf[SERVER_USER_KEY] = who.user
+    return {**config, "configurable": conf}
+
+
+def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
+    """The LangServe routes for the served graph.
+
+    Args:
+        engine: Supplies the current graph (taken once per request).
+        settings: Limits, client-tunable knobs, server-side graph defaults, playground.
+
+    Returns:
+        A router with ``/rag/*``; request bodies are capped at ``max_request_kb``.
+    """
+    runnable = build_served_runnable(
+        engine,
+        max_question_chars=settings.max_question_chars,
+        client_keys=settings.client_config_keys,
+        server_defaults=settings.graph_defaults(),
+    )
+    endpoints: list[EndpointName] = list(RAG_ENDPOINTS)
+    if settings.playground:
+        endpoints.append("playground")
+    router = APIRouter(max_body_size=settings.max_request_bytes)
+    add_routes(
+        router,
+        runnable,
+        path=RAG_PATH,
+        per_req_config_modifier=per_request,
+        enabled_endpoints=endpoints,
+        enable_feedback_endpoint=False,
+        enable_public_trace_link_endpoint=False,
+        serializer=ServerSerializer(),
+    )
+    return router
+
+
+_LOGIN_FORM = """<!doctype html><html><head><meta charset="utf-8"><title>citerag playground
+</title></head><body style="font-family:sans-serif;max-width:32em;margin:4em auto">
+<h1>citerag playground</h1><p>{message}</p>
+<form method="post" action="/playground/login">
+<label>Token <input type="password" name="token" autocomplete="off" size="40"></label>
+<button type="submit">Open the playground</button></form></body></html>"""
+
+#: ``/playground/login``: trade a token for an HttpOnly cookie valid under ``/rag/``.
+#: LangServe's playground cannot send an ``Authorization`` header; the cookie stands in for
+#: it on ``/rag/*`` only (``SameSite=Strict``, so other sites cannot use it). Included only
+#: when the playground is enabled.
+playground_router = APIRouter(include_in_schema=False)
+
+
+@playground_router.get("/playground/login")
+def login_form() -> HTMLResponse:
+    """The login form."""
+    return HTMLResponse(_LOGIN_FORM.format(message="Enter your access token."))
+
+
+@playground_router.post("/playground/login", max_body_size=4096)
+async def login(request: Request, tokens: Tokens, settings: Settings) -> Response:
+    """Check the posted token; on success set the cookie and redirect to the playground."""
+    form = await request.form(max_files=0, max_fields=4, max_part_size=1024)
+    token = str(form.get("token") or "").strip()
+    who = tokens.lookup(token)
+    if who is None:
+        msg = html.escape("Unknown token. Try again.")
+        return HTMLResponse(_LOGIN_FORM.format(message=msg), status_code=401)
+    resp = RedirectResponse(f"{RAG_PATH}/playground/", status_code=303)
+    resp.set_cookie(
+        PLAYGROUND_COOKIE,
+        token,
+        max_age=8 * 3600,
+        path=f"{RAG_PATH}/",
+        httponly=True,
+        samesite="strict",
+        secure=settings.cookie_secure,
+    )
+    log.info("playground login by %s", who.user)
+    return resp
