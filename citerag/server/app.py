@@ -15,6 +15,8 @@ Routes (one router module each, under :mod:`citerag.server.routes`):
   (:mod:`~citerag.server.routes.probes`).
 
 Every other path needs ``Authorization: Bearer <token>`` (see :mod:`citerag.server.auth`).
+JSON bodies are checked strictly before any handler reads them
+(:mod:`citerag.server.hardening`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from citerag.server import deps
 from citerag.server.auth import AuthMiddleware, TokenStore
 from citerag.server.documents import DocumentRegistry
 from citerag.server.engine import Engine
+from citerag.server.hardening import StrictJSONMiddleware
 from citerag.server.routes import documents, index, probes, rag
 from citerag.server.settings import ServerSettings
 from citerag.server.worker import IndexWorker
@@ -123,6 +126,14 @@ def create_app(
     if settings.playground:
         app.include_router(rag.playground_router)
 
+    # Middleware added last runs first: authentication, then the strict JSON check, so an
+    # unauthenticated request is refused before its body is read.
+    app.add_middleware(
+        StrictJSONMiddleware,
+        max_body_bytes=settings.max_request_bytes,
+        max_batch=settings.max_batch,
+        langserve_prefix=rag.RAG_PATH,
+    )
     public_paths = ["/health", "/ready", *(_DOCS_PATHS if settings.public_docs else [])]
     public_prefixes = [f"{rag.RAG_PATH}/playground/"] if settings.playground else []
     if settings.playground:
