@@ -11,7 +11,8 @@ HTTP 500 with a traceback and a dropped connection; so could a body of the wrong
 that take a body (and of any other ``POST`` declaring a JSON content type) before the
 application sees it, checks it with :func:`parse_strict_json` and, for the LangServe
 endpoints, the request shape with :func:`check_langserve_body` (including the batch size
-cap), then replays the buffered body to the application. A refused body gets a JSON error ``{"detail": "..."}``:
+cap), then replays the buffered body to the application. A refused body gets a JSON error
+``{"detail": "..."}``:
 
 * 413: the body is larger than ``max_request_kb``, or a batch has more than ``max_batch``
   inputs;
