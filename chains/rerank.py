@@ -98,7 +98,7 @@ class SentenceReranker:
         self.lexical_weight = lexical_weight
         self.name = "sentence-hybrid" if lexical_weight else "sentence-maxsim"
         self.score_type = (
-            "blend: 0.5 max sentence cosine + 0.5 chunk cosine"
+            f"blend: {sentence_weight:g} max sentence cosine + {1 - sentence_weight:g} chunk cosine"
             + (
                 f" + {lexical_weight} max sentence idf coverage of the query"
                 if lexical_weight
@@ -181,10 +181,6 @@ class SentenceReranker:
                 c.scores["sentence_lexical"] = cover
                 score += self.lexical_weight * cover
             c.scores["rerank"] = score
-            if best >= 0:
-                s, e = spans[best]
-                c.scores["best_sentence_start"] = float(s)
-                c.scores["best_sentence_end"] = float(e)
         ranked = sorted(candidates, key=lambda c: -c.scores["rerank"])
         for rank, c in enumerate(ranked, start=1):
             c.ranks["rerank"] = rank

@@ -1,0 +1,191 @@
+"""Second-stage arithmetic on hand-made vectors (a fixed-vector fake of the embedding model).
+
+README: ``sentence-hybrid = 0.5·max sentence cos + 0.5·chunk cos + 0.3·max sentence idf
+coverage``; ``sentence-maxsim`` drops the lexical term; ``none`` keeps the first-stage order.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from chains.candidates import Candidate
+from chains.rerank import NoReranker, SentenceReranker, make_reranker
+from loaders.sentences import sentence_spans
+from tests.support.factories import FixedEmbeddings, make_candidate
+
+QUERY = "What was revenue growth in 2025?"  # terms: revenue, growth, 2025
+Q = [1.0, 0.0, 0.0]
+IDF = {"revenue": 1.0, "growth": 2.0, "2025": 1.0}  # total 4
+
+# content -> (first-stage cosine, one unit vector per sentence)
+CHUNKS = {
+    "a": (
+        "Revenue grew strongly in 2025 across all regions. Growth in services was the main driver.",
+        0.6,
+        [[0.8, 0.6, 0.0], [0.0, 1.0, 0.0]],  # best sentence cos 0.8; coverage max(2/4, 2/4)
+    ),
+    "b": (
+        "Revenue growth in 2025 was eleven percent overall.",
+        0.7,
+        [[0.6, 0.8, 0.0]],  # cos 0.6; coverage 4/4
+    ),
+    "c": (
+        "Headcount rose to forty seven people this year.",
+        0.95,
+        [[0.2, math.sqrt(1 - 0.04), 0.0]],  # cos 0.2; coverage 0
+    ),
+}
+HYBRID = {"a": 0.5 * 0.8 + 0.5 * 0.6 + 0.3 * 0.5, "b": 0.5 * 0.6 + 0.5 * 0.7 + 0.3 * 1.0}
+HYBRID["c"] = 0.5 * 0.2 + 0.5 * 0.95
+MAXSIM = {"a": 0.5 * 0.8 + 0.5 * 0.6, "b": 0.5 * 0.6 + 0.5 * 0.7, "c": 0.5 * 0.2 + 0.5 * 0.95}
+
+
+class FakeBM25:
+    def idf(self, terms):
+        return {t: IDF[t] for t in terms if t in IDF}
+
+
+class FakeStore:
+    """Precomputed sentence vectors by chunk key, and idf from a BM25 stand-in."""
+
+    def __init__(self, with_bm25: bool = True):
+        self.bm25 = FakeBM25() if with_bm25 else None
+        self.vectors = {}
+        for key, (content, _, vecs) in CHUNKS.items():
+            spans = sentence_spans(content)
+            assert len(spans) == len(vecs)
+            self.vectors[key] = (spans, np.asarray(vecs, dtype=np.float32))
+
+    def sentence_vectors_for(self, key):
+        return self.vectors.get(key)
+
+
+def candidates(order: str = "cab") -> list[Candidate]:
+    return [
+        make_candidate(CHUNKS[k][0], key=k, scores={"dense": CHUNKS[k][1]}, ranks={"fused": i})
+        for i, k in enumerate(order, start=1)
+    ]
+
+
+def query_only() -> FixedEmbeddings:
+    """Embeds the question and nothing else: sentence vectors must come from the store."""
+    return FixedEmbeddings({QUERY: Q})
+
+
+def test_sentence_hybrid_blends_sentence_chunk_and_coverage():
+    ranked = SentenceReranker(query_only(), FakeStore()).rerank(QUERY, candidates())
+    assert [c.key for c in ranked] == ["b", "a", "c"]
+    for c in ranked:
+        assert c.scores["rerank"] == pytest.approx(HYBRID[c.key], abs=1e-6)
+    a = next(c for c in ranked if c.key == "a")
+    assert a.scores["sentence"] == pytest.approx(0.8)
+    assert a.scores["sentence_lexical"] == pytest.approx(0.5)
+    assert [c.ranks["rerank"] for c in ranked] == [1, 2, 3]
+    assert a.ranks["fused"] == 2  # first-stage ranks are kept alongside
+
+
+def test_sentence_maxsim_has_no_lexical_term_and_can_order_differently():
+    reranker = SentenceReranker(query_only(), FakeStore(), lexical_weight=0.0)
+    assert reranker.name == "sentence-maxsim"
+    ranked = reranker.rerank(QUERY, candidates())
+    assert [c.key for c in ranked] == ["a", "b", "c"]  # hybrid put b first
+    for c in ranked:
+        assert c.scores["rerank"] == pytest.approx(MAXSIM[c.key], abs=1e-6)
+        assert "sentence_lexical" not in c.scores
+
+
+def test_scores_hold_only_scores():
+    """No positions disguised as float scores: every score is a similarity or a blend."""
+    ranked = SentenceReranker(query_only(), FakeStore()).rerank(QUERY, candidates())
+    for c in ranked:
+        assert set(c.scores) == {"dense", "sentence", "sentence_lexical", "rerank"}
+
+
+def test_without_bm25_query_terms_weigh_the_same():
+    ranked = SentenceReranker(query_only(), FakeStore(with_bm25=False)).rerank(QUERY, candidates())
+    by_key = {c.key: c for c in ranked}
+    assert by_key["a"].scores["sentence_lexical"] == pytest.approx(2 / 3)  # revenue, 2025
+    assert by_key["b"].scores["sentence_lexical"] == pytest.approx(1.0)
+    assert by_key["a"].scores["rerank"] == pytest.approx(0.4 + 0.3 + 0.3 * 2 / 3, abs=1e-6)
+
+
+def test_a_given_query_vector_is_used_and_normalised():
+    emb = FixedEmbeddings({})  # any embed call would fail the test
+    ranked = SentenceReranker(emb, FakeStore()).rerank(QUERY, candidates(), query_vector=[3, 0, 0])
+    assert [c.key for c in ranked] == ["b", "a", "c"]
+    assert ranked[0].scores["rerank"] == pytest.approx(HYBRID["b"], abs=1e-6)
+    assert emb.calls == []
+
+
+def test_sentences_without_precomputed_vectors_are_embedded_once_and_cached():
+    vectors = {QUERY: Q}
+    for content, _, vecs in CHUNKS.values():
+        for (s, e), v in zip(sentence_spans(content), vecs, strict=True):
+            vectors[content[s:e]] = v
+    emb = FixedEmbeddings(vectors)
+    reranker = SentenceReranker(emb, store=None, lexical_weight=0.0)
+    first = reranker.rerank(QUERY, candidates())
+    assert [c.key for c in first] == ["a", "b", "c"]
+    assert {c.key: round(c.scores["rerank"], 6) for c in first} == {
+        k: round(v, 6) for k, v in MAXSIM.items()
+    }
+    embedded = len(emb.calls)
+    assert embedded == 1 + 4  # the question and the four sentences
+    reranker.rerank(QUERY, candidates())
+    assert len(emb.calls) == embedded + 1  # only the question again
+
+
+def test_a_candidate_without_a_dense_score_uses_its_best_sentence_for_both_terms():
+    cand = make_candidate(CHUNKS["b"][0], key="b")  # BM25-only hit, no cosine
+    (ranked,) = SentenceReranker(query_only(), FakeStore()).rerank(QUERY, [cand])
+    assert ranked.scores["rerank"] == pytest.approx(0.6 + 0.3 * 1.0, abs=1e-6)
+
+
+def test_nothing_to_rerank():
+    assert SentenceReranker(FixedEmbeddings({}), FakeStore()).rerank(QUERY, []) == []
+    assert NoReranker().rerank(QUERY, []) == []
+
+
+def test_no_reranker_keeps_the_first_stage_order():
+    cands = candidates("cab")
+    cands.append(make_candidate("BM25 only.", key="d", scores={"rrf": 0.01}))
+    cands.append(make_candidate("Unscored.", key="e"))
+    ranked = NoReranker().rerank(QUERY, cands)
+    assert [c.key for c in ranked] == ["c", "a", "b", "d", "e"]
+    assert ranked is not cands
+    assert [c.ranks["rerank"] for c in ranked] == [1, 2, 3, 4, 5]
+    assert [c.scores["rerank"] for c in ranked] == [0.95, 0.6, 0.7, 0.01, 0.0]
+
+
+def test_score_types_name_the_weights():
+    hybrid = SentenceReranker(query_only())
+    assert hybrid.name == "sentence-hybrid"
+    assert hybrid.score_type.startswith(
+        "blend: 0.5 max sentence cosine + 0.5 chunk cosine + 0.3 max sentence idf coverage"
+    )
+    other = SentenceReranker(query_only(), sentence_weight=0.7, lexical_weight=0.2)
+    assert other.score_type.startswith("blend: 0.7 max sentence cosine + 0.3 chunk cosine + 0.2")
+
+
+@pytest.mark.parametrize(
+    ("spec", "cls", "name"),
+    [
+        ("sentence", SentenceReranker, "sentence-hybrid"),
+        ("sentence-hybrid", SentenceReranker, "sentence-hybrid"),
+        ("default", SentenceReranker, "sentence-hybrid"),
+        ("sentence-maxsim", SentenceReranker, "sentence-maxsim"),
+        ("none", NoReranker, "none"),
+        ("off", NoReranker, "none"),
+    ],
+)
+def test_make_reranker(spec, cls, name):
+    reranker = make_reranker(spec, query_only())
+    assert isinstance(reranker, cls) and reranker.name == name
+
+
+def test_make_reranker_rejects_unknown_specs():
+    with pytest.raises(ValueError, match="unknown reranker 'bge'"):
+        make_reranker("bge", query_only())
