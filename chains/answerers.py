@@ -256,8 +256,3 @@ def make_answerer(
         f"unknown model {spec!r}: use 'extractive' or an init_chat_model string like "
         "'openai:gpt-4o-mini' / 'ollama:llama3.1'"
     )
-
-
-def passages_sources(passages: Sequence[Passage]) -> list[str]:
-    """Chunk ids of passages, for traces."""
-    return [p.candidate.chunk_id for p in passages]

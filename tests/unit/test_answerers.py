@@ -108,3 +108,43 @@ def test_extractive_quotes_of_sentences_with_curly_quotes_validate():
     assert v.ok and v.cited == [1], v.to_trace()
     assert v.quotes[1] == [("The Company’s “Senior Notes” mature in 2031.", 0, 44)]
     assert v.answer == "The Company’s “Senior Notes” mature in 2031. [1]"
+
+
+def test_no_passages_is_insufficient_evidence():
+    parsed = parse_output(ExtractiveAnswerer(NoEmbeddings()).generate("Anything?", [], []))
+    assert says_insufficient(parsed) and parsed.block["sources"] == []
+
+
+def test_quotes_the_best_sentences_verbatim_in_passage_order():
+    """Same vectors everywhere, so word overlap decides; the two best are quoted, in [n] order."""
+    ps = [
+        passage(1, "Headcount rose to 47 people. Total revenue rose by eleven percent this year."),
+        passage(2, "Total revenue for the year was 412,860 pounds in total."),
+        passage(3, "The office moved to Leeds in the spring of that year."),
+    ]
+    raw = ExtractiveAnswerer(Unit(), margin=0.2).generate("What was total revenue?", ps, [])
+    parsed = parse_output(raw)
+    v = validate(parsed.prose, ps)
+    assert v.ok and v.cited == [1, 2]
+    assert [q for n in (1, 2) for q, _, _ in v.quotes[n]] == [
+        "Total revenue rose by eleven percent this year.",
+        "Total revenue for the year was 412,860 pounds in total.",
+    ]
+    assert parsed.block["sources"] == [1, 2] and parsed.block["confidence"] == "high"
+
+
+def test_a_sentence_outside_the_margin_is_not_quoted():
+    ps = [passage(1, "Total revenue for the year was 412,860 pounds. The office moved to Leeds.")]
+    raw = ExtractiveAnswerer(Unit(), margin=0.05).generate("What was total revenue?", ps, [])
+    assert validate(parse_output(raw).prose, ps).quotes[1] == [
+        ("Total revenue for the year was 412,860 pounds.", 0, 46)
+    ]
+
+
+def test_straight_quotes_in_a_sentence_are_escaped_and_still_validate():
+    content = 'The manual says "reset the inverter" before any other repair step.'
+    ps = [passage(1, content)]
+    raw = ExtractiveAnswerer(Unit()).generate("What does the manual say about repair?", ps, [])
+    assert '\\"reset the inverter\\"' in raw
+    v = validate(parse_output(raw).prose, ps)
+    assert v.ok and v.quotes[1] == [(content, 0, len(content))]
