@@ -49,29 +49,18 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from graphs.config import client_knobs
 from loaders.registry import LOADERS
 
 #: Graph knobs a client may set per request in ``config.configurable`` (a server may narrow
-#: this with ``[client] configurable``). ``model``, ``prompt_file`` and cross-encoder
-#: rerankers are deliberately absent: they choose code, files or paid APIs on the server.
-CLIENT_TUNABLE = (
-    "retrieval_mode",
-    "k",
-    "k_dense",
-    "k_bm25",
-    "max_passages",
-    "token_budget",
-    "reranker",
-    "trace_candidates",
-    "gate_threshold",
-    "number_check",
-)
-#: What clients may tune unless the config says otherwise. ``gate_threshold`` and
-#: ``number_check`` are left out: they are what makes the service say "no evidence" instead of
-#: guessing.
-DEFAULT_CLIENT_KEYS = tuple(
-    k for k in CLIENT_TUNABLE if k not in ("gate_threshold", "number_check")
-)
+#: this with ``[client] configurable``), derived from ``RAGConfig``'s field metadata. ``model``,
+#: ``prompt_file`` and cross-encoder rerankers are never among them: they choose code, files or
+#: paid APIs on the server.
+CLIENT_TUNABLE = client_knobs(("yes", "opt-in"))
+#: What clients may tune unless the config says otherwise. The ``opt-in`` knobs
+#: (``gate_threshold``, ``number_check``) are left out: they are what makes the service say
+#: "no evidence" instead of guessing.
+DEFAULT_CLIENT_KEYS = client_knobs(("yes",))
 
 #: ``(section, key)`` in the TOML file -> dataclass field.
 _TOML_KEYS: dict[tuple[str, str], str] = {
