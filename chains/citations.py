@@ -32,10 +32,13 @@ QUOTE_CHARS = '"“”'
 #: A citation marker ``[n]`` or ``[n: "verbatim quote"]``. Group 1 is the passage number,
 #: group 2 the quote (``None`` for a bare ``[n]``; ``\"`` escapes are left for the caller).
 #: The quote may open and close with any of :data:`QUOTE_CHARS` and may itself contain any
-#: of them (filings write “Notes”): it ends at the first quote character followed by ``]``.
+#: of them (filings write “Notes”): it ends at the first quote character followed by ``]``,
+#: and never runs into the next ``[n:`` (an unclosed quote does not swallow later markers).
 #: The one pattern for parsing markers: import it rather than writing another.
 CITATION_MARKER = re.compile(
-    rf"\[\s*(\d+)\s*(?::\s*[{QUOTE_CHARS}]((?:\\.|[^\\])*?)[{QUOTE_CHARS}]\s*)?\]"
+    r"\[\s*(\d+)\s*(?::\s*[" + QUOTE_CHARS + r"]"
+    r"((?:(?!\[\s*\d+\s*:)(?:\\.|[^\\]))*?)"
+    r"[" + QUOTE_CHARS + r"]\s*)?\]"
 )
 _MULTI = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]")
 _QUOTE_FIX = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})

@@ -52,6 +52,19 @@ def test_marker_quote_is_optional_and_ends_at_its_own_bracket():
     assert CITATION_MARKER.search("see [note 1] and [1: unquoted]") is None
 
 
+def test_an_unclosed_quote_does_not_swallow_the_next_marker():
+    ps = make_passages("Revenue rose by 11%.", "Costs fell by 3%.")
+    v = validate('Revenue rose [1: "Revenue rose by 11%. Costs fell [2: "Costs fell by 3%."].', ps)
+    assert v.cited == [2] and v.quotes[2][0][0] == "Costs fell by 3%."
+    assert "Costs fell [2]" in v.answer
+
+
+def test_a_quote_may_contain_bracketed_references():
+    ps = [make_passage(1, "Prior work [12] reported a 3% decline.")]
+    v = validate('A decline was reported [1: "Prior work [12] reported a 3% decline."].', ps)
+    assert v.ok and v.cited == [1]
+
+
 # -- parse_output ---------------------------------------------------------------------------
 
 
