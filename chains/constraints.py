@@ -953,3 +953,78 @@ def boosts_for(
         if values and (c.field, values) not in out:
             out.append((c.field, values))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# applying constraints
+
+
+#: Ordering bonus per boost a candidate satisfies (added to its ``rerank`` score for ordering
+#: only; the gate still reads the unboosted score).
+BOOST = 0.1
+
+
+def apply_boosts(
+    candidates: Sequence[Any],
+    boosts: Sequence[tuple[str, Sequence[str]]],
+    *,
+    score: str = "rerank",
+    bonus: float = BOOST,
+) -> list[Any]:
+    """Reorder candidates so those matching the boosts come first among near-equals.
+
+    Each satisfied ``(field, values)`` adds ``bonus`` to the candidate's ordering key
+    (its ``score``, else ``dense``); the scores themselves are unchanged and the bonus is
+    recorded as ``scores["boost"]``. The sort is stable, so without boosts nothing moves.
+
+    Args:
+        candidates: :class:`~chains.candidates.Candidate` objects, best first.
+        boosts: From :func:`boosts_for`.
+        score: The score to order by.
+        bonus: Ordering bonus per satisfied boost.
+
+    Returns:
+        The candidates, reordered (a new list).
+    """
+    if not boosts:
+        return list(candidates)
+
+    def key(c: Any) -> float:
+        hits = sum(1 for f, values in boosts if c.meta.get(f) in values)
+        if hits:
+            c.scores["boost"] = hits * bonus
+        base = c.scores.get(score, c.scores.get("dense", 0.0))
+        return float(base) + hits * bonus
+
+    return sorted(candidates, key=key, reverse=True)
+
+
+def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
+    """Why a question must be refused before retrieval ('' when it need not be).
+
+    * An exact constraint no readable document satisfies ("no indexed document you can
+      access is about 3M FY2030").
+    * A company-like name the index does not hold, when the question matched no indexed
+      company, the index holds companies, and the question also names a period or a
+      document type (the financial framing that makes the name a company; without it,
+      "Napoleon's army" would be refused on a history corpus).
+
+    Args:
+        qc: The parse result.
+        companies_indexed: Whether any readable document has a ``company``.
+    """
+    if qc.uncovered:
+        named = [v for c in qc.companies if c.match == "exact" for v in c.values]
+        missing = [c.text for c in qc.uncovered if c.field != "company"]
+        about = " ".join([*dict.fromkeys(named), *missing]) or ", ".join(
+            c.text for c in qc.uncovered
+        )
+        return f"no indexed document you can access is about {about}"
+    framed = bool(qc.periods or qc.doc_types)
+    if qc.unmatched and not qc.companies and companies_indexed and framed:
+        names = ", ".join(dict.fromkeys(u.text for u in qc.unmatched))
+        period = " ".join(c.text for c in qc.periods)
+        return f"no indexed document you can access is about {names}" + (
+            f" {period}" if period else ""
+        )
+    return ""

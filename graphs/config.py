@@ -107,6 +107,8 @@ class RAGConfig:
     """Every knob of the answering graph, with its default (descriptions in field metadata).
 
     Attributes:
+        constraints: Apply the question's constraints (company, period, document type) as
+            metadata filters and boosts (the ``constrain`` node).
         retrieval_mode: ``dense``, ``bm25`` or ``hybrid`` (reciprocal rank fusion).
         k_dense: Depth of the dense list.
         k_bm25: Depth of the BM25 list.
@@ -127,6 +129,14 @@ class RAGConfig:
         trace_candidates: How many candidates the trace lists.
     """
 
+    constraints: bool = knob(
+        True,
+        "read the company, period and document type a question names and search only the "
+        "documents that match (hard filter when the match is exact, a boost otherwise); "
+        "`no_evidence` naming the constraint when no document you may read matches",
+        "bool",
+        client="yes",
+    )
     retrieval_mode: str = knob(
         "hybrid",
         "first-stage retrieval: `dense`, `bm25` or `hybrid` (reciprocal rank fusion)",

@@ -21,9 +21,24 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from chains.answerers import Answerer, make_answerer
+from chains.constraints import Gazetteer
 from chains.rerank import Reranker, make_reranker
 from chains.retrieval import HybridRetriever
 from graphs.config import RAGConfig
+from loaders.access import PUBLIC, allowed_labels
+
+#: Document-level metadata the ``constrain`` node reads (copied onto every chunk at ingest).
+DOCUMENT_FIELDS = (
+    "doc_id",
+    "doc_name",
+    "title",
+    "company",
+    "company_aliases",
+    "period",
+    "doc_type",
+    "years",
+    "access",
+)
 
 if TYPE_CHECKING:
     from citerag.embeddings import EmbeddingModel
@@ -58,6 +73,8 @@ class GraphDeps:
     calibration: dict[str, Any] = field(default_factory=dict)
     index: LoadedIndex | None = None
     _answerers: dict[str, Answerer] = field(default_factory=dict, repr=False)
+    _documents: list[dict[str, Any]] | None = field(default=None, repr=False)
+    _gazetteers: dict[tuple[str, ...], Gazetteer] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -165,7 +182,43 @@ class GraphDeps:
             rerankers=self.rerankers,
             calibration=self.calibration,
             index=self.index,
+            _documents=self._documents,
+            _gazetteers=self._gazetteers,
         )
+
+    def documents(self) -> list[dict[str, Any]]:
+        """One metadata record per indexed document (read once from the store's chunks).
+
+        A store that cannot list its chunks (no ``iter_metadata``) yields none, and the
+        ``constrain`` node then applies nothing.
+        """
+        with self._lock:
+            if self._documents is None:
+                seen: dict[str, dict[str, Any]] = {}
+                lister = getattr(self.store, "iter_metadata", None)
+                for _, meta in lister() if lister is not None else ():
+                    doc_id = str(meta.get("doc_id") or meta.get("doc_name") or "")
+                    if doc_id and doc_id not in seen:
+                        seen[doc_id] = {k: meta.get(k) for k in DOCUMENT_FIELDS}
+                self._documents = list(seen.values())
+            return self._documents
+
+    def gazetteer(self, user_groups: list[str] | None) -> Gazetteer:
+        """The gazetteer of the documents these groups may read (built once per label set).
+
+        Built from readable documents only, so a company that only restricted documents are
+        about is, to a caller without the label, exactly like a company not indexed at all.
+        """
+        labels = tuple(sorted(allowed_labels(list(user_groups or []))))
+        docs = self.documents()
+        with self._lock:
+            gaz = self._gazetteers.get(labels)
+            if gaz is None:
+                if len(self._gazetteers) >= 64:
+                    self._gazetteers.clear()
+                gaz = Gazetteer(d for d in docs if d.get("access", PUBLIC) in labels)
+                self._gazetteers[labels] = gaz
+            return gaz
 
     def reranker(self, spec: str) -> Reranker:
         """The reranker for a config name, built once."""

@@ -13,12 +13,14 @@ from langchain_core.runnables import RunnableConfig
 
 from chains import assemble as assembly
 from chains import citations
+from chains import constraints as rules
 from chains import gate as gating
 from chains.assemble import AssembledContext
 from chains.prompts import load_prompt
+from citerag.index.filters import combine
 from graphs.config import RAGConfig
 from graphs.deps import GraphDeps
-from graphs.records import RerankRecord, RetrievalRecord
+from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord
 from graphs.state import RAGState
 from graphs.trace import build_trace
 
@@ -33,9 +35,40 @@ NO_EVIDENCE_ANSWER = (
 )
 
 
-def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
-    """First stage: dense, BM25 or hybrid candidates, access-filtered inside each index."""
+def constrain(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+    """Read the company, period and document type the question names (no model call).
+
+    Exact matches against the readable documents' metadata become a hard filter (ANDed with
+    the access filter inside every index by ``retrieve``); ambiguous or partial ones become
+    ordering boosts; a constraint no readable document satisfies ends the run
+    ``no_evidence`` with a reason naming it.
+    """
     cfg = RAGConfig.from_runnable_config(config)
+    if not cfg.constraints:
+        return {"constraints": ConstraintRecord(enabled=False)}
+    gaz = deps.gazetteer(state.get("user_groups") or [])
+    if not gaz.documents or not any(
+        d.get(f) for d in gaz.documents for f in ("company", "period", "doc_type")
+    ):
+        return {"constraints": ConstraintRecord(enabled=True, documents=len(gaz.documents))}
+    qc = rules.parse_constraints(state["question"], gaz)
+    return {
+        "constraints": ConstraintRecord(
+            enabled=True,
+            documents=len(gaz.documents),
+            parsed=qc.to_dict(),
+            filter=rules.filter_for(qc),
+            boosts=tuple((f, tuple(v)) for f, v in rules.boosts_for(qc)),
+            refusal=rules.refusal_reason(qc, companies_indexed=bool(gaz.companies)),
+        )
+    }
+
+
+def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+    """First stage: dense, BM25 or hybrid candidates, filtered inside each index by access,
+    the caller's ``filters`` and the question's constraints."""
+    cfg = RAGConfig.from_runnable_config(config)
+    constraints = state.get("constraints")
     res = deps.retriever.retrieve(
         state["question"],
         mode=cfg.retrieval_mode,  # type: ignore[arg-type]
@@ -44,7 +77,9 @@ def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         k=cfg.k,
         rrf_k=cfg.rrf_k,
         user_groups=state.get("user_groups") or [],
-        metadata_filter=state.get("filters"),
+        metadata_filter=combine(
+            state.get("filters"), constraints.filter if constraints is not None else None
+        ),
     )
     record = RetrievalRecord(
         mode=cfg.retrieval_mode,
@@ -66,6 +101,9 @@ def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
     ranked = reranker.rerank(
         state["question"], list(state.get("candidates") or []), state.get("query_vector")
     )
+    constraints = state.get("constraints")
+    if constraints is not None and constraints.boosts:
+        ranked = rules.apply_boosts(ranked, constraints.boosts)
     return {
         "candidates": ranked,
         "reranking": RerankRecord(reranker=reranker.name, score_type=reranker.score_type),
@@ -190,7 +228,15 @@ def answered(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
 def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """End ``no_evidence``: below the gate, or the model said the passages do not answer."""
     g = state.get("gate")
-    if g is None or not g.passed:
+    constraints = state.get("constraints")
+    if constraints is not None and constraints.refusal:
+        reason = constraints.refusal
+    elif g is not None and g.best is None and constraints is not None and constraints.filter:
+        reason = (
+            "no passage you can access matches the question's constraints "
+            f"({_constraint_text(constraints)})"
+        )
+    elif g is None or not g.passed:
         reason = g.refusal_reason() if g is not None else "no candidates were scored"
     else:
         reason = "the model reported that the supplied passages do not answer the question"
@@ -200,6 +246,12 @@ def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> 
             reason += f": {why.strip()[:300]}"
     out = {"status": "no_evidence", "answer": NO_EVIDENCE_ANSWER, "citations": [], "reason": reason}
     return {**out, "trace": build_trace(state, config, deps, out)}
+
+
+def _constraint_text(record: ConstraintRecord) -> str:
+    parsed = record.parsed or {}
+    texts = [c["text"] for c in parsed.get("constraints", []) if c.get("match") == "exact"]
+    return ", ".join(texts) or "metadata filter"
 
 
 def failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:

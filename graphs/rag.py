@@ -2,8 +2,9 @@
 
 ::
 
-    retrieve → rerank → gate ─┬─(below threshold)──────────────────────────→ no_evidence
-                              └→ assemble → generate ─┬─(error/empty, 1st)→ generate
+    constrain ─┬─(a named constraint no readable document satisfies)────────→ no_evidence
+               └→ retrieve → rerank → gate ─┬─(below threshold)────────────→ no_evidence
+                                            └→ assemble → generate ─┬─(error/empty, 1st)→ generate
                                                       ├─(error/empty, 2nd)→ failed
                                                       └→ parse ─┬─(block ok)──────→ validate
                                                                 └→ recover_block → validate
@@ -15,7 +16,7 @@
 Use :func:`build_graph` with :class:`~graphs.deps.GraphDeps` (``GraphDeps.from_index(dir)``
 or ``GraphDeps.from_store(store, ...)``), or :func:`load_default_graph` for an index
 directory with the offline defaults. ``build_graph(deps, stop_after="assemble")`` compiles
-the graph's prefix (retrieve → rerank → gate → assemble) for evaluation: the same nodes,
+the graph's prefix (constrain → retrieve → rerank → gate → assemble) for evaluation: the same nodes,
 ending before the answerer, returning the full state.
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -69,9 +70,10 @@ def build_graph(
         deps: From :meth:`GraphDeps.from_index` or :meth:`GraphDeps.from_store`. A bare
             ``VectorStore`` is accepted as a shorthand for ``GraphDeps.from_store(deps,
             **store_kwargs)``.
-        stop_after: ``"assemble"`` compiles only retrieve → rerank → gate (→ assemble when
-            the gate passes) and returns the whole state (candidates, gate decision,
-            context): what evaluation and calibration measure. ``None`` = the full graph.
+        stop_after: ``"assemble"`` compiles only constrain → retrieve → rerank → gate
+            (→ assemble when the gate passes) and returns the whole state (candidates, gate
+            decision, context): what evaluation and calibration measure. ``None`` = the
+            full graph.
         **store_kwargs: With a bare store only: ``embeddings``, ``lexical``, ``model``,
             ``rerankers``, ``manifest_id``, ``embedding_model``, ``calibration``.
 
@@ -99,13 +101,17 @@ def build_graph(
     names = PREFIX_NODES if prefix else NODES
     for fn in names:
         g.add_node(fn.__name__, cast(Any, _node(fn, fn.__name__, deps)))
-    g.add_edge(START, "retrieve")
+    g.add_edge(START, "constrain")
+    ends: dict[Hashable, str] = {
+        "retrieve": "retrieve",
+        "no_evidence": END if prefix else "no_evidence",
+    }
+    g.add_conditional_edges("constrain", routers.route_after_constrain, ends)
     g.add_edge("retrieve", "rerank")
     g.add_edge("rerank", "gate")
     if prefix:
-        g.add_conditional_edges(
-            "gate", routers.route_after_gate, {"assemble": "assemble", "no_evidence": END}
-        )
+        after_gate: dict[Hashable, str] = {"assemble": "assemble", "no_evidence": END}
+        g.add_conditional_edges("gate", routers.route_after_gate, after_gate)
         g.add_edge("assemble", END)
         return g.compile(name="citerag-prefix")
     g.add_conditional_edges("gate", routers.route_after_gate, ["assemble", "no_evidence"])
@@ -125,6 +131,7 @@ def build_graph(
 
 #: The nodes, in pipeline order; each function's name is its node's name.
 NODES: tuple[NodeFn, ...] = (
+    nodes.constrain,
     nodes.retrieve,
     nodes.rerank,
     nodes.gate,
@@ -138,7 +145,7 @@ NODES: tuple[NodeFn, ...] = (
     nodes.failed,
 )
 #: The nodes of ``build_graph(..., stop_after="assemble")``.
-PREFIX_NODES: tuple[NodeFn, ...] = NODES[:4]
+PREFIX_NODES: tuple[NodeFn, ...] = NODES[:5]
 
 
 def load_default_graph(

@@ -58,3 +58,32 @@ class RerankRecord:
     def to_trace(self) -> dict[str, Any]:
         """JSON-friendly record."""
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class ConstraintRecord:
+    """What the ``constrain`` node read from the question and how it applied it.
+
+    Attributes:
+        enabled: Whether the ``constraints`` knob was on.
+        documents: Documents the caller may read that carry any metadata the gazetteer
+            uses (0: the index has no document metadata; nothing is applied).
+        parsed: :meth:`chains.constraints.QuestionConstraints.to_dict` — each constraint
+            with its span and match, unmatched names, the derived filter and boosts.
+        filter: The hard metadata filter ANDed into retrieval (``None``: none).
+        boosts: ``(field, values)`` preferred when ordering candidates.
+        refusal: Why the question is refused before retrieval ('' when it is not).
+    """
+
+    enabled: bool
+    documents: int = 0
+    parsed: dict[str, Any] | None = None
+    filter: dict[str, Any] | None = None
+    boosts: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    refusal: str = ""
+
+    def to_trace(self) -> dict[str, Any]:
+        """JSON-friendly record."""
+        out = asdict(self)
+        out["boosts"] = [[f, list(v)] for f, v in self.boosts]
+        return out

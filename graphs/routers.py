@@ -11,6 +11,12 @@ from graphs.state import RAGState
 MAX_ATTEMPTS = 2
 
 
+def route_after_constrain(state: RAGState) -> Literal["retrieve", "no_evidence"]:
+    """A constraint no readable document satisfies ends the run before retrieval."""
+    c = state.get("constraints")
+    return "no_evidence" if c is not None and c.refusal else "retrieve"
+
+
 def route_after_gate(state: RAGState) -> Literal["assemble", "no_evidence"]:
     """Below the threshold the run ends without calling the model."""
     g = state.get("gate")

@@ -10,7 +10,7 @@ from chains.assemble import AssembledContext
 from chains.candidates import Candidate
 from chains.citations import ParsedOutput, Validation
 from chains.gate import GateDecision
-from graphs.records import RerankRecord, RetrievalRecord
+from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord
 
 Status = Literal["answered", "no_evidence", "failed"]
 
@@ -66,6 +66,7 @@ class RAGState(RAGInput, RAGOutput, total=False):
     """Full working state.
 
     Attributes:
+        constraints: What the question constrains and how it was applied.
         candidates: Candidates after the second stage, best first.
         query_vector: The question's embedding, shared by retrieval and reranking.
         retrieval: What the first stage did (mode, filter, list sizes, score types).
@@ -83,6 +84,7 @@ class RAGState(RAGInput, RAGOutput, total=False):
         timings: Seconds spent per node.
     """
 
+    constraints: ConstraintRecord
     candidates: list[Candidate]
     query_vector: list[float] | None
     retrieval: RetrievalRecord

@@ -42,6 +42,7 @@ def build_trace(
         "filters": state.get("filters"),
         "index": {"manifest_id": deps.manifest_id, "embedding_model": deps.embedding_model},
         "config": cfg.to_dict(),
+        "constraints": _record(state.get("constraints")),
         "retrieval": _record(state.get("retrieval")),
         "reranking": _record(state.get("reranking")),
         "candidates": [c.to_trace() for c in cands[: cfg.trace_candidates]],

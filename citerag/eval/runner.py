@@ -279,6 +279,10 @@ class QuestionResult:
         hit_rerank: Best ``rerank`` score of a hit within the first ``max_passages`` of the
             final order (``None`` if no hit there) — for calibration curves.
         hit_dense: Same for the ``dense`` score.
+        top_docs: Document names of the first five candidates (final order).
+        constrained: Whether the question's constraints narrowed retrieval (a hard filter).
+        refusal: Why the ``constrain`` node refused the question before retrieval ('' if
+            it did not).
     """
 
     id: str
@@ -301,6 +305,9 @@ class QuestionResult:
     judged: bool = False
     hit_rerank: float | None = None
     hit_dense: float | None = None
+    top_docs: list[str] = field(default_factory=list)
+    constrained: bool = False
+    refusal: str = ""
 
     @property
     def destroyed(self) -> bool:
@@ -491,14 +498,31 @@ class Evaluator:
             self._states[ck] = state
         return state
 
+    def _refused(self, config: EvalConfig) -> GateDecision:
+        """The gate's record for a question the ``constrain`` node refused (no candidates)."""
+        from chains import gate as gating
+        from graphs.config import RAGConfig
+
+        cfg = RAGConfig.from_runnable_config(config.runnable())  # type: ignore[arg-type]
+        settings = gating.resolve(
+            gate_score=cfg.gate_score,
+            gate_threshold=cfg.gate_threshold,
+            reranker_name=self.deps.reranker(cfg.reranker).name,
+            calibration=self.deps.calibration,
+        )
+        return gating.decide([], settings, self.deps.reranker(cfg.reranker).name)
+
     def run_one(self, q: Question, config: EvalConfig) -> QuestionResult:
         """Evaluate one question under one configuration."""
         from graphs.config import RAGConfig
 
         state = self.stages(q.question, config)
-        cands = state["candidates"]
+        cands = state.get("candidates") or []
         ranked = [c.key for c in cands]
-        gate: GateDecision = state["gate"]
+        constraints = state.get("constraints")
+        refusal = constraints.refusal if constraints is not None else ""
+        gate: GateDecision = state["gate"] if "gate" in state else self._refused(config)
+        first_stage_keys = state["retrieval"].first_stage if "retrieval" in state else ()
         ctx = state.get("context")
         ctx_keys = [p.candidate.key for p in ctx.passages] if ctx is not None else []
         rer = [c.scores["rerank"] for c in cands if "rerank" in c.scores]
@@ -513,6 +537,9 @@ class Evaluator:
             "best_rerank": max(rer) if rer else None,
             "best_dense": max(den) if den else None,
             "top": [self.corpus.chunk_id.get(k, k) for k in ranked[:5]],
+            "top_docs": [str(c.meta.get("doc_name") or "") for c in cands[:5]],
+            "constrained": bool(constraints is not None and constraints.filter),
+            "refusal": refusal,
         }
         if q.unanswerable:
             return QuestionResult(
@@ -533,7 +560,7 @@ class Evaluator:
         ]
         first = min((r for r in item_ranks if r is not None), default=None)
         first_stage = next(
-            (i for i, k in enumerate(state["retrieval"].first_stage, 1) if k in hit_any), None
+            (i for i, k in enumerate(first_stage_keys, 1) if k in hit_any), None
         )
         in_context = any(k in hit_any for k in ctx_keys)
         cfg = RAGConfig.from_runnable_config(config.runnable())  # type: ignore[arg-type]
@@ -541,8 +568,12 @@ class Evaluator:
             attribution = "not_in_index"
             order = (DESTROYED, NOT_IN_SOURCE, SOURCE_UNAVAILABLE, DOC_NOT_INDEXED)
             detail = next(s for s in order if s in statuses)
+        elif refusal:
+            attribution, detail = "not_in_candidates", f"refused by constraints: {refusal}"
         elif first_stage is None:
             attribution, detail = "not_in_candidates", f"no hit in the first {cfg.k} candidates"
+            if base["constrained"]:
+                detail += " (narrowed by the question's constraints)"
         elif not gate.passed:
             attribution = "dropped_by_gate"
             best_txt = "none" if gate.best is None else f"{gate.best:.3f}"

@@ -54,7 +54,13 @@ def test_prefix_graph_is_the_same_nodes_and_returns_the_state(sample_index, embe
     deps = GraphDeps.from_index(sample_index, embedding_model=embedding_model)
     full = build_graph(deps)
     prefix = build_graph(deps, stop_after="assemble")
-    assert set(prefix.nodes) - {"__start__"} == {"retrieve", "rerank", "gate", "assemble"}
+    assert set(prefix.nodes) - {"__start__"} == {
+        "constrain",
+        "retrieve",
+        "rerank",
+        "gate",
+        "assemble",
+    }
     assert set(prefix.nodes) < set(full.nodes)
     state = prefix.invoke({"question": "What does inverter fault code E-217 mean?"})
     assert state["gate"].passed and state["context"].passages

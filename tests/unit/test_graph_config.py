@@ -63,6 +63,7 @@ def test_number_check_is_a_boolean_knob():
 
 def test_client_policy_is_derived_from_the_metadata():
     assert client_knobs(("yes",)) == (
+        "constraints",
         "retrieval_mode",
         "k_dense",
         "k_bm25",
