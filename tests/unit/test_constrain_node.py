@@ -62,7 +62,7 @@ def test_company_and_year_become_a_hard_filter_with_spans():
     assert rec.enabled and rec.documents == 3  # the restricted document is not counted
     flt = rec.filter
     assert flt is not None
-    parts = flt["$and"] if "$and" in flt else [flt]
+    parts = flt.get("$and", [flt])
     assert {"company": {"$in": ["3M"]}} in parts
     period = next(p["period"]["$in"] for p in parts if "period" in p)
     assert "FY2018" in period and "FY2022" not in period
