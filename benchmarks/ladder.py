@@ -1,4 +1,4 @@
-"""Seed 004's fallback-ladder table, measured on the real graph with injected faults.
+"""The fallback-ladder article's unusable-answer table, measured on the real graph.
 
 Usage (from the repository root)::
 

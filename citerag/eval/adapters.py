@@ -14,14 +14,16 @@ SQuAD 2.0 (``squad2-dev/dev-v2.0.json``)
     the article's canonical text (the ``.txt`` loader keeps text verbatim; the mapping is
     checked with ``text[start:end] == answer``). ``is_impossible`` questions are written with
     ``unanswerable: true``. ``questions_sentence.jsonl`` uses, instead of the answer span,
-    the whole sentence containing it (the stricter "needle" of seed article 001).
+    the whole sentence containing it (the stricter "needle" of the chunking article).
 SciFact (``scifact-1k``)
     One ``.txt`` per abstract (title, blank line, abstract) named ``<corpus id>.txt``;
     evidence = the relevant abstracts from ``qrels/test.tsv`` with their grades
     (document-level relevance: any chunk of a relevant abstract is a hit).
-FinanceBench (``financebench``)
+FinanceBench (``financebench``, ``financebench-dev``)
     The filings' PDFs (symlinked); evidence = ``(document, page)`` with
-    ``page = evidence_page_num + 1`` (the data set's pages are zero-based).
+    ``page = evidence_page_num + 1`` (the data set's pages are zero-based); each question's
+    metadata keeps the filing it was asked about (``doc_name``) and the ``company``.
+    ``financebench-dev`` may be cut to the companies whose filings total at most N pages.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from typing import Any
 
 from citerag.eval.questions import Evidence, Question, write_questions
 
-DATASETS = ("squad", "scifact", "financebench")
+DATASETS = ("squad", "scifact", "financebench", "financebench-dev")
 
 
 def default_data_dir() -> Path:
@@ -226,12 +228,45 @@ def prepare_scifact(data: Path, work: Path, limit_queries: int | None = None) ->
     )
 
 
-def prepare_financebench(data: Path, work: Path) -> Prepared:
-    """Link the FinanceBench PDFs and write their questions with 1-based evidence pages."""
-    base = data / "financebench"
-    root = work / "financebench"
+def _pdf_pages(path: Path) -> int:
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(path))
+    if reader.is_encrypted:
+        reader.decrypt("")
+    return len(reader.pages)
+
+
+def prepare_financebench(
+    data: Path,
+    work: Path,
+    *,
+    folder: str = "financebench",
+    max_company_pages: int | None = None,
+) -> Prepared:
+    """Link FinanceBench PDFs and write their questions with 1-based evidence pages.
+
+    Args:
+        data: The shared data folder.
+        work: Where to materialise it.
+        folder: ``financebench`` (4 filings) or ``financebench-dev`` (59 filings of 27
+            companies).
+        max_company_pages: Keep only the companies whose filings have at most this many
+            pages in all (a size rule for quick runs: it keeps every filing of each kept
+            company, so multi-year companies stay multi-year); ``None`` keeps everything.
+    """
+    base = data / folder
+    name = folder if max_company_pages is None else f"{folder}-max{max_company_pages}p"
+    root = work / name
     corpus = _fresh_corpus(root)
     pdfs = sorted((base / "pdfs").glob("*.pdf"))
+    if max_company_pages is not None:
+        pages: dict[str, int] = {}
+        for pdf in pdfs:
+            company = pdf.name.split("_", 1)[0]
+            pages[company] = pages.get(company, 0) + _pdf_pages(pdf)
+        pdfs = [p for p in pdfs if pages[p.name.split("_", 1)[0]] <= max_company_pages]
+    kept = {p.stem for p in pdfs}
     for pdf in pdfs:
         link = corpus / pdf.name
         if link.is_symlink() or link.exists():
@@ -242,8 +277,13 @@ def prepare_financebench(data: Path, work: Path) -> Prepared:
             os.symlink(pdf.resolve(), link)
         except OSError:  # no symlinks (e.g. some Windows setups): copy outside the repo
             shutil.copyfile(pdf, link)
+    for stale in corpus.glob("*.pdf"):
+        if stale.stem not in kept:
+            stale.unlink()
     questions: list[Question] = []
     for rec in _jsonl(base / "questions.jsonl"):
+        if rec.get("doc_name") not in kept:
+            continue
         ev: list[Evidence] = []
         for item in rec.get("evidence") or []:
             e = Evidence(doc=f"{item['doc_name']}.pdf", page=int(item["evidence_page_num"]) + 1)
@@ -258,21 +298,20 @@ def prepare_financebench(data: Path, work: Path) -> Prepared:
                 False,
                 ev,
                 {
-                    "dataset": "financebench",
+                    "dataset": folder,
                     "company": rec.get("company"),
+                    "doc_name": f"{rec.get('doc_name')}.pdf",
                     "answer": rec.get("answer"),
                 },
             )
         )
     path = root / "questions.jsonl"
     write_questions(questions, path)
-    return Prepared(
-        "financebench", root, corpus, path, {}, {"pdfs": len(pdfs), "questions": len(questions)}
-    )
+    return Prepared(name, root, corpus, path, {}, {"pdfs": len(pdfs), "questions": len(questions)})
 
 
 def prepare(dataset: str, data: Path, work: Path, **kwargs: Any) -> Prepared:
-    """Materialise one data set (``squad``, ``scifact`` or ``financebench``).
+    """Materialise one data set (``squad``, ``scifact``, ``financebench``, ``financebench-dev``).
 
     Raises:
         ValueError: Unknown data set.
@@ -286,6 +325,8 @@ def prepare(dataset: str, data: Path, work: Path, **kwargs: Any) -> Prepared:
         return prepare_scifact(data, work, **kwargs)
     if dataset == "financebench":
         return prepare_financebench(data, work)
+    if dataset == "financebench-dev":
+        return prepare_financebench(data, work, folder="financebench-dev", **kwargs)
     raise ValueError(f"unknown data set {dataset!r}: use one of {', '.join(DATASETS)}")
 
 

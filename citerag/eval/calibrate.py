@@ -14,7 +14,7 @@ threshold ``t`` the sweep counts:
 Negatives come in two kinds and are reported separately: the question file's own
 ``unanswerable`` questions (for SQuAD 2.0, adversarial near-misses written against the very
 paragraph that looks relevant) and **out-of-domain** questions (``--ood``: questions about
-something the corpus does not cover at all, seed article 001's refusal set).
+something the corpus does not cover at all, the chunking article's out-of-domain refusal set).
 
 Selection rules (:class:`Rule`):
 

@@ -46,7 +46,7 @@ def test_sign_test_10_wins_3_losses():
         (10, 3, "0.09"),  # hybrid vs BM25 at R@4
     ],
 )
-def test_sign_test_reproduces_seed_001(wins, losses, printed):
+def test_sign_test_reproduces_the_chunking_article(wins, losses, printed):
     """The p-values the chunking article prints, to the digits it prints them."""
     digits = len(printed.split(".")[1])
     assert round(stats.sign_test(wins, losses), digits) == pytest.approx(float(printed))
