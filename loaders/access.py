@@ -11,11 +11,56 @@ from __future__ import annotations
 
 import fnmatch
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 ACCESS_FILE = ".citerag-access.json"
 PUBLIC = "public"
+
+V = TypeVar("V")
+
+
+def read_rules_file(root: Path, name: str) -> dict[str, Any] | None:
+    """Read a folder's rules file ``root/name``: a JSON object keyed by glob patterns.
+
+    Args:
+        root: An ingest root.
+        name: The rules file's name (``.citerag-access.json``, ``.citerag-metadata.json``).
+
+    Returns:
+        The object, or ``None`` when ``root`` is not a folder or has no such file.
+
+    Raises:
+        ValueError: If the file is not valid JSON or not a JSON object (naming the file).
+    """
+    path = root / name
+    if not root.is_dir() or not path.exists():
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: expected a JSON object mapping glob patterns to values")
+    return raw
+
+
+def matching_values(rules: Iterable[tuple[str, V]], relative: str) -> list[V]:
+    """The values of the rules whose glob pattern matches a path, in rule order.
+
+    Patterns are matched with :func:`fnmatch.fnmatchcase` against the POSIX path relative to
+    the ingest root, so ``*`` also matches ``/``. Callers let the last match win.
+
+    Args:
+        rules: ``(pattern, value)`` pairs in file order.
+        relative: A POSIX path relative to the root.
+
+    Returns:
+        The matching rules' values, first to last.
+    """
+    return [value for pattern, value in rules if fnmatch.fnmatchcase(relative, pattern)]
 
 
 @dataclass
@@ -37,23 +82,19 @@ class AccessMap:
         Raises:
             ValueError: If the file is not a JSON object of string -> string.
         """
-        path = root / ACCESS_FILE
-        if not root.is_dir() or not path.exists():
+        raw = read_rules_file(root, ACCESS_FILE)
+        if raw is None:
             return cls(default=default)
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(raw, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) and v for k, v in raw.items()
-        ):
-            raise ValueError(f"{path}: expected a JSON object mapping glob patterns to labels")
+        if not all(isinstance(v, str) and v for v in raw.values()):
+            raise ValueError(
+                f"{root / ACCESS_FILE}: expected a JSON object mapping glob patterns to labels"
+            )
         return cls(rules=list(raw.items()), default=default)
 
     def label_for(self, relative: str) -> str:
-        """Return the label for a POSIX path relative to the root."""
-        label = self.default
-        for pattern, value in self.rules:
-            if fnmatch.fnmatchcase(relative, pattern):
-                label = value
-        return label
+        """Return the label for a POSIX path relative to the root (the last match wins)."""
+        labels = matching_values(self.rules, relative)
+        return labels[-1] if labels else self.default
 
 
 def allowed_labels(user_groups: list[str] | None) -> list[str]:

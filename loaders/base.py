@@ -11,6 +11,7 @@ A loader turns the bytes of one file into a :class:`ParsedDocument`:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class DocumentLoadError(Exception):
@@ -19,7 +20,7 @@ class DocumentLoadError(Exception):
     Attributes:
         reason: A short human-readable reason recorded in the failed-document ledger.
         kind: A machine-readable category (``corrupt``, ``encrypted``, ``empty``,
-            ``binary``, ``unsupported``, ``needs_ocr``, ``too_large``).
+            ``binary``, ``unsupported``, ``needs_ocr``, ``too_large``, ``bad_metadata``).
     """
 
     def __init__(self, reason: str, kind: str = "corrupt") -> None:
@@ -54,6 +55,11 @@ class ParsedDocument:
         segments: Pages or sections, in document order, covering the useful text.
         title: Display title (from metadata/headings, else the file name).
         file_type: ``pdf``, ``markdown``, ``html`` or ``text``.
+        title_source: Where ``title`` came from: ``pdf_title``, ``html_title``,
+            ``front_matter``, ``first_heading`` or ``file_name`` (the loader's fallback).
+        first_heading: The document's first level-1 heading, if it has one.
+        front_matter: The Markdown front matter's mapping (``{}`` when there is none).
+        body_start: First character of the text to index (after any front matter).
         pages: Number of pages for paginated documents, else ``None``.
         empty_pages: 1-based numbers of pages with no or almost no extractable text.
         parser: Name and version of the parser used, for the build manifest.
@@ -64,6 +70,10 @@ class ParsedDocument:
     segments: list[Segment]
     title: str
     file_type: str
+    title_source: str = "file_name"
+    first_heading: str | None = None
+    front_matter: dict[str, Any] = field(default_factory=dict)
+    body_start: int = 0
     pages: int | None = None
     empty_pages: list[int] = field(default_factory=list)
     parser: str = ""

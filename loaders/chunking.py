@@ -182,6 +182,8 @@ def chunk_document(
         doc: The parsed document.
         settings: Chunk size, overlap and header switch.
         doc_meta: Document-level metadata (must include ``doc_id``) copied onto each chunk.
+            Its ``title`` (the document's usable title, see :mod:`loaders.pipeline`) heads
+            the embedded text; without one, the parser's ``doc.title`` does.
 
     Returns:
         Chunks in document order.
@@ -197,10 +199,11 @@ def chunk_document(
         strip_whitespace=True,
     )
     doc_id = doc_meta["doc_id"]
+    title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
     for seg in doc.segments:
         body = doc.text[seg.start : seg.end]
-        header = make_header(doc.title, seg.section)
+        header = make_header(title, seg.section)
         pieces = splitter.split_text(body)
         for piece, found in zip(
             pieces, _locate_pieces(body, pieces, settings.chunk_overlap), strict=True

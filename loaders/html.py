@@ -131,13 +131,21 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
         pos += len(block)
     text = "".join(parts)
     heads = [(a, min(b, len(text)), lvl, t) for a, b, lvl, t in heads]
-    first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), "")
+    first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), None)
     # convert_charrefs=True already decoded entities; unescaping again would corrupt "&amp;lt;".
-    title = _WS.sub(" ", ex.title).strip() or first_h1 or path.stem
+    page_title = _WS.sub(" ", ex.title).strip()
+    if page_title:
+        title, source = page_title, "html_title"
+    elif first_h1:
+        title, source = first_h1, "first_heading"
+    else:
+        title, source = path.stem, "file_name"
     return ParsedDocument(
         text=text,
         segments=split_sections(text, heads),
         title=title,
         file_type="html",
+        title_source=source,
+        first_heading=first_h1,
         parser="citerag.html/1 (html.parser)",
     )

@@ -4,31 +4,97 @@ Each section body (the text after its heading line, up to the next heading) beco
 segment whose ``section`` is the heading path, e.g. ``"Handbook > Billing > Late fees"``.
 Heading lines themselves are not chunk content: they travel in the contextual header.
 Fenced code blocks are respected, so a ``# comment`` in code is not a heading.
+
+YAML front matter (a first line ``---``, ``key: value`` lines, a closing ``---`` or ``...``)
+stays in the canonical text, so offsets still index the raw file, but lies outside every
+segment: it is neither embedded nor quoted. Its mapping is returned as
+``ParsedDocument.front_matter`` (user-supplied document metadata, see
+:mod:`loaders.pipeline`); a block that is not a YAML mapping is left as ordinary text.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 import re
 from pathlib import Path
+from typing import Any
+
+import yaml  # PyYAML, a dependency of langchain-core
 
 from loaders.base import ParsedDocument, Segment
 from loaders.decode import decode_text
 
+log = logging.getLogger(__name__)
+
 #: ATX heading; an optional closing ``#`` run only counts after whitespace ("# C#" keeps its #).
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
+#: Front matter: ``---`` on the first line, up to a line that is ``---`` or ``...``.
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S | re.M)
 
 
-def _headings(text: str) -> list[tuple[int, int, int, str]]:
-    """Find ATX headings outside fenced code.
+def _plain(value: Any) -> Any:
+    """YAML values as JSON-friendly ones (dates as ISO strings), recursively."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], int]:
+    """Read the YAML front matter at the top of a Markdown text.
+
+    Args:
+        text: The canonical text (BOM removed, ``\\n`` line ends).
+
+    Returns:
+        ``(mapping, body_start)``: the front matter's mapping (dates as ISO strings) and the
+        offset of the first character after its closing line; ``({}, 0)`` when the text has
+        no front matter or the block is not a YAML mapping (then it is ordinary text).
+    """
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return {}, 0
+    try:
+        data = yaml.safe_load(m.group(1))
+    except yaml.YAMLError as exc:
+        log.debug("leading --- block is not YAML front matter: %s", exc)
+        return {}, 0
+    if data is None:  # "---" then "---": an empty front matter
+        data = {}
+    if not isinstance(data, dict):
+        return {}, 0
+    return _plain(data), m.end()
+
+
+def front_matter_text(value: Any) -> str | None:
+    """A front-matter scalar as text (``2022`` -> ``"2022"``), ``None`` if empty or not a scalar.
+
+    Args:
+        value: A value of the front matter's mapping.
+
+    Returns:
+        The stripped text, or ``None`` for ``None``, booleans, lists, mappings and blanks.
+    """
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    return str(value).strip() or None
+
+
+def _headings(text: str, start: int = 0) -> list[tuple[int, int, int, str]]:
+    """Find ATX headings outside fenced code, from offset ``start`` (a line start) on.
 
     Returns:
         Tuples ``(line_start, body_start, level, title)`` in document order.
     """
     out: list[tuple[int, int, int, str]] = []
     in_fence = False
-    pos = 0
-    for line in text.split("\n"):
+    pos = start
+    for line in text[start:].split("\n"):
         line_end = pos + len(line)
         if _FENCE.match(line):
             in_fence = not in_fence
@@ -38,21 +104,25 @@ def _headings(text: str) -> list[tuple[int, int, int, str]]:
     return out
 
 
-def split_sections(text: str, heads: list[tuple[int, int, int, str]]) -> list[Segment]:
+def split_sections(
+    text: str, heads: list[tuple[int, int, int, str]], start: int = 0
+) -> list[Segment]:
     """Turn heading positions into segments with heading paths.
 
     Args:
         text: Canonical text.
         heads: Output of :func:`_headings` (or any ``(line_start, body_start, level, title)``).
+        start: Where the text to index begins (after front matter); nothing before it is in
+            a segment.
 
     Returns:
         One segment per non-empty section body, in order.
     """
     segments: list[Segment] = []
-    if not heads or heads[0][0] > 0:
+    if not heads or heads[0][0] > start:
         end = heads[0][0] if heads else len(text)
-        if text[:end].strip():
-            segments.append(Segment(0, end, section=""))
+        if text[start:end].strip():
+            segments.append(Segment(start, end, section=""))
     stack: list[tuple[int, str]] = []
     for i, (_line_start, body_start, level, title) in enumerate(heads):
         while stack and stack[-1][0] >= level:
@@ -72,15 +142,28 @@ def load_markdown(path: Path, data: bytes) -> ParsedDocument:
         data: The file's bytes.
 
     Returns:
-        The parsed document; its title is the first level-1 heading, else the file stem.
+        The parsed document; its title is the front matter's ``title``, else the first
+        level-1 heading, else the file stem.
     """
     text = decode_text(data, path)
-    heads = _headings(text)
-    title = next((t for _, _, lvl, t in heads if lvl == 1), path.stem.replace("_", " "))
+    front, body_start = split_front_matter(text)
+    heads = _headings(text, body_start)
+    first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), None)
+    fm_title = front_matter_text(front.get("title"))
+    if fm_title:
+        title, source = fm_title, "front_matter"
+    elif first_h1:
+        title, source = first_h1, "first_heading"
+    else:
+        title, source = path.stem.replace("_", " "), "file_name"
     return ParsedDocument(
         text=text,
-        segments=split_sections(text, heads),
+        segments=split_sections(text, heads, body_start),
         title=title,
         file_type="markdown",
+        title_source=source,
+        first_heading=first_h1,
+        front_matter=front,
+        body_start=body_start,
         parser="citerag.markdown/1",
     )

@@ -154,7 +154,8 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
             kind="needs_ocr",
         )
     meta = pages[0].metadata
-    title = str(meta.get("title") or "").strip() or path.stem.replace("_", " ")
+    pdf_title = str(meta.get("title") or "").strip()
+    title = pdf_title or path.stem.replace("_", " ")
     warn = []
     if running:
         warn.append(f"running header/footer lines left out of chunks: {sorted(running)[:10]}")
@@ -165,6 +166,7 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         segments=segments,
         title=title,
         file_type="pdf",
+        title_source="pdf_title" if pdf_title else "file_name",
         pages=len(pages),
         empty_pages=empty,
         parser=f"langchain_community.PyPDFLoader (pypdf {pypdf_version}, plain)",

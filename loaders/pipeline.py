@@ -1,16 +1,57 @@
-"""Turn one file into chunks or a failure record; runs in a worker process during ingest."""
+"""Turn one file into chunks or a failure record; runs in a worker process during ingest.
+
+Every chunk carries its document's metadata: identity and access, plus what the document is
+about — ``title``, ``company``, ``period``, ``doc_type``, ``period_end``, ``years``,
+``company_aliases`` — inferred by :func:`loaders.metadata.infer_metadata` from the file
+name, the parser's title, the first heading and the opening text, unless the user supplied
+them. User-supplied values, weakest first (a later source overrides an earlier one key by
+key, and every user value overrides inference):
+
+1. the ingest root's ``.citerag-metadata.json``: glob pattern -> object, the same glob
+   semantics as ``.citerag-access.json`` (the last matching pattern wins, key by key);
+2. Markdown YAML front matter;
+3. a sidecar ``<file name>.meta.json`` next to the file.
+
+Each is a JSON object (or mapping) with any of ``title``, ``company``, ``period``,
+``doc_type`` and ``company_aliases``; ``null`` clears an inferred value. A sidecar that is not
+such an object fails its document with a reason naming the sidecar.
+
+The title in the embedded ``title > section`` header is the document's usable title: a user
+title, else the loader's title when :func:`~loaders.metadata.is_meaningful_title` (kept
+verbatim, so embedded text does not change), else the inferred one (the readable file name,
+or company, type and period) instead of an EDGAR accession number or a hash.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from loaders.base import DocumentLoadError
+from loaders.access import matching_values, read_rules_file
+from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.chunking import Chunk, ChunkSettings, chunk_document, doc_id_for
+from loaders.markdown import front_matter_text
+from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
 from loaders.registry import load_file
+
+#: Folder-level metadata rules at an ingest root (glob pattern -> metadata object).
+METADATA_FILE = ".citerag-metadata.json"
+#: A sidecar is named after its document plus this suffix (``report.pdf.meta.json``).
+SIDECAR_SUFFIX = ".meta.json"
+#: Keys a user may supply.
+USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
+#: Identifies how document metadata and the header title are derived; part of the ingest
+#: settings fingerprint, so changing it re-processes every document once.
+METADATA_VERSION = "citerag.document-metadata/1"
+#: Characters of a non-paginated document's opening that inference reads.
+OPENING_CHARS = 3000
+#: Characters of a PDF's first two pages that inference reads (an SEC cover page).
+OPENING_PDF_CHARS = 6000
 
 
 @dataclass
@@ -23,12 +64,15 @@ class SourceFile:
             root's name); the document id is derived from it.
         access: Access label.
         doc_name: Display name (defaults to the file name).
+        metadata: User-supplied document metadata from the ingest root's
+            ``.citerag-metadata.json`` (or given by the caller); see :data:`USER_FIELDS`.
     """
 
     path: Path
     source: str
     access: str = "public"
     doc_name: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
 
     @property
     def doc_id(self) -> str:
@@ -70,22 +114,310 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def document_metadata(src: SourceFile, parsed: Any, sha256: str) -> dict[str, Any]:
-    """The document-level metadata every chunk of ``src`` carries (identity and access).
+def clean_user_metadata(
+    raw: Any, where: str, *, strict: bool = True
+) -> tuple[dict[str, Any], list[str]]:
+    """Check user-supplied document metadata and bring it to the form inference takes.
+
+    Args:
+        raw: A sidecar's or folder rule's JSON value, or a front matter mapping.
+        where: What it is, for messages (``report.pdf.meta.json``).
+        strict: Sidecars and ``.citerag-metadata.json``: unknown keys and bad values raise.
+            Front matter (``strict=False``): other keys are ignored, blank values skipped
+            and bad values reported as warnings.
+
+    Returns:
+        ``(values, warnings)``: ``title``/``company``/``period``/``doc_type`` as strings
+        (numbers accepted: ``2022`` -> ``"2022"``), ``company_aliases`` as a list of strings,
+        ``None`` for an explicit ``null`` (strict only: it clears the inferred value).
+
+    Raises:
+        ValueError: In strict mode, for a value that is not an object, an unknown key or a
+            value of the wrong type.
+    """
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{where}: expected a JSON object with any of {', '.join(USER_FIELDS)}")
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in raw.items():
+        if key not in USER_FIELDS:
+            if strict:
+                problems.append(f"unknown key {key!r} (allowed: {', '.join(USER_FIELDS)})")
+            continue
+        if value is None:
+            if strict:
+                values[key] = None
+            continue
+        if key == "company_aliases":
+            items = [value] if not isinstance(value, list) else value
+            texts = [front_matter_text(v) for v in items]
+            if all(texts):
+                values[key] = texts
+                continue
+            problems.append(f"{key!r} must be a list of names")
+        else:
+            text = front_matter_text(value)
+            if text:
+                values[key] = text
+                continue
+            if strict or str(value).strip():
+                problems.append(f"{key!r} must be a non-empty string")
+    if problems and strict:
+        raise ValueError(f"{where}: " + "; ".join(problems))
+    return values, [f"{where}: {p}" for p in problems]
+
+
+@dataclass(frozen=True)
+class MetadataMap:
+    """An ingest root's ``.citerag-metadata.json``: glob pattern -> document metadata.
+
+    Patterns match like those of ``.citerag-access.json`` (POSIX paths relative to the root,
+    ``*`` also matches ``/``); every matching rule applies in file order, so for each key the
+    last matching rule wins.
+
+    Attributes:
+        rules: ``(pattern, values)`` pairs in file order (values cleaned).
+    """
+
+    rules: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+    @classmethod
+    def load(cls, root: Path) -> MetadataMap:
+        """Read ``root/.citerag-metadata.json`` if present.
+
+        Args:
+            root: An ingest root.
+
+        Returns:
+            The rules (none when the file is absent or ``root`` is a file).
+
+        Raises:
+            ValueError: If the file is not valid JSON, not an object of objects, or a rule
+                has an unknown key or a bad value (the message names the file and pattern).
+        """
+        raw = read_rules_file(root, METADATA_FILE)
+        if raw is None:
+            return cls()
+        rules = []
+        for pattern, values in raw.items():
+            where = f"{root / METADATA_FILE} (pattern {pattern!r})"
+            rules.append((pattern, clean_user_metadata(values, where)[0]))
+        return cls(tuple(rules))
+
+    def values_for(self, relative: str) -> dict[str, Any]:
+        """The metadata for a POSIX path relative to the root (``{}`` when no rule matches)."""
+        out: dict[str, Any] = {}
+        for values in matching_values(self.rules, relative):
+            out.update(values)
+        return out
+
+
+def sidecar_path(path: Path) -> Path:
+    """Where the metadata sidecar of a document would be (``report.pdf.meta.json``)."""
+    return path.with_name(path.name + SIDECAR_SUFFIX)
+
+
+def is_sidecar(path: Path) -> bool:
+    """Whether a file is a metadata sidecar (never ingested as a document)."""
+    return path.name.endswith(SIDECAR_SUFFIX)
+
+
+def _read_sidecar_bytes(path: Path) -> bytes | None:
+    """The bytes of a document's sidecar, ``None`` when it has none.
+
+    Raises:
+        OSError: If the sidecar exists but cannot be read.
+    """
+    sidecar = sidecar_path(path)
+    return sidecar.read_bytes() if sidecar.is_file() else None
+
+
+def metadata_digest(sidecar: bytes | None, folder: Mapping[str, Any]) -> str:
+    """Fingerprint of a document's user-supplied metadata outside its own bytes.
+
+    Args:
+        sidecar: The sidecar's bytes (``None``: no sidecar).
+        folder: The values ``.citerag-metadata.json`` gives the document.
+
+    Returns:
+        ``''`` when there is neither, else a hex sha256 over both.
+    """
+    if sidecar is None and not folder:
+        return ""
+    h = hashlib.sha256(json.dumps(folder, sort_keys=True).encode("utf-8"))
+    h.update(b"\0no sidecar" if sidecar is None else b"\0sidecar\0" + sidecar)
+    return h.hexdigest()
+
+
+def user_metadata_digest(src: SourceFile) -> str:
+    """:func:`metadata_digest` of a source as it is on disk now (for the ingest plan).
+
+    Raises:
+        OSError: If its sidecar exists but cannot be read.
+    """
+    return metadata_digest(_read_sidecar_bytes(src.path), src.metadata)
+
+
+def parse_sidecar(data: bytes, name: str) -> dict[str, Any]:
+    """Parse and check a sidecar's bytes.
+
+    Args:
+        data: The sidecar's bytes.
+        name: Its file name, for the reason.
+
+    Returns:
+        The cleaned values (see :func:`clean_user_metadata`).
+
+    Raises:
+        DocumentLoadError: ``bad_metadata``, naming the sidecar, if it is not UTF-8 JSON
+            or not an object of the allowed keys and value types.
+    """
+    where = f"metadata sidecar {name}"
+    try:
+        raw = json.loads(data.decode("utf-8-sig"))
+        return clean_user_metadata(raw, where)[0]
+    except UnicodeDecodeError as exc:
+        raise DocumentLoadError(f"{where}: not UTF-8 text ({exc})", "bad_metadata") from exc
+    except json.JSONDecodeError as exc:
+        raise DocumentLoadError(f"{where}: not valid JSON ({exc})", "bad_metadata") from exc
+    except ValueError as exc:
+        raise DocumentLoadError(str(exc), "bad_metadata") from exc
+
+
+def opening_text(doc: ParsedDocument) -> str:
+    """The text metadata inference reads: where covers and headlines are.
+
+    Args:
+        doc: A parsed document.
+
+    Returns:
+        A PDF's first two pages (up to :data:`OPENING_PDF_CHARS` characters, running
+        headers included), else the first :data:`OPENING_CHARS` characters after any front
+        matter.
+    """
+    if doc.pages:
+        paged = [seg for seg in doc.segments if seg.page is not None]
+        first_two = [seg for seg in paged if seg.page is not None and seg.page <= 2] or paged[:1]
+        end = first_two[-1].end if first_two else len(doc.text)
+        return doc.text[:end][:OPENING_PDF_CHARS]
+    return doc.text[doc.body_start : doc.body_start + OPENING_CHARS]
+
+
+def _header_title(meta: DocumentMetadata, doc: ParsedDocument) -> DocumentMetadata:
+    """Keep the loader's title where it is good enough, so embedded text does not change.
+
+    A user's title wins. Otherwise the loader's title stays, verbatim, when it is meaningful
+    (the inferred title would only differ in case or spacing), and also when the inferred
+    title is merely built from a type and period without a company (an abstract whose
+    wording looks like an earnings release would otherwise be titled "earnings").
+
+    Args:
+        meta: The inferred metadata.
+        doc: The parsed document.
+
+    Returns:
+        ``meta``, or ``meta`` with the loader's title and its source.
+    """
+    if meta.title_source == "user":
+        return meta
+    built_without_company = meta.title_source == "inferred" and not meta.company
+    if is_meaningful_title(doc.title) or built_without_company:
+        return replace(meta, title=doc.title, title_source=doc.title_source)
+    return meta
+
+
+def infer_document(
+    src: SourceFile, doc: ParsedDocument, sidecar: Mapping[str, Any]
+) -> tuple[DocumentMetadata, list[str]]:
+    """Work out a document's metadata: user-supplied values first, then inference.
+
+    Args:
+        src: The source file (``metadata``: values from ``.citerag-metadata.json``).
+        doc: Its parsed document (title and its source, first heading, front matter).
+        sidecar: The cleaned values of its sidecar (``{}`` without one).
+
+    Returns:
+        The metadata, with ``title_source`` and ``attributes_source`` naming where each
+        user value came from (``folder_metadata``, ``front_matter`` or ``sidecar``) instead
+        of ``user``; and warnings about front matter values that were ignored.
+    """
+    front, warnings = clean_user_metadata(
+        doc.front_matter, f"{src.path.name} front matter", strict=False
+    )
+    user: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for name, layer in (
+        ("folder_metadata", src.metadata),
+        ("front_matter", front),
+        ("sidecar", sidecar),
+    ):
+        user.update(layer)
+        origin.update(dict.fromkeys(layer, name))
+    from_parser = doc.title_source in ("pdf_title", "html_title")
+    meta = infer_metadata(
+        src.path.name,
+        doc.title if from_parser else None,
+        opening_text(doc),
+        user=user,
+        title_source=doc.title_source,
+        first_heading=doc.first_heading,
+    )
+    meta = _header_title(meta, doc)
+    sources = {k: origin.get(k, v) if v == "user" else v for k, v in meta.attributes_source.items()}
+    title_source = origin.get("title", "user") if meta.title_source == "user" else meta.title_source
+    return replace(meta, title_source=title_source, attributes_source=sources), warnings
+
+
+def document_metadata(
+    src: SourceFile, parsed: ParsedDocument, sha256: str, meta: DocumentMetadata
+) -> dict[str, Any]:
+    """The document-level metadata every chunk of ``src`` carries.
 
     Args:
         src: The source file.
-        parsed: Its loaded document (``title``, ``file_type``).
+        parsed: Its loaded document (``file_type``).
         sha256: Hex digest of the file's bytes.
+        meta: Its document metadata; its ``title`` is also the embedded header's title.
+
+    Returns:
+        Identity and access (``doc_id``, ``doc_name``, ``source``, ``file_type``,
+        ``sha256``, ``access``) plus :meth:`DocumentMetadata.to_metadata` without ``None``
+        values (scalars and lists of scalars only, so dict filters can test them).
     """
+    about = {k: v for k, v in meta.to_metadata().items() if v is not None}
     return {
         "doc_id": src.doc_id,
         "doc_name": src.doc_name or src.path.name,
         "source": src.source,
-        "title": parsed.title,
+        **about,
         "file_type": parsed.file_type,
         "sha256": sha256,
         "access": src.access,
+    }
+
+
+def _ledger_info(
+    parsed: ParsedDocument, meta: DocumentMetadata, digest: str, warnings: list[str]
+) -> dict[str, Any]:
+    """The manifest's per-document figures and metadata (with each attribute's source)."""
+    return {
+        "title": meta.title,
+        "title_source": meta.title_source,
+        "parser_title": parsed.title,
+        "company": meta.company,
+        "period": meta.period,
+        "doc_type": meta.doc_type,
+        "period_end": meta.period_end,
+        "years": list(meta.years),
+        "company_aliases": list(meta.company_aliases),
+        "attributes_source": dict(meta.attributes_source),
+        "metadata_sha256": digest,
+        "file_type": parsed.file_type,
+        "parser": parsed.parser,
+        "pages": parsed.pages,
+        "empty_pages": parsed.empty_pages,
+        "characters": len(parsed.text),
+        "warnings": parsed.warnings + warnings,
     }
 
 
@@ -97,7 +429,8 @@ def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
         settings: Chunking settings.
 
     Returns:
-        A :class:`ProcessedFile` with status ``ok`` and chunks, or ``failed`` and a reason.
+        A :class:`ProcessedFile` with status ``ok`` and chunks, or ``failed`` and a reason
+        (also for a bad metadata sidecar).
     """
     t0 = time.perf_counter()
     try:
@@ -106,8 +439,21 @@ def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
         return ProcessedFile(src, "", "failed", f"cannot read file: {exc}", "unreadable")
     digest = hashlib.sha256(data).hexdigest()
     try:
+        try:
+            sidecar_bytes = _read_sidecar_bytes(src.path)
+        except OSError as exc:
+            name = sidecar_path(src.path).name
+            raise DocumentLoadError(
+                f"metadata sidecar {name}: cannot read it ({exc})", "bad_metadata"
+            ) from exc
+        sidecar = (
+            {}
+            if sidecar_bytes is None
+            else parse_sidecar(sidecar_bytes, sidecar_path(src.path).name)
+        )
         parsed = load_file(src.path, data)
-        chunks = chunk_document(parsed, settings, document_metadata(src, parsed, digest))
+        meta, warnings = infer_document(src, parsed, sidecar)
+        chunks = chunk_document(parsed, settings, document_metadata(src, parsed, digest, meta))
         if not chunks:
             raise DocumentLoadError(f"{src.path.name}: no text to index", kind="empty")
     except DocumentLoadError as exc:
@@ -123,15 +469,7 @@ def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
             "error",
             parse_seconds=time.perf_counter() - t0,
         )
-    info = {
-        "title": parsed.title,
-        "file_type": parsed.file_type,
-        "parser": parsed.parser,
-        "pages": parsed.pages,
-        "empty_pages": parsed.empty_pages,
-        "characters": len(parsed.text),
-        "warnings": parsed.warnings,
-    }
+    info = _ledger_info(parsed, meta, metadata_digest(sidecar_bytes, src.metadata), warnings)
     return ProcessedFile(
         src, digest, "ok", chunks=chunks, info=info, parse_seconds=time.perf_counter() - t0
     )

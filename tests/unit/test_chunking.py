@@ -211,6 +211,27 @@ def test_heading_is_in_text_but_not_in_content() -> None:
         assert "Billing" not in c.content
 
 
+def test_header_uses_the_metadata_title_over_the_parser_title() -> None:
+    text = "Net sales rose 4%.\n\nOperating income fell."
+    doc = ParsedDocument(
+        text,
+        [Segment(0, 18, page=1), Segment(20, len(text), page=2)],
+        title="0000764478-23-000041",
+        file_type="pdf",
+        pages=2,
+    )
+    meta = {"doc_id": "d", "title": "Best Buy 10-Q 2024Q2", "company": "Best Buy"}
+    chunks = chunk_document(doc, ChunkSettings(), meta)
+    assert [c.text for c in chunks] == [
+        "Best Buy 10-Q 2024Q2\nNet sales rose 4%.",
+        "Best Buy 10-Q 2024Q2\nOperating income fell.",
+    ]
+    assert all(c.to_metadata()["company"] == "Best Buy" for c in chunks)
+    # without a title in the metadata, the parser's title heads the text (as before)
+    (first, _) = chunk_document(doc, ChunkSettings(), {"doc_id": "d"})
+    assert first.text == "0000764478-23-000041\nNet sales rose 4%."
+
+
 def test_no_header_setting_embeds_content_only() -> None:
     doc = load_markdown(Path("h.md"), b"# T\n\nBody words here.\n")
     (chunk,) = _chunk(doc, ChunkSettings(contextual_header=False))

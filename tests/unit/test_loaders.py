@@ -130,6 +130,72 @@ def test_markdown_without_h1_uses_the_file_stem_as_title() -> None:
     assert [s.section for s in doc.segments] == ["Changes"]
 
 
+FRONT_MATTER_MD = """\
+---
+title: Acme Corp annual report 2022
+company: Acme
+period: 2022
+filed: 2023-02-14
+# a YAML comment, not a heading
+company_aliases: [Acme Corporation, ACME]
+---
+# Annual report
+
+Revenue grew.
+"""
+
+
+def test_markdown_front_matter_is_metadata_not_text() -> None:
+    doc = load_markdown(Path("acme.md"), FRONT_MATTER_MD.encode())
+    assert doc.text == FRONT_MATTER_MD  # canonical text is still the raw file
+    assert doc.front_matter == {
+        "title": "Acme Corp annual report 2022",
+        "company": "Acme",
+        "period": 2022,
+        "filed": "2023-02-14",  # YAML dates become ISO strings
+        "company_aliases": ["Acme Corporation", "ACME"],
+    }
+    assert doc.body_start == FRONT_MATTER_MD.index("# Annual report")
+    assert doc.title == "Acme Corp annual report 2022" and doc.title_source == "front_matter"
+    assert doc.first_heading == "Annual report"
+    assert [s.section for s in doc.segments] == ["Annual report"]
+    indexed = "".join(doc.text[s.start : s.end] for s in doc.segments)
+    assert "company" not in indexed and "YAML comment" not in indexed
+    assert all(s.start >= doc.body_start for s in doc.segments)
+
+
+def test_markdown_front_matter_with_text_before_the_first_heading() -> None:
+    text = "---\ncompany: Acme\n...\nIntro line.\n\n## Details\n\nMore.\n"
+    doc = load_markdown(Path("notes.md"), text.encode())
+    assert doc.front_matter == {"company": "Acme"}
+    assert _sections(doc) == {"": "Intro line.\n\n", "Details": "\nMore.\n"}
+    assert doc.segments[0].start == doc.body_start == text.index("Intro")
+    assert doc.title == "notes" and doc.title_source == "file_name"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nJust a horizontal rule and a sentence.\n---\nBody.\n",  # not a mapping
+        "---\ntitle: [unclosed\n---\nBody.\n",  # not YAML
+        "---\ntitle: no closing line\n\nBody.\n",  # never closed
+        "Body first.\n---\ntitle: x\n---\n",  # not at the top
+    ],
+)
+def test_markdown_leading_rule_that_is_not_front_matter_stays_text(text: str) -> None:
+    doc = load_markdown(Path("page.md"), text.encode())
+    assert doc.front_matter == {} and doc.body_start == 0
+    assert doc.segments[0].start == 0
+    assert "Body" in doc.text[doc.segments[0].start : doc.segments[-1].end]
+
+
+def test_markdown_title_sources() -> None:
+    doc = load_markdown(Path("guide.md"), MARKDOWN.encode())
+    assert (doc.title, doc.title_source, doc.first_heading) == ("Guide", "first_heading", "Guide")
+    doc = load_markdown(Path("release_notes.md"), b"## Changes\n\nFixed things.\n")
+    assert (doc.title_source, doc.first_heading) == ("file_name", None)
+
+
 def test_sample_handbook_sections(sample_corpus: Path) -> None:
     doc = load_file(sample_corpus / "handbook.md")
     assert doc.segments, "handbook has no segments"
@@ -217,6 +283,15 @@ def test_html_sections_and_visible_text() -> None:
 def test_html_title_falls_back_to_first_h1() -> None:
     doc = load_html(Path("page.html"), b"<body><h1>Main heading</h1><p>Body text.</p></body>")
     assert doc.title == "Main heading"
+    assert (doc.title_source, doc.first_heading) == ("first_heading", "Main heading")
+
+
+def test_html_title_sources() -> None:
+    html = b"<title>Page title</title><body><h2>Sub</h2><h1>Main</h1><p>Body.</p></body>"
+    doc = load_html(Path("page.html"), html)
+    assert (doc.title, doc.title_source, doc.first_heading) == ("Page title", "html_title", "Main")
+    doc = load_html(Path("bare_page.html"), b"<p>Only a paragraph.</p>")
+    assert (doc.title, doc.title_source, doc.first_heading) == ("bare_page", "file_name", None)
 
 
 def test_sample_html_canaries_absent(sample_corpus: Path) -> None:
@@ -236,6 +311,7 @@ def test_text_loader_single_segment() -> None:
     assert len(doc.segments) == 1
     assert (doc.segments[0].start, doc.segments[0].end) == (0, len(doc.text))
     assert doc.title == "maintenance notes"
+    assert doc.title_source == "file_name"
     assert doc.file_type == "text"
 
 
@@ -320,6 +396,8 @@ def test_empty_pdf_is_empty(tmp_path: Path) -> None:
 def test_sample_pdf_pages_are_one_based_segments(sample_corpus: Path) -> None:
     doc = load_file(sample_corpus / "annual_report_2025.pdf")
     assert doc.file_type == "pdf"
+    assert doc.title == "Northwind Community Solar Cooperative - Annual Report 2025"
+    assert doc.title_source == "pdf_title"
     assert doc.pages == 5
     assert [seg.page for seg in doc.segments] == [1, 2, 3, 4, 5]
     assert doc.empty_pages == []
@@ -339,6 +417,11 @@ def _one_page_pdf(sample_corpus: Path, path: Path, password: str | None) -> Path
         writer.encrypt(password, algorithm="AES-256")
     writer.write(path)
     return path
+
+
+def test_pdf_without_a_title_is_titled_by_its_file_name(tmp_path: Path, sample_corpus: Path):
+    doc = load_file(_one_page_pdf(sample_corpus, tmp_path / "ACME_2022_10K.pdf", None))
+    assert (doc.title, doc.title_source) == ("ACME 2022 10K", "file_name")
 
 
 def test_pdf_with_a_real_password_fails_encrypted(tmp_path: Path, sample_corpus: Path) -> None:
