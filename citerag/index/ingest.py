@@ -4,11 +4,14 @@ LangChain's indexing API and a persistent record manager, published as an atomic
 What a run does:
 
 1. **Collect** sources (:func:`collect_sources`, :func:`hash_sources`). A folder argument
-   contributes every file below it (hidden files skipped) under the source key
-   ``<folder name>/<relative path>``; a file argument is keyed by its name. Access labels come
-   from the folder's ``.citerag-access.json``. Each file's bytes are hashed.
+   contributes every file below it (hidden files and ``*.meta.json`` metadata sidecars
+   skipped) under the source key ``<folder name>/<relative path>``; a file argument is keyed
+   by its name. Access labels come from the folder's ``.citerag-access.json``, user-supplied
+   document metadata from its ``.citerag-metadata.json`` (see :mod:`loaders.pipeline`). Each
+   file's bytes are hashed, and so are its sidecar and folder metadata.
 2. **Plan** (:func:`citerag.index.plan.plan_ingest`, pure): compare each source's sha256,
-   access label and the settings fingerprint with the current manifest's ledger. Unchanged →
+   metadata digest, access label and the settings fingerprint with the current manifest's
+   ledger. Unchanged →
    skipped without parsing; new, changed or previously failed → processed; documents that
    were under an ingested folder and are gone → deleted.
 3. **Write** (:func:`write_documents`) into a copy of the current build: parse and chunk in a
@@ -47,7 +50,16 @@ from citerag.index.record_manager import SQLiteRecordManager
 from citerag.index.store import CiteragStore
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
 from loaders.chunking import ChunkSettings
-from loaders.pipeline import ProcessedFile, SourceFile, process_file, sha256_file
+from loaders.pipeline import (
+    METADATA_VERSION,
+    MetadataMap,
+    ProcessedFile,
+    SourceFile,
+    is_sidecar,
+    process_file,
+    sha256_file,
+    user_metadata_digest,
+)
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +123,9 @@ def collect_sources(
 ) -> tuple[list[SourceFile], list[str]]:
     """Expand ingest arguments into source files.
 
+    Metadata sidecars (``*.meta.json``) and the folder's rules files are not sources; a
+    folder's ``.citerag-metadata.json`` gives its files' ``metadata``.
+
     Args:
         paths: Files and folders.
         default_access: Label for files no access rule matches.
@@ -120,6 +135,8 @@ def collect_sources(
 
     Raises:
         FileNotFoundError: If an argument does not exist.
+        ValueError: If a folder's ``.citerag-access.json`` or ``.citerag-metadata.json`` is
+            malformed (nothing is written).
     """
     sources: list[SourceFile] = []
     prefixes: list[str] = []
@@ -129,14 +146,22 @@ def collect_sources(
         if path.is_dir():
             root = path.resolve()
             access = AccessMap.load(root, default=default_access)
+            about = MetadataMap.load(root)
             prefixes.append(root.name + "/")
             for f in sorted(root.rglob("*")):
                 rel = f.relative_to(root).as_posix()
                 if not f.is_file() or any(part.startswith(".") for part in rel.split("/")):
                     continue
-                if f.name == ACCESS_FILE:
+                if f.name == ACCESS_FILE or is_sidecar(f):
                     continue
-                sources.append(SourceFile(f, f"{root.name}/{rel}", access.label_for(rel)))
+                sources.append(
+                    SourceFile(
+                        f,
+                        f"{root.name}/{rel}",
+                        access.label_for(rel),
+                        metadata=about.values_for(rel),
+                    )
+                )
         else:
             sources.append(SourceFile(path, path.name, default_access))
     return sources, prefixes
@@ -178,7 +203,12 @@ def _settings_fingerprint(
     Returns:
         A JSON-friendly description, stored in the manifest's ``last_run``.
     """
-    return {"model": model.name, "chunking": chunking.describe(), "sentence_vectors": sentences}
+    return {
+        "model": model.name,
+        "chunking": chunking.describe(),
+        "sentence_vectors": sentences,
+        "document_metadata": METADATA_VERSION,
+    }
 
 
 def hash_sources(found: list[SourceFile]) -> list[CollectedSource]:
@@ -188,8 +218,9 @@ def hash_sources(found: list[SourceFile]) -> list[CollectedSource]:
         found: The run's sources.
 
     Returns:
-        The sources with their sha256; ``None`` for a file that cannot be read (it is then
-        processed, and the parser records it as failed with the reason).
+        The sources with their sha256 and metadata digest (sidecar and folder metadata);
+        ``None`` for what cannot be read (the source is then processed, and the parser
+        records it as failed with the reason).
     """
     collected = []
     for src in found:
@@ -198,7 +229,12 @@ def hash_sources(found: list[SourceFile]) -> list[CollectedSource]:
         except OSError as exc:
             log.debug("cannot hash %s: %s", src.path, exc)
             digest = None
-        collected.append(CollectedSource(src, digest))
+        try:
+            about: str | None = user_metadata_digest(src)
+        except OSError as exc:
+            log.debug("cannot hash the metadata sidecar of %s: %s", src.path, exc)
+            about = None
+        collected.append(CollectedSource(src, digest, about))
     return collected
 
 
@@ -391,6 +427,7 @@ class ChunkFeed:
             "doc_name": src.doc_name or src.path.name,
             "sha256": pf.sha256,
             "access": src.access,
+            "folder_metadata": src.metadata,
             "ingested_at": self.run.now,
             **pf.info,
         }

@@ -8,11 +8,12 @@ model; :mod:`citerag.index.ingest` carries the plan out.
 
 The rules:
 
-* A source whose previous record is ``indexed`` with the same access label, the same sha256
-  and the same settings fingerprint is **skipped**.
-* A source with no previous record, other bytes, another access label or other settings is
-  **processed**; one whose previous record is not ``indexed`` (the ledger says ``failed``) is
-  **retried**.
+* A source whose previous record is ``indexed`` with the same access label, the same sha256,
+  the same metadata digest (its sidecar and folder metadata, see
+  :func:`loaders.pipeline.metadata_digest`) and the same settings fingerprint is **skipped**.
+* A source with no previous record, other bytes, other user-supplied metadata, another
+  access label or other settings is **processed**; one whose previous record is not
+  ``indexed`` (the ledger says ``failed``) is **retried**.
 * A previous document that is not among the sources is **deleted** when its source key was
   asked to be deleted, or when it lay under an ingested folder and pruning is on.
 * Otherwise it is **kept**, except that after a settings change it is processed again from
@@ -50,6 +51,7 @@ class Reason(StrEnum):
     UNCHANGED = "unchanged bytes, access and settings"
     NEW = "not in the previous build"
     CHANGED = "its bytes changed"
+    METADATA_CHANGED = "its metadata sidecar or folder metadata changed"
     UNREADABLE = "its bytes could not be read"
     ACCESS_CHANGED = "its access label changed"
     SETTINGS_CHANGED = "the chunking, embedding or sentence-vector settings changed"
@@ -68,10 +70,13 @@ class CollectedSource:
     Attributes:
         file: The file and its identity.
         sha256: Hex sha256 of its bytes, ``None`` when they could not be read.
+        metadata_sha256: Digest of its user-supplied metadata outside its bytes (``''``
+            when it has none), ``None`` when its sidecar could not be read.
     """
 
     file: SourceFile
     sha256: str | None
+    metadata_sha256: str | None = ""
 
     @property
     def doc_id(self) -> str:
@@ -168,6 +173,8 @@ def _plan_source(
         kind, reason = ActionKind.PROCESS, Reason.UNREADABLE
     elif prev.get("sha256") != src.sha256:
         kind, reason = ActionKind.PROCESS, Reason.CHANGED
+    elif src.metadata_sha256 is None or prev.get("metadata_sha256", "") != src.metadata_sha256:
+        kind, reason = ActionKind.PROCESS, Reason.METADATA_CHANGED
     else:
         kind, reason = ActionKind.SKIP, Reason.UNCHANGED
     return DocumentAction(kind, reason, src.doc_id, src.file.source, src.file, status)
@@ -194,7 +201,11 @@ def _plan_absent(
         kind, reason = ActionKind.DELETE, Reason.GONE
     elif not same_settings and doc_id in existing:
         file = SourceFile(
-            Path(prev["path"]), prev["source"], prev.get("access", PUBLIC), prev.get("doc_name", "")
+            Path(prev["path"]),
+            prev["source"],
+            prev.get("access", PUBLIC),
+            prev.get("doc_name", ""),
+            dict(prev.get("folder_metadata") or {}),
         )
         if status == INDEXED:
             kind, reason = ActionKind.PROCESS, Reason.SETTINGS_CHANGED
@@ -226,8 +237,8 @@ def plan_ingest(
         sources: The run's sources with their hashes, in order (a document listed twice is
             planned twice, as it is processed twice).
         previous: The previous build's ledger (document id -> record with ``source``,
-            ``path``, ``status``, ``sha256``, ``access``, ``doc_name``); empty for a first
-            build. Not modified.
+            ``path``, ``status``, ``sha256``, ``metadata_sha256``, ``access``, ``doc_name``,
+            ``folder_metadata``); empty for a first build. Not modified.
         fingerprint: The settings of this run.
         previous_fingerprint: The settings the previous build was made with (``None`` when
             unknown or there is no previous build).

@@ -119,6 +119,51 @@ def test_unreadable_source_is_processed_so_the_parser_records_the_failure() -> N
     assert (action.kind, action.reason) == (ActionKind.PROCESS, Reason.UNREADABLE)
 
 
+def _with_metadata(src: CollectedSource, digest: str | None) -> CollectedSource:
+    return CollectedSource(src.file, src.sha256, digest)
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "kind"),
+    [
+        ("", "", ActionKind.SKIP),  # no sidecar, no folder metadata, then or now
+        (None, "", ActionKind.SKIP),  # a record from before metadata digests, still none
+        ("d1", "d1", ActionKind.SKIP),
+        ("", "d1", ActionKind.PROCESS),  # a sidecar (or folder rule) appeared
+        ("d1", "d2", ActionKind.PROCESS),  # it changed
+        ("d1", "", ActionKind.PROCESS),  # it was removed
+        (None, "d1", ActionKind.PROCESS),
+        ("d1", None, ActionKind.PROCESS),  # the sidecar cannot be read now
+    ],
+)
+def test_metadata_sidecar_and_folder_rules_are_part_of_the_fingerprint(
+    before: str | None, now: str | None, kind: ActionKind
+) -> None:
+    a = _src("docs/a.txt")
+    previous = _record(a)
+    if before is not None:
+        previous["metadata_sha256"] = before
+    (action,) = _plan([_with_metadata(a, now)], _ledger(previous)).actions
+    assert action.kind is kind
+    if kind is ActionKind.PROCESS:
+        assert action.reason is Reason.METADATA_CHANGED
+
+
+def test_changed_bytes_are_reported_before_changed_metadata() -> None:
+    a = _src("docs/a.txt", sha="new-hash")
+    previous = {**_record(a, sha="old-hash"), "metadata_sha256": "d1"}
+    (action,) = _plan([_with_metadata(a, "d2")], _ledger(previous)).actions
+    assert action.reason is Reason.CHANGED
+
+
+def test_settings_change_rebuilds_the_recorded_folder_metadata() -> None:
+    doc = _src("other/report.pdf")
+    previous = {**_record(doc), "folder_metadata": {"company": "Acme"}}
+    plan = _plan([], _ledger(previous), previous_fingerprint=OTHER_SETTINGS, existing={doc.doc_id})
+    (action,) = plan.to_write
+    assert action.file is not None and action.file.metadata == {"company": "Acme"}
+
+
 @pytest.mark.parametrize("previous_fingerprint", [OTHER_SETTINGS, None])
 def test_settings_change_processes_every_document(previous_fingerprint: Any) -> None:
     a, b = _src("docs/a.txt"), _src("docs/b.txt")
