@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,31 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_document_metadata(documents: Iterable[dict[str, Any]]) -> None:
+    """Print what each document is about: company, period, type and title (with its source).
+
+    Args:
+        documents: Manifest ledger records (failed ones have no metadata: shown as ``-``).
+    """
+    rows = [
+        (
+            d["source"],
+            d.get("company") or "-",
+            d.get("period") or "-",
+            d.get("doc_type") or "-",
+            f"{d['title']} ({d.get('title_source') or '?'})" if d.get("title") else "-",
+        )
+        for d in sorted(documents, key=lambda d: d["source"])
+    ]
+    if not rows:
+        return
+    head = ("source", "company", "period", "type", "title (source)")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    print("\ndocument metadata (filterable as company, period, doc_type):")
+    for row in [head, *rows]:
+        print("  " + " ".join(f"{c:{w}}" for c, w in zip(row, widths, strict=False)) + f" {row[4]}")
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Print the manifest's parsing review."""
     from citerag.index.loaded import read_manifest
@@ -101,6 +127,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             f"{len(d.get('empty_pages') or []):>5} {d.get('over_window_chunks', 0):>4}  "
             f"{d.get('access', ''):8} {d['source']}"
         )
+    _print_document_metadata(data["documents"].values())
     failed = [d for d in data["documents"].values() if d["status"] == "failed"]
     if failed:
         print("\nfailed documents (retried on the next ingest):")

@@ -2,8 +2,10 @@
 
 It records how the index was made (loader, splitter, embedding model, distance rule, FAISS
 index type) and, per document, what happened to it (status, reason, pages, empty pages, chunks
-written as counted by the builder, chunks over the embedding window). It is the parsing
-review (``citerag inspect``) and the failed-document ledger at once.
+written as counted by the builder, chunks over the embedding window) and what it is about
+(title, company, period, document type, with ``title_source`` and ``attributes_source``
+saying where each came from). It is the parsing review (``citerag inspect``) and the
+failed-document ledger at once.
 """
 
 from __future__ import annotations
@@ -91,7 +93,8 @@ class Manifest:
         Returns:
             One record per document, sorted by source key: ``doc_id``, ``doc_name``,
             ``source`` (the key relative to the ingest root, never an absolute path),
-            ``title``, ``file_type``, ``access``, ``status``, ``reason``, ``chunks``,
+            ``title``, ``company``, ``period``, ``doc_type``, ``file_type``, ``access``,
+            ``status``, ``reason``, ``chunks``,
             ``pages``, ``ingested_at``, ``origin`` (``upload`` or ``ingest``) and
             ``upload_id``.
         """
@@ -110,6 +113,9 @@ class Manifest:
                     "doc_name": doc.get("doc_name"),
                     "source": source,
                     "title": doc.get("title"),
+                    "company": doc.get("company"),
+                    "period": doc.get("period"),
+                    "doc_type": doc.get("doc_type"),
                     "file_type": doc.get("file_type"),
                     "access": access,
                     "status": doc.get("status"),
