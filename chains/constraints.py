@@ -1002,8 +1002,10 @@ def apply_boosts(
 def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
     """Why a question must be refused before retrieval ('' when it need not be).
 
-    * An exact constraint no readable document satisfies ("no indexed document you can
-      access is about 3M FY2030").
+    * A field whose exact constraints no readable document satisfies ("no indexed document
+      you can access is about 3M FY2030"); a question naming several periods is answered
+      when at least one of them is covered ("FY2023, FY2022 and FY2021" with only the
+      FY2023 filing indexed: the filing reports FY2022 too, and the answer may be partial).
     * A company-like name the index does not hold, when the question matched no indexed
       company, the index holds companies, and the question also names a period or a
       document type (the financial framing that makes the name a company; without it,
@@ -1013,12 +1015,15 @@ def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
         qc: The parse result.
         companies_indexed: Whether any readable document has a ``company``.
     """
-    if qc.uncovered:
+    dead = [
+        c
+        for c in qc.uncovered
+        if not any(o.doc_values for o in qc.by_field(c.field) if o.match == "exact")
+    ]
+    if dead:  # every exact constraint on that field is satisfied by no readable document
         named = [v for c in qc.companies if c.match == "exact" for v in c.values]
-        missing = [c.text for c in qc.uncovered if c.field != "company"]
-        about = " ".join([*dict.fromkeys(named), *missing]) or ", ".join(
-            c.text for c in qc.uncovered
-        )
+        missing = [c.text for c in dead if c.field != "company"]
+        about = " ".join([*dict.fromkeys(named), *missing]) or ", ".join(c.text for c in dead)
         return f"no indexed document you can access is about {about}"
     framed = bool(qc.periods or qc.doc_types)
     if qc.unmatched and not qc.companies and companies_indexed and framed:

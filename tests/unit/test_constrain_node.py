@@ -131,3 +131,10 @@ def test_boosts_reorder_without_changing_scores():
     far.meta["period"] = "FY2018"
     assert [c.content for c in apply_boosts([a, far], [("period", ("FY2018",))])] == ["a", "c"]
     assert apply_boosts([a, b], []) == [a, b]
+
+
+def test_several_periods_are_answered_when_one_is_covered():
+    rec = _run("What acquisitions did Adobe make in FY2022, FY2021 and FY2015?")
+    assert not rec.refusal and "FY2022" in str(rec.filter)
+    gone = _run("What acquisitions did Adobe make in FY2014 and FY2015?")
+    assert gone.refusal == "no indexed document you can access is about Adobe FY2014 FY2015"

@@ -1,0 +1,192 @@
+"""Question constraints on and off: right filing, right page, and never another company's.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/constraints_eval.py \
+        [--sets financebench,financebench-dev,squad,scifact] [--max-company-pages 450] \
+        [--limit N] [--no-generate]
+
+Each set is indexed with the default settings (``financebench-dev`` without sentence
+vectors, to keep its ingest within minutes; the sentence reranker then embeds the shortlist's
+sentences on the fly) and run through the compiled graph twice, ``constraints`` on (the
+default) and off, on the same questions:
+
+* **filing hit@1** — the first candidate is from the filing the question was asked about;
+* **page hit@1/4/8/20** — a candidate from an evidence page within the first k;
+* with generation (the full graph, extractive answerer): **answered**, **answered from
+  another document** / **another company's document** among answered questions (no citation
+  from the filing asked about), and **refused though present** (``no_evidence`` although the
+  filing is indexed);
+* paired exact sign tests, constraints on vs off, on the same questions.
+
+SQuAD 2.0 and SciFact name no document attributes: there the script checks that turning the
+stage on costs nothing (recall@k, paired).
+
+``financebench-dev`` is cut by a stated size rule, not by results: the companies whose
+filings total at most ``--max-company-pages`` pages (all their filings are kept, so
+multi-year companies stay multi-year). Results go to ``benchmarks/out/constraints.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from eval_common import cached_embeddings, log, model, parser, save_embeddings, write
+
+ON, OFF = "default", "default:constraints=false"
+KS = (1, 4, 8, 20)
+
+
+def _index(name: str, args: Any) -> tuple[Any, Any]:
+    from citerag.eval.adapters import ensure_index, prepare
+    from citerag.index.loaded import load_index
+
+    kwargs: dict[str, Any] = {}
+    if name == "financebench-dev" and args.max_company_pages:
+        kwargs["max_company_pages"] = args.max_company_pages
+    prep = prepare(name, args.data, args.work, **kwargs)
+    index_dir = prep.root / "index"
+    report = ensure_index(
+        prep,
+        index_dir,
+        model(),
+        sentence_vectors=name != "financebench-dev",
+        progress=not args.no_progress,
+    )
+    log(f"{prep.name}: {report.summary()}")
+    return prep, load_index(index_dir, model())
+
+
+def _filing_rows(name: str, qs: list[Any], runs: dict[str, Any], gen: dict[str, Any], docs: dict):
+    """Per-configuration filing figures (FinanceBench sets)."""
+    from citerag.eval import metrics as stats
+
+    out: dict[str, Any] = {}
+    per_q: dict[str, dict[str, list[bool]]] = {}
+    for cfg, run in runs.items():
+        res = run.answerable
+        gold = [q.meta.get("doc_name") for q in qs]
+        filing1 = [bool(r.top_docs) and r.top_docs[0] == g for r, g in zip(res, gold, strict=True)]
+        row: dict[str, Any] = {
+            "filing_hit@1": stats.Proportion(sum(filing1), len(res)),
+            **{
+                f"page_hit@{k}": stats.Proportion(sum(r.hit_at(k) for r in res), len(res))
+                for k in KS
+            },
+            "refused_before_retrieval": sum(bool(r.refusal) for r in res),
+        }
+        flags: dict[str, list[bool]] = {
+            "filing_hit@1": filing1,
+            "page_hit@4": [r.hit_at(4) for r in res],
+        }
+        if cfg in gen:
+            results = gen[cfg]
+            answered = [r.get("status") == "answered" for r in results]
+            cites = [[c.get("doc_name") for c in r.get("citations") or []] for r in results]
+            gold_company = [docs.get(g, {}).get("company") for g in gold]
+            other_doc = [a and g not in c for a, c, g in zip(answered, cites, gold, strict=True)]
+            other_company = [
+                a and any(docs.get(d, {}).get("company") != gc for d in c)
+                for a, c, gc in zip(answered, cites, gold_company, strict=True)
+            ]
+            refused = [r.get("status") == "no_evidence" for r in results]
+            n_ans = sum(answered)
+            row.update(
+                {
+                    "answered": stats.Proportion(n_ans, len(results)),
+                    "answered_from_another_document": stats.Proportion(sum(other_doc), n_ans),
+                    "answered_citing_another_company": stats.Proportion(sum(other_company), n_ans),
+                    "refused_though_present": stats.Proportion(sum(refused), len(results)),
+                }
+            )
+            flags["cites_the_filing"] = [
+                a and not o for a, o in zip(answered, other_doc, strict=True)
+            ]
+            flags["refused"] = refused
+        out[cfg] = row
+        per_q[cfg] = flags
+    paired = {m: stats.paired(per_q[ON][m], per_q[OFF][m], [q.id for q in qs]) for m in per_q[ON]}
+    return out, paired
+
+
+def _fmt(row: dict[str, Any], key: str) -> str:
+    v = row.get(key)
+    return "–" if v is None else (v.fmt() if hasattr(v, "fmt") else str(v))
+
+
+def main() -> int:
+    """Run the benchmark."""
+    p = parser(__doc__.split("\n")[0])
+    p.add_argument("--sets", default="financebench,financebench-dev,squad,scifact")
+    p.add_argument("--max-company-pages", type=int, default=450)
+    p.add_argument("--limit", type=int, help="at most N questions per set (seeded sample)")
+    p.add_argument("--no-generate", action="store_true", help="retrieval figures only")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args()
+
+    from citerag.eval import report
+    from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.questions import load_questions
+    from citerag.eval.runner import Evaluator, compare, parse_config, run_generation
+    from graphs.rag import build_graph
+
+    emb = cached_embeddings(args)
+    configs = {ON: parse_config(ON), OFF: parse_config(OFF)}
+    md: list[str] = ["## Question constraints: on (default) vs off\n"]
+    data: dict[str, Any] = {"sets": {}, "max_company_pages": args.max_company_pages}
+    for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+        prep, loaded = _index(name, args)
+        qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
+        if args.limit is not None and len(qs) > args.limit:
+            qs = random.Random(args.seed).sample(qs, args.limit)
+        corpus = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents)
+        ev = Evaluator(loaded.store, emb, corpus, calibration={}, manifest_id=loaded.manifest_id)
+        runs = {c: ev.run(qs, cfg, progress=not args.no_progress) for c, cfg in configs.items()}
+        save_embeddings(emb, args)
+        entry: dict[str, Any] = {"questions": len(qs), "documents": len(loaded.manifest.documents)}
+        if name.startswith("financebench"):
+            gen: dict[str, Any] = {}
+            if not args.no_generate:
+                graph = build_graph(ev.deps)
+                for c, cfg in configs.items():
+                    gen[c] = run_generation(graph, qs, cfg, progress=not args.no_progress)
+            docs = {str(d.get("doc_name")): d for d in ev.deps.documents()}
+            rows, paired = _filing_rows(name, qs, runs, gen, docs)
+            keys = [k for k in rows[ON] if k != "refused_before_retrieval"]
+            md.append(
+                f"### {prep.name}: {entry['documents']} filings, {len(qs)} questions\n\n"
+                + report.table(
+                    ["constraints", *keys],
+                    [
+                        [c.split(":")[-1] if c != ON else "on", *[_fmt(rows[c], k) for k in keys]]
+                        for c in rows
+                    ],
+                )
+                + "\n\nPaired, on vs off: "
+                + "; ".join(f"{m} {r.fmt()}" for m, r in paired.items())
+                + "\n"
+            )
+            entry["configs"] = {
+                c: {k: (v.to_json() if hasattr(v, "to_json") else v) for k, v in r.items()}
+                for c, r in rows.items()
+            }
+            entry["paired"] = {m: r.to_json() for m, r in paired.items()}
+        else:
+            cmp = compare(runs[ON], runs[OFF])
+            md.append(
+                f"### {prep.name}: {len(qs)} answerable questions (no document attributes)\n\n"
+                + report.retrieval_table(list(runs.values()))
+                + "\n\nPaired, on vs off: "
+                + "; ".join(f"{m} {r.fmt()}" for m, r in cmp.items())
+                + "\n"
+            )
+            entry["configs"] = {c: r.summary() for c, r in runs.items()}
+            entry["paired"] = {m: r.to_json() for m, r in cmp.items()}
+        data["sets"][prep.name] = entry
+    write(args.out, "constraints", data, "\n".join(md))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
