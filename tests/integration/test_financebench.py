@@ -32,6 +32,15 @@ DOC_NAMES = [
 ]
 ENCRYPTED = ["ADOBE_2022_10K", "BESTBUY_2024Q2_10Q"]
 WINDOW = 60
+#: (company, period, doc_type) each filing must get at ingest (file name and cover page).
+METADATA = {
+    "ADOBE_2022_10K": ("Adobe", "FY2022", "10-K"),
+    "AMCOR_2023_10K": ("Amcor", "FY2023", "10-K"),
+    "BESTBUY_2024Q2_10Q": ("Best Buy", "2024Q2", "10-Q"),
+    "ULTABEAUTY_2023Q4_EARNINGS": ("Ulta Beauty", "2023Q4", "earnings"),
+}
+#: The Best Buy 10-Q's PDF title is its EDGAR accession number.
+BESTBUY_ACCESSION = "0000764478-23-000041"
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +104,37 @@ def test_all_four_filings_are_indexed(fb_index, financebench: Path) -> None:
         assert PdfReader(financebench / "pdfs" / f"{name}.pdf").is_encrypted
     assert loaded.manifest.index["sentence_vectors"] is False
     assert loaded.store.sentences == {}
+
+
+def test_each_filing_gets_its_company_period_and_type(fb_index) -> None:
+    """Ledger and every chunk carry the filing's metadata; no header is an accession number."""
+    _, _, loaded = fb_index
+    docs = {Path(d["source"]).stem: d for d in loaded.manifest.documents.values()}
+    for name, want in METADATA.items():
+        rec = docs[name]
+        assert (rec["company"], rec["period"], rec["doc_type"]) == want, name
+        assert rec["attributes_source"]["company"] == "file_name"
+    assert docs["BESTBUY_2024Q2_10Q"]["parser_title"] == BESTBUY_ACCESSION
+    assert docs["BESTBUY_2024Q2_10Q"]["title"] == "BESTBUY 2024Q2 10Q"
+    assert docs["ADOBE_2022_10K"]["period_end"] == "2022-12-02"
+    for key, meta in loaded.store.iter_metadata():
+        name = Path(meta["doc_name"]).stem
+        assert (meta["company"], meta["period"], meta["doc_type"]) == METADATA[name]
+        assert meta["title"] == docs[name]["title"]
+        assert BESTBUY_ACCESSION not in loaded.store.get_by_ids([key])[0].page_content
+
+
+@pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
+def test_company_filter_keeps_other_filings_out(fb_index, mode: str) -> None:
+    from chains.retrieval import HybridRetriever
+
+    _, _, loaded = fb_index
+    retriever = HybridRetriever(loaded.store)
+    question = "What was the company's total revenue?"
+    for company, _, _ in METADATA.values():
+        flt = {"company": {"$in": [company]}}
+        hits = retriever.retrieve(question, mode=mode, k=10, metadata_filter=flt).candidates
+        assert hits and {c.meta["company"] for c in hits} == {company}, (mode, company)
 
 
 def test_offsets_hold_for_every_chunk(fb_index, financebench: Path) -> None:
