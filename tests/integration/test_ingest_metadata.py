@@ -18,6 +18,7 @@ from citerag.index.ingest import ingest
 from citerag.index.loaded import load_index, read_manifest
 from loaders.pipeline import METADATA_FILE, sidecar_path
 from tests.integration.test_server import make_pdf
+from tests.support.filings import cover_page, results_page
 from tests.support.ingest_checks import assert_offsets, assert_parts_in_step, chunks_by_source
 
 pytestmark = pytest.mark.integration
@@ -25,29 +26,6 @@ pytestmark = pytest.mark.integration
 PREFIX = "filings/"
 ACCESSION = "0000950170-22-000123"
 QUERY = "What was the total revenue for the fiscal year?"
-
-
-def _cover(name: str, year: int) -> list[str]:
-    return [
-        "UNITED STATES",
-        "SECURITIES AND EXCHANGE COMMISSION",
-        "Washington, D.C. 20549",
-        "FORM 10-K",
-        "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
-        f"For the fiscal year ended December 31, {year}",
-        "Commission File Number 001-38112",
-        f"{name} Corporation",
-        "(Exact name of registrant as specified in its charter)",
-    ]
-
-
-def _results(name: str, year: int, revenue: int) -> list[str]:
-    return [
-        "Item 7. Management's Discussion and Analysis of Financial Condition",
-        f"Total revenue for fiscal year {year} was ${revenue} million.",
-        f"{name} sold its products through retail partners and its own stores.",
-        "Operating expenses grew because the company hired more engineers.",
-    ]
 
 
 def _set_title(path: Path, title: str) -> Path:
@@ -64,14 +42,16 @@ def filings(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("src") / "filings"
     folder.mkdir()
     globex = make_pdf(
-        folder / "GLOBEX_2021_10K.pdf", [_cover("Globex", 2021), _results("Globex", 2021, 120)]
+        folder / "GLOBEX_2021_10K.pdf",
+        [cover_page("Globex", 2021), results_page("Globex", 2021, 120)],
     )
     _set_title(globex, ACCESSION)
     make_pdf(
-        folder / "initech_2022_10K.pdf", [_cover("Initech", 2022), _results("Initech", 2022, 75)]
+        folder / "initech_2022_10K.pdf",
+        [cover_page("Initech", 2022), results_page("Initech", 2022, 75)],
     )
     letter = folder / "shareholder_letter.txt"
-    letter.write_text("\n".join(_cover("Initech", 2022) + _results("Umbrella", 2022, 40)))
+    letter.write_text("\n".join(cover_page("Initech", 2022) + results_page("Umbrella", 2022, 40)))
     sidecar_path(letter).write_text(json.dumps({"company": "Umbrella", "doc_type": "letter"}))
     (folder / METADATA_FILE).write_text(
         json.dumps({"*.txt": {"company": "Overridden By Sidecar", "company_aliases": ["UMB"]}})

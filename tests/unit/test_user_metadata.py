@@ -28,20 +28,10 @@ from loaders.pipeline import (
     user_metadata_digest,
 )
 from loaders.registry import load_file
+from tests.support.filings import cover_page, results_page
 
-COVER = """\
-UNITED STATES
-SECURITIES AND EXCHANGE COMMISSION
-Washington, D.C. 20549
-FORM 10-K
-ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934
-For the fiscal year ended December 31, 2021
-Commission File Number 001-12345
-Globex Corporation
-(Exact name of registrant as specified in its charter)
-
-Item 7. Management's discussion. Revenue was $12 million, up from $10 million.
-"""
+#: A 10-K cover page of Globex Corporation for FY2021, then a results page.
+COVER = "\n".join([*cover_page("Globex", 2021), "", *results_page("Globex", 2021, 12)])
 
 
 def _process(path: Path, **kwargs) -> ProcessedFile:
