@@ -1135,10 +1135,15 @@ def infer_metadata(
     best = {key: (vals[0][2], vals[0][3]) for key, vals in candidates.items() if vals}
 
     # company, its spelling and its aliases
-    ranked: list[tuple[int, int, str]] = [
-        (c[0], c[1], str(c[2])) for c in candidates.get("company", [])[1:]
-    ]
+    user_company = best.get("company", (None, ""))[1] == "user"
+    # A company the user names replaces the inferred one: the inferred names are not its
+    # aliases (they may be another company's), only the user's own aliases are.
+    ranked: list[tuple[int, int, str]] = (
+        [] if user_company else [(c[0], c[1], str(c[2])) for c in candidates.get("company", [])[1:]]
+    )
     for c in candidates.get("company_aliases", []):
+        if user_company and c[3] != "user":
+            continue
         ranked.extend((c[0], c[1], str(a)) for a in c[2])
     others = [name for _r, _o, name in sorted(ranked, key=lambda r: (r[0], r[1]))]
     company: str | None = best.get("company", (None, ""))[0]

@@ -252,3 +252,22 @@ def test_shared_financebench_filings(shared_data: Path) -> None:
         meta = infer_metadata(f"{stem}.pdf", str(title) if title else None, text)
         assert (meta.company, meta.period, meta.doc_type) == want, stem
         assert is_meaningful_title(meta.title)
+
+
+def test_a_user_company_does_not_inherit_the_inferred_names_as_aliases():
+    from loaders.metadata import infer_metadata
+
+    cover = (
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\n"
+        "For the fiscal year ended December 31, 2021\nInitech Corporation\n"
+        "(Exact name of registrant as specified in its charter)\n"
+    )
+    meta = infer_metadata(
+        "INITECH_2021_10K.pdf",
+        None,
+        cover,
+        user={"company": "Umbrella", "company_aliases": ["UMB"]},
+    )
+    assert meta.company == "Umbrella"
+    assert meta.company_aliases == ("UMB",)
+    assert "Initech" not in " ".join(meta.company_aliases)
