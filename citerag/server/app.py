@@ -13,6 +13,8 @@ Routes (one router module each, under :mod:`citerag.server.routes`):
   ingests and uploads), with status and counts (:mod:`~citerag.server.routes.index`).
 * ``/health`` (process up) and ``/ready`` (index loaded): public
   (:mod:`~citerag.server.routes.probes`).
+* ``/app/``: the citation viewer page (public) and its document API under ``/app/api/``
+  (token or the viewer's cookie) (:mod:`~citerag.server.routes.viewer`).
 
 Every other path needs ``Authorization: Bearer <token>`` (see :mod:`citerag.server.auth`).
 JSON bodies are checked strictly before any handler reads them
@@ -31,11 +33,11 @@ from fastapi import FastAPI
 import citerag
 from citerag.embeddings import EmbeddingModel
 from citerag.server import deps
-from citerag.server.auth import AuthMiddleware, TokenStore
+from citerag.server.auth import VIEWER_COOKIE, AuthMiddleware, TokenStore
 from citerag.server.documents import DocumentRegistry
 from citerag.server.engine import Engine
 from citerag.server.hardening import StrictJSONMiddleware
-from citerag.server.routes import documents, index, probes, rag
+from citerag.server.routes import documents, index, probes, rag, viewer
 from citerag.server.settings import ServerSettings
 from citerag.server.worker import IndexWorker
 
@@ -125,6 +127,7 @@ def create_app(
     app.include_router(rag.rag_router(engine, settings))
     if settings.playground:
         app.include_router(rag.playground_router)
+    app.include_router(viewer.viewer_router())
 
     # Middleware added last runs first: authentication, then the strict JSON check, so an
     # unauthenticated request is refused before its body is read.
@@ -134,8 +137,15 @@ def create_app(
         max_batch=settings.max_batch,
         langserve_prefix=rag.RAG_PATH,
     )
-    public_paths = ["/health", "/ready", *(_DOCS_PATHS if settings.public_docs else [])]
-    public_prefixes = [f"{rag.RAG_PATH}/playground/"] if settings.playground else []
+    public_paths = [
+        "/health",
+        "/ready",
+        *viewer.PUBLIC_PATHS,
+        *(_DOCS_PATHS if settings.public_docs else []),
+    ]
+    public_prefixes = [*viewer.PUBLIC_PREFIXES]
+    if settings.playground:
+        public_prefixes.append(f"{rag.RAG_PATH}/playground/")
     if settings.playground:
         public_paths.append("/playground/login")
     app.add_middleware(
@@ -144,5 +154,6 @@ def create_app(
         public_paths=public_paths,
         public_prefixes=public_prefixes,
         cookie_prefix=f"{rag.RAG_PATH}/" if settings.playground else None,
+        cookies=[(VIEWER_COOKIE, viewer.COOKIE_PATHS)],
     )
     return app

@@ -47,6 +47,9 @@ MIN_TOKEN_CHARS = 16
 LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: Cookie the playground login sets (only honoured under ``/rag/``).
 PLAYGROUND_COOKIE = "citerag_playground"
+#: Cookie the viewer page's sign-in sets (only honoured on the paths the app lists for it:
+#: ``/rag/invoke`` and the viewer's document API).
+VIEWER_COOKIE = "citerag_viewer"
 #: ``scope["state"]`` key holding the authenticated :class:`Identity`.
 IDENTITY_KEY = "citerag_identity"
 
@@ -248,8 +251,13 @@ class AuthMiddleware:
         public_paths: Iterable[str] = ("/health", "/ready"),
         public_prefixes: Iterable[str] = (),
         cookie_prefix: str | None = None,
+        cookies: Iterable[tuple[str, Iterable[str]]] = (),
     ) -> None:
         """Wrap an ASGI app.
+
+        A request without an ``Authorization`` header may authenticate with a cookie, but
+        only on the paths that cookie is listed for (all such cookies are set HttpOnly and
+        ``SameSite=Strict`` by their login routes, so other sites cannot send them).
 
         Args:
             app: The application.
@@ -258,12 +266,28 @@ class AuthMiddleware:
             public_prefixes: Path prefixes served without a token.
             cookie_prefix: Paths under this prefix also accept the playground cookie
                 (``None``: the cookie is never accepted).
+            cookies: ``(cookie name, path prefixes)`` pairs: further cookies holding a token
+                and the path prefixes where each is accepted.
         """
         self.app = app
         self.tokens = tokens
         self.public_paths = frozenset(public_paths)
         self.public_prefixes = tuple(public_prefixes)
         self.cookie_prefix = cookie_prefix
+        self.cookies: list[tuple[str, tuple[str, ...]]] = [
+            (name, tuple(prefixes)) for name, prefixes in cookies
+        ]
+        if cookie_prefix:
+            self.cookies.insert(0, (PLAYGROUND_COOKIE, (cookie_prefix,)))
+
+    def _cookie_token(self, path: str, headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+        """The token of the first cookie accepted on this path that the request carries."""
+        for name, prefixes in self.cookies:
+            if prefixes and path.startswith(prefixes):
+                token = cookie_value(headers, name)
+                if token:
+                    return token
+        return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Authenticate HTTP requests; pass everything else through."""
@@ -276,8 +300,8 @@ class AuthMiddleware:
             return
         headers = scope.get("headers") or []
         token = bearer_token(headers)
-        if token is None and self.cookie_prefix and path.startswith(self.cookie_prefix):
-            token = cookie_value(headers, PLAYGROUND_COOKIE)
+        if token is None:
+            token = self._cookie_token(path, headers)
         identity = self.tokens.lookup(token)
         if identity is None:
             detail = "missing bearer token" if token is None else "unknown or revoked token"
