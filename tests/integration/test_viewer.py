@@ -385,6 +385,14 @@ def test_viewer_api_bad_input_is_a_clear_4xx(server: Server):
     assert bad_login.status_code == 422
     assert httpx.post(f"{server.url}/app/login", content=b"{").status_code == 422
     assert httpx.post(f"{server.url}/app/login", json={"token": "wrong-token"}).status_code == 401
+    # a cross-site form can only send form or text/plain bodies: those never sign anyone in
+    for kind in ("text/plain", "application/x-www-form-urlencoded"):
+        forged = httpx.post(
+            f"{server.url}/app/login",
+            content=f'{{"token": "{PUBLIC_TOKEN}"}}',
+            headers={"content-type": kind},
+        )
+        assert forged.status_code == 422 and "set-cookie" not in forged.headers, kind
 
     with server.client(PUBLIC_TOKEN) as c:
         docs = {d["doc_name"]: d["doc_id"] for d in c.get("/index/documents").json()["documents"]}
