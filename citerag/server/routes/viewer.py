@@ -73,7 +73,9 @@ _PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
-_PRIVATE = {"Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff"}
+#: Document data: never kept in a browser cache (a later user of the same browser may not
+#: be allowed to read it).
+_PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff"}
 
 
 class Login(BaseModel):
