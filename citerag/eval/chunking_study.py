@@ -133,7 +133,7 @@ def blind_documents(
     """
     from citerag.index.ingest import collect_sources
     from loaders.base import DocumentLoadError
-    from loaders.pipeline import document_metadata, sha256_file
+    from loaders.pipeline import document_metadata, infer_document, sha256_file
     from loaders.registry import is_supported, load_file
 
     sources, _ = collect_sources([corpus])
@@ -148,7 +148,8 @@ def blind_documents(
             log.warning("blind chunking skips %s: %s", src.source, exc.reason)
             continue
         paths[src.doc_id] = src.path
-        meta = document_metadata(src, parsed, sha256_file(src.path))
+        about, _ = infer_document(src, parsed, {})
+        meta = document_metadata(src, parsed, sha256_file(src.path), about)
         index = 0
         for seg in parsed.segments:
             for s, e in blind_windows(parsed.text, seg.start, seg.end, size, overlap):
