@@ -315,6 +315,25 @@ def count_lines(questions: list[Any]) -> list[str]:
     return out
 
 
+def write_subsets(questions: list[Any], out: Path) -> list[Path]:
+    """Write the files the CLI takes, one index per corpus: ``<corpus>-<split>.jsonl`` (its
+    answerable questions and near misses) and ``ood-<split>.jsonl``, for each split."""
+    from citerag.eval.questions import write_questions
+
+    written: list[Path] = []
+    for split in SPLITS:
+        groups: dict[str, list[Any]] = {c: [] for c in (*CORPORA, "ood")}
+        for q in questions:
+            if q.meta.get("split") == split:
+                key = "ood" if q.meta.get("kind") == "ood" else str(q.meta.get("corpus"))
+                groups[key].append(q)
+        for name, qs in groups.items():
+            path = out / f"{name}-{split}.jsonl"
+            write_questions(qs, path)
+            written.append(path)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     from citerag.eval.adapters import default_data_dir
     from citerag.eval.questions import QuestionFormatError, load_questions
@@ -324,6 +343,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=default_data_dir(), help="shared data folder")
     ap.add_argument("--work", type=Path, default=None, help="materialise here (default: temp)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list the highest overlaps")
+    ap.add_argument(
+        "--write",
+        type=Path,
+        metavar="DIR",
+        help="also write <corpus>-<split>.jsonl and ood-<split>.jsonl here (for citerag eval "
+        "and citerag calibrate --ood, one index per corpus)",
+    )
     args = ap.parse_args(argv)
 
     try:
@@ -364,6 +390,12 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(f"  - {p}")
         return 1
+    if args.write:
+        paths = write_subsets(questions, args.write)
+        print(
+            f"\nwrote {len(paths)} files to {args.write}/"
+            " (<corpus>-<split>.jsonl, ood-<split>.jsonl)"
+        )
     print(
         f"\nOK: every needle found; users'-words median {medians['user']:.2f} "
         f"(document words {medians['document']:.2f})"
