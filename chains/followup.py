@@ -1,0 +1,824 @@
+"""Follow-up questions: turn "And the year before?" into a question that stands alone.
+
+Pure functions (no model call, no I/O) used by the graph's ``condense`` node:
+
+* :func:`condense_rule` — the offline rule. Given the previous turns' standalone questions it
+  carries what a follow-up lacks and never invents anything:
+
+  - **relative periods** ("the year before", "the previous quarter", "last year", "that
+    year", "a year later", "the same quarter last year") are resolved against the period of
+    the most recent earlier turn that names one (``FY2025`` → ``FY2024``, ``2023Q2`` →
+    ``2023Q1``); with no earlier period (or a range, or a date) the phrase is left alone;
+  - a **fragment** after a cue ("And in 2024?", "What about Adobe?", "How about the
+    operating costs?", "Same for FY2021?") is substituted into the previous standalone
+    question: its periods replace the previous periods, its names replace the previous
+    names, its noun phrase replaces the previous subject noun phrase;
+  - a **full question that refers back** (a cue such as "And ...", a pronoun such as "it",
+    "its", "they", "this", or "the company") gets the missing context appended in
+    parentheses: the previous turn's names when it names none, the previous subject noun
+    phrase when it has none of its own, and the previous period when it names none —
+    ``"How do I clear it? (inverter fault code E-217)"``;
+  - anything else (a first question, or a new question that does not refer back) is
+    returned unchanged.
+
+* :func:`check_rewrite` — whether a rewrite (the rule's, or a chat model's) keeps every named
+  entity (capitalised tokens and codes; companies the :class:`~chains.constraints.Gazetteer`
+  knows), number (:func:`chains.answerers.numbers_in`) and period
+  (:func:`chains.constraints.parse_periods`) of the question it rewrites.
+* :func:`condense_with_model` — asks a chat model with the versioned prompt
+  ``chains/prompts/condense_v1.md`` and accepts its rewrite only when :func:`check_rewrite`
+  passes; otherwise the original question is used.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from chains.answerers import numbers_in
+from chains.constraints import Constraint, Gazetteer, parse_constraints, parse_periods
+from chains.prompts import load_prompt
+
+log = logging.getLogger(__name__)
+
+#: The versioned prompt the model path renders.
+CONDENSE_PROMPT = "condense_v1.md"
+#: Earlier turns shown to the rewrite model (most recent last).
+MODEL_HISTORY_TURNS = 6
+#: Characters of each earlier answer shown to the rewrite model.
+MODEL_ANSWER_CHARS = 400
+#: A model rewrite longer than this many times the original (plus 200 characters) is refused.
+MAX_REWRITE_GROWTH = 4
+
+Method = Literal[
+    "first_turn", "off", "unchanged", "rule", "model", "model_unchanged", "model_rejected"
+]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier turn of the conversation.
+
+    Attributes:
+        question: What the user asked, as written.
+        standalone: The standalone question that turn was answered with (``None``: unknown,
+            e.g. a client-supplied history; it is recomputed with the rule).
+        answer: The answer text, if known (shown to a rewrite model only).
+    """
+
+    question: str
+    standalone: str | None = None
+    answer: str | None = None
+
+
+@dataclass(frozen=True)
+class Condensed:
+    """What the ``condense`` node did with one question.
+
+    Attributes:
+        original: The question as the user wrote it.
+        standalone: The question retrieval, constraints and the answerer use.
+        method: ``first_turn`` (no history), ``off`` (the ``condense`` knob is off),
+            ``unchanged`` (the rule found nothing to
+            carry), ``rule`` (the offline rule rewrote it), ``model`` (a chat model rewrote
+            it), ``model_unchanged`` (the model returned it as it was) or ``model_rejected``
+            (the model's rewrite dropped something, see ``rejected``; the original is used).
+        history_turns: Earlier turns considered.
+        carried: What the rule carried: ``names``, ``periods`` (resolved labels),
+            ``subject``, ``relative`` (phrase → label), ``form`` (``fragment`` or
+            ``context``).
+        model_output: The rewrite model's raw output (model path only).
+        rejected: Why the model's rewrite was refused ('' otherwise).
+    """
+
+    original: str
+    standalone: str
+    method: Method
+    history_turns: int = 0
+    carried: dict[str, Any] = field(default_factory=dict)
+    model_output: str | None = None
+    rejected: str = ""
+
+    @property
+    def rewritten(self) -> bool:
+        """Whether the standalone question differs from the original."""
+        return self.standalone != self.original
+
+    def to_trace(self) -> dict[str, Any]:
+        """JSON-friendly record (the trace's ``condense`` section)."""
+        return {
+            "original": self.original,
+            "standalone": self.standalone,
+            "method": self.method,
+            "rewritten": self.rewritten,
+            "history_turns": self.history_turns,
+            "carried": dict(self.carried),
+            "model_output": self.model_output,
+            "rejected": self.rejected,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# tokens, names and subjects
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_POSSESSIVE = re.compile(r"['’]s?$")
+_PERIOD_TOKEN = re.compile(r"^(?:(?:FY|CY)\s*'?\d{2,4}|Q[1-4]|H[12]|FY|CY|\d{4}Q[1-4])$", re.I)
+_WH = {"what", "which", "who", "whom", "whose", "how", "when", "where", "why"}
+_AUX = {
+    "is", "was", "are", "were", "does", "did", "do", "has", "have", "had", "will", "would",
+    "can", "could", "should", "must", "may", "might", "shall", "be", "been",
+}  # fmt: skip
+_HOW_WORDS = {"much", "many", "often", "long", "old", "big", "large", "far", "soon", "frequently"}
+_DETERMINERS = {"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this",
+                "that", "these", "those", "any", "each", "every", "all"}  # fmt: skip
+_PRONOUNS = {"i", "it", "they", "we", "you", "he", "she", "this", "that", "these", "those",
+             "them", "there", "one", "someone", "anyone"}  # fmt: skip
+_PREPOSITIONS = {
+    "in", "for", "during", "at", "on", "by", "from", "to", "as", "with", "under", "over",
+    "between", "compared", "versus", "vs", "than", "after", "before", "since", "until",
+    "into", "per", "about", "within", "across", "if", "when", "and", "or",
+}  # fmt: skip
+_VERBS = {
+    "mean", "means", "cost", "costs", "get", "gets", "give", "pay", "pays", "require",
+    "requires", "need", "needs", "happen", "happens", "work", "works", "report", "reported",
+    "change", "changed", "increase", "increased", "decrease", "decreased", "grow", "grew",
+    "say", "says", "said", "do", "make", "made", "take", "took", "handle", "use", "used",
+    "show", "shows", "include", "includes", "cover", "covers", "cleaned", "replaced", "held",
+    "set", "approved", "elected", "founded", "located", "owned", "run", "spend", "spent",
+    "earn", "earned", "generate", "generated", "produce", "produced", "apply", "applies",
+}  # fmt: skip
+#: Capitalised words that are question vocabulary, not names.
+_NOT_NAMES = {
+    "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "and", "but", "so",
+    "also", "ok", "okay", "then", "now", "thanks", "great", "same", "please", "tell", "give",
+    "list", "show", "explain", "describe", "compare", "is", "are", "was", "were", "did", "does",
+    "do", "can", "could", "would", "should", "will", "has", "have", "had", "the", "a", "an",
+    "in", "for", "of", "on", "at", "by", "to", "i", "it", "its", "they", "their", "this",
+    "that", "these", "those", "if", "there", "any", "again", "right", "sure", "yes", "no",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+    "friday", "saturday", "sunday",
+}  # fmt: skip
+_NAME_JOINERS = {"of", "&", "and", "de", "du", "la", "von", "van"}
+
+
+@dataclass(frozen=True)
+class _Tok:
+    text: str
+    word: str  # possessive stripped
+    start: int
+    end: int
+    possessive: bool
+
+
+def _tokens(text: str) -> list[_Tok]:
+    out = []
+    for m in _WORD.finditer(text):
+        raw = m.group(0)
+        tail = re.search(r"['’]s$|['’]$", raw)
+        word = raw[: tail.start()] if tail else raw
+        out.append(_Tok(raw, word, m.start(), m.start() + len(word), tail is not None))
+    return out
+
+
+def _is_name_word(tok: _Tok) -> bool:
+    w = tok.word
+    if not w or w.lower() in _NOT_NAMES or _PERIOD_TOKEN.match(w):
+        return False
+    if w[0].isupper():
+        return True
+    # codes such as 3M, E-217, SG-4410X: a digit and an upper-case letter
+    return any(ch.isdigit() for ch in w) and any(ch.isupper() for ch in w)
+
+
+def names_in(text: str, gazetteer: Gazetteer | None = None) -> list[str]:
+    """Named entities of a text: runs of capitalised words and codes, plus known companies.
+
+    ``"What was Northwind's revenue at Fennick Farm in FY2024?"`` ->
+    ``["Northwind", "Fennick Farm"]``. Question words, months and period labels are not
+    names. With a gazetteer, the companies :func:`chains.constraints.parse_constraints`
+    finds (as written) are added.
+
+    Args:
+        text: A question.
+        gazetteer: The caller's gazetteer (optional).
+    """
+    toks = _tokens(text)
+    found: list[str] = []
+    i = 0
+    while i < len(toks):
+        if not _is_name_word(toks[i]):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(toks):
+            nxt = toks[j + 1]
+            gap = text[toks[j].end : nxt.start]
+            if toks[j].possessive or gap.strip() not in ("", "-"):
+                break
+            if _is_name_word(nxt):
+                j += 1
+                continue
+            if (
+                nxt.word.lower() in _NAME_JOINERS
+                and j + 2 < len(toks)
+                and _is_name_word(toks[j + 2])
+                and not nxt.possessive
+            ):
+                j += 2
+                continue
+            break
+        found.append(text[toks[i].start : toks[j].end])
+        i = j + 1
+    if gazetteer is not None and gazetteer.entities:
+        for c in parse_constraints(text, gazetteer).companies:
+            name = _POSSESSIVE.sub("", c.text.strip())
+            if name and all(_norm(name) not in _norm(f) for f in found):
+                found.append(name)
+    return list(dict.fromkeys(found))
+
+
+def _norm(text: str) -> str:
+    text = re.sub(r"['’]s\b", "", text.lower())
+    return " ".join(re.findall(r"[a-z0-9&]+", text))
+
+
+def _period_spans(text: str) -> list[Constraint]:
+    return parse_periods(text)
+
+
+def subject_of(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, int] | None:
+    """The span of a question's subject noun phrase, if one can be read.
+
+    Heuristic, on words: after the question word ("what", "how much"), auxiliaries
+    ("was", "did"), determiners and a leading possessive name ("Northwind's") or period,
+    the words up to the first preposition, auxiliary, verb, pronoun or period.
+    ``"What was Northwind's total revenue in 2025?"`` -> the span of ``total revenue``;
+    ``"What does inverter fault code E-217 mean?"`` -> ``inverter fault code E-217``;
+    ``"How do I clear it?"`` -> ``None``.
+    """
+    toks = _tokens(question)
+    periods = _period_spans(question)
+    names = names_in(question, gazetteer)
+
+    def in_period(t: _Tok) -> bool:
+        return any(p.span[0] <= t.start < p.span[1] for p in periods)
+
+    i = 0
+    while i < len(toks) and toks[i].word.lower() in {"and", "but", "so", "also", "then", "now",
+                                                     "ok", "okay"}:  # fmt: skip
+        i += 1
+    if i < len(toks) and toks[i].word.lower() in _WH:
+        wh = toks[i].word.lower()
+        i += 1
+        if wh == "how" and i < len(toks) and toks[i].word.lower() in _HOW_WORDS:
+            i += 1
+        elif (
+            wh in ("who", "which", "what")
+            and i < len(toks)
+            and toks[i].word.lower() not in _AUX | _DETERMINERS
+            and not _is_name_word(toks[i])
+            and wh == "who"
+        ):
+            i += 1  # "who chairs the board": skip the verb
+    while i < len(toks) and toks[i].word.lower() in _AUX:
+        i += 1
+    changed = True
+    while changed and i < len(toks):
+        changed = False
+        t = toks[i]
+        if (
+            t.word.lower() in _DETERMINERS - {"this", "that", "these", "those"}
+            or (
+                t.word.lower() in {"this", "that", "these", "those"}
+                and i + 1 < len(toks)
+                and toks[i + 1].word.lower() not in _AUX | _PREPOSITIONS
+            )
+            or in_period(t)
+            or (t.possessive and any(_norm(t.word) in _norm(n) for n in names))
+        ):
+            i += 1
+            changed = True
+        elif _is_name_word(t) and any(
+            _norm(n) == _norm(question[t.start : u.end])
+            for u in toks[i:]
+            if u.possessive
+            for n in names
+        ):
+            # a multi-word possessive name: "Fennick Farm's"
+            while i < len(toks) and not toks[i].possessive:
+                i += 1
+            i += 1
+            changed = True
+    if i >= len(toks) or toks[i].word.lower() in _PRONOUNS | _AUX | _PREPOSITIONS | _WH:
+        return None
+    start = i
+    end = i
+    while end < len(toks):
+        t = toks[end]
+        low = t.word.lower()
+        if in_period(t) or low in _AUX or low in _VERBS or low in _PRONOUNS - {"one"}:
+            break
+        if low in _PREPOSITIONS and low != "of":
+            break
+        if low == "of" and (
+            end + 1 >= len(toks) or in_period(toks[end + 1]) or _is_name_word(toks[end + 1])
+        ):
+            break
+        gap = question[toks[end - 1].end : t.start] if end > start else ""
+        if gap.strip() not in ("", "-"):
+            break
+        end += 1
+        if t.possessive:
+            break
+    if end == start:
+        return None
+    last = toks[end - 1]
+    while end > start and toks[end - 1].word.lower() in {"of", "and", "&"}:
+        end -= 1
+        last = toks[end - 1]
+    if end == start:
+        return None
+    return toks[start].start, last.end
+
+
+# ---------------------------------------------------------------------------------------------
+# periods
+
+
+_PREP = r"(?:(?:in|for|during|over|of|from)\s+)?"
+_RELATIVE: tuple[tuple[re.Pattern[str], str, int], ...] = (
+    (re.compile(rf"\b{_PREP}(?:the\s+)?same\s+quarter\s+(?:a\s+year\s+(?:earlier|before|ago)|(?:of\s+)?(?:the\s+)?(?:previous|prior|preceding)\s+year|last\s+year)\b", re.I), "quarter", -4),  # noqa: E501
+    (re.compile(rf"\b{_PREP}(?:the\s+)?(?:previous|prior|preceding|last)\s+quarter\b", re.I), "quarter", -1),  # noqa: E501
+    (re.compile(rf"\b{_PREP}(?:the\s+)?quarter\s+(?:before|earlier|prior)(?:\s+that)?\b", re.I), "quarter", -1),  # noqa: E501
+    (re.compile(rf"\b{_PREP}(?:the\s+)?(?:following|next|subsequent)\s+quarter\b", re.I), "quarter", 1),  # noqa: E501
+    (re.compile(rf"\b{_PREP}(?:the\s+)?quarter\s+after(?:\s+that)?\b", re.I), "quarter", 1),
+    (re.compile(rf"\b{_PREP}two\s+years\s+(?:earlier|before|prior)\b", re.I), "year", -2),
+    (re.compile(rf"\b{_PREP}(?:the\s+)?(?:fiscal\s+)?year\s+(?:before|earlier|prior)(?:\s+that)?\b", re.I), "year", -1),  # noqa: E501
+    (re.compile(rf"\b{_PREP}(?:the\s+)?(?:previous|prior|preceding)\s+(?:fiscal\s+)?year\b", re.I), "year", -1),  # noqa: E501
+    (re.compile(rf"\b{_PREP}(?:a|one)\s+year\s+(?:earlier|before|prior)\b", re.I), "year", -1),
+    (re.compile(rf"\b{_PREP}(?:the\s+)?(?:last|past)\s+(?:fiscal\s+)?year\b", re.I), "year", -1),
+    (re.compile(rf"\b{_PREP}(?:the\s+)?(?:following|next|subsequent)\s+(?:fiscal\s+)?year\b", re.I), "year", 1),  # noqa: E501
+    (re.compile(rf"\b{_PREP}(?:the\s+)?(?:fiscal\s+)?year\s+after(?:\s+that)?\b", re.I), "year", 1),
+    (re.compile(rf"\b{_PREP}(?:a|one)\s+year\s+later\b", re.I), "year", 1),
+    (re.compile(rf"\b{_PREP}(?:that|the\s+same)\s+(?:fiscal\s+)?year\b", re.I), "year", 0),
+    (re.compile(rf"\b{_PREP}(?:that|the\s+same)\s+quarter\b", re.I), "quarter", 0),
+)  # fmt: skip
+
+
+def shift_period(label: str, unit: str, steps: int) -> str | None:
+    """A period label moved by whole years or quarters (``None`` when it cannot be).
+
+    ``("FY2025", "year", -1)`` -> ``FY2024``; ``("2023Q1", "quarter", -1)`` -> ``2022Q4``;
+    ``("2023Q2", "quarter", -4)`` -> ``2022Q2``; ``("FY2025", "quarter", -1)`` -> ``None``.
+    """
+    m = re.fullmatch(r"(FY)?(\d{4})", label)
+    if m:
+        if unit != "year":
+            return None
+        return f"{m.group(1) or ''}{int(m.group(2)) + steps}"
+    m = re.fullmatch(r"(\d{4})Q([1-4])", label)
+    if m:
+        index = (
+            int(m.group(1)) * 4 + int(m.group(2)) - 1 + (steps if unit == "quarter" else 4 * steps)
+        )
+        return f"{index // 4}Q{index % 4 + 1}"
+    m = re.fullmatch(r"(\d{4})H([12])", label)
+    if m and unit == "year":
+        return f"{int(m.group(1)) + steps}H{m.group(2)}"
+    return None
+
+
+def render_period(label: str) -> str:
+    """How a resolved period is written into a question: ``in 2024``, ``in FY2024``,
+    ``in Q1 2023``, ``in H2 2022``."""
+    m = re.fullmatch(r"(\d{4})([QH])([1-4])", label)
+    if m:
+        return f"in {m.group(2)}{m.group(3)} {m.group(1)}"
+    return f"in {label}"
+
+
+def _base_period(history: Sequence[str]) -> Constraint | None:
+    """The single period of the most recent earlier question that names one."""
+    for q in reversed(history):
+        ps = parse_periods(q)
+        if ps:
+            singles = [p for p in ps if p.relation == "single"]
+            return singles[-1] if len(singles) == len(ps) and singles else None
+    return None
+
+
+def resolve_relative_periods(question: str, history: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """Replace relative period phrases by the label they mean after the earlier turns.
+
+    Args:
+        question: The follow-up.
+        history: Earlier standalone questions, oldest first.
+
+    Returns:
+        The question with each resolvable phrase replaced (``"the year before"`` ->
+        ``"in 2024"`` after a question about 2025), and ``{phrase: label}``.
+    """
+    base = _base_period(history)
+    if base is None:
+        return question, {}
+    label = base.values[0]
+    taken: list[tuple[int, int, str, str]] = []
+    for pattern, unit, steps in _RELATIVE:
+        for m in pattern.finditer(question):
+            if any(not (m.end() <= s or m.start() >= e) for s, e, _, _ in taken):
+                continue
+            new = shift_period(label, unit, steps)
+            if new is not None:
+                taken.append((m.start(), m.end(), m.group(0), new))
+    out = question
+    for s, e, _, new in sorted(taken, reverse=True):
+        out = out[:s] + render_period(new) + out[e:]
+    return out, {phrase: new for _, _, phrase, new in sorted(taken)}
+
+
+# ---------------------------------------------------------------------------------------------
+# the offline rule
+
+_FILLER = re.compile(
+    r"^\s*(?:(?:and|but|so|also|ok|okay|then|now|thanks|great|right|alright|sure)\b[,.!:]?\s*)+",
+    re.I,
+)
+_ABOUT = re.compile(
+    r"^\s*(?:(?:what|how)\s+about|what\s+of|(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?"
+    r"for|as\s+for|(?:and\s+)?for|(?:and\s+)?in)\b\s*",
+    re.I,
+)
+_QUESTION_START = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|how|when|where|why|is|are|was|were|do|does|did|can|"
+    r"could|should|would|will|has|have|had|tell|give|list|show|explain|describe|compare|"
+    r"please)\b",
+    re.I,
+)
+_REFERENCE = re.compile(
+    r"\b(?:it|its|they|their|them|theirs|he|she|his|her|him|these|those|this|"
+    r"(?<=\s)that(?=\s*[?.!]*$)|(?:about|of|for|on|with|does|did|is|was|fix|clear|mean)\s+that"
+    r")\b|\bthe\s+(?:company|firm|business|cooperative|co-op|group|same|latter|former)\b",
+    re.I,
+)
+_TIME_DEMONSTRATIVE = re.compile(
+    r"\b(?:this|that|these|those)\s+(?:year|quarter|month|week|time)s?\b", re.I
+)
+_FRAGMENT_STOP = {"the", "a", "an", "in", "for", "of", "then", "that", "same", "about", "to",
+                  "its", "their", "there", "please", "one", "ones", "again"}  # fmt: skip
+
+
+_PLURAL = re.compile(r"\b[a-z][a-z\-]{2,}[^s\W]s\b")
+_NOT_PLURAL = {"does", "was", "has", "is", "this", "its", "yes", "as", "us", "his", "less",
+               "thus", "plus", "across", "unless", "process", "business", "access", "loss",
+               "gross", "status", "basis", "analysis"}  # fmt: skip
+_DETERMINED = re.compile(r"\b(?:the|a|an|each|every|this|that|our|my)\s+[a-z][a-z\-]+", re.I)
+
+
+def _has_reference(text: str, names: Sequence[str] = ()) -> bool:
+    """Whether the question refers back to something it does not name itself.
+
+    A pronoun with a possible antecedent earlier in the same question is not a reference:
+    ``they``/``them``/``their`` after a plural word ("before contractors ... they"),
+    ``it``/``its``/``this`` after a determined noun ("the policy ... it"), ``he``/``she``
+    after a name.
+    """
+    clean = _TIME_DEMONSTRATIVE.sub(" ", text)
+    for m in _REFERENCE.finditer(clean):
+        word = m.group(0).lower().split()[-1]
+        before = clean[: m.start()]
+        if word in ("they", "them", "their", "theirs", "these", "those"):
+            plurals = [w for w in _PLURAL.findall(before.lower()) if w not in _NOT_PLURAL]
+            if plurals:
+                continue
+        else:
+            determined = word in ("it", "its") and _DETERMINED.search(before)
+            named = word in ("he", "she", "his", "her", "him") and any(n in before for n in names)
+            if determined or named:
+                continue
+        return True
+    return False
+
+
+def _end(text: str) -> tuple[str, str]:
+    stripped = text.rstrip()
+    m = re.search(r"[?.!]+$", stripped)
+    return (stripped[: m.start()].rstrip(), m.group(0)) if m else (stripped, "")
+
+
+def _append_context(question: str, items: Sequence[str]) -> str:
+    body, mark = _end(question)
+    return f"{body} ({'; '.join(items)}){mark or '?'}"
+
+
+def _strip_determiner(text: str) -> str:
+    return re.sub(r"^(?:the|a|an|its|their|his|her|our)\s+", "", text.strip(), flags=re.I)
+
+
+def _replace_spans(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for s, e, new in sorted(edits, reverse=True):
+        text = text[:s] + new + text[e:]
+    return text
+
+
+def _fragment(
+    body: str, base: str, gazetteer: Gazetteer | None
+) -> tuple[str, dict[str, Any]] | None:
+    """Substitute a fragment's periods, names and noun phrase into the previous question.
+
+    Returns ``None`` when the fragment holds nothing to substitute.
+    """
+    f_periods = parse_periods(body)
+    f_names = [n for n in names_in(body, gazetteer) if not any(
+        p.span[0] <= body.find(n) < p.span[1] for p in f_periods
+    )]  # fmt: skip
+    # what remains once periods and names are taken out: a noun phrase, or nothing
+    rest = body
+    for p in sorted(f_periods, key=lambda c: -c.span[0]):
+        rest = rest[: p.span[0]] + " " + rest[p.span[1] :]
+    for n in f_names:
+        rest = re.sub(rf"{re.escape(n)}(?:['’]s?)?", " ", rest)
+    words = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", rest)]
+    np_words = [w for w in words if w.lower() not in _FRAGMENT_STOP]
+    noun_phrase = _strip_determiner(" ".join(words)) if np_words else ""
+    if not f_periods and not f_names and not noun_phrase:
+        return None
+    edits: list[tuple[int, int, str]] = []
+    carried: dict[str, Any] = {"form": "fragment"}
+    b_periods = parse_periods(base)
+    b_names = names_in(base, gazetteer)
+    appended_periods: list[str] = []
+    appended_names: list[str] = []
+    if f_periods:
+        new_text = " and ".join(p.text for p in f_periods)
+        if b_periods:
+            first = b_periods[0]
+            edits.append((first.span[0], b_periods[-1].span[1], new_text))
+        else:
+            appended_periods.append(
+                new_text if re.match(r"(?i)^(in|for|during)\b", new_text) else f"in {new_text}"
+            )
+        carried["periods"] = [v for p in f_periods for v in p.values]
+    else:
+        carried["periods"] = [v for p in b_periods for v in p.values]
+    if f_names:
+        if len(b_names) == 1:
+            old = b_names[0]
+            for m in re.finditer(rf"{re.escape(old)}(?=['’]|\b|$)", base):
+                if not any(m.start() < e and m.end() > s for s, e, _ in edits):
+                    edits.append((m.start(), m.end(), " and ".join(f_names)))
+        elif b_names:
+            return None  # which of several names the fragment replaces is not known
+        else:
+            appended_names.extend(f_names)
+        carried["names"] = f_names
+    else:
+        carried["names"] = b_names
+    if noun_phrase:
+        subj = subject_of(base, gazetteer)
+        if subj is None or any(subj[0] < e and subj[1] > s for s, e, _ in edits):
+            return None
+        edits.append((subj[0], subj[1], noun_phrase))
+        carried["subject"] = noun_phrase
+    out = _replace_spans(base, edits)
+    if appended_periods:
+        body_out, mark = _end(out)
+        out = f"{body_out} {' '.join(appended_periods)}{mark or '?'}"
+    if appended_names:
+        out = _append_context(out, appended_names)
+    return out, carried
+
+
+def condense_rule(
+    question: str, history: Sequence[str], gazetteer: Gazetteer | None = None
+) -> Condensed:
+    """The offline rule (module docstring): the standalone form of a follow-up.
+
+    Args:
+        question: The current question, as written.
+        history: Earlier turns' standalone questions, oldest first.
+        gazetteer: The caller's gazetteer, to recognise company names (optional).
+
+    Returns:
+        The result; ``standalone == question`` when there is nothing to carry. A rewrite that
+        would drop a name, number or period of the question (:func:`check_rewrite`) is not
+        used.
+    """
+    history = [h for h in history if h and h.strip()]
+    if not history:
+        return Condensed(question, question, "first_turn")
+    resolved, relative = resolve_relative_periods(question, history)
+    base = history[-1]
+    filler = _FILLER.match(resolved)
+    after_filler = resolved[filler.end() :] if filler else resolved
+    about = _ABOUT.match(after_filler)
+    body = after_filler[about.end() :] if about else after_filler
+    cue = bool(filler or about)
+    out: str | None = None
+    carried: dict[str, Any] = {}
+    is_fragment = (about is not None or filler is not None) and not _QUESTION_START.match(body)
+    if not is_fragment and relative and not _QUESTION_START.match(after_filler):
+        is_fragment = True  # "The year before?"
+    if is_fragment:
+        done = _fragment(_end(body)[0], base, gazetteer)
+        if done is not None:
+            out, carried = done
+    own_names = names_in(resolved, gazetteer)
+    if out is None and (cue or relative or _has_reference(resolved, own_names)):
+        own_periods = parse_periods(resolved)
+        own_subject = subject_of(after_filler, gazetteer)
+        items: list[str] = []
+        prev_names: list[str] = []
+        for h in reversed(history):
+            prev_names = names_in(h, gazetteer)
+            if prev_names:
+                break
+        if not own_names and prev_names:
+            items.extend(prev_names)
+            carried["names"] = prev_names
+        if own_subject is None:
+            for h in reversed(history):
+                span = subject_of(h, gazetteer)
+                if span is not None:
+                    subject = h[span[0] : span[1]]
+                    if _norm(subject) not in _norm(resolved) and all(
+                        _norm(subject) != _norm(n) for n in items
+                    ):
+                        items.append(subject)
+                        carried["subject"] = subject
+                    break
+        if carried.get("subject") and "names" in carried:
+            # a name the carried subject already holds ("inverter fault code E-217")
+            keep = [n for n in carried["names"] if _norm(n) not in _norm(carried["subject"])]
+            items = [i for i in items if i in keep or i == carried["subject"]]
+            carried["names"] = keep
+        if not own_periods and not own_names:
+            base_period = _base_period(history)
+            if base_period is not None:
+                items.append(render_period(base_period.values[0]))
+                carried["periods"] = list(base_period.values)
+        if items:
+            out = _append_context(resolved, items)
+            carried["form"] = "context"
+        elif relative:
+            out = resolved
+            carried["form"] = "relative"
+    if out is None:
+        out = resolved if relative else question
+        if relative:
+            carried["form"] = "relative"
+    if relative:
+        carried["relative"] = relative
+    if out == question:
+        return Condensed(question, question, "unchanged", len(history))
+    problem = check_rewrite(question, out, gazetteer)
+    if problem:
+        log.info(
+            "follow-up rule output %r dropped something (%s); keeping %r", out, problem, question
+        )
+        return Condensed(question, question, "unchanged", len(history), {"refused": problem})
+    return Condensed(question, out, "rule", len(history), carried)
+
+
+def standalone_history(turns: Sequence[Turn], gazetteer: Gazetteer | None = None) -> list[str]:
+    """Each earlier turn's standalone question, oldest first.
+
+    A turn that recorded its standalone question keeps it; the others (a client-supplied
+    history) are recomputed in order with :func:`condense_rule`.
+    """
+    out: list[str] = []
+    for t in turns:
+        if t.standalone:
+            out.append(t.standalone)
+        else:
+            out.append(condense_rule(t.question, out, gazetteer).standalone)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the check
+
+
+def check_rewrite(original: str, rewrite: str, gazetteer: Gazetteer | None = None) -> str:
+    """Why a rewrite may not replace the question ('' when it may).
+
+    The rewrite must keep every name (:func:`names_in`, and the companies the gazetteer
+    finds), every number (:func:`chains.answerers.numbers_in`) and every period label
+    (:func:`chains.constraints.parse_periods`) of the original; relative periods are not
+    labels, so "the year before" may become "2024". It must be one non-empty question of
+    reasonable length.
+
+    Args:
+        original: The question as written.
+        rewrite: The proposed standalone question.
+        gazetteer: The caller's gazetteer (optional).
+    """
+    text = rewrite.strip()
+    if not text:
+        return "empty rewrite"
+    if "\n" in text:
+        return "more than one line"
+    if len(text) > MAX_REWRITE_GROWTH * len(original) + 200:
+        return f"rewrite is {len(text)} characters for a {len(original)}-character question"
+    norm = _norm(text)
+    for name in names_in(original):
+        if _norm(name) not in norm:
+            return f"drops the name {name!r}"
+    if gazetteer is not None and gazetteer.entities:
+        before = {v for c in parse_constraints(original, gazetteer).companies for v in c.values}
+        after = {v for c in parse_constraints(text, gazetteer).companies for v in c.values}
+        if before - after:
+            return f"drops the company {sorted(before - after)[0]!r}"
+    missing_numbers = numbers_in(original) - numbers_in(text)
+    if missing_numbers:
+        return f"drops the number {sorted(missing_numbers)[0]}"
+    before_p = {v for p in parse_periods(original) for v in p.values}
+    after_p = {v for p in parse_periods(text) for v in p.values}
+    if before_p - after_p:
+        return f"drops the period {sorted(before_p - after_p)[0]}"
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# the model path
+
+
+def model_messages(
+    question: str, turns: Sequence[Turn], prompt_file: str = CONDENSE_PROMPT
+) -> list[BaseMessage]:
+    """The messages sent to the rewrite model (versioned prompt, recent turns only)."""
+    prompt = load_prompt(prompt_file)
+    lines: list[str] = []
+    for t in list(turns)[-MODEL_HISTORY_TURNS:]:
+        lines.append(f"User: {t.question.strip()}")
+        if t.answer:
+            answer = " ".join(t.answer.split())
+            if len(answer) > MODEL_ANSWER_CHARS:
+                answer = answer[:MODEL_ANSWER_CHARS] + " …"
+            lines.append(f"Assistant: {answer}")
+    return [
+        SystemMessage(content=prompt.system),
+        HumanMessage(
+            content=prompt.user.format(history="\n".join(lines) or "(none)", question=question)
+        ),
+    ]
+
+
+def parse_model_output(text: str) -> str:
+    """The standalone question in a model's reply: the first non-empty line, without a
+    ``Standalone question:`` label or surrounding quotes."""
+    for line in text.strip().splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        line = re.sub(r"^(?:standalone\s+question|question|rewrite|rewritten)\s*[:\-]\s*", "",
+                      line, flags=re.I)  # fmt: skip
+        return line.strip().strip("\"“”'`").strip()
+    return ""
+
+
+def condense_with_model(
+    model: BaseChatModel,
+    question: str,
+    turns: Sequence[Turn],
+    gazetteer: Gazetteer | None = None,
+    *,
+    prompt_file: str = CONDENSE_PROMPT,
+) -> Condensed:
+    """Ask a chat model for the standalone question; keep it only if :func:`check_rewrite`
+    passes, else use the original question. Model errors are logged, never raised.
+
+    Args:
+        model: Any LangChain chat model.
+        question: The current question, as written.
+        turns: The earlier turns, oldest first.
+        gazetteer: The caller's gazetteer (optional).
+        prompt_file: The versioned prompt in ``chains/prompts``.
+    """
+    turns = list(turns)
+    if not turns:
+        return Condensed(question, question, "first_turn")
+    prompt_id = load_prompt(prompt_file).id
+    try:
+        reply = model.invoke(model_messages(question, turns, prompt_file))
+        raw = reply.content if isinstance(reply.content, str) else str(reply.content)
+    except Exception as exc:  # any provider error: answer the question as written
+        log.warning("follow-up rewrite failed: %s: %s", type(exc).__name__, exc)
+        return Condensed(
+            question, question, "model_rejected", len(turns), {"prompt": prompt_id},
+            rejected=f"model error: {type(exc).__name__}",
+        )  # fmt: skip
+    rewrite = parse_model_output(raw)
+    carried: dict[str, Any] = {"prompt": prompt_id}
+    problem = check_rewrite(question, rewrite, gazetteer)
+    if problem:
+        return Condensed(question, question, "model_rejected", len(turns), carried, raw, problem)
+    method: Method = "model_unchanged" if rewrite == question.strip() else "model"
+    return Condensed(question, rewrite, method, len(turns), carried, raw)
