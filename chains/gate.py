@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
+import numpy as np
+
 from chains.candidates import Candidate
 
-GateScore = Literal["rerank", "dense"]
+GateScore = Literal["rerank", "dense", "answerability"]
 ThresholdSource = Literal["request", "index calibration", "packaged default"]
 
 
@@ -43,12 +45,14 @@ class GateSettings:
         threshold: Minimum best score to answer.
         source: ``request``, ``index calibration`` or ``packaged default``.
         note: A warning (e.g. an uncalibrated reranker fell back to dense), or ``None``.
+        model: The answerability model (``score == "answerability"`` only).
     """
 
     score: GateScore
     threshold: float
     source: ThresholdSource
     note: str | None = None
+    model: AnswerabilityModel | None = None
 
 
 def resolve(
@@ -75,9 +79,18 @@ def resolve(
     Raises:
         ValueError: ``gate_score`` is neither ``rerank`` nor ``dense``.
     """
-    if gate_score not in ("rerank", "dense"):
-        raise ValueError(f"gate_score must be rerank or dense, not {gate_score!r}")
+    if gate_score not in ("rerank", "dense", "answerability"):
+        raise ValueError(f"gate_score must be rerank, dense or answerability, not {gate_score!r}")
     calibration = calibration or {}
+    if gate_score == "answerability":
+        own = calibration.get("answerability")
+        model = AnswerabilityModel.from_dict(own) if own else packaged_answerability()
+        if model is not None:
+            if gate_threshold is not None:
+                return GateSettings("answerability", float(gate_threshold), "request", None, model)
+            source: ThresholdSource = "index calibration" if own else "packaged default"
+            return GateSettings("answerability", model.threshold, source, None, model)
+        gate_score = "rerank"  # no model anywhere: the reranker's calibrated threshold
     packaged = gate_defaults()
     score: GateScore = "rerank" if gate_score == "rerank" else "dense"
     if gate_threshold is not None:
@@ -108,6 +121,7 @@ class GateDecision:
         best: The best candidate's score (``None`` without candidates).
         passing_candidates: Candidates at or above the threshold.
         passed: Whether the question goes on to the answerer.
+        signals: With the answerability score: the best candidate's signals.
     """
 
     score: GateScore
@@ -118,6 +132,7 @@ class GateDecision:
     best: float | None
     passing_candidates: int
     passed: bool
+    signals: Mapping[str, float] | None = None
 
     def passes(self, candidate: Candidate) -> bool:
         """Whether one candidate's gated score reaches the threshold."""
@@ -135,7 +150,12 @@ class GateDecision:
 
     def to_trace(self) -> dict[str, Any]:
         """JSON-friendly record."""
-        return asdict(self)
+        out = asdict(self)
+        if self.signals is None:
+            out.pop("signals")
+        else:
+            out["signals"] = {k: round(v, 6) for k, v in self.signals.items()}
+        return out
 
 
 def decide(
@@ -148,15 +168,185 @@ def decide(
         settings: From :func:`resolve`.
         reranker_name: The reranker that produced ``rerank`` scores (for the record).
     """
+    signals = None
+    if settings.score == "answerability" and settings.model is not None:
+        best_p = -1.0
+        for c in candidates:
+            sig = candidate_signals(c)
+            p = settings.model.probability(sig)
+            c.scores["answerability"] = p
+            if p > best_p:
+                best_p, signals = p, sig
     present = [s for c in candidates if (s := c.scores.get(settings.score)) is not None]
     best = max(present) if present else None
     return GateDecision(
         score=settings.score,
-        score_of=reranker_name if settings.score == "rerank" else "dense",
+        score_of={"rerank": reranker_name, "dense": "dense"}.get(
+            settings.score, "answerability model"
+        ),
         threshold=settings.threshold,
         threshold_source=settings.source,
         note=settings.note,
         best=best,
         passing_candidates=sum(1 for s in present if s >= settings.threshold),
         passed=best is not None and best >= settings.threshold,
+        signals=signals,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# the answerability score: one calibrated combination of the signals the pipeline computes
+
+
+#: Per-candidate signals the answerability model combines (all already computed upstream).
+SIGNALS: tuple[str, ...] = (
+    "dense",  # chunk cosine
+    "sentence",  # best sentence cosine (sentence reranker)
+    "coverage",  # idf share of the question in the best-covering sentence
+    "bm25_log",  # log(1 + BM25 score); 0 when the lexical list did not return it
+    "both_lists",  # 1 when both the dense and the lexical list returned it
+    "rerank",  # the second-stage score
+)
+
+
+def candidate_signals(candidate: Candidate) -> dict[str, float]:
+    """The answerability signals of one candidate (missing ones are 0)."""
+    s = candidate.scores
+    dense = float(s.get("dense", 0.0))
+    return {
+        "dense": dense,
+        "sentence": float(s.get("sentence", dense)),
+        "coverage": float(s.get("sentence_lexical", 0.0)),
+        "bm25_log": float(np.log1p(max(0.0, s.get("bm25", 0.0)))),
+        "both_lists": 1.0 if {"dense", "bm25"} <= set(candidate.ranks) else 0.0,
+        "rerank": float(s.get("rerank", dense)),
+    }
+
+
+@dataclass(frozen=True)
+class AnswerabilityModel:
+    """A logistic model over :data:`SIGNALS`: P(the candidate holds an answer).
+
+    Attributes:
+        weights: Weight per signal (on standardised signals).
+        bias: Intercept.
+        mean: Per-signal mean used to standardise.
+        scale: Per-signal standard deviation used to standardise.
+        threshold: Probability at or above which the gate answers.
+        provenance: Where it was fitted, on what, with which rule and result.
+    """
+
+    weights: Mapping[str, float]
+    bias: float
+    mean: Mapping[str, float]
+    scale: Mapping[str, float]
+    threshold: float
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def probability(self, signals: Mapping[str, float]) -> float:
+        """The model's probability for one candidate's signals."""
+        z = self.bias + sum(
+            w * (signals.get(k, 0.0) - self.mean.get(k, 0.0)) / (self.scale.get(k, 1.0) or 1.0)
+            for k, w in self.weights.items()
+        )
+        return float(1.0 / (1.0 + np.exp(-z)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``chains/gate_model.json``, or the ``answerability`` entry of an
+        index's ``calibration.json``)."""
+        return {
+            "score": "answerability",
+            "threshold": self.threshold,
+            "weights": dict(self.weights),
+            "bias": self.bias,
+            "mean": dict(self.mean),
+            "scale": dict(self.scale),
+            **dict(self.provenance),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AnswerabilityModel:
+        """Read the JSON form.
+
+        Raises:
+            ValueError: A weight names an unknown signal, or a field is missing.
+        """
+        try:
+            weights = {str(k): float(v) for k, v in data["weights"].items()}
+            unknown = set(weights) - set(SIGNALS)
+            if unknown:
+                raise ValueError(f"unknown answerability signals {sorted(unknown)}")
+            known = ("score", "threshold", "weights", "bias", "mean", "scale")
+            return cls(
+                weights=weights,
+                bias=float(data["bias"]),
+                mean={str(k): float(v) for k, v in data["mean"].items()},
+                scale={str(k): float(v) for k, v in data["scale"].items()},
+                threshold=float(data["threshold"]),
+                provenance={k: v for k, v in data.items() if k not in known},
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not an answerability model: {exc}") from exc
+
+
+def fit_answerability(
+    positives: Sequence[Mapping[str, float]],
+    negatives: Sequence[Mapping[str, float]],
+    *,
+    l2: float = 1.0,
+    iterations: int = 50,
+    signals: Sequence[str] = SIGNALS,
+) -> AnswerabilityModel:
+    """Fit the logistic model by Newton's method (L2-regularised, standardised signals).
+
+    Positives and negatives are weighted to count equally (so the fit does not follow the
+    class balance of one data set). The threshold is left at 0.5: choose it with a stated
+    rule afterwards (``citerag calibrate``).
+
+    Args:
+        positives: Signals of the best candidate of answerable questions.
+        negatives: Signals of the best candidate of questions that must be refused.
+        l2: Ridge penalty on the weights (not the bias).
+        iterations: Newton steps at most.
+        signals: Which signals to use.
+
+    Raises:
+        ValueError: A class is empty.
+    """
+    if not positives or not negatives:
+        raise ValueError("fitting needs both answerable and refusable questions")
+    names = list(signals)
+    x = np.asarray([[r.get(k, 0.0) for k in names] for r in [*positives, *negatives]], float)
+    y = np.asarray([1.0] * len(positives) + [0.0] * len(negatives))
+    sw = np.where(y == 1.0, 0.5 / len(positives), 0.5 / len(negatives)) * len(y)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    xs = np.hstack([np.ones((len(y), 1)), (x - mean) / scale])
+    beta = np.zeros(xs.shape[1])
+    penalty = np.eye(xs.shape[1]) * l2
+    penalty[0, 0] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(xs @ beta)))
+        grad = xs.T @ (sw * (p - y)) + penalty @ beta
+        hess = (xs * (sw * p * (1 - p))[:, None]).T @ xs + penalty
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return AnswerabilityModel(
+        weights={k: float(b) for k, b in zip(names, beta[1:], strict=True)},
+        bias=float(beta[0]),
+        mean={k: float(m) for k, m in zip(names, mean, strict=True)},
+        scale={k: float(s) for k, s in zip(names, scale, strict=True)},
+        threshold=0.5,
+    )
+
+
+@cache
+def packaged_answerability() -> AnswerabilityModel | None:
+    """The packaged answerability model (``chains/gate_model.json``), if one ships."""
+    path = resources.files("chains").joinpath("gate_model.json")
+    if not path.is_file():
+        return None
+    return AnswerabilityModel.from_dict(json.loads(path.read_text(encoding="utf-8")))

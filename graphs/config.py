@@ -107,6 +107,9 @@ class RAGConfig:
     """Every knob of the answering graph, with its default (descriptions in field metadata).
 
     Attributes:
+        condense: Follow-up questions: ``auto`` (the rewrite model when one is configured,
+            else the offline rule), ``rule`` (always the offline rule) or ``off`` (every
+            question answered as written).
         constraints: Apply the question's constraints (company, period, document type) as
             metadata filters and boosts (the ``constrain`` node).
         retrieval_mode: ``dense``, ``bm25`` or ``hybrid`` (reciprocal rank fusion).
@@ -129,6 +132,16 @@ class RAGConfig:
         trace_candidates: How many candidates the trace lists.
     """
 
+    condense: str = knob(
+        "auto",
+        "follow-up questions (the `condense` node): `auto` rewrites one with the rewrite chat "
+        "model when one is configured (the injected `rewriter`, else the answering chat model), "
+        "else with the offline rule; `rule` always uses the offline rule; `off` answers every "
+        "question as written",
+        "choice",
+        choices=("auto", "rule", "off"),
+        client="yes",
+    )
     constraints: bool = knob(
         True,
         "read the company, period and document type a question names and search only the "
@@ -165,9 +178,11 @@ class RAGConfig:
     )
     gate_score: str = knob(
         "rerank",
-        "score the gate compares: `rerank` (second stage) or `dense` (chunk cosine)",
+        "score the gate compares: `rerank` (second stage), `dense` (chunk cosine) or "
+        "`answerability` (a calibrated logistic model over the retrieval and second-stage "
+        "signals; see the gate section)",
         "choice",
-        choices=("rerank", "dense"),
+        choices=("rerank", "dense", "answerability"),
     )
     gate_threshold: float | None = knob(
         None,
@@ -205,9 +220,48 @@ class RAGConfig:
         "bool",
         client="opt-in",
     )
+    answer_type_check: bool = knob(
+        False,
+        "extractive answerer: a who / when / how-many question is refused unless the quoted "
+        "sentence has a name / date / quantity the question does not already state",
+        "bool",
+        client="opt-in",
+    )
+    focus_check: bool = knob(
+        False,
+        "extractive answerer: refused when a name or a heavy term (by idf) of the question is "
+        "neither in the quoted sentence's passage or header nor has a close paraphrase there",
+        "bool",
+        client="opt-in",
+    )
+    support_check: bool = knob(
+        False,
+        "with a chat model: an LLM judge reads each claim with its quoted span before the "
+        "answer is returned (`chains/prompts/support_v1.md`; one more model call); skipped "
+        "for the extractive answerer",
+        "bool",
+        client="opt-in",
+    )
+    support_action: str = knob(
+        "no_evidence",
+        "what an unsupported claim does: `no_evidence` (refuse) or `flag` (answer, its "
+        "citations marked `support: unsupported`)",
+        "choice",
+        choices=("no_evidence", "flag"),
+        client="opt-in",
+    )
     prompt_file: str = knob("answer_v1.md", "versioned prompt file in `chains/prompts`", "str")
     trace_candidates: int = knob(
         20, "candidates listed in the trace", "int", lo=0, hi=100, client="yes"
+    )
+    trace: str = knob(
+        "full",
+        "detail of the result's `trace`: `full` (everything, including candidates' text and "
+        "the model request), `summary` (decisions, ids, scores and timings; no passage text) "
+        "or `none` (`{}`); `citerag serve` defaults to `summary`",
+        "choice",
+        choices=("full", "summary", "none"),
+        client="yes",
     )
 
     def __post_init__(self) -> None:

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from chains.gate import AnswerabilityModel, fit_answerability
 from citerag.eval import metrics as stats
 from citerag.eval.questions import Question
 from citerag.eval.runner import ConfigRun, EvalConfig, Evaluator
@@ -266,7 +267,9 @@ class CalibrationRun:
         bluff_set: The set the rule applies to.
         rule: The rule.
         reranker: Name of the second stage whose scores the ``rerank`` gate compares.
-        calibrations: One per gate score: ``rerank`` first, then ``dense``.
+        calibrations: One per gate score: ``rerank`` first, then ``dense``, then
+            ``answerability`` when the model was fitted.
+        model: The fitted answerability model (its threshold chosen by the rule).
     """
 
     run: ConfigRun
@@ -275,6 +278,7 @@ class CalibrationRun:
     rule: Rule
     reranker: str
     calibrations: list[Calibration]
+    model: AnswerabilityModel | None = None
 
     def for_score(self, score: str) -> Calibration:
         """The calibration of one gate score (``rerank`` or ``dense``).
@@ -290,7 +294,10 @@ class CalibrationRun:
     def entries(self, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """``calibration.json`` entries keyed by reranker name / ``dense``."""
         conf = self.run.config.conf
-        return {c.scores.key: c.entry(data, conf) for c in self.calibrations}
+        out = {c.scores.key: c.entry(data, conf) for c in self.calibrations}
+        if self.model is not None and "answerability" in out:
+            out["answerability"] = {**self.model.to_dict(), **out["answerability"]}
+        return out
 
 
 def run_calibration(
@@ -302,6 +309,7 @@ def run_calibration(
     rule: Rule | None = None,
     bluff_set: str = "auto",
     progress: bool = True,
+    answerability: bool = True,
 ) -> CalibrationRun:
     """Run the questions (and out-of-domain ones) and calibrate both gate scores.
 
@@ -314,6 +322,8 @@ def run_calibration(
         bluff_set: ``unanswerable``, ``out-of-domain`` (or ``ood``), or ``auto``
             (out-of-domain when given, else unanswerable).
         progress: Progress bars.
+        answerability: Also fit the answerability model (a logistic model over every
+            candidate signal, :mod:`chains.gate`) and choose its threshold by the rule.
 
     Returns:
         The runs and one :class:`Calibration` per gate score; nothing is written (see
@@ -345,7 +355,44 @@ def run_calibration(
     reranker = evaluator.deps.reranker(config.conf.get("reranker", "sentence")).name
     scores = collect(run, negatives, reranker)
     cals = [calibrate(scores[s], rule, bluff_set) for s in ("rerank", "dense")]
-    return CalibrationRun(run, negatives, bluff_set, rule, reranker, cals)
+    model = None
+    if answerability:
+        fitted = fit_gate_model(run, negatives[bluff_set])
+        if fitted is not None:
+            model, ascores = fitted
+            cal = calibrate(ascores, rule, bluff_set, step=0.1)
+            model = replace(model, threshold=cal.threshold)
+            cals.append(cal)
+    return CalibrationRun(run, negatives, bluff_set, rule, reranker, cals, model)
+
+
+def fit_gate_model(
+    run: ConfigRun, negatives: ConfigRun
+) -> tuple[AnswerabilityModel, ScoreScores] | None:
+    """Fit the answerability model on the first candidate's signals of the answerable
+    questions (positives) and of the refusable ones (negatives).
+
+    Returns:
+        The model (threshold 0.5 until a rule chooses one) and its per-question
+        probabilities as :class:`ScoreScores`; ``None`` when a class has no candidates.
+    """
+    pos = [r.top_signals for r in run.answerable if r.top_signals]
+    neg = [r.top_signals for r in negatives.unanswerable if r.top_signals]
+    if not pos or not neg:
+        return None
+    model = fit_answerability(pos, neg)
+
+    def prob(sig: dict[str, float] | None) -> float:
+        return -math.inf if sig is None else model.probability(sig)
+
+    scores = ScoreScores(
+        "answerability",
+        "answerability",
+        [prob(r.top_signals) for r in run.answerable],
+        [prob(r.top_signals) if r.in_context else None for r in run.answerable],
+        {"out-of-domain" if negatives is not run else "unanswerable": []},
+    )
+    return model, scores
 
 
 def format_table(cal: Calibration, markdown: bool = True) -> str:

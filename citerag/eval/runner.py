@@ -43,6 +43,7 @@ from langchain_core.embeddings import Embeddings
 from tqdm.auto import tqdm
 
 from chains.citations import CITATION_MARKER
+from chains.gate import candidate_signals
 from citerag.eval import metrics as stats
 from citerag.eval.evidence import (
     DESTROYED,
@@ -283,6 +284,9 @@ class QuestionResult:
         constrained: Whether the question's constraints narrowed retrieval (a hard filter).
         refusal: Why the ``constrain`` node refused the question before retrieval ('' if
             it did not).
+        top_signals: The answerability signals (:func:`chains.gate.candidate_signals`) of
+            the first candidate in the final order (``None`` without candidates), for
+            fitting the answerability gate.
     """
 
     id: str
@@ -308,6 +312,7 @@ class QuestionResult:
     top_docs: list[str] = field(default_factory=list)
     constrained: bool = False
     refusal: str = ""
+    top_signals: dict[str, float] | None = None
 
     @property
     def destroyed(self) -> bool:
@@ -540,6 +545,7 @@ class Evaluator:
             "top_docs": [str(c.meta.get("doc_name") or "") for c in cands[:5]],
             "constrained": bool(constraints is not None and constraints.filter),
             "refusal": refusal,
+            "top_signals": candidate_signals(cands[0]) if cands else None,
         }
         if q.unanswerable:
             return QuestionResult(

@@ -53,7 +53,7 @@ def test_dense_gate_uses_the_dense_entry():
 
 
 def test_unknown_gate_score_is_refused():
-    with pytest.raises(ValueError, match="gate_score must be rerank or dense, not 'bm25'"):
+    with pytest.raises(ValueError, match="gate_score must be rerank, dense or answerability"):
         _resolve(score="bm25")
 
 
@@ -111,3 +111,70 @@ def test_gate_node_traces_the_source_and_warns_once(caplog):
         "passed",
     }
     assert sum("cross-encoder:unit-test" in r.getMessage() for r in caplog.records) == 1
+
+
+def _signals(dense, sentence, coverage, rerank, bm25=0.0, both=0.0):
+    return {
+        "dense": dense,
+        "sentence": sentence,
+        "coverage": coverage,
+        "bm25_log": bm25,
+        "both_lists": both,
+        "rerank": rerank,
+    }
+
+
+def test_answerability_fit_separates_and_round_trips():
+    from chains.gate import AnswerabilityModel, fit_answerability
+
+    pos = [_signals(0.6 + i / 100, 0.7, 0.6, 0.7, 2.0, 1.0) for i in range(20)]
+    neg = [_signals(0.1 + i / 100, 0.2, 0.1, 0.2, 0.3, 0.0) for i in range(40)]
+    model = fit_answerability(pos, neg)
+    assert min(model.probability(p) for p in pos) > 0.9
+    assert max(model.probability(n) for n in neg) < 0.1
+    again = AnswerabilityModel.from_dict(model.to_dict())
+    assert again.probability(pos[0]) == pytest.approx(model.probability(pos[0]))
+    with pytest.raises(ValueError, match="unknown answerability signals"):
+        AnswerabilityModel.from_dict({**model.to_dict(), "weights": {"magic": 1.0}})
+    with pytest.raises(ValueError, match="needs both"):
+        fit_answerability(pos, [])
+
+
+def test_answerability_gate_scores_each_candidate_and_traces_the_signals():
+    from chains.gate import fit_answerability
+
+    pos = [_signals(0.7, 0.8, 0.7, 0.8, 2.0, 1.0)] * 5
+    neg = [_signals(0.1, 0.1, 0.0, 0.1)] * 5
+    model = fit_answerability(pos, neg)
+    cal = {"answerability": {**model.to_dict(), "threshold": 0.6}}
+    settings = _resolve(calibration=cal, score="answerability")
+    assert (settings.score, settings.threshold, settings.source) == (
+        "answerability",
+        0.6,
+        "index calibration",
+    )
+    good = make_candidate(
+        "good", scores={"dense": 0.7, "sentence": 0.8, "sentence_lexical": 0.7, "rerank": 0.8}
+    )
+    bad = make_candidate("bad", scores={"dense": 0.1, "sentence": 0.1, "rerank": 0.1})
+    d = decide([bad, good], settings, "sentence-hybrid")
+    assert d.passed and d.score_of == "answerability model"
+    assert [c.content for c in d.cut([bad, good])] == ["good"]
+    trace = d.to_trace()
+    assert set(trace["signals"]) == {
+        "dense",
+        "sentence",
+        "coverage",
+        "bm25_log",
+        "both_lists",
+        "rerank",
+    }
+    assert trace["best"] == pytest.approx(good.scores["answerability"])
+
+
+def test_answerability_without_any_model_falls_back_to_the_rerank_threshold(monkeypatch):
+    from chains import gate
+
+    monkeypatch.setattr(gate, "packaged_answerability", lambda: None)
+    g = _resolve(score="answerability")
+    assert g.score == "rerank" and g.source == "packaged default"
