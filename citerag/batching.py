@@ -1,0 +1,236 @@
+"""Embed concurrent queries together: one forward pass for every question waiting at once.
+
+The server answers several questions at a time, and each one's first step is embedding the
+question (about 8 ms of a core for all-MiniLM-L6-v2). Run from several threads at once, those
+forward passes fight over the same cores (each wants every core for its own matrix products)
+and take far longer than they would one after another. :class:`EmbeddingBatcher` wraps a
+LangChain ``Embeddings`` so that:
+
+* at most one query forward pass runs at a time; questions that arrive while it runs wait and
+  are embedded together in the next pass (``embed_documents`` of the whole batch), each caller
+  getting back its own vector;
+* a leader may wait up to ``max_wait_s`` for more questions before it starts a pass (``0``,
+  the default, never waits: batches form only while the model is busy, so a lone request is
+  not slowed down);
+* recent query vectors are kept in a small LRU cache, so a question embedded twice in one
+  run (retrieval, then the extractive answerer scoring sentences) costs one forward pass.
+
+Batching relies on the model embedding a query exactly as it embeds a document: true for the
+sentence-transformers models citerag loads (no query prompt or prefix is configured;
+``tests/integration/test_batching.py`` checks it for the bundled model). A model with a query
+instruction (E5's ``query:``, BGE's instruction) must not be wrapped.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from langchain_core.embeddings import Embeddings
+
+log = logging.getLogger(__name__)
+
+#: Most questions embedded in one forward pass.
+DEFAULT_MAX_BATCH = 32
+#: Query vectors kept in the LRU cache.
+DEFAULT_CACHE_SIZE = 1024
+
+
+@dataclass
+class BatcherStats:
+    """Counters of an :class:`EmbeddingBatcher` (read them for benchmarks and tests).
+
+    Attributes:
+        queries: ``embed_query`` calls.
+        cache_hits: Calls answered from the cache.
+        passes: Forward passes run for queries (``embed_documents`` calls on the inner model).
+        embedded: Queries embedded by those passes.
+        largest: Largest batch seen.
+    """
+
+    queries: int = 0
+    cache_hits: int = 0
+    passes: int = 0
+    embedded: int = 0
+    largest: int = 0
+
+    def as_dict(self) -> dict[str, float]:
+        """The counters and the mean batch size."""
+        return {
+            "queries": self.queries,
+            "cache_hits": self.cache_hits,
+            "passes": self.passes,
+            "embedded": self.embedded,
+            "largest": self.largest,
+            "mean_batch": round(self.embedded / self.passes, 2) if self.passes else 0.0,
+        }
+
+
+@dataclass
+class _Pending:
+    """One caller's question and, once its batch has run, its vector or the error."""
+
+    text: str
+    vector: list[float] | None = None
+    error: BaseException | None = None
+    done: bool = False
+
+
+@dataclass
+class _Queue:
+    items: list[_Pending] = field(default_factory=list)
+    busy: bool = False
+
+
+class EmbeddingBatcher(Embeddings):
+    """A LangChain ``Embeddings`` that batches concurrent ``embed_query`` calls.
+
+    ``embed_documents`` passes straight through to the inner model.
+    """
+
+    def __init__(
+        self,
+        inner: Embeddings,
+        *,
+        batching: bool = True,
+        max_batch: int = DEFAULT_MAX_BATCH,
+        max_wait_s: float = 0.0,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
+        """Wrap a model.
+
+        Args:
+            inner: The model; its query and document embeddings must be the same function.
+            batching: Batch concurrent queries (``False``: each call runs its own pass, as
+                the inner model would; the cache still applies).
+            max_batch: Most queries in one pass (at least 1).
+            max_wait_s: Longest a pass waits for more queries before it starts (0 to 0.05 s).
+            cache_size: Query vectors kept (0 disables the cache).
+
+        Raises:
+            ValueError: A bound out of range.
+        """
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be at least 1, not {max_batch}")
+        if not 0.0 <= max_wait_s <= 0.05:
+            raise ValueError(f"max_wait_s must be between 0 and 0.05 s, not {max_wait_s}")
+        if cache_size < 0:
+            raise ValueError(f"cache_size must be >= 0, not {cache_size}")
+        self.inner = inner
+        self.batching = batching
+        self.max_batch = max_batch
+        self.max_wait_s = max_wait_s
+        self.cache_size = cache_size
+        self.stats = BatcherStats()
+        self._cond = threading.Condition()
+        self._queue = _Queue()
+        self._cache: OrderedDict[str, tuple[float, ...]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # -- the cache -----------------------------------------------------------------------
+
+    def _cached(self, text: str) -> list[float] | None:
+        if not self.cache_size:
+            return None
+        with self._cache_lock:
+            hit = self._cache.get(text)
+            if hit is None:
+                return None
+            self._cache.move_to_end(text)
+            self.stats.cache_hits += 1
+        return list(hit)
+
+    def _remember(self, text: str, vector: list[float]) -> None:
+        if not self.cache_size:
+            return
+        with self._cache_lock:
+            self._cache[text] = tuple(vector)
+            self._cache.move_to_end(text)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    # -- Embeddings ----------------------------------------------------------------------
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed documents with the inner model (not batched, not cached)."""
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query, together with any others waiting at the same moment.
+
+        Raises:
+            Exception: Whatever the inner model raised for this query's batch.
+        """
+        with self._cond:
+            self.stats.queries += 1
+        hit = self._cached(text)
+        if hit is not None:
+            return hit
+        if not self.batching:
+            vector = self.inner.embed_documents([text])[0]
+            with self._cond:
+                self.stats.passes += 1
+                self.stats.embedded += 1
+                self.stats.largest = max(self.stats.largest, 1)
+            self._remember(text, vector)
+            return list(vector)
+        item = _Pending(text)
+        with self._cond:
+            self._queue.items.append(item)
+            self._cond.notify_all()  # a leader waiting to fill its batch counts arrivals
+            while not item.done:
+                if self._queue.busy:
+                    self._cond.wait()
+                    continue
+                self._lead()
+        if item.error is not None:
+            raise item.error
+        assert item.vector is not None
+        return list(item.vector)
+
+    def _lead(self) -> None:
+        """Run one pass over the queue's head (called holding the condition, model idle)."""
+        q = self._queue
+        q.busy = True
+        try:
+            if self.max_wait_s > 0 and len(q.items) < self.max_batch:
+                deadline = time.monotonic() + self.max_wait_s
+                while len(q.items) < self.max_batch:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._cond.wait(left)
+            batch = q.items[: self.max_batch]
+            del q.items[: self.max_batch]
+            self._cond.release()
+            try:
+                vectors: list[list[float]] | None = None
+                error: BaseException | None = None
+                try:
+                    vectors = self.inner.embed_documents([p.text for p in batch])
+                    if len(vectors) != len(batch):
+                        raise RuntimeError(
+                            f"the model returned {len(vectors)} vectors for {len(batch)} texts"
+                        )
+                except BaseException as exc:  # every caller in the batch gets the error
+                    error = exc
+                if vectors is not None and error is None:
+                    for p, v in zip(batch, vectors, strict=True):
+                        self._remember(p.text, v)
+            finally:
+                self._cond.acquire()
+            for i, p in enumerate(batch):
+                if error is not None or vectors is None:
+                    p.error = error or RuntimeError("embedding failed")
+                else:
+                    p.vector = vectors[i]
+                p.done = True
+            self.stats.passes += 1
+            self.stats.embedded += len(batch)
+            self.stats.largest = max(self.stats.largest, len(batch))
+        finally:
+            q.busy = False
+            self._cond.notify_all()
