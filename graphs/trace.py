@@ -1,4 +1,17 @@
-"""Build the run trace: everything needed to audit one answer."""
+"""Build the run trace: everything needed to audit one answer.
+
+How much of it a run returns is the ``trace`` knob (:class:`graphs.config.RAGConfig`):
+
+* ``full`` (the default for Python callers): every section, including each candidate's text
+  and the exact messages sent to the model;
+* ``summary`` (what ``citerag serve`` returns unless the client asks for ``full``): the
+  decisions and their evidence without passage text: status, reason, question, groups,
+  filters, index, config, constraints, retrieval, reranking, gate, context (passage numbers
+  and chunk ids), generator, prompt id, attempts, errors, block, validation, events and
+  timings, and per candidate its ids, location, scores and ranks (no ``content``); the model
+  request and raw outputs are left out;
+* ``none``: ``{}``.
+"""
 
 from __future__ import annotations
 
@@ -24,19 +37,34 @@ def _record(rec: Any) -> dict[str, Any] | None:
     return None if rec is None else dict(rec.to_trace())
 
 
+#: Candidate fields a ``summary`` trace keeps (ids, location, scores; never the text).
+SUMMARY_CANDIDATE_FIELDS = ("chunk_id", "doc_id", "doc_name", "page", "scores", "ranks", "lists")
+#: Sections a ``summary`` trace leaves out (passage text and the model's input and output).
+SUMMARY_DROPPED = ("model_request", "raw_outputs")
+
+
+def _summary_candidate(cand: Any) -> dict[str, Any]:
+    full = cand.to_trace()
+    return {k: full[k] for k in SUMMARY_CANDIDATE_FIELDS if k in full}
+
+
 def build_trace(
     state: RAGState, config: RunnableConfig, deps: GraphDeps, outcome: dict[str, Any]
 ) -> dict[str, Any]:
     """Assemble the trace from the state.
 
     Only candidates that passed the access filter ever enter the state, so the trace cannot
-    leak a forbidden chunk.
+    leak a forbidden chunk. ``config["configurable"]["trace"]`` chooses the detail (module
+    docstring); ``none`` returns ``{}`` without reading the state.
     """
     cfg = RAGConfig.from_runnable_config(config)
+    if cfg.trace == "none":
+        return {}
+    summary = cfg.trace == "summary"
     ctx = state.get("context")
     validation = state.get("validation")
-    cands = state.get("candidates") or []
-    return {
+    cands = (state.get("candidates") or [])[: cfg.trace_candidates]
+    trace = {
         "question": state.get("question"),
         "user_groups": list(state.get("user_groups") or []),
         "filters": state.get("filters"),
@@ -45,7 +73,7 @@ def build_trace(
         "constraints": _record(state.get("constraints")),
         "retrieval": _record(state.get("retrieval")),
         "reranking": _record(state.get("reranking")),
-        "candidates": [c.to_trace() for c in cands[: cfg.trace_candidates]],
+        "candidates": [_summary_candidate(c) if summary else c.to_trace() for c in cands],
         "gate": _record(state.get("gate")),
         "context": None
         if ctx is None
@@ -61,8 +89,8 @@ def build_trace(
         "generator": state.get("generator")
         or (None if ctx is None else (deps.answerer and getattr(deps.answerer, "name", None))),
         "prompt": load_prompt(cfg.prompt_file).id if ctx is not None else None,
-        "model_request": _messages(state.get("messages")),
-        "raw_outputs": list(state.get("raw_outputs") or []),
+        "model_request": None if summary else _messages(state.get("messages")),
+        "raw_outputs": None if summary else list(state.get("raw_outputs") or []),
         "attempts": int(state.get("attempts") or 0),
         "errors": list(state.get("errors") or []),
         "block": None
@@ -77,3 +105,7 @@ def build_trace(
         "reason": outcome.get("reason", ""),
         "timings_s": {k: round(v, 6) for k, v in (state.get("timings") or {}).items()},
     }
+    if summary:
+        for key in SUMMARY_DROPPED:
+            trace.pop(key, None)
+    return trace
