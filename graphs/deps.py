@@ -56,6 +56,8 @@ class GraphDeps:
         manifest_id: Build id of the loaded index, recorded in traces.
         embedding_model: Embedding model identity, recorded in traces.
         answerer: An injected answerer or chat model; overrides ``config.model``.
+        rewriter: A chat model that rewrites follow-up questions (the ``condense`` node);
+            ``None`` = the answering chat model when there is one, else the offline rule.
         rerankers: Injected rerankers by config name (others are built lazily and cached).
         calibration: Gate thresholds calibrated for this index (``INDEX/calibration.json``),
             overriding the packaged defaults per score name.
@@ -69,6 +71,7 @@ class GraphDeps:
     manifest_id: str = ""
     embedding_model: str = ""
     answerer: Answerer | BaseChatModel | None = None
+    rewriter: BaseChatModel | None = None
     rerankers: dict[str, Reranker] = field(default_factory=dict)
     calibration: dict[str, Any] = field(default_factory=dict)
     index: LoadedIndex | None = None
@@ -179,6 +182,7 @@ class GraphDeps:
             manifest_id=self.manifest_id,
             embedding_model=self.embedding_model,
             answerer=model,
+            rewriter=self.rewriter,
             rerankers=self.rerankers,
             calibration=self.calibration,
             index=self.index,
@@ -241,3 +245,13 @@ class GraphDeps:
                     spec, self.embeddings, self.store, cfg.temperature, cfg.number_check
                 )
             return self._answerers[key]
+
+    def rewrite_model(self, cfg: RAGConfig) -> BaseChatModel | None:
+        """The chat model that rewrites follow-ups: the injected ``rewriter``, else the
+        answering chat model (``None`` for the extractive answerer: the offline rule)."""
+        if self.rewriter is not None:
+            return self.rewriter
+        from chains.answerers import ChatModelAnswerer
+
+        answerer = self.answerer_for(cfg)
+        return answerer.model if isinstance(answerer, ChatModelAnswerer) else None

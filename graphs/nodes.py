@@ -6,13 +6,16 @@ keys they change. Each function's name is its node's name; ``deps`` is bound by
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Sequence
+from functools import cache
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.types import Overwrite
 
 from chains import assemble as assembly
-from chains import citations
+from chains import citations, followup
 from chains import constraints as rules
 from chains import gate as gating
 from chains.assemble import AssembledContext
@@ -33,6 +36,140 @@ NO_EVIDENCE_ANSWER = (
     "No evidence: the indexed documents you can access do not contain passages that support "
     "an answer to this question."
 )
+
+
+#: State keys a new turn keeps: the caller's input and the conversation. Every other key a
+#: checkpointed thread still holds from its previous turn is cleared by ``condense``.
+TURN_INPUT_KEYS = frozenset({"question", "user_groups", "filters", "messages"})
+
+
+@cache
+def _state_hints() -> dict[str, Any]:
+    return get_type_hints(RAGState, include_extras=True)
+
+
+def _turn_resets(state: RAGState) -> dict[str, Any]:
+    """Clear what an earlier turn left in a checkpointed thread (nothing on a fresh run).
+
+    Keys with a reducer (``events``, ``timings``, ...) are overwritten with an empty value,
+    the others set to ``None``, so every record the trace reads belongs to this turn.
+    """
+    hints = _state_hints()
+    out: dict[str, Any] = {}
+    for key in state:
+        if key in TURN_INPUT_KEYS or key not in hints:
+            continue
+        hint = hints[key]
+        if get_origin(hint) is Annotated:
+            base = get_args(hint)[0]
+            out[key] = Overwrite({} if (get_origin(base) or base) is dict else [])
+        else:
+            out[key] = None
+    return out
+
+
+def _text(message: BaseMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return " ".join(
+        str(p.get("text", "")) if isinstance(p, dict) else str(p) for p in content
+    ).strip()
+
+
+def conversation_turns(messages: Sequence[BaseMessage]) -> list[followup.Turn]:
+    """Earlier turns from the conversation: each user message with the answer after it."""
+    turns: list[followup.Turn] = []
+    for m in messages:
+        if isinstance(m, HumanMessage):
+            standalone = m.additional_kwargs.get("standalone_question")
+            turns.append(
+                followup.Turn(_text(m), standalone if isinstance(standalone, str) else None)
+            )
+        elif isinstance(m, AIMessage) and turns and turns[-1].answer is None:
+            last = turns[-1]
+            turns[-1] = followup.Turn(last.question, last.standalone, _text(m))
+    return turns
+
+
+def condense(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+    """Rewrite a follow-up as a standalone question and open the turn in the conversation.
+
+    With earlier turns in ``messages``: the rewrite chat model (``chains/prompts/
+    condense_v1.md``, accepted only if it keeps every name, number and period), else the
+    offline rule of :mod:`chains.followup`; ``question`` then holds the standalone question
+    (the trace's ``condense`` section has both). Appends the user's ``HumanMessage`` and
+    clears what a previous turn of the thread left in the state.
+
+    Raises:
+        ValueError: No question: neither ``question`` nor a conversation ending with the
+            user's message.
+    """
+    cfg = RAGConfig.from_runnable_config(config)
+    history: list[BaseMessage] = list(state.get("messages") or [])
+    question = state.get("question")
+    current: BaseMessage | None = None
+    if (
+        history
+        and isinstance(history[-1], HumanMessage)
+        and (not question or _text(history[-1]).strip() == str(question).strip())
+    ):
+        current = history.pop()
+        question = question or _text(current)
+    if not question or not str(question).strip():
+        raise ValueError("no question: send 'question', or 'messages' ending with the user's")
+    question = str(question)
+    turns = conversation_turns(history)
+    if cfg.condense == "off":
+        result = followup.Condensed(question, question, "off", len(turns))
+    elif not turns:
+        result = followup.Condensed(question, question, "first_turn")
+    else:
+        gaz = deps.gazetteer(state.get("user_groups") or [])
+        model = deps.rewrite_model(cfg) if cfg.condense == "auto" else None
+        if model is not None:
+            result = followup.condense_with_model(model, question, turns, gaz)
+        else:
+            result = followup.condense_rule(question, followup.standalone_history(turns, gaz), gaz)
+    human = HumanMessage(
+        content=question,
+        additional_kwargs={"standalone_question": result.standalone},
+        **({"id": current.id} if current is not None and current.id else {}),
+    )
+    return {
+        **_turn_resets(state),
+        "question": result.standalone,
+        "condense": result,
+        "messages": [human],
+    }
+
+
+def _end_turn(
+    state: RAGState, config: RunnableConfig, deps: GraphDeps, out: dict[str, Any]
+) -> dict[str, Any]:
+    """The terminal nodes' update: the outcome, its trace, the turn's ``AIMessage``.
+
+    Also clears ``user_groups`` and ``filters``: a later turn of a checkpointed thread reads
+    with the groups its own call passes (public documents only when it passes none), never
+    with an earlier caller's.
+    """
+    condensed = state.get("condense")
+    reply = AIMessage(
+        content=out.get("answer") or out.get("reason") or "",
+        additional_kwargs={
+            "status": out["status"],
+            "citations": list(out.get("citations") or []),
+            "reason": out.get("reason", ""),
+            "standalone_question": condensed.standalone if condensed is not None else None,
+        },
+    )
+    return {
+        **out,
+        "trace": build_trace(state, config, deps, out),
+        "messages": [reply],
+        "user_groups": [],
+        "filters": None,
+    }
 
 
 def constrain(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
@@ -145,7 +282,7 @@ def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
             )
         ),
     ]
-    return {"context": ctx, "messages": messages}
+    return {"context": ctx, "model_messages": messages}
 
 
 def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
@@ -155,7 +292,7 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     attempt = int(state.get("attempts") or 0) + 1
     ctx: AssembledContext = state["context"]
     try:
-        raw = answerer.generate(state["question"], ctx.passages, list(state["messages"]))
+        raw = answerer.generate(state["question"], ctx.passages, list(state["model_messages"]))
     except Exception as exc:  # any provider error is a ladder event
         err = f"{type(exc).__name__}: {exc}"
         log.warning("generation attempt %d failed: %s", attempt, err)
@@ -222,7 +359,7 @@ def answered(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     assert v is not None  # route_after_validate answers only with valid citations
     cited = citations.build_citations(v, state["context"].passages)
     out = {"status": "answered", "answer": v.answer, "citations": cited, "reason": ""}
-    return {**out, "trace": build_trace(state, config, deps, out)}
+    return _end_turn(state, config, deps, out)
 
 
 def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
@@ -245,7 +382,7 @@ def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> 
         if isinstance(why, str) and why.strip():
             reason += f": {why.strip()[:300]}"
     out = {"status": "no_evidence", "answer": NO_EVIDENCE_ANSWER, "citations": [], "reason": reason}
-    return {**out, "trace": build_trace(state, config, deps, out)}
+    return _end_turn(state, config, deps, out)
 
 
 def _constraint_text(record: ConstraintRecord) -> str:
@@ -268,4 +405,4 @@ def failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
             f"{len(problems.get('fabricated_quotes') or [])})"
         )
     out = {"status": "failed", "answer": "", "citations": [], "reason": reason}
-    return {**out, "trace": build_trace(state, config, deps, out)}
+    return _end_turn(state, config, deps, out)

@@ -2,6 +2,8 @@
 
 ::
 
+    condense (a follow-up → a standalone question)
+       ↓
     constrain ─┬─(a named constraint no readable document satisfies)────────→ no_evidence
                └→ retrieve → rerank → gate ─┬─(below threshold)────────────→ no_evidence
                                             └→ assemble → generate ─┬─(error/empty, 1st)→ generate
@@ -16,41 +18,81 @@
 Use :func:`build_graph` with :class:`~graphs.deps.GraphDeps` (``GraphDeps.from_index(dir)``
 or ``GraphDeps.from_store(store, ...)``), or :func:`load_default_graph` for an index
 directory with the offline defaults. ``build_graph(deps, stop_after="assemble")`` compiles
-the graph's prefix (constrain → retrieve → rerank → gate → assemble) for evaluation: the same nodes,
-ending before the answerer, returning the full state.
+the graph's prefix (condense → constrain → retrieve → rerank → gate → assemble) for evaluation:
+the same nodes, ending before the answerer, returning the full state.
+
+Conversations: ``messages`` in the input (the earlier turns), or ``build_graph(deps,
+checkpointer=InMemorySaver())`` and a ``thread_id`` in ``configurable`` to keep them between
+calls; ``condense`` rewrites a follow-up as a standalone question first (:mod:`chains.followup`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
-from collections.abc import Callable, Hashable
+import typing
+from collections.abc import Callable, Collection, Hashable
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langchain_core.vectorstores import VectorStore
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Checkpointer, Overwrite
 
 from chains.answerers import Answerer
 from graphs import nodes, routers
-from graphs.config import RAGConfig
+from graphs.config import RAGConfig, knobs
 from graphs.deps import GraphDeps
 from graphs.state import RAGInput, RAGOutput, RAGState
 
 NodeFn = Callable[..., dict[str, Any]]
+#: Reads the caller's groups from the run config (see ``build_graph(groups_from=...)``).
+GroupsFrom = Callable[[RunnableConfig], list[str]]
+#: The graph's first node.
+FIRST_NODE = "condense"
 
 
-def _node(fn: NodeFn, name: str, deps: GraphDeps) -> Callable[[RAGState, RunnableConfig], dict]:
-    """Bind deps and record the node's wall time in ``timings``."""
+def _node(
+    fn: NodeFn,
+    name: str,
+    deps: GraphDeps,
+    groups_from: GroupsFrom | None = None,
+    client_keys: Collection[str] | None = None,
+) -> Callable[[RAGState, RunnableConfig], dict]:
+    """Bind deps and record the node's wall time in ``timings``.
+
+    With ``groups_from``, every node sees the groups it returns instead of the state's
+    ``user_groups``, and the first node writes them into the state. With ``client_keys``,
+    knobs of ``configurable`` outside that set are dropped (their defaults apply).
+    """
     bound = functools.partial(fn, deps=deps)
+    dropped = None if client_keys is None else frozenset(knobs()) - frozenset(client_keys)
 
     def run(state: RAGState, config: RunnableConfig) -> dict[str, Any]:
         t0 = time.perf_counter()
+        if dropped:
+            conf = config.get("configurable") or {}
+            config = cast(
+                RunnableConfig,
+                {**config, "configurable": {k: v for k, v in conf.items() if k not in dropped}},
+            )
+        groups: list[str] | None = None
+        if groups_from is not None:
+            groups = list(groups_from(config))
+            state = cast(RAGState, {**state, "user_groups": groups})
         out = bound(state, config)
-        out["timings"] = {name: time.perf_counter() - t0}
+        if groups is not None and name == FIRST_NODE:
+            out["user_groups"] = groups
+        spent = {name: time.perf_counter() - t0}
+        previous = out.get("timings")
+        out["timings"] = (
+            Overwrite({**previous.value, **spent}) if isinstance(previous, Overwrite) else spent
+        )
         return out
 
     run.__name__ = name
@@ -62,6 +104,9 @@ def build_graph(
     deps: GraphDeps | VectorStore,
     *,
     stop_after: Literal["assemble"] | None = None,
+    checkpointer: Checkpointer = None,
+    groups_from: GroupsFrom | None = None,
+    client_keys: Collection[str] | None = None,
     **store_kwargs: Any,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the answering graph around its dependencies.
@@ -70,10 +115,20 @@ def build_graph(
         deps: From :meth:`GraphDeps.from_index` or :meth:`GraphDeps.from_store`. A bare
             ``VectorStore`` is accepted as a shorthand for ``GraphDeps.from_store(deps,
             **store_kwargs)``.
-        stop_after: ``"assemble"`` compiles only constrain → retrieve → rerank → gate
+        stop_after: ``"assemble"`` compiles only condense → constrain → retrieve → rerank → gate
             (→ assemble when the gate passes) and returns the whole state (candidates, gate
             decision, context): what evaluation and calibration measure. ``None`` = the
             full graph.
+        checkpointer: A LangGraph checkpointer (``InMemorySaver()``, ``SqliteSaver``, ...):
+            runs with ``{"configurable": {"thread_id": ...}}`` keep the conversation (and
+            the last turn's state) between calls. ``None`` = stateless: send earlier turns
+            in ``messages``.
+        groups_from: Where the caller's groups come from when not from the input, e.g. the
+            authenticated user of the LangGraph Agent Server (:mod:`graphs.server_graph`):
+            every node then reads those groups and ``user_groups`` in the input is ignored.
+        client_keys: The knobs a run's ``configurable`` may set (e.g.
+            ``client_knobs(("yes",))`` for a server whose clients send their own config);
+            ``None`` = every knob.
         **store_kwargs: With a bare store only: ``embeddings``, ``lexical``, ``model``,
             ``rerankers``, ``manifest_id``, ``embedding_model``, ``calibration``.
 
@@ -100,8 +155,9 @@ def build_graph(
     )
     names = PREFIX_NODES if prefix else NODES
     for fn in names:
-        g.add_node(fn.__name__, cast(Any, _node(fn, fn.__name__, deps)))
-    g.add_edge(START, "constrain")
+        g.add_node(fn.__name__, cast(Any, _node(fn, fn.__name__, deps, groups_from, client_keys)))
+    g.add_edge(START, FIRST_NODE)
+    g.add_edge(FIRST_NODE, "constrain")
     ends: dict[Hashable, str] = {
         "retrieve": "retrieve",
         "no_evidence": END if prefix else "no_evidence",
@@ -113,7 +169,7 @@ def build_graph(
         after_gate: dict[Hashable, str] = {"assemble": "assemble", "no_evidence": END}
         g.add_conditional_edges("gate", routers.route_after_gate, after_gate)
         g.add_edge("assemble", END)
-        return g.compile(name="citerag-prefix")
+        return g.compile(name="citerag-prefix", checkpointer=checkpointer)
     g.add_conditional_edges("gate", routers.route_after_gate, ["assemble", "no_evidence"])
     g.add_edge("assemble", "generate")
     g.add_conditional_edges(
@@ -126,11 +182,12 @@ def build_graph(
     )
     for end in ("answered", "no_evidence", "failed"):
         g.add_edge(end, END)
-    return g.compile(name="citerag")
+    return g.compile(name="citerag", checkpointer=checkpointer)
 
 
 #: The nodes, in pipeline order; each function's name is its node's name.
 NODES: tuple[NodeFn, ...] = (
+    nodes.condense,
     nodes.constrain,
     nodes.retrieve,
     nodes.rerank,
@@ -145,7 +202,7 @@ NODES: tuple[NodeFn, ...] = (
     nodes.failed,
 )
 #: The nodes of ``build_graph(..., stop_after="assemble")``.
-PREFIX_NODES: tuple[NodeFn, ...] = NODES[:5]
+PREFIX_NODES: tuple[NodeFn, ...] = NODES[:6]
 
 
 def load_default_graph(
@@ -164,3 +221,32 @@ def load_default_graph(
     return build_graph(
         GraphDeps.from_index(index_dir, model=model, embedding_model=embedding_model)
     )
+
+
+def checkpoint_types() -> list[tuple[str, str]]:
+    """``(module, class)`` of every record type the state holds (the dataclasses of
+    :class:`~graphs.state.RAGState` and those nested in them), for a checkpointer's
+    msgpack allow-list."""
+    seen: dict[type, None] = {}
+
+    def walk(hint: Any) -> None:
+        for arg in typing.get_args(hint):
+            walk(arg)
+        origin = typing.get_origin(hint)
+        cls = hint if origin is None else None
+        if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls not in seen:
+            seen[cls] = None
+            for sub in typing.get_type_hints(cls).values():
+                walk(sub)
+
+    for hint in typing.get_type_hints(RAGState, include_extras=True).values():
+        walk(hint)
+    return [(c.__module__, c.__qualname__) for c in seen]
+
+
+def checkpoint_serde() -> JsonPlusSerializer:
+    """The serializer to give a checkpointer: LangGraph's, allowing the state's own record
+    types (``InMemorySaver(serde=checkpoint_serde())``, ``SqliteSaver(conn,
+    serde=checkpoint_serde())``); without it LangGraph warns that it deserializes
+    unregistered types, and will block them in a future version."""
+    return JsonPlusSerializer(allowed_msgpack_modules=checkpoint_types())

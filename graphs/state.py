@@ -5,10 +5,14 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
 # Imported at run time: LangGraph resolves the state's type hints.
 from chains.assemble import AssembledContext
 from chains.candidates import Candidate
 from chains.citations import ParsedOutput, Validation
+from chains.followup import Condensed
 from chains.gate import GateDecision
 from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord
 
@@ -33,11 +37,20 @@ class RAGInput(TypedDict, total=False):
             request body.
         filters: Extra metadata filter in LangChain dict syntax, e.g.
             ``{"doc_name": "annual_report_2025.pdf"}``.
+        messages: The conversation so far (LangChain messages or ``{"role", "content"}``
+            dicts; LangGraph's ``add_messages`` reducer). Earlier turns let the ``condense``
+            node rewrite a follow-up as a standalone question; with a checkpointer and a
+            ``thread_id`` they are kept between calls. A conversation ending with the user's
+            message may stand in for ``question``. Each run appends its turn: a
+            ``HumanMessage`` (``additional_kwargs["standalone_question"]``) and an
+            ``AIMessage`` with the answer (``additional_kwargs``: ``status``, ``citations``,
+            ``reason``, ``standalone_question``).
     """
 
     question: str
     user_groups: list[str]
     filters: dict[str, Any] | None
+    messages: Annotated[list[AnyMessage], add_messages]
 
 
 class RAGOutput(TypedDict, total=False):
@@ -52,6 +65,7 @@ class RAGOutput(TypedDict, total=False):
         reason: Why the run ended ``no_evidence`` or ``failed`` ('' when answered).
         generator: Which answerer produced the text (``extractive`` or a model name).
         trace: Everything needed to audit the run (see the README's trace section).
+        messages: The conversation including this turn (see :class:`RAGInput`).
     """
 
     status: Status
@@ -60,12 +74,15 @@ class RAGOutput(TypedDict, total=False):
     reason: str
     generator: str
     trace: dict[str, Any]
+    messages: Annotated[list[AnyMessage], add_messages]
 
 
 class RAGState(RAGInput, RAGOutput, total=False):
     """Full working state.
 
     Attributes:
+        condense: What the ``condense`` node did: the original and the standalone question
+            (``question`` holds the standalone one from then on).
         constraints: What the question constrains and how it was applied.
         candidates: Candidates after the second stage, best first.
         query_vector: The question's embedding, shared by retrieval and reranking.
@@ -73,7 +90,8 @@ class RAGState(RAGInput, RAGOutput, total=False):
         reranking: What the second stage did (reranker name, score type).
         gate: The gate's decision (score, best, threshold and its source, passed).
         context: The assembled, numbered passages.
-        messages: The exact chat messages sent to the model.
+        model_messages: The exact chat messages sent to the answering model (the trace's
+            ``model_request``; ``messages`` is the conversation).
         attempts: Generation attempts made so far (at most two).
         raw_outputs: Every raw model output, in order.
         errors: Generation errors, in order.
@@ -84,6 +102,7 @@ class RAGState(RAGInput, RAGOutput, total=False):
         timings: Seconds spent per node.
     """
 
+    condense: Condensed
     constraints: ConstraintRecord
     candidates: list[Candidate]
     query_vector: list[float] | None
@@ -91,7 +110,7 @@ class RAGState(RAGInput, RAGOutput, total=False):
     reranking: RerankRecord
     gate: GateDecision
     context: AssembledContext
-    messages: list[Any]
+    model_messages: list[Any]
     attempts: int
     raw_outputs: Annotated[list[str], operator.add]
     errors: Annotated[list[str], operator.add]

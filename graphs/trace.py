@@ -66,6 +66,7 @@ def build_trace(
     cands = (state.get("candidates") or [])[: cfg.trace_candidates]
     trace = {
         "question": state.get("question"),
+        "condense": _record(state.get("condense")),
         "user_groups": list(state.get("user_groups") or []),
         "filters": state.get("filters"),
         "index": {"manifest_id": deps.manifest_id, "embedding_model": deps.embedding_model},
@@ -89,7 +90,7 @@ def build_trace(
         "generator": state.get("generator")
         or (None if ctx is None else (deps.answerer and getattr(deps.answerer, "name", None))),
         "prompt": load_prompt(cfg.prompt_file).id if ctx is not None else None,
-        "model_request": None if summary else _messages(state.get("messages")),
+        "model_request": None if summary else _messages(state.get("model_messages")),
         "raw_outputs": None if summary else list(state.get("raw_outputs") or []),
         "attempts": int(state.get("attempts") or 0),
         "errors": list(state.get("errors") or []),

@@ -29,6 +29,11 @@ SERVER_GROUPS_KEY = "__citerag_user_groups"
 SERVER_USER_KEY = "__citerag_user"
 SERVER_KEYS = (SERVER_GROUPS_KEY, SERVER_USER_KEY)
 
+#: Most earlier messages a request may carry in ``chat_history``.
+MAX_CHAT_HISTORY = 40
+#: Longest message of ``chat_history`` (an earlier answer may be longer than a question).
+MAX_CHAT_MESSAGE_CHARS = 20_000
+
 _FILTER_OPS = ("$eq", "$ne", "$in", "$nin")
 _MAX_FILTER_DEPTH = 5
 _MAX_FILTER_NODES = 100
@@ -100,11 +105,23 @@ def check_filter(flt: Any, depth: int = 0, budget: list[int] | None = None) -> N
             raise ValueError(f"use {{'$in': [...]}} to match {key!r} against a list")
 
 
+class ChatTurn(BaseModel):
+    """One earlier message of the conversation (``chat_history``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    role: Literal["user", "assistant"] = Field(description="Who wrote it.")
+    content: str = Field(max_length=MAX_CHAT_MESSAGE_CHARS, description="What was written.")
+
+
 def question_model(max_chars: int) -> type[BaseModel]:
-    """The client-visible input model: ``question`` (bounded) and optional ``filters``.
+    """The client-visible input model: ``question`` (bounded), optional ``filters`` and
+    optional ``chat_history`` (earlier messages, oldest first; stateless: the client sends
+    them with every request).
 
     Unknown fields (such as ``user_groups``) are ignored.
     """
+
 
     class CiteragQuestion(BaseModel):
         """A question to answer from the documents the caller may read."""
@@ -121,6 +138,15 @@ def question_model(max_chars: int) -> type[BaseModel]:
             description='Extra metadata filter, e.g. {"doc_name": "report.pdf"}; ANDed '
             "with the access filter, so it can only narrow what you may read.",
         )
+        chat_history: list[ChatTurn] = Field(
+            default_factory=list,
+            max_length=MAX_CHAT_HISTORY,
+            description="Earlier messages of the conversation, oldest first: "
+            '[{"role": "user" | "assistant", "content": "..."}]. A follow-up ("And the year '
+            'before?") is rewritten as a standalone question from them; citations always '
+            "refer to this request's passages.",
+        )
+
 
         @field_validator("question")
         @classmethod
@@ -218,21 +244,38 @@ def build_served_runnable(
             "question": inp["question"],
             "filters": inp.get("filters") or None,
             "user_groups": list(groups),
+            "messages": _history(inp.get("chat_history")),
         }
         return snap, graph_input, graph_config
 
     def run(inp: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
         snap, graph_input, graph_config = prepare(inp, config)
-        return dict(snap.graph.invoke(graph_input, graph_config))
+        return _answer(snap.graph.invoke(graph_input, graph_config))
 
     async def arun(inp: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
         snap, graph_input, graph_config = prepare(inp, config)
-        return dict(await snap.graph.ainvoke(graph_input, graph_config))
+        return _answer(await snap.graph.ainvoke(graph_input, graph_config))
 
     wrapper = _TunableLambda(run, arun, specs=_specs(keys), name="citerag")
     return wrapper.with_types(
         input_type=question_model(max_question_chars), output_type=CiteragAnswer
     )
+
+
+def _history(turns: Any) -> list[dict[str, str]]:
+    """``chat_history`` as graph ``messages`` (role and content only)."""
+    out = []
+    for t in turns or []:
+        item = t.model_dump() if isinstance(t, BaseModel) else dict(t)
+        out.append({"role": str(item["role"]), "content": str(item["content"])})
+    return out
+
+
+def _answer(out: Any) -> dict[str, Any]:
+    """The graph's output without the conversation (clients keep their own history)."""
+    answer = dict(out)
+    answer.pop("messages", None)
+    return answer
 
 
 def _default(obj: Any) -> Any:
