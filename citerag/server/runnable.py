@@ -122,7 +122,6 @@ def question_model(max_chars: int) -> type[BaseModel]:
     Unknown fields (such as ``user_groups``) are ignored.
     """
 
-
     class CiteragQuestion(BaseModel):
         """A question to answer from the documents the caller may read."""
 
@@ -146,7 +145,6 @@ def question_model(max_chars: int) -> type[BaseModel]:
             'before?") is rewritten as a standalone question from them; citations always '
             "refer to this request's passages.",
         )
-
 
         @field_validator("question")
         @classmethod
