@@ -357,7 +357,7 @@ def run_calibration(
     cals = [calibrate(scores[s], rule, bluff_set) for s in ("rerank", "dense")]
     model = None
     if answerability:
-        fitted = fit_gate_model(run, negatives[bluff_set])
+        fitted = fit_gate_model(run, negatives[bluff_set], bluff_set)
         if fitted is not None:
             model, ascores = fitted
             cal = calibrate(ascores, rule, bluff_set, step=0.1)
@@ -367,7 +367,7 @@ def run_calibration(
 
 
 def fit_gate_model(
-    run: ConfigRun, negatives: ConfigRun
+    run: ConfigRun, negatives: ConfigRun, bluff_set: str = "out-of-domain"
 ) -> tuple[AnswerabilityModel, ScoreScores] | None:
     """Fit the answerability model on the first candidate's signals of the answerable
     questions (positives) and of the refusable ones (negatives).
@@ -390,7 +390,7 @@ def fit_gate_model(
         "answerability",
         [prob(r.top_signals) for r in run.answerable],
         [prob(r.top_signals) if r.in_context else None for r in run.answerable],
-        {"out-of-domain" if negatives is not run else "unanswerable": []},
+        {bluff_set: [prob(r.top_signals) for r in negatives.unanswerable]},
     )
     return model, scores
 

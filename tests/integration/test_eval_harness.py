@@ -186,7 +186,10 @@ def test_calibrate_writes_the_index_calibration(sample_index, tmp_path, capsys):
     from citerag.index.calibration import read_calibration
 
     cal = read_calibration(index)
-    assert set(cal) == {"sentence-hybrid", "dense"}
+    assert set(cal) == {"sentence-hybrid", "dense", "answerability"}
+    model = cal["answerability"]
+    assert set(model["weights"]) >= {"dense", "sentence", "rerank"}
+    assert 0.0 < model["threshold"] <= 1.0 and model["rule"]
     entry = cal["sentence-hybrid"]
     assert entry["n"] == {"answerable": 20, "unanswerable": 8}
     assert entry["bluff_rates"]["unanswerable"] <= 0.5
