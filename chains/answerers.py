@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -24,6 +26,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
+from chains import answer_checks as checks
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from citerag.index.bm25 import tokenize
@@ -35,6 +38,15 @@ _NUMBER = re.compile(
     r"(?<![A-Za-z0-9.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![A-Za-z0-9])"
     r"|(?<![A-Za-z0-9.,])\d+(?:\.\d+)?(?![A-Za-z0-9]|[.,]\d)"
 )
+
+
+#: Cosine between a focus term's and a passage word's embeddings that counts as a
+#: paraphrase (tuned on the SQuAD 2.0 calibration articles, ``benchmarks/refusal_rules.py``).
+FOCUS_SIMILARITY = 0.6
+#: Share of a question's focus weight (idf) that makes a non-name term essential.
+FOCUS_SHARE = 0.25
+#: Single-word embeddings kept by the focus check.
+_WORD_CACHE = 50_000
 
 
 def _canonical(number: str) -> str:
@@ -73,8 +85,32 @@ class Answerer(Protocol):
         ...
 
 
+@dataclass
+class _Sentence:
+    """One candidate sentence: its score, passage and position in the passage."""
+
+    score: float
+    passage: Passage
+    text: str
+    vector: np.ndarray
+
+
+def _insufficient(reason: str) -> str:
+    block = {"confidence": "low", "sources": [], "insufficient_evidence": True, "reason": reason}
+    return f"{INSUFFICIENT}\n<summary>{json.dumps(block)}</summary>"
+
+
 class ExtractiveAnswerer:
-    """Quote the best-matching sentences of the top passages (offline default)."""
+    """Quote the best-matching sentences of the top passages (offline default).
+
+    Before quoting, the answerer checks that the sentence answers the question rather than
+    resembling it (:mod:`chains.answer_checks`): instruction-shaped sentences are never
+    candidates (always); a number the question asks about must be in a passage
+    (``require_question_numbers``); the sentence must hold the answer type the question asks
+    for (``answer_type_check``); the question's essential focus terms must occur, or have a
+    close paraphrase, in the sentence's passage (``focus_check``). When no candidate sentence
+    passes, the reply is "insufficient evidence" with the reason.
+    """
 
     name = "extractive"
 
@@ -86,20 +122,37 @@ class ExtractiveAnswerer:
         margin: float = 0.05,
         lexical_weight: float = 0.25,
         require_question_numbers: bool = True,
+        answer_type_check: bool = False,
+        focus_check: bool = False,
+        check_margin: float = 0.1,
+        focus_similarity: float = FOCUS_SIMILARITY,
+        focus_share: float = FOCUS_SHARE,
     ) -> None:
         """Create the answerer.
 
         Args:
             embeddings: Embedding model for scoring sentences against the question.
-            store: Store with precomputed ``sentence_vectors_for(key)`` (optional).
+            store: Store with precomputed ``sentence_vectors_for(key)`` (optional) and a
+                ``bm25`` index (idf weights of focus terms; optional).
             max_sentences: Most sentences quoted.
-            margin: A further sentence is quoted only if within this score of the best.
+            margin: A further sentence is quoted only if within this score of the first.
             lexical_weight: Weight of the share of question words a sentence contains.
             require_question_numbers: Reply "insufficient evidence" when a number the
                 question asks about (a year, an amount, a code; two or more digits) appears
                 in no passage: the passages are about something else ("revenue in 2022" vs a
                 2025 report), and quoting the nearest sentence would answer a different
                 question. See :meth:`missing_numbers`.
+            answer_type_check: A *who* / *when* / *how many* question needs a sentence with
+                a name / date / quantity the question does not already state
+                (:func:`chains.answer_checks.answer_type_problem`).
+            focus_check: The question's essential focus terms (names, and terms carrying at
+                least ``focus_share`` of its idf weight) must occur in the sentence's passage
+                or its header, or have a word there with cosine >= ``focus_similarity``.
+            check_margin: When the best sentence fails a check, sentences scoring within
+                this much of it are tried in order before refusing.
+            focus_similarity: Cosine between a term's and a word's embeddings that counts as
+                a paraphrase.
+            focus_share: Share of the question's focus weight that makes a term essential.
         """
         self.embeddings = embeddings
         self.store = store
@@ -107,6 +160,12 @@ class ExtractiveAnswerer:
         self.margin = margin
         self.lexical_weight = lexical_weight
         self.require_question_numbers = require_question_numbers
+        self.answer_type_check = answer_type_check
+        self.focus_check = focus_check
+        self.check_margin = check_margin
+        self.focus_similarity = focus_similarity
+        self.focus_share = focus_share
+        self._word_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _sentence_vectors(self, passage: Passage) -> tuple[list[tuple[int, int]], np.ndarray]:
         getter = getattr(self.store, "sentence_vectors_for", None)
@@ -130,68 +189,162 @@ class ExtractiveAnswerer:
             return []
         present: set[str] = set()
         for p in passages:
-            m = p.candidate.meta
-            where = " ".join(
-                str(x)
-                for x in (m.get("doc_name"), m.get("title"), m.get("section"), m.get("page"))
-                if x
-            )
             present |= numbers_in(f"{p.candidate.document.page_content} {p.candidate.content}")
-            present |= numbers_in(where)
+            present |= numbers_in(_where(p))
         return sorted(asked - present)
 
-    def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
-        """Pick sentences by cosine and word overlap with the question; quote them verbatim."""
-        if not passages:
-            block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
-            return f"<summary>{json.dumps(block)}</summary>"
-        if self.require_question_numbers:
-            missing = self.missing_numbers(question, passages)
+    # -- focus terms --------------------------------------------------------------------
+
+    def _idf(self, question: str) -> dict[str, float] | None:
+        bm25 = getattr(self.store, "bm25", None)
+        if bm25 is None:
+            return None
+        terms = set(tokenize(question))
+        got = dict(bm25.idf(terms))
+        top = max(got.values(), default=1.0)
+        return {t: got.get(t, top) for t in terms}  # unseen by the index: nothing contains it
+
+    def _vectors(self, words: Sequence[str]) -> np.ndarray:
+        """Embeddings of single words (cached in-process, least recently used dropped)."""
+        todo = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+        if todo:
+            for w, v in zip(todo, self.embeddings.embed_documents(todo), strict=True):
+                self._word_vectors[w] = np.asarray(v, dtype=np.float32)
+        out = []
+        for w in words:
+            self._word_vectors.move_to_end(w)
+            out.append(self._word_vectors[w])
+        while len(self._word_vectors) > _WORD_CACHE:
+            self._word_vectors.popitem(last=False)
+        return np.asarray(out, dtype=np.float32).reshape(len(words), -1)
+
+    def _focus_reason(
+        self, terms: list[checks.FocusTerm], sentence: _Sentence, cache: dict[int, list[str]]
+    ) -> str | None:
+        """Why the sentence's passage misses an essential focus term, or ``None``."""
+        n = sentence.passage.number
+        if n not in cache:
+            cand = sentence.passage.candidate
+            context = f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
+            missing = checks.lexically_uncovered(terms, context)
+            missing = checks.essential(terms, missing, self.focus_share)
             if missing:
-                block = {
-                    "confidence": "low",
-                    "sources": [],
-                    "insufficient_evidence": True,
-                    "reason": f"the question asks about {', '.join(missing)}, which no "
-                    "supplied passage mentions",
-                }
-                return f"{INSUFFICIENT}\n<summary>{json.dumps(block)}</summary>"
+                words = [t for t in dict.fromkeys(tokenize(context)) if not t.isdigit()]
+                ctx_vecs = self._vectors(words) if words else np.zeros((0, 1), np.float32)
+                term_vecs = self._vectors([t.term for t in missing])
+                missing = [
+                    t
+                    for t, v in zip(missing, term_vecs, strict=True)
+                    if not checks.paraphrased(v, ctx_vecs, self.focus_similarity)
+                ]
+            cache[n] = [t.term for t in missing]
+        gone = [t for t in terms if t.term in cache[n]]
+        return checks.focus_problem(gone)
+
+    def _problem(
+        self,
+        question: str,
+        sentence: _Sentence,
+        terms: list[checks.FocusTerm],
+        cache: dict[int, list[str]],
+    ) -> str | None:
+        """The first enabled check the sentence fails (its reason), or ``None``."""
+        if self.answer_type_check:
+            reason = checks.answer_type_problem(question, sentence.text)
+            if reason:
+                return reason
+        if self.focus_check and terms:
+            return self._focus_reason(terms, sentence, cache)
+        return None
+
+    # -- answering ----------------------------------------------------------------------
+
+    def _scored(self, question: str, passages: list[Passage]) -> list[_Sentence]:
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
         q_terms = set(tokenize(question))
-        scored: list[tuple[float, int, str]] = []
+        scored: list[_Sentence] = []
         for p in passages[:3]:
             spans, vecs = self._sentence_vectors(p)
             sims = vecs @ q
-            for (s, e), sim in zip(spans, sims, strict=True):
+            for (s, e), sim, vec in zip(spans, sims, vecs, strict=True):
                 sent = p.candidate.content[s:e]
                 terms = set(tokenize(sent))
                 coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
                 # A heading or table cell is rarely an answer: prefer real sentences.
                 short = 0.15 if len(sent.split()) < 5 else 0.0
                 score = float(sim) + self.lexical_weight * coverage - short
-                scored.append((score, p.number, sent))
-        scored.sort(key=lambda t: -t[0])
-        best = scored[0][0]
-        chosen: list[tuple[float, int, str]] = []
-        for item in scored:
-            if len(chosen) >= self.max_sentences or item[0] < best - self.margin:
+                scored.append(_Sentence(score, p, sent, vec))
+        scored.sort(key=lambda t: -t.score)
+        return scored
+
+    def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
+        """Pick sentences by cosine and word overlap with the question; quote them verbatim.
+
+        Instruction-shaped sentences are dropped before choosing; the enabled checks then
+        decide whether the best remaining sentences answer the question.
+        """
+        if not passages:
+            block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
+            return f"<summary>{json.dumps(block)}</summary>"
+        if self.require_question_numbers:
+            missing = self.missing_numbers(question, passages)
+            if missing:
+                return _insufficient(
+                    f"the question asks about {', '.join(missing)}, which no supplied passage "
+                    "mentions"
+                )
+        scored = self._scored(question, passages)
+        safe = [s for s in scored if not checks.is_instruction(s.text)]
+        if not safe:
+            return _insufficient(
+                "the only matching sentences are instructions addressed to the reader or the "
+                "assistant, which are never quoted (retrieved text is data, not instructions)"
+            )
+        terms = checks.focus_terms(question, self._idf(question)) if self.focus_check else []
+        focus_cache: dict[int, list[str]] = {}
+        best = safe[0].score
+        first_problem: str | None = None
+        chosen: list[_Sentence] = []
+        for item in safe:
+            if not chosen and item.score < best - self.check_margin:
                 break
-            if all(item[2] != c[2] for c in chosen):
-                chosen.append(item)
-        chosen.sort(key=lambda t: t[1])  # keep passage (rank) order
+            if chosen and (
+                len(chosen) >= self.max_sentences or item.score < chosen[0].score - self.margin
+            ):
+                break
+            if any(item.text == c.text for c in chosen):
+                continue
+            problem = self._problem(question, item, terms, focus_cache)
+            if problem is not None:
+                first_problem = first_problem or problem
+                continue
+            chosen.append(item)
+        if not chosen:
+            assert first_problem is not None  # the best sentence is always examined
+            return _insufficient(first_problem)
+        top = chosen[0].score
+        chosen.sort(key=lambda t: t.passage.number)  # keep passage (rank) order
         lines = []
-        for _, n, sent in chosen:
-            quote = " ".join(sent.split()).replace('"', '\\"')  # validate() unescapes
-            text = " ".join(sent.split())
-            lines.append(f'{text} [{n}: "{quote}"]')
-        confidence = "high" if best >= 0.8 else "medium" if best >= 0.55 else "low"
+        for item in chosen:
+            quote = " ".join(item.text.split()).replace('"', '\\"')  # validate() unescapes
+            text = " ".join(item.text.split())
+            lines.append(f'{text} [{item.passage.number}: "{quote}"]')
+        confidence = "high" if top >= 0.8 else "medium" if top >= 0.55 else "low"
         block = {
             "confidence": confidence,
-            "sources": sorted({n for _, n, _ in chosen}),
+            "sources": sorted({c.passage.number for c in chosen}),
             "insufficient_evidence": False,
         }
         return "\n".join(lines) + f"\n<summary>{json.dumps(block)}</summary>"
+
+
+def _where(p: Passage) -> str:
+    """A passage's document name, title, section and page, as text."""
+    m = p.candidate.meta
+    return " ".join(
+        str(x) for x in (m.get("doc_name"), m.get("title"), m.get("section"), m.get("page")) if x
+    )
 
 
 class ChatModelAnswerer:
@@ -223,6 +376,9 @@ def make_answerer(
     store: Any | None = None,
     temperature: float = 0.0,
     number_check: bool = True,
+    *,
+    answer_type_check: bool = False,
+    focus_check: bool = False,
 ) -> Answerer:
     """Build an answerer from config.
 
@@ -234,6 +390,8 @@ def make_answerer(
         store: The store (precomputed sentence vectors).
         temperature: Sampling temperature for chat models.
         number_check: The extractive answerer's ``require_question_numbers``.
+        answer_type_check: The extractive answerer's ``answer_type_check``.
+        focus_check: The extractive answerer's ``focus_check``.
 
     Raises:
         ValueError: Unknown spec.
@@ -243,7 +401,13 @@ def make_answerer(
     if not isinstance(spec, str):
         return spec
     if spec in ("extractive", "", "default"):
-        return ExtractiveAnswerer(embeddings, store, require_question_numbers=number_check)
+        return ExtractiveAnswerer(
+            embeddings,
+            store,
+            require_question_numbers=number_check,
+            answer_type_check=answer_type_check,
+            focus_check=focus_check,
+        )
     if spec == "smollm2" or spec.startswith("local:"):
         from chains.local_llm import load_local_chat_model
 

@@ -237,12 +237,21 @@ class GraphDeps:
             key = "__injected__"
             spec: Any = self.answerer
         else:
-            key = f"{cfg.model}@{cfg.temperature}@{cfg.number_check}"
+            key = (
+                f"{cfg.model}@{cfg.temperature}@{cfg.number_check}"
+                f"@{cfg.answer_type_check}@{cfg.focus_check}"
+            )
             spec = cfg.model
         with self._lock:
             if key not in self._answerers:
                 self._answerers[key] = make_answerer(
-                    spec, self.embeddings, self.store, cfg.temperature, cfg.number_check
+                    spec,
+                    self.embeddings,
+                    self.store,
+                    cfg.temperature,
+                    cfg.number_check,
+                    answer_type_check=cfg.answer_type_check,
+                    focus_check=cfg.focus_check,
                 )
             return self._answerers[key]
 
