@@ -18,6 +18,8 @@ from chains import assemble as assembly
 from chains import citations, followup
 from chains import constraints as rules
 from chains import gate as gating
+from chains import support as judging
+from chains.answerers import ChatModelAnswerer, ExtractiveAnswerer
 from chains.assemble import AssembledContext
 from chains.prompts import load_prompt
 from citerag.index.filters import combine
@@ -353,11 +355,66 @@ def validate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     return {"validation": v, "events": events}
 
 
+def support_check(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
+    """Ask an LLM judge whether each cited claim's quoted span supports it (``support_check``).
+
+    Skipped (with the reason in the trace) when the knob is off, for the extractive answerer
+    (its claims *are* verbatim sentences of the cited passage) and for answerers that are not
+    a chat model. The judge is the answering chat model with ``chains/prompts/support_v1.md``;
+    a malformed judgement is retried once, then the answer is ``unchecked`` (flagged, never
+    read as supported).
+    """
+    cfg = RAGConfig.from_runnable_config(config)
+    v = state["validation"]
+    assert v is not None  # route_after_validate comes here only with valid citations
+    answerer = deps.answerer_for(cfg)
+    if not cfg.support_check:
+        record = judging.SupportCheck(
+            "skipped", action=cfg.support_action, skipped="support_check is off"
+        )
+    elif isinstance(answerer, ExtractiveAnswerer):
+        record = judging.SupportCheck(
+            "skipped",
+            action=cfg.support_action,
+            skipped="extractive answerer: every claim is a verbatim sentence of the passage it "
+            "cites, so there is nothing for a judge to check",
+        )
+    elif not isinstance(answerer, ChatModelAnswerer):
+        record = judging.SupportCheck(
+            "skipped",
+            action=cfg.support_action,
+            skipped=f"answerer {answerer.name!r} is not a chat model: no judge to ask",
+        )
+    else:
+        claims = judging.claims_from(v, state["context"].passages)
+        record = judging.SupportJudge(answerer.model).judge(
+            state["question"], claims, action=cfg.support_action
+        )
+    event: dict[str, Any] = {"node": "support_check", "event": record.status}
+    if record.skipped:
+        event["detail"] = record.skipped
+    if record.status == "unsupported":
+        event["unsupported"] = [c["claim"] for c in record.unsupported()]
+        event["action"] = record.action
+    if record.errors:
+        event["errors"] = list(record.errors)
+    return {"support": record, "events": [event]}
+
+
 def answered(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
-    """Attach server-side citations and end ``answered``."""
+    """Attach server-side citations and end ``answered``.
+
+    When the support check ran, each citation carries ``support``: ``supported``,
+    ``unsupported`` (flagged, ``support_action="flag"``) or ``unchecked``.
+    """
     v = state["validation"]
     assert v is not None  # route_after_validate answers only with valid citations
     cited = citations.build_citations(v, state["context"].passages)
+    support = state.get("support")
+    if support is not None and support.status != "skipped":
+        verdicts = support.passage_support()
+        for c in cited:
+            c["support"] = verdicts.get(c["index"], "unchecked")
     out = {"status": "answered", "answer": v.answer, "citations": cited, "reason": ""}
     return _end_turn(state, config, deps, out)
 
@@ -375,6 +432,8 @@ def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> 
         )
     elif g is None or not g.passed:
         reason = g.refusal_reason() if g is not None else "no candidates were scored"
+    elif (support := state.get("support")) is not None and support.refuses:
+        reason = support.reason()
     else:
         reason = "the model reported that the supplied passages do not answer the question"
         parsed = state.get("parsed")

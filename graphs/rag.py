@@ -10,7 +10,8 @@
                                                       ├─(error/empty, 2nd)→ failed
                                                       └→ parse ─┬─(block ok)──────→ validate
                                                                 └→ recover_block → validate
-        validate ─┬─ valid citations ──────────→ answered
+        validate ─┬─ valid citations ──────────→ support_check ─┬─ unsupported → no_evidence
+                  │                                             └─ otherwise ───→ answered
                   ├─ model: insufficient ──────→ no_evidence
                   ├─ none valid, 1st attempt ──→ generate
                   └─ none valid, 2nd attempt ──→ failed
@@ -178,7 +179,12 @@ def build_graph(
     g.add_conditional_edges("parse", routers.route_after_parse, ["validate", "recover_block"])
     g.add_edge("recover_block", "validate")
     g.add_conditional_edges(
-        "validate", routers.route_after_validate, ["answered", "no_evidence", "generate", "failed"]
+        "validate",
+        routers.route_after_validate,
+        ["support_check", "no_evidence", "generate", "failed"],
+    )
+    g.add_conditional_edges(
+        "support_check", routers.route_after_support_check, ["answered", "no_evidence"]
     )
     for end in ("answered", "no_evidence", "failed"):
         g.add_edge(end, END)
@@ -197,6 +203,7 @@ NODES: tuple[NodeFn, ...] = (
     nodes.parse,
     nodes.recover_block,
     nodes.validate,
+    nodes.support_check,
     nodes.answered,
     nodes.no_evidence,
     nodes.failed,

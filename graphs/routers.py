@@ -37,11 +37,20 @@ def route_after_parse(state: RAGState) -> Literal["validate", "recover_block"]:
 
 def route_after_validate(
     state: RAGState,
-) -> Literal["answered", "no_evidence", "generate", "failed"]:
-    """Answer, accept the model's "insufficient evidence", or retry/fail on no valid citation."""
+) -> Literal["support_check", "no_evidence", "generate", "failed"]:
+    """Check support of valid citations, accept the model's "insufficient evidence", or
+    retry/fail on no valid citation."""
     if says_insufficient(state["parsed"]):
         return "no_evidence"
     v = state.get("validation")
     if v is not None and v.cited:
-        return "answered"
+        return "support_check"
     return "generate" if int(state.get("attempts") or 0) < MAX_ATTEMPTS else "failed"
+
+
+def route_after_support_check(state: RAGState) -> Literal["answered", "no_evidence"]:
+    """An unsupported claim ends ``no_evidence`` (``support_action="no_evidence"``); supported,
+    flagged, unchecked (judge unusable: flagged, never read as supported) and skipped checks
+    answer."""
+    s = state.get("support")
+    return "no_evidence" if s is not None and s.refuses else "answered"

@@ -14,6 +14,7 @@ from chains.candidates import Candidate
 from chains.citations import ParsedOutput, Validation
 from chains.followup import Condensed
 from chains.gate import GateDecision
+from chains.support import SupportCheck
 from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord
 
 Status = Literal["answered", "no_evidence", "failed"]
@@ -98,6 +99,8 @@ class RAGState(RAGInput, RAGOutput, total=False):
         last_error: The error of the latest generation attempt (``None`` if it succeeded).
         parsed: Current parsed output (``ParsedOutput``).
         validation: Citation validation of the current output (``Validation``).
+        support: What the support check judged (``SupportCheck``; skipped with a reason for
+            the extractive answerer or when ``support_check`` is off).
         events: Ladder events, in order: ``{"node": ..., "event": ..., ...}``.
         timings: Seconds spent per node.
     """
@@ -117,5 +120,6 @@ class RAGState(RAGInput, RAGOutput, total=False):
     last_error: str | None
     parsed: ParsedOutput
     validation: Validation | None
+    support: SupportCheck
     events: Annotated[list[dict[str, Any]], operator.add]
     timings: Annotated[dict[str, float], add_timings]

@@ -101,6 +101,7 @@ def build_trace(
             "fields": state["parsed"].block,
         },
         "validation": None if validation is None else validation.to_trace(),
+        "support": _record(state.get("support")),
         "events": list(state.get("events") or []),
         "status": outcome["status"],
         "reason": outcome.get("reason", ""),

@@ -6,6 +6,7 @@ import pytest
 
 from chains.citations import ParsedOutput, Validation
 from chains.gate import GateSettings, decide
+from chains.support import SupportCheck
 from graphs import routers
 from tests.support.factories import make_candidate
 
@@ -66,7 +67,7 @@ def _parsed(insufficient: bool) -> ParsedOutput:
     [
         (True, [], 1, "no_evidence"),
         (True, [1], 2, "no_evidence"),  # the model's refusal wins
-        (False, [1], 1, "answered"),
+        (False, [1], 1, "support_check"),
         (False, [], 1, "generate"),
         (False, [], 2, "failed"),
     ],
@@ -78,3 +79,17 @@ def test_route_after_validate(insufficient, cited, attempts, route):
         "attempts": attempts,
     }
     assert routers.route_after_validate(state) == route
+
+
+@pytest.mark.parametrize(
+    ("support", "route"),
+    [
+        (SupportCheck("supported"), "answered"),
+        (SupportCheck("skipped", skipped="support_check is off"), "answered"),
+        (SupportCheck("unsupported", action="no_evidence"), "no_evidence"),
+        (SupportCheck("unsupported", action="flag"), "answered"),  # flagged, not refused
+        (SupportCheck("unchecked"), "answered"),  # flagged unchecked, never "supported"
+    ],
+)
+def test_route_after_support_check(support, route):
+    assert routers.route_after_support_check({"support": support}) == route
