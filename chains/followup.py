@@ -615,6 +615,9 @@ def condense_rule(
     if not history:
         return Condensed(question, question, "first_turn")
     resolved, relative = resolve_relative_periods(question, history)
+    if any(pattern.search(resolved) for pattern, _, _ in _RELATIVE):
+        # a relative period with no earlier period to count from: nothing honest to add
+        return Condensed(question, question, "unchanged", len(history))
     base = history[-1]
     filler = _FILLER.match(resolved)
     after_filler = resolved[filler.end() :] if filler else resolved

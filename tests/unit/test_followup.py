@@ -1,0 +1,175 @@
+"""The follow-up rule, its rewrite check and the model path (chains/followup.py), offline."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from chains.constraints import Gazetteer
+from chains.followup import (
+    Turn,
+    check_rewrite,
+    condense_rule,
+    condense_with_model,
+    names_in,
+    parse_model_output,
+    resolve_relative_periods,
+    shift_period,
+    standalone_history,
+)
+
+REVENUE = "What was Northwind's total revenue in 2025?"
+CAPEX = "What was 3M's FY2018 capital expenditure?"
+FAULT = "What does inverter fault code E-217 mean?"
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        ([REVENUE], "And the year before?", "What was Northwind's total revenue in 2024?"),
+        ([REVENUE], "What about operating costs?", "What was Northwind's operating costs in 2025?"),
+        ([REVENUE], "And last year?", "What was Northwind's total revenue in 2024?"),
+        ([CAPEX], "And the year before?", "What was 3M's FY2017 capital expenditure?"),
+        ([CAPEX], "What about Adobe?", "What was Adobe's FY2018 capital expenditure?"),
+        ([CAPEX], "And its total revenue?", "What was 3M's FY2018 total revenue?"),
+        ([CAPEX], "Same for FY2016?", "What was 3M's FY2016 capital expenditure?"),
+        (
+            ["What was Adobe's revenue in Q1 2023?"],
+            "And the previous quarter?",
+            "What was Adobe's revenue in Q4 2022?",
+        ),
+        ([FAULT], "And E-219?", "What does inverter fault code E-219 mean?"),
+        ([FAULT], "How do I clear it?", "How do I clear it (inverter fault code E-217)?"),
+        (
+            [REVENUE],
+            "How many members did it have?",
+            "How many members did it have (Northwind; in 2025)?",
+        ),
+        # the year before the previous *standalone* question, through three turns
+        (
+            [REVENUE, "What was Northwind's total revenue in 2024?"],
+            "And the year before that?",
+            "What was Northwind's total revenue in 2023?",
+        ),
+    ],
+)
+def test_the_rule_makes_follow_ups_stand_alone(history, question, standalone):
+    got = condense_rule(question, history)
+    assert got.standalone == standalone
+    assert got.method == "rule" and got.rewritten and got.original == question
+
+
+@pytest.mark.parametrize(
+    ("history", "question"),
+    [
+        ([], "And the year before?"),  # nothing to carry: never invents a period
+        ([FAULT], "And the year before?"),  # no earlier period to count from
+        ([REVENUE], "What does inverter fault code E-217 mean?"),  # a new question
+        ([REVENUE], "What must contractors do before they start work on a roof?"),
+        ([REVENUE], "And what does fault code E-217 mean?"),
+        (["What was revenue between 2019 and 2021?"], "And the year before?"),  # a range
+    ],
+)
+def test_the_rule_leaves_questions_it_cannot_complete_unchanged(history, question):
+    got = condense_rule(question, history)
+    assert got.standalone == question
+    assert got.method in ("first_turn", "unchanged")
+    assert not got.rewritten
+
+
+def test_the_trace_record_names_what_was_carried():
+    got = condense_rule("And the year before?", [REVENUE]).to_trace()
+    assert got["original"] == "And the year before?"
+    assert got["standalone"] == "What was Northwind's total revenue in 2024?"
+    assert got["carried"]["relative"] == {"the year before": "2024"}
+    assert got["carried"]["names"] == ["Northwind"]
+
+
+def test_relative_periods_count_from_the_latest_period():
+    assert shift_period("FY2025", "year", -1) == "FY2024"
+    assert shift_period("2023Q1", "quarter", -1) == "2022Q4"
+    assert shift_period("2023Q2", "quarter", -4) == "2022Q2"
+    assert shift_period("2023Q4", "quarter", 1) == "2024Q1"
+    assert shift_period("FY2025", "quarter", -1) is None  # no quarter in a year label
+    text, found = resolve_relative_periods(
+        "How did it compare with the same quarter last year?", ["Revenue in Q3 2023?"]
+    )
+    assert text == "How did it compare with in Q3 2022?" and found
+    assert resolve_relative_periods("And the following year?", [CAPEX])[0] == "And in FY2019?"
+    assert resolve_relative_periods("And the year before?", [FAULT]) == (
+        "And the year before?",
+        {},
+    )
+
+
+def test_history_without_recorded_rewrites_is_recomputed_in_order():
+    turns = [Turn(REVENUE), Turn("And the year before?"), Turn("And the year before that?")]
+    assert standalone_history(turns) == [
+        REVENUE,
+        "What was Northwind's total revenue in 2024?",
+        "What was Northwind's total revenue in 2023?",
+    ]
+    # a recorded standalone question is kept as it is
+    assert standalone_history([Turn("And?", "Recorded question?")]) == ["Recorded question?"]
+
+
+def test_names_are_capitalised_runs_and_codes_not_question_words():
+    assert names_in("What was Northwind's revenue at Fennick Farm in FY2024?") == [
+        "Northwind",
+        "Fennick Farm",
+    ]
+    assert names_in("How often does the SG-4410X fan need cleaning in May?") == ["SG-4410X"]
+    assert names_in("What was the revenue in 2024?") == []
+
+
+def test_the_check_rejects_a_rewrite_that_drops_a_name_number_or_period():
+    q = "What about Adobe's $1,200 million of revenue in FY2019?"
+    ok = "What was Adobe's capital expenditure of $1,200 million of revenue in FY2019?"
+    assert check_rewrite(q, ok) == ""
+    assert "Adobe" in check_rewrite(
+        q, "What was the capital expenditure of $1,200 million in FY2019?"
+    )
+    assert "1200" in check_rewrite(q, "What was Adobe's capital expenditure in FY2019?")
+    assert "FY2019" in check_rewrite(q, "What was Adobe's capital expenditure of $1,200 million?")
+    assert check_rewrite(q, "") == "empty rewrite"
+    assert check_rewrite(q, "one\ntwo") == "more than one line"
+    # a relative period may become a year: it is not a label of the original
+    assert check_rewrite("And the year before?", "What was 3M's FY2017 revenue?") == ""
+
+
+def test_the_check_knows_companies_by_their_indexed_aliases():
+    gaz = Gazetteer([{"company": "Johnson & Johnson", "period": "FY2022", "doc_type": "10-K"}])
+    q = "And J&J's revenue in FY2022?"
+    assert check_rewrite(q, "What was Johnson & Johnson's revenue in FY2022?", gaz) != ""  # J&J
+    assert check_rewrite(q, "What was J&J's (Johnson & Johnson) revenue in FY2022?", gaz) == ""
+
+
+def test_the_model_path_uses_a_rewrite_that_keeps_everything():
+    model = FakeListChatModel(responses=["Standalone question: What was 3M's FY2017 capex?"])
+    got = condense_with_model(model, "And the year before?", [Turn(CAPEX)])
+    assert got.method == "model" and got.standalone == "What was 3M's FY2017 capex?"
+    assert got.carried["prompt"] == "condense@v1"
+
+
+def test_the_model_path_falls_back_to_the_question_when_the_rewrite_drops_something():
+    model = FakeListChatModel(responses=["What was the FY2017 capital expenditure?"])
+    got = condense_with_model(model, "And 3M's the year before?", [Turn(CAPEX)])
+    assert got.method == "model_rejected"
+    assert got.standalone == "And 3M's the year before?"
+    assert "3M" in got.rejected
+    assert got.model_output == "What was the FY2017 capital expenditure?"
+
+
+def test_the_model_path_survives_a_model_error():
+    class Broken(FakeListChatModel):
+        def _call(self, *args, **kwargs):  # type: ignore[override]
+            raise RuntimeError("provider down")
+
+    got = condense_with_model(Broken(responses=["x"]), "And 2024?", [Turn(REVENUE)])
+    assert got.standalone == "And 2024?" and got.method == "model_rejected"
+    assert "RuntimeError" in got.rejected
+
+
+def test_model_output_is_read_from_its_first_line():
+    assert parse_model_output('\n"What was X in 2024?"\nBecause ...') == "What was X in 2024?"
+    assert parse_model_output("Rewritten: Why?") == "Why?"
