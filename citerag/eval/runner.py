@@ -565,9 +565,7 @@ class Evaluator:
             next((i for i, k in enumerate(ranked, 1) if k in hs), None) for hs in hit_sets
         ]
         first = min((r for r in item_ranks if r is not None), default=None)
-        first_stage = next(
-            (i for i, k in enumerate(first_stage_keys, 1) if k in hit_any), None
-        )
+        first_stage = next((i for i, k in enumerate(first_stage_keys, 1) if k in hit_any), None)
         in_context = any(k in hit_any for k in ctx_keys)
         cfg = RAGConfig.from_runnable_config(config.runnable())  # type: ignore[arg-type]
         if INDEXED not in statuses:
