@@ -5,6 +5,12 @@ fresh graph around it, warms it up with one query and only then publishes it as 
 :class:`Snapshot` (a single reference assignment). A request takes the snapshot once when it
 starts, so it finishes on the graph it began with; the old store is freed when the last such
 request ends.
+
+Every graph embeds its questions through one :class:`~citerag.batching.EmbeddingBatcher`
+around the model (unless :meth:`Engine.configure_queries` turns batching and the cache off):
+questions of concurrent requests share a forward pass, and a question embedded twice in a
+run (retrieval, then the extractive answerer) is embedded once. Ingestion (uploads) uses the
+model itself.
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
+
+from citerag.batching import DEFAULT_CACHE_SIZE, EmbeddingBatcher
 from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import current_build
 from citerag.index.manifest import Manifest
@@ -67,6 +76,10 @@ class Engine:
         embedding_model: str | None = None,
         model: EmbeddingModel | None = None,
         warmup: bool = True,
+        query_batching: bool = True,
+        query_batch_wait_ms: float = 0.0,
+        query_cache: int = DEFAULT_CACHE_SIZE,
+        embedding_threads: int | None = None,
     ) -> None:
         """Configure (nothing is loaded until :meth:`load_model`/:meth:`reload`).
 
@@ -75,11 +88,22 @@ class Engine:
             embedding_model: Embedding model name or directory (``None`` = bundled default).
             model: An already loaded embedding model to reuse (tests, notebooks).
             warmup: Run one query through each new graph before publishing it.
+            query_batching: Embed concurrent requests' questions in one forward pass.
+            query_batch_wait_ms: Longest a pass waits for more questions (0 = never waits).
+            query_cache: Recent question vectors kept (0 = no cache).
+            embedding_threads: Intra-op threads of the model the engine loads (``None``:
+                the library default; 0: every core but one). A model passed in as ``model``
+                keeps the caller's setting.
         """
         self.index_dir = index_dir
         self.embedding_model_name = embedding_model
         self._model = model
         self.warmup = warmup
+        self._queries: EmbeddingBatcher | None = None
+        self.embedding_threads = embedding_threads
+        self.configure_queries(
+            batching=query_batching, wait_ms=query_batch_wait_ms, cache=query_cache
+        )
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
         self.state = "starting"
@@ -97,6 +121,56 @@ class Engine:
         """Whether the embedding model is loaded."""
         return self._model is not None
 
+    def configure_queries(
+        self,
+        *,
+        batching: bool = True,
+        wait_ms: float = 0.0,
+        cache: int = DEFAULT_CACHE_SIZE,
+        threads: int | None = None,
+    ) -> None:
+        """Set how questions are embedded; applies to graphs loaded from now on.
+
+        Args:
+            batching: Embed concurrent requests' questions in one forward pass.
+            wait_ms: Longest a pass waits for more questions (0 to 50 ms).
+            cache: Recent question vectors kept (0 = no cache).
+            threads: Intra-op threads of the model the engine loads (``None``: keep the
+                current setting; 0: every core but one); before :meth:`load_model` only.
+
+        Raises:
+            ValueError: A bound out of range.
+        """
+        if threads is not None:
+            if threads < 0:
+                raise ValueError(f"embedding threads must be >= 0, not {threads}")
+            self.embedding_threads = threads
+        if not 0.0 <= wait_ms <= 50.0:
+            raise ValueError(f"query batch wait must be 0-50 ms, not {wait_ms}")
+        if cache < 0:
+            raise ValueError(f"query cache must be >= 0, not {cache}")
+        self.query_batching = batching
+        self.query_batch_wait_ms = wait_ms
+        self.query_cache = cache
+        self._queries = None
+
+    @property
+    def query_embedder(self) -> EmbeddingBatcher | None:
+        """The batcher questions go through (``None``: batching and cache off, or no model)."""
+        return self._queries
+
+    def _query_embeddings(self, model: EmbeddingModel) -> Embeddings | None:
+        if not (self.query_batching or self.query_cache):
+            return None
+        if self._queries is None or self._queries.inner is not model.embeddings:
+            self._queries = EmbeddingBatcher(
+                model.embeddings,
+                batching=self.query_batching,
+                max_wait_s=self.query_batch_wait_ms / 1000.0,
+                cache_size=self.query_cache,
+            )
+        return self._queries
+
     def current(self) -> Snapshot | None:
         """The published snapshot (``None`` before the first successful load)."""
         return self._snapshot
@@ -104,13 +178,19 @@ class Engine:
     def load_model(self) -> EmbeddingModel:
         """Load the embedding model once."""
         if self._model is None:
-            from citerag.embeddings import load_embedding_model
+            from citerag.embeddings import auto_threads, load_embedding_model
 
             self.state = "loading_model"
             t0 = time.perf_counter()
-            self._model = load_embedding_model(self.embedding_model_name)
+            threads = self.embedding_threads
+            if threads == 0:
+                threads = auto_threads()
+            self._model = load_embedding_model(self.embedding_model_name, threads=threads)
             log.info(
-                "embedding model %s loaded in %.1f s", self._model.name, time.perf_counter() - t0
+                "embedding model %s loaded in %.1f s (%s intra-op threads)",
+                self._model.name,
+                time.perf_counter() - t0,
+                threads or "default",
             )
         return self._model
 
@@ -139,7 +219,11 @@ class Engine:
             model = self.load_model()
             t0 = time.perf_counter()
             try:
-                deps = GraphDeps.from_index(self.index_dir, embedding_model=model)
+                deps = GraphDeps.from_index(
+                    self.index_dir,
+                    embedding_model=model,
+                    embeddings=self._query_embeddings(model),
+                )
             except IndexNotFoundError as exc:
                 if self._snapshot is None:
                     self.state, self.error = "no_index", str(exc)

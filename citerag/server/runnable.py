@@ -6,17 +6,31 @@ writes the token's groups under :data:`SERVER_GROUPS_KEY` in ``configurable``, o
 whatever a client sent there; the wrapper reads them from that key only and sets the graph
 input's ``user_groups``. The graph receives a ``configurable`` rebuilt from scratch: the
 server's defaults plus the knobs clients may tune (validated by the config schema), nothing
-else.
+else. The server's default trace detail is :data:`SERVER_TRACE_DEFAULT` (``summary``; a
+client sends ``{"configurable": {"trace": "full"}}`` for everything, where the server lets
+clients set ``trace``, as it does by default).
+
+LangServe awaits the runnable on the event loop. When nothing but LangServe's own event
+aggregator listens to the run's callbacks (plain ``/invoke``, ``/batch`` and ``/stream``: the
+aggregated events are not returned to clients), the graph runs synchronously in one worker
+thread with no callbacks: one thread hop per request instead of one per node, and no
+callback events built for a listener that drops them. With any other listener (``stream_log``
+and ``stream_events``, a LangSmith tracer) it runs as before, through ``graph.ainvoke`` with
+the callbacks, so per-node events still stream.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
 
 import orjson
+from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.runnables import ConfigurableFieldSpec, Runnable, RunnableConfig, RunnableLambda
+from langserve.callbacks import AsyncEventAggregatorCallback
 from langserve.serialization import WellKnownLCSerializer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -28,6 +42,11 @@ SERVER_GROUPS_KEY = "__citerag_user_groups"
 #: ``configurable`` key with the authenticated user's name (for logs and traces).
 SERVER_USER_KEY = "__citerag_user"
 SERVER_KEYS = (SERVER_GROUPS_KEY, SERVER_USER_KEY)
+#: The ``trace`` detail the server answers with unless ``[rag] trace`` or the client says
+#: otherwise: the decisions, ids, scores and timings without passage text or the model
+#: request (a ``full`` trace of the sample corpus is several times larger, and encoding it
+#: is a measurable share of a request; README "Measured figures").
+SERVER_TRACE_DEFAULT = "summary"
 
 #: Most earlier messages a request may carry in ``chat_history``.
 MAX_CHAT_HISTORY = 40
@@ -197,6 +216,24 @@ def _specs(keys: Sequence[str]) -> list[ConfigurableFieldSpec]:
     ]
 
 
+def only_langserve_listens(config: RunnableConfig) -> bool:
+    """Whether the run's only callback handlers are LangServe's event aggregators.
+
+    Those collect events that ``/invoke``, ``/batch`` and ``/stream`` do not return
+    (``include_callback_events`` is off), so such a run may drop its callbacks.
+    """
+    callbacks = config.get("callbacks")
+    if not callbacks:
+        return True
+    if isinstance(callbacks, BaseCallbackManager):
+        handlers = [*callbacks.handlers, *callbacks.inheritable_handlers]
+    elif isinstance(callbacks, list):
+        handlers = list(callbacks)
+    else:
+        return False
+    return all(isinstance(h, AsyncEventAggregatorCallback) for h in handlers)
+
+
 def build_served_runnable(
     engine: Engine,
     *,
@@ -222,7 +259,7 @@ def build_served_runnable(
     # Every RAGConfig field is set explicitly: LangChain merges the parent run's
     # ``configurable`` into the graph's, so a key left out would keep the client's value
     # (for example ``None`` for a knob the client did not set).
-    base = RAGConfig(**server_defaults).to_dict()
+    base = RAGConfig(**{"trace": SERVER_TRACE_DEFAULT, **server_defaults}).to_dict()
 
     def prepare(inp: dict[str, Any], config: RunnableConfig) -> tuple[Snapshot, dict, dict]:
         snap = engine.current()
@@ -252,6 +289,16 @@ def build_served_runnable(
 
     async def arun(inp: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
         snap, graph_input, graph_config = prepare(inp, config)
+        if only_langserve_listens(config):
+            # One hop to a worker thread for the whole (synchronous) graph, without the
+            # callbacks: asyncio's executor does not copy the context, so the graph does not
+            # inherit the wrapper's callback manager from it either.
+            graph_config.pop("callbacks", None)
+            loop = asyncio.get_running_loop()
+            out = await loop.run_in_executor(
+                None, functools.partial(snap.graph.invoke, graph_input, graph_config)
+            )
+            return _answer(out)
         return _answer(await snap.graph.ainvoke(graph_input, graph_config))
 
     wrapper = _TunableLambda(run, arun, specs=_specs(keys), name="citerag")

@@ -31,6 +31,10 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     [models]
     embedding = "default"       # must be the model the index was built with
     answer = "extractive"       # or an init_chat_model string, e.g. "openai:gpt-4o-mini"
+    query_batching = true       # embed concurrent requests' questions in one forward pass
+    query_batch_wait_ms = 0     # longest a pass waits for more questions (0-50)
+    query_cache = 1024          # recent question vectors kept (0 = none)
+    embedding_threads = 0       # model's intra-op threads (0 = every core but one)
 
     [rag]                       # server-side defaults for graph knobs (RAGConfig fields)
     retrieval_mode = "hybrid"
@@ -81,6 +85,10 @@ _TOML_KEYS: dict[tuple[str, str], str] = {
     ("limits", "allowed_types"): "allowed_types",
     ("models", "embedding"): "embedding_model",
     ("models", "answer"): "model",
+    ("models", "query_batching"): "query_batching",
+    ("models", "query_batch_wait_ms"): "query_batch_wait_ms",
+    ("models", "query_cache"): "query_cache",
+    ("models", "embedding_threads"): "embedding_threads",
     ("client", "configurable"): "client_config_keys",
 }
 _PATH_FIELDS = ("index_dir", "data_dir", "tokens_file")
@@ -101,6 +109,10 @@ ENV_VARS: dict[str, str] = {
     "CITERAG_ALLOWED_TYPES": "allowed_types",
     "CITERAG_EMBEDDING_MODEL": "embedding_model",
     "CITERAG_MODEL": "model",
+    "CITERAG_QUERY_BATCHING": "query_batching",
+    "CITERAG_QUERY_BATCH_WAIT_MS": "query_batch_wait_ms",
+    "CITERAG_QUERY_CACHE": "query_cache",
+    "CITERAG_EMBEDDING_THREADS": "embedding_threads",
 }
 CONFIG_ENV = "CITERAG_CONFIG"
 
@@ -129,6 +141,10 @@ class ServerSettings:
         embedding_model: Embedding model name or directory (``None`` = bundled default); it
             must be the model the index was built with.
         model: Answerer: ``extractive`` or an ``init_chat_model`` string.
+        query_batching: Embed the questions of concurrent requests in one forward pass.
+        query_batch_wait_ms: Longest a forward pass waits for more questions (0 = never).
+        query_cache: Recent question vectors kept (0 = none).
+        embedding_threads: Intra-op threads of the embedding model (0 = every core but one).
         rag_defaults: Server-side defaults for other graph knobs (``RAGConfig`` fields).
         client_config_keys: Graph knobs clients may set in ``configurable``.
         config_file: The TOML file these settings were read from, if any.
@@ -151,6 +167,10 @@ class ServerSettings:
     allowed_types: tuple[str, ...] = tuple(sorted(LOADERS))
     embedding_model: str | None = None
     model: str = "extractive"
+    query_batching: bool = True
+    query_batch_wait_ms: float = 0.0
+    query_cache: int = 1024
+    embedding_threads: int = 0
     rag_defaults: dict[str, Any] = field(default_factory=dict)
     client_config_keys: tuple[str, ...] = DEFAULT_CLIENT_KEYS
     config_file: Path | None = None
@@ -192,6 +212,12 @@ class ServerSettings:
             raise ValueError(f"max_batch must be >= 1, not {self.max_batch}")
         if self.max_pending_uploads < 1:
             raise ValueError(f"max_pending_uploads must be >= 1, not {self.max_pending_uploads}")
+        if not (math.isfinite(self.query_batch_wait_ms) and 0 <= self.query_batch_wait_ms <= 50):
+            raise ValueError(f"query_batch_wait_ms must be 0-50, not {self.query_batch_wait_ms}")
+        if self.query_cache < 0:
+            raise ValueError(f"query_cache must be >= 0, not {self.query_cache}")
+        if not 0 <= self.embedding_threads <= 256:
+            raise ValueError(f"embedding_threads must be 0-256, not {self.embedding_threads}")
         unknown = [t for t in self.allowed_types if t not in LOADERS]
         if unknown or not self.allowed_types:
             raise ValueError(
@@ -253,17 +279,19 @@ def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
             "max_request_kb",
             "max_batch",
             "max_pending_uploads",
+            "query_cache",
+            "embedding_threads",
         ):
             if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                 raise ValueError
             return int(value)
-        if name == "max_upload_mb":
+        if name in ("max_upload_mb", "query_batch_wait_ms"):
             if isinstance(value, bool):
                 raise ValueError
             return float(value)
     except (TypeError, ValueError):
         raise ValueError(f"{where} must be a number, not {value!r}") from None
-    if name in ("playground", "public_docs", "cookie_secure"):
+    if name in ("playground", "public_docs", "cookie_secure", "query_batching"):
         return _as_bool(value, where)
     if name == "allowed_types":
         return _as_types(value, where)

@@ -76,12 +76,21 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
     """The LangServe routes for the served graph.
 
     Args:
-        engine: Supplies the current graph (taken once per request).
-        settings: Limits, client-tunable knobs, server-side graph defaults, playground.
+        engine: Supplies the current graph (taken once per request); its question
+            embedding (batching, cache) is configured from ``settings`` here.
+        settings: Limits, client-tunable knobs, server-side graph defaults, playground,
+            question batching.
 
     Returns:
         A router with ``/rag/*``; request bodies are capped at ``max_request_kb``.
     """
+    # The engine was built before the routes; its graphs load when the worker starts.
+    engine.configure_queries(
+        batching=settings.query_batching,
+        wait_ms=settings.query_batch_wait_ms,
+        cache=settings.query_cache,
+        threads=settings.embedding_threads,
+    )
     runnable = build_served_runnable(
         engine,
         max_question_chars=settings.max_question_chars,
