@@ -50,20 +50,62 @@ def parser(description: str) -> argparse.ArgumentParser:
         "--out", type=Path, default=REPO / "benchmarks" / "out", help="where results are written"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--embedding-model",
+        default=None,
+        help="embedding model (default: the bundled all-MiniLM-L6-v2; e.g. minilm-int8). "
+        "Another model gets its own index (<work>/<set>/index-<model>), query-vector cache "
+        "and output folder (<out>/model-<model>/)",
+    )
     return p
 
 
 _MODEL: Any = None
+_MODEL_NAME: str | None = None
+
+
+def _model_slug(name: str | None) -> str | None:
+    """A folder-safe name of a non-default model (``None`` for the bundled default)."""
+    from citerag.embeddings import DEFAULT_MODEL, resolve_model
+
+    identity, _ = resolve_model(name)
+    if identity == DEFAULT_MODEL:
+        return None
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in identity)
+
+
+def _configure(args: argparse.Namespace) -> None:
+    """Select ``--embedding-model`` once; a non-default model writes to its own folder."""
+    global _MODEL_NAME
+    name = getattr(args, "embedding_model", None)
+    if getattr(args, "_model_configured", False):
+        return
+    args._model_configured = True
+    _MODEL_NAME = name
+    slug = _model_slug(name)
+    if slug:
+        args.out = args.out / f"model-{slug}"
+        log(f"embedding model {name}: results go to {args.out}")
 
 
 def model() -> Any:
-    """The bundled embedding model (loaded once)."""
+    """The selected embedding model (``--embedding-model``; loaded once)."""
     global _MODEL
     if _MODEL is None:
         from citerag.embeddings import load_embedding_model
 
-        _MODEL = load_embedding_model()
+        _MODEL = load_embedding_model(_MODEL_NAME)
     return _MODEL
+
+
+def _index_name() -> str:
+    slug = _model_slug(_MODEL_NAME)
+    return "index" if slug is None else f"index-{slug}"
+
+
+def _cache_name() -> str:
+    slug = _model_slug(_MODEL_NAME)
+    return "query_embeddings.npz" if slug is None else f"query_embeddings-{slug}.npz"
 
 
 def dataset(name: str, args: argparse.Namespace, *, ingest: bool = True) -> tuple[Any, Any]:
@@ -75,10 +117,11 @@ def dataset(name: str, args: argparse.Namespace, *, ingest: bool = True) -> tupl
     from citerag.eval.adapters import ensure_index, prepare
     from citerag.index.loaded import load_index
 
+    _configure(args)
     prep = prepare(name, args.data, args.work)
     if not ingest:
         return prep, None
-    index_dir = prep.root / "index"
+    index_dir = prep.root / _index_name()
     t0 = time.perf_counter()
     report = ensure_index(prep, index_dir, model(), progress=not args.no_progress)
     log(
@@ -96,8 +139,9 @@ def cached_embeddings(args: argparse.Namespace) -> Any:
     """
     from citerag.eval.runner import CachedEmbeddings
 
+    _configure(args)
     emb = CachedEmbeddings(model().embeddings)
-    n = emb.load(args.work / "query_embeddings.npz", model().name)
+    n = emb.load(args.work / _cache_name(), model().name)
     if n:
         log(f"{n} cached query embeddings")
     return emb
@@ -105,7 +149,7 @@ def cached_embeddings(args: argparse.Namespace) -> Any:
 
 def save_embeddings(emb: Any, args: argparse.Namespace) -> None:
     """Persist the query-embedding cache (merging what another run saved meanwhile)."""
-    path = args.work / "query_embeddings.npz"
+    path = args.work / _cache_name()
     emb.load(path, model().name)
     emb.save(path, model().name)
 
@@ -115,7 +159,8 @@ def sample(args: argparse.Namespace) -> tuple[Path, Any]:
     from citerag.index.ingest import ingest
     from citerag.index.loaded import load_index
 
-    index_dir = args.work / "sample" / "index"
+    _configure(args)
+    index_dir = args.work / "sample" / _index_name()
     ingest([REPO / "examples" / "corpus"], index_dir, model(), progress=not args.no_progress)
     return REPO / "examples" / "questions.jsonl", load_index(index_dir, model())
 
