@@ -173,6 +173,76 @@ def _locate_pieces(body: str, pieces: list[str], overlap: int) -> list[int | Non
         states.pop()
 
 
+def make_splitter(settings: ChunkSettings) -> RecursiveCharacterTextSplitter:
+    """The LangChain splitter every chunk is cut with."""
+    return RecursiveCharacterTextSplitter(
+        chunk_size=settings.chunk_size,
+        chunk_overlap=settings.chunk_overlap,
+        separators=SEPARATORS,
+        keep_separator="end",
+        strip_whitespace=True,
+    )
+
+
+def chunk_segment(
+    body: str,
+    offset: int,
+    *,
+    header: str,
+    page: int | None,
+    section: str,
+    settings: ChunkSettings,
+    doc_meta: dict[str, Any],
+    first_index: int = 0,
+    splitter: RecursiveCharacterTextSplitter | None = None,
+) -> list[Chunk]:
+    """Cut one segment's text into chunks.
+
+    Args:
+        body: The segment's text, ``canonical[offset : offset + len(body)]``.
+        offset: Where it starts in the document's canonical text.
+        header: The contextual header of its chunks.
+        page: Its page (``None`` when not paginated).
+        section: Its heading path.
+        settings: Chunk size, overlap and header switch.
+        doc_meta: Document-level metadata (with ``doc_id``) copied onto each chunk.
+        first_index: The document position of its first chunk.
+        splitter: A splitter from :func:`make_splitter` (made when ``None``).
+
+    Returns:
+        Its chunks in order, with offsets into the canonical text.
+
+    Raises:
+        AssertionError: If a chunk cannot be located in the text (a bug).
+    """
+    splitter = splitter or make_splitter(settings)
+    doc_id = doc_meta["doc_id"]
+    chunks: list[Chunk] = []
+    pieces = splitter.split_text(body)
+    for piece, found in zip(
+        pieces, _locate_pieces(body, pieces, settings.chunk_overlap), strict=True
+    ):
+        if found is None:  # only whitespace was new: the previous chunk has these words
+            continue
+        start = offset + found
+        end = start + len(piece)
+        text = f"{header}\n{piece}" if settings.contextual_header else piece
+        chunks.append(
+            Chunk(
+                chunk_id=f"{doc_id}:{start}-{end}",
+                text=text,
+                content=piece,
+                start=start,
+                end=end,
+                page=page,
+                section=section,
+                index=first_index + len(chunks),
+                metadata=dict(doc_meta),
+            )
+        )
+    return chunks
+
+
 def chunk_document(
     doc: ParsedDocument, settings: ChunkSettings, doc_meta: dict[str, Any]
 ) -> list[Chunk]:
@@ -191,39 +261,19 @@ def chunk_document(
     Raises:
         AssertionError: If a chunk cannot be located in the canonical text (a bug).
     """
-    splitter = RecursiveCharacterTextSplitter(
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-        separators=SEPARATORS,
-        keep_separator="end",
-        strip_whitespace=True,
-    )
-    doc_id = doc_meta["doc_id"]
+    splitter = make_splitter(settings)
     title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
     for seg in doc.segments:
-        body = doc.text[seg.start : seg.end]
-        header = make_header(title, seg.section)
-        pieces = splitter.split_text(body)
-        for piece, found in zip(
-            pieces, _locate_pieces(body, pieces, settings.chunk_overlap), strict=True
-        ):
-            if found is None:  # only whitespace was new: the previous chunk has these words
-                continue
-            start = seg.start + found
-            end = start + len(piece)
-            text = f"{header}\n{piece}" if settings.contextual_header else piece
-            chunks.append(
-                Chunk(
-                    chunk_id=f"{doc_id}:{start}-{end}",
-                    text=text,
-                    content=piece,
-                    start=start,
-                    end=end,
-                    page=seg.page,
-                    section=seg.section,
-                    index=len(chunks),
-                    metadata=dict(doc_meta),
-                )
-            )
+        chunks += chunk_segment(
+            doc.text[seg.start : seg.end],
+            seg.start,
+            header=make_header(title, seg.section),
+            page=seg.page,
+            section=seg.section,
+            settings=settings,
+            doc_meta=doc_meta,
+            first_index=len(chunks),
+            splitter=splitter,
+        )
     return chunks

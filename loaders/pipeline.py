@@ -27,17 +27,26 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from loaders.access import matching_values, read_rules_file
-from loaders.base import DocumentLoadError, ParsedDocument
-from loaders.chunking import Chunk, ChunkSettings, chunk_document, doc_id_for
+from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.chunking import (
+    Chunk,
+    ChunkSettings,
+    chunk_document,
+    chunk_segment,
+    doc_id_for,
+    make_header,
+    make_splitter,
+)
 from loaders.markdown import front_matter_text
 from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
 from loaders.registry import load_file
+from loaders.text import STREAMABLE_SUFFIXES, iter_text, scan_text
 
 #: Folder-level metadata rules at an ingest root (glob pattern -> metadata object).
 METADATA_FILE = ".citerag-metadata.json"
@@ -52,6 +61,13 @@ METADATA_VERSION = "citerag.document-metadata/1"
 OPENING_CHARS = 3000
 #: Characters of a PDF's first two pages that inference reads (an SEC cover page).
 OPENING_PDF_CHARS = 6000
+#: Default per-document limit on extracted text (MiB of characters, ``2**20`` each).
+DEFAULT_MAX_DOCUMENT_MB = 50.0
+#: Plain-text files at least this large are streamed (:func:`stream_text_file`).
+STREAM_MIN_BYTES = 4 * 1024 * 1024
+#: Characters of a streamed text file chunked at a time (one segment, cut at a paragraph).
+STREAM_SEGMENT_CHARS = 64 * 1024
+MIB = 1024 * 1024
 
 
 @dataclass
@@ -92,7 +108,12 @@ class ProcessedFile:
         kind: Failure category (see :class:`~loaders.base.DocumentLoadError`).
         chunks: The chunks (empty on failure).
         info: Parsing review figures for the manifest (pages, empty pages, parser, title).
-        parse_seconds: Wall time spent parsing and chunking.
+        parse_seconds: Wall time spent parsing and chunking (for a streamed file: the check
+            pass only; chunking happens while ``batches`` is consumed).
+        batches: For a streamed file (:func:`stream_text_file`), its chunks one segment at a
+            time, produced as they are consumed (``chunks`` is then empty). Iterating may raise
+            ``OSError`` or :class:`~loaders.base.DocumentLoadError` if the file changes or
+            becomes unreadable meanwhile. Never set on an outcome from a worker process.
     """
 
     source: SourceFile
@@ -103,6 +124,7 @@ class ProcessedFile:
     chunks: list[Chunk] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
     parse_seconds: float = 0.0
+    batches: Iterator[list[Chunk]] | None = field(default=None, repr=False, compare=False)
 
 
 def sha256_file(path: Path) -> str:
@@ -421,12 +443,177 @@ def _ledger_info(
     }
 
 
-def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
+def too_large_reason(name: str, characters: int, max_chars: int) -> str:
+    """The failure reason of a document whose text is over the per-document limit."""
+    return (
+        f"{name}: {characters / MIB:.1f} MiB of text ({characters} characters), over the "
+        f"per-document limit of {max_chars / MIB:g} MiB of text (ingest max_document_mb)"
+    )
+
+
+def is_streamed(path: Path, min_bytes: int = STREAM_MIN_BYTES) -> bool:
+    """Whether ingest streams this file (:func:`stream_text_file`) instead of loading it whole.
+
+    Args:
+        path: The file.
+        min_bytes: Plain-text files at least this large are streamed.
+
+    Returns:
+        ``True`` for an existing plain-text file (``.txt``, ``.text``, ``.rst``) of at least
+        ``min_bytes`` bytes.
+    """
+    if path.suffix.lower() not in STREAMABLE_SUFFIXES:
+        return False
+    try:
+        return path.stat().st_size >= min_bytes
+    except OSError:
+        return False
+
+
+def _read_sidecar(src: SourceFile) -> tuple[bytes | None, dict[str, Any]]:
+    """A source's sidecar bytes and cleaned values.
+
+    Raises:
+        DocumentLoadError: ``bad_metadata`` for an unreadable or invalid sidecar.
+    """
+    try:
+        sidecar_bytes = _read_sidecar_bytes(src.path)
+    except OSError as exc:
+        name = sidecar_path(src.path).name
+        raise DocumentLoadError(
+            f"metadata sidecar {name}: cannot read it ({exc})", "bad_metadata"
+        ) from exc
+    if sidecar_bytes is None:
+        return None, {}
+    return sidecar_bytes, parse_sidecar(sidecar_bytes, sidecar_path(src.path).name)
+
+
+def _segments(texts: Iterator[str], size: int) -> Iterator[tuple[int, str]]:
+    """Cut a stream of text into pieces of about ``size`` characters at paragraph breaks.
+
+    Yields:
+        ``(offset, text)`` pairs that together are the whole text, in order.
+    """
+    buf, base = "", 0
+    for text in texts:
+        buf += text
+        while len(buf) >= 2 * size:
+            cut = -1
+            for sep in ("\n\n", "\n", " "):
+                cut = buf.rfind(sep, size // 2, size)
+                if cut >= 0:
+                    cut += len(sep)
+                    break
+            if cut < 0:
+                cut = size
+            yield base, buf[:cut]
+            base += cut
+            buf = buf[cut:]
+    if buf:
+        yield base, buf
+
+
+def _stream_chunks(
+    path: Path,
+    encoding: str,
+    settings: ChunkSettings,
+    doc_meta: dict[str, Any],
+    header: str,
+    segment_chars: int,
+) -> Iterator[list[Chunk]]:
+    """Chunk a text file segment by segment (see :func:`stream_text_file`)."""
+    splitter = make_splitter(settings)
+    count = 0
+    for offset, body in _segments(iter_text(path, encoding), segment_chars):
+        chunks = chunk_segment(
+            body,
+            offset,
+            header=header,
+            page=None,
+            section="",
+            settings=settings,
+            doc_meta=doc_meta,
+            first_index=count,
+            splitter=splitter,
+        )
+        count += len(chunks)
+        if chunks:
+            yield chunks
+
+
+def stream_text_file(
+    src: SourceFile,
+    settings: ChunkSettings,
+    *,
+    max_chars: int | None = None,
+    segment_chars: int = STREAM_SEGMENT_CHARS,
+) -> ProcessedFile:
+    """Check a plain-text file and prepare to chunk it as a stream, in bounded memory.
+
+    One pass hashes the bytes and checks them as :func:`~loaders.decode.decode_text` would
+    (:func:`~loaders.text.scan_text`); metadata is inferred from the opening text. The chunks
+    then come from ``batches``: the decoded text is cut into segments of about
+    ``segment_chars`` characters at paragraph (else line, else word) breaks and each segment
+    is chunked like a section, so no chunk crosses a segment boundary. Offsets are into the
+    whole decoded text, so ``canonical[start:end] == content`` holds as for a loaded file.
+
+    Args:
+        src: A plain-text file (see :func:`is_streamed`).
+        settings: Chunking settings.
+        max_chars: Largest accepted text (characters); larger files fail ``too_large``.
+        segment_chars: Characters chunked at a time.
+
+    Returns:
+        ``failed`` with a reason, or ``ok`` with ``batches`` set and ``info`` (its
+        ``characters`` is the whole text's; ``streamed`` is ``True``).
+    """
+    t0 = time.perf_counter()
+    name = src.path.name
+    try:
+        sidecar_bytes, sidecar = _read_sidecar(src)
+        scan = scan_text(src.path)
+    except DocumentLoadError as exc:
+        return ProcessedFile(src, "", "failed", exc.reason, exc.kind)
+    except OSError as exc:
+        return ProcessedFile(src, "", "failed", f"cannot read file: {exc}", "unreadable")
+    took = time.perf_counter() - t0
+    if max_chars is not None and scan.characters > max_chars:
+        reason = too_large_reason(name, scan.characters, max_chars)
+        return ProcessedFile(src, scan.sha256, "failed", reason, "too_large", parse_seconds=took)
+    opening = ""
+    for text in iter_text(src.path, scan.encoding):
+        opening += text
+        if len(opening) >= OPENING_CHARS:
+            break
+    opening = opening[:OPENING_CHARS]
+    stand_in = ParsedDocument(
+        text=opening,
+        segments=[Segment(0, len(opening))],
+        title=src.path.stem.replace("_", " "),
+        file_type="text",
+        parser="citerag.text/1 streamed",
+    )
+    meta, warnings = infer_document(src, stand_in, sidecar)
+    doc_meta = document_metadata(src, stand_in, scan.sha256, meta)
+    info = _ledger_info(stand_in, meta, metadata_digest(sidecar_bytes, src.metadata), warnings)
+    info.update(characters=scan.characters, streamed=True)
+    header = make_header(str(doc_meta.get("title") or stand_in.title), "")
+    batches = _stream_chunks(src.path, scan.encoding, settings, doc_meta, header, segment_chars)
+    return ProcessedFile(
+        src, scan.sha256, "ok", info=info, parse_seconds=time.perf_counter() - t0, batches=batches
+    )
+
+
+def process_file(
+    src: SourceFile, settings: ChunkSettings, max_chars: int | None = None
+) -> ProcessedFile:
     """Load and chunk one file, never raising for bad input.
 
     Args:
         src: The file and its identity.
         settings: Chunking settings.
+        max_chars: Largest accepted extracted text (characters); a document with more
+            fails ``too_large`` with a reason naming the limit (``None``: no limit).
 
     Returns:
         A :class:`ProcessedFile` with status ``ok`` and chunks, or ``failed`` and a reason
@@ -439,19 +626,13 @@ def process_file(src: SourceFile, settings: ChunkSettings) -> ProcessedFile:
         return ProcessedFile(src, "", "failed", f"cannot read file: {exc}", "unreadable")
     digest = hashlib.sha256(data).hexdigest()
     try:
-        try:
-            sidecar_bytes = _read_sidecar_bytes(src.path)
-        except OSError as exc:
-            name = sidecar_path(src.path).name
-            raise DocumentLoadError(
-                f"metadata sidecar {name}: cannot read it ({exc})", "bad_metadata"
-            ) from exc
-        sidecar = (
-            {}
-            if sidecar_bytes is None
-            else parse_sidecar(sidecar_bytes, sidecar_path(src.path).name)
-        )
+        sidecar_bytes, sidecar = _read_sidecar(src)
         parsed = load_file(src.path, data)
+        del data
+        if max_chars is not None and len(parsed.text) > max_chars:
+            raise DocumentLoadError(
+                too_large_reason(src.path.name, len(parsed.text), max_chars), "too_large"
+            )
         meta, warnings = infer_document(src, parsed, sidecar)
         chunks = chunk_document(parsed, settings, document_metadata(src, parsed, digest, meta))
         if not chunks:

@@ -1,11 +1,21 @@
-"""Plain-text loader: the file's decoded text is the canonical text, one segment."""
+"""Plain-text loader: the file's decoded text is the canonical text, one segment.
+
+Large plain-text files are not loaded whole: :func:`scan_text` checks and hashes one in a
+bounded-memory pass and :func:`iter_text` then yields its decoded text block by block (see
+:func:`loaders.pipeline.stream_text_file`).
+"""
 
 from __future__ import annotations
 
+import codecs
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from loaders.base import ParsedDocument, Segment
-from loaders.decode import decode_text
+from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.decode import MAX_CONTROL_SHARE, decode_text
 
 
 def load_text(path: Path, data: bytes) -> ParsedDocument:
@@ -26,3 +36,117 @@ def load_text(path: Path, data: bytes) -> ParsedDocument:
         file_type="text",
         parser="citerag.text/1",
     )
+
+
+#: Bytes read from disk at a time when a text file is streamed.
+STREAM_BLOCK_BYTES = 1 << 20
+#: Suffixes of the files :func:`iter_text` can stream (those :func:`load_text` loads).
+STREAMABLE_SUFFIXES = frozenset({".txt", ".text", ".rst"})
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+@dataclass(frozen=True)
+class TextScan:
+    """What one pass over a text file's bytes found (no text is kept).
+
+    Attributes:
+        sha256: Hex sha256 of the bytes.
+        size: Bytes.
+        encoding: ``utf-8-sig`` or ``latin-1`` (the file is not valid UTF-8).
+        characters: Characters of the decoded text after newline normalisation.
+    """
+
+    sha256: str
+    size: int
+    encoding: str
+    characters: int
+
+
+def _blocks(path: Path, block_bytes: int) -> Iterator[bytes]:
+    with path.open("rb") as fh:
+        yield from iter(lambda: fh.read(block_bytes), b"")
+
+
+def _decoded(path: Path, encoding: str, block_bytes: int) -> Iterator[str]:
+    """Decode blocks incrementally; ``\\r\\n`` and ``\\r`` become ``\\n`` across block ends."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    held = ""  # a trailing "\r" waits for the next block (it may be half of "\r\n")
+    for block in _blocks(path, block_bytes):
+        text = held + decoder.decode(block)
+        held = ""
+        if text.endswith("\r"):
+            text, held = text[:-1], "\r"
+        if text:
+            yield text.replace("\r\n", "\n").replace("\r", "\n")
+    tail = held + decoder.decode(b"", final=True)
+    if tail:
+        yield tail.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def scan_text(path: Path, block_bytes: int = STREAM_BLOCK_BYTES) -> TextScan:
+    """Check a text file as :func:`~loaders.decode.decode_text` would, in bounded memory.
+
+    Args:
+        path: The file.
+        block_bytes: Bytes read at a time.
+
+    Returns:
+        Its hash, size, encoding and decoded length.
+
+    Raises:
+        DocumentLoadError: For the same reasons as ``decode_text`` (empty, NUL bytes, not
+            text, mostly control characters).
+        OSError: If it cannot be read.
+    """
+    digest = hashlib.sha256()
+    size = 0
+    blank = True
+    for block in _blocks(path, block_bytes):
+        digest.update(block)
+        size += len(block)
+        if b"\x00" in block:
+            raise DocumentLoadError(
+                f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
+            )
+        blank = blank and not block.strip()
+    if blank:
+        raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
+    encoding = "utf-8-sig"
+    try:
+        chars, bad = _count(path, encoding, block_bytes)
+    except UnicodeDecodeError:
+        encoding = "latin-1"
+        chars, bad = _count(path, encoding, block_bytes)
+        if bad > MAX_CONTROL_SHARE * chars:
+            raise DocumentLoadError(
+                f"{path.name}: not valid UTF-8 and looks like binary data", kind="binary"
+            ) from None
+    if bad > MAX_CONTROL_SHARE * chars:
+        raise DocumentLoadError(f"{path.name}: mostly control characters", kind="binary")
+    return TextScan(digest.hexdigest(), size, encoding, chars)
+
+
+def _count(path: Path, encoding: str, block_bytes: int) -> tuple[int, int]:
+    """Decoded characters and control characters (other than whitespace) of a file."""
+    chars = bad = 0
+    for text in _decoded(path, encoding, block_bytes):
+        chars += len(text)
+        bad += len(_CONTROL.findall(text))
+    return chars, bad
+
+
+def iter_text(path: Path, encoding: str, block_bytes: int = STREAM_BLOCK_BYTES) -> Iterator[str]:
+    """The decoded, newline-normalised text of a file, block by block.
+
+    The blocks joined equal :func:`~loaders.decode.decode_text` of the whole file (for a file
+    :func:`scan_text` accepted with this ``encoding``); only one block is held at a time.
+
+    Args:
+        path: The file.
+        encoding: From :func:`scan_text`.
+        block_bytes: Bytes read at a time.
+
+    Yields:
+        Consecutive pieces of the text.
+    """
+    yield from _decoded(path, encoding, block_bytes)

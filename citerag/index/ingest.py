@@ -15,12 +15,21 @@ What a run does:
    skipped without parsing; new, changed or previously failed → processed; documents that
    were under an ingested folder and are gone → deleted.
 3. **Write** (:func:`write_documents`) into a copy of the current build: parse and chunk in a
-   worker process while this process embeds (both cores busy), through
+   pool of worker processes (sized from ``os.cpu_count()``, outcomes taken as they complete)
+   while this process embeds; large plain-text files are streamed (read, segmented, chunked
+   and embedded in batches, so memory does not grow with the file); all through
    :func:`langchain_core.indexing.index` with ``cleanup="scoped_full"``: chunks whose content
    and metadata hash is already recorded are not embedded again; a changed document's stale
    chunks are deleted from every index. The ledger then records what the index holds per
    document.
 4. **Publish** (:func:`publish_build`): write the manifest, fsync, rename, swap ``current``.
+
+Steps 3 and 4 run in **phases** so that one huge document never holds back the others: the
+deletions and every document smaller than ``large_bytes`` are written and published first
+(smallest first), then each large document is written into a fresh copy and published on
+its own, smallest first. Every published build is complete and loadable; a crash leaves the
+last published one current. A document whose extracted text is over ``max_document_mb``
+fails with a reason naming the limit.
 """
 
 from __future__ import annotations
@@ -28,9 +37,10 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import multiprocessing
+import os
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,23 +55,37 @@ from citerag.index.builds import abort_build, commit_build, new_build_id, start_
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.loaded import RECORDS_FILE, open_build
 from citerag.index.manifest import MANIFEST_FILE, Manifest
-from citerag.index.plan import CollectedSource, IngestPlan, plan_ingest
+from citerag.index.plan import ActionKind, CollectedSource, IngestPlan, plan_ingest
 from citerag.index.record_manager import SQLiteRecordManager
 from citerag.index.store import CiteragStore
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
+from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings
 from loaders.pipeline import (
+    DEFAULT_MAX_DOCUMENT_MB,
     METADATA_VERSION,
+    MIB,
+    STREAM_MIN_BYTES,
     MetadataMap,
     ProcessedFile,
     SourceFile,
     is_sidecar,
+    is_streamed,
     process_file,
     sha256_file,
+    stream_text_file,
     user_metadata_digest,
 )
 
 log = logging.getLogger(__name__)
+
+#: Most parser processes a run starts by default.
+MAX_WORKERS = 4
+#: Files at least this large are written and published in a phase of their own.
+LARGE_BYTES = STREAM_MIN_BYTES
+#: Called after each published build with its id and the source keys that phase wrote or
+#: deleted.
+PublishHook = Callable[[str, list[str]], None]
 
 
 @dataclass
@@ -243,30 +267,89 @@ def _existing_files(documents: dict[str, dict[str, Any]]) -> set[str]:
     return {doc_id for doc_id, d in documents.items() if "path" in d and Path(d["path"]).exists()}
 
 
+def default_workers(files: list[SourceFile]) -> int:
+    """Parser processes for a run: none without PDFs, else one per spare core (bounded).
+
+    Args:
+        files: The files to parse.
+
+    Returns:
+        ``0`` (parse inline) when no PDF is to be parsed, else
+        ``min(MAX_WORKERS, os.cpu_count() - 1, PDFs)``, at least 1.
+    """
+    pdfs = sum(f.path.suffix.lower() == ".pdf" for f in files)
+    if not pdfs:
+        return 0
+    return max(1, min(MAX_WORKERS, (os.cpu_count() or 2) - 1, pdfs))
+
+
+def _crashed(src: SourceFile, exc: BaseException) -> ProcessedFile:
+    """The outcome of a file whose parse worker died."""
+    return ProcessedFile(
+        src, "", "failed", f"the parse worker failed: {type(exc).__name__}: {exc}", "error"
+    )
+
+
 def _process_iter(
-    todo: list[SourceFile], chunking: ChunkSettings, workers: int
+    todo: list[SourceFile],
+    chunking: ChunkSettings,
+    workers: int,
+    max_chars: int | None = None,
+    stream_min_bytes: int = STREAM_MIN_BYTES,
 ) -> Iterator[ProcessedFile]:
-    """Process files in order; with ``workers`` > 0 parsing runs ahead in other processes.
+    """Parse and chunk files; with ``workers`` > 0 parsing runs ahead in other processes.
+
+    Large plain-text files (:func:`~loaders.pipeline.is_streamed`) are streamed in this
+    process after the others (their outcome has ``batches``). The others are parsed by a pool
+    of ``workers`` processes, at most ``2 * workers`` files ahead of the consumer, and come
+    back in order of completion; a worker that dies fails only the files it was given.
 
     Args:
         todo: The files to parse and chunk.
         chunking: The chunk settings.
-        workers: Parser processes (0: parse inline).
+        workers: Parser processes (0: parse inline, in order).
+        max_chars: Per-document text limit (characters).
+        stream_min_bytes: Plain-text files at least this large are streamed.
 
     Yields:
-        One outcome per file, in the order of ``todo``.
+        One outcome per file.
     """
-    if workers <= 0 or len(todo) <= 1:
-        for src in todo:
-            yield process_file(src, chunking)
-        return
+    streamed = [src for src in todo if is_streamed(src.path, stream_min_bytes)]
+    loaded = [src for src in todo if not is_streamed(src.path, stream_min_bytes)]
+    if workers <= 0 or len(loaded) <= 1:
+        for src in loaded:
+            yield process_file(src, chunking, max_chars)
+    else:
+        yield from _pool_iter(loaded, chunking, workers, max_chars)
+    for src in streamed:
+        yield stream_text_file(src, chunking, max_chars=max_chars)
+
+
+def _pool_iter(
+    todo: list[SourceFile], chunking: ChunkSettings, workers: int, max_chars: int | None
+) -> Iterator[ProcessedFile]:
+    """:func:`process_file` in a process pool, outcomes in order of completion."""
     # "fork": the child only runs pure-Python parsing (no torch), and unlike "spawn" it does
     # not re-import the caller's __main__, so scripts and notebooks need no main guard.
     ctx = multiprocessing.get_context("fork")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(process_file, src, chunking) for src in todo]
-        for fut in futures:
-            yield fut.result()
+    waiting = list(reversed(todo))
+    running: dict[cf.Future[ProcessedFile], SourceFile] = {}
+    with cf.ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
+        while waiting or running:
+            while waiting and len(running) < 2 * workers:
+                src = waiting.pop()
+                try:
+                    running[pool.submit(process_file, src, chunking, max_chars)] = src
+                except cf.BrokenExecutor as exc:
+                    yield _crashed(src, exc)
+            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                src = running.pop(fut)
+                try:
+                    yield fut.result()
+                except Exception as exc:  # a dead worker fails its files, not the run
+                    log.warning("parse worker failed on %s: %s", src.path, exc)
+                    yield _crashed(src, exc)
 
 
 @dataclass
@@ -293,13 +376,21 @@ class _Build:
     force_update: bool
 
     @classmethod
-    def open(cls, folder: Path, model: EmbeddingModel, sentence_vectors: bool) -> _Build:
+    def open(
+        cls,
+        folder: Path,
+        model: EmbeddingModel,
+        sentence_vectors: bool,
+        force_update: bool | None = None,
+    ) -> _Build:
         """Open the temporary build made by :func:`start_build` (empty for a first build).
 
         Args:
             folder: The temporary build folder.
             model: The embedding model.
             sentence_vectors: Whether this run embeds sentence vectors.
+            force_update: Override ``force_update`` (a later phase of a run keeps the first
+                phase's, since the first phase's build already records the new setting).
 
         Returns:
             The build, with its record manager's schema created.
@@ -319,6 +410,8 @@ class _Build:
         records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
         records.create_schema()
         fingerprint = None if first else manifest.last_run.get("fingerprint")
+        if force_update is not None:
+            force = force_update
         return cls(folder, store, manifest, records, first, fingerprint, force)
 
     def delete_document(self, doc_id: str) -> int:
@@ -344,11 +437,13 @@ class _Run:
         model: The embedding model.
         chunking: The chunk settings.
         sentence_vectors: Whether sentences are embedded too.
-        workers: Parser processes (``None``: 1 when a PDF is to be parsed, else inline).
+        workers: Parser processes (``None``: :func:`default_workers`).
         progress: Show a tqdm progress bar.
         batch_size: Chunks per indexing batch.
         started: ``time.perf_counter()`` at the start of the run.
         now: The run's ISO time (recorded per document and as the build time).
+        max_chars: Per-document text limit (characters).
+        stream_min_bytes: Plain-text files at least this large are streamed.
     """
 
     model: EmbeddingModel
@@ -359,6 +454,8 @@ class _Run:
     batch_size: int
     started: float
     now: str
+    max_chars: int | None = None
+    stream_min_bytes: int = STREAM_MIN_BYTES
 
     @property
     def fingerprint(self) -> dict[str, Any]:
@@ -370,11 +467,13 @@ class _Run:
 class ChunkFeed:
     """The chunks of the documents a plan writes, as the document stream for ``index()``.
 
-    Iterating parses ``files`` (through the parse worker when ``workers`` > 0) and for each
+    Iterating parses ``files`` (through the parse workers when ``workers`` > 0) and for each
     one records its ledger entry, adds its outcome to ``report`` (``indexed``, ``updated``,
     ``failed``, ``pages``, ``parse_seconds``, ``chunks_deleted``), removes the stale chunks of
-    a previously known document that now fails, advances ``bar`` and yields its chunks.
-    Iterate once.
+    a previously known document that now fails, advances ``bar`` and yields its chunks. A
+    streamed file's chunks are produced one segment at a time as ``index()`` consumes them, so
+    the feed holds at most one segment's chunks (``most_held`` records the most it held);
+    one that fails midway is listed in ``broken`` and marked failed. Iterate once.
 
     Attributes:
         files: The files to parse, in order.
@@ -387,6 +486,9 @@ class ChunkFeed:
         ledger: Document id -> manifest record of every document read so far (chunk counts
             are filled in after indexing).
         over_window: Document id -> chunks whose text exceeds the embedding window.
+        broken: Ids of streamed documents that failed midway (their chunks already written
+            must be deleted once ``index()`` returns).
+        most_held: The most chunks the feed held at once.
     """
 
     files: list[SourceFile]
@@ -398,6 +500,8 @@ class ChunkFeed:
     bar: tqdm
     ledger: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
     over_window: Counter[str] = field(default_factory=Counter, init=False)
+    broken: set[str] = field(default_factory=set, init=False)
+    most_held: int = field(default=0, init=False)
 
     def __iter__(self) -> Iterator[Document]:
         """Parse each file and yield its chunks; a failed file yields none.
@@ -405,9 +509,53 @@ class ChunkFeed:
         Yields:
             Chunk documents with their metadata (``doc_id`` is the cleanup scope).
         """
-        for pf in _process_iter(self.files, self.run.chunking, self.workers):
-            yield from self._record(pf)
+        run = self.run
+        for pf in _process_iter(
+            self.files, run.chunking, self.workers, run.max_chars, run.stream_min_bytes
+        ):
+            if pf.batches is not None and pf.status == "ok":
+                yield from self._stream(pf)
+            else:
+                docs = self._record(pf)
+                self.most_held = max(self.most_held, len(docs))
+                yield from docs
             self.bar.update(1)
+
+    def _stream(self, pf: ProcessedFile) -> Iterator[Document]:
+        """Record a streamed file and yield its chunks segment by segment."""
+        assert pf.batches is not None
+        self._record(pf)
+        src, model = pf.source, self.run.model
+        rec = self.ledger[src.doc_id]
+        written = 0
+        try:
+            for chunks in pf.batches:
+                self.most_held = max(self.most_held, len(chunks))
+                counts = model.count_tokens([c.text for c in chunks])
+                self.over_window[src.doc_id] += sum(n > model.max_tokens for n in counts)
+                written += len(chunks)
+                self.bar.set_postfix(chunks=written)
+                yield from (Document(page_content=c.text, metadata=c.to_metadata()) for c in chunks)
+        except (OSError, DocumentLoadError, AssertionError, ValueError) as exc:
+            reason = exc.reason if isinstance(exc, DocumentLoadError) else f"{exc}"
+            reason = f"{src.path.name}: failed while streaming: {reason}"
+            log.warning("%s", reason)
+            rec.update(status="failed", reason=reason, kind="error", chunks=0)
+            self.report.failed[src.source] = reason
+            for done in (self.report.indexed, self.report.updated):
+                if src.source in done:
+                    done.remove(src.source)
+            self.broken.add(src.doc_id)
+            return
+        log.info("%s: streamed %d chunks", src.source, written)
+        if not written:
+            reason = f"{src.path.name}: no text to index"
+            rec.update(status="failed", reason=reason, kind="empty", chunks=0)
+            self.report.failed[src.source] = reason
+            for done in (self.report.indexed, self.report.updated):
+                if src.source in done:
+                    done.remove(src.source)
+            self.broken.add(src.doc_id)
 
     def _record(self, pf: ProcessedFile) -> list[Document]:
         """Record one file's outcome and return its chunks.
@@ -441,6 +589,10 @@ class ChunkFeed:
             self.bar.set_postfix(failed=len(report.failed))
             return []
         report.pages += pf.info.get("pages") or 0
+        if pf.batches is not None:  # streamed: counted per segment by _stream
+            rec.update(status="indexed", reason="", kind="")
+            (report.updated if known else report.indexed).append(src.source)
+            return []
         counts = model.count_tokens([c.text for c in pf.chunks])
         self.over_window[src.doc_id] = sum(n > model.max_tokens for n in counts)
         rec.update(status="indexed", reason="", kind="")
@@ -468,10 +620,8 @@ def write_documents(plan: IngestPlan, build: _Build, report: IngestReport, run: 
         report.deleted.append(action.source)
         documents.pop(action.doc_id)
 
-    files = [a.file for a in plan.to_write if a.file is not None]
-    workers = run.workers
-    if workers is None:
-        workers = 1 if any(f.path.suffix.lower() == ".pdf" for f in files) else 0
+    files = sorted((a.file for a in plan.to_write if a.file is not None), key=_file_size)
+    workers = default_workers(files) if run.workers is None else run.workers
     known = {a.doc_id for a in plan.to_write if a.previous_status is not None}
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not run.progress)
     feed = ChunkFeed(files, known, build, report, run, workers, bar)
@@ -486,10 +636,12 @@ def write_documents(plan: IngestPlan, build: _Build, report: IngestReport, run: 
         force_update=build.force_update,
     )
     bar.close()
+    for doc_id in feed.broken:  # streamed documents that failed midway leave no chunks
+        build.delete_document(doc_id)
     report.chunks_added += result["num_added"] + result["num_updated"]
     report.chunks_skipped += result["num_skipped"]
     report.chunks_deleted += result["num_deleted"]
-    report.embedded_texts = build.store.embedded_texts
+    report.embedded_texts += build.store.embedded_texts
 
     # Count what the index really holds, per document.
     held: Counter[str] = Counter(str(m.get("doc_id")) for _, m in build.store.iter_metadata())
@@ -499,7 +651,34 @@ def write_documents(plan: IngestPlan, build: _Build, report: IngestReport, run: 
         documents[doc_id] = rec
     for doc_id, rec in documents.items():
         rec["chunks"] = held.get(doc_id, 0)
-    report.over_window = sum(feed.over_window.values())
+    report.over_window += sum(feed.over_window.values())
+
+
+def _file_size(src: SourceFile) -> int:
+    """A file's size in bytes (0 when it cannot be read: it fails quickly)."""
+    try:
+        return src.path.stat().st_size
+    except OSError:
+        return 0
+
+
+def split_phases(plan: IngestPlan, large_bytes: int = LARGE_BYTES) -> list[IngestPlan]:
+    """Split a plan so that large documents are published after the others.
+
+    Args:
+        plan: The run's plan.
+        large_bytes: Documents to write whose file is at least this large get a phase each.
+
+    Returns:
+        The first phase (every action except the large writes: deletions, small documents,
+        skips), then one single-action phase per large document, smallest first.
+    """
+    large = [a for a in plan.to_write if a.file is not None and _file_size(a.file) >= large_bytes]
+    large.sort(key=lambda a: _file_size(a.file) if a.file is not None else 0)
+    rest = tuple(a for a in plan.actions if not any(a is b for b in large))
+    return [IngestPlan(rest, plan.settings_changed)] + [
+        IngestPlan((a,), plan.settings_changed) for a in large
+    ]
 
 
 def publish_build(index_dir: Path, build: _Build, report: IngestReport, run: _Run) -> None:
@@ -562,12 +741,18 @@ def ingest(
     workers: int | None = None,
     progress: bool = True,
     batch_size: int = 64,
+    max_document_mb: float | None = DEFAULT_MAX_DOCUMENT_MB,
+    large_bytes: int = LARGE_BYTES,
+    stream_min_bytes: int = STREAM_MIN_BYTES,
+    on_publish: PublishHook | None = None,
 ) -> IngestReport:
-    """Ingest files into the index at ``index_dir`` and publish a new build atomically.
+    """Ingest files into the index at ``index_dir`` and publish new builds atomically.
 
-    Collects and hashes the sources, plans every document (:func:`plan_ingest`), writes the
-    plan into a copy of the current build (:func:`write_documents`) and publishes it
-    (:func:`publish_build`); a run that changes nothing publishes nothing.
+    Collects and hashes the sources, plans every document (:func:`plan_ingest`), splits the
+    plan into phases (:func:`split_phases`: deletions and small documents, then each large
+    document alone), and for each phase that changes something writes it into a copy of the
+    current build (:func:`write_documents`) and publishes it (:func:`publish_build`). A run
+    that changes nothing publishes nothing (except an empty first build).
 
     Args:
         paths: Files and folders to ingest.
@@ -579,15 +764,22 @@ def ingest(
         sources: Explicit sources (instead of/in addition to ``paths``).
         delete_sources: Source keys to delete.
         prune_missing: Delete documents that were under an ingested folder and are gone.
-        workers: Parser processes (default: 1 when a PDF is to be parsed, else inline).
+        workers: Parser processes (default: :func:`default_workers`).
         progress: Show tqdm progress bars.
-        batch_size: Chunks per indexing batch.
+        batch_size: Chunks per indexing batch (also the most chunks embedded at once).
+        max_document_mb: Per-document limit on extracted text, in MiB of characters
+            (``None``: none); a larger document fails with a reason naming the limit.
+        large_bytes: Files at least this large are published in a phase of their own.
+        stream_min_bytes: Plain-text files at least this large are streamed.
+        on_publish: Called after each published build with its id and the source keys its
+            phase wrote or deleted (an exception it raises is logged, not propagated).
 
     Returns:
-        What happened.
+        What happened (``build_id``: the last published build).
     """
     t0 = time.perf_counter()
     chunking = chunking or ChunkSettings()
+    max_chars = None if max_document_mb is None else int(max_document_mb * MIB)
     found, prefixes = collect_sources(paths, default_access)
     found += sources or []
     collected = hash_sources(found)
@@ -607,21 +799,60 @@ def ingest(
                 prune_missing=prune_missing,
                 existing=_existing_files(build.manifest.documents),
             )
-            if plan.settings_changed:
-                log.info("settings changed since the last build: re-processing every document")
-            report.unchanged = [a.source for a in plan.skipped]
-            now = datetime.now(UTC).isoformat(timespec="seconds")
-            run = _Run(model, chunking, sentence_vectors, workers, progress, batch_size, t0, now)
-            write_documents(plan, build, report, run)
-            if not (plan.changes_index or build.first):
-                build.records.close()
-                abort_build(tmp)
-                report.build_id = build.manifest.build_id
-                report.seconds = time.perf_counter() - t0
-                return report
-            publish_build(index_dir, build, report, run)
         except BaseException:
             abort_build(tmp)
             raise
+        if plan.settings_changed:
+            log.info("settings changed since the last build: re-processing every document")
+        report.unchanged = [a.source for a in plan.skipped]
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        run = _Run(
+            model,
+            chunking,
+            sentence_vectors,
+            workers,
+            progress,
+            batch_size,
+            t0,
+            now,
+            max_chars,
+            stream_min_bytes,
+        )
+        phases = split_phases(plan, large_bytes)
+        force, first = build.force_update, build.first
+        published = False
+        for number, phase in enumerate(phases):
+            if number:
+                tmp = start_build(index_dir)
+            try:
+                if number:
+                    build = _Build.open(tmp, model, sentence_vectors, force_update=force)
+                last = number == len(phases) - 1
+                if not (phase.changes_index or (first and last and not published)):
+                    build.records.close()
+                    abort_build(tmp)
+                    continue
+                if len(phases) > 1:
+                    log.info("ingest phase %d of %d", number + 1, len(phases))
+                write_documents(phase, build, report, run)
+                publish_build(index_dir, build, report, run)
+                published = True
+            except BaseException:
+                abort_build(tmp)
+                raise
+            _notify(on_publish, report.build_id, phase)
+        if not published:
+            report.build_id = build.manifest.build_id
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _notify(hook: PublishHook | None, build_id: str, phase: IngestPlan) -> None:
+    """Tell ``hook`` a phase was published (its exceptions are logged)."""
+    if hook is None:
+        return
+    sources = [a.source for a in phase.actions if a.writes or a.kind is ActionKind.DELETE]
+    try:
+        hook(build_id, sources)
+    except Exception:
+        log.exception("on_publish hook failed for build %s", build_id)

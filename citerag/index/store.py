@@ -108,8 +108,7 @@ class CiteragStore(VectorStore):
         ids = list(ids)
         if not documents:
             return []
-        existing = set(self.dense.index_to_docstore_id.values())
-        replace = [i for i in ids if i in existing]
+        replace = [i for i in ids if self._has(i)]
         if replace:
             self.delete(replace)
         texts = [d.page_content for d in documents]
@@ -138,6 +137,13 @@ class CiteragStore(VectorStore):
         self._mask_cache.clear()
         self._pos_map = None
         return ids
+
+    def _has(self, key: str) -> bool:
+        """Whether a chunk key is stored (without listing every key: batches stay cheap)."""
+        held = getattr(self.dense.docstore, "_dict", None)
+        if isinstance(held, dict):
+            return key in held
+        return isinstance(self.dense.docstore.search(key), Document)
 
     def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
         """Delete ids from every index (unknown ids are ignored)."""
