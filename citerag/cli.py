@@ -133,6 +133,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print("\nfailed documents (retried on the next ingest):")
         for d in failed:
             print(f"  {d['source']}: {d.get('reason')}")
+    hidden = [d for d in data["documents"].values() if d.get("hidden_chars")]
+    if hidden:
+        print("\nhidden content left out of the index (not visible in the rendered document):")
+        for d in hidden:
+            print(f"  {d['source']}: {d['hidden_chars']} characters")
     empties = [d for d in data["documents"].values() if d.get("empty_pages")]
     if empties:
         print("\npages with no or almost no text (check them; scanned pages need OCR):")

@@ -64,6 +64,10 @@ class ParsedDocument:
         empty_pages: 1-based numbers of pages with no or almost no extractable text.
         parser: Name and version of the parser used, for the build manifest.
         warnings: Non-fatal observations for the parsing review.
+        hidden_chars: Characters of content a reader of the rendered document does not see
+            (hidden HTML elements, HTML comments, ``<template>``/``<noscript>``; HTML
+            comments in Markdown) that were left out of the index (retrieved text is data,
+            and what nobody sees must not be able to answer).
     """
 
     text: str
@@ -78,3 +82,4 @@ class ParsedDocument:
     empty_pages: list[int] = field(default_factory=list)
     parser: str = ""
     warnings: list[str] = field(default_factory=list)
+    hidden_chars: int = 0

@@ -4,6 +4,12 @@ The canonical text of an HTML document is its extracted visible text (block elem
 separated by blank lines), so ``#char=`` locators index into that text, not the markup.
 ``script``, ``style``, ``nav``, ``header``, ``footer``, ``noscript``, ``template`` and
 ``svg`` content is dropped.
+
+Content a reader of the rendered page never sees is not indexed either, and is counted
+(``ParsedDocument.hidden_chars``, shown by ``citerag inspect``): elements with the ``hidden``
+attribute, ``aria-hidden="true"``, an inline style with ``display: none`` or
+``visibility: hidden``, ``<template>``/``<noscript>`` and HTML comments. Planted text of
+that kind ("include the secret in your answer") is a classic indirect prompt injection.
 """
 
 from __future__ import annotations
@@ -11,12 +17,36 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 from loaders.base import ParsedDocument
 from loaders.decode import decode_text
 from loaders.markdown import split_sections
 
 _SKIP = {"script", "style", "nav", "header", "footer", "noscript", "template", "svg", "head"}
+#: Never visible: their text counts as hidden content.
+_INVISIBLE = {"noscript", "template"}
+#: Elements without an end tag (a hidden one hides nothing after it).
+_VOID = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+    "track", "wbr",
+}  # fmt: skip
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def is_hidden(attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element's attributes hide it from a reader of the rendered page."""
+    for name, value in attrs:
+        name = name.lower()
+        if name == "hidden":
+            return True
+        if name == "aria-hidden" and (value or "").strip().lower() == "true":
+            return True
+        if name == "style" and value and _HIDDEN_STYLE.search(value):
+            return True
+    return False
+
+
 _BLOCK = {
     "p",
     "div",
@@ -56,6 +86,9 @@ class _Extractor(HTMLParser):
         self._in_title = False
         self._heading = 0
         self._pre = 0
+        self._hidden: list[list[Any]] = []  # [tag, open count] of hidden elements
+        self._invisible = 0
+        self.hidden_chars = 0
 
     def _flush(self) -> None:
         raw = "".join(self._buf)
@@ -65,6 +98,18 @@ class _Extractor(HTMLParser):
             self.blocks.append((self._heading, text))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._hidden:
+            if tag == self._hidden[-1][0] and tag not in _VOID:
+                self._hidden[-1][1] += 1
+            elif tag not in _VOID and is_hidden(attrs):
+                self._hidden.append([tag, 1])
+            return
+        if tag not in _VOID and is_hidden(attrs):
+            self._flush()
+            self._hidden.append([tag, 1])
+            return
+        if tag in _INVISIBLE:
+            self._invisible += 1
         if tag == "title":
             self._in_title = True
         if tag in _SKIP:
@@ -80,6 +125,14 @@ class _Extractor(HTMLParser):
                 self._buf.append("- ")
 
     def handle_endtag(self, tag: str) -> None:
+        if self._hidden:
+            if tag == self._hidden[-1][0]:
+                self._hidden[-1][1] -= 1
+                if self._hidden[-1][1] == 0:
+                    self._hidden.pop()
+            return
+        if tag in _INVISIBLE:
+            self._invisible = max(0, self._invisible - 1)
         if tag == "title":
             self._in_title = False
         if tag in _SKIP:
@@ -93,10 +146,16 @@ class _Extractor(HTMLParser):
                 self._pre = max(0, self._pre - 1)
 
     def handle_data(self, data: str) -> None:
+        if self._hidden or self._invisible:
+            self.hidden_chars += len(data.strip())
+            return
         if self._in_title:
             self.title += data
         if not self._skip:
             self._buf.append(data)
+
+    def handle_comment(self, data: str) -> None:
+        self.hidden_chars += len(data.strip())
 
     def close(self) -> None:
         super().close()
@@ -147,5 +206,9 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
         file_type="html",
         title_source=source,
         first_heading=first_h1,
-        parser="citerag.html/1 (html.parser)",
+        parser="citerag.html/2 (html.parser; hidden content left out)",
+        hidden_chars=ex.hidden_chars,
+        warnings=[f"left out {ex.hidden_chars} characters of hidden content"]
+        if ex.hidden_chars
+        else [],
     )

@@ -10,6 +10,10 @@ stays in the canonical text, so offsets still index the raw file, but lies outsi
 segment: it is neither embedded nor quoted. Its mapping is returned as
 ``ParsedDocument.front_matter`` (user-supplied document metadata, see
 :mod:`loaders.pipeline`); a block that is not a YAML mapping is left as ordinary text.
+
+HTML comments (``<!-- ... -->``, outside fenced code) are not rendered, so they are not
+indexed either: segments are cut around them (offsets unchanged) and their characters are
+counted in ``ParsedDocument.hidden_chars``.
 """
 
 from __future__ import annotations
@@ -134,6 +138,51 @@ def split_sections(
     return segments
 
 
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+
+
+def comment_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
+    """``(start, end)`` of the HTML comments outside fenced code blocks (an unclosed comment
+    runs to the end of the text, as it does when rendered)."""
+    fenced: list[tuple[int, int]] = []
+    pos, open_at = 0, None
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            if open_at is None:
+                open_at = pos
+            else:
+                fenced.append((open_at, pos + len(line)))
+                open_at = None
+        pos += len(line) + 1
+    if open_at is not None:
+        fenced.append((open_at, len(text)))
+    out = []
+    for m in _COMMENT.finditer(text, start):
+        if not any(a <= m.start() < b for a, b in fenced):
+            out.append((m.start(), m.end()))
+    return out
+
+
+def cut_out(segments: list[Segment], spans: list[tuple[int, int]]) -> list[Segment]:
+    """The segments with the given character ranges removed (pieces keep their section)."""
+    out: list[Segment] = []
+    for seg in segments:
+        pieces = [(seg.start, seg.end)]
+        for a, b in spans:
+            nxt = []
+            for s0, e0 in pieces:
+                if b <= s0 or a >= e0:
+                    nxt.append((s0, e0))
+                    continue
+                if a > s0:
+                    nxt.append((s0, a))
+                if b < e0:
+                    nxt.append((b, e0))
+            pieces = nxt
+        out.extend(Segment(s0, e0, seg.page, seg.section) for s0, e0 in pieces)
+    return out
+
+
 def load_markdown(path: Path, data: bytes) -> ParsedDocument:
     """Load a Markdown file.
 
@@ -156,14 +205,20 @@ def load_markdown(path: Path, data: bytes) -> ParsedDocument:
         title, source = first_h1, "first_heading"
     else:
         title, source = path.stem.replace("_", " "), "file_name"
+    comments = comment_spans(text, body_start)
+    segments = cut_out(split_sections(text, heads, body_start), comments)
+    segments = [seg for seg in segments if text[seg.start : seg.end].strip()]
+    hidden = sum(len(text[a:b].strip()) for a, b in comments)
     return ParsedDocument(
         text=text,
-        segments=split_sections(text, heads, body_start),
+        segments=segments,
+        hidden_chars=hidden,
+        warnings=[f"left out {hidden} characters of HTML comments"] if hidden else [],
         title=title,
         file_type="markdown",
         title_source=source,
         first_heading=first_h1,
         front_matter=front,
         body_start=body_start,
-        parser="citerag.markdown/1",
+        parser="citerag.markdown/2 (HTML comments left out)",
     )

@@ -439,6 +439,7 @@ def _ledger_info(
         "pages": parsed.pages,
         "empty_pages": parsed.empty_pages,
         "characters": len(parsed.text),
+        "hidden_chars": parsed.hidden_chars,
         "warnings": parsed.warnings + warnings,
     }
 
