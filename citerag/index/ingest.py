@@ -742,8 +742,8 @@ def ingest(
     progress: bool = True,
     batch_size: int = 64,
     max_document_mb: float | None = DEFAULT_MAX_DOCUMENT_MB,
-    large_bytes: int = LARGE_BYTES,
-    stream_min_bytes: int = STREAM_MIN_BYTES,
+    large_bytes: int | None = None,
+    stream_min_bytes: int | None = None,
     on_publish: PublishHook | None = None,
 ) -> IngestReport:
     """Ingest files into the index at ``index_dir`` and publish new builds atomically.
@@ -769,8 +769,10 @@ def ingest(
         batch_size: Chunks per indexing batch (also the most chunks embedded at once).
         max_document_mb: Per-document limit on extracted text, in MiB of characters
             (``None``: none); a larger document fails with a reason naming the limit.
-        large_bytes: Files at least this large are published in a phase of their own.
-        stream_min_bytes: Plain-text files at least this large are streamed.
+        large_bytes: Files at least this large are published in a phase of their own
+            (``None``: :data:`LARGE_BYTES`).
+        stream_min_bytes: Plain-text files at least this large are streamed (``None``:
+            :data:`~loaders.pipeline.STREAM_MIN_BYTES`).
         on_publish: Called after each published build with its id and the source keys its
             phase wrote or deleted (an exception it raises is logged, not propagated).
 
@@ -780,6 +782,8 @@ def ingest(
     t0 = time.perf_counter()
     chunking = chunking or ChunkSettings()
     max_chars = None if max_document_mb is None else int(max_document_mb * MIB)
+    large_bytes = LARGE_BYTES if large_bytes is None else large_bytes
+    stream_min_bytes = STREAM_MIN_BYTES if stream_min_bytes is None else stream_min_bytes
     found, prefixes = collect_sources(paths, default_access)
     found += sources or []
     collected = hash_sources(found)

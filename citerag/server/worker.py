@@ -4,8 +4,12 @@ It loads the embedding model and the index first, then takes jobs from a queue. 
 together are applied in one :func:`~citerag.index.ingest.ingest` run (one new build instead of
 several). After a build is published the worker loads it and swaps the graph *before*
 changing any document's status, so a client that sees ``indexed`` (or a deleted document
-disappear) gets answers from the new build. While idle it also notices builds published by
-someone else (``citerag ingest`` on the same index) and loads them.
+disappear) gets answers from the new build. An ingest run publishes in phases (small uploads
+first, then each large one in a build of its own, see :mod:`citerag.index.ingest`); the
+worker loads and settles after every phase, so a large upload in the same run does not keep
+the small ones ``pending``. A text upload within ``max_upload_mb`` is always within the
+ingest's per-document text limit (``max_document_mb``, 50 MiB by default). While idle it
+also notices builds published by someone else (``citerag ingest`` on the same index) and loads them.
 """
 
 from __future__ import annotations
@@ -162,6 +166,17 @@ class IndexWorker:
         ]
         chunking, sentence_vectors = self.engine.ingest_settings()
         log.info("indexing %d upload(s), deleting %d", len(adds), len(deletes))
+        settled: set[str] = set()
+
+        def published(build_id: str, phase_sources: list[str]) -> None:
+            """Serve and settle what one published phase wrote, before the next phase."""
+            done = [r for r in adds.values() if r.source in phase_sources]
+            gone = [r for r in deletes.values() if r.source in phase_sources]
+            if not done and not gone:
+                return
+            self._settle(self._served_manifest(build_id), done, gone)
+            settled.update(r.id for r in done + gone)
+
         try:
             report = ingest(
                 [],
@@ -174,6 +189,7 @@ class IndexWorker:
                 prune_missing=False,
                 workers=0,  # parse in this thread: no fork from a threaded server
                 progress=False,
+                on_publish=published,
             )
         except Exception as exc:
             log.exception("ingest failed")
@@ -183,21 +199,33 @@ class IndexWorker:
             for rec in deletes.values():
                 self.registry.update(rec.id, reason=f"delete not applied yet: {reason}")
             return
-        manifest = None
+        self._settle(
+            self._served_manifest(report.build_id),
+            [r for r in adds.values() if r.id not in settled],
+            [r for r in deletes.values() if r.id not in settled],
+        )
+
+    def _served_manifest(self, build_id: str) -> Manifest:
+        """Serve ``build_id`` if it is not served yet, and return the manifest to settle from.
+
+        Args:
+            build_id: A build just published.
+
+        Returns:
+            The served build's manifest, or (when it cannot be served) the one on disk.
+        """
         snap = self.engine.current()
-        if snap is None or snap.build_id != report.build_id:
+        if snap is None or snap.build_id != build_id:
             try:
                 snap = self.engine.reload()  # swap first: statuses then describe the live graph
             except Exception:
-                log.exception("build %s was published but cannot be served", report.build_id)
+                log.exception("build %s was published but cannot be served", build_id)
                 snap = None
-        if snap is not None and snap.build_id == report.build_id:
-            manifest = snap.manifest
-        else:  # not served (yet): settle from what the index on disk holds
-            from citerag.index.loaded import read_manifest
+        if snap is not None and snap.build_id == build_id:
+            return snap.manifest
+        from citerag.index.loaded import read_manifest  # not served: what the disk holds
 
-            manifest = read_manifest(self.index_dir)
-        self._settle(manifest, list(adds.values()), list(deletes.values()))
+        return read_manifest(self.index_dir)
 
     def _settle(
         self, manifest: Manifest, adds: list[DocumentRecord], deletes: list[DocumentRecord]

@@ -9,17 +9,21 @@ from __future__ import annotations
 import random
 import zlib
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
+import citerag.index.ingest as ingest_module
 import loaders.pipeline as pipeline
 from citerag.embeddings import EmbeddingModel
 from citerag.index.ingest import ingest
 from citerag.index.loaded import load_index, read_manifest
+from citerag.server.documents import DocumentRegistry, make_record
 from citerag.server.settings import ServerSettings
-from loaders.chunking import doc_id_for
+from citerag.server.worker import IndexWorker, Job
+from loaders.chunking import ChunkSettings, doc_id_for
 from loaders.decode import decode_text
 from loaders.pipeline import DEFAULT_MAX_DOCUMENT_MB
 from tests.support.ingest_checks import assert_parts_in_step
@@ -217,3 +221,61 @@ def test_every_accepted_text_upload_is_within_the_ingest_limit() -> None:
     # A text upload of max_upload_mb MiB decodes to at most that many MiB of characters,
     # so the server never accepts a text file that ingest would refuse as too large.
     assert ServerSettings().max_upload_mb <= DEFAULT_MAX_DOCUMENT_MB
+
+
+class _FakeEngine:
+    """What :class:`IndexWorker` uses of the engine: serves the build on disk."""
+
+    def __init__(self, index_dir: Path, model: EmbeddingModel, registry: DocumentRegistry):
+        self.index_dir = index_dir
+        self.model = model
+        self.model_loaded = True
+        self.registry = registry
+        self.snapshot: SimpleNamespace | None = None
+        self.statuses_at_reload: list[dict[str, str]] = []
+
+    def ingest_settings(self) -> tuple[ChunkSettings, bool]:
+        return ChunkSettings(), True
+
+    def current(self) -> SimpleNamespace | None:
+        return self.snapshot
+
+    def reload(self) -> SimpleNamespace:
+        self.statuses_at_reload.append({r.name: r.status for r in self.registry.all()})
+        manifest = read_manifest(self.index_dir)
+        self.snapshot = SimpleNamespace(build_id=manifest.build_id, manifest=manifest)
+        return self.snapshot
+
+
+def test_server_worker_settles_a_small_upload_before_a_large_one_is_indexed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ingest_module, "LARGE_BYTES", 1024 * 1024)
+    monkeypatch.setattr(ingest_module, "STREAM_MIN_BYTES", 1024 * 1024)
+    registry = DocumentRegistry(tmp_path / "data")
+    records = {}
+    for name in ("small.txt", "large.txt"):
+        rec = make_record(name.split(".")[0], name, name, "public", 0, "", "tester")
+        path = registry.file_path(rec)
+        path.parent.mkdir(parents=True)
+        if name == "large.txt":
+            _write_text(path, 1.5, "LARGE-UPLOAD-1")
+        else:
+            path.write_text("Small upload with SMALL-UPLOAD-2.\n")
+        registry.add(rec)
+        records[name] = rec
+    engine = _FakeEngine(tmp_path / "index", _model(CountingEmbeddings()), registry)
+    worker = IndexWorker(engine, registry, watch_interval=0)  # type: ignore[arg-type]
+    worker._apply([Job("add", r.id) for r in records.values()])
+
+    # The first published phase (the small upload) was served and settled before the large
+    # upload's phase was published and loaded.
+    assert engine.statuses_at_reload == [
+        {"small.txt": "pending", "large.txt": "pending"},
+        {"small.txt": "indexed", "large.txt": "pending"},
+    ]
+    small, large = registry.get("small"), registry.get("large")
+    assert small is not None and large is not None
+    assert (small.status, large.status) == ("indexed", "indexed")
+    assert small.build_id != large.build_id == engine.snapshot.build_id
+    assert large.chunks and large.chunks > 100
