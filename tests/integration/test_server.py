@@ -550,7 +550,7 @@ def test_schemas_show_only_question_and_filters(server: Server):
     with server.client() as c:
         schema = c.get("/rag/input_schema").json()
         config = c.get("/rag/config_schema").json()
-    assert set(schema["properties"]) == {"question", "filters"}
+    assert set(schema["properties"]) == {"question", "filters", "chat_history"}
     assert schema["properties"]["question"]["maxLength"] == MAX_QUESTION_CHARS
     knobs = set(config["$defs"]["Configurable"]["properties"])
     assert "k" in knobs and "user_groups" not in knobs and "model" not in knobs
