@@ -35,6 +35,11 @@ from loaders.sentences import sentence_spans
 log = logging.getLogger(__name__)
 
 
+def _is_whole(content: str, span: tuple[int, int]) -> bool:
+    """Whether a sentence span holds all of a chunk's own words."""
+    return content[span[0] : span[1]].strip() == content.strip()
+
+
 class CiteragStore(VectorStore):
     """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface."""
 
@@ -97,6 +102,9 @@ class CiteragStore(VectorStore):
     def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
         """Embed documents once and add them to FAISS, BM25 and the sentence store.
 
+        A chunk whose own words are a single sentence is not embedded twice: its sentence
+        vector is the chunk's vector (which also covers the contextual header).
+
         Args:
             documents: Chunks; ``metadata["content"]`` (own words) is used for sentences.
             **kwargs: ``ids`` (required for sync with the record manager).
@@ -114,12 +122,16 @@ class CiteragStore(VectorStore):
         texts = [d.page_content for d in documents]
         sent_spans: list[list[tuple[int, int]]] = []
         sent_texts: list[str] = []
+        whole: list[bool] = []  # the chunk is one sentence: it reuses the chunk's vector
         if self.sentence_vectors:
             for d in documents:
                 content = str(d.metadata.get("content", d.page_content))
                 spans = sentence_spans(content)
                 sent_spans.append(spans)
-                sent_texts.extend(content[s:e] for s, e in spans)
+                alone = len(spans) == 1 and _is_whole(content, spans[0])
+                whole.append(alone)
+                if not alone:
+                    sent_texts.extend(content[s:e] for s, e in spans)
         vectors = np.asarray(self._embedding.embed_documents(texts + sent_texts), dtype=np.float32)
         self.embedded_texts += len(texts) + len(sent_texts)
         chunk_vecs = vectors[: len(texts)]
@@ -131,7 +143,10 @@ class CiteragStore(VectorStore):
         self.bm25.add(ids, texts)
         if self.sentence_vectors:
             row = len(texts)
-            for key, spans in zip(ids, sent_spans, strict=True):
+            for i, (key, spans) in enumerate(zip(ids, sent_spans, strict=True)):
+                if whole[i]:
+                    self.sentences[key] = (spans, vectors[i : i + 1].astype(np.float16))
+                    continue
                 self.sentences[key] = (spans, vectors[row : row + len(spans)].astype(np.float16))
                 row += len(spans)
         self._mask_cache.clear()
