@@ -85,6 +85,7 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question (or a batch) against the index."""
     from graphs.rag import load_default_graph
+    from graphs.state import to_jsonable
 
     if not args.question and args.file is None:
         raise ValueError("give a question, or --file FILE / --file - for one question per line")
@@ -96,11 +97,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if batch is not None:  # one JSON result per line, models loaded once
         for q in batch:
             result = graph.invoke({"question": q, "user_groups": groups}, config)
-            print(json.dumps(result, ensure_ascii=False), flush=True)
+            print(json.dumps(to_jsonable(result), ensure_ascii=False), flush=True)
         return 0
     result = graph.invoke({"question": args.question, "user_groups": groups}, config)
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print(json.dumps(to_jsonable(result), indent=2, ensure_ascii=False))
     else:
         print(format_result(result))
     return 0 if result["status"] != "failed" else 1

@@ -123,3 +123,29 @@ class RAGState(RAGInput, RAGOutput, total=False):
     support: SupportCheck
     events: Annotated[list[dict[str, Any]], operator.add]
     timings: Annotated[dict[str, float], add_timings]
+
+
+def to_jsonable(result: dict[str, Any]) -> dict[str, Any]:
+    """A run's result as plain JSON data: the conversation's LangChain messages become
+    ``{"role", "content", ...}`` dicts (everything else already is plain data).
+
+    Use it before ``json.dumps`` (the CLI does); LangServe and the Agent Server serialise
+    messages themselves.
+    """
+    out = dict(result)
+    if "messages" in out:
+        out["messages"] = [_message_dict(m) for m in out["messages"] or []]
+    return out
+
+
+def _message_dict(message: Any) -> dict[str, Any]:
+    if isinstance(message, dict):
+        return dict(message)
+    data: dict[str, Any] = {
+        "role": getattr(message, "type", "message"),
+        "content": getattr(message, "content", str(message)),
+    }
+    extra = getattr(message, "additional_kwargs", None)
+    if extra:
+        data["additional_kwargs"] = extra
+    return data

@@ -14,6 +14,7 @@ import pytest
 from citerag.index.ingest import ingest
 from graphs.deps import GraphDeps
 from graphs.rag import build_graph
+from graphs.state import to_jsonable
 from tests.integration.test_server import make_pdf
 from tests.support.filings import cover_page, results_page
 
@@ -82,7 +83,7 @@ def test_a_year_the_company_has_no_filing_for_is_refused_naming_both(graph):
 def test_a_restricted_filing_stays_invisible_and_the_filter_never_widens_access(graph):
     outsider = _ask(graph, "What was Hooli's total revenue in fiscal year 2022?")
     assert outsider["status"] == "no_evidence"
-    assert "999" not in json.dumps(outsider)
+    assert "999" not in json.dumps(to_jsonable(outsider))
     assert "HOOLI" not in json.dumps(outsider["trace"]["candidates"])
     assert "Hooli" in outsider["reason"]  # exactly as for a company that is not indexed
     insider = _ask(graph, "What was Hooli's total revenue in fiscal year 2022?", ["board"])
@@ -94,7 +95,7 @@ def test_a_restricted_filing_stays_invisible_and_the_filter_never_widens_access(
             "filters": {"doc_name": "HOOLI_2022_10K.pdf"},
         }
     )
-    assert forced["status"] == "no_evidence" and "999" not in json.dumps(forced)
+    assert forced["status"] == "no_evidence" and "999" not in json.dumps(to_jsonable(forced))
 
 
 def test_turning_constraints_off_restores_the_plain_pipeline(graph):

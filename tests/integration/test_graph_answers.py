@@ -13,6 +13,7 @@ from chains.retrieval import HybridRetriever
 from citerag.index.loaded import load_index
 from citerag.index.store import CiteragStore
 from graphs.rag import build_graph
+from graphs.state import to_jsonable
 from loaders.registry import load_file
 
 pytestmark = pytest.mark.integration
@@ -108,7 +109,7 @@ def test_trace_has_the_documented_fields(graph):
     assert set(first["lists"]) <= {"dense", "bm25"} and first["lists"]
     assert trace["reranking"]["reranker"] == "sentence-hybrid"
     assert "cosine" in trace["retrieval"]["score_types"]["dense"]
-    json.dumps(result)  # the whole result is JSON-serialisable
+    json.dumps(to_jsonable(result))  # the whole result is JSON data once messages are
 
 
 def test_off_topic_question_gets_no_evidence(graph):
@@ -146,7 +147,7 @@ def test_restricted_document_is_invisible_without_the_label(graph, mode):
         "What are the salary bands approved by the board?",
     ):
         result = graph.invoke({"question": question, "user_groups": ["staff"]}, config)
-        dumped = json.dumps(result)
+        dumped = json.dumps(to_jsonable(result))
         for fact in RESTRICTED_FACTS:
             if fact.lower() in question.lower():
                 continue  # the question itself is echoed in the trace

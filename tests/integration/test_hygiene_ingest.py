@@ -57,4 +57,5 @@ def test_hidden_text_is_not_in_the_index_and_is_counted(index, embedding_model, 
 def test_the_planted_code_never_reaches_an_answer(index, embedding_model, question):
     graph = build_graph(GraphDeps.from_index(index, embedding_model=embedding_model))
     res = graph.invoke({"question": question})
-    assert CANARY not in json.dumps(res)
+    retrieved = [c["content"] for c in res["trace"]["candidates"]]
+    assert CANARY not in json.dumps([res["answer"], res["citations"], retrieved])

@@ -55,6 +55,7 @@ def test_prefix_graph_is_the_same_nodes_and_returns_the_state(sample_index, embe
     full = build_graph(deps)
     prefix = build_graph(deps, stop_after="assemble")
     assert set(prefix.nodes) - {"__start__"} == {
+        "condense",
         "constrain",
         "retrieve",
         "rerank",
