@@ -184,7 +184,7 @@ def main() -> int:
             entry["configs"] = {c: r.summary() for c, r in runs.items()}
             entry["paired"] = {m: r.to_json() for m, r in cmp.items()}
         data["sets"][prep.name] = entry
-    write(args.out, "constraints", data, "\n".join(md))
+        write(args.out, "constraints", data, "\n".join(md))  # after every set: partial results
     return 0
 
 
