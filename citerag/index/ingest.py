@@ -328,28 +328,49 @@ def _process_iter(
 def _pool_iter(
     todo: list[SourceFile], chunking: ChunkSettings, workers: int, max_chars: int | None
 ) -> Iterator[ProcessedFile]:
-    """:func:`process_file` in a process pool, outcomes in order of completion."""
-    # "fork": the child only runs pure-Python parsing (no torch), and unlike "spawn" it does
-    # not re-import the caller's __main__, so scripts and notebooks need no main guard.
-    ctx = multiprocessing.get_context("fork")
-    waiting = list(reversed(todo))
-    running: dict[cf.Future[ProcessedFile], SourceFile] = {}
-    with cf.ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
+    """:func:`process_file` in a process pool, outcomes in order of completion.
+
+    At most ``2 * workers`` files are in flight, so parsed chunks do not pile up while this
+    process embeds. A worker that dies (a parser crash, the OOM killer) breaks the pool and
+    every file in flight with it; those files are then parsed again one at a time, each in a
+    fresh single-process pool, so only the file that kills its worker fails.
+    """
+    crashed: list[SourceFile] = []
+    with _pool(min(workers, len(todo))) as pool:
+        waiting = list(reversed(todo))
+        running: dict[cf.Future[ProcessedFile], SourceFile] = {}
         while waiting or running:
             while waiting and len(running) < 2 * workers:
                 src = waiting.pop()
                 try:
                     running[pool.submit(process_file, src, chunking, max_chars)] = src
-                except cf.BrokenExecutor as exc:
-                    yield _crashed(src, exc)
+                except cf.BrokenExecutor:
+                    crashed.append(src)
+            if not running:
+                break
             done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
             for fut in done:
                 src = running.pop(fut)
                 try:
                     yield fut.result()
-                except Exception as exc:  # a dead worker fails its files, not the run
-                    log.warning("parse worker failed on %s: %s", src.path, exc)
-                    yield _crashed(src, exc)
+                except cf.BrokenExecutor:
+                    crashed.append(src)
+    for src in crashed:  # alone, so a crash is pinned on the file that causes it
+        log.warning("a parse worker died; parsing %s again on its own", src.path)
+        with _pool(1) as alone:
+            try:
+                yield alone.submit(process_file, src, chunking, max_chars).result()
+            except cf.BrokenExecutor as exc:
+                yield _crashed(src, exc)
+
+
+def _pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A pool of parser processes."""
+    # "fork": the child only runs pure-Python parsing (no torch), and unlike "spawn" it does
+    # not re-import the caller's __main__, so scripts and notebooks need no main guard.
+    return cf.ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("fork")
+    )
 
 
 @dataclass
