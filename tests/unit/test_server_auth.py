@@ -105,7 +105,7 @@ def test_bearer_and_cookie_parsing():
 def test_question_model_drops_groups_and_bounds_length():
     model = question_model(20)
     q = model.model_validate({"question": "hi", "user_groups": ["board"]})
-    assert q.model_dump() == {"question": "hi", "filters": None}
+    assert q.model_dump() == {"question": "hi", "filters": None, "chat_history": []}
     for bad in ({"question": "x" * 21}, {"question": "  "}, {}):
         with pytest.raises(ValidationError):
             model.model_validate(bad)
