@@ -179,8 +179,8 @@ def _instrument(timers: _Timers, parse_log: list[dict[str, Any]]) -> None:
     orig_count = EmbeddingModel.count_tokens
     t_start = [0.0]
 
-    def process_iter(todo, chunking, workers):  # type: ignore[no-untyped-def]
-        gen = orig_iter(todo, chunking, workers)
+    def process_iter(todo, chunking, workers, *rest):  # type: ignore[no-untyped-def]
+        gen = orig_iter(todo, chunking, workers, *rest)
         timers.n["workers"] = workers
         t_start[0] = time.perf_counter()
         while True:
@@ -272,9 +272,9 @@ def _use_small_first_order() -> None:
 
     orig = ing._process_iter
 
-    def process_iter(todo, chunking, workers):  # type: ignore[no-untyped-def]
+    def process_iter(todo, chunking, workers, *rest):  # type: ignore[no-untyped-def]
         order = sorted(todo, key=lambda s: (s.path.suffix.lower() == ".pdf", s.path.stat().st_size))
-        yield from orig(order, chunking, workers)
+        yield from orig(order, chunking, workers, *rest)
 
     ing._process_iter = process_iter
 
