@@ -1,7 +1,7 @@
 """The parse pool: sized from the CPU count, outcomes in order of completion, crashes isolated.
 
 The parser is replaced by a module-level function (the forked workers find it by name) that
-synchronises through a ``multiprocessing`` event, never by sleeping.
+synchronises through a ``multiprocessing`` event set by the test, never by sleeping.
 """
 
 from __future__ import annotations
@@ -16,20 +16,18 @@ import citerag.index.ingest as ing
 from loaders.chunking import ChunkSettings
 from loaders.pipeline import ProcessedFile, SourceFile
 
-B_DONE = multiprocessing.get_context("fork").Event()
+A_GO = multiprocessing.get_context("fork").Event()
 
 
 def fake_process(
     src: SourceFile, chunking: ChunkSettings, max_chars: int | None = None
 ) -> ProcessedFile:
-    """Parse stand-in: ``crash`` kills its worker; ``a`` finishes only after ``b`` did."""
+    """Parse stand-in: ``crash`` kills its worker; ``a`` waits until the test lets it go."""
     name = src.path.stem
     if name == "crash":
         os._exit(3)
-    if name == "a" and not B_DONE.wait(120):
-        return ProcessedFile(src, "", "failed", "b never finished")
-    if name == "b":
-        B_DONE.set()
+    if name == "a" and not A_GO.wait(60):
+        return ProcessedFile(src, "", "failed", "never let go")
     return ProcessedFile(src, "digest", "ok")
 
 
@@ -39,14 +37,18 @@ def _sources(*names: str) -> list[SourceFile]:
 
 def test_outcomes_come_in_order_of_completion(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ing, "process_file", fake_process)
-    B_DONE.clear()
-    out = list(ing._pool_iter(_sources("a", "b"), ChunkSettings(), 2, None))
-    assert [(o.source.source, o.status) for o in out] == [("b.pdf", "ok"), ("a.pdf", "ok")]
+    A_GO.clear()
+    outcomes = ing._pool_iter(_sources("a", "b"), ChunkSettings(), 2, None)
+    first = next(outcomes)  # "a" (submitted first) is still running: "b" must come first
+    A_GO.set()
+    rest = list(outcomes)
+    got = [(o.source.source, o.status) for o in [first, *rest]]
+    assert got == [("b.pdf", "ok"), ("a.pdf", "ok")]
 
 
 def test_a_dying_worker_fails_only_its_own_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ing, "process_file", fake_process)
-    B_DONE.set()
+    A_GO.set()
     out = list(
         ing._pool_iter(_sources("one", "crash", "two", "three", "b"), ChunkSettings(), 2, None)
     )
