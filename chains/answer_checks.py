@@ -60,10 +60,18 @@ _DATE_Q = re.compile(
     r"|\bsince when\b|\bby when\b|\buntil when\b",
     re.IGNORECASE,
 )
+#: A leading subordinate clause ("When AT&T financed it, what did they use?"): its "when" is
+#: not what the question asks.
+_LEADING_CLAUSE = re.compile(
+    r"^\s*(when|while|after|before|if|since|as|once)\b[^?]*?"
+    r"(?=\b(what|which|who|whom|whose|how|where|why)\b)",
+    re.IGNORECASE,
+)
+_WH = re.compile(r"\b(what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 _PERSON_Q = re.compile(
     r"^\s*(who|whom|whose)\b|[,;]\s*(who|whom|whose)\b"
     r"|\b(by|to|for|with|from|of) (who|whom)\b"
-    r"|\b(what|which) (person|people|company|companies|firm|organi[sz]ation|king|queen|"
+    r"|\b(what|which) (person|company|companies|firm|organi[sz]ation|king|queen|"
     r"emperor|president|ruler|author|writer|scientist|director)\b",
     re.IGNORECASE,
 )
@@ -81,7 +89,7 @@ _DAYS = _wordlist(
 )
 _DATE_WORDS = re.compile(
     # month and day names count when capitalised ("May 2025", not "it may rain")
-    r"(?-i:\b(" + "|".join(w.title() for w in _MONTHS + _DAYS) + r")\b)\.?"
+    r"(?-i:\b(" + "|".join(w.title() for w in _MONTHS + _DAYS) + r")s?\b)\.?"
     r"|\b\d{1,4}(st|nd|rd|th)?[ -]century\b|\bcentur(y|ies)\b|\bdecades?\b"
     r"|\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
     r"thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
@@ -90,7 +98,11 @@ _DATE_WORDS = re.compile(
     r"|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}-\d{2}(-\d{2})?\b"
     r"|\b(today|yesterday|tomorrow|annually|yearly|monthly|weekly|daily)\b"
     r"|\b(spring|summer|autumn|fall|winter) of\b"
-    r"|\b\d+ (years?|months?|weeks?|days?) (ago|later|after|before|earlier)\b",
+    r"|\b\d+ (years?|months?|weeks?|days?) (ago|later|after|before|earlier)\b"
+    # a time given by an event or a clause: "after liberation", "during the war", "until the
+    # oil shock", "when the bill passed"
+    r"|\b(during|after|before|until|till|since|following|prior to|at the time|when|whenever|"
+    r"while|once|upon)\b",
     re.IGNORECASE,
 )
 _FOUR_DIGIT_YEAR = re.compile(r"(?<![\d,.£$€])(1[0-9]{3}|20[0-9]{2})(?![\d,]|\.\d)")
@@ -102,6 +114,11 @@ _NUMBER_WORDS = _wordlist(
     trillion dozen dozens half quarter third thirds single double twice thrice once
     several few
     """
+)
+_DURATION = re.compile(
+    r"\b(seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centur(y|ies)|"
+    r"moments?|instantly|briefly|permanently|forever|indefinitely)\b",
+    re.IGNORECASE,
 )
 _QUANTITY = re.compile(
     r"\d|[%£$€¥]|\b(" + "|".join(_NUMBER_WORDS) + r")\b|\bper ?cent\b|\bmajority\b|\bminority\b",
@@ -130,11 +147,16 @@ def expected_answer_type(question: str) -> AnswerType | None:
     ``who``/``whom``/``whose`` (and "which company/person ...") -> ``person`` (a person or an
     organisation); ``when``, "what year/date/century" -> ``date``; "how many/much/long",
     "what percentage/amount/number" -> ``quantity``; anything else -> ``None`` (no check).
-    When a question matches several (``"who ... and when"``), the first in the question wins.
+    When a question matches several (``"who ... and when"``), the first in the question wins,
+    and a typed cue after an untyped first question ("Which version is current, and when did
+    it take effect?") is not checked;
+    a leading clause ("When AT&T financed it, what ...?", "When a phagocyte eats it, it is
+    trapped in what?") is not what is asked.
 
     Args:
         question: The question text.
     """
+    question = _LEADING_CLAUSE.sub("", question)
     found: list[tuple[int, AnswerType]] = []
     for kind, pattern in (
         ("person", _PERSON_Q),
@@ -144,7 +166,13 @@ def expected_answer_type(question: str) -> AnswerType | None:
         m = pattern.search(question)
         if m:
             found.append((m.start(), kind))  # type: ignore[arg-type]
-    return min(found)[1] if found else None
+    if not found:
+        return None
+    start, kind = min(found)
+    first_wh = _WH.search(question)
+    if first_wh is not None and first_wh.end() <= start:
+        return None  # "Which version is current, and when ...?": the first question is untyped
+    return kind
 
 
 def _names(text: str) -> set[str]:
@@ -184,8 +212,9 @@ def answer_type_present(kind: AnswerType, sentence: str, question: str = "") -> 
         return bool(_names(sentence) - _names(question) - {t.lower() for t in _words(question)})
     if kind == "date":
         return bool(_dates(sentence) - _dates(question))
-    # a year is a date, not a quantity, unless the question asks for one with "how long"
     nums = _quantities(sentence) - _quantities(question)
+    if not nums and re.search(r"\bhow long\b", question, re.IGNORECASE):
+        return bool(_DURATION.search(sentence))  # "it takes seconds"
     return bool(nums)
 
 
@@ -214,6 +243,43 @@ def answer_type_problem(question: str, sentence: str) -> str | None:
         return None
     asks, lacks = _TYPE_TEXT[kind]
     return f"the question asks {asks}, and the quoted sentence has {lacks}"
+
+
+# ------------------------------------------------------------------------------------------
+# negation
+# ------------------------------------------------------------------------------------------
+
+_NEGATION_Q = re.compile(
+    r"\b(not|cannot|never|no longer|none|neither|nor)\b|n['’]t\b", re.IGNORECASE
+)
+_NEGATION_S = re.compile(
+    r"\b(not|no|never|none|neither|nor|nothing|nobody|without|cannot|unable|fail|fails|failed|"
+    r"failure|lack|lacks|lacked|lacking|absent|absence|refuse|refused|refuses|except|excluding|"
+    r"exclude|excluded|instead|rather than|unlike|only|prohibit|prohibited|forbid|forbidden|"
+    r"ban|banned|avoid|avoided|prevent|prevented|deny|denied|reject|rejected|non-?\w+)\b"
+    r"|n['’]t\b",
+    re.IGNORECASE,
+)
+
+
+def negation_problem(question: str, sentence: str) -> str | None:
+    """Why an affirmative sentence cannot answer a negated question, or ``None``.
+
+    "What does *not* cause strain?" asks for the exception; a sentence that says what *does*
+    cause strain, with no negation, exclusion or privative word in it ("not", "no", "without",
+    "fails", "except", "only", "non-", ...), answers the opposite question.
+
+    Args:
+        question: The question text.
+        sentence: The sentence that would be quoted.
+    """
+    m = _NEGATION_Q.search(question)
+    if m is None or _NEGATION_S.search(sentence):
+        return None
+    return (
+        f"the question is negated ({m.group(0).strip()!r}), and the quoted sentence states "
+        "no negation or exception"
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -287,11 +353,15 @@ class FocusTerm:
         term: Lower-case token (as the BM25 index tokenises).
         weight: Its importance (idf in the index, else a length heuristic).
         entity: Written with a capital inside the question (a name), or in quotes.
+        unseen: The index has no passage containing it (only with idf weights).
+        acronym: Written in capitals in the question (``SP``, ``ISIL``).
     """
 
     term: str
     weight: float
     entity: bool = False
+    unseen: bool = False
+    acronym: bool = False
 
 
 def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[FocusTerm]:
@@ -310,9 +380,11 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
         Terms in question order, without duplicates.
     """
     caps = set()
+    acronyms = {m.group(0).lower() for m in re.finditer(r"\b[A-Z]{2,6}s?\b", question)}
+    acronyms = {a[:-1] if a.endswith("s") and a[:-1] in acronyms else a for a in acronyms}
     tokens = _words(question)
     for i, tok in enumerate(tokens):
-        if i > 0 and tok[:1].isupper() and tok.lower() not in _NOT_NAMES:
+        if (i > 0 or tok.isupper()) and tok[:1].isupper() and tok.lower() not in _NOT_NAMES:
             caps.update(tokenize(tok))
     for quoted in re.findall(r"[\"“']([^\"”']{2,60})[\"”']", question):
         caps.update(tokenize(quoted))
@@ -325,15 +397,53 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
     out = []
     for t in terms:
         w = idf.get(t, top) if idf is not None else math.log(1 + len(t))
-        out.append(FocusTerm(t, float(w), t in caps))
+        out.append(
+            FocusTerm(t, float(w), t in caps, idf is not None and t not in idf, t in acronyms)
+        )
+    return out
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether two words differ by one inserted, deleted or substituted letter."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return a == b
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i + (len(a) == len(b)) :] == b[i + 1 :]
+
+
+_CAPITALISED_RUN = re.compile(
+    r"\b[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for|de|du|la|von|van)\s+)*[A-Z][\w'’-]*)*"
+)
+_SKIP_IN_ACRONYM = frozenset({"of", "the", "and", "for", "de", "du", "la", "von", "van"})
+
+
+def acronyms_in(text: str) -> set[str]:
+    """Initials of the runs of capitalised words in ``text`` (``"Warsaw Stock Exchange"`` ->
+    ``"wse"``; ``"Islamic State of Iraq and the Levant"`` -> ``"isil"``), lower case, and
+    every contiguous part of them of two letters or more."""
+    out: set[str] = set()
+    for m in _CAPITALISED_RUN.finditer(text.replace("_", " ")):
+        words = [w for w in m.group(0).split() if w.lower() not in _SKIP_IN_ACRONYM]
+        initials = "".join(w[0].lower() for w in words)
+        for i in range(len(initials)):
+            for j in range(i + 2, len(initials) + 1):
+                out.add(initials[i:j])
     return out
 
 
 def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm]:
-    """Focus terms with no exact or same-stem occurrence in ``text``.
+    """Focus terms with no occurrence in ``text``, allowing inflections, typos and acronyms.
 
-    A term is covered when a token of ``text`` equals it, shares its crude :func:`stem`, or
-    (for terms of six letters or more) shares its first six letters ("Normans" / "Normandy").
+    A term is covered when a token of ``text`` equals it, shares its crude :func:`stem`,
+    shares its first six letters (terms of six letters or more: "Normans" / "Normandy"), is
+    one letter away from it with the same first letter (terms of seven letters or more, a
+    misspelling: "Netonian" / "Newtonian"), or, for a term written in capitals in the
+    question (an acronym), spells the initials of capitalised words of ``text`` ("WSE" /
+    "Warsaw Stock Exchange").
 
     Args:
         terms: From :func:`focus_terms`.
@@ -342,11 +452,19 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     toks = set(tokenize(text))
     stems = {stem(t) for t in toks}
     prefixes = {t[:6] for t in toks if len(t) >= 6}
+    long_toks = [t for t in toks if len(t) >= 6]
+    initials: set[str] | None = None
     out = []
     for ft in terms:
         t = ft.term
         if t in toks or stem(t) in stems or (len(t) >= 6 and t[:6] in prefixes):
             continue
+        if len(t) >= 7 and any(u[0] == t[0] and one_edit_apart(t, u) for u in long_toks):
+            continue
+        if ft.acronym and 2 <= len(t) <= 6:
+            initials = acronyms_in(text) if initials is None else initials
+            if t in initials:
+                continue
         out.append(ft)
     return out
 
@@ -375,18 +493,23 @@ def paraphrased(
 
 
 def essential(
-    terms: Sequence[FocusTerm], missing: Sequence[FocusTerm], share: float
+    terms: Sequence[FocusTerm],
+    missing: Sequence[FocusTerm],
+    share: float,
+    unseen: bool = True,
 ) -> list[FocusTerm]:
-    """The missing terms a refusal rests on: names, and terms carrying ``share`` or more of
-    the question's total focus weight.
+    """The missing terms a refusal rests on: names, terms no passage of the index contains
+    (when ``unseen``), and terms carrying ``share`` or more of the question's focus weight.
 
     Args:
         terms: All focus terms of the question.
         missing: Those without a counterpart.
-        share: Minimum share of the total weight for a non-name term to be essential.
+        share: Minimum share of the total weight for another term to be essential (above
+            ``1`` no other term is).
+        unseen: Count terms the index has never seen as essential.
     """
     total = sum(t.weight for t in terms) or 1.0
-    return [t for t in missing if t.entity or t.weight / total >= share]
+    return [t for t in missing if t.entity or (unseen and t.unseen) or t.weight / total >= share]
 
 
 def focus_problem(missing: Sequence[FocusTerm]) -> str | None:

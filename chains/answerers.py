@@ -42,9 +42,11 @@ _NUMBER = re.compile(
 
 #: Cosine between a focus term's and a passage word's embeddings that counts as a
 #: paraphrase (tuned on the SQuAD 2.0 calibration articles, ``benchmarks/refusal_rules.py``).
-FOCUS_SIMILARITY = 0.6
+FOCUS_SIMILARITY = 0.7
 #: Share of a question's focus weight (idf) that makes a non-name term essential.
-FOCUS_SHARE = 0.25
+FOCUS_SHARE = 0.4
+#: Whether a focus term the index has never seen is essential.
+FOCUS_UNSEEN = False
 #: Single-word embeddings kept by the focus check.
 _WORD_CACHE = 50_000
 
@@ -124,9 +126,12 @@ class ExtractiveAnswerer:
         require_question_numbers: bool = True,
         answer_type_check: bool = False,
         focus_check: bool = False,
+        negation_check: bool = False,
         check_margin: float = 0.1,
+        focus_margin: float = 0.25,
         focus_similarity: float = FOCUS_SIMILARITY,
         focus_share: float = FOCUS_SHARE,
+        focus_unseen: bool = FOCUS_UNSEEN,
     ) -> None:
         """Create the answerer.
 
@@ -148,11 +153,18 @@ class ExtractiveAnswerer:
             focus_check: The question's essential focus terms (names, and terms carrying at
                 least ``focus_share`` of its idf weight) must occur in the sentence's passage
                 or its header, or have a word there with cosine >= ``focus_similarity``.
+            negation_check: A negated question ("what does *not* ...") needs a sentence
+                with a negation or exception in it
+                (:func:`chains.answer_checks.negation_problem`).
             check_margin: When the best sentence fails a check, sentences scoring within
                 this much of it are tried in order before refusing.
+            focus_margin: When every sentence tried so far failed only the focus check (its
+                passage misses a term the question needs), sentences of other passages
+                scoring within this much of the best are tried too.
             focus_similarity: Cosine between a term's and a word's embeddings that counts as
                 a paraphrase.
             focus_share: Share of the question's focus weight that makes a term essential.
+            focus_unseen: A focus term no passage of the index contains is essential.
         """
         self.embeddings = embeddings
         self.store = store
@@ -162,9 +174,12 @@ class ExtractiveAnswerer:
         self.require_question_numbers = require_question_numbers
         self.answer_type_check = answer_type_check
         self.focus_check = focus_check
+        self.negation_check = negation_check
         self.check_margin = check_margin
+        self.focus_margin = focus_margin
         self.focus_similarity = focus_similarity
         self.focus_share = focus_share
+        self.focus_unseen = focus_unseen
         self._word_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _sentence_vectors(self, passage: Passage) -> tuple[list[tuple[int, int]], np.ndarray]:
@@ -199,10 +214,7 @@ class ExtractiveAnswerer:
         bm25 = getattr(self.store, "bm25", None)
         if bm25 is None:
             return None
-        terms = set(tokenize(question))
-        got = dict(bm25.idf(terms))
-        top = max(got.values(), default=1.0)
-        return {t: got.get(t, top) for t in terms}  # unseen by the index: nothing contains it
+        return dict(bm25.idf(set(tokenize(question))))  # terms the index never saw: absent
 
     def _vectors(self, words: Sequence[str]) -> np.ndarray:
         """Embeddings of single words (cached in-process, least recently used dropped)."""
@@ -227,7 +239,7 @@ class ExtractiveAnswerer:
             cand = sentence.passage.candidate
             context = f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
             missing = checks.lexically_uncovered(terms, context)
-            missing = checks.essential(terms, missing, self.focus_share)
+            missing = checks.essential(terms, missing, self.focus_share, self.focus_unseen)
             if missing:
                 words = [t for t in dict.fromkeys(tokenize(context)) if not t.isdigit()]
                 ctx_vecs = self._vectors(words) if words else np.zeros((0, 1), np.float32)
@@ -247,14 +259,20 @@ class ExtractiveAnswerer:
         sentence: _Sentence,
         terms: list[checks.FocusTerm],
         cache: dict[int, list[str]],
-    ) -> str | None:
-        """The first enabled check the sentence fails (its reason), or ``None``."""
+    ) -> tuple[str, str] | None:
+        """The first enabled check the sentence fails, as ``(rule, reason)``, or ``None``."""
         if self.answer_type_check:
             reason = checks.answer_type_problem(question, sentence.text)
             if reason:
-                return reason
+                return "answer_type_check", reason
+        if self.negation_check:
+            reason = checks.negation_problem(question, sentence.text)
+            if reason:
+                return "negation_check", reason
         if self.focus_check and terms:
-            return self._focus_reason(terms, sentence, cache)
+            reason = self._focus_reason(terms, sentence, cache)
+            if reason:
+                return "focus_check", reason
         return None
 
     # -- answering ----------------------------------------------------------------------
@@ -305,9 +323,11 @@ class ExtractiveAnswerer:
         focus_cache: dict[int, list[str]] = {}
         best = safe[0].score
         first_problem: str | None = None
+        only_focus = True  # every sentence tried so far failed only for its passage's terms
         chosen: list[_Sentence] = []
         for item in safe:
-            if not chosen and item.score < best - self.check_margin:
+            reach = self.focus_margin if only_focus and first_problem else self.check_margin
+            if not chosen and item.score < best - reach:
                 break
             if chosen and (
                 len(chosen) >= self.max_sentences or item.score < chosen[0].score - self.margin
@@ -317,7 +337,8 @@ class ExtractiveAnswerer:
                 continue
             problem = self._problem(question, item, terms, focus_cache)
             if problem is not None:
-                first_problem = first_problem or problem
+                first_problem = first_problem or problem[1]
+                only_focus = only_focus and problem[0] == "focus_check"
                 continue
             chosen.append(item)
         if not chosen:
@@ -377,8 +398,9 @@ def make_answerer(
     temperature: float = 0.0,
     number_check: bool = True,
     *,
-    answer_type_check: bool = False,
-    focus_check: bool = False,
+    answer_type_check: bool = True,
+    focus_check: bool = True,
+    negation_check: bool = True,
 ) -> Answerer:
     """Build an answerer from config.
 
@@ -392,6 +414,7 @@ def make_answerer(
         number_check: The extractive answerer's ``require_question_numbers``.
         answer_type_check: The extractive answerer's ``answer_type_check``.
         focus_check: The extractive answerer's ``focus_check``.
+        negation_check: The extractive answerer's ``negation_check``.
 
     Raises:
         ValueError: Unknown spec.
@@ -407,6 +430,7 @@ def make_answerer(
             require_question_numbers=number_check,
             answer_type_check=answer_type_check,
             focus_check=focus_check,
+            negation_check=negation_check,
         )
     if spec == "smollm2" or spec.startswith("local:"):
         from chains.local_llm import load_local_chat_model

@@ -221,16 +221,24 @@ class RAGConfig:
         client="opt-in",
     )
     answer_type_check: bool = knob(
-        False,
+        True,
         "extractive answerer: a who / when / how-many question is refused unless the quoted "
         "sentence has a name / date / quantity the question does not already state",
         "bool",
         client="opt-in",
     )
     focus_check: bool = knob(
-        False,
-        "extractive answerer: refused when a name or a heavy term (by idf) of the question is "
-        "neither in the quoted sentence's passage or header nor has a close paraphrase there",
+        True,
+        "extractive answerer: refused when a name or acronym of the question, or a term with "
+        "≥ 40 % of its idf weight, is neither in the quoted sentence's passage or header (or a "
+        "misspelling, an inflection, the initials) nor has a word there with cosine ≥ 0.7",
+        "bool",
+        client="opt-in",
+    )
+    negation_check: bool = knob(
+        True,
+        "extractive answerer: a negated question (`not`, `never`, `n't`) is refused unless the "
+        "quoted sentence states a negation or exception",
         "bool",
         client="opt-in",
     )

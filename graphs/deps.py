@@ -239,7 +239,7 @@ class GraphDeps:
         else:
             key = (
                 f"{cfg.model}@{cfg.temperature}@{cfg.number_check}"
-                f"@{cfg.answer_type_check}@{cfg.focus_check}"
+                f"@{cfg.answer_type_check}@{cfg.focus_check}@{cfg.negation_check}"
             )
             spec = cfg.model
         with self._lock:
@@ -252,6 +252,7 @@ class GraphDeps:
                     cfg.number_check,
                     answer_type_check=cfg.answer_type_check,
                     focus_check=cfg.focus_check,
+                    negation_check=cfg.negation_check,
                 )
             return self._answerers[key]
 

@@ -25,6 +25,12 @@ from chains import answer_checks as checks
         ("What does fault code E-217 mean?", None),
         ("Where is the AGM held?", None),
         ("Who founded it, and when?", "person"),  # the first asked wins
+        ("When AT&T financed the project, what technology did they use?", None),
+        ("When a phagocyte eats a pathogen, who named the vesicle?", "person"),
+        ("In what people is the immune system strongest?", None),
+        ("Which version of POL-17 is current and when did it take effect?", None),
+        ("The price of oil was stable until when?", "date"),
+        ("In what year did the war end?", "date"),
     ],
 )
 def test_expected_answer_type(question, kind):
@@ -68,6 +74,9 @@ def test_answer_type_reason_names_what_is_missing():
         ("What percentage came from schools?", "Schools paid a third of the total."),
         ("How many members in 2025?", "Membership rose from 1,032 to 1,147 during 2025."),
         ("What does code E-217 mean?", "Anything at all."),  # no type asked: no check
+        ("When did Warsaw start to rebuild?", "Reconstruction began after liberation."),
+        ("When does the reflection take place?", "It takes place on Wednesdays."),
+        ("How long does a division take?", "The outcome is known within seconds."),
     ],
 )
 def test_answer_type_accepts_a_sentence_with_the_kind_asked_for(question, sentence):
@@ -77,6 +86,37 @@ def test_answer_type_accepts_a_sentence_with_the_kind_asked_for(question, senten
 def test_modal_may_is_not_a_date():
     assert not checks.answer_type_present("date", "The board may decide later.")
     assert checks.answer_type_present("date", "The board decided in May.")
+
+
+# -- negation ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("What does not cause strain in structures?", "Forces cause strain in structures."),
+        ("Which members never pay the tariff?", "Schools pay 9.5p per kWh."),
+        ("What doesn't the fund support?", "The fund supports local energy projects."),
+        ("Who cannot withdraw shares?", "Members withdraw shares with 90 days' notice."),
+    ],
+)
+def test_negation_catches_an_affirmative_answer_to_a_negated_question(question, sentence):
+    reason = checks.negation_problem(question, sentence)
+    assert reason is not None and "negated" in reason
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("What does not cause strain?", "Heat does not cause strain."),
+        ("Why doesn't the inverter restart?", "It fails to restart below 1 megohm."),
+        ("Which members do not vote?", "All members vote except junior members."),
+        ("What is the fault code?", "E-217 means low insulation."),  # not negated: no check
+        ("Who cannot withdraw shares?", "Only members of five years may withdraw."),
+    ],
+)
+def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sentence):
+    assert checks.negation_problem(question, sentence) is None
 
 
 # -- focus terms ---------------------------------------------------------------------------
@@ -105,6 +145,22 @@ def test_lexical_coverage_allows_inflections_but_not_other_words():
     assert [t.term for t in missing] == ["prompt"]
     assert checks.lexically_uncovered(checks.focus_terms("Which caches were found?"), text) == []
     assert checks.lexically_uncovered(checks.focus_terms("Who were the Normans?"), "Normandy") == []
+
+
+def test_lexical_coverage_allows_a_misspelling_and_an_acronym_of_the_passage():
+    text = "The Warsaw Stock Exchange moved in 2000, as Newtonian mechanics predicts."
+    terms = checks.focus_terms("Where was the WSE before Netonian times?")
+    assert checks.lexically_uncovered(terms, text) == []
+    # but not a different word one letter away, nor initials the passage does not spell
+    terms = checks.focus_terms("Was the deceleration of the NYSE reported?")
+    missing = checks.lexically_uncovered(terms, "The acceleration of the Warsaw Stock Exchange.")
+    assert [t.term for t in missing] == ["deceleration", "nyse", "reported"]
+
+
+def test_acronyms_in_skip_small_words():
+    assert "isil" in checks.acronyms_in("the Islamic State of Iraq and the Levant said")
+    assert checks.one_edit_apart("sigimund", "sigismund")
+    assert not checks.one_edit_apart("formed", "formulated")
 
 
 def test_essential_keeps_names_and_heavy_terms_only():

@@ -228,15 +228,40 @@ def test_answer_type_prefers_a_close_sentence_that_has_the_type():
     assert quoted(raw, ps) == ["It was founded in March 2017 at a public meeting."]
 
 
+class IdfStore:
+    """A store whose BM25 index knows these idf weights (and no sentence vectors)."""
+
+    class _BM25:
+        def __init__(self, idf):
+            self._idf = idf
+
+        def idf(self, terms):
+            return {t: self._idf[t] for t in terms if t in self._idf}
+
+    def __init__(self, idf):
+        self.bm25 = self._BM25(idf)
+
+
 def test_focus_check_refuses_the_near_miss_cache():
+    """The seed's near miss: the corpus explains the KV cache; the question is about the
+    prompt cache, and 'prompt' (rare in the index) is in no supplied passage."""
     ps = [passage(1, "The KV cache saves memory during decoding, about 40 percent.")]
-    question = "How much memory does the prompt cache save?"
-    parsed = parse_output(
-        ExtractiveAnswerer(WordVectors(), focus_check=True).generate(question, ps, [])
-    )
+    question = "How much does prompt caching save on a long conversation?"
+    store = IdfStore({"prompt": 6.0, "caching": 2.0, "save": 1.0, "long": 0.5, "conversation": 2.5})
+    ans = ExtractiveAnswerer(WordVectors(), store, focus_check=True)
+    parsed = parse_output(ans.generate(question, ps, []))
     assert says_insufficient(parsed) and "'prompt'" in parsed.block["reason"]
-    raw = ExtractiveAnswerer(WordVectors(), focus_check=False).generate(question, ps, [])
+    raw = ExtractiveAnswerer(WordVectors(), store, focus_check=False).generate(question, ps, [])
     assert quoted(raw, ps)  # without the rule, the near miss is quoted
+
+
+def test_focus_check_ignores_light_terms_and_refuses_a_missing_name():
+    ps = [passage(1, "The cooperative was founded on 14 March 2017 in Oakhurst.")]
+    ans = ExtractiveAnswerer(WordVectors(), focus_check=True)
+    # 'originally' carries little of the question's weight: not essential
+    assert quoted(ans.generate("When was the cooperative originally founded?", ps, []), ps)
+    parsed = parse_output(ans.generate("When was the Fennick cooperative founded?", ps, []))
+    assert says_insufficient(parsed) and "'fennick'" in parsed.block["reason"]
 
 
 def test_focus_check_accepts_a_paraphrase_and_a_term_in_the_header():
@@ -253,3 +278,12 @@ def test_focus_check_accepts_a_paraphrase_and_a_term_in_the_header():
         "What is the minimum holding of Northwind shares?", ps, []
     )
     assert quoted(raw, ps) == ["The minimum holding is 5 shares."]
+
+
+def test_negation_check_refuses_an_affirmative_sentence_for_a_negated_question():
+    ps = [passage(1, "Forces cause strain in structures and deform them.")]
+    q = "What does not cause strain in structures?"
+    parsed = parse_output(ExtractiveAnswerer(Unit(), negation_check=True).generate(q, ps, []))
+    assert says_insufficient(parsed) and "negated" in parsed.block["reason"]
+    ps = [passage(1, "Heat alone does not cause strain in structures.")]
+    assert quoted(ExtractiveAnswerer(Unit(), negation_check=True).generate(q, ps, []), ps)
