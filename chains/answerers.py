@@ -398,8 +398,8 @@ def make_answerer(
     temperature: float = 0.0,
     number_check: bool = True,
     *,
-    answer_type_check: bool = True,
-    focus_check: bool = True,
+    answer_type_check: bool = False,
+    focus_check: bool = False,
     negation_check: bool = True,
 ) -> Answerer:
     """Build an answerer from config.

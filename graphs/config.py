@@ -221,14 +221,14 @@ class RAGConfig:
         client="opt-in",
     )
     answer_type_check: bool = knob(
-        True,
+        False,
         "extractive answerer: a who / when / how-many question is refused unless the quoted "
         "sentence has a name / date / quantity the question does not already state",
         "bool",
         client="opt-in",
     )
     focus_check: bool = knob(
-        True,
+        False,
         "extractive answerer: refused when a name or acronym of the question, or a term with "
         "≥ 40 % of its idf weight, is neither in the quoted sentence's passage or header (or a "
         "misspelling, an inflection, the initials) nor has a word there with cosine ≥ 0.7",

@@ -74,7 +74,7 @@ def test_unsupported_claim_is_flagged_when_asked(loaded, embedding_model):
     result, _ = run(loaded, embedding_model, [good_answer(), verdict("unsupported")], conf)
     assert result["status"] == "answered"
     assert result["citations"][0]["support"] == "unsupported"
-    ev = [e for e in result["trace"]["events"] if e["node"] == "support_check"][0]
+    ev = next(e for e in result["trace"]["events"] if e["node"] == "support_check")
     assert ev["unsupported"] == [1] and ev["action"] == "flag"
 
 
