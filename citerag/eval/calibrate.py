@@ -357,7 +357,7 @@ def run_calibration(
     cals = [calibrate(scores[s], rule, bluff_set) for s in ("rerank", "dense")]
     model = None
     if answerability:
-        fitted = fit_gate_model(run, negatives[bluff_set], bluff_set)
+        fitted = fit_gate_model(run, negatives, bluff_set)
         if fitted is not None:
             model, ascores = fitted
             cal = calibrate(ascores, rule, bluff_set, step=0.1)
@@ -367,17 +367,23 @@ def run_calibration(
 
 
 def fit_gate_model(
-    run: ConfigRun, negatives: ConfigRun, bluff_set: str = "out-of-domain"
+    run: ConfigRun, negatives: dict[str, ConfigRun], bluff_set: str
 ) -> tuple[AnswerabilityModel, ScoreScores] | None:
     """Fit the answerability model on the first candidate's signals of the answerable
-    questions (positives) and of the refusable ones (negatives).
+    questions (positives) and of the bluff set's questions (negatives).
+
+    Args:
+        run: The run whose answerable questions are the positives.
+        negatives: Every negative set by name (each gets its probabilities, so the
+            threshold can be chosen against any of them).
+        bluff_set: The set the model is fitted against.
 
     Returns:
         The model (threshold 0.5 until a rule chooses one) and its per-question
         probabilities as :class:`ScoreScores`; ``None`` when a class has no candidates.
     """
     pos = [r.top_signals for r in run.answerable if r.top_signals]
-    neg = [r.top_signals for r in negatives.unanswerable if r.top_signals]
+    neg = [r.top_signals for r in negatives[bluff_set].unanswerable if r.top_signals]
     if not pos or not neg:
         return None
     model = fit_answerability(pos, neg)
@@ -390,7 +396,7 @@ def fit_gate_model(
         "answerability",
         [prob(r.top_signals) for r in run.answerable],
         [prob(r.top_signals) if r.in_context else None for r in run.answerable],
-        {bluff_set: [prob(r.top_signals) for r in negatives.unanswerable]},
+        {name: [prob(r.top_signals) for r in nr.unanswerable] for name, nr in negatives.items()},
     )
     return model, scores
 
