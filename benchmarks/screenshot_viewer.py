@@ -20,18 +20,15 @@ Nothing here touches the network beyond 127.0.0.1.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from load_test import free_port, wait_ready
+from load_test import TOKEN, start_server, wait_ready
 
 REPO = Path(__file__).resolve().parents[1]
-TOKEN = "screenshot-token-not-secret"
 QUESTION = "What was Northwind's total revenue in 2025?"
 CHROMIUM_ARGS = [
     "--headless",
@@ -43,49 +40,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def start_server(work: Path) -> tuple[subprocess.Popen, str]:
-    """Index the sample corpus into ``work`` and start ``citerag serve`` on a free port."""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    citerag = [sys.executable, "-m", "citerag"]
-    print("building an index of examples/corpus ...", flush=True)
-    corpus = str(REPO / "examples" / "corpus")
-    subprocess.run(
-        [*citerag, "ingest", corpus, "--index", str(work / "index"), "-q"],
-        check=True,
-        env=env,
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-    )
-    (work / "tokens.json").write_text(
-        json.dumps({"users": [{"user": "member", "token": TOKEN, "groups": []}]})
-    )
-    port = free_port()
-    log = (work / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            *citerag,
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--index",
-            str(work / "index"),
-            "--data-dir",
-            str(work / "data"),
-            "--tokens",
-            str(work / "tokens.json"),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=REPO,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    return proc, f"http://127.0.0.1:{port}"
 
 
 def screenshot(url: str, out: Path, chromium: str, width: int, height: int) -> None:
@@ -131,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="citerag-shot-"))
     proc: subprocess.Popen | None = None
     try:
-        proc, url = start_server(work)
+        proc, url = start_server(work, None)  # index examples/corpus, serve it
         wait_ready(url, proc)
         screenshot(url, args.out, args.chromium, args.width, args.height)
         print(f"wrote {args.out}")

@@ -498,7 +498,7 @@ class Evaluator:
             )
         )
         if self._states is not None:
-            state.pop("messages", None)
+            state.pop("model_messages", None)  # the prompt: not needed for scoring
             state.pop("query_vector", None)
             self._states[ck] = state
         return state
