@@ -1,7 +1,8 @@
 """The ``citerag`` command line: ingest, inspect, ask.
 
 Run ``citerag --help`` for the commands; every command takes ``--index DIR`` (default
-``$CITERAG_INDEX`` or ``.citerag/index``).
+``$CITERAG_INDEX`` or ``.citerag/index``) or ``--store URL`` (default ``$CITERAG_STORE``): a
+PostgreSQL store such as ``postgresql+psycopg://user@host/db`` instead of the directory.
 """
 
 from __future__ import annotations
@@ -18,6 +19,48 @@ from typing import Any
 DEFAULT_INDEX = Path(os.environ.get("CITERAG_INDEX", ".citerag/index"))
 #: Modules that register further subcommands with ``register(subparsers, common)``.
 COMMAND_MODULES = ("citerag.cli_ask", "citerag.cli_serve", "citerag.cli_eval")
+#: A PostgreSQL store URL used instead of ``--index`` when set.
+STORE_ENV = "CITERAG_STORE"
+
+
+def index_location(text: str) -> Path | str:
+    """Parse ``--index``/``--store``: a store URL stays a string, anything else is a path."""
+    from citerag.index.location import is_store_url
+
+    if is_store_url(text):
+        from citerag.index.pg_db import StoreURL
+
+        StoreURL.parse(text)  # a bad URL fails at parse time, naming the parameter
+        return text
+    if "://" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an index directory or a postgresql:// store URL"
+        )
+    return Path(text)
+
+
+def store_url(text: str) -> str:
+    """Parse ``--store``: it must be a PostgreSQL URL."""
+    location = index_location(text)
+    if not isinstance(location, str):
+        raise argparse.ArgumentTypeError(
+            f"--store takes a postgresql+psycopg://user@host/db URL, not {text!r} "
+            "(use --index for a directory)"
+        )
+    return location
+
+
+def resolve_location(args: argparse.Namespace) -> None:
+    """Settle ``args.index``: ``--store``, else ``--index``, else ``$CITERAG_STORE``, else the
+    default directory (``$CITERAG_INDEX`` or ``.citerag/index``)."""
+    if not hasattr(args, "index") or getattr(args, "no_default_index", False):
+        return
+    store = getattr(args, "store", None)
+    if store is not None:
+        args.index = store
+    elif args.index is None:
+        env = os.environ.get(STORE_ENV)
+        args.index = store_url(env) if env else DEFAULT_INDEX
 
 
 def _setup_logging(verbose: bool) -> None:
@@ -155,9 +198,17 @@ def build_parser() -> argparse.ArgumentParser:
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument(
             "--index",
-            type=Path,
-            default=DEFAULT_INDEX,
-            help=f"index directory (default {DEFAULT_INDEX})",
+            type=index_location,
+            default=None,
+            help=f"index directory (default {DEFAULT_INDEX}) or a store URL",
+        )
+        sp.add_argument(
+            "--store",
+            type=store_url,
+            default=None,
+            metavar="URL",
+            help="a PostgreSQL store (postgresql+psycopg://user@host/db[?namespace=NAME]) "
+            f"instead of the index directory (default ${STORE_ENV})",
         )
         sp.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -217,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _setup_logging(args.verbose)
     try:
+        resolve_location(args)
         result: Any = args.func(args)
     except (FileNotFoundError, ValueError, RuntimeError) as exc:
         print(f"citerag: error: {exc}", file=sys.stderr)

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from citerag.index.location import is_store_url
+
 #: The sample corpus and questions of a source checkout.
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CORPUS = REPO / "examples" / "corpus"
@@ -41,7 +43,7 @@ def _echo(text: str = "") -> None:
     sys.stdout.flush()
 
 
-def _open_index(index: Path, embedding_model: str | None) -> tuple[Any, Any]:
+def _open_index(index: Path | str, embedding_model: str | None) -> tuple[Any, Any]:
     from citerag.embeddings import load_embedding_model
     from citerag.index.loaded import load_index
 
@@ -268,7 +270,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cals, bluff_set = result.calibrations, result.bluff_set
     data = {"questions": str(args.questions), "ood": [str(p) for p in args.ood or []]}
     entries = result.entries(data)
-    plot_path = Path(args.plot) if args.plot else Path(args.index) / "calibration.png"
+    if args.plot:
+        plot_path = Path(args.plot)
+    elif is_store_url(args.index):
+        plot_path = Path("calibration.png")  # a store URL has no folder to put it in
+    else:
+        plot_path = Path(args.index) / "calibration.png"
     calib.plot(
         cals,
         plot_path,
@@ -277,7 +284,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     )
     written = None
     if not args.dry_run:
-        written = write_calibration(Path(args.index), entries)
+        written = write_calibration(args.index, entries)
     if args.json:
         _echo(
             json.dumps(
@@ -397,7 +404,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from citerag.eval.runner import CachedEmbeddings, parse_config
     from citerag.index.calibration import read_calibration
 
-    index = Path(args.index)
+    index = args.index
     tmp = None
     if args.sample:
         from citerag.embeddings import load_embedding_model

@@ -62,3 +62,7 @@ def sample_index(tmp_path_factory: pytest.TempPathFactory, embedding_model, samp
     report = ingest([sample_corpus], index_dir, embedding_model, progress=False)
     assert not report.failed, f"sample corpus failed to ingest: {report.failed}"
     return index_dir
+
+
+# PostgreSQL (pgserver) fixtures, shared by every test module.
+from tests.support.pg import pg_server, pg_url, store_location  # noqa: E402, F401

@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from citerag.index.location import is_store_url
+
 log = logging.getLogger(__name__)
 
 #: File name inside the index directory (beside ``current``, so it survives rebuilds).
@@ -29,8 +31,14 @@ def read_calibration(index_dir: Path | str) -> dict[str, Any]:
     """The index's calibrated thresholds (``{}`` when it has none).
 
     Entries without a ``threshold`` are ignored; an unreadable file is logged and ignored,
-    so a damaged calibration falls back to the packaged defaults instead of failing.
+    so a damaged calibration falls back to the packaged defaults instead of failing. A
+    PostgreSQL index keeps its calibration in its meta table.
     """
+    if is_store_url(index_dir):
+        from citerag.index.pg_index import read_pg_calibration
+
+        raw = read_pg_calibration(str(index_dir))
+        return {k: v for k, v in raw.items() if isinstance(v, dict) and "threshold" in v}
     path = calibration_path(index_dir)
     if not path.exists():
         return {}
@@ -44,8 +52,16 @@ def read_calibration(index_dir: Path | str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if isinstance(v, dict) and "threshold" in v}
 
 
-def write_calibration(index_dir: Path | str, entries: dict[str, dict[str, Any]]) -> Path:
-    """Merge entries into ``INDEX/calibration.json`` atomically; return its path."""
+def write_calibration(index_dir: Path | str, entries: dict[str, dict[str, Any]]) -> Path | str:
+    """Merge entries into ``INDEX/calibration.json`` atomically; return where they went.
+
+    A PostgreSQL index gets them in its meta table (the URL is returned).
+    """
+    if is_store_url(index_dir):
+        from citerag.index.pg_index import write_pg_calibration
+
+        write_pg_calibration(str(index_dir), entries)
+        return str(index_dir)
     path = calibration_path(index_dir)
     data: dict[str, Any] = {}
     if path.exists():

@@ -41,10 +41,11 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.documents import Document
 from langchain_core.indexing import index as lc_index
@@ -54,6 +55,7 @@ from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.loaded import RECORDS_FILE, open_build
+from citerag.index.location import is_store_url
 from citerag.index.manifest import MANIFEST_FILE, Manifest
 from citerag.index.plan import ActionKind, CollectedSource, IngestPlan, plan_ingest
 from citerag.index.record_manager import SQLiteRecordManager
@@ -76,6 +78,10 @@ from loaders.pipeline import (
     stream_text_file,
     user_metadata_digest,
 )
+
+if TYPE_CHECKING:
+    from citerag.index.pg_records import PostgresRecordManager
+    from citerag.index.pg_store import PostgresStore
 
 log = logging.getLogger(__name__)
 
@@ -375,10 +381,11 @@ def _pool(workers: int) -> cf.ProcessPoolExecutor:
 
 @dataclass
 class _Build:
-    """The temporary build an ingest run writes into (a copy of the current build).
+    """The build an ingest phase writes into: a copy of the current FAISS build folder, or an
+    open transaction on the PostgreSQL index.
 
     Attributes:
-        folder: The temporary build folder.
+        folder: The temporary build folder (``None`` for PostgreSQL).
         store: Its indexes.
         manifest: Its manifest; ``manifest.documents`` is the ledger the run updates.
         records: Its record manager.
@@ -388,13 +395,47 @@ class _Build:
             switch flipped, which chunk hashes do not cover).
     """
 
-    folder: Path
-    store: CiteragStore
+    folder: Path | None
+    store: CiteragStore | PostgresStore
     manifest: Manifest
-    records: SQLiteRecordManager
+    records: SQLiteRecordManager | PostgresRecordManager
     first: bool
     previous_fingerprint: dict[str, Any] | None
     force_update: bool
+
+    @classmethod
+    def of(
+        cls,
+        folder: Path | None,
+        store: CiteragStore | PostgresStore,
+        manifest: Manifest | None,
+        records: SQLiteRecordManager | PostgresRecordManager,
+        sentence_vectors: bool,
+        force_update: bool | None = None,
+    ) -> _Build:
+        """Describe a build from its parts (``manifest`` ``None``: a first build).
+
+        Args:
+            folder: The temporary build folder, if any.
+            store: The store written into.
+            manifest: The current manifest, or ``None`` when nothing was built yet.
+            records: The record manager.
+            sentence_vectors: Whether this run embeds sentence vectors.
+            force_update: Override ``force_update`` (a later phase of a run keeps the first
+                phase's, since the first phase's build already records the new setting).
+        """
+        first = manifest is None
+        if manifest is None:
+            manifest = Manifest(
+                build_id="", created_at="", embedding={}, index={}, chunking={}, software={}
+            )
+            force = False
+        else:
+            force = manifest.index.get("sentence_vectors", True) != sentence_vectors
+        fingerprint = None if first else manifest.last_run.get("fingerprint")
+        if force_update is not None:
+            force = force_update
+        return cls(folder, store, manifest, records, first, fingerprint, force)
 
     @classmethod
     def open(
@@ -410,30 +451,24 @@ class _Build:
             folder: The temporary build folder.
             model: The embedding model.
             sentence_vectors: Whether this run embeds sentence vectors.
-            force_update: Override ``force_update`` (a later phase of a run keeps the first
-                phase's, since the first phase's build already records the new setting).
+            force_update: See :meth:`of`.
 
         Returns:
             The build, with its record manager's schema created.
         """
+        store: CiteragStore
+        manifest: Manifest | None = None
         if (folder / MANIFEST_FILE).exists():
             loaded = open_build(folder, model, sentence_vectors=sentence_vectors)
-            store, manifest, first = loaded.store, loaded.manifest, False
-            force = manifest.index.get("sentence_vectors", True) != sentence_vectors
+            assert isinstance(loaded.store, CiteragStore)
+            store, manifest = loaded.store, loaded.manifest
         else:
             store = CiteragStore(
                 model.embeddings, model.dimension, sentence_vectors=sentence_vectors
             )
-            manifest = Manifest(
-                build_id="", created_at="", embedding={}, index={}, chunking={}, software={}
-            )
-            first, force = True, False
         records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
         records.create_schema()
-        fingerprint = None if first else manifest.last_run.get("fingerprint")
-        if force_update is not None:
-            force = force_update
-        return cls(folder, store, manifest, records, first, fingerprint, force)
+        return cls.of(folder, store, manifest, records, sentence_vectors, force_update)
 
     def delete_document(self, doc_id: str) -> int:
         """Remove a document's chunks from every index and the record manager.
@@ -448,6 +483,92 @@ class _Build:
         self.store.delete(keys)
         self.records.delete_keys(keys)
         return len(keys)
+
+
+class IngestTarget(Protocol):
+    """Where an ingest run writes: an index directory (FAISS) or a PostgreSQL index."""
+
+    def lock(self) -> AbstractContextManager[None]:
+        """Hold the index's single-writer lock for the whole run."""
+        ...
+
+    def open(
+        self, model: EmbeddingModel, sentence_vectors: bool, force_update: bool | None = None
+    ) -> _Build:
+        """Start one phase's build (a folder copy or a transaction)."""
+        ...
+
+    def index_info(self, build: _Build, run: _Run) -> dict[str, Any]:
+        """The manifest's ``index`` block (store kind and settings)."""
+        ...
+
+    def publish(self, build: _Build) -> None:
+        """Make the described build current, atomically."""
+        ...
+
+    def abort(self, build: _Build | None) -> None:
+        """Drop an unpublished build (the current one stays as it was)."""
+        ...
+
+
+@dataclass
+class FaissTarget:
+    """An index directory of atomically swapped FAISS + BM25 build folders.
+
+    Attributes:
+        index_dir: The index directory.
+    """
+
+    index_dir: Path
+    _tmp: Path | None = field(default=None, init=False)
+
+    def lock(self) -> AbstractContextManager[None]:
+        """The directory's file lock."""
+        return write_lock(self.index_dir)
+
+    def open(
+        self, model: EmbeddingModel, sentence_vectors: bool, force_update: bool | None = None
+    ) -> _Build:
+        """Copy the current build into a temporary folder and open it."""
+        self._tmp = start_build(self.index_dir)
+        try:
+            return _Build.open(self._tmp, model, sentence_vectors, force_update)
+        except BaseException:
+            self.abort(None)
+            raise
+
+    def index_info(self, build: _Build, run: _Run) -> dict[str, Any]:
+        """FAISS type, distance and BM25 constants."""
+        assert isinstance(build.store, CiteragStore)
+        return {
+            "vector_store": "langchain_community FAISS",
+            "faiss_index_type": FAISS_INDEX_TYPE,
+            "distance": DISTANCE,
+            "bm25": {
+                "k1": build.store.bm25.k1,
+                "b": build.store.bm25.b,
+                "tokenizer": "lower-case \\w+ minus English stop words",
+            },
+            "sentence_vectors": run.sentence_vectors,
+            "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
+        }
+
+    def publish(self, build: _Build) -> None:
+        """Save, fsync, rename and swap ``current`` (:func:`commit_build`)."""
+        assert build.folder is not None and isinstance(build.store, CiteragStore)
+        build.store.save(build.folder)
+        build.records.close()
+        build.manifest.save(build.folder)
+        commit_build(self.index_dir, build.folder, build.manifest.build_id)
+        self._tmp = None
+
+    def abort(self, build: _Build | None) -> None:
+        """Delete the temporary folder."""
+        if build is not None:
+            build.records.close()
+        if self._tmp is not None:
+            abort_build(self._tmp)
+            self._tmp = None
 
 
 @dataclass(frozen=True)
@@ -665,7 +786,7 @@ def write_documents(plan: IngestPlan, build: _Build, report: IngestReport, run: 
     report.embedded_texts += build.store.embedded_texts
 
     # Count what the index really holds, per document.
-    held: Counter[str] = Counter(str(m.get("doc_id")) for _, m in build.store.iter_metadata())
+    held = chunk_counts(build.store)
     for doc_id, rec in feed.ledger.items():
         rec["chunks"] = held.get(doc_id, 0)
         rec["over_window_chunks"] = feed.over_window.get(doc_id, 0)
@@ -702,15 +823,16 @@ def split_phases(plan: IngestPlan, large_bytes: int = LARGE_BYTES) -> list[Inges
     ]
 
 
-def publish_build(index_dir: Path, build: _Build, report: IngestReport, run: _Run) -> None:
-    """Describe the build in its manifest, save it durably and make it current.
+def publish_build(target: IngestTarget, build: _Build, report: IngestReport, run: _Run) -> None:
+    """Describe the build in its manifest and publish it atomically.
 
-    The temporary folder is fsynced, renamed to the new build id and published by atomically
-    replacing the ``current`` symlink (:func:`~citerag.index.builds.commit_build`).
+    A FAISS build folder is fsynced, renamed to the new build id and published by atomically
+    replacing the ``current`` symlink (:func:`~citerag.index.builds.commit_build`); a
+    PostgreSQL build writes its manifest row and commits its transaction.
 
     Args:
-        index_dir: The index directory.
-        build: The written temporary build.
+        target: Where the build is published.
+        build: The written build.
         report: The run's report; gets the build id and wall time, and is summarised in the
             manifest's ``last_run``.
         run: The run's settings.
@@ -725,32 +847,35 @@ def publish_build(index_dir: Path, build: _Build, report: IngestReport, run: _Ru
         "normalized": True,
         "max_tokens": model.max_tokens,
     }
-    manifest.index = {
-        "vector_store": "langchain_community FAISS",
-        "faiss_index_type": FAISS_INDEX_TYPE,
-        "distance": DISTANCE,
-        "bm25": {
-            "k1": build.store.bm25.k1,
-            "b": build.store.bm25.b,
-            "tokenizer": "lower-case \\w+ minus English stop words",
-        },
-        "sentence_vectors": run.sentence_vectors,
-        "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
-    }
+    manifest.index = target.index_info(build, run)
     manifest.chunking = run.chunking.describe()
     manifest.software = _software()
     report.build_id = build_id
     report.seconds = time.perf_counter() - run.started
     manifest.last_run = {**report.summary(), "fingerprint": run.fingerprint}
-    build.store.save(build.folder)
-    build.records.close()
-    manifest.save(build.folder)
-    commit_build(index_dir, build.folder, build_id)
+    target.publish(build)
+
+
+def chunk_counts(store: CiteragStore | PostgresStore) -> Counter[str]:
+    """Chunks each document holds in a store."""
+    counter = getattr(store, "count_by_doc", None)
+    if counter is not None:
+        return Counter(counter())
+    return Counter(str(m.get("doc_id")) for _, m in store.iter_metadata())
+
+
+def target_for(index: Path | str) -> IngestTarget:
+    """The ingest target of an index location (a directory, or a PostgreSQL store URL)."""
+    if is_store_url(index):
+        from citerag.index.pg_index import PostgresTarget
+
+        return PostgresTarget(str(index))
+    return FaissTarget(Path(index))
 
 
 def ingest(
     paths: list[Path],
-    index_dir: Path,
+    index_dir: Path | str,
     model: EmbeddingModel,
     *,
     chunking: ChunkSettings | None = None,
@@ -767,7 +892,7 @@ def ingest(
     stream_min_bytes: int | None = None,
     on_publish: PublishHook | None = None,
 ) -> IngestReport:
-    """Ingest files into the index at ``index_dir`` and publish new builds atomically.
+    """Ingest files into an index and publish each change atomically.
 
     Collects and hashes the sources, plans every document (:func:`plan_ingest`), splits the
     plan into phases (:func:`split_phases`: deletions and small documents, then each large
@@ -777,7 +902,8 @@ def ingest(
 
     Args:
         paths: Files and folders to ingest.
-        index_dir: Index directory (created if missing).
+        index_dir: Index directory (created if missing), or a PostgreSQL store URL
+            (``postgresql+psycopg://user@host/db``; tables created if missing).
         model: The embedding model.
         chunking: Chunk settings (defaults used when ``None``).
         sentence_vectors: Also embed sentences (needed by the sentence reranker).
@@ -810,10 +936,10 @@ def ingest(
     collected = hash_sources(found)
     report = IngestReport()
     fingerprint = _settings_fingerprint(model, chunking, sentence_vectors)
-    with write_lock(index_dir):
-        tmp = start_build(index_dir)
+    target = target_for(index_dir)
+    with target.lock():
+        build = target.open(model, sentence_vectors)
         try:
-            build = _Build.open(tmp, model, sentence_vectors)
             plan = plan_ingest(
                 collected,
                 build.manifest.documents,
@@ -825,7 +951,7 @@ def ingest(
                 existing=_existing_files(build.manifest.documents),
             )
         except BaseException:
-            abort_build(tmp)
+            target.abort(build)
             raise
         if plan.settings_changed:
             log.info("settings changed since the last build: re-processing every document")
@@ -847,23 +973,23 @@ def ingest(
         force, first = build.force_update, build.first
         published = False
         for number, phase in enumerate(phases):
-            if number:
-                tmp = start_build(index_dir)
+            opened: _Build | None = build if number == 0 else None
             try:
                 if number:
-                    build = _Build.open(tmp, model, sentence_vectors, force_update=force)
+                    opened = target.open(model, sentence_vectors, force_update=force)
+                assert opened is not None
                 last = number == len(phases) - 1
                 if not (phase.changes_index or (first and last and not published)):
-                    build.records.close()
-                    abort_build(tmp)
+                    target.abort(opened)
                     continue
                 if len(phases) > 1:
                     log.info("ingest phase %d of %d", number + 1, len(phases))
-                write_documents(phase, build, report, run)
-                publish_build(index_dir, build, report, run)
+                write_documents(phase, opened, report, run)
+                publish_build(target, opened, report, run)
                 published = True
+                build = opened
             except BaseException:
-                abort_build(tmp)
+                target.abort(opened)
                 raise
             _notify(on_publish, report.build_id, phase)
         if not published:

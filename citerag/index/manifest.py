@@ -141,7 +141,11 @@ class Manifest:
     @classmethod
     def load(cls, folder: Path) -> Manifest:
         """Read a manifest."""
-        raw = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+        return cls.from_json(json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8")))
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Manifest:
+        """Rebuild a manifest from :meth:`to_json`'s output."""
         return cls(
             build_id=raw["build_id"],
             created_at=raw["created_at"],

@@ -28,16 +28,11 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
 from citerag.index.bm25 import BM25Index
+from citerag.index.chunk_vectors import embed_chunks
 from citerag.index.faiss_store import load_faiss, new_faiss
 from citerag.index.filters import Filter, matches
-from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
-
-
-def _is_whole(content: str, span: tuple[int, int]) -> bool:
-    """Whether a sentence span holds all of a chunk's own words."""
-    return content[span[0] : span[1]].strip() == content.strip()
 
 
 class CiteragStore(VectorStore):
@@ -120,35 +115,16 @@ class CiteragStore(VectorStore):
         if replace:
             self.delete(replace)
         texts = [d.page_content for d in documents]
-        sent_spans: list[list[tuple[int, int]]] = []
-        sent_texts: list[str] = []
-        whole: list[bool] = []  # the chunk is one sentence: it reuses the chunk's vector
-        if self.sentence_vectors:
-            for d in documents:
-                content = str(d.metadata.get("content", d.page_content))
-                spans = sentence_spans(content)
-                sent_spans.append(spans)
-                alone = len(spans) == 1 and _is_whole(content, spans[0])
-                whole.append(alone)
-                if not alone:
-                    sent_texts.extend(content[s:e] for s, e in spans)
-        vectors = np.asarray(self._embedding.embed_documents(texts + sent_texts), dtype=np.float32)
-        self.embedded_texts += len(texts) + len(sent_texts)
-        chunk_vecs = vectors[: len(texts)]
+        done = embed_chunks(self._embedding, documents, sentence_vectors=self.sentence_vectors)
+        self.embedded_texts += done.texts_embedded
         self.dense.add_embeddings(
-            list(zip(texts, chunk_vecs.tolist(), strict=True)),
+            list(zip(texts, done.vectors.tolist(), strict=True)),
             metadatas=[dict(d.metadata) for d in documents],
             ids=ids,
         )
         self.bm25.add(ids, texts)
-        if self.sentence_vectors:
-            row = len(texts)
-            for i, (key, spans) in enumerate(zip(ids, sent_spans, strict=True)):
-                if whole[i]:
-                    self.sentences[key] = (spans, vectors[i : i + 1].astype(np.float16))
-                    continue
-                self.sentences[key] = (spans, vectors[row : row + len(spans)].astype(np.float16))
-                row += len(spans)
+        if done.sentences is not None:
+            self.sentences.update(zip(ids, done.sentences, strict=True))
         self._mask_cache.clear()
         self._pos_map = None
         return ids

@@ -28,6 +28,7 @@ from langchain_core.embeddings import Embeddings
 from citerag.batching import DEFAULT_CACHE_SIZE, EmbeddingBatcher
 from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import current_build
+from citerag.index.location import is_store_url
 from citerag.index.manifest import Manifest
 from loaders.chunking import ChunkSettings
 
@@ -41,13 +42,13 @@ class Snapshot:
     Attributes:
         graph: The compiled answering graph.
         manifest: The build's manifest.
-        build_dir: The build folder.
+        build_dir: The build folder (``None`` for a PostgreSQL index).
         loaded_at: ISO time the graph was published.
     """
 
     graph: Any
     manifest: Manifest
-    build_dir: Path
+    build_dir: Path | None
     loaded_at: str
 
     @property
@@ -196,11 +197,18 @@ class Engine:
 
     def index_changed(self) -> bool:
         """Whether the index's current build differs from the published one."""
-        build = current_build(self.index_dir)
         snap = self._snapshot
+        if is_store_url(self.index_dir):
+            from citerag.index.pg_index import current_build_id
+
+            build_id = current_build_id(str(self.index_dir))
+            return build_id is not None and (snap is None or build_id != snap.build_id)
+        build = current_build(self.index_dir)
         if build is None:
             return False
-        return snap is None or build.resolve() != snap.build_dir.resolve()
+        if snap is None or snap.build_dir is None:
+            return True
+        return build.resolve() != snap.build_dir.resolve()
 
     def reload(self) -> Snapshot | None:
         """Load the current build, compile and warm a graph, then publish it.

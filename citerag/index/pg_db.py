@@ -1,0 +1,266 @@
+"""The PostgreSQL side of an index: store URLs, connections, the schema and the meta table.
+
+An index in PostgreSQL is a set of tables sharing a prefix (the *namespace*, ``citerag`` by
+default; ``?namespace=team_a`` in the URL keeps several indexes in one database):
+
+``<ns>_chunks``
+    one row per chunk, laid out as ``langchain-postgres``' ``PGVectorStore`` lays out its
+    tables (``langchain_id``, ``content``, ``embedding``, ``langchain_metadata``) plus the
+    real columns the access rule and document cleanup filter on (``access``, ``doc_id``) and
+    a generated ``content_tsv`` for the keyword leg; an HNSW index (cosine) on ``embedding``
+    and a GIN index on ``content_tsv``.
+``<ns>_sentences``
+    sentence spans and float16 vectors per chunk (for the second stage), deleted with it.
+``<ns>_records``
+    LangChain's indexing-API record manager (:mod:`citerag.index.pg_records`).
+``<ns>_meta``
+    the manifest (embedding model, dimension, chunking, build id, document ledger) and the
+    gate calibration, as JSONB.
+
+A store URL is what SQLAlchemy and ``langchain-postgres`` take
+(``postgresql+psycopg://user:pass@host:5432/db``); the driver suffix is dropped for psycopg.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
+
+from citerag.index.location import is_store_url
+
+log = logging.getLogger(__name__)
+
+DEFAULT_NAMESPACE = "citerag"
+#: Text search configuration of the keyword leg (stemming + English stop words).
+TS_CONFIG = "english"
+
+#: HNSW build and search settings (pgvector's defaults are m=16, ef_construction=64,
+#: ef_search=40); recorded in the manifest.
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 64
+HNSW_EF_SEARCH = 100
+
+_NAMESPACE_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
+
+
+@dataclass(frozen=True)
+class StoreURL:
+    """A parsed PostgreSQL store URL.
+
+    Attributes:
+        url: The URL as given (passwords are masked by :meth:`redacted`).
+        conninfo: The libpq URL psycopg connects with (driver suffix and citerag's own
+            query parameters removed).
+        namespace: Table-name prefix of this index.
+        hnsw: HNSW settings (``m``, ``ef_construction``, ``ef_search``); ``?ef_search=N`` in
+            the URL overrides the search setting.
+    """
+
+    url: str
+    conninfo: str
+    namespace: str = DEFAULT_NAMESPACE
+    hnsw: dict[str, int] = field(
+        default_factory=lambda: {
+            "m": HNSW_M,
+            "ef_construction": HNSW_EF_CONSTRUCTION,
+            "ef_search": HNSW_EF_SEARCH,
+        }
+    )
+
+    @classmethod
+    def parse(cls, url: str) -> StoreURL:
+        """Parse and validate a store URL.
+
+        Raises:
+            ValueError: Not a PostgreSQL URL, or a bad ``namespace``/HNSW parameter.
+        """
+        if not is_store_url(url):
+            raise ValueError(f"not a PostgreSQL store URL: {url!r} (expected postgresql://...)")
+        parts = urlsplit(url)
+        query = dict(parse_qsl(parts.query, keep_blank_values=True))
+        namespace = query.pop("namespace", DEFAULT_NAMESPACE)
+        if not _NAMESPACE_RE.match(namespace):
+            raise ValueError(
+                f"namespace {namespace!r} must be lower-case letters, digits and _ "
+                "(at most 41 characters, not starting with a digit)"
+            )
+        hnsw = {"m": HNSW_M, "ef_construction": HNSW_EF_CONSTRUCTION, "ef_search": HNSW_EF_SEARCH}
+        for key, lo, hi in (("m", 2, 100), ("ef_construction", 4, 1000), ("ef_search", 1, 1000)):
+            if key in query:
+                raw = query.pop(key)
+                if not raw.isdigit() or not lo <= int(raw) <= hi:
+                    raise ValueError(f"{key}={raw!r} in the store URL must be {lo}-{hi}")
+                hnsw[key] = int(raw)
+        scheme = "postgresql"
+        conninfo = urlunsplit((scheme, parts.netloc, parts.path, urlencode(query), ""))
+        return cls(url=url, conninfo=conninfo, namespace=namespace, hnsw=hnsw)
+
+    def redacted(self) -> str:
+        """The URL without its password (for logs, manifests and traces)."""
+        parts = urlsplit(self.url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            user, host = netloc.rsplit("@", 1)
+            if ":" in user:
+                user = user.split(":", 1)[0] + ":***"
+            netloc = f"{user}@{host}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+
+    def table(self, suffix: str) -> sql.Identifier:
+        """The identifier of one of this index's tables (``chunks``, ``meta``, ...)."""
+        return sql.Identifier(f"{self.namespace}_{suffix}")
+
+    @property
+    def lock_key(self) -> int:
+        """The advisory-lock key of this index's single writer."""
+        return zlib.crc32(f"citerag:{self.namespace}".encode()) & 0x7FFFFFFF
+
+
+def connect(url: StoreURL, *, autocommit: bool = False) -> psycopg.Connection[Any]:
+    """Open a connection with the pgvector types registered.
+
+    Raises:
+        psycopg.OperationalError: The server cannot be reached.
+    """
+    from pgvector.psycopg import register_vector
+
+    conn = psycopg.connect(url.conninfo, autocommit=autocommit)
+    try:
+        register_vector(conn)
+    except psycopg.ProgrammingError:  # the extension is not created yet
+        conn.rollback()
+        with conn.cursor() as cur:
+            cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.commit()
+        register_vector(conn)
+    return conn
+
+
+def ensure_schema(conn: psycopg.Connection[Any], url: StoreURL, dimension: int) -> None:
+    """Create the index's tables and indexes if missing (in the caller's transaction).
+
+    Args:
+        conn: An open connection (not committed here).
+        url: The store URL (namespace, HNSW settings).
+        dimension: The embedding dimension of the ``embedding`` column.
+    """
+    chunks, sentences = url.table("chunks"), url.table("sentences")
+    ns = url.namespace
+    hnsw = url.hnsw
+    statements = [
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS {chunks} ("
+            " langchain_id TEXT PRIMARY KEY,"
+            " content TEXT NOT NULL,"
+            " embedding vector({dim}) NOT NULL,"
+            " content_tsv tsvector GENERATED ALWAYS AS (to_tsvector({cfg}, content)) STORED,"
+            " access TEXT NOT NULL,"
+            " doc_id TEXT NOT NULL,"
+            " langchain_metadata JSONB NOT NULL)"
+        ).format(chunks=chunks, dim=sql.Literal(dimension), cfg=sql.Literal(TS_CONFIG)),
+        sql.SQL(
+            "CREATE INDEX IF NOT EXISTS {name} ON {chunks} USING hnsw"
+            " (embedding vector_cosine_ops) WITH (m = {m}, ef_construction = {efc})"
+        ).format(
+            name=sql.Identifier(f"{ns}_chunks_hnsw"),
+            chunks=chunks,
+            m=sql.Literal(hnsw["m"]),
+            efc=sql.Literal(hnsw["ef_construction"]),
+        ),
+        sql.SQL("CREATE INDEX IF NOT EXISTS {name} ON {chunks} USING gin (content_tsv)").format(
+            name=sql.Identifier(f"{ns}_chunks_tsv"), chunks=chunks
+        ),
+        sql.SQL("CREATE INDEX IF NOT EXISTS {name} ON {chunks} (access)").format(
+            name=sql.Identifier(f"{ns}_chunks_access"), chunks=chunks
+        ),
+        sql.SQL("CREATE INDEX IF NOT EXISTS {name} ON {chunks} (doc_id)").format(
+            name=sql.Identifier(f"{ns}_chunks_doc"), chunks=chunks
+        ),
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS {sentences} ("
+            " langchain_id TEXT PRIMARY KEY REFERENCES {chunks} (langchain_id) ON DELETE CASCADE,"
+            " spans INT4[] NOT NULL,"
+            " vectors BYTEA NOT NULL)"
+        ).format(sentences=sentences, chunks=chunks),
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS {records} ("
+            " namespace TEXT NOT NULL, key TEXT NOT NULL, group_id TEXT,"
+            " updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (namespace, key))"
+        ).format(records=url.table("records")),
+        sql.SQL("CREATE INDEX IF NOT EXISTS {name} ON {records} (namespace, group_id)").format(
+            name=sql.Identifier(f"{ns}_records_group"), records=url.table("records")
+        ),
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS {meta} (key TEXT PRIMARY KEY, value JSONB NOT NULL)"
+        ).format(meta=url.table("meta")),
+    ]
+    with conn.cursor() as cur:
+        cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        for stmt in statements:
+            cur.execute(stmt)
+
+
+def table_exists(conn: psycopg.Connection[Any], url: StoreURL, suffix: str) -> bool:
+    """Whether one of the index's tables exists."""
+    row = conn.execute(
+        "SELECT to_regclass(%s) IS NOT NULL", [f"{url.namespace}_{suffix}"]
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def read_meta(conn: psycopg.Connection[Any], url: StoreURL, key: str) -> Any | None:
+    """One value of the meta table (``None`` when missing or the table does not exist)."""
+    if not table_exists(conn, url, "meta"):
+        return None
+    row = conn.execute(
+        sql.SQL("SELECT value FROM {} WHERE key = %s").format(url.table("meta")), [key]
+    ).fetchone()
+    return None if row is None else row[0]
+
+
+def write_meta(conn: psycopg.Connection[Any], url: StoreURL, key: str, value: Any) -> None:
+    """Upsert one value of the meta table (in the caller's transaction)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (key, value) VALUES (%s, %s::jsonb)"
+            " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"
+        ).format(url.table("meta")),
+        [key, json.dumps(value, ensure_ascii=False, default=str)],
+    )
+
+
+@contextmanager
+def writer_lock(url: StoreURL) -> Iterator[psycopg.Connection[Any]]:
+    """Hold the index's single-writer advisory lock on a connection of its own.
+
+    The lock is a session-level ``pg_advisory_lock``: a second writer (another process or
+    machine) waits until the first releases it; a writer that dies releases it with its
+    connection, so a crash never leaves the index locked.
+
+    Yields:
+        The connection holding the lock, in transaction mode: the caller's statements form
+        one transaction until it calls ``commit()`` or ``rollback()``.
+    """
+    conn = connect(url, autocommit=True)
+    try:
+        conn.execute("SELECT pg_advisory_lock(%s)", [url.lock_key])
+        conn.autocommit = False
+        try:
+            yield conn
+        finally:
+            if not conn.closed:
+                conn.rollback()  # anything not committed by the caller
+                conn.autocommit = True
+                conn.execute("SELECT pg_advisory_unlock(%s)", [url.lock_key])
+    finally:
+        conn.close()

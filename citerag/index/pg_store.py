@@ -1,0 +1,438 @@
+"""``PostgresStore``: chunks, keyword search and sentence vectors in PostgreSQL + pgvector.
+
+The PostgreSQL counterpart of :class:`~citerag.index.store.CiteragStore`, with the same
+duck-typed surface the retriever and rerankers use (``similarity_search_with_score_by_vector``,
+``bm25_search``, ``cosine_for``, ``sentence_vectors_for``, ``get_by_ids``, ``iter_metadata``)
+behind LangChain's ``VectorStore`` interface, so the graph does not know which store it runs on.
+
+* **Dense**: pgvector cosine distance through the HNSW index, ``hnsw.ef_search`` set per
+  query. An HNSW scan filters *after* it walks the graph, so under a selective filter (a
+  user allowed 2 % of the rows, a question constrained to one filing) it can return fewer
+  than ``k`` rows; the store then repeats the query as an exact scan over the allowed rows,
+  which is cheap exactly when the filter is selective. ``k`` allowed results always come
+  back when ``k`` exist.
+* **Keyword**: PostgreSQL full text search on the generated ``content_tsv`` column (GIN):
+  the question's words, OR-ed (``plainto_tsquery``, which ``PGVectorStore``'s hybrid search
+  uses, ANDs them, and a question rarely has every word in one chunk), ranked by
+  ``ts_rank`` with document-length normalisation. Unlike the in-process Okapi BM25 it stems
+  (Snowball English) and has no inverse document frequency: a common word counts as much as
+  a rare one. The README gives the measured difference.
+* **Filters** (access labels, question constraints) are SQL predicates inside both legs
+  (:mod:`citerag.index.pg_filters`), never a post-filter.
+* **Writes** go through one connection in one transaction when the store is opened for
+  writing (:meth:`PostgresStore.for_writing`): LangChain's indexing API adds and deletes
+  through it, the ingest commits once per published change, readers see the old state until
+  then, and a writer that dies leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import psycopg
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.vectorstores import VectorStore
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from citerag.index.bm25 import tokenize
+from citerag.index.chunk_vectors import SentenceVectors, embed_chunks
+from citerag.index.filters import Filter
+from citerag.index.pg_db import TS_CONFIG, StoreURL
+from citerag.index.pg_filters import compile_filter
+
+log = logging.getLogger(__name__)
+
+#: Most query words sent to the keyword leg.
+MAX_QUERY_TERMS = 32
+_TERM_RE = re.compile(r"^[a-z0-9]+$")
+#: What the keyword leg's score is (shown in traces next to the BM25 description).
+KEYWORD_SCORE_TYPE = (
+    f"PostgreSQL ts_rank of the OR-ed question words ('{TS_CONFIG}' stemming, length-"
+    "normalised, no idf), higher=better"
+)
+
+
+def _normalise(vector: Sequence[float]) -> np.ndarray:
+    q = np.asarray(vector, dtype=np.float32)
+    return q / (np.linalg.norm(q) or 1.0)
+
+
+def keyword_query(query: str) -> str:
+    """The ``to_tsquery`` text of a question: its content words OR-ed (``""``: none)."""
+    terms: list[str] = []
+    for term in tokenize(query):
+        if _TERM_RE.match(term) and term not in terms:
+            terms.append(term)
+    return " | ".join(terms[:MAX_QUERY_TERMS])
+
+
+class PostgresStore(VectorStore):
+    """Chunks in PostgreSQL: pgvector HNSW (cosine) + full text search + sentence vectors."""
+
+    def __init__(
+        self,
+        embedding: Embeddings,
+        dimension: int,
+        url: StoreURL,
+        *,
+        sentence_vectors: bool = True,
+        conn: psycopg.Connection[Any] | None = None,
+        pool_size: int = 8,
+    ) -> None:
+        """Open a store over an index's tables (which must exist: see ``ensure_schema``).
+
+        Args:
+            embedding: The embedding model (the one the index was built with).
+            dimension: Vector dimension.
+            url: The parsed store URL.
+            sentence_vectors: Also embed the sentences of chunks added.
+            conn: Write through this connection and never commit (the ingest's transaction);
+                ``None``: read through a connection pool.
+            pool_size: Most pooled connections (reader mode).
+
+        Raises:
+            ValueError: ``dimension`` or ``pool_size`` is not positive.
+        """
+        if dimension <= 0:
+            raise ValueError(f"dimension must be positive, not {dimension}")
+        if pool_size <= 0:
+            raise ValueError(f"pool_size must be positive, not {pool_size}")
+        self._embedding = embedding
+        self.dimension = dimension
+        self.url = url
+        self.sentence_vectors = sentence_vectors
+        self._conn = conn
+        self._pool: Any = None
+        self._pool_size = pool_size
+        self.embedded_texts = 0
+        self.exact_fallbacks = 0  # dense queries repeated exactly because HNSW came back short
+        self._chunks = url.table("chunks")
+        self._sentences = url.table("sentences")
+
+    @classmethod
+    def for_writing(
+        cls,
+        embedding: Embeddings,
+        dimension: int,
+        url: StoreURL,
+        conn: psycopg.Connection[Any],
+        *,
+        sentence_vectors: bool = True,
+    ) -> PostgresStore:
+        """A store whose every read and write goes through ``conn`` (never committed here)."""
+        return cls(embedding, dimension, url, sentence_vectors=sentence_vectors, conn=conn)
+
+    # -- connections -----------------------------------------------------------------------
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        if self._conn is not None:
+            yield self._conn
+            return
+        if self._pool is None:
+            from pgvector.psycopg import register_vector
+            from psycopg_pool import ConnectionPool
+
+            self._pool = ConnectionPool(
+                self.url.conninfo,
+                min_size=1,
+                max_size=self._pool_size,
+                configure=register_vector,
+                open=True,
+                name=f"citerag-{self.url.namespace}",
+            )
+        with self._pool.connection() as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Close the reader pool (a writer's connection belongs to its caller)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    # -- VectorStore interface -------------------------------------------------------------
+
+    @property
+    def embeddings(self) -> Embeddings:
+        """The embedding model."""
+        return self._embedding
+
+    def __len__(self) -> int:
+        with self._connection() as conn:
+            row = conn.execute(sql.SQL("SELECT count(*) FROM {}").format(self._chunks)).fetchone()
+        return int(row[0]) if row else 0
+
+    def add_texts(
+        self,
+        texts: Iterable[str],
+        metadatas: list[dict[Any, Any]] | None = None,
+        *,
+        ids: list[str] | None = None,
+        **kwargs: Any,
+    ) -> list[str]:
+        """Embed and add texts."""
+        docs = [
+            Document(page_content=t, metadata=(metadatas[i] if metadatas else {}))
+            for i, t in enumerate(texts)
+        ]
+        return self.add_documents(docs, ids=ids)
+
+    def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
+        """Embed documents once and upsert their rows and sentence vectors.
+
+        Args:
+            documents: Chunks (``metadata["content"]``: own words, ``access``, ``doc_id``).
+            **kwargs: ``ids`` (required for sync with the record manager).
+
+        Returns:
+            The ids written.
+        """
+        if not documents:
+            return []
+        ids = list(kwargs.get("ids") or [d.id or str(i) for i, d in enumerate(documents)])
+        done = embed_chunks(self._embedding, documents, sentence_vectors=self.sentence_vectors)
+        self.embedded_texts += done.texts_embedded
+        rows = [
+            (
+                key,
+                d.page_content,
+                _normalise(vec),
+                str(d.metadata.get("access", "public")),
+                str(d.metadata.get("doc_id", "")),
+                Jsonb(dict(d.metadata)),
+            )
+            for key, d, vec in zip(ids, documents, done.vectors, strict=True)
+        ]
+        with self._connection() as conn, conn.cursor() as cur:
+            cur.executemany(
+                sql.SQL(
+                    "INSERT INTO {} (langchain_id, content, embedding, access, doc_id,"
+                    " langchain_metadata) VALUES (%s, %s, %s, %s, %s, %s)"
+                    " ON CONFLICT (langchain_id) DO UPDATE SET content = EXCLUDED.content,"
+                    " embedding = EXCLUDED.embedding, access = EXCLUDED.access,"
+                    " doc_id = EXCLUDED.doc_id, langchain_metadata = EXCLUDED.langchain_metadata"
+                ).format(self._chunks),
+                rows,
+            )
+            cur.execute(
+                sql.SQL("DELETE FROM {} WHERE langchain_id = ANY(%s)").format(self._sentences),
+                [ids],
+            )
+            if done.sentences is not None:
+                cur.executemany(
+                    sql.SQL(
+                        "INSERT INTO {} (langchain_id, spans, vectors) VALUES (%s, %s, %s)"
+                    ).format(self._sentences),
+                    [
+                        (key, [x for span in spans for x in span], vecs.astype("<f2").tobytes())
+                        for key, (spans, vecs) in zip(ids, done.sentences, strict=True)
+                    ],
+                )
+        return ids
+
+    def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
+        """Delete chunks (and their sentence vectors) by id; unknown ids are ignored."""
+        if not ids:
+            return True
+        with self._connection() as conn:
+            conn.execute(
+                sql.SQL("DELETE FROM {} WHERE langchain_id = ANY(%s)").format(self._chunks),
+                [list(ids)],
+            )
+        return True
+
+    def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
+        """Return stored documents by id, in the order asked (missing ids are skipped)."""
+        if not ids:
+            return []
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT langchain_id, content, langchain_metadata FROM {}"
+                    " WHERE langchain_id = ANY(%s)"
+                ).format(self._chunks),
+                [list(ids)],
+            ).fetchall()
+        found = {r[0]: Document(id=r[0], page_content=r[1], metadata=dict(r[2])) for r in rows}
+        return [found[key] for key in ids if key in found]
+
+    def similarity_search(
+        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Dense search returning documents."""
+        return [d for d, _ in self.similarity_search_with_score(query, k, filter=filter)]
+
+    def similarity_search_with_score(
+        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """Dense search; the score is the cosine similarity (higher is closer)."""
+        vector = self._embedding.embed_query(query)
+        return self.similarity_search_with_score_by_vector(vector, k, filter=filter)
+
+    def _similarity_search_with_relevance_scores(
+        self, query: str, k: int = 4, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        return self.similarity_search_with_score(query, k, filter=kwargs.get("filter"))
+
+    def similarity_search_with_score_by_vector(
+        self,
+        embedding: list[float],
+        k: int = 4,
+        filter: Filter | None = None,
+        *,
+        exact: bool = False,
+        **kwargs: Any,
+    ) -> list[tuple[Document, float]]:
+        """Dense search by vector, the filter inside the query.
+
+        Args:
+            embedding: Query vector (normalised here).
+            k: Number of results.
+            filter: Metadata filter (a SQL predicate of the same query).
+            exact: Scan every allowed row instead of walking the HNSW graph.
+
+        Returns:
+            ``(document, cosine)`` pairs, best first; ``document.id`` is the chunk key.
+        """
+        if k <= 0:
+            return []
+        q = _normalise(embedding)
+        where, params = compile_filter(filter)
+        stmt = sql.SQL(
+            "SELECT langchain_id, content, langchain_metadata, 1 - (embedding <=> %s) FROM {}"
+            " WHERE {} ORDER BY embedding <=> %s LIMIT %s"
+        ).format(self._chunks, where)
+        args = [q, *params, q, k]
+        with self._connection() as conn:
+            rows = self._dense_rows(conn, stmt, args, k, exact=exact)
+            if not exact and filter and len(rows) < k:
+                self.exact_fallbacks += 1
+                rows = self._dense_rows(conn, stmt, args, k, exact=True)
+        return [
+            (Document(id=r[0], page_content=r[1], metadata=dict(r[2])), float(r[3])) for r in rows
+        ]
+
+    def _dense_rows(
+        self,
+        conn: psycopg.Connection[Any],
+        stmt: sql.Composed,
+        args: list[Any],
+        k: int,
+        *,
+        exact: bool,
+    ) -> list[tuple[Any, ...]]:
+        with conn.transaction():
+            if exact:
+                conn.execute("SET LOCAL enable_indexscan = off")
+            else:
+                ef = max(self.url.hnsw["ef_search"], k)
+                conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
+            return conn.execute(stmt, args).fetchall()
+
+    def bm25_search(
+        self, query: str, k: int = 4, filter: Filter | None = None
+    ) -> list[tuple[Document, float]]:
+        """Keyword search (PostgreSQL full text search), the filter inside the query.
+
+        Returns:
+            ``(document, ts_rank)`` pairs with a positive score, best first.
+        """
+        text = keyword_query(query)
+        if not text or k <= 0:
+            return []
+        where, params = compile_filter(filter)
+        stmt = sql.SQL(
+            "SELECT langchain_id, content, langchain_metadata, ts_rank(content_tsv, q, 1) AS s"
+            " FROM {}, to_tsquery({}, %s) AS q"
+            " WHERE content_tsv @@ q AND {} ORDER BY s DESC, langchain_id LIMIT %s"
+        ).format(self._chunks, sql.Literal(TS_CONFIG), where)
+        with self._connection() as conn:
+            rows = conn.execute(stmt, [text, *params, k]).fetchall()
+        return [
+            (Document(id=r[0], page_content=r[1], metadata=dict(r[2])), float(r[3]))
+            for r in rows
+            if r[3] > 0
+        ]
+
+    lexical_score_type = KEYWORD_SCORE_TYPE
+
+    @classmethod
+    def from_texts(
+        cls,
+        texts: list[str],
+        embedding: Embeddings,
+        metadatas: list[dict[Any, Any]] | None = None,
+        *,
+        ids: list[str] | None = None,
+        **kwargs: Any,
+    ) -> PostgresStore:
+        """Not supported: open an index with ``citerag ingest --store URL`` instead."""
+        raise NotImplementedError(
+            "PostgresStore is created by `citerag ingest --store URL` (or citerag.index."
+            "pg_index.open_postgres), which also writes its manifest"
+        )
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def iter_metadata(self) -> Iterable[tuple[str, dict[str, Any]]]:
+        """Yield ``(key, metadata)`` for every stored chunk."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT langchain_id, langchain_metadata FROM {} ORDER BY langchain_id"
+                ).format(self._chunks)
+            ).fetchall()
+        for key, meta in rows:
+            yield key, dict(meta)
+
+    def count_by_doc(self) -> dict[str, int]:
+        """Chunks held per document id."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL("SELECT doc_id, count(*) FROM {} GROUP BY doc_id").format(self._chunks)
+            ).fetchall()
+        return {str(d): int(n) for d, n in rows}
+
+    def cosine_for(self, keys: Sequence[str], query_vector: Sequence[float]) -> dict[str, float]:
+        """Cosine similarity of the query to stored chunks by key."""
+        if not keys:
+            return {}
+        q = _normalise(query_vector)
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT langchain_id, 1 - (embedding <=> %s) FROM {}"
+                    " WHERE langchain_id = ANY(%s)"
+                ).format(self._chunks),
+                [q, list(keys)],
+            ).fetchall()
+        return {r[0]: float(r[1]) for r in rows}
+
+    def sentence_vectors_many(self, keys: Sequence[str]) -> dict[str, SentenceVectors]:
+        """Sentence spans and vectors of a shortlist of chunks, in one query."""
+        if not keys:
+            return {}
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT langchain_id, spans, vectors FROM {} WHERE langchain_id = ANY(%s)"
+                ).format(self._sentences),
+                [list(keys)],
+            ).fetchall()
+        out: dict[str, SentenceVectors] = {}
+        for key, flat, blob in rows:
+            spans = [(int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2)]
+            vecs = np.frombuffer(blob, dtype="<f2").reshape(len(spans), self.dimension)
+            out[key] = (spans, vecs)
+        return out
+
+    def sentence_vectors_for(self, key: str) -> SentenceVectors | None:
+        """Sentence spans (within ``content``) and vectors of one chunk."""
+        return self.sentence_vectors_many([key]).get(key)
