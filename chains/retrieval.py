@@ -166,7 +166,11 @@ class HybridRetriever:
             filter=flt,
             score_types={
                 "dense": "cosine similarity of query and chunk embeddings (-1..1, higher=closer)",
-                "bm25": "Okapi BM25 (k1=1.2, b=0.75), unbounded, higher=better",
+                "bm25": getattr(
+                    self.lexical,
+                    "lexical_score_type",
+                    "Okapi BM25 (k1=1.2, b=0.75), unbounded, higher=better",
+                ),
                 "rrf": f"reciprocal rank fusion, sum of 1/({rrf_k}+rank)",
             },
         )

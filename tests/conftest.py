@@ -65,4 +65,10 @@ def sample_index(tmp_path_factory: pytest.TempPathFactory, embedding_model, samp
 
 
 # PostgreSQL (pgserver) fixtures, shared by every test module.
-from tests.support.pg import pg_server, pg_url, store_location  # noqa: E402, F401
+from tests.support.pg import (  # noqa: E402, F401
+    pg_server,
+    pg_url,
+    sample_location,
+    sample_pg_index,
+    store_location,
+)

@@ -11,10 +11,10 @@ from langchain_core.documents import Document
 from chains.citations import normalise_ws
 from chains.retrieval import HybridRetriever
 from citerag.index.loaded import load_index
-from citerag.index.store import CiteragStore
 from graphs.rag import build_graph
 from graphs.state import to_jsonable
 from loaders.registry import load_file
+from tests.support.pg import empty_store
 
 pytestmark = pytest.mark.integration
 
@@ -28,8 +28,9 @@ RESTRICTED_FACTS = [
 
 
 @pytest.fixture(scope="module")
-def loaded(sample_index, embedding_model):
-    return load_index(sample_index, embedding_model)
+def loaded(sample_location, embedding_model):
+    """The sample index on each store (every test here runs on FAISS and on PostgreSQL)."""
+    return load_index(sample_location, embedding_model)
 
 
 @pytest.fixture(scope="module")
@@ -173,10 +174,10 @@ def test_metadata_filter_restricts_documents(graph):
 
 
 @pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
-def test_k_allowed_results_when_most_of_the_index_is_forbidden(embedding_model, mode):
-    store = CiteragStore(
-        embedding_model.embeddings, embedding_model.dimension, sentence_vectors=False
-    )
+def test_k_allowed_results_when_most_of_the_index_is_forbidden(
+    embedding_model, mode, store_location
+):
+    store = empty_store(store_location, embedding_model)
     docs, ids = [], []
     for i in range(200):
         label = "public" if i % 20 == 0 else "secret"  # 95 % forbidden

@@ -91,3 +91,39 @@ def clone_index(index_dir: Path, dest: Path) -> Path:
     """Copy an index directory (its ``current`` link is relative, so the copy works)."""
     shutil.copytree(index_dir, dest, symlinks=True)
     return dest
+
+
+def stored_record_keys(location: Path | str, group_ids: list[str] | None = None) -> list[str]:
+    """Record-manager keys of an index on either store (optionally of some documents)."""
+    from citerag.index.location import is_store_url
+
+    if not is_store_url(location):
+        return record_keys(Path(location), group_ids)
+    from citerag.index.pg_db import StoreURL, connect
+    from citerag.index.pg_records import PostgresRecordManager
+
+    url = StoreURL.parse(str(location))
+    with connect(url) as conn:
+        return PostgresRecordManager("citerag", url, conn).list_keys(group_ids=group_ids)
+
+
+def assert_store_in_step(store: Any, location: Path | str) -> set[str]:
+    """Every part of a store, and its record manager, hold the same chunk keys.
+
+    FAISS: the dense index, its docstore, BM25 and the sentence store. PostgreSQL: the chunk
+    rows (dense and keyword legs read the same rows) and the sentence-vector rows.
+
+    Returns:
+        The keys.
+    """
+    from citerag.index.pg_store import PostgresStore
+
+    keys = {key for key, _ in store.iter_metadata()}
+    if isinstance(store, PostgresStore):
+        assert len(store) == len(keys)
+        if store.sentence_vectors:
+            assert set(store.sentence_vectors_many(sorted(keys))) == keys
+    else:
+        assert_parts_in_step(store)
+    assert set(stored_record_keys(location)) == keys
+    return keys

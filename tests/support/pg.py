@@ -49,3 +49,53 @@ def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path
         return tmp_path / "index"
     server: str = request.getfixturevalue("pg_server")
     return with_namespace(server, f"t{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture(scope="session")
+def sample_pg_index(pg_server: str, embedding_model, sample_corpus: Path) -> str:
+    """The sample corpus ingested once per session into PostgreSQL; returns its store URL.
+
+    Treat it as read-only, like ``sample_index``.
+    """
+    from citerag.index.ingest import ingest
+
+    url = with_namespace(pg_server, "sample")
+    report = ingest([sample_corpus], url, embedding_model, progress=False)
+    assert not report.failed, f"sample corpus failed to ingest: {report.failed}"
+    return url
+
+
+@pytest.fixture(scope="module", params=["faiss", "postgres"])
+def sample_location(request: pytest.FixtureRequest) -> Path | str:
+    """The sample index on each store: the FAISS directory, then the PostgreSQL URL."""
+    if request.param == "faiss":
+        return request.getfixturevalue("sample_index")
+    return request.getfixturevalue("sample_pg_index")
+
+
+def empty_store(location: Path | str, embedding_model, *, sentence_vectors: bool = False):
+    """An empty store of either kind for tests that add chunks by hand.
+
+    A FAISS location gives an in-memory ``CiteragStore``; a PostgreSQL URL gets its tables
+    created and a ``PostgresStore`` whose every write commits at once.
+    """
+    from citerag.index.location import is_store_url
+    from citerag.index.store import CiteragStore
+
+    if not is_store_url(location):
+        return CiteragStore(
+            embedding_model.embeddings, embedding_model.dimension, sentence_vectors=sentence_vectors
+        )
+    from citerag.index.pg_db import StoreURL, connect, ensure_schema
+    from citerag.index.pg_store import PostgresStore
+
+    url = StoreURL.parse(str(location))
+    with connect(url) as conn:
+        ensure_schema(conn, url, embedding_model.dimension)
+        conn.commit()
+    return PostgresStore(
+        embedding_model.embeddings,
+        embedding_model.dimension,
+        url,
+        sentence_vectors=sentence_vectors,
+    )
