@@ -2,6 +2,11 @@
 
 Settings come from ``--config FILE`` (TOML), then ``CITERAG_*`` environment variables, then
 these flags; see :mod:`citerag.server.settings` and the README's "Serve it" section.
+
+With a PostgreSQL store (``--store URL``) several processes may serve the same data:
+``--workers N`` (uvicorn worker processes sharing one port; each builds the app from the
+parent's settings, handed over as JSON in ``$CITERAG_SERVER_SETTINGS_JSON``) or separate
+``citerag serve --port P`` processes, on one machine or several.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,13 +36,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from citerag.server import create_app, load_settings
+    from citerag.server.settings import SETTINGS_JSON_ENV, settings_to_json
 
     settings = load_settings(
         args.config,
         overrides={
             "host": args.host,
             "port": args.port,
+            "workers": args.workers,
             "index_dir": args.index,
+            "store": args.store,
             "data_dir": args.data_dir,
             "tokens_file": args.tokens,
             "max_upload_mb": args.max_upload_mb,
@@ -56,13 +65,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "unless a TLS-terminating proxy is in front",
             settings.host,
         )
+    if settings.workers > 1:
+        # Each worker process builds its own app (model, reader pool, index worker) from
+        # the parent's settings; one of them becomes the writer (see SharedIndexWorker).
+        os.environ[SETTINGS_JSON_ENV] = settings_to_json(settings)
+        uvicorn.run(
+            "citerag.server.app:app_from_env",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level.lower(),
+            workers=settings.workers,
+            timeout_graceful_shutdown=30,
+        )
+        return 0
     app = create_app(settings)
     uvicorn.run(
         app,
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level.lower(),
-        workers=1,  # the index writer and the loaded graph live in this one process
+        workers=1,  # an index directory: the writer and the loaded graph live in this process
         timeout_graceful_shutdown=30,
     )
     return 0
@@ -71,9 +94,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Register ``citerag serve``.
 
-    ``common`` is not used: ``--index`` here defaults to the settings chain (config file,
-    ``$CITERAG_INDEX``) instead of the other commands' default, and ``--json`` has no meaning.
+    ``common`` is not used: ``--index``/``--store`` here default to the settings chain
+    (config file, ``$CITERAG_INDEX``/``$CITERAG_STORE``) instead of the other commands'
+    default, and ``--json`` has no meaning. The values are parsed by the same functions as
+    every other command's (:func:`citerag.cli.index_location`, :func:`citerag.cli.store_url`).
     """
+    from citerag.cli import index_location, store_url
+
     sp = sub.add_parser(
         "serve",
         help="serve the graph over HTTP (LangServe) with a documents API and token access",
@@ -84,7 +111,26 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--host", default=None, help="interface to bind (default 127.0.0.1)")
     sp.add_argument("--port", type=int, default=None, help="TCP port (default 8000)")
     sp.add_argument(
-        "--index", type=Path, default=None, help="index directory (default .citerag/index)"
+        "--workers",
+        type=int,
+        default=None,
+        help="uvicorn worker processes (default 1; more need --store: PostgreSQL)",
+    )
+    where = sp.add_mutually_exclusive_group()
+    where.add_argument(
+        "--index",
+        type=index_location,
+        default=None,
+        help="index directory (default .citerag/index) or a store URL",
+    )
+    where.add_argument(
+        "--store",
+        type=store_url,
+        default=None,
+        metavar="URL",
+        help="serve a PostgreSQL store (postgresql+psycopg://user@host/db[?namespace=NAME]) "
+        "instead of an index directory; statuses and uploads then live in it too, and "
+        "several processes may serve it (default $CITERAG_STORE)",
     )
     sp.add_argument(
         "--data-dir",
@@ -110,4 +156,5 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         help="serve LangServe's playground at /rag/playground/ (login at /playground/login)",
     )
     sp.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"])
-    sp.set_defaults(func=cmd_serve)
+    # resolve_location must not fill --index: the settings chain decides (config < env < flags)
+    sp.set_defaults(func=cmd_serve, no_default_index=True)

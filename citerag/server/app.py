@@ -24,6 +24,7 @@ JSON bodies are checked strictly before any handler reads them
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -34,12 +35,12 @@ import citerag
 from citerag.embeddings import EmbeddingModel
 from citerag.server import deps
 from citerag.server.auth import VIEWER_COOKIE, AuthMiddleware, TokenStore
-from citerag.server.documents import DocumentRegistry
+from citerag.server.documents import PgDocumentRegistry, Registry, open_registry
 from citerag.server.engine import Engine
 from citerag.server.hardening import StrictJSONMiddleware
 from citerag.server.routes import documents, index, probes, rag, viewer
-from citerag.server.settings import ServerSettings
-from citerag.server.worker import IndexWorker
+from citerag.server.settings import SETTINGS_JSON_ENV, ServerSettings, settings_from_json
+from citerag.server.worker import IndexWorker, SharedIndexWorker
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +50,15 @@ _DOCS_PATHS = ("/docs", "/docs/oauth2-redirect", "/openapi.json", "/redoc")
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start the index worker (which loads the model and the index); stop it on shutdown."""
+    from citerag.index.location import describe
+
     worker: IndexWorker = app.state.worker
     settings: ServerSettings = app.state.settings
     worker.start()
     log.info(
-        "citerag server: index %s, data %s, %d token(s)",
-        settings.index_dir,
+        "citerag server (pid %d): index %s, data %s, %d token(s)",
+        os.getpid(),
+        describe(settings.location),
         settings.data_dir,
         len(app.state.tokens),
     )
@@ -62,6 +66,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         await anyio.to_thread.run_sync(worker.stop)
+        app.state.engine.close()
+        app.state.registry.close()
 
 
 def _open_tokens(settings: ServerSettings) -> TokenStore:
@@ -80,7 +86,7 @@ def create_app(
     *,
     embedding_model: EmbeddingModel | None = None,
     warmup: bool = True,
-    watch_interval: float = 2.0,
+    watch_interval: float | None = None,
 ) -> FastAPI:
     """Build the application (the model and index load in the background on startup).
 
@@ -88,25 +94,34 @@ def create_app(
         settings: Validated settings.
         embedding_model: An already loaded embedding model to reuse (tests).
         warmup: Run one query through each new graph before serving it.
-        watch_interval: Seconds between checks for index builds published by others.
+        watch_interval: Seconds between checks for index builds published by others
+            (``None``: ``settings.watch_interval``).
 
     Returns:
-        The FastAPI app; run it with uvicorn (one worker process: the index writer and the
-        loaded graph live in the process).
+        The FastAPI app; run it with uvicorn. With an index directory, one worker process
+        (the index writer and the loaded graph live in it); with a PostgreSQL store
+        (``settings.store``) any number of processes, on any machines.
 
     Raises:
         ValueError: No token file is configured, or it or the registry is malformed.
         FileNotFoundError: The token file does not exist.
+        psycopg.OperationalError: The PostgreSQL store cannot be reached.
     """
     tokens = _open_tokens(settings)
-    registry = DocumentRegistry(settings.data_dir)
+    if watch_interval is None:
+        watch_interval = settings.watch_interval
+    registry: Registry = open_registry(settings.data_dir, settings.store)
     engine = Engine(
-        settings.index_dir,
+        settings.location,
         embedding_model=settings.embedding_model,
         model=embedding_model,
         warmup=warmup,
     )
-    worker = IndexWorker(engine, registry, watch_interval=watch_interval)
+    worker = (
+        SharedIndexWorker(engine, registry, watch_interval=watch_interval)
+        if isinstance(registry, PgDocumentRegistry)
+        else IndexWorker(engine, registry, watch_interval=watch_interval)
+    )
 
     app = FastAPI(
         title="citerag",
@@ -157,3 +172,23 @@ def create_app(
         cookies=[(VIEWER_COOKIE, viewer.COOKIE_PATHS)],
     )
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The app factory uvicorn's worker processes call (``citerag serve --workers N``).
+
+    The parent puts its validated settings in ``$CITERAG_SERVER_SETTINGS_JSON``
+    (:func:`~citerag.server.settings.settings_to_json`), so every worker serves exactly
+    what the parent was configured with, whatever the config file, environment and flags.
+
+    Raises:
+        RuntimeError: The variable is not set.
+    """
+    raw = os.environ.get(SETTINGS_JSON_ENV)
+    if not raw:
+        raise RuntimeError(f"${SETTINGS_JSON_ENV} is not set (citerag serve --workers sets it)")
+    settings = settings_from_json(raw)
+    level = getattr(logging, settings.log_level.upper(), logging.INFO)
+    for name in ("citerag", "graphs", "chains", "loaders"):
+        logging.getLogger(name).setLevel(level)
+    return create_app(settings)

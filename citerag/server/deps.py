@@ -19,7 +19,7 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.security import HTTPBearer
 
 from citerag.server.auth import Identity, TokenStore, identity_of
-from citerag.server.documents import DocumentRegistry
+from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.engine import Engine, Snapshot
 from citerag.server.settings import ServerSettings
 from citerag.server.worker import IndexWorker
@@ -34,7 +34,7 @@ def attach(
     *,
     settings: ServerSettings,
     engine: Engine,
-    registry: DocumentRegistry,
+    registry: AnyRegistry,
     worker: IndexWorker,
     tokens: TokenStore,
 ) -> None:
@@ -67,9 +67,9 @@ def get_engine(request: Request) -> Engine:
     return engine
 
 
-def get_registry(request: Request) -> DocumentRegistry:
+def get_registry(request: Request) -> AnyRegistry:
     """The uploaded-document registry."""
-    registry: DocumentRegistry = request.app.state.registry
+    registry: AnyRegistry = request.app.state.registry
     return registry
 
 
@@ -115,7 +115,7 @@ def current_snapshot(request: Request) -> Snapshot:
 
 Settings = Annotated[ServerSettings, Depends(get_settings)]
 EngineDep = Annotated[Engine, Depends(get_engine)]
-Registry = Annotated[DocumentRegistry, Depends(get_registry)]
+Registry = Annotated[AnyRegistry, Depends(get_registry)]
 Worker = Annotated[IndexWorker, Depends(get_worker)]
 Tokens = Annotated[TokenStore, Depends(get_tokens)]
 Caller = Annotated[Identity, Depends(current_identity)]

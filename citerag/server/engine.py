@@ -28,7 +28,7 @@ from langchain_core.embeddings import Embeddings
 from citerag.batching import DEFAULT_CACHE_SIZE, EmbeddingBatcher
 from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import current_build
-from citerag.index.location import is_store_url
+from citerag.index.location import IndexLocation, is_store_url
 from citerag.index.manifest import Manifest
 from loaders.chunking import ChunkSettings
 
@@ -72,7 +72,7 @@ class Engine:
 
     def __init__(
         self,
-        index_dir: Path,
+        index_dir: IndexLocation,
         *,
         embedding_model: str | None = None,
         model: EmbeddingModel | None = None,
@@ -85,7 +85,7 @@ class Engine:
         """Configure (nothing is loaded until :meth:`load_model`/:meth:`reload`).
 
         Args:
-            index_dir: The index directory.
+            index_dir: The index directory, or a PostgreSQL store URL.
             embedding_model: Embedding model name or directory (``None`` = bundled default).
             model: An already loaded embedding model to reuse (tests, notebooks).
             warmup: Run one query through each new graph before publishing it.
@@ -106,6 +106,7 @@ class Engine:
             batching=query_batching, wait_ms=query_batch_wait_ms, cache=query_cache
         )
         self._snapshot: Snapshot | None = None
+        self._pg_store: Any = None  # a PostgreSQL index's reader store, kept across reloads
         self._lock = threading.Lock()
         self.state = "starting"
         self.error = ""
@@ -203,7 +204,7 @@ class Engine:
 
             build_id = current_build_id(str(self.index_dir))
             return build_id is not None and (snap is None or build_id != snap.build_id)
-        build = current_build(self.index_dir)
+        build = current_build(Path(self.index_dir))
         if build is None:
             return False
         if snap is None or snap.build_dir is None:
@@ -227,11 +228,14 @@ class Engine:
             model = self.load_model()
             t0 = time.perf_counter()
             try:
-                deps = GraphDeps.from_index(
-                    self.index_dir,
-                    embedding_model=model,
-                    embeddings=self._query_embeddings(model),
-                )
+                if is_store_url(self.index_dir):
+                    deps = self._postgres_deps(model)
+                else:
+                    deps = GraphDeps.from_index(
+                        self.index_dir,
+                        embedding_model=model,
+                        embeddings=self._query_embeddings(model),
+                    )
             except IndexNotFoundError as exc:
                 if self._snapshot is None:
                     self.state, self.error = "no_index", str(exc)
@@ -261,6 +265,35 @@ class Engine:
                 time.perf_counter() - t0,
             )
             return snap
+
+    def _postgres_deps(self, model: EmbeddingModel) -> Any:
+        """Graph dependencies over a PostgreSQL index, reusing this engine's reader store.
+
+        ``GraphDeps.from_index`` would open a new store (a new connection pool) per reload;
+        a published change needs no new store, only its manifest and calibration, so the
+        same :class:`~citerag.index.pg_store.PostgresStore` serves every build.
+        """
+        from citerag.index.calibration import read_calibration
+        from citerag.index.pg_index import open_postgres
+        from graphs.deps import GraphDeps
+
+        loaded = open_postgres(str(self.index_dir), model, store=self._pg_store)
+        self._pg_store = loaded.store
+        deps = GraphDeps.from_store(
+            loaded.store,
+            embeddings=self._query_embeddings(model) or model.embeddings,
+            manifest_id=loaded.manifest_id,
+            embedding_model=model.name,
+            calibration=read_calibration(str(self.index_dir)),
+        )
+        deps.index = loaded
+        return deps
+
+    def close(self) -> None:
+        """Release the reader store's connection pool (a PostgreSQL index)."""
+        store, self._pg_store = self._pg_store, None
+        if store is not None:
+            store.close()
 
     def ingest_settings(self) -> tuple[ChunkSettings, bool]:
         """Chunking and sentence-vector settings matching how the current index was built.

@@ -14,9 +14,13 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     playground = false          # LangServe playground at /rag/playground/ (see README)
     public_docs = false         # true: /docs and /openapi.json without a token (schemas only)
     cookie_secure = false       # mark the playground cookie Secure (set behind HTTPS)
+    workers = 1                 # uvicorn worker processes (more than 1 needs [paths] store)
+    watch_interval = 2.0        # seconds between checks for builds published by others
 
     [paths]
     index = ".citerag/index"    # index directory (as for `citerag ingest --index`)
+    store = "postgresql+psycopg://user@host/db?namespace=team"  # instead of index: a
+                                # PostgreSQL store, shared by several serving processes
     data_dir = ".citerag/server"  # uploads and documents.json live here
     tokens = "tokens.json"      # bearer token file (JSON or TOML)
 
@@ -74,7 +78,10 @@ _TOML_KEYS: dict[tuple[str, str], str] = {
     ("server", "playground"): "playground",
     ("server", "public_docs"): "public_docs",
     ("server", "cookie_secure"): "cookie_secure",
+    ("server", "workers"): "workers",
+    ("server", "watch_interval"): "watch_interval",
     ("paths", "index"): "index_dir",
+    ("paths", "store"): "store",
     ("paths", "data_dir"): "data_dir",
     ("paths", "tokens"): "tokens_file",
     ("limits", "max_upload_mb"): "max_upload_mb",
@@ -92,6 +99,8 @@ _TOML_KEYS: dict[tuple[str, str], str] = {
     ("client", "configurable"): "client_config_keys",
 }
 _PATH_FIELDS = ("index_dir", "data_dir", "tokens_file")
+#: The two ways of naming the index: whichever the highest-precedence source sets wins.
+_LOCATION_FIELDS = ("index_dir", "store")
 
 #: Environment variable -> dataclass field.
 ENV_VARS: dict[str, str] = {
@@ -100,6 +109,9 @@ ENV_VARS: dict[str, str] = {
     "CITERAG_LOG_LEVEL": "log_level",
     "CITERAG_PLAYGROUND": "playground",
     "CITERAG_INDEX": "index_dir",
+    "CITERAG_STORE": "store",
+    "CITERAG_WORKERS": "workers",
+    "CITERAG_WATCH_INTERVAL": "watch_interval",
     "CITERAG_DATA_DIR": "data_dir",
     "CITERAG_TOKENS": "tokens_file",
     "CITERAG_MAX_UPLOAD_MB": "max_upload_mb",
@@ -129,8 +141,17 @@ class ServerSettings:
             "Playground" note: it authenticates with a cookie set by ``/playground/login``).
         public_docs: Serve ``/docs`` and ``/openapi.json`` without a token.
         cookie_secure: Mark the playground cookie ``Secure`` (only sent over HTTPS).
+        workers: Uvicorn worker processes; more than one needs ``store`` (a FAISS index
+            directory is served and written by one process).
+        watch_interval: Seconds between checks for builds published by another process
+            (or ``citerag ingest``), and with ``store`` for uploads queued by another
+            process: how long a published change takes to reach this process.
         index_dir: The index directory the server answers from and writes uploads into.
-        data_dir: Where uploaded files and ``documents.json`` (document status) are kept.
+        store: A PostgreSQL store URL served instead of ``index_dir`` (kept as a string: a
+            ``Path`` would collapse its ``//``). Document statuses and uploaded files then
+            live in the database too, so several processes can serve it.
+        data_dir: Where uploaded files and ``documents.json`` (document status) are kept;
+            with ``store``, only this process's temporary and cached copies of uploads.
         tokens_file: Bearer token file (JSON or TOML) mapping tokens to users and groups.
         max_upload_mb: Largest accepted upload (MiB); larger uploads get 413.
         max_question_chars: Longest accepted question; longer ones get 422.
@@ -156,7 +177,10 @@ class ServerSettings:
     playground: bool = False
     public_docs: bool = False
     cookie_secure: bool = False
+    workers: int = 1
+    watch_interval: float = 2.0
     index_dir: Path = Path(".citerag/index")
+    store: str | None = None
     data_dir: Path = Path(".citerag/server")
     tokens_file: Path | None = None
     max_upload_mb: float = 25.0
@@ -174,6 +198,16 @@ class ServerSettings:
     rag_defaults: dict[str, Any] = field(default_factory=dict)
     client_config_keys: tuple[str, ...] = DEFAULT_CLIENT_KEYS
     config_file: Path | None = None
+
+    @property
+    def location(self) -> Path | str:
+        """The index served: the store URL when one is set, else the index directory."""
+        return self.store if self.store is not None else self.index_dir
+
+    @property
+    def shared(self) -> bool:
+        """Whether the index and document state live in PostgreSQL (shareable by processes)."""
+        return self.store is not None
 
     @property
     def max_upload_bytes(self) -> int:
@@ -202,6 +236,19 @@ class ServerSettings:
             raise ValueError("host must not be empty")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0-65535, not {self.port}")
+        if not (math.isfinite(self.watch_interval) and 0.05 <= self.watch_interval <= 600):
+            raise ValueError(f"watch_interval must be 0.05-600 seconds, not {self.watch_interval}")
+        if not 1 <= self.workers <= 64:
+            raise ValueError(f"workers must be 1-64, not {self.workers}")
+        if self.store is not None:
+            self.store = _store_url(self.store, "store")
+        if self.workers > 1 and self.store is None:
+            raise ValueError(
+                f"workers = {self.workers} needs a PostgreSQL store (--store URL, "
+                "$CITERAG_STORE or [paths] store): a FAISS index directory is loaded and "
+                "written by one process, so it is served by one worker. Run one process per "
+                "index directory, or move the index to PostgreSQL"
+            )
         if not (math.isfinite(self.max_upload_mb) and self.max_upload_mb > 0):
             raise ValueError(f"max_upload_mb must be positive, not {self.max_upload_mb}")
         if self.max_question_chars < 1:
@@ -269,6 +316,38 @@ def _as_keys(value: Any, name: str) -> tuple[str, ...]:
     return tuple(str(i).strip() for i in items if str(i).strip())
 
 
+def _is_url(value: Any) -> bool:
+    return isinstance(value, str) and "://" in value
+
+
+def _store_url(value: Any, where: str) -> str:
+    """Validate a store URL with the command line's own parser (one rule for every command)."""
+    import argparse
+
+    from citerag.cli import store_url
+
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be a postgresql:// URL, not {value!r}")
+    try:
+        return store_url(value.strip())
+    except (argparse.ArgumentTypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def _layer(values: dict[str, Any], layer: dict[str, Any]) -> None:
+    """Apply one source's values over the lower ones.
+
+    ``index_dir`` and ``store`` name the same thing: a source that sets either replaces what
+    lower sources set for both (an index directory on the command line beats a store in the
+    config file); one that sets both uses the store.
+    """
+    if "index_dir" in layer and isinstance(layer["index_dir"], str):  # --index URL
+        layer.setdefault("store", layer.pop("index_dir"))
+    if any(k in layer for k in _LOCATION_FIELDS) and "store" not in layer:
+        layer["store"] = None
+    values.update(layer)
+
+
 def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
     """Convert a raw value for field ``name``; ``source`` names where it came from."""
     where = f"{source}: {name}"
@@ -281,11 +360,12 @@ def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
             "max_pending_uploads",
             "query_cache",
             "embedding_threads",
+            "workers",
         ):
             if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                 raise ValueError
             return int(value)
-        if name in ("max_upload_mb", "query_batch_wait_ms"):
+        if name in ("max_upload_mb", "query_batch_wait_ms", "watch_interval"):
             if isinstance(value, bool):
                 raise ValueError
             return float(value)
@@ -297,6 +377,8 @@ def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
         return _as_types(value, where)
     if name == "client_config_keys":
         return _as_keys(value, where)
+    if name == "store" or (name == "index_dir" and _is_url(value)):
+        return _store_url(value, where)
     if name in _PATH_FIELDS:
         if not isinstance(value, str | Path) or not str(value):
             raise ValueError(f"{where} must be a path, not {value!r}")
@@ -331,6 +413,8 @@ def _from_toml(path: Path) -> dict[str, Any]:
                 known = sorted(f"[{s}] {k}" for s, k in _TOML_KEYS)
                 raise ValueError(f"{path}: unknown setting [{section}] {key}; known: {known}")
             values[name] = _coerce(name, value, str(path), base)
+    if "store" in values and "index_dir" in values:
+        raise ValueError(f"{path}: set [paths] index or [paths] store, not both")
     return values
 
 
@@ -360,17 +444,65 @@ def load_settings(
     path = config_file or env.get(CONFIG_ENV) or None
     values: dict[str, Any] = {}
     if path:
-        values.update(_from_toml(Path(path)))
+        _layer(values, _from_toml(Path(path)))
         values["config_file"] = Path(path)
+    from_env: dict[str, Any] = {}
     for var, name in ENV_VARS.items():
         raw = env.get(var)
         if raw is not None and raw.strip() != "":
-            values[name] = _coerce(name, raw.strip(), f"${var}", None)
+            from_env[name] = _coerce(name, raw.strip(), f"${var}", None)
+    _layer(values, from_env)
+    flags: dict[str, Any] = {}
     for name, value in (overrides or {}).items():
         if value is None:
             continue
         if name == "rag_defaults":
-            values[name] = dict(value)
+            flags[name] = dict(value)
         else:
-            values[name] = _coerce(name, value, "command line", None)
+            flags[name] = _coerce(name, value, "command line", None)
+    _layer(values, flags)
     return replace(settings, **values).validate()
+
+
+#: Environment variable holding a whole :class:`ServerSettings` as JSON: how ``citerag serve
+#: --workers N`` hands the parent's settings to uvicorn's worker processes.
+SETTINGS_JSON_ENV = "CITERAG_SERVER_SETTINGS_JSON"
+
+
+def settings_to_json(settings: ServerSettings) -> str:
+    """Serialise settings (paths as strings, tuples as lists) for :func:`settings_from_json`."""
+    import json
+
+    data: dict[str, Any] = {}
+    for f in fields(ServerSettings):
+        value = getattr(settings, f.name)
+        if isinstance(value, Path):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[f.name] = value
+    return json.dumps(data)
+
+
+def settings_from_json(text: str) -> ServerSettings:
+    """The settings :func:`settings_to_json` wrote, validated.
+
+    Raises:
+        ValueError: Not such a JSON object, or a value out of range.
+    """
+    import json
+
+    raw = json.loads(text)
+    if not isinstance(raw, dict):
+        raise ValueError("server settings JSON must be an object")
+    known = {f.name for f in fields(ServerSettings)}
+    kwargs: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name not in known:
+            raise ValueError(f"unknown server setting {name!r} in the settings JSON")
+        if name in (*_PATH_FIELDS, "config_file"):
+            value = None if value is None else Path(value)
+        elif name in ("allowed_types", "client_config_keys"):
+            value = tuple(value)
+        kwargs[name] = value
+    return ServerSettings(**kwargs).validate()

@@ -10,18 +10,30 @@ worker loads and settles after every phase, so a large upload in the same run do
 the small ones ``pending``. A text upload within ``max_upload_mb`` is always within the
 ingest's per-document text limit (``max_document_mb``, 50 MiB by default). While idle it
 also notices builds published by someone else (``citerag ingest`` on the same index) and loads them.
+
+With a PostgreSQL store every serving process runs a :class:`SharedIndexWorker` instead:
+the job queue is the registry's ``pending``/``deleting`` rows, and only the process holding
+the server's job lock applies them (see its docstring).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import socket
 import threading
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
+from citerag.index.location import IndexLocation
 from citerag.index.manifest import Manifest
-from citerag.server.documents import DocumentRecord, DocumentRegistry
+from citerag.server.documents import (
+    DocumentRecord,
+    PgDocumentRegistry,
+    Registry,
+    advisory_key,
+)
 from citerag.server.engine import Engine
 
 log = logging.getLogger(__name__)
@@ -47,7 +59,7 @@ class IndexWorker:
     def __init__(
         self,
         engine: Engine,
-        registry: DocumentRegistry,
+        registry: Registry,
         *,
         watch_interval: float = 2.0,
     ) -> None:
@@ -60,16 +72,21 @@ class IndexWorker:
                 (0 disables the check).
         """
         self.engine = engine
-        self.registry = registry
+        self.registry: Registry = registry
         self.watch_interval = watch_interval
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="citerag-index-writer", daemon=True)
         self.busy = threading.Event()
 
     @property
-    def index_dir(self) -> Path:
-        """The index directory written to."""
+    def index_dir(self) -> IndexLocation:
+        """The index written to (a directory or a store URL)."""
         return self.engine.index_dir
+
+    @property
+    def is_writer(self) -> bool:
+        """Whether this process applies uploads and deletes (always, for an index directory)."""
+        return True
 
     def start(self) -> None:
         """Start the thread (loads the model and index, resumes unfinished work)."""
@@ -160,10 +177,19 @@ class IndexWorker:
                 deletes[rec.id] = rec
         if not adds and not deletes:
             return
-        sources = [
-            SourceFile(self.registry.file_path(r), r.source, r.access, r.name)
-            for r in adds.values()
-        ]
+        sources = []
+        for r in list(adds.values()):
+            try:
+                path = self.registry.file_path(r)
+            except FileNotFoundError as exc:  # deleted meanwhile (a shared registry)
+                adds.pop(r.id)
+                self.registry.update(
+                    r.id, only_if=("pending",), status="failed", chunks=0, reason=str(exc)
+                )
+                continue
+            sources.append(SourceFile(path, r.source, r.access, r.name))
+        if not adds and not deletes:
+            return
         chunking, sentence_vectors = self.engine.ingest_settings()
         log.info("indexing %d upload(s), deleting %d", len(adds), len(deletes))
         settled: set[str] = set()
@@ -195,9 +221,13 @@ class IndexWorker:
             log.exception("ingest failed")
             reason = f"indexing error: {type(exc).__name__}: {exc}"
             for rec in adds.values():
-                self.registry.update(rec.id, status="failed", reason=reason, chunks=0)
+                self.registry.update(
+                    rec.id, only_if=("pending",), status="failed", reason=reason, chunks=0
+                )
             for rec in deletes.values():
-                self.registry.update(rec.id, reason=f"delete not applied yet: {reason}")
+                self.registry.update(
+                    rec.id, only_if=("deleting",), reason=f"delete not applied yet: {reason}"
+                )
             return
         self._settle(
             self._served_manifest(report.build_id),
@@ -233,13 +263,12 @@ class IndexWorker:
         """Set statuses from a build's manifest (the one being served, normally)."""
         docs, build_id = manifest.documents, manifest.build_id
         for rec in adds:
-            current = self.registry.get(rec.id)
-            if current is None or current.status == "deleting":
-                continue  # a delete arrived while it was indexed: that job settles it
+            # A delete that arrived while it was indexed settles it: only_if leaves it alone.
             m = docs.get(rec.index_doc_id)
             if m is None:
                 self.registry.update(
                     rec.id,
+                    only_if=("pending",),
                     status="failed",
                     chunks=0,
                     build_id=build_id,
@@ -248,6 +277,7 @@ class IndexWorker:
                 continue
             self.registry.update(
                 rec.id,
+                only_if=("pending",),
                 status="indexed" if m.get("status") == "indexed" else "failed",
                 reason=str(m.get("reason") or ""),
                 chunks=int(m.get("chunks") or 0),
@@ -256,7 +286,9 @@ class IndexWorker:
             )
         for rec in deletes:
             if rec.index_doc_id in docs:
-                self.registry.update(rec.id, reason="delete not applied: still in the index")
+                self.registry.update(
+                    rec.id, only_if=("deleting",), reason="delete not applied: still in the index"
+                )
                 continue
             self.registry.remove(rec.id)
 
@@ -274,6 +306,7 @@ class IndexWorker:
                 if rec.status == "indexed":
                     self.registry.update(
                         rec.id,
+                        only_if=("indexed",),
                         status="failed",
                         chunks=0,
                         build_id=snap.build_id,
@@ -285,8 +318,199 @@ class IndexWorker:
             if status != rec.status or chunks != rec.chunks:
                 self.registry.update(
                     rec.id,
+                    only_if=(rec.status,),
                     status=status,
                     chunks=chunks,
                     reason=str(m.get("reason") or ""),
                     build_id=snap.build_id,
                 )
+
+
+class SharedIndexWorker(IndexWorker):
+    """The index worker of one of several processes serving a PostgreSQL store.
+
+    * **Jobs come from the database.** The queue is the registry's ``pending`` and
+      ``deleting`` rows, written by whichever process accepted the upload or the delete;
+      :meth:`submit` only wakes this thread early.
+    * **One process applies them.** Each cycle (every ``watch_interval`` seconds, or at
+      once after a local upload) a process that is not the writer tries
+      ``pg_try_advisory_lock`` on the server's job key, on a connection it keeps open. The
+      holder stays the writer until it stops; a process that dies (or loses its
+      connection) releases the lock with its session, and the next process to try takes
+      over and finds the dead writer's jobs still ``pending``/``deleting`` (statuses change
+      only after a build is published), so they are applied again. Two processes never
+      run the same job at the same time; a job the dead writer had already published is
+      planned as *unchanged* by the re-run (the record manager and the manifest know it),
+      so it is indexed once. Each hand-over to an ingest run is counted in the row's
+      ``attempts``. The ingest itself still takes the index's writer lock, so a
+      ``citerag ingest`` on the same store waits for it (or it for the CLI).
+    * **Every process notices a published build** within ``watch_interval``: it reads the
+      build id from ``<ns>_meta`` on the same connection and reloads; the engine keeps
+      its reader store (and its connection pool) across reloads. The writer reloads
+      before it settles statuses; statuses of a build another process has not loaded yet
+      show as ``pending`` there (see :func:`~citerag.server.documents.served_view`).
+    * A job whose attempt left its row unchanged (e.g. a delete that failed) is retried
+      only when its row changes (a repeated ``DELETE``) or the writer changes.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        registry: PgDocumentRegistry,
+        *,
+        watch_interval: float = 2.0,
+    ) -> None:
+        """Configure the worker (call :meth:`start`).
+
+        Args:
+            engine: The engine serving the store.
+            registry: The store's document registry.
+            watch_interval: Seconds between cycles (0 means the default, 2 s: the queue
+                and published builds are only seen by polling).
+        """
+        super().__init__(engine, registry, watch_interval=watch_interval or 2.0)
+        self.shared_registry = registry
+        self.identity = f"{socket.gethostname()}:{os.getpid()}"
+        self._conn: Any = None
+        self._writer = False
+        self._tried: dict[str, int] = {}
+
+    @property
+    def is_writer(self) -> bool:
+        """Whether this process holds the job lock (applies everyone's uploads)."""
+        return self._writer
+
+    def submit(self, kind: str, doc_id: str) -> None:
+        """Wake the thread (the job itself is the registry row)."""
+        self._queue.put(Job("poke", doc_id))
+
+    def pending_jobs(self) -> int:
+        """Jobs waiting in the shared queue."""
+        reg = self.shared_registry
+        return reg.count("pending") + reg.count("deleting")
+
+    def stop(self, timeout: float = 60.0) -> None:
+        """Stop the thread, then release the job lock and close the connection."""
+        super().stop(timeout)
+        self._disconnect()
+
+    # -- the thread ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            self.engine.load_model()
+            self.engine.reload()
+        except Exception as exc:
+            log.exception("cannot load the index")
+            self.engine.state, self.engine.error = "error", f"{type(exc).__name__}: {exc}"
+        while True:
+            self._cycle()
+            try:
+                batch = [self._queue.get(timeout=self.watch_interval)]
+            except queue.Empty:
+                continue
+            while True:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            if any(j.kind == "stop" for j in batch):
+                return
+
+    def _cycle(self) -> None:
+        try:
+            self._follow()
+            if not self.engine.model_loaded or not self._lead():
+                return
+            self._work()
+        except Exception:  # keep the thread alive whatever happens
+            log.exception("index worker cycle failed")
+            self._disconnect()
+
+    def _connection(self) -> Any:
+        if self._conn is None or self._conn.closed:
+            import psycopg
+
+            self._writer = False
+            self._conn = psycopg.connect(self.shared_registry.url.conninfo, autocommit=True)
+        return self._conn
+
+    def _disconnect(self) -> None:
+        conn, self._conn = self._conn, None
+        if self._writer:
+            log.info("%s is no longer the index writer", self.identity)
+        self._writer = False
+        if conn is not None:
+            try:
+                conn.close()  # ends the session: releases the job lock
+            except Exception:
+                log.debug("closing the job connection failed", exc_info=True)
+
+    def _published_build(self) -> str | None:
+        from psycopg import sql
+
+        url = self.shared_registry.url
+        conn = self._connection()
+        exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [f"{url.namespace}_meta"])
+        row = exists.fetchone()
+        if not (row and row[0]):
+            return None
+        row = conn.execute(
+            sql.SQL("SELECT value->>'build_id' FROM {} WHERE key = 'manifest'").format(
+                url.table("meta")
+            )
+        ).fetchone()
+        return str(row[0]) if row and row[0] else None
+
+    def _follow(self) -> None:
+        """Reload when another process (or ``citerag ingest``) published a build."""
+        if not self.engine.model_loaded:
+            return
+        build_id = self._published_build()
+        snap = self.engine.current()
+        if build_id is None or (snap is not None and snap.build_id == build_id):
+            return
+        log.info("index build %s was published; loading it", build_id)
+        self.engine.reload()
+        if self._writer:
+            self._reconcile()
+
+    def _lead(self) -> bool:
+        """Hold (or try to take) the job lock; whether this process is the writer."""
+        if self._writer:
+            return True
+        key = advisory_key(self.shared_registry.url, "jobs")
+        row = self._connection().execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()
+        self._writer = bool(row and row[0])
+        if self._writer:
+            log.info("%s is now the index writer", self.identity)
+            self._tried.clear()
+            self._reconcile()
+        return self._writer
+
+    def _work(self) -> None:
+        """Apply up to :data:`MAX_BATCH` queued jobs (again at once if more are waiting)."""
+        reg = self.shared_registry
+        queued = reg.jobs(MAX_BATCH * 4)
+        live = {rec.id for rec, _ in queued}
+        self._tried = {k: v for k, v in self._tried.items() if k in live}
+        jobs = [
+            Job("add" if rec.status == "pending" else "delete", rec.id)
+            for rec, version in queued
+            if self._tried.get(rec.id) != version
+        ][:MAX_BATCH]
+        if not jobs:
+            return
+        ids = [j.doc_id for j in jobs]
+        reg.claim(ids, self.identity)
+        self.busy.set()
+        try:
+            self._apply(jobs)
+        finally:
+            self.busy.clear()
+            wanted = {j.doc_id: "pending" if j.kind == "add" else "deleting" for j in jobs}
+            for doc_id, (status, version) in reg.versions(ids).items():
+                if status == wanted[doc_id]:  # the attempt left it queued: not again as is
+                    self._tried[doc_id] = version
+        if len(queued) > len(jobs):
+            self._queue.put(Job("poke", ""))  # more waiting: next cycle at once

@@ -2,29 +2,33 @@
 
 Uploads are streamed to disk (never read into memory), stored under a generated id and
 indexed by the background :class:`~citerag.server.worker.IndexWorker`; statuses live in the
-:class:`~citerag.server.documents.DocumentRegistry`.
+registry (:class:`~citerag.server.documents.DocumentRegistry`, or with a PostgreSQL store
+:class:`~citerag.server.documents.PgDocumentRegistry`, which also keeps the bytes, so any
+serving process accepts uploads and the writer process indexes them).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import uuid
 from typing import Any
 
+import anyio
 from fastapi import APIRouter, HTTPException, Request, Security
 from fastapi.responses import JSONResponse, Response
 
 from citerag.server.auth import LABEL_RE, Identity
-from citerag.server.deps import Caller, Registry, Settings, Worker, bearer
+from citerag.server.deps import Caller, EngineDep, Registry, Settings, Worker, bearer
 from citerag.server.documents import (
     ID_RE,
     DocumentRecord,
-    DocumentRegistry,
     make_record,
     may_delete,
+    served_view,
     visible,
 )
+from citerag.server.documents import Registry as AnyRegistry
+from citerag.server.engine import Engine
 from citerag.server.uploads import UploadError, receive_upload, stored_name
 
 log = logging.getLogger(__name__)
@@ -41,7 +45,7 @@ async def upload_document(
     Answers 202 with the document; indexing runs in the background. Poll
     ``GET /documents/{id}`` until ``status`` is ``indexed`` or ``failed``.
     """
-    if registry.count("pending") >= settings.max_pending_uploads:
+    if await anyio.to_thread.run_sync(registry.count, "pending") >= settings.max_pending_uploads:
         return JSONResponse(
             {"detail": "too many uploads waiting to be indexed; retry later"},
             status_code=503,
@@ -70,17 +74,14 @@ async def upload_document(
             )
         doc_id = uuid.uuid4().hex
         stored = stored_name(up.name, up.suffix)
-        folder = registry.uploads / doc_id
-        folder.mkdir(parents=True)
-        os.replace(up.path, folder / stored)
+        rec = make_record(doc_id, up.name, stored, access, up.size, up.sha256, who.user)
+        await anyio.to_thread.run_sync(registry.add_upload, rec, up.path)
     except UploadError as exc:
         up.path.unlink(missing_ok=True)
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
     except BaseException:
         up.path.unlink(missing_ok=True)
         raise
-    rec = make_record(doc_id, up.name, stored, access, up.size, up.sha256, who.user)
-    registry.add(rec)
     worker.submit("add", doc_id)
     log.info(
         "upload %s (%s, %d bytes, access %s) by %s queued",
@@ -93,16 +94,26 @@ async def upload_document(
     return JSONResponse(rec.public(), status_code=202, headers={"Location": f"/documents/{doc_id}"})
 
 
+def _as_served(registry: AnyRegistry, engine: Engine, rec: DocumentRecord) -> DocumentRecord:
+    """The record as this process serves it (several processes: see ``served_view``)."""
+    if not registry.shared:
+        return rec
+    snap = engine.current()
+    return served_view(rec, snap.manifest.documents if snap is not None else None)
+
+
 @router.get("")
-def list_documents(who: Caller, registry: Registry, status: str | None = None) -> dict[str, Any]:
+def list_documents(
+    who: Caller, registry: Registry, engine: EngineDep, status: str | None = None
+) -> dict[str, Any]:
     """Uploaded documents you may see (label public or one of your groups)."""
-    recs = [r for r in registry.all() if visible(r, who)]
+    recs = [_as_served(registry, engine, r) for r in registry.all() if visible(r, who)]
     if status:
         recs = [r for r in recs if r.status == status]
     return {"documents": [r.public() for r in recs]}
 
 
-def _visible_record(registry: DocumentRegistry, who: Identity, doc_id: str) -> DocumentRecord:
+def _visible_record(registry: AnyRegistry, who: Identity, doc_id: str) -> DocumentRecord:
     """The record if the caller may see it.
 
     Raises:
@@ -116,9 +127,9 @@ def _visible_record(registry: DocumentRegistry, who: Identity, doc_id: str) -> D
 
 
 @router.get("/{doc_id}")
-def get_document(doc_id: str, who: Caller, registry: Registry) -> dict[str, Any]:
+def get_document(doc_id: str, who: Caller, registry: Registry, engine: EngineDep) -> dict[str, Any]:
     """One document's status: ``pending``, ``indexed``, ``failed`` or ``deleting``."""
-    return _visible_record(registry, who, doc_id).public()
+    return _as_served(registry, engine, _visible_record(registry, who, doc_id)).public()
 
 
 @router.delete("/{doc_id}", status_code=202)
@@ -131,9 +142,7 @@ def delete_document(doc_id: str, who: Caller, registry: Registry, worker: Worker
     rec = _visible_record(registry, who, doc_id)
     if not may_delete(rec, who):
         raise HTTPException(403, "only the uploader or an admin may delete this document")
-    now: DocumentRecord | None = rec
-    if rec.status != "deleting":
-        now = registry.update(doc_id, status="deleting", reason="")
+    now = registry.request_delete(doc_id)
     worker.submit("delete", doc_id)  # again if a previous attempt did not apply
     log.info("delete of %s requested by %s", doc_id, who.user)
     return JSONResponse(

@@ -35,6 +35,8 @@ def ready(engine: EngineDep, registry: Registry, worker: Worker) -> JSONResponse
         "deleting": registry.count("deleting"),
         "indexing_now": worker.busy.is_set(),
     }
+    if registry.shared:  # several processes: whether this one applies everyone's uploads
+        uploads["writer"] = worker.is_writer
     if snap is None:
         return JSONResponse(
             {
