@@ -13,6 +13,9 @@ default; ``?namespace=team_a`` in the URL keeps several indexes in one database)
     sentence spans and float16 vectors per chunk (for the second stage), deleted with it.
 ``<ns>_records``
     LangChain's indexing-API record manager (:mod:`citerag.index.pg_records`).
+``<ns>_terms``
+    document frequencies of the keyword leg's lexemes, plus the chunk count and total
+    length (:mod:`citerag.index.pg_keyword`), kept in the writer's transaction.
 ``<ns>_meta``
     the manifest (embedding model, dimension, chunking, build id, document ledger) and the
     gate calibration, as JSONB.
@@ -208,6 +211,15 @@ def ensure_schema(conn: psycopg.Connection[Any], url: StoreURL, dimension: int) 
         cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
         for stmt in statements:
             cur.execute(stmt)
+        if not table_exists(conn, url, "terms"):
+            cur.execute(
+                sql.SQL(
+                    "CREATE TABLE {terms} (lexeme TEXT PRIMARY KEY, df BIGINT NOT NULL)"
+                ).format(terms=url.table("terms"))
+            )
+            from citerag.index.pg_keyword import add_stats
+
+            add_stats(conn, url, None)  # rows written before the table existed
 
 
 def table_exists(conn: psycopg.Connection[Any], url: StoreURL, suffix: str) -> bool:

@@ -11,12 +11,9 @@ behind LangChain's ``VectorStore`` interface, so the graph does not know which s
   than ``k`` rows; the store then repeats the query as an exact scan over the allowed rows,
   which is cheap exactly when the filter is selective. ``k`` allowed results always come
   back when ``k`` exist.
-* **Keyword**: PostgreSQL full text search on the generated ``content_tsv`` column (GIN):
-  the question's words, OR-ed (``plainto_tsquery``, which ``PGVectorStore``'s hybrid search
-  uses, ANDs them, and a question rarely has every word in one chunk), ranked by
-  ``ts_rank`` with document-length normalisation. Unlike the in-process Okapi BM25 it stems
-  (Snowball English) and has no inverse document frequency: a common word counts as much as
-  a rare one. The README gives the measured difference.
+* **Keyword**: Okapi BM25 over PostgreSQL full-text lexemes of the generated ``content_tsv``
+  column (GIN), with document frequencies kept by the writer (:mod:`citerag.index.pg_keyword`
+  says how it differs from the in-process BM25).
 * **Filters** (access labels, question constraints) are SQL predicates inside both legs
   (:mod:`citerag.index.pg_filters`), never a post-filter.
 * **Writes** go through one connection in one transaction when the store is opened for
@@ -28,7 +25,6 @@ behind LangChain's ``VectorStore`` interface, so the graph does not know which s
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -41,36 +37,28 @@ from langchain_core.vectorstores import VectorStore
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from citerag.index.bm25 import tokenize
 from citerag.index.chunk_vectors import SentenceVectors, embed_chunks
 from citerag.index.filters import Filter
-from citerag.index.pg_db import TS_CONFIG, StoreURL
+from citerag.index.pg_db import StoreURL
 from citerag.index.pg_filters import compile_filter
+from citerag.index.pg_keyword import (
+    SCORE_TYPE,
+    add_stats,
+    question_weights,
+    remove_stats,
+    search_sql,
+    tsquery_text,
+)
 
 log = logging.getLogger(__name__)
 
-#: Most query words sent to the keyword leg.
-MAX_QUERY_TERMS = 32
-_TERM_RE = re.compile(r"^[a-z0-9]+$")
-#: What the keyword leg's score is (shown in traces next to the BM25 description).
-KEYWORD_SCORE_TYPE = (
-    f"PostgreSQL ts_rank of the OR-ed question words ('{TS_CONFIG}' stemming, length-"
-    "normalised, no idf), higher=better"
-)
+#: What the keyword leg's score is (the trace shows it next to each list).
+KEYWORD_SCORE_TYPE = SCORE_TYPE
 
 
 def _normalise(vector: Sequence[float]) -> np.ndarray:
     q = np.asarray(vector, dtype=np.float32)
     return q / (np.linalg.norm(q) or 1.0)
-
-
-def keyword_query(query: str) -> str:
-    """The ``to_tsquery`` text of a question: its content words OR-ed (``""``: none)."""
-    terms: list[str] = []
-    for term in tokenize(query):
-        if _TERM_RE.match(term) and term not in terms:
-            terms.append(term)
-    return " | ".join(terms[:MAX_QUERY_TERMS])
 
 
 class PostgresStore(VectorStore):
@@ -211,6 +199,7 @@ class PostgresStore(VectorStore):
             for key, d, vec in zip(ids, documents, done.vectors, strict=True)
         ]
         with self._connection() as conn, conn.cursor() as cur:
+            remove_stats(conn, self.url, ids)  # rows being replaced leave the statistics
             cur.executemany(
                 sql.SQL(
                     "INSERT INTO {} (langchain_id, content, embedding, access, doc_id,"
@@ -221,6 +210,7 @@ class PostgresStore(VectorStore):
                 ).format(self._chunks),
                 rows,
             )
+            add_stats(conn, self.url, ids)
             cur.execute(
                 sql.SQL("DELETE FROM {} WHERE langchain_id = ANY(%s)").format(self._sentences),
                 [ids],
@@ -242,6 +232,7 @@ class PostgresStore(VectorStore):
         if not ids:
             return True
         with self._connection() as conn:
+            remove_stats(conn, self.url, list(ids))
             conn.execute(
                 sql.SQL("DELETE FROM {} WHERE langchain_id = ANY(%s)").format(self._chunks),
                 [list(ids)],
@@ -339,26 +330,26 @@ class PostgresStore(VectorStore):
     def bm25_search(
         self, query: str, k: int = 4, filter: Filter | None = None
     ) -> list[tuple[Document, float]]:
-        """Keyword search (PostgreSQL full text search), the filter inside the query.
+        """Keyword search: BM25 over PostgreSQL full-text lexemes, the filter in the query.
 
         Returns:
-            ``(document, ts_rank)`` pairs with a positive score, best first.
+            ``(document, BM25 score)`` pairs with a positive score, best first.
         """
-        text = keyword_query(query)
-        if not text or k <= 0:
+        if k <= 0 or not query.strip():
             return []
         where, params = compile_filter(filter)
-        stmt = sql.SQL(
-            "SELECT langchain_id, content, langchain_metadata, ts_rank(content_tsv, q, 1) AS s"
-            " FROM {}, to_tsquery({}, %s) AS q"
-            " WHERE content_tsv @@ q AND {} ORDER BY s DESC, langchain_id LIMIT %s"
-        ).format(self._chunks, sql.Literal(TS_CONFIG), where)
         with self._connection() as conn:
-            rows = conn.execute(stmt, [text, *params, k]).fetchall()
+            lexemes, idf, selective, avg_len = question_weights(conn, self.url, query)
+            if not lexemes:
+                return []
+            rows = conn.execute(
+                search_sql(self.url, where),
+                [lexemes, idf, avg_len, tsquery_text(selective), *params, k],
+            ).fetchall()
         return [
             (Document(id=r[0], page_content=r[1], metadata=dict(r[2])), float(r[3]))
             for r in rows
-            if r[3] > 0
+            if r[3] and r[3] > 0
         ]
 
     lexical_score_type = KEYWORD_SCORE_TYPE

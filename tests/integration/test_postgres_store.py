@@ -1,0 +1,246 @@
+"""What only the PostgreSQL store has to prove: SQL filters mean what the Python filters mean,
+a killed writer leaves the previous state answering, one writer at a time, and the table is
+one that ``langchain-postgres``' ``PGVectorStore`` can read.
+
+A real PostgreSQL 16 + pgvector (the ``pgserver`` wheel, started by the ``pg_server``
+fixture) and the real embedding model; nothing is faked.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import psycopg
+import pytest
+from langchain_core.documents import Document
+
+from citerag.index.filters import matches
+from citerag.index.ingest import ingest
+from citerag.index.loaded import IndexNotFoundError, load_index
+from citerag.index.pg_db import StoreURL, connect
+from citerag.index.pg_filters import compile_filter
+from tests.support.pg import empty_store
+
+pytestmark = pytest.mark.integration
+
+MARKER = "FIRST-BATCH-WRITTEN"
+
+METADATA = [
+    {"access": "public", "doc_id": "a", "company": "3M", "years": [2021, 2022], "page": 1},
+    {"access": "public", "doc_id": "b", "company": "Adobe", "years": [2022], "period": "FY2022"},
+    {"access": "board", "doc_id": "c", "company": "3M", "period": "FY2021", "page": 7},
+    {"access": "staff", "doc_id": "d", "company_aliases": ["JnJ", "J&J"], "years": []},
+    {"access": "public", "doc_id": "e"},
+]
+FILTERS = [
+    {"access": {"$in": ["public", "staff"]}},
+    {"access": {"$nin": ["public"]}},
+    {"company": "3M"},
+    {"company": {"$ne": "3M"}},
+    {"company": {"$in": ["Adobe", "Nike"]}},
+    {"company": {"$nin": ["Adobe"]}},
+    {"years": 2022},
+    {"years": {"$in": [2021, 2030]}},
+    {"years": {"$nin": [2022]}},
+    {"years": [2022]},
+    {"company_aliases": {"$in": ["J&J"]}},
+    {"period": {"$eq": "FY2021"}},
+    {"page": {"$in": [7, 8]}},
+    {"$or": [{"company": "Adobe"}, {"period": "FY2021"}]},
+    {"$and": [{"access": {"$in": ["public"]}}, {"company": "3M"}]},
+    {"access": {"$in": ["public"]}, "years": {"$in": [2022]}},
+    {"missing": {"$ne": "x"}},
+    {"missing": {"$in": ["x"]}},
+    {"doc_id": {"$in": []}},
+]
+
+
+@pytest.fixture
+def pg_store(pg_url, embedding_model):
+    """An empty PostgreSQL store (writes commit at once) and its URL."""
+    store = empty_store(pg_url, embedding_model, sentence_vectors=True)
+    yield store
+    store.close()
+
+
+@pytest.mark.parametrize("flt", FILTERS, ids=[str(f) for f in FILTERS])
+def test_sql_filters_select_what_python_filters_select(pg_store, flt) -> None:
+    docs = [Document(page_content=f"chunk {m['doc_id']}", metadata=m) for m in METADATA]
+    pg_store.add_documents(docs, ids=[m["doc_id"] for m in METADATA])
+    expected = {m["doc_id"] for m in METADATA if matches(m, flt)}
+    where, params = compile_filter(flt)
+    with connect(pg_store.url) as conn:
+        rows = conn.execute(
+            psycopg.sql.SQL("SELECT langchain_id FROM {} WHERE {}").format(
+                pg_store.url.table("chunks"), where
+            ),
+            params,
+        ).fetchall()
+    assert {r[0] for r in rows} == expected
+
+
+def test_sentence_vectors_and_cosines_round_trip(pg_store, embedding_model) -> None:
+    content = "The inverter tripped twice. The fuse was replaced on Monday."
+    doc = Document(page_content=f"Notes > Log\n\n{content}", metadata={"content": content})
+    pg_store.add_documents([doc], ids=["k1"])
+    spans, vecs = pg_store.sentence_vectors_for("k1")
+    assert [content[s:e] for s, e in spans] == [
+        "The inverter tripped twice.",
+        "The fuse was replaced on Monday.",
+    ]
+    expected = np.asarray(
+        embedding_model.embeddings.embed_documents([content[s:e] for s, e in spans])
+    )
+    assert np.allclose(vecs.astype(np.float32), expected, atol=2e-3)
+    q = embedding_model.embeddings.embed_query("inverter fuse")
+    (hit, score), *_ = pg_store.similarity_search_with_score_by_vector(q, k=1)
+    assert hit.id == "k1"
+    assert pg_store.cosine_for(["k1"], q)["k1"] == pytest.approx(score, abs=1e-5)
+
+
+def test_pgvectorstore_reads_the_same_table(pg_url, sample_corpus, embedding_model) -> None:
+    """The chunk table has PGVectorStore's layout: LangChain's own class finds the same hits."""
+    from langchain_postgres import PGEngine, PGVectorStore
+
+    ingest([sample_corpus], pg_url, embedding_model, progress=False)
+    ours = load_index(pg_url, embedding_model).store
+    url = StoreURL.parse(pg_url)
+    engine = PGEngine.from_connection_string(
+        url.conninfo.replace("postgresql://", "postgresql+psycopg://", 1)
+    )
+    try:
+        theirs = PGVectorStore.create_sync(
+            engine,
+            embedding_service=embedding_model.embeddings,
+            table_name=f"{url.namespace}_chunks",
+            id_column="langchain_id",
+            metadata_json_column="langchain_metadata",
+        )
+        question = "What does inverter fault code E-217 mean?"
+        q = embedding_model.embeddings.embed_query(question)
+        mine = [d.id for d, _ in ours.similarity_search_with_score_by_vector(q, k=5, exact=True)]
+        got = theirs.similarity_search_by_vector(q, k=5)
+        assert [d.id for d in got] == mine
+        assert got[0].metadata["doc_id"]  # metadata comes back from the JSONB column
+    finally:
+        engine._run_as_sync(engine.close())
+
+
+# -- a writer killed mid-ingest ----------------------------------------------------------------
+
+CHILD = f"""
+import sys
+from pathlib import Path
+
+from citerag.embeddings import load_embedding_model
+from citerag.index.ingest import ingest
+from citerag.index.pg_store import PostgresStore
+
+model = load_embedding_model()
+original = PostgresStore.add_documents
+
+
+def add_documents(self, documents, **kwargs):
+    ids = original(self, documents, **kwargs)
+    print("{MARKER}", len(ids), flush=True)
+    sys.stdin.read()  # wait here until killed
+    return ids
+
+
+PostgresStore.add_documents = add_documents
+url, *paths = sys.argv[1:]
+ingest([Path(p) for p in paths], url, model, progress=False, workers=0, batch_size=16)
+print("FINISHED", flush=True)
+"""
+
+
+def _texts(folder: Path, count: int) -> Path:
+    folder.mkdir(parents=True)
+    for i in range(count):
+        (folder / f"log_{i:03d}.txt").write_text(
+            f"Site log {i} has reference LOG-{i:04d}. The crew checked panel {i}.\n",
+            encoding="utf-8",
+        )
+    return folder
+
+
+def test_sigkill_mid_ingest_leaves_the_previous_state_answering(
+    pg_url, tmp_path: Path, sample_corpus: Path, embedding_model
+) -> None:
+    first = ingest([sample_corpus], pg_url, embedding_model, progress=False)
+    before = load_index(pg_url, embedding_model)
+    old_keys = {k for k, _ in before.store.iter_metadata()}
+    generated = _texts(tmp_path / "generated", 80)
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    with (tmp_path / "child.err").open("w") as err:
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, pg_url, str(sample_corpus), str(generated)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env=env,
+        )
+        try:
+            line = child.stdout.readline()  # blocks until the child has written a batch
+            assert line.startswith(MARKER), (tmp_path / "child.err").read_text()[-3000:]
+            # While the writer's transaction is open, readers see the published state only.
+            during = load_index(pg_url, embedding_model)
+            assert during.manifest_id == first.build_id
+            assert {k for k, _ in during.store.iter_metadata()} == old_keys
+            child.send_signal(signal.SIGKILL)
+        finally:
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+            child.stdin.close()
+            child.stdout.close()
+    assert child.returncode == -signal.SIGKILL
+
+    after = load_index(pg_url, embedding_model)
+    assert after.manifest_id == first.build_id
+    assert {k for k, _ in after.store.iter_metadata()} == old_keys
+    hits = after.store.bm25_search("LOG-0001 site log", k=5)
+    assert all(not d.metadata["source"].startswith("generated/") for d, _ in hits)
+    # The killed writer's lock went with its connection: the next ingest runs and publishes.
+    report = ingest([sample_corpus, generated], pg_url, embedding_model, progress=False)
+    assert len(report.indexed) == 80 and report.build_id != first.build_id
+    (top, _), *_ = load_index(pg_url, embedding_model).store.bm25_search("LOG-0042", k=1)
+    assert "LOG-0042" in top.metadata["content"]
+
+
+def test_a_second_writer_waits_for_the_first(pg_url, sample_corpus, embedding_model) -> None:
+    from citerag.index.pg_db import writer_lock
+
+    url = StoreURL.parse(pg_url)
+    held = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with writer_lock(url):
+            held.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(60)
+        with connect(url, autocommit=True) as conn:
+            got = conn.execute("SELECT pg_try_advisory_lock(%s)", [url.lock_key]).fetchone()
+            assert got == (False,)  # a second writer would wait here
+    finally:
+        release.set()
+        holder.join(60)
+    with connect(url, autocommit=True) as conn:
+        assert conn.execute("SELECT pg_try_advisory_lock(%s)", [url.lock_key]).fetchone() == (True,)
+
+
+def test_an_empty_namespace_is_not_an_index(pg_url, embedding_model) -> None:
+    with pytest.raises(IndexNotFoundError, match="citerag ingest"):
+        load_index(pg_url, embedding_model)
