@@ -151,7 +151,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         f"embedding {emb['model']} dim={emb['dimension']} normalized={emb['normalized']} "
         f"window={emb['max_tokens']} word-pieces"
     )
-    print(f"index {data['index']['faiss_index_type']}; {data['index']['distance']}")
+    idx = data["index"]
+    if "hnsw" in idx:
+        h = idx["hnsw"]
+        print(
+            f"index PostgreSQL {idx.get('postgresql', '?')} + pgvector {idx.get('pgvector', '?')} "
+            f"at {idx.get('store_url', '?')}; HNSW m={h['m']} ef_construction="
+            f"{h['ef_construction']} ef_search={h['ef_search']}; {idx['distance']}"
+        )
+    else:
+        print(f"index {idx['faiss_index_type']}; {idx['distance']}")
     ch = data["chunking"]
     print(
         f"chunking size={ch['chunk_size']} overlap={ch['chunk_overlap']} "
