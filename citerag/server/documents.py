@@ -547,6 +547,18 @@ class PgDocumentRegistry:
         os.replace(tmp, path)  # atomic: a process sharing data_dir never reads half a file
         return path
 
+    def prune_local(self) -> int:
+        """Drop this process's copies of uploads that no longer exist (deleted through any
+        process); returns how many were dropped."""
+        local = [p for p in self.uploads.iterdir() if p.is_dir() and ID_RE.match(p.name)]
+        if not local:
+            return 0
+        known = self.versions(p.name for p in local)
+        gone = [p for p in local if p.name not in known]
+        for folder in gone:
+            shutil.rmtree(folder, ignore_errors=True)
+        return len(gone)
+
     def close(self) -> None:
         """Close the pool and drop this process's incoming folder."""
         self._pool.close()

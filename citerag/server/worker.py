@@ -474,6 +474,7 @@ class SharedIndexWorker(IndexWorker):
         self.engine.reload()
         if self._writer:
             self._reconcile()
+        self.shared_registry.prune_local()
 
     def _lead(self) -> bool:
         """Hold (or try to take) the job lock; whether this process is the writer."""

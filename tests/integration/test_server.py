@@ -290,6 +290,34 @@ def server(server_dirs: Path, embedding_model) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
+def pg_app(
+    pg_server: str, tmp_path_factory: pytest.TempPathFactory, embedding_model, sample_corpus
+):
+    """The same server on a PostgreSQL store (the sample corpus in a namespace of its own):
+    statuses and uploads in the database."""
+    import uuid
+    from dataclasses import replace
+
+    from citerag.index.ingest import ingest
+    from tests.support.pg import with_namespace
+
+    root = tmp_path_factory.mktemp("pgserver")
+    url = with_namespace(pg_server, f"srv{uuid.uuid4().hex[:12]}")
+    report = ingest([sample_corpus], url, embedding_model, progress=False)
+    assert not report.failed, report.failed
+    write_tokens(root / "tokens.json")
+    settings = replace(server_settings(root), store=url).validate()
+    with running_server(settings, embedding_model) as srv:
+        yield srv
+
+
+@pytest.fixture(params=["faiss", "postgres"])
+def docs_server(request: pytest.FixtureRequest) -> Server:
+    """The module's server on each store: an index directory, or a PostgreSQL store."""
+    return request.getfixturevalue("server" if request.param == "faiss" else "pg_app")
+
+
+@pytest.fixture(scope="module")
 def upload_pdf(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     path = tmp_path_factory.mktemp("pdf") / "bulletin.pdf"
     return make_pdf(path, UPLOAD_PAGES).read_bytes()
@@ -559,13 +587,13 @@ def test_schemas_show_only_question_and_filters(server: Server):
 # -- documents API ---------------------------------------------------------------------------
 
 
-def test_index_documents_lists_cli_ingested_documents_by_access(server: Server, sample_corpus):
-    with server.client(PUBLIC_TOKEN) as c:
+def test_index_documents_lists_cli_ingested_documents_by_access(docs_server: Server, sample_corpus):
+    with docs_server.client(PUBLIC_TOKEN) as c:
         r = c.get("/index/documents")
         failed = c.get("/index/documents", params={"status": "failed"}).json()["documents"]
     assert r.status_code == 200
     body = r.json()
-    assert body["manifest_id"] == httpx.get(f"{server.url}/ready").json()["manifest_id"]
+    assert body["manifest_id"] == httpx.get(f"{docs_server.url}/ready").json()["manifest_id"]
     names = {d["doc_name"] for d in body["documents"] if d["origin"] == "ingest"}
     assert {"annual_report_2025.pdf", "handbook.md", "safety_policy.html"} <= names
     assert "board_minutes_2025.md" not in names
@@ -575,36 +603,36 @@ def test_index_documents_lists_cli_ingested_documents_by_access(server: Server, 
     assert failed == []
     assert str(sample_corpus.resolve()) not in r.text and '"path"' not in r.text  # no paths
     assert_no_restricted(r.content, "/index/documents")
-    with server.client(BOARD_TOKEN) as c:
+    with docs_server.client(BOARD_TOKEN) as c:
         board = c.get("/index/documents").json()["documents"]
     restricted = [d for d in board if d["doc_name"] == "board_minutes_2025.md"]
     assert len(restricted) == 1 and restricted[0]["access"] == "board"
 
 
-def test_upload_index_cite_delete_no_evidence(server: Server, server_dirs: Path, upload_pdf):
+def test_upload_index_cite_delete_no_evidence(docs_server: Server, upload_pdf):
     from citerag.index.loaded import read_manifest
 
-    before = server.ask(UPLOAD_QUESTION)
+    before = docs_server.ask(UPLOAD_QUESTION)
     assert before["status"] == "no_evidence", before["answer"]
-    build_before = httpx.get(f"{server.url}/ready").json()["manifest_id"]
+    build_before = httpx.get(f"{docs_server.url}/ready").json()["manifest_id"]
 
-    r = server.upload(PUBLIC_TOKEN, "Marrowby bulletin 2031.pdf", upload_pdf)
+    r = docs_server.upload(PUBLIC_TOKEN, "Marrowby bulletin 2031.pdf", upload_pdf)
     assert r.status_code == 202, r.text
     doc = r.json()
     assert doc["status"] == "pending" and re.fullmatch(r"[0-9a-f]{32}", doc["id"])
     assert r.headers["location"] == f"/documents/{doc['id']}"
 
-    rec = server.wait_settled(PUBLIC_TOKEN, doc["id"])
+    rec = docs_server.wait_settled(PUBLIC_TOKEN, doc["id"])
     assert rec["status"] == "indexed", rec["reason"]
     assert rec["pages"] == 2
-    manifest = read_manifest(server_dirs / "index")
+    manifest = read_manifest(docs_server.settings.location)
     held = [d for d in manifest.documents.values() if d["source"] == rec["source"]]
     assert held and rec["chunks"] == held[0]["chunks"] > 0  # counted by the build
     assert rec["build_id"] == manifest.build_id
-    ready = httpx.get(f"{server.url}/ready").json()
+    ready = httpx.get(f"{docs_server.url}/ready").json()
     assert ready["manifest_id"] == manifest.build_id != build_before
 
-    out = server.ask(UPLOAD_QUESTION)
+    out = docs_server.ask(UPLOAD_QUESTION)
     assert out["status"] == "answered", out["reason"]
     assert "4,731" in out["answer"]
     cite = out["citations"][0]
@@ -612,7 +640,7 @@ def test_upload_index_cite_delete_no_evidence(server: Server, server_dirs: Path,
     assert cite["fragment"] == "#page=2"
     assert out["trace"]["index"]["manifest_id"] == manifest.build_id
 
-    with server.client(PUBLIC_TOKEN) as c:
+    with docs_server.client(PUBLIC_TOKEN) as c:
         listed = [d["id"] for d in c.get("/documents").json()["documents"]]
         assert doc["id"] in listed
         held = c.get("/index/documents").json()["documents"]
@@ -621,26 +649,26 @@ def test_upload_index_cite_delete_no_evidence(server: Server, server_dirs: Path,
         assert mine[0]["chunks"] == rec["chunks"] and mine[0]["status"] == "indexed"
         d = c.delete(f"/documents/{doc['id']}")
         assert d.status_code == 202 and d.json()["status"] == "deleting"
-    server.wait_gone(PUBLIC_TOKEN, doc["id"])
-    assert not (server.settings.data_dir / "uploads" / doc["id"]).exists()
-    manifest = read_manifest(server_dirs / "index")
+    docs_server.wait_gone(PUBLIC_TOKEN, doc["id"])
+    assert not (docs_server.settings.data_dir / "uploads" / doc["id"]).exists()
+    manifest = read_manifest(docs_server.settings.location)
     assert all(d["source"] != rec["source"] for d in manifest.documents.values())
 
-    after = server.ask(UPLOAD_QUESTION)
+    after = docs_server.ask(UPLOAD_QUESTION)
     assert after["status"] == "no_evidence", after["answer"]
 
 
-def test_queries_during_ingest_see_a_whole_build(server: Server, upload_pdf):
+def test_queries_during_ingest_see_a_whole_build(docs_server: Server, upload_pdf):
     """Queries running while an upload is indexed all succeed on the old or the new build."""
-    old = httpx.get(f"{server.url}/ready").json()["manifest_id"]
-    r = server.upload(PUBLIC_TOKEN, "during.pdf", upload_pdf)
+    old = httpx.get(f"{docs_server.url}/ready").json()["manifest_id"]
+    r = docs_server.upload(PUBLIC_TOKEN, "during.pdf", upload_pdf)
     assert r.status_code == 202
     doc_id = r.json()["id"]
     results: list[tuple[int, str]] = []
     done = threading.Event()
 
     def hammer() -> None:
-        with server.client() as c:
+        with docs_server.client() as c:
             while not done.is_set() and len(results) < 200:
                 resp = c.post("/rag/invoke", json={"input": {"question": REVENUE_QUESTION}})
                 build = (
@@ -654,18 +682,18 @@ def test_queries_during_ingest_see_a_whole_build(server: Server, upload_pdf):
     for w in workers:
         w.start()
     try:
-        rec = server.wait_settled(PUBLIC_TOKEN, doc_id)
+        rec = docs_server.wait_settled(PUBLIC_TOKEN, doc_id)
     finally:
         done.set()
         for w in workers:
             w.join(timeout=120)
-    new = httpx.get(f"{server.url}/ready").json()["manifest_id"]
+    new = httpx.get(f"{docs_server.url}/ready").json()["manifest_id"]
     assert rec["status"] == "indexed"
     assert results and all(code == 200 for code, _ in results), results[:5]
     assert {b for _, b in results} <= {old, new}
-    with server.client() as c:
+    with docs_server.client() as c:
         assert c.delete(f"/documents/{doc_id}").status_code == 202
-    server.wait_gone(PUBLIC_TOKEN, doc_id)
+    docs_server.wait_gone(PUBLIC_TOKEN, doc_id)
 
 
 def _stored_files(server: Server) -> set[Path]:
@@ -719,8 +747,8 @@ def test_unsupported_type_is_415(server: Server, name: str):
     assert _stored_files(server) == before
 
 
-def test_malformed_uploads_are_rejected(server: Server):
-    with server.client() as c:
+def test_malformed_uploads_are_rejected(docs_server: Server):
+    with docs_server.client() as c:
         r = c.post("/documents", json={"file": "not multipart"})
         assert r.status_code == 415
         r = c.post("/documents", files={"other": ("a.md", b"# x")})
@@ -733,48 +761,48 @@ def test_malformed_uploads_are_rejected(server: Server):
         assert r.status_code == 422
 
 
-def test_upload_labels_only_the_uploader_holds(server: Server):
-    r = server.upload(
+def test_upload_labels_only_the_uploader_holds(docs_server: Server):
+    r = docs_server.upload(
         PUBLIC_TOKEN, "secret.md", b"# Secret\n\nThe vault code is 7788.", access="board"
     )
     assert r.status_code == 403
 
 
-def test_board_upload_is_invisible_to_public_users(server: Server):
+def test_board_upload_is_invisible_to_public_users(docs_server: Server):
     text = (
         b"# Zephyr memo\n\nThe Zephyr Protocol sets the emergency budget reserve at "
         b"93,417 pounds for the storm season.\n"
     )
-    r = server.upload(BOARD_TOKEN, "zephyr memo.md", text, access="board")
+    r = docs_server.upload(BOARD_TOKEN, "zephyr memo.md", text, access="board")
     assert r.status_code == 202, r.text
     doc_id = r.json()["id"]
-    rec = server.wait_settled(BOARD_TOKEN, doc_id)
+    rec = docs_server.wait_settled(BOARD_TOKEN, doc_id)
     assert rec["status"] == "indexed" and rec["access"] == "board"
     question = "What emergency budget reserve does the Zephyr Protocol set?"
-    assert server.ask(question, BOARD_TOKEN)["status"] == "answered"
-    public = server.ask(question, PUBLIC_TOKEN)
+    assert docs_server.ask(question, BOARD_TOKEN)["status"] == "answered"
+    public = docs_server.ask(question, PUBLIC_TOKEN)
     assert public["status"] == "no_evidence"
     assert "93,417" not in json.dumps(public) and "zephyr memo" not in json.dumps(public)
-    with server.client(PUBLIC_TOKEN) as c:
+    with docs_server.client(PUBLIC_TOKEN) as c:
         assert doc_id not in [d["id"] for d in c.get("/documents").json()["documents"]]
         assert c.get(f"/documents/{doc_id}").status_code == 404
         assert c.delete(f"/documents/{doc_id}").status_code == 404
-    with server.client(ADMIN_TOKEN) as c:  # admins see every document
+    with docs_server.client(ADMIN_TOKEN) as c:  # admins see every document
         assert c.get(f"/documents/{doc_id}").status_code == 200
-    with server.client(BOARD_TOKEN) as c:
+    with docs_server.client(BOARD_TOKEN) as c:
         assert c.delete(f"/documents/{doc_id}").status_code == 202
-    server.wait_gone(BOARD_TOKEN, doc_id)
+    docs_server.wait_gone(BOARD_TOKEN, doc_id)
 
 
-def test_only_the_uploader_or_an_admin_deletes(server: Server):
-    r = server.upload(PUBLIC_TOKEN, "note.txt", b"A short note about garden sheds and paint.")
+def test_only_the_uploader_or_an_admin_deletes(docs_server: Server):
+    r = docs_server.upload(PUBLIC_TOKEN, "note.txt", b"A short note about garden sheds and paint.")
     doc_id = r.json()["id"]
-    with server.client(OTHER_TOKEN) as c:
+    with docs_server.client(OTHER_TOKEN) as c:
         assert c.get(f"/documents/{doc_id}").status_code == 200  # public: visible
         assert c.delete(f"/documents/{doc_id}").status_code == 403
-    with server.client(ADMIN_TOKEN) as c:
+    with docs_server.client(ADMIN_TOKEN) as c:
         assert c.delete(f"/documents/{doc_id}").status_code == 202
-    server.wait_gone(PUBLIC_TOKEN, doc_id)
+    docs_server.wait_gone(PUBLIC_TOKEN, doc_id)
 
 
 @pytest.mark.parametrize(
@@ -811,22 +839,22 @@ def test_path_traversal_and_odd_names_are_stored_safely(server: Server, name: st
     server.wait_gone(PUBLIC_TOKEN, doc["id"])
 
 
-def test_corrupt_upload_fails_and_the_server_keeps_answering(server: Server):
-    r = server.upload(
+def test_corrupt_upload_fails_and_the_server_keeps_answering(docs_server: Server):
+    r = docs_server.upload(
         PUBLIC_TOKEN, "broken.pdf", b"%PDF-1.7\n1 0 obj << /Type /Catalog >>\n%%garbage"
     )
     assert r.status_code == 202
     doc_id = r.json()["id"]
-    rec = server.wait_settled(PUBLIC_TOKEN, doc_id)
+    rec = docs_server.wait_settled(PUBLIC_TOKEN, doc_id)
     assert rec["status"] == "failed"
     assert rec["reason"] and rec["chunks"] == 0
-    assert server.ask(REVENUE_QUESTION)["status"] == "answered"
-    assert httpx.get(f"{server.url}/ready").json()["ready"] is True
-    with server.client() as c:
+    assert docs_server.ask(REVENUE_QUESTION)["status"] == "answered"
+    assert httpx.get(f"{docs_server.url}/ready").json()["ready"] is True
+    with docs_server.client() as c:
         failed = c.get("/documents", params={"status": "failed"}).json()["documents"]
         assert doc_id in [d["id"] for d in failed]
         assert c.delete(f"/documents/{doc_id}").status_code == 202
-    server.wait_gone(PUBLIC_TOKEN, doc_id)
+    docs_server.wait_gone(PUBLIC_TOKEN, doc_id)
 
 
 @pytest.fixture(scope="module")
@@ -892,8 +920,8 @@ def test_restart_keeps_statuses_and_resumes_pending_work(
         assert out["status"] == "answered" and "09:40" in out["answer"]
 
 
-def test_unknown_document_ids_are_404(server: Server):
-    with server.client() as c:
+def test_unknown_document_ids_are_404(docs_server: Server):
+    with docs_server.client() as c:
         for doc_id in ("0" * 32, "not-an-id", "..%2F..%2Fetc%2Fpasswd"):
             assert c.get(f"/documents/{doc_id}").status_code == 404
             assert c.delete(f"/documents/{doc_id}").status_code == 404
@@ -924,9 +952,15 @@ def test_playground_when_enabled(tmp_path: Path, embedding_model, small_index: P
         assert r.status_code == 401
 
 
-def test_a_server_without_an_index_builds_one_from_uploads(tmp_path: Path, embedding_model):
+def test_a_server_without_an_index_builds_one_from_uploads(
+    tmp_path: Path, embedding_model, store_location: Path | str
+):
+    from dataclasses import replace
+
     write_tokens(tmp_path / "tokens.json")
     settings = server_settings(tmp_path)
+    if isinstance(store_location, str):  # an empty PostgreSQL namespace
+        settings = replace(settings, store=store_location).validate()
     with running_server(settings, embedding_model, wait_for="/health") as srv:
 
         def not_ready_state() -> str | None:

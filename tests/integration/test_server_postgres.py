@@ -76,6 +76,7 @@ class Proc:
     url: str
     proc: subprocess.Popen[bytes]
     log: Path
+    data_dir: Path
 
     def client(self, token: str | None = PUBLIC_TOKEN) -> httpx.Client:
         return httpx.Client(base_url=self.url, headers=auth(token) if token else {}, timeout=120.0)
@@ -164,7 +165,7 @@ def start_serve(name: str, root: Path, *args: str) -> Proc:
     ]
     with log.open("wb") as fh:
         proc = subprocess.Popen(cmd, env=serve_env(), cwd=REPO, stdout=fh, stderr=subprocess.STDOUT)
-    return Proc(name, f"http://127.0.0.1:{port}", proc, log)
+    return Proc(name, f"http://127.0.0.1:{port}", proc, log, root / name)
 
 
 def wait_ready(p: Proc) -> dict[str, Any]:
@@ -382,6 +383,18 @@ def test_upload_to_a_is_answered_and_listed_by_b_and_deleted_through_b(
     cite = out["citations"][0]
     assert cite["doc_name"] == "Marrowby bulletin 2031.pdf" and cite["fragment"] == "#page=2"
     with b.client() as c:
+        # B's viewer opens the citation from its own copy of the bytes (A parsed A's copy).
+        served = c.get(
+            f"/app/api/documents/{cite['doc_id']}/text",
+            params={"start": cite["start"], "end": cite["end"]},
+        ).json()
+        off = served["offset"]
+        assert served["text"][cite["start"] - off : cite["end"] - off] == cite["quote"]
+        hl = c.get(
+            f"/app/api/documents/{cite['doc_id']}/pages/2/highlight",
+            params={"start": cite["start"], "end": cite["end"]},
+        )
+        assert hl.status_code == 200 and hl.json()["boxes"], hl.text[:300]
         assert doc_id in [d["id"] for d in c.get("/documents").json()["documents"]]
         held = [
             d for d in c.get("/index/documents").json()["documents"] if d["upload_id"] == doc_id
@@ -393,6 +406,11 @@ def test_upload_to_a_is_answered_and_listed_by_b_and_deleted_through_b(
     a.wait_gone(PUBLIC_TOKEN, doc_id)
     b.wait_gone(PUBLIC_TOKEN, doc_id)
     assert rows(store, "SELECT count(*) FROM {ns}_uploads WHERE id = %s", [doc_id]) == [(0,)]
+    for p in (a, b):  # the writer removes its copy; B drops its viewer copy after reloading
+        poll(
+            lambda p=p: not (p.data_dir / "uploads" / doc_id).exists(),
+            what=f"{p.name}'s copy of the upload to go",
+        )
 
     def no_evidence_on_both() -> bool:
         return all(p.ask(UPLOAD_QUESTION)["status"] == "no_evidence" for p in (a, b))

@@ -35,7 +35,9 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 
 from citerag.server.auth import VIEWER_COOKIE
-from citerag.server.deps import Caller, CurrentSnapshot, Settings, Tokens, bearer
+from citerag.server.deps import Caller, CurrentSnapshot, Registry, Settings, Tokens, bearer
+from citerag.server.documents import Registry as AnyRegistry
+from citerag.server.documents import upload_id_of
 from citerag.server.engine import Snapshot
 from citerag.server.viewer import (
     DEFAULT_SCALE,
@@ -108,6 +110,26 @@ def readable_record(snap: Snapshot, who: Caller, doc_id: str) -> dict[str, Any]:
     ):
         raise HTTPException(404, "no such document")
     return rec
+
+
+def local_record(registry: AnyRegistry, rec: dict[str, Any]) -> dict[str, Any]:
+    """The record with a path this process can read.
+
+    With a PostgreSQL store an upload was parsed from the writer's copy of its bytes, which
+    may be another process's (or machine's) file: a process without it writes its own copy
+    from the database (the viewer then checks its sha256 as for any file).
+    """
+    upload_id = upload_id_of(str(rec.get("source") or ""))
+    raw_path = rec.get("path")
+    if not registry.shared or upload_id is None or (raw_path and Path(str(raw_path)).is_file()):
+        return rec
+    upload = registry.get(upload_id)
+    if upload is None:
+        return rec
+    try:
+        return {**rec, "path": str(registry.file_path(upload))}
+    except FileNotFoundError:
+        return rec  # deleted meanwhile: the viewer answers 410
 
 
 def _fail(exc: ViewerError) -> HTTPException:
@@ -183,6 +205,7 @@ def viewer_router() -> APIRouter:
         doc_id: str,
         who: Caller,
         snap: CurrentSnapshot,
+        registry: Registry,
         start: Annotated[int | None, Query(ge=0)] = None,
         end: Annotated[int | None, Query(ge=0)] = None,
     ) -> JSONResponse:
@@ -193,6 +216,7 @@ def viewer_router() -> APIRouter:
         around ``start``-``end``. ``text[start - offset:end - offset]`` is the cited range.
         """
         rec = readable_record(snap, who, doc_id)
+        rec = await anyio.to_thread.run_sync(local_record, registry, rec)
         try:
             opened = await anyio.to_thread.run_sync(views.canonical, rec)
             text = opened.parsed.text
@@ -234,10 +258,12 @@ def viewer_router() -> APIRouter:
         page: int,
         who: Caller,
         snap: CurrentSnapshot,
+        registry: Registry,
         scale: Annotated[float, Query(ge=MIN_SCALE, le=MAX_SCALE)] = DEFAULT_SCALE,
     ) -> Response:
         """One page of a PDF rendered to PNG by the server (pdfium)."""
         rec = readable_record(snap, who, doc_id)
+        rec = await anyio.to_thread.run_sync(local_record, registry, rec)
         try:
             png = await anyio.to_thread.run_sync(views.page_png, rec, page, round(scale, 2))
         except ViewerError as exc:
@@ -250,11 +276,13 @@ def viewer_router() -> APIRouter:
         page: int,
         who: Caller,
         snap: CurrentSnapshot,
+        registry: Registry,
         start: Annotated[int, Query(ge=0)],
         end: Annotated[int, Query(ge=0)],
     ) -> JSONResponse:
         """Where ``canonical[start:end]`` sits on a PDF page, with the image's URL."""
         rec = readable_record(snap, who, doc_id)
+        rec = await anyio.to_thread.run_sync(local_record, registry, rec)
         try:
             hl = await anyio.to_thread.run_sync(views.page_highlight, rec, page, start, end)
         except ViewerError as exc:
