@@ -113,6 +113,10 @@ class SentenceReranker:
         out: list[tuple[list[tuple[int, int]], np.ndarray] | None] = []
         missing: list[int] = []
         getter = getattr(self.store, "sentence_vectors_for", None)
+        many = getattr(self.store, "sentence_vectors_many", None)
+        if many is not None:  # one round trip for the whole shortlist (PostgreSQL)
+            fetched = many([c.key for c in cands])
+            getter = fetched.get
         for i, c in enumerate(cands):
             got = getter(c.key) if getter else None
             if got is None:

@@ -199,8 +199,15 @@ class GraphDeps:
         with self._lock:
             if self._documents is None:
                 seen: dict[str, dict[str, Any]] = {}
+                per_doc = getattr(self.store, "iter_document_metadata", None)
                 lister = getattr(self.store, "iter_metadata", None)
-                for _, meta in lister() if lister is not None else ():
+                if per_doc is not None:  # one row per document (PostgreSQL)
+                    metas: Any = per_doc()
+                elif lister is not None:
+                    metas = (meta for _, meta in lister())
+                else:
+                    metas = ()
+                for meta in metas:
                     doc_id = str(meta.get("doc_id") or meta.get("doc_name") or "")
                     if doc_id and doc_id not in seen:
                         seen[doc_id] = {k: meta.get(k) for k in DOCUMENT_FIELDS}

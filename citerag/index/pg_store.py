@@ -383,6 +383,20 @@ class PostgresStore(VectorStore):
         for key, meta in rows:
             yield key, dict(meta)
 
+    def iter_document_metadata(self) -> Iterable[dict[str, Any]]:
+        """The metadata of one chunk per document (document-level fields are on every chunk).
+
+        One row per document leaves the database, instead of every chunk's metadata.
+        """
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT DISTINCT ON (doc_id) langchain_metadata FROM {} ORDER BY doc_id"
+                ).format(self._chunks)
+            ).fetchall()
+        for (meta,) in rows:
+            yield dict(meta)
+
     def count_by_doc(self) -> dict[str, int]:
         """Chunks held per document id."""
         with self._connection() as conn:

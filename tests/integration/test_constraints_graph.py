@@ -17,6 +17,7 @@ from graphs.rag import build_graph
 from graphs.state import to_jsonable
 from tests.integration.test_server import make_pdf
 from tests.support.filings import cover_page, results_page
+from tests.support.pg import with_namespace
 
 pytestmark = pytest.mark.integration
 
@@ -28,8 +29,9 @@ REVENUE = {
 }
 
 
-@pytest.fixture(scope="module")
-def graph(tmp_path_factory: pytest.TempPathFactory, embedding_model):
+@pytest.fixture(scope="module", params=["faiss", "postgres"])
+def graph(request, tmp_path_factory: pytest.TempPathFactory, embedding_model):
+    """The filings ingested into each store (the constraint filters are SQL on PostgreSQL)."""
     folder = tmp_path_factory.mktemp("src") / "filings"
     folder.mkdir()
     for (company, year), revenue in REVENUE.items():
@@ -42,7 +44,10 @@ def graph(tmp_path_factory: pytest.TempPathFactory, embedding_model):
         [cover_page("Hooli", 2022), results_page("Hooli", 2022, 999)],
     )
     (folder / ".citerag-access.json").write_text(json.dumps({"HOOLI_*": "board"}))
-    index = tmp_path_factory.mktemp("constraints") / "index"
+    if request.param == "faiss":
+        index = tmp_path_factory.mktemp("constraints") / "index"
+    else:
+        index = with_namespace(request.getfixturevalue("pg_server"), "constraints")
     ingest([folder], index, embedding_model, progress=False)
     return build_graph(GraphDeps.from_index(index, embedding_model=embedding_model))
 
