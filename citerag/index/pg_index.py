@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MANIFEST_KEY = "manifest"
+#: The published build id on its own (what serving processes poll).
+BUILD_ID_KEY = "build_id"
 CALIBRATION_KEY = "calibration"
 
 
@@ -54,11 +56,12 @@ def read_pg_manifest(location: str | StoreURL) -> Manifest | None:
 
 
 def current_build_id(location: str | StoreURL) -> str | None:
-    """The published build id (cheap: one row), ``None`` before the first ingest."""
+    """The published build id (one short row, not the manifest), ``None`` before the first
+    ingest."""
     url = _url(location)
     with connect(url, autocommit=True) as conn:
-        raw = read_meta(conn, url, MANIFEST_KEY)
-    return None if raw is None else str(raw.get("build_id") or "") or None
+        raw = read_meta(conn, url, BUILD_ID_KEY)
+    return str(raw) if raw else None
 
 
 def open_postgres(
@@ -112,8 +115,8 @@ def write_pg_calibration(location: str | StoreURL, entries: dict[str, Any]) -> N
     """Merge calibration entries into the index's meta table (one transaction)."""
     url = _url(location)
     with connect(url) as conn:
-        ensure_meta = read_meta(conn, url, CALIBRATION_KEY)
-        data = dict(ensure_meta) if isinstance(ensure_meta, dict) else {}
+        current = read_meta(conn, url, CALIBRATION_KEY)
+        data = dict(current) if isinstance(current, dict) else {}
         data.update(entries)
         write_meta(conn, url, CALIBRATION_KEY, data)
         conn.commit()
@@ -193,6 +196,7 @@ class PostgresTarget:
         """Write the manifest row and commit the phase's transaction."""
         conn = self._require()
         write_meta(conn, self._url, MANIFEST_KEY, build.manifest.to_json())
+        write_meta(conn, self._url, BUILD_ID_KEY, build.manifest.build_id)
         conn.commit()
         log.info("published build %s to %s", build.manifest.build_id, self._url.redacted())
 
