@@ -265,6 +265,13 @@ def advisory_key(url: Any, purpose: str) -> int:
     return zlib.crc32(f"citerag-server-{purpose}:{url.namespace}".encode()) & 0x7FFFFFFF
 
 
+def channel(url: Any) -> Any:
+    """The ``LISTEN``/``NOTIFY`` channel of a store's serving processes (an identifier)."""
+    from psycopg import sql
+
+    return sql.Identifier(f"citerag_{url.namespace}")
+
+
 #: Record fields stored as ``<ns>_documents`` columns (every :class:`DocumentRecord` field).
 _FIELDS = tuple(f.name for f in fields(DocumentRecord))
 
@@ -472,6 +479,7 @@ class PgDocumentRegistry:
                     sql.SQL("INSERT INTO {} (id, data) VALUES (%s, %s)").format(self._bytes),
                     [rec.id, data],
                 )
+                self._notify(conn)
         finally:
             received.unlink(missing_ok=True)
 
@@ -511,7 +519,20 @@ class PgDocumentRegistry:
 
     def request_delete(self, doc_id: str) -> DocumentRecord | None:
         """Mark a record ``deleting`` (again: a repeated request makes the writer retry)."""
-        return self.update(doc_id, status="deleting", reason="")
+        rec = self.update(doc_id, status="deleting", reason="")
+        self.notify()
+        return rec
+
+    def _notify(self, conn: Any) -> None:
+        from psycopg import sql
+
+        conn.execute(sql.SQL("NOTIFY {}").format(channel(self.url)))  # sent on commit
+
+    def notify(self) -> None:
+        """Wake every serving process of this store now (a job was queued, a build published);
+        polling every ``watch_interval`` remains the fallback."""
+        with self._pool.connection() as conn:
+            self._notify(conn)
 
     def remove(self, doc_id: str) -> None:
         """Forget a record and its bytes, and drop this process's copy of the file."""

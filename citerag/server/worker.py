@@ -33,6 +33,7 @@ from citerag.server.documents import (
     PgDocumentRegistry,
     Registry,
     advisory_key,
+    channel,
 )
 from citerag.server.engine import Engine
 
@@ -349,6 +350,12 @@ class SharedIndexWorker(IndexWorker):
       its reader store (and its connection pool) across reloads. The writer reloads
       before it settles statuses; statuses of a build another process has not loaded yet
       show as ``pending`` there (see :func:`~citerag.server.documents.served_view`).
+    * **Wake-ups**: accepting an upload or a delete, and publishing a build, send a
+      ``NOTIFY`` on the store's channel; every process ``LISTEN`` s on a connection of its
+      own (a second thread) and starts a cycle at once, so a change normally reaches every
+      process within the time of a reload. Polling every ``watch_interval`` stays as the
+      bound when a notification is lost (a dropped connection) or never sent
+      (``citerag ingest`` publishes without one).
     * A job whose attempt left its row unchanged (e.g. a delete that failed) is retried
       only when its row changes (a repeated ``DELETE``) or the writer changes.
     """
@@ -374,6 +381,15 @@ class SharedIndexWorker(IndexWorker):
         self._conn: Any = None
         self._writer = False
         self._tried: dict[str, int] = {}
+        self._stopping = threading.Event()
+        self._listener = threading.Thread(
+            target=self._listen, name="citerag-index-listener", daemon=True
+        )
+
+    def start(self) -> None:
+        """Start the worker thread and the notification listener."""
+        super().start()
+        self._listener.start()
 
     @property
     def is_writer(self) -> bool:
@@ -390,9 +406,38 @@ class SharedIndexWorker(IndexWorker):
         return reg.count("pending") + reg.count("deleting")
 
     def stop(self, timeout: float = 60.0) -> None:
-        """Stop the thread, then release the job lock and close the connection."""
+        """Stop the threads, then release the job lock and close the connection."""
+        self._stopping.set()
         super().stop(timeout)
         self._disconnect()
+        if self._listener.is_alive():
+            self._listener.join(timeout=5.0)
+
+    def _listen(self) -> None:
+        """Turn the store channel's notifications into wake-ups (reconnects on errors)."""
+        import psycopg
+        from psycopg import sql
+
+        url = self.shared_registry.url
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(url.conninfo, autocommit=True) as conn:
+                    conn.execute(sql.SQL("LISTEN {}").format(channel(url)))
+                    self._queue.put(Job("poke", ""))  # anything missed while disconnected
+                    while not self._stopping.is_set():
+                        for _ in conn.notifies(timeout=1.0, stop_after=1):
+                            self._queue.put(Job("poke", ""))
+            except Exception:
+                log.debug("notification listener: reconnecting", exc_info=True)
+                self._stopping.wait(self.watch_interval)
+
+    def _served_manifest(self, build_id: str) -> Manifest:
+        """Tell the other processes about the build first, then serve it here."""
+        try:
+            self.shared_registry.notify()
+        except Exception:
+            log.warning("cannot notify the other processes of build %s", build_id, exc_info=True)
+        return super()._served_manifest(build_id)
 
     # -- the thread ------------------------------------------------------------------------
 
