@@ -167,6 +167,16 @@ _NOT_NAMES = {
     "friday", "saturday", "sunday",
 }  # fmt: skip
 _NAME_JOINERS = {"of", "&", "and", "de", "du", "la", "von", "van"}
+#: Words that are never a name, however capitalised (prepositions, pronouns, determiners,
+#: auxiliaries): a question that starts with one is not about someone called "From".
+_FUNCTION_WORDS = _PREPOSITIONS | _PRONOUNS | _DETERMINERS | _AUX
+#: Words a bare follow-up asks with ("In what year?", "Where?", "How many?"): a follow-up of
+#: nothing else asks the previous question again about another aspect.
+_ASPECT_WORDS = {
+    "year", "years", "date", "day", "month", "time", "decade", "century", "period", "place",
+    "country", "city", "location", "number", "amount", "percentage", "percent", "share",
+    "reason", "way", "means", "cause", "purpose", "size", "age", "name", "who", "else",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -192,6 +202,8 @@ def _is_name_word(tok: _Tok) -> bool:
     w = tok.word
     if not w or w.lower() in _NOT_NAMES or _PERIOD_TOKEN.match(w):
         return False
+    if w.lower() in _FUNCTION_WORDS and not any(ch.isdigit() for ch in w):
+        return False  # "From which language ...": capitalised because it starts the question
     if w[0].isupper():
         return True
     # codes such as 3M, E-217, SG-4410X: a digit and an upper-case letter
@@ -324,7 +336,7 @@ def subject_of(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, 
     while end < len(toks):
         t = toks[end]
         low = t.word.lower()
-        if in_period(t) or low in _AUX or low in _VERBS or low in _PRONOUNS - {"one"}:
+        if in_period(t) or low in _AUX or low in _VERBS or low in _PRONOUNS - {"one"} or low in _WH:
             break
         if low in _PREPOSITIONS and low != "of":
             break
@@ -507,6 +519,23 @@ def _has_reference(text: str, names: Sequence[str] = ()) -> bool:
     return False
 
 
+def _is_bare(question: str) -> bool:
+    """Whether a follow-up asks only "what/when/where/how many ..." with no content of its
+    own: every word a question word, function word or aspect word (``"In what year?"``,
+    ``"About when?"``, ``"And where?"``)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", question)]
+    if not words or len(words) > 5:
+        return False
+    allowed = _WH | _AUX | _FUNCTION_WORDS | _HOW_WORDS | _ASPECT_WORDS | _FRAGMENT_STOP
+    return all(w in allowed for w in words) and any(w in _WH | _ASPECT_WORDS for w in words)
+
+
+def _as_context(question: str) -> str:
+    """A standalone question as a parenthetical: no final mark, inner parentheses flattened."""
+    flat = re.sub(r"\s*\(([^()]*)\)", r"; \1", question)
+    return re.sub(r"\s*[?!]+\s*(?=;|$)", "", flat).strip()
+
+
 def _end(text: str) -> tuple[str, str]:
     stripped = text.rstrip()
     m = re.search(r"[?.!]+$", stripped)
@@ -546,7 +575,9 @@ def _fragment(
     for n in f_names:
         rest = re.sub(rf"{re.escape(n)}(?:['’]s?)?", " ", rest)
     words = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", rest)]
-    np_words = [w for w in words if w.lower() not in _FRAGMENT_STOP]
+    np_words = [
+        w for w in words if w.lower() not in _FRAGMENT_STOP | _PRONOUNS | _PREPOSITIONS
+    ]  # "before it" names nothing
     noun_phrase = _strip_determiner(" ".join(words)) if np_words else ""
     if not f_periods and not f_names and not noun_phrase:
         return None
@@ -634,7 +665,8 @@ def condense_rule(
         if done is not None:
             out, carried = done
     own_names = names_in(resolved, gazetteer)
-    if out is None and (cue or relative or _has_reference(resolved, own_names)):
+    bare = _is_bare(after_filler)
+    if out is None and (cue or relative or bare or _has_reference(resolved, own_names)):
         own_periods = parse_periods(resolved)
         own_subject = subject_of(after_filler, gazetteer)
         items: list[str] = []
@@ -667,6 +699,14 @@ def condense_rule(
             if base_period is not None:
                 items.append(render_period(base_period.values[0]))
                 carried["periods"] = list(base_period.values)
+        if not own_names and (
+            (own_subject is None and bare) or (not items and not relative and not own_periods)
+        ):
+            # "In what year?" after "Who ranked Warsaw 32nd?" (the previous question asked
+            # about another aspect), or a reference to something no name or subject of the
+            # earlier turns pins down: the previous question's own words are the context
+            items = [_as_context(base)]
+            carried = {"previous": items[0]}
         if items:
             out = _append_context(resolved, items)
             carried["form"] = "context"

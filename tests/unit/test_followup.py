@@ -173,3 +173,50 @@ def test_the_model_path_survives_a_model_error():
 def test_model_output_is_read_from_its_first_line():
     assert parse_model_output('\n"What was X in 2024?"\nBecause ...') == "What was X in 2024?"
     assert parse_model_output("Rewritten: Why?") == "Why?"
+
+
+def test_a_capitalised_function_word_that_starts_a_question_is_not_a_name():
+    assert names_in("From which ancient language does the word imperialism originate?") == []
+    assert names_in("By what means is it administered?") == []
+    assert names_in("In 2021, what did 3M spend?") == ["3M"]
+
+
+@pytest.mark.parametrize(
+    ("previous", "question"),
+    [
+        ("Who ranked Warsaw as the 32nd most liveable city in the world?", "In what year?"),
+        ("Who invented it? (first commercially successful true engine)", "About what year?"),
+        ("Who founded the Yuan dynasty?", "When?"),
+    ],
+)
+def test_a_bare_follow_up_asks_the_previous_question_about_another_aspect(previous, question):
+    got = condense_rule(question, [previous])
+    assert got.method == "rule" and got.carried["form"] == "context"
+    body = previous.rstrip("?").split(" (")[0].rstrip("?")
+    assert got.standalone.startswith(question.rstrip("?") + " (")
+    assert body in got.standalone and "?;" not in got.standalone and "(" in got.standalone
+    assert check_rewrite(question, got.standalone) == ""
+
+
+def test_a_reference_nothing_else_pins_down_carries_the_previous_question():
+    previous = "From which ancient language does the word imperialism originate?"
+    got = condense_rule("By what means is it usually administered?", [previous])
+    assert got.standalone == (
+        "By what means is it usually administered (From which ancient language does the word "
+        "imperialism originate)?"
+    )
+
+
+def test_a_pronoun_after_a_name_elsewhere_still_refers_back():
+    got = condense_rule(
+        "From which countries did his people originate?",
+        ["Who was the Norse leader who founded Normandy?"],
+    )
+    assert "Normandy" in got.standalone and "Norse leader" in got.standalone
+    assert "who)" not in got.standalone  # the subject stops at the relative pronoun
+
+
+def test_a_fragment_of_a_preposition_and_a_pronoun_is_not_a_noun_phrase():
+    got = condense_rule("And before it?", ["What dynasty came after the Yuan dynasty?"])
+    assert "before it after" not in got.standalone
+    assert "Yuan" in got.standalone
