@@ -492,20 +492,18 @@ class SharedIndexWorker(IndexWorker):
                 log.debug("closing the job connection failed", exc_info=True)
 
     def _published_build(self) -> str | None:
-        from psycopg import sql
+        """The store's published build id, read on this worker's own connection (the short
+        ``build_id`` meta row; the manifest's field for a store written before it existed)."""
+        from citerag.index.pg_db import read_meta
+        from citerag.index.pg_index import BUILD_ID_KEY, MANIFEST_KEY
 
         url = self.shared_registry.url
         conn = self._connection()
-        exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [f"{url.namespace}_meta"])
-        row = exists.fetchone()
-        if not (row and row[0]):
-            return None
-        row = conn.execute(
-            sql.SQL("SELECT value->>'build_id' FROM {} WHERE key = 'manifest'").format(
-                url.table("meta")
-            )
-        ).fetchone()
-        return str(row[0]) if row and row[0] else None
+        raw = read_meta(conn, url, BUILD_ID_KEY)
+        if raw is None:  # an older store: only the manifest row holds it
+            manifest = read_meta(conn, url, MANIFEST_KEY)
+            raw = manifest.get("build_id") if isinstance(manifest, dict) else None
+        return str(raw) if raw else None
 
     def _follow(self) -> None:
         """Reload when another process (or ``citerag ingest``) published a build."""
