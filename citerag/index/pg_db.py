@@ -124,6 +124,11 @@ class StoreURL:
         return sql.Identifier(f"{self.namespace}_{suffix}")
 
     @property
+    def channel(self) -> sql.Identifier:
+        """The ``LISTEN``/``NOTIFY`` channel on which this index's changes are announced."""
+        return sql.Identifier(f"citerag_{self.namespace}")
+
+    @property
     def lock_key(self) -> int:
         """The advisory-lock key of this index's single writer."""
         return zlib.crc32(f"citerag:{self.namespace}".encode()) & 0x7FFFFFFF

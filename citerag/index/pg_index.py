@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg import sql
 
 from citerag.embeddings import EmbeddingModel
 from citerag.index.manifest import Manifest
@@ -197,6 +198,7 @@ class PostgresTarget:
         conn = self._require()
         write_meta(conn, self._url, MANIFEST_KEY, build.manifest.to_json())
         write_meta(conn, self._url, BUILD_ID_KEY, build.manifest.build_id)
+        conn.execute(sql.SQL("NOTIFY {}").format(self._url.channel))  # delivered on commit
         conn.commit()
         log.info("published build %s to %s", build.manifest.build_id, self._url.redacted())
 

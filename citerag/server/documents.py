@@ -266,10 +266,9 @@ def advisory_key(url: Any, purpose: str) -> int:
 
 
 def channel(url: Any) -> Any:
-    """The ``LISTEN``/``NOTIFY`` channel of a store's serving processes (an identifier)."""
-    from psycopg import sql
-
-    return sql.Identifier(f"citerag_{url.namespace}")
+    """The ``LISTEN``/``NOTIFY`` channel of a store's serving processes (an identifier;
+    :attr:`~citerag.index.pg_db.StoreURL.channel`, where ingest announces its builds too)."""
+    return url.channel
 
 
 #: Record fields stored as ``<ns>_documents`` columns (every :class:`DocumentRecord` field).

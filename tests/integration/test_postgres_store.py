@@ -244,3 +244,15 @@ def test_a_second_writer_waits_for_the_first(pg_url, sample_corpus, embedding_mo
 def test_an_empty_namespace_is_not_an_index(pg_url, embedding_model) -> None:
     with pytest.raises(IndexNotFoundError, match="citerag ingest"):
         load_index(pg_url, embedding_model)
+
+
+def test_a_published_ingest_is_announced_on_the_store_channel(
+    pg_url, sample_corpus, embedding_model
+) -> None:
+    url = StoreURL.parse(pg_url)
+    with connect(url, autocommit=True) as listener:
+        listener.execute(psycopg.sql.SQL("LISTEN {}").format(url.channel))
+        report = ingest([sample_corpus], pg_url, embedding_model, progress=False)
+        got = next(listener.notifies(timeout=30, stop_after=1), None)
+    assert got is not None and got.channel == f"citerag_{url.namespace}"
+    assert report.build_id
