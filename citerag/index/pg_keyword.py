@@ -12,8 +12,9 @@ module keeps BM25 (k1 = 1.2, b = 0.75, as the in-process index) on PostgreSQL's 
   :func:`remove_stats`), so the statistics always match the published rows;
 * a question becomes lexemes with ``to_tsvector`` (the same Snowball English stemming and stop
   words as the chunks); the GIN index finds the chunks holding any of its lexemes, taken
-  rarest first within :data:`CANDIDATE_BUDGET` rows, and each candidate is scored with BM25
-  over all the question's lexemes.
+  rarest first within :data:`CANDIDATE_BUDGET` rows (5,000: at 100,000 chunks the same top 20
+  as 20,000 on 300 questions, at a quarter of the time), and each candidate is scored with
+  BM25 over all the question's lexemes.
 
 Differences from the in-process BM25 (:mod:`citerag.index.bm25`): stemming ("filings" matches
 "filing"); a compound like ``LOG-0042`` is one lexeme besides its parts; term frequency counts
@@ -39,7 +40,7 @@ B = 0.75
 #: Candidate rows the selecting lexemes may hold between them: lexemes are taken rarest
 #: first until the next would push their summed document frequency past this (the rarest
 #: is always taken); the rest still score. Bounds the work on very common words.
-CANDIDATE_BUDGET = 20_000
+CANDIDATE_BUDGET = 5_000
 #: Most question lexemes used.
 MAX_LEXEMES = 32
 N_ROW, LENGTH_ROW = "#chunks", "#length"
@@ -136,6 +137,10 @@ def question_weights(
 def search_sql(url: StoreURL, where: sql.Composable) -> sql.Composed:
     """The BM25 query: candidates from the GIN index, scored over the question's lexemes.
 
+    Each candidate's ``tsvector`` is first cut to the question's lexemes (``setweight`` marks
+    them, ``ts_filter`` keeps them; both C), so scoring unnests a handful of entries per row
+    instead of all of them (~15 µs per candidate otherwise, EXPLAIN ANALYZE at 100,000 chunks).
+
     Parameters, in order: lexemes (text[]), idf (float8[]), avg length, the selective
     lexemes' tsquery text, the filter's parameters, ``k``.
     """
@@ -146,7 +151,8 @@ def search_sql(url: StoreURL, where: sql.Composable) -> sql.Composed:
         " (SELECT sum(w.idf * (cardinality(u.positions) * {k1p})"
         "   / (cardinality(u.positions)"
         "      + {k1} * (1 - {b} + {b} * length(c.content_tsv) / avg.len)))"
-        "  FROM unnest(c.content_tsv) AS u JOIN w USING (lexeme)) AS score"
+        "  FROM unnest(ts_filter(setweight(c.content_tsv, 'A',"
+        "   (SELECT array_agg(lexeme) FROM w)), '{{a}}')) AS u JOIN w USING (lexeme)) AS score"
         " FROM {chunks} AS c, avg"
         " WHERE c.content_tsv @@ %s::tsquery AND {where}"
         " ORDER BY score DESC, c.langchain_id LIMIT %s"
