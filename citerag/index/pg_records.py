@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import psycopg
-from langchain_core.indexing import RecordManager
 from psycopg import sql
 
 from citerag.index.pg_db import StoreURL
+from citerag.index.record_manager import SyncRecordManager
 
 
-class PostgresRecordManager(RecordManager):
+class PostgresRecordManager(SyncRecordManager):
     """Record manager over ``<ns>_records`` on one connection (its caller commits)."""
 
     def __init__(self, namespace: str, url: StoreURL, conn: psycopg.Connection[Any]) -> None:
@@ -40,9 +40,6 @@ class PostgresRecordManager(RecordManager):
     def create_schema(self) -> None:
         """Nothing to do: :func:`~citerag.index.pg_db.ensure_schema` creates the table."""
 
-    async def acreate_schema(self) -> None:
-        """Async variant of :meth:`create_schema`."""
-
     def close(self) -> None:
         """Nothing to close (the connection belongs to the writer)."""
 
@@ -52,10 +49,6 @@ class PostgresRecordManager(RecordManager):
         now = max(float(row[0]) if row else 0.0, self._last_time + 1e-6)
         self._last_time = now
         return now
-
-    async def aget_time(self) -> float:
-        """Async variant of :meth:`get_time`."""
-        return self.get_time()
 
     def update(
         self,
@@ -82,16 +75,6 @@ class PostgresRecordManager(RecordManager):
                 [(self.namespace, k, g, now) for k, g in zip(keys, group_ids, strict=True)],
             )
 
-    async def aupdate(
-        self,
-        keys: Sequence[str],
-        *,
-        group_ids: Sequence[str | None] | None = None,
-        time_at_least: float | None = None,
-    ) -> None:
-        """Async variant of :meth:`update`."""
-        self.update(keys, group_ids=group_ids, time_at_least=time_at_least)
-
     def exists(self, keys: Sequence[str]) -> list[bool]:
         """Return for each key whether it is recorded."""
         if not keys:
@@ -104,10 +87,6 @@ class PostgresRecordManager(RecordManager):
         ).fetchall()
         found = {r[0] for r in rows}
         return [k in found for k in keys]
-
-    async def aexists(self, keys: Sequence[str]) -> list[bool]:
-        """Async variant of :meth:`exists`."""
-        return self.exists(keys)
 
     def list_keys(
         self,
@@ -137,17 +116,6 @@ class PostgresRecordManager(RecordManager):
             args.append(limit)
         return [r[0] for r in self._conn.execute(stmt, args).fetchall()]
 
-    async def alist_keys(
-        self,
-        *,
-        before: float | None = None,
-        after: float | None = None,
-        group_ids: Sequence[str] | None = None,
-        limit: int | None = None,
-    ) -> list[str]:
-        """Async variant of :meth:`list_keys`."""
-        return self.list_keys(before=before, after=after, group_ids=group_ids, limit=limit)
-
     def delete_keys(self, keys: Sequence[str]) -> None:
         """Forget keys."""
         if keys:
@@ -157,10 +125,6 @@ class PostgresRecordManager(RecordManager):
                 ),
                 [self.namespace, list(keys)],
             )
-
-    async def adelete_keys(self, keys: Sequence[str]) -> None:
-        """Async variant of :meth:`delete_keys`."""
-        self.delete_keys(keys)
 
     def count(self) -> int:
         """Return the number of records in this namespace."""

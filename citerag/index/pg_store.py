@@ -33,7 +33,6 @@ import numpy as np
 import psycopg
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
-from langchain_core.vectorstores import VectorStore
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
@@ -49,6 +48,7 @@ from citerag.index.pg_keyword import (
     search_sql,
     tsquery_text,
 )
+from citerag.index.store import CosineSearch
 
 log = logging.getLogger(__name__)
 
@@ -56,12 +56,17 @@ log = logging.getLogger(__name__)
 KEYWORD_SCORE_TYPE = SCORE_TYPE
 
 
+def _document(row: Sequence[Any]) -> Document:
+    """A chunk row (``langchain_id, content, langchain_metadata, ...``) as a document."""
+    return Document(id=row[0], page_content=row[1], metadata=dict(row[2]))
+
+
 def _normalise(vector: Sequence[float]) -> np.ndarray:
     q = np.asarray(vector, dtype=np.float32)
     return q / (np.linalg.norm(q) or 1.0)
 
 
-class PostgresStore(VectorStore):
+class PostgresStore(CosineSearch):
     """Chunks in PostgreSQL: pgvector HNSW (cosine) + full text search + sentence vectors."""
 
     def __init__(
@@ -251,26 +256,8 @@ class PostgresStore(VectorStore):
                 ).format(self._chunks),
                 [list(ids)],
             ).fetchall()
-        found = {r[0]: Document(id=r[0], page_content=r[1], metadata=dict(r[2])) for r in rows}
+        found = {r[0]: _document(r) for r in rows}
         return [found[key] for key in ids if key in found]
-
-    def similarity_search(
-        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
-    ) -> list[Document]:
-        """Dense search returning documents."""
-        return [d for d, _ in self.similarity_search_with_score(query, k, filter=filter)]
-
-    def similarity_search_with_score(
-        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
-    ) -> list[tuple[Document, float]]:
-        """Dense search; the score is the cosine similarity (higher is closer)."""
-        vector = self._embedding.embed_query(query)
-        return self.similarity_search_with_score_by_vector(vector, k, filter=filter)
-
-    def _similarity_search_with_relevance_scores(
-        self, query: str, k: int = 4, **kwargs: Any
-    ) -> list[tuple[Document, float]]:
-        return self.similarity_search_with_score(query, k, filter=kwargs.get("filter"))
 
     def similarity_search_with_score_by_vector(
         self,
@@ -306,9 +293,7 @@ class PostgresStore(VectorStore):
             if not exact and filter and len(rows) < k:
                 self.exact_fallbacks += 1
                 rows = self._dense_rows(conn, stmt, args, k, exact=True)
-        return [
-            (Document(id=r[0], page_content=r[1], metadata=dict(r[2])), float(r[3])) for r in rows
-        ]
+        return [(_document(r), float(r[3])) for r in rows]
 
     def _dense_rows(
         self,
@@ -346,11 +331,7 @@ class PostgresStore(VectorStore):
                 search_sql(self.url, where),
                 [lexemes, idf, avg_len, tsquery_text(selective), *params, k],
             ).fetchall()
-        return [
-            (Document(id=r[0], page_content=r[1], metadata=dict(r[2])), float(r[3]))
-            for r in rows
-            if r[3] and r[3] > 0
-        ]
+        return [(_document(r), float(r[3])) for r in rows if r[3] and r[3] > 0]
 
     lexical_score_type = KEYWORD_SCORE_TYPE
 

@@ -16,7 +16,48 @@ from pathlib import Path
 from langchain_core.indexing import RecordManager
 
 
-class SQLiteRecordManager(RecordManager):
+class SyncRecordManager(RecordManager):
+    """A record manager whose async methods run the sync ones (the ingest is synchronous)."""
+
+    async def acreate_schema(self) -> None:
+        """Async variant of :meth:`create_schema`."""
+        self.create_schema()
+
+    async def aget_time(self) -> float:
+        """Async variant of :meth:`get_time`."""
+        return self.get_time()
+
+    async def aupdate(
+        self,
+        keys: Sequence[str],
+        *,
+        group_ids: Sequence[str | None] | None = None,
+        time_at_least: float | None = None,
+    ) -> None:
+        """Async variant of :meth:`update`."""
+        self.update(keys, group_ids=group_ids, time_at_least=time_at_least)
+
+    async def aexists(self, keys: Sequence[str]) -> list[bool]:
+        """Async variant of :meth:`exists`."""
+        return self.exists(keys)
+
+    async def alist_keys(
+        self,
+        *,
+        before: float | None = None,
+        after: float | None = None,
+        group_ids: Sequence[str] | None = None,
+        limit: int | None = None,
+    ) -> list[str]:
+        """Async variant of :meth:`list_keys`."""
+        return self.list_keys(before=before, after=after, group_ids=group_ids, limit=limit)
+
+    async def adelete_keys(self, keys: Sequence[str]) -> None:
+        """Async variant of :meth:`delete_keys`."""
+        self.delete_keys(keys)
+
+
+class SQLiteRecordManager(SyncRecordManager):
     """Persistent record manager over a single SQLite file."""
 
     def __init__(self, namespace: str, path: Path | str) -> None:
@@ -46,19 +87,11 @@ class SQLiteRecordManager(RecordManager):
                 "CREATE INDEX IF NOT EXISTS records_group ON records (namespace, group_id)"
             )
 
-    async def acreate_schema(self) -> None:
-        """Async variant of :meth:`create_schema`."""
-        self.create_schema()
-
     def get_time(self) -> float:
         """Return a strictly increasing timestamp (seconds)."""
         now = max(time.time(), self._last_time + 1e-6)
         self._last_time = now
         return now
-
-    async def aget_time(self) -> float:
-        """Async variant of :meth:`get_time`."""
-        return self.get_time()
 
     def update(
         self,
@@ -83,16 +116,6 @@ class SQLiteRecordManager(RecordManager):
                 [(self.namespace, k, g, now) for k, g in zip(keys, group_ids, strict=True)],
             )
 
-    async def aupdate(
-        self,
-        keys: Sequence[str],
-        *,
-        group_ids: Sequence[str | None] | None = None,
-        time_at_least: float | None = None,
-    ) -> None:
-        """Async variant of :meth:`update`."""
-        self.update(keys, group_ids=group_ids, time_at_least=time_at_least)
-
     def exists(self, keys: Sequence[str]) -> list[bool]:
         """Return for each key whether it is recorded."""
         found: set[str] = set()
@@ -105,10 +128,6 @@ class SQLiteRecordManager(RecordManager):
             )
             found.update(r[0] for r in rows)
         return [k in found for k in keys]
-
-    async def aexists(self, keys: Sequence[str]) -> list[bool]:
-        """Async variant of :meth:`exists`."""
-        return self.exists(keys)
 
     def list_keys(
         self,
@@ -136,17 +155,6 @@ class SQLiteRecordManager(RecordManager):
             args.append(limit)
         return [r[0] for r in self._conn.execute(sql, args)]
 
-    async def alist_keys(
-        self,
-        *,
-        before: float | None = None,
-        after: float | None = None,
-        group_ids: Sequence[str] | None = None,
-        limit: int | None = None,
-    ) -> list[str]:
-        """Async variant of :meth:`list_keys`."""
-        return self.list_keys(before=before, after=after, group_ids=group_ids, limit=limit)
-
     def delete_keys(self, keys: Sequence[str]) -> None:
         """Forget keys."""
         with self._conn:
@@ -154,10 +162,6 @@ class SQLiteRecordManager(RecordManager):
                 "DELETE FROM records WHERE namespace=? AND key=?",
                 [(self.namespace, k) for k in keys],
             )
-
-    async def adelete_keys(self, keys: Sequence[str]) -> None:
-        """Async variant of :meth:`delete_keys`."""
-        self.delete_keys(keys)
 
     def count(self) -> int:
         """Return the number of records in this namespace."""

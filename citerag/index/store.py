@@ -35,7 +35,38 @@ from citerag.index.filters import Filter, matches
 log = logging.getLogger(__name__)
 
 
-class CiteragStore(VectorStore):
+class CosineSearch(VectorStore):
+    """The query-text searches of a store whose ``similarity_search_with_score_by_vector``
+    returns ``(document, cosine)`` with the filter applied inside the index (both stores)."""
+
+    _embedding: Embeddings
+
+    def similarity_search_with_score_by_vector(
+        self, embedding: list[float], k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """Dense search by vector (each store implements it)."""
+        raise NotImplementedError
+
+    def similarity_search(
+        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """Dense search returning documents."""
+        return [d for d, _ in self.similarity_search_with_score(query, k, filter=filter)]
+
+    def similarity_search_with_score(
+        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        """Dense search; the score is the cosine similarity (higher is closer)."""
+        vector = self._embedding.embed_query(query)
+        return self.similarity_search_with_score_by_vector(vector, k, filter=filter)
+
+    def _similarity_search_with_relevance_scores(
+        self, query: str, k: int = 4, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        return self.similarity_search_with_score(query, k, filter=kwargs.get("filter"))
+
+
+class CiteragStore(CosineSearch):
     """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface."""
 
     def __init__(
@@ -161,24 +192,6 @@ class CiteragStore(VectorStore):
                     Document(id=key, page_content=doc.page_content, metadata=dict(doc.metadata))
                 )
         return out
-
-    def similarity_search(
-        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
-    ) -> list[Document]:
-        """Dense search returning documents."""
-        return [d for d, _ in self.similarity_search_with_score(query, k, filter=filter)]
-
-    def similarity_search_with_score(
-        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
-    ) -> list[tuple[Document, float]]:
-        """Dense search; the score is the cosine similarity (higher is closer)."""
-        vector = self._embedding.embed_query(query)
-        return self.similarity_search_with_score_by_vector(vector, k, filter=filter)
-
-    def _similarity_search_with_relevance_scores(
-        self, query: str, k: int = 4, **kwargs: Any
-    ) -> list[tuple[Document, float]]:
-        return self.similarity_search_with_score(query, k, filter=kwargs.get("filter"))
 
     def similarity_search_with_score_by_vector(
         self, embedding: list[float], k: int = 4, filter: Filter | None = None, **kwargs: Any

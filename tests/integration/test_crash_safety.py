@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import fcntl
-import os
 import random
 import shutil
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,38 +14,9 @@ from citerag.index.builds import BUILDS, current_build
 from citerag.index.ingest import ingest
 from citerag.index.loaded import load_index
 from tests.support.ingest_checks import assert_parts_in_step, clone_index, record_keys
+from tests.support.killed_writer import writer_stuck_mid_ingest
 
 pytestmark = pytest.mark.integration
-
-MARKER = "FIRST-BATCH-EMBEDDED"
-
-# The child ingests for real; after the first embedding batch is written to the store it
-# reports on stdout and then blocks on stdin, so the parent kills it at a known point
-# (mid-ingest, temporary build half written) without sleeping or racing.
-CHILD = f"""
-import sys
-from pathlib import Path
-
-from citerag.embeddings import load_embedding_model
-from citerag.index.ingest import ingest
-from citerag.index.store import CiteragStore
-
-model = load_embedding_model()
-original = CiteragStore.add_documents
-
-
-def add_documents(self, documents, **kwargs):
-    ids = original(self, documents, **kwargs)
-    print("{MARKER}", len(ids), flush=True)
-    sys.stdin.read()  # wait here until killed
-    return ids
-
-
-CiteragStore.add_documents = add_documents
-index_dir, *paths = sys.argv[1:]
-ingest([Path(p) for p in paths], Path(index_dir), model, progress=False, workers=0)
-print("FINISHED", flush=True)
-"""
 
 
 def _generate_texts(folder: Path, count: int) -> None:
@@ -94,36 +62,14 @@ def test_sigkill_mid_ingest_keeps_the_old_build(
     old_keys = set(old.store.dense.index_to_docstore_id.values())
     n_docs = len(old.manifest.documents)
 
-    env = {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "TOKENIZERS_PARALLELISM": "false",
-    }
-    with (tmp_path / "child.err").open("w") as err:
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(index_dir), str(corpus), str(generated)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=err,
-            text=True,
-            env=env,
-        )
-        try:
-            line = child.stdout.readline()  # blocks until the child has embedded a batch
-            assert line.startswith(MARKER), (
-                f"child did not reach the first batch: {line!r}\n"
-                + (tmp_path / "child.err").read_text()[-3000:]
-            )
-            leftovers = list((index_dir / BUILDS).glob(".tmp-*"))
-            assert len(leftovers) == 1, "the child should be writing a temporary build"
-            child.send_signal(signal.SIGKILL)
-        finally:
-            if child.poll() is None:
-                child.kill()
-            child.wait()
-            child.stdin.close()
-            child.stdout.close()
+    with writer_stuck_mid_ingest(
+        "citerag.index.store:CiteragStore",
+        index_dir,
+        [corpus, generated],
+        tmp_path / "child.err",
+    ) as child:
+        leftovers = list((index_dir / BUILDS).glob(".tmp-*"))
+        assert len(leftovers) == 1, "the child should be writing a temporary build"
     assert child.returncode == -signal.SIGKILL
     assert leftovers[0].exists(), "a killed writer cannot clean up after itself"
 

@@ -8,10 +8,7 @@ fixture) and the real embedding model; nothing is faked.
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -25,11 +22,11 @@ from citerag.index.ingest import ingest
 from citerag.index.loaded import IndexNotFoundError, load_index
 from citerag.index.pg_db import StoreURL, connect
 from citerag.index.pg_filters import compile_filter
+from tests.support.killed_writer import writer_stuck_mid_ingest
 from tests.support.pg import empty_store
 
 pytestmark = pytest.mark.integration
 
-MARKER = "FIRST-BATCH-WRITTEN"
 
 METADATA = [
     {"access": "public", "doc_id": "a", "company": "3M", "years": [2021, 2022], "page": 1},
@@ -134,31 +131,6 @@ def test_pgvectorstore_reads_the_same_table(pg_url, sample_corpus, embedding_mod
 
 # -- a writer killed mid-ingest ----------------------------------------------------------------
 
-CHILD = f"""
-import sys
-from pathlib import Path
-
-from citerag.embeddings import load_embedding_model
-from citerag.index.ingest import ingest
-from citerag.index.pg_store import PostgresStore
-
-model = load_embedding_model()
-original = PostgresStore.add_documents
-
-
-def add_documents(self, documents, **kwargs):
-    ids = original(self, documents, **kwargs)
-    print("{MARKER}", len(ids), flush=True)
-    sys.stdin.read()  # wait here until killed
-    return ids
-
-
-PostgresStore.add_documents = add_documents
-url, *paths = sys.argv[1:]
-ingest([Path(p) for p in paths], url, model, progress=False, workers=0, batch_size=16)
-print("FINISHED", flush=True)
-"""
-
 
 def _texts(folder: Path, count: int) -> Path:
     folder.mkdir(parents=True)
@@ -177,30 +149,16 @@ def test_sigkill_mid_ingest_leaves_the_previous_state_answering(
     before = load_index(pg_url, embedding_model)
     old_keys = {k for k, _ in before.store.iter_metadata()}
     generated = _texts(tmp_path / "generated", 80)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    with (tmp_path / "child.err").open("w") as err:
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, pg_url, str(sample_corpus), str(generated)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=err,
-            text=True,
-            env=env,
-        )
-        try:
-            line = child.stdout.readline()  # blocks until the child has written a batch
-            assert line.startswith(MARKER), (tmp_path / "child.err").read_text()[-3000:]
-            # While the writer's transaction is open, readers see the published state only.
-            during = load_index(pg_url, embedding_model)
-            assert during.manifest_id == first.build_id
-            assert {k for k, _ in during.store.iter_metadata()} == old_keys
-            child.send_signal(signal.SIGKILL)
-        finally:
-            if child.poll() is None:
-                child.kill()
-            child.wait()
-            child.stdin.close()
-            child.stdout.close()
+    with writer_stuck_mid_ingest(
+        "citerag.index.pg_store:PostgresStore",
+        pg_url,
+        [sample_corpus, generated],
+        tmp_path / "child.err",
+    ) as child:
+        # While the writer's transaction is open, readers see the published state only.
+        during = load_index(pg_url, embedding_model)
+        assert during.manifest_id == first.build_id
+        assert {k for k, _ in during.store.iter_metadata()} == old_keys
     assert child.returncode == -signal.SIGKILL
 
     after = load_index(pg_url, embedding_model)
