@@ -22,6 +22,7 @@ Writes ``benchmarks/out/pg_quality.{json,md}`` and ``pg_quality.png``.
 
 from __future__ import annotations
 
+import subprocess
 import time
 from typing import Any
 
@@ -53,15 +54,23 @@ def main() -> int:
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import Evaluator, compare, parse_config
+    from citerag.index import pg_keyword
     from citerag.index.loaded import load_index
 
     configs = [parse_config(c) for c in args.configs.split(",") if c]
-    data: dict[str, Any] = {"sets": {}}
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    data: dict[str, Any] = {
+        "sets": {},
+        "keyword_leg": {"candidate_budget": pg_keyword.CANDIDATE_BUDGET, "commit": head},
+    }
     md = [
         "## Retrieval quality, FAISS vs PostgreSQL (same documents, paired)\n",
         "Recall@k with 95 % Wilson intervals; Δ = PostgreSQL − FAISS in points; W/L = "
         "questions only PostgreSQL / only FAISS gets (exact two-sided sign test p); top-5 "
-        "same = mean share of the top-5 chunks both stores return.\n",
+        "same = mean share of the top-5 chunks both stores return. PostgreSQL keyword leg: "
+        f"BM25 on lexemes, candidate budget {pg_keyword.CANDIDATE_BUDGET} (code at {head}).\n",
     ]
     emb = cached_embeddings(args)
     with pg_server(args.pgdata) as uri:

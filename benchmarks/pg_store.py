@@ -5,7 +5,8 @@ Usage (from the repository root)::
     nice -n 10 .venv/bin/python benchmarks/pg_store.py [--chunks 100000] [--queries 300]
         [--ef 40,100,200] [--parts recall,latency,ingest,serve] [--ingest-docs 150]
         [--serve-requests 300] [--max-minutes 60] [--rebuild] [--json]
-        [--variants 5000:tsf,3000:tsf] [--explain] [--perturb 0.005]
+        [--variants 20000,3000] [--explain] [--perturb 0.005]
+        [--hnsw 16:64,32:128,48:200] [--build-timeout-min 15]
 
 One run starts PostgreSQL 16 + pgvector from the ``pgserver`` wheel (data folder
 ``benchmarks/out/work/pgdata``, stopped at the end) and builds, from the same chunks, a
@@ -32,13 +33,19 @@ Then, on SQuAD questions and SciFact claims (query vectors computed once, exclud
    into elements of at most 10 heap tuples and their neighbour lists fill with each other);
    ``--perturb 0.005 --parts recall`` repeats the measurement on a separate table whose
    copies carry small per-dimension noise (near-duplicates, cosine ~0.995 to the source).
+   ``--hnsw m:ef_construction,...`` rebuilds the table's HNSW index with each setting in turn
+   (``pg_db.ensure_schema``'s DDL, URL ``?m=&ef_construction=``) and measures each against the
+   same exact results, with its build time and ``pg_relation_size``; a build longer than
+   ``--build-timeout-min`` is cancelled and reported; the index is rebuilt with the URL
+   defaults (m=16, ef_construction=64) afterwards, and a reused table whose index has other
+   settings (an interrupted sweep) is rebuilt with them first.
 2. ``latency``: p50/p95 of dense, keyword (BM25 vs PostgreSQL full text) and hybrid (what
    ``chains.retrieval.HybridRetriever.retrieve`` does: both legs, RRF, cosine of keyword-only
    candidates; the query embedding excluded) on each store with the access filter on; plus
    the second stage's sentence-vector fetch for 25 candidates. Goal: PostgreSQL hybrid p50
-   <= 30 ms at 100,000 chunks. ``--variants`` times other keyword-leg settings on the same
-   questions (candidate budget, ``:tsf`` = :func:`proposed_search_sql`), with the share of
-   their keyword top 20 that scores as high as the shipped leg's; ``--explain`` prints
+   <= 30 ms at 100,000 chunks. ``--variants`` times the shipped keyword leg with other
+   candidate budgets (``pg_keyword.CANDIDATE_BUDGET``) on the same questions, with the share
+   of their keyword top 20 that scores as high as the shipped leg's; ``--explain`` prints
    EXPLAIN ANALYZE of the keyword statement for three questions.
 3. ``ingest``: chunks/s through the real ``citerag.index.ingest.ingest`` of the same
    ``--ingest-docs`` SciFact abstracts + 2 SQuAD articles into a fresh FAISS directory and a
@@ -286,7 +293,8 @@ def build_postgres(
     dim: int,
     chunks: list[Any],
     n: int,
-    url: str,
+    uri: str,
+    ns: str,
     fp: str,
     rebuild: bool,
     perturb: float = 0.0,
@@ -309,7 +317,7 @@ def build_postgres(
     )
     from citerag.index.pg_store import PostgresStore
 
-    u = StoreURL.parse(url)
+    u = StoreURL.parse(store_url(uri, ns))
     chunks_t, sents_t = u.table("chunks"), u.table("sentences")
     with connect(u, autocommit=True) as conn:
         if not rebuild and table_exists(conn, u, "meta"):
@@ -319,6 +327,10 @@ def build_postgres(
                 with connect(u) as wconn:
                     ensure_schema(wconn, u, dim)  # tables added to the schema since
                     wconn.commit()
+                want = {k: u.hnsw[k] for k in ("m", "ef_construction")}
+                if (got := hnsw_settings(uri, ns)) != want:  # e.g. an interrupted HNSW sweep
+                    log(f"HNSW index is {got}, not {want}: rebuilding it")
+                    rebuild_hnsw(uri, ns, dim, want["m"], want["ef_construction"])
                 return {**have, "reused": True}
         for suffix in ("sentences", "chunks", "records", "meta"):
             conn.execute(sql.SQL("DROP TABLE IF EXISTS {} CASCADE").format(u.table(suffix)))
@@ -400,6 +412,67 @@ def build_postgres(
 # ------------------------------------------------------------------------------------------
 
 
+def hnsw_settings(uri: str, ns: str) -> dict[str, int] | None:
+    """``m`` / ``ef_construction`` of the namespace's HNSW index (None: no index)."""
+    from citerag.index.pg_db import StoreURL, connect
+
+    with connect(StoreURL.parse(store_url(uri, ns)), autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT reloptions FROM pg_class WHERE relname = %s AND relkind = 'i'",
+            [f"{ns}_chunks_hnsw"],
+        ).fetchone()
+    if row is None:
+        return None
+    opts = dict(o.split("=", 1) for o in row[0] or [])
+    return {"m": int(opts.get("m", 16)), "ef_construction": int(opts.get("ef_construction", 64))}
+
+
+def rebuild_hnsw(
+    uri: str, ns: str, dim: int, m: int, efc: int, timeout_s: float = 0
+) -> dict[str, Any]:
+    """Drop the namespace's HNSW index and build it again with ``m`` / ``ef_construction``.
+
+    The DDL of ``pg_db.ensure_schema`` (URL ``?m=&ef_construction=``) with the build settings
+    of :func:`build_postgres`; ``timeout_s`` > 0 cancels a longer build (``statement_timeout``),
+    leaving the table without an HNSW index (the caller restores one).
+    """
+    import psycopg
+    from psycopg import sql
+
+    from citerag.index.pg_db import StoreURL, connect, ensure_schema
+
+    u = StoreURL.parse(store_url(uri, ns, m=m, ef_construction=efc))
+    name = f"{ns}_chunks_hnsw"
+    out: dict[str, Any] = {"m": m, "ef_construction": efc}
+    with connect(u) as conn:
+        conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(name)))
+        conn.commit()
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute("SET max_parallel_maintenance_workers = 1")
+        conn.execute(
+            sql.SQL("SET statement_timeout = {}").format(sql.Literal(int(timeout_s * 1000)))
+        )
+        conn.commit()
+        log(f"building HNSW m={m}, ef_construction={efc} on {ns} ...")
+        t0 = time.perf_counter()
+        try:
+            ensure_schema(conn, u, dim)
+            conn.commit()
+        except psycopg.errors.QueryCanceled:
+            conn.rollback()
+            out["stopped_after_s"] = round(time.perf_counter() - t0, 1)
+            log(f"HNSW m={m}, ef_construction={efc}: stopped after {out['stopped_after_s']} s")
+            return out
+        out["build_s"] = round(time.perf_counter() - t0, 1)
+        conn.execute("SET statement_timeout = 0")
+        conn.execute(sql.SQL("ANALYZE {}").format(u.table("chunks")))
+        size = conn.execute("SELECT pg_relation_size(%s)", [name]).fetchone()[0]
+        conn.commit()
+    out["index_mb"] = round(size / 2**20, 1)
+    log(f"HNSW m={m}, ef_construction={efc}: {out['build_s']} s, {out['index_mb']} MB")
+    return out
+
+
 def recall_part(
     uri: str,
     ns: str,
@@ -410,101 +483,113 @@ def recall_part(
     efs: list[int],
     flt: dict[str, Any],
     deadline: float,
-) -> dict[str, Any]:
-    """HNSW against an exact scan at k = 20, per ef_search, without and with the filter."""
+    builds: list[tuple[int, int]] | None = None,
+    build_timeout_s: float = 900,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """HNSW against an exact scan at k = 20, per ef_search, without and with the filter.
+
+    ``builds``: (m, ef_construction) settings to rebuild the table's HNSW index with, one
+    after the other, each measured at every ef_search against the same exact results
+    (``None``: the index as it is). The index is rebuilt with the URL defaults afterwards.
+
+    Returns:
+        ``(recall rows, build rows)``.
+    """
     from tqdm import tqdm
 
-    from citerag.index.pg_db import StoreURL
+    from citerag.index.pg_db import HNSW_EF_CONSTRUCTION, HNSW_M, StoreURL
     from citerag.index.pg_store import PostgresStore
 
     exact_store = PostgresStore(emb, dim, StoreURL.parse(store_url(uri, ns)))
-    stores = {
-        ef: PostgresStore(emb, dim, StoreURL.parse(store_url(uri, ns, ef_search=ef))) for ef in efs
-    }
-    out: dict[str, Any] = {}
-    for fname, f in (("no filter", None), ("access filter", flt)):
-        exact = {}
+    filters = (("no filter", None), ("access filter", flt))
+    exact: dict[str, dict[str, Any]] = {}
+    for fname, f in filters:
+        exact[fname] = {}
         for q in tqdm(qs, desc=f"exact k={K} ({fname})", unit="q"):
             if time.monotonic() > deadline:
                 break
-            exact[q] = exact_store.similarity_search_with_score_by_vector(
+            exact[fname][q] = exact_store.similarity_search_with_score_by_vector(
                 qv[q], K, filter=f, exact=True
             )
-        for ef, st in stores.items():
-            ids_r, tie_r, times = [], [], []
-            before = st.exact_fallbacks
-            for q in tqdm(list(exact), desc=f"HNSW ef={ef} ({fname})", unit="q"):
-                t0 = time.perf_counter()
-                got = st.similarity_search_with_score_by_vector(qv[q], K, filter=f)
-                times.append(time.perf_counter() - t0)
-                ex = exact[q]
-                kth = ex[-1][1] if ex else 1.0
-                ids_r.append(len({d.id for d, _ in got} & {d.id for d, _ in ex}) / max(1, len(ex)))
-                tie_r.append(min(1.0, sum(s >= kth - 1e-5 for _, s in got) / max(1, len(ex))))
-            out[f"ef_search={ef}, {fname}"] = {
-                "ef_search": ef,
-                "filter": fname,
-                "queries": len(ids_r),
-                "recall_at_20": round(statistics.fmean(tie_r), 4) if tie_r else None,
-                "recall_at_20_min": round(min(tie_r), 3) if tie_r else None,
-                "id_overlap_at_20": round(statistics.fmean(ids_r), 4) if ids_r else None,
-                "exact_fallbacks": st.exact_fallbacks - before,
-                "latency_ms": timing(times),
+    exact_store.close()
+    out: dict[str, Any] = {}
+    built: dict[str, Any] = {}
+    current = hnsw_settings(uri, ns)
+    todo: list[tuple[int, int] | None] = list(builds) if builds else [None]
+    try:
+        for setting in todo:
+            if setting is None:
+                cur = current or {"m": HNSW_M, "ef_construction": HNSW_EF_CONSTRUCTION}
+                m, efc = cur["m"], cur["ef_construction"]
+            else:
+                m, efc = setting
+                if time.monotonic() > deadline:
+                    built[f"m={m}, ef_construction={efc}"] = {
+                        "m": m,
+                        "ef_construction": efc,
+                        "skipped": "time limit",
+                    }
+                    continue
+                info = rebuild_hnsw(uri, ns, dim, m, efc, build_timeout_s)
+                built[f"m={m}, ef_construction={efc}"] = info
+                current = None
+                if "build_s" not in info:
+                    continue
+                current = {"m": m, "ef_construction": efc}
+            stores = {
+                ef: PostgresStore(emb, dim, StoreURL.parse(store_url(uri, ns, ef_search=ef)))
+                for ef in efs
             }
-    for st in [exact_store, *stores.values()]:
-        st.close()
-    return out
-
-
-def proposed_search_sql(url: Any, where: Any) -> Any:
-    """``pg_keyword.search_sql`` with one change (a proposal, measured here only): each
-    candidate's tsvector is cut to the question's lexemes (``ts_filter(setweight(...))``, C
-    code) before it is unnested, instead of unnesting all its ~40 lexemes per row. Same
-    parameters and the same scores."""
-    from psycopg import sql
-
-    from citerag.index import pg_keyword as kw
-
-    return sql.SQL(
-        "WITH w AS (SELECT * FROM unnest(%s::text[], %s::float8[]) AS w(lexeme, idf)),"
-        " avg AS (SELECT %s::float8 AS len)"
-        " SELECT c.langchain_id, c.content, c.langchain_metadata,"
-        " (SELECT sum(w.idf * (cardinality(u.positions) * {k1p})"
-        "   / (cardinality(u.positions)"
-        "      + {k1} * (1 - {b} + {b} * length(c.content_tsv) / avg.len)))"
-        "  FROM unnest(ts_filter(setweight(c.content_tsv, 'A',"
-        "   (SELECT array_agg(lexeme) FROM w)), '{{a}}')) AS u JOIN w USING (lexeme)) AS score"
-        " FROM {chunks} AS c, avg"
-        " WHERE c.content_tsv @@ %s::tsquery AND {where}"
-        " ORDER BY score DESC, c.langchain_id LIMIT %s"
-    ).format(
-        chunks=url.table("chunks"),
-        where=where,
-        k1=sql.Literal(kw.K1),
-        k1p=sql.Literal(kw.K1 + 1),
-        b=sql.Literal(kw.B),
-    )
+            for fname, f in filters:
+                for ef, st in stores.items():
+                    ids_r, tie_r, times = [], [], []
+                    before = st.exact_fallbacks
+                    for q in tqdm(
+                        list(exact[fname]), desc=f"HNSW m={m} ef={ef} ({fname})", unit="q"
+                    ):
+                        t0 = time.perf_counter()
+                        got = st.similarity_search_with_score_by_vector(qv[q], K, filter=f)
+                        times.append(time.perf_counter() - t0)
+                        ex = exact[fname][q]
+                        kth = ex[-1][1] if ex else 1.0
+                        ids_r.append(
+                            len({d.id for d, _ in got} & {d.id for d, _ in ex}) / max(1, len(ex))
+                        )
+                        tie_r.append(
+                            min(1.0, sum(s >= kth - 1e-5 for _, s in got) / max(1, len(ex)))
+                        )
+                    out[f"m={m}, ef_construction={efc}, ef_search={ef}, {fname}"] = {
+                        "m": m,
+                        "ef_construction": efc,
+                        "ef_search": ef,
+                        "filter": fname,
+                        "queries": len(ids_r),
+                        "recall_at_20": round(statistics.fmean(tie_r), 4) if tie_r else None,
+                        "recall_at_20_min": round(min(tie_r), 3) if tie_r else None,
+                        "id_overlap_at_20": round(statistics.fmean(ids_r), 4) if ids_r else None,
+                        "exact_fallbacks": st.exact_fallbacks - before,
+                        "latency_ms": timing(times),
+                    }
+            for st in stores.values():
+                st.close()
+    finally:
+        if builds and current != {"m": HNSW_M, "ef_construction": HNSW_EF_CONSTRUCTION}:
+            log("restoring the table's HNSW index (URL defaults) ...")
+            rebuild_hnsw(uri, ns, dim, HNSW_M, HNSW_EF_CONSTRUCTION)
+    return out, built
 
 
 @contextlib.contextmanager
-def keyword_variant(budget: int | None, proposed_sql: bool) -> Iterator[None]:
-    """Run the PostgreSQL keyword leg with another candidate budget and/or the proposed SQL."""
-    import citerag.index.pg_store as ps
+def keyword_variant(budget: int) -> Iterator[None]:
+    """Run the shipped PostgreSQL keyword leg with another candidate budget."""
+    from citerag.index import pg_keyword as kw
 
+    old = kw.CANDIDATE_BUDGET
     try:
-        from citerag.index import pg_keyword as kw
-    except ImportError:  # the ts_rank keyword leg: nothing to vary
-        yield
-        return
-    old = (kw.CANDIDATE_BUDGET, ps.search_sql)
-    try:
-        if budget is not None:
-            kw.CANDIDATE_BUDGET = budget
-        if proposed_sql:
-            ps.search_sql = proposed_search_sql  # type: ignore[assignment]
+        kw.CANDIDATE_BUDGET = budget
         yield
     finally:
-        kw.CANDIDATE_BUDGET, ps.search_sql = old
+        kw.CANDIDATE_BUDGET = old
 
 
 def latency_part(
@@ -514,13 +599,13 @@ def latency_part(
     qv: dict[str, list[float]],
     flt: dict[str, Any],
     deadline: float,
-    variants: dict[str, tuple[int | None, bool]],
+    variants: dict[str, int],
 ) -> dict[str, Any]:
     """p50/p95 of each retrieval leg on both stores, access filter on, embedding excluded.
 
-    ``variants``: extra PostgreSQL keyword-leg settings (name -> (budget, proposed SQL)),
-    timed on the same questions; their keyword top 20 is compared with the shipped one's
-    (share of results scoring at least the shipped 20th score: copies tie).
+    ``variants``: other candidate budgets for the shipped PostgreSQL keyword leg (name ->
+    budget), timed on the same questions; their keyword top 20 is compared with the shipped
+    one's (share of results scoring at least the shipped 20th score: copies tie).
     """
     from tqdm import tqdm
 
@@ -533,8 +618,8 @@ def latency_part(
         "faiss": (fstore, contextlib.nullcontext),
         "postgres": (pstore, contextlib.nullcontext),
     }
-    for name, (budget, prop) in variants.items():
-        runs[name] = (pstore, lambda b=budget, p=prop: keyword_variant(b, p))
+    for name, budget in variants.items():
+        runs[name] = (pstore, lambda b=budget: keyword_variant(b))
     retr = {name: HybridRetriever(st, embeddings=fixed) for name, (st, _) in runs.items()}  # type: ignore[arg-type]
     t: dict[str, dict[str, list[float]]] = {
         s: {k: [] for k in ("dense", "keyword", "hybrid", "sentences25")} for s in runs
@@ -588,8 +673,8 @@ def latency_part(
     out: dict[str, Any] = {
         name: {k: timing(v) for k, v in legs.items()} for name, legs in t.items()
     }
-    for name, (budget, prop) in variants.items():
-        out[name]["settings"] = {"candidate_budget": budget, "ts_filter_sql": prop}
+    for name, budget in variants.items():
+        out[name]["settings"] = {"candidate_budget": budget}
         out[name]["keyword_top20_agreement_with_shipped"] = (
             round(statistics.fmean(agree[name]), 4) if agree[name] else None
         )
@@ -884,16 +969,27 @@ def markdown(res: dict[str, Any]) -> str:
     if "recall" in res:
         md += [
             "### HNSW recall@20 against exact search (goal >= 0.98)\n",
-            "| ef_search | filter | recall@20 (tie-aware) | min | id overlap | exact fallbacks |"
-            " p50 ms |",
-            "|---:|---|---:|---:|---:|---:|---:|",
+            "| m | ef_construction | ef_search | filter | recall@20 (tie-aware) | min |"
+            " id overlap | exact fallbacks | dense p50 ms |",
+            "|---:|---:|---:|---|---:|---:|---:|---:|---:|",
         ]
         for r in res["recall"].values():
             md.append(
-                f"| {r['ef_search']} | {r['filter']} | {r['recall_at_20']} | "
+                f"| {r.get('m', 16)} | {r.get('ef_construction', 64)} | "
+                f"{r['ef_search']} | {r['filter']} | {r['recall_at_20']} | "
                 f"{r['recall_at_20_min']} | {r['id_overlap_at_20']} | "
                 f"{r['exact_fallbacks']} | {r['latency_ms']['p50']} |"
             )
+        md.append("")
+    if res.get("hnsw_builds"):
+        md += [
+            "HNSW builds (`maintenance_work_mem` 1GB, 1 parallel maintenance worker):\n",
+            "| m | ef_construction | build s | index MB (pg_relation_size) |",
+            "|---:|---:|---:|---:|",
+        ]
+        for b in res["hnsw_builds"].values():
+            secs = b.get("build_s") or f"stopped after {b.get('stopped_after_s', b.get('skipped'))}"
+            md.append(f"| {b['m']} | {b['ef_construction']} | {secs} | {b.get('index_mb', '-')} |")
         md.append("")
     if "latency" in res:
         lat = res["latency"]
@@ -921,7 +1017,8 @@ def markdown(res: dict[str, Any]) -> str:
                 "| keyword leg | keyword p50 | keyword p95 | hybrid p50 | hybrid p95 |"
                 " top-20 agreement |",
                 "|---|---:|---:|---:|---:|---:|",
-                f"| shipped | {lat['postgres']['keyword']['p50']} | "
+                f"| shipped (budget {res.get('candidate_budget', '?')}) | "
+                f"{lat['postgres']['keyword']['p50']} | "
                 f"{lat['postgres']['keyword']['p95']} | {lat['postgres']['hybrid']['p50']} | "
                 f"{lat['postgres']['hybrid']['p95']} | 1 |",
             ]
@@ -1000,11 +1097,24 @@ def plot(res: dict[str, Any], path: Path) -> Path | None:
         ax.legend(fontsize=8)
     if "recall" in res:
         ax = axes[1]
-        for fname, mk in (("no filter", "o-"), ("access filter", "s--")):
-            rows = [r for r in res["recall"].values() if r["filter"] == fname]
-            ax.plot(
-                [r["ef_search"] for r in rows], [r["recall_at_20"] for r in rows], mk, label=fname
-            )
+        settings = dict.fromkeys(
+            (r.get("m", 16), r.get("ef_construction", 64)) for r in res["recall"].values()
+        )
+        for i, (m, efc) in enumerate(settings):
+            for fname, mk in (("no filter", "o-"), ("access filter", "s--")):
+                rows = [
+                    r
+                    for r in res["recall"].values()
+                    if r["filter"] == fname
+                    and (r.get("m", 16), r.get("ef_construction", 64)) == (m, efc)
+                ]
+                ax.plot(
+                    [r["ef_search"] for r in rows],
+                    [r["recall_at_20"] for r in rows],
+                    mk,
+                    color=f"C{i}",
+                    label=f"m={m}, efc={efc}, {fname}",
+                )
         ax.axhline(0.98, color="grey", ls="--", lw=1, label="goal 0.98")
         ax.set_xlabel("hnsw.ef_search")
         ax.set_ylabel("recall@20 vs exact (tie-aware)")
@@ -1046,14 +1156,36 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--variants",
         default="",
-        help="extra PostgreSQL keyword-leg settings to time, e.g. 20000:tsf,3000,3000:tsf "
-        "(candidate budget, ':tsf' = the proposed ts_filter SQL)",
+        help="other candidate budgets of the shipped PostgreSQL keyword leg to time "
+        "against it, e.g. 20000,3000",
+    )
+    ap.add_argument(
+        "--hnsw",
+        default="",
+        help="recall part: rebuild the table's HNSW index with each m:ef_construction in turn, "
+        "e.g. 16:64,32:128,48:200 (default: the index as it is); restored afterwards",
+    )
+    ap.add_argument(
+        "--build-timeout-min",
+        type=float,
+        default=15.0,
+        help="stop an --hnsw build that takes longer (reported as stopped)",
     )
     ap.add_argument("--json", action="store_true", help="also print the results as JSON")
     args = ap.parse_args(argv)
     parts = [p for p in args.parts.split(",") if p]
     if bad := set(parts) - set(PARTS):
         ap.error(f"unknown parts {sorted(bad)}")
+    try:
+        budgets = [int(b) for b in args.variants.split(",") if b]
+    except ValueError:
+        ap.error(f"--variants takes candidate budgets, e.g. 20000,3000 (got {args.variants!r})")
+    try:
+        hnsw_builds = [
+            (int(m), int(efc)) for m, efc in (x.split(":") for x in args.hnsw.split(",") if x)
+        ]
+    except ValueError:
+        ap.error(f"--hnsw takes m:ef_construction pairs, e.g. 32:128 (got {args.hnsw!r})")
     t_start = time.monotonic()
     deadline = t_start + args.max_minutes * 60
 
@@ -1069,6 +1201,9 @@ def main(argv: list[str] | None = None) -> int:
         "command": " ".join(["benchmarks/pg_store.py", *(argv or sys.argv[1:])]),
         "skipped_parts": [],
     }
+    from citerag.index import pg_keyword
+
+    res["candidate_budget"] = pg_keyword.CANDIDATE_BUDGET
     with pg_server(args.pgdata) as uri:
         with connect(StoreURL.parse(store_url(uri, "x")), autocommit=True) as conn:
             res["postgresql"] = conn.execute("SHOW server_version").fetchone()[0]
@@ -1118,7 +1253,8 @@ def main(argv: list[str] | None = None) -> int:
                 model.dimension,
                 chunks,
                 args.chunks,
-                store_url(uri, ns),
+                uri,
+                ns,
                 fp,
                 args.rebuild,
                 perturb=args.perturb,
@@ -1130,19 +1266,24 @@ def main(argv: list[str] | None = None) -> int:
             )
             if "recall" in parts:
                 efs = [int(x) for x in args.ef.split(",") if x]
-                res["recall"] = recall_part(
-                    uri, ns, model.embeddings, model.dimension, qs, qv, efs, flt, deadline
+                res["recall"], builds = recall_part(
+                    uri,
+                    ns,
+                    model.embeddings,
+                    model.dimension,
+                    qs,
+                    qv,
+                    efs,
+                    flt,
+                    deadline,
+                    builds=hnsw_builds,
+                    build_timeout_s=args.build_timeout_min * 60,
                 )
+                if builds:
+                    res["hnsw_builds"] = builds
             if "latency" in parts:
                 if time.monotonic() < deadline:
-                    variants = {}
-                    if args.variants:
-                        for spec in args.variants.split(","):
-                            bud, _, how = spec.partition(":")
-                            variants[f"postgres, budget {bud}" + (", ts_filter" if how else "")] = (
-                                int(bud),
-                                bool(how),
-                            )
+                    variants = {f"postgres, budget {b}": b for b in budgets}
                     res["latency"] = latency_part(fstore, pstore, qs, qv, flt, deadline, variants)
                     res["fallbacks_during_latency"] = pstore.exact_fallbacks
                 else:
