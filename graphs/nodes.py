@@ -420,7 +420,8 @@ def answered(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
 
 
 def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
-    """End ``no_evidence``: below the gate, or the model said the passages do not answer."""
+    """End ``no_evidence``: below the gate, or the answerer (extractive or a model) said the
+    passages do not answer."""
     g = state.get("gate")
     constraints = state.get("constraints")
     if constraints is not None and constraints.refusal:
@@ -435,7 +436,7 @@ def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> 
     elif (support := state.get("support")) is not None and support.refuses:
         reason = support.reason()
     else:
-        reason = "the model reported that the supplied passages do not answer the question"
+        reason = "the answerer reported that the supplied passages do not answer the question"
         parsed = state.get("parsed")
         why = parsed.block.get("reason") if parsed is not None else None
         if isinstance(why, str) and why.strip():

@@ -24,7 +24,9 @@ behind LangChain's ``VectorStore`` interface, so the graph does not know which s
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -145,10 +147,23 @@ class PostgresStore(CosineSearch):
             yield conn
 
     def close(self) -> None:
-        """Close the reader pool (a writer's connection belongs to its caller)."""
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
+        """Close the reader pool (a writer's connection belongs to its caller).
+
+        Safe from any thread: called from one of the pool's own threads (the garbage
+        collector may drop a store anywhere) the pool is closed from a helper thread, since
+        a thread cannot wait for itself.
+        """
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if threading.current_thread().name.startswith(f"{pool.name}-"):
+            threading.Thread(target=pool.close, name=f"{pool.name}-closer", daemon=True).start()
+        else:
+            pool.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # interpreter shutdown: nothing left to release
+            self.close()
 
     # -- VectorStore interface -------------------------------------------------------------
 
