@@ -4,12 +4,17 @@ Access control is a metadata filter passed *into* each index, so forbidden chunk
 ranked and never leave the retriever; ``k`` allowed results come back even when most of the
 index is forbidden. The dense side works with any LangChain ``VectorStore`` that accepts a
 dict ``filter`` (FAISS through :class:`~citerag.index.store.CiteragStore`, PGVector, ...);
-the lexical side needs an object with ``bm25_search(query, k, filter)``.
+the lexical side needs an object with ``bm25_search(query, k, filter)``. A lexical index that
+declares ``concurrent_legs = True`` (the PostgreSQL store: its legs wait on the database) has
+its hybrid keyword leg run in a worker thread while the question is embedded and the dense
+leg searches, so hybrid costs about the slower leg instead of their sum.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast
 
@@ -26,6 +31,20 @@ from loaders.access import allowed_labels
 
 Mode = Literal["dense", "bm25", "hybrid"]
 RRF_K = 60
+#: Threads that run keyword legs concurrently with the dense leg (stores that say
+#: ``concurrent_legs = True``, i.e. wait on a database rather than compute in process).
+LEG_THREADS = 8
+_LEG_POOL: ThreadPoolExecutor | None = None
+_LEG_POOL_LOCK = threading.Lock()
+
+
+def _leg_pool() -> ThreadPoolExecutor:
+    """The shared executor of concurrent keyword legs (created on first use)."""
+    global _LEG_POOL
+    with _LEG_POOL_LOCK:
+        if _LEG_POOL is None:
+            _LEG_POOL = ThreadPoolExecutor(LEG_THREADS, thread_name_prefix="citerag-keyword-leg")
+        return _LEG_POOL
 
 
 class LexicalSearch(Protocol):
@@ -133,6 +152,12 @@ class HybridRetriever:
         by_key: dict[str, Candidate] = {}
         lists: dict[str, list[str]] = {}
         qvec: list[float] | None = None
+        lexical_hits: Future[list[tuple[Document, float]]] | None = None
+        if mode == "hybrid" and getattr(self.lexical, "concurrent_legs", False):
+            # a keyword leg that waits on a database runs while the question is embedded
+            # and the dense leg searches (results are merged in the same order as below)
+            assert self.lexical is not None
+            lexical_hits = _leg_pool().submit(self.lexical.bm25_search, query, k_bm25, flt)
         if mode in ("dense", "hybrid"):
             qvec = self.embeddings.embed_query(query)
             by_vector = getattr(self.store, "similarity_search_with_score_by_vector", None)
@@ -144,7 +169,10 @@ class HybridRetriever:
         if mode in ("bm25", "hybrid"):
             if self.lexical is None:
                 raise ValueError(f"retrieval mode {mode!r} needs a lexical (BM25) index")
-            hits = self.lexical.bm25_search(query, k_bm25, filter=flt)
+            if lexical_hits is not None:
+                hits = lexical_hits.result()
+            else:
+                hits = self.lexical.bm25_search(query, k_bm25, filter=flt)
             lists["bm25"] = self._collect(hits, "bm25", by_key)
         fused = rrf(lists, rrf_k)[:k]
         out = []

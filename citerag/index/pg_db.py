@@ -47,11 +47,16 @@ DEFAULT_NAMESPACE = "citerag"
 #: Text search configuration of the keyword leg (stemming + English stop words).
 TS_CONFIG = "english"
 
-#: HNSW build and search settings (pgvector's defaults are m=16, ef_construction=64,
-#: ef_search=40); recorded in the manifest.
-HNSW_M = 16
-HNSW_EF_CONSTRUCTION = 64
-HNSW_EF_SEARCH = 100
+#: HNSW build and search settings, recorded in the manifest. pgvector's defaults (m=16,
+#: ef_construction=64, ef_search=40) return 0.66 of exact search's top 20 on the issue-13
+#: benchmark's 100,000 chunks (about 21 copies of each; near-identical vectors are HNSW's
+#: worst case), these 0.98 (benchmarks/pg_store.py --hnsw); at 10,000 real chunks the
+#: defaults already reach 0.99. The cost: a slower index build (44 s vs 8 s at 100,000 rows,
+#: negligible next to embedding) and dense p50 about 12 ms instead of 3 ms at 100,000 rows,
+#: hidden behind the keyword leg, which runs at the same time.
+HNSW_M = 48
+HNSW_EF_CONSTRUCTION = 200
+HNSW_EF_SEARCH = 800
 
 _NAMESPACE_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
 

@@ -123,6 +123,20 @@ def write_pg_calibration(location: str | StoreURL, entries: dict[str, Any]) -> N
         conn.commit()
 
 
+def hnsw_settings(conn: psycopg.Connection[Any], url: StoreURL) -> dict[str, int]:
+    """The HNSW index's real build settings (an index built earlier keeps its own ``m`` and
+    ``ef_construction``, whatever the URL says now) and the URL's ``ef_search``."""
+    row = conn.execute(
+        "SELECT reloptions FROM pg_class WHERE relname = %s", [f"{url.namespace}_chunks_hnsw"]
+    ).fetchone()
+    built = dict(opt.split("=", 1) for opt in (row[0] or [])) if row else {}
+    out = dict(url.hnsw)
+    for key in ("m", "ef_construction"):
+        if str(built.get(key, "")).isdigit():
+            out[key] = int(built[key])
+    return out
+
+
 @dataclass
 class PostgresTarget:
     """The ingest target for a PostgreSQL index.
@@ -187,7 +201,7 @@ class PostgresTarget:
             "postgresql": server[0] if server else "",
             "pgvector": row[0] if row else "",
             "distance": "cosine",
-            "hnsw": dict(self._url.hnsw),
+            "hnsw": hnsw_settings(self._require(), self._url),
             "keyword": {"text_search_config": TS_CONFIG, "score": KEYWORD_SCORE_TYPE},
             "sentence_vectors": run.sentence_vectors,
             "record_manager": f"PostgreSQL {self._url.namespace}_records, key encoder sha256",

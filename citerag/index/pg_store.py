@@ -349,6 +349,8 @@ class PostgresStore(CosineSearch):
         return [(_document(r), float(r[3])) for r in rows if r[3] and r[3] > 0]
 
     lexical_score_type = KEYWORD_SCORE_TYPE
+    #: Both legs wait on the database: the retriever runs them at the same time.
+    concurrent_legs = True
 
     @classmethod
     def from_texts(

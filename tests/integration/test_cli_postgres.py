@@ -22,14 +22,17 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 def test_ingest_inspect_ask_eval_on_a_store(
     pg_url: str, sample_corpus: Path, repo_root: Path, tmp_path: Path, capsys, monkeypatch
 ) -> None:
-    code, out = _run(capsys, "ingest", str(sample_corpus), "--store", pg_url, "-q", "--json")
+    code, out = _run(
+        capsys, "ingest", str(sample_corpus), "--store", pg_url + "&m=24", "-q", "--json"
+    )
     assert code == 0
     summary = json.loads(out)
     assert summary["indexed"] == 5 and not summary["failed"]
 
     code, out = _run(capsys, "inspect", "--store", pg_url)
     assert code == 0
-    assert "PostgreSQL 16" in out and "HNSW m=16" in out and summary["build_id"] in out
+    assert "PostgreSQL 16" in out and summary["build_id"] in out
+    assert "HNSW m=24 ef_construction=200" in out  # the index's own settings, from the URL
     assert "maintenance_notes.txt" in out
 
     code, out = _run(

@@ -214,3 +214,22 @@ def test_a_published_ingest_is_announced_on_the_store_channel(
         got = next(listener.notifies(timeout=30, stop_after=1), None)
     assert got is not None and got.channel == f"citerag_{url.namespace}"
     assert report.build_id
+
+
+def test_concurrent_legs_fuse_exactly_as_sequential_ones(
+    sample_pg_index, embedding_model, monkeypatch
+) -> None:
+    from chains.retrieval import HybridRetriever
+    from citerag.index.pg_store import PostgresStore
+
+    store = load_index(sample_pg_index, embedding_model).store
+    retriever = HybridRetriever(store, embeddings=embedding_model.embeddings)
+    questions = ["What does inverter fault code E-217 mean?", "What is Project Heron?"]
+    concurrent = [retriever.retrieve(q, user_groups=["board"]) for q in questions]
+    monkeypatch.setattr(PostgresStore, "concurrent_legs", False)
+    sequential = [retriever.retrieve(q, user_groups=["board"]) for q in questions]
+    for a, b in zip(concurrent, sequential, strict=True):
+        assert [(c.key, c.scores, c.ranks) for c in a.candidates] == [
+            (c.key, c.scores, c.ranks) for c in b.candidates
+        ]
+        assert a.candidates and {"dense", "bm25"} <= {r for c in a.candidates for r in c.ranks}

@@ -9,7 +9,13 @@ import pytest
 
 from citerag.cli import index_location, store_url
 from citerag.index.location import describe, is_store_url
-from citerag.index.pg_db import DEFAULT_NAMESPACE, HNSW_EF_SEARCH, StoreURL
+from citerag.index.pg_db import (
+    DEFAULT_NAMESPACE,
+    HNSW_EF_CONSTRUCTION,
+    HNSW_EF_SEARCH,
+    HNSW_M,
+    StoreURL,
+)
 from citerag.index.pg_filters import compile_filter
 from citerag.index.pg_keyword import tsquery_text
 
@@ -47,7 +53,11 @@ def test_parse_drops_the_driver_and_citerag_parameters() -> None:
 def test_defaults() -> None:
     url = StoreURL.parse("postgresql://localhost/rag")
     assert url.namespace == DEFAULT_NAMESPACE
-    assert url.hnsw == {"m": 16, "ef_construction": 64, "ef_search": HNSW_EF_SEARCH}
+    assert url.hnsw == {
+        "m": HNSW_M,
+        "ef_construction": HNSW_EF_CONSTRUCTION,
+        "ef_search": HNSW_EF_SEARCH,
+    }
     assert url.lock_key == StoreURL.parse("postgresql://elsewhere/rag").lock_key
     assert url.lock_key != StoreURL.parse("postgresql://localhost/rag?namespace=b").lock_key
 
