@@ -40,7 +40,7 @@ from psycopg.types.json import Jsonb
 
 from citerag.index.chunk_vectors import SentenceVectors, embed_chunks
 from citerag.index.filters import Filter
-from citerag.index.pg_db import StoreURL
+from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL
 from citerag.index.pg_filters import compile_filter
 from citerag.index.pg_keyword import (
     SCORE_TYPE,
@@ -305,7 +305,7 @@ class PostgresStore(CosineSearch):
         args = [q, *params, q, k]
         with self._connection() as conn:
             rows = self._dense_rows(conn, stmt, args, k, exact=exact)
-            if not exact and filter and len(rows) < k:
+            if not exact and len(rows) < k and (filter or k > HNSW_EF_SEARCH_MAX):
                 self.exact_fallbacks += 1
                 rows = self._dense_rows(conn, stmt, args, k, exact=True)
         return [(_document(r), float(r[3])) for r in rows]
@@ -323,7 +323,7 @@ class PostgresStore(CosineSearch):
             if exact:
                 conn.execute("SET LOCAL enable_indexscan = off")
             else:
-                ef = max(self.url.hnsw["ef_search"], k)
+                ef = min(max(self.url.hnsw["ef_search"], k), HNSW_EF_SEARCH_MAX)
                 conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef)))
             return conn.execute(stmt, args).fetchall()
 
