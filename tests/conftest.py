@@ -66,6 +66,7 @@ def sample_index(tmp_path_factory: pytest.TempPathFactory, embedding_model, samp
 
 # PostgreSQL (pgserver) fixtures, shared by every test module.
 from tests.support.pg import (  # noqa: E402, F401
+    _close_pg_pools,
     pg_server,
     pg_url,
     sample_location,

@@ -58,13 +58,7 @@ class PostgresRecordManager(SyncRecordManager):
         time_at_least: float | None = None,
     ) -> None:
         """Upsert keys with their group ids and the current time."""
-        if group_ids is None:
-            group_ids = [None] * len(keys)
-        if len(group_ids) != len(keys):
-            raise ValueError("keys and group_ids must have the same length")
-        now = self.get_time()
-        if time_at_least is not None and now < time_at_least:
-            raise ValueError(f"time went backwards: {now} < {time_at_least}")
+        group_ids, now = self._stamp(keys, group_ids, time_at_least)
         with self._conn.cursor() as cur:
             cur.executemany(
                 sql.SQL(

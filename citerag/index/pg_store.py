@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -37,6 +38,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
 from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
 
 from citerag.index.chunk_vectors import SentenceVectors, embed_chunks
 from citerag.index.filters import Filter
@@ -66,6 +68,40 @@ def _document(row: Sequence[Any]) -> Document:
 def _normalise(vector: Sequence[float]) -> np.ndarray:
     q = np.asarray(vector, dtype=np.float32)
     return q / (np.linalg.norm(q) or 1.0)
+
+
+class _ReaderPool(ConnectionPool):
+    """psycopg's pool, finalisable from one of its own threads.
+
+    ``ConnectionPool.__del__`` waits for the pool's threads, which fails ("cannot join current
+    thread") when the garbage collector happens to run in one of them; then the pool is
+    closed from a helper thread instead.
+    """
+
+    def __del__(self) -> None:
+        if threading.current_thread().name.startswith(f"{self.name}-"):
+            threading.Thread(target=self.close, name=f"{self.name}-closer", daemon=True).start()
+            return
+        super().__del__()
+
+
+#: Reader stores with an open pool (weakly held), for :func:`close_pools`.
+_OPEN: weakref.WeakSet[PostgresStore] = weakref.WeakSet()
+
+
+def close_pools() -> int:
+    """Close the connection pool of every reader store (they reopen one when next used).
+
+    For programs that open stores without keeping track of them (tests, notebooks): pools
+    closed here never reach psycopg_pool's own finaliser, which cannot run in a pool thread.
+
+    Returns:
+        How many pools were closed.
+    """
+    stores = list(_OPEN)
+    for store in stores:
+        store.close()
+    return len(stores)
 
 
 class PostgresStore(CosineSearch):
@@ -133,9 +169,8 @@ class PostgresStore(CosineSearch):
             return
         if self._pool is None:
             from pgvector.psycopg import register_vector
-            from psycopg_pool import ConnectionPool
 
-            self._pool = ConnectionPool(
+            self._pool = _ReaderPool(
                 self.url.conninfo,
                 min_size=1,
                 max_size=self._pool_size,
@@ -143,6 +178,7 @@ class PostgresStore(CosineSearch):
                 open=True,
                 name=f"citerag-{self.url.namespace}",
             )
+            _OPEN.add(self)
         with self._pool.connection() as conn:
             yield conn
 
@@ -154,6 +190,7 @@ class PostgresStore(CosineSearch):
         a thread cannot wait for itself.
         """
         pool, self._pool = self._pool, None
+        _OPEN.discard(self)
         if pool is None:
             return
         if threading.current_thread().name.startswith(f"{pool.name}-"):
@@ -176,21 +213,6 @@ class PostgresStore(CosineSearch):
         with self._connection() as conn:
             row = conn.execute(sql.SQL("SELECT count(*) FROM {}").format(self._chunks)).fetchone()
         return int(row[0]) if row else 0
-
-    def add_texts(
-        self,
-        texts: Iterable[str],
-        metadatas: list[dict[Any, Any]] | None = None,
-        *,
-        ids: list[str] | None = None,
-        **kwargs: Any,
-    ) -> list[str]:
-        """Embed and add texts."""
-        docs = [
-            Document(page_content=t, metadata=(metadatas[i] if metadatas else {}))
-            for i, t in enumerate(texts)
-        ]
-        return self.add_documents(docs, ids=ids)
 
     def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
         """Embed documents once and upsert their rows and sentence vectors.

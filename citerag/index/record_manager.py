@@ -19,6 +19,22 @@ from langchain_core.indexing import RecordManager
 class SyncRecordManager(RecordManager):
     """A record manager whose async methods run the sync ones (the ingest is synchronous)."""
 
+    def _stamp(
+        self,
+        keys: Sequence[str],
+        group_ids: Sequence[str | None] | None,
+        time_at_least: float | None,
+    ) -> tuple[Sequence[str | None], float]:
+        """Check an ``update``'s arguments; return its group ids and its time."""
+        if group_ids is None:
+            group_ids = [None] * len(keys)
+        if len(group_ids) != len(keys):
+            raise ValueError("keys and group_ids must have the same length")
+        now = self.get_time()
+        if time_at_least is not None and now < time_at_least:
+            raise ValueError(f"time went backwards: {now} < {time_at_least}")
+        return group_ids, now
+
     async def acreate_schema(self) -> None:
         """Async variant of :meth:`create_schema`."""
         self.create_schema()
@@ -101,13 +117,7 @@ class SQLiteRecordManager(SyncRecordManager):
         time_at_least: float | None = None,
     ) -> None:
         """Upsert keys with their group ids and the current time."""
-        if group_ids is None:
-            group_ids = [None] * len(keys)
-        if len(group_ids) != len(keys):
-            raise ValueError("keys and group_ids must have the same length")
-        now = self.get_time()
-        if time_at_least is not None and now < time_at_least:
-            raise ValueError(f"time went backwards: {now} < {time_at_least}")
+        group_ids, now = self._stamp(keys, group_ids, time_at_least)
         with self._conn:
             self._conn.executemany(
                 "INSERT INTO records (namespace, key, group_id, updated_at) VALUES (?, ?, ?, ?)"

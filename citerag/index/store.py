@@ -36,10 +36,26 @@ log = logging.getLogger(__name__)
 
 
 class CosineSearch(VectorStore):
-    """The query-text searches of a store whose ``similarity_search_with_score_by_vector``
-    returns ``(document, cosine)`` with the filter applied inside the index (both stores)."""
+    """What both stores share: ``add_texts`` through ``add_documents``, and the query-text
+    searches of a store whose ``similarity_search_with_score_by_vector`` returns
+    ``(document, cosine)`` with the filter applied inside the index."""
 
     _embedding: Embeddings
+
+    def add_texts(
+        self,
+        texts: Iterable[str],
+        metadatas: list[dict[Any, Any]] | None = None,
+        *,
+        ids: list[str] | None = None,
+        **kwargs: Any,
+    ) -> list[str]:
+        """Embed and add texts (as documents, through ``add_documents``)."""
+        docs = [
+            Document(page_content=t, metadata=(metadatas[i] if metadatas else {}))
+            for i, t in enumerate(texts)
+        ]
+        return self.add_documents(docs, ids=ids)
 
     def similarity_search_with_score_by_vector(
         self, embedding: list[float], k: int = 4, filter: Filter | None = None, **kwargs: Any
@@ -109,21 +125,6 @@ class CiteragStore(CosineSearch):
 
     def __len__(self) -> int:
         return len(self.dense.index_to_docstore_id)
-
-    def add_texts(
-        self,
-        texts: Iterable[str],
-        metadatas: list[dict[Any, Any]] | None = None,
-        *,
-        ids: list[str] | None = None,
-        **kwargs: Any,
-    ) -> list[str]:
-        """Embed and add texts to every index."""
-        docs = [
-            Document(page_content=t, metadata=(metadatas[i] if metadatas else {}))
-            for i, t in enumerate(texts)
-        ]
-        return self.add_documents(docs, ids=ids)
 
     def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
         """Embed documents once and add them to FAISS, BM25 and the sentence store.

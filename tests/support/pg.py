@@ -36,6 +36,17 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.cleanup()
 
 
+@pytest.fixture(autouse=True)
+def _close_pg_pools() -> Iterator[None]:
+    """Close the PostgreSQL stores' connection pools after each test (stores kept by
+    module-scoped fixtures reopen theirs when next used)."""
+    yield
+    import sys
+
+    if "citerag.index.pg_store" in sys.modules:
+        sys.modules["citerag.index.pg_store"].close_pools()
+
+
 @pytest.fixture
 def pg_url(pg_server: str) -> str:
     """A store URL with a namespace of its own (empty: no tables yet)."""
