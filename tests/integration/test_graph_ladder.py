@@ -134,7 +134,7 @@ def test_model_reporting_insufficient_evidence_is_no_evidence(loaded, embedding_
     )
     result, model = run(loaded, embedding_model, [reply])
     assert result["status"] == "no_evidence" and model.calls == 1
-    assert "model reported" in result["reason"]
+    assert "answerer reported" in result["reason"]
     assert result["citations"] == []
 
 
