@@ -94,7 +94,7 @@ import warnings  # noqa: E402
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
-from retrieval_latency import load_texts  # noqa: E402
+from retrieval_latency import chunk_texts, load_texts  # noqa: E402
 
 OUT = REPO / "benchmarks" / "out"
 WORK = OUT / "work"
@@ -221,25 +221,8 @@ def build_chunks(data: Path) -> tuple[list[Any], list[str], list[str]]:
     SciFact claims. Every 10th document is access-restricted (as in retrieval_latency)."""
     from langchain_core.documents import Document
 
-    from loaders.base import ParsedDocument, Segment
-    from loaders.chunking import ChunkSettings, chunk_document
-
     docs, squad_qs = load_texts(data)
-    settings = ChunkSettings()
-    chunks = []
-    for i, (title, text) in enumerate(docs):
-        parsed = ParsedDocument(
-            text=text, segments=[Segment(0, len(text))], title=title, file_type="text"
-        )
-        meta = {
-            "doc_id": f"d{i}",
-            "doc_name": f"{title[:40]}.txt",
-            "access": "restricted" if i % 10 == 0 else "public",
-        }
-        chunks += [
-            Document(page_content=c.text, metadata=c.to_metadata())
-            for c in chunk_document(parsed, settings, meta)
-        ]
+    chunks = [Document(page_content=c.text, metadata=c.to_metadata()) for c in chunk_texts(docs)]
     claims = [
         json.loads(line)["text"]
         for line in (data / "scifact-1k" / "queries.jsonl").read_text().splitlines()

@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +61,27 @@ def load_texts(data: Path) -> tuple[list[tuple[str, str]], list[str]]:
     return docs, questions
 
 
+def chunk_texts(docs: list[tuple[str, str]]) -> list[Any]:
+    """The default-settings chunks of ``(title, text)`` documents; every 10th document is
+    access-restricted (label ``restricted``)."""
+    from loaders.base import ParsedDocument, Segment
+    from loaders.chunking import ChunkSettings, chunk_document
+
+    settings = ChunkSettings()
+    chunks: list[Any] = []
+    for i, (title, text) in enumerate(docs):
+        parsed = ParsedDocument(
+            text=text, segments=[Segment(0, len(text))], title=title, file_type="text"
+        )
+        meta = {
+            "doc_id": f"d{i}",
+            "doc_name": f"{title[:40]}.txt",
+            "access": "restricted" if i % 10 == 0 else "public",
+        }
+        chunks += chunk_document(parsed, settings, meta)
+    return chunks
+
+
 def main() -> None:
     """Run the benchmark and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -76,23 +98,10 @@ def main() -> None:
     from chains.retrieval import HybridRetriever, access_filter, rrf
     from citerag.embeddings import load_embedding_model
     from citerag.index.store import CiteragStore
-    from loaders.base import ParsedDocument, Segment
-    from loaders.chunking import ChunkSettings, chunk_document
 
     model = load_embedding_model()
     docs, questions = load_texts(args.data)
-    settings = ChunkSettings()
-    chunks = []
-    for i, (title, text) in enumerate(docs):
-        parsed = ParsedDocument(
-            text=text, segments=[Segment(0, len(text))], title=title, file_type="text"
-        )
-        meta = {
-            "doc_id": f"d{i}",
-            "doc_name": f"{title[:40]}.txt",
-            "access": "restricted" if i % 10 == 0 else "public",
-        }
-        chunks += chunk_document(parsed, settings, meta)
+    chunks = chunk_texts(docs)
     real = chunks[: args.chunks]
     store = CiteragStore(model.embeddings, model.dimension, sentence_vectors=True)
     t0 = time.perf_counter()
