@@ -32,12 +32,22 @@ Periods, fiscal vs calendar
     their endpoints in one constraint (``relation="range"``); lists ("FY2021 and FY2022")
     give one constraint per period.
 Matching periods to documents
-    Done at **year** level by :func:`matching_periods`: a document for FY2022 (or a quarter of
-    2022) covers 2022 and, as comparatives, 2021 (``comparative_years=1``): a 10-K reports the
-    prior year next to the current one, a 10-Q the same quarter a year earlier. So "FY2021"
-    selects the FY2021 and FY2022 filings, and a question about a change "from 2020 to 2021"
-    selects everything that reports either year; the exact label comes first and is also
-    given as a boost, so the caller can prefer it (or the later filing).
+    Exact first (:func:`select_periods`): a period the question names selects the readable
+    documents whose own period **is** that one — the same label, where a fiscal year and the
+    bare year with the same number are the same annual period (``FY2021`` = ``2021``:
+    filings are labelled by the year their fiscal year ends in) — and only those, decided
+    per matched company (for each company the question names exactly; over the whole index
+    when it names none). Only when no readable document of that company has the label are
+    the documents that report it as a comparative admitted (:func:`matching_periods`, at year
+    level: a document for FY2022 or a quarter of 2022 covers 2022 and the
+    ``comparative_years=1`` year before, as a 10-K reports the prior year and a 10-Q the same
+    quarter a year earlier), exact-year documents first. So with the FY2021 and FY2022
+    10-Ks indexed, "FY2021" selects the FY2021 10-K only; with only the FY2022 10-K, it
+    selects that one (which reports FY2021). Ranges select every period between their
+    endpoints ("from FY2020 to FY2022": FY2020, FY2021, FY2022; quarters likewise), lists
+    each of theirs, each decided on its own. Existence is decided on the gazetteer's
+    documents, which are the ones the caller may read: a restricted FY2021 filing changes
+    nothing for a caller without its label.
 Document types
     "10-K", "10-Q", "8-K", "20-F" are exact; "annual report", "quarterly report", "earnings
     release/call", "proxy statement" are partial (boost only: a user's "annual report" may
@@ -85,8 +95,10 @@ __all__ = [
     "filter_for",
     "load_aliases",
     "matching_periods",
+    "named_periods",
     "parse_constraints",
     "parse_periods",
+    "select_periods",
     "unmatched",
 ]
 
@@ -702,7 +714,9 @@ def matching_periods(
     ``comparative_years`` years before (a 10-K for FY2022 also reports FY2021; a 10-Q the
     same quarter of the year before). A dated document (``2022-07-01``) covers only its
     year. Best first: labels equal to one the question names, then documents *about* a named
-    year, then those that only report it as a comparative (newest first).
+    year, then those that only report it as a comparative (newest first). This is the
+    fallback of :func:`select_periods`, used for a named period that no relevant readable
+    document is exactly about.
 
     Args:
         constraint: A period constraint, or the years themselves.
@@ -835,15 +849,100 @@ def unmatched(
 # putting it together
 
 
+def _annual_key(label: str) -> str:
+    """``FY2021`` and ``2021`` name the same annual period; other labels are themselves."""
+    m = re.fullmatch(r"(?:FY)?(\d{4})", label)
+    return f"Y{m.group(1)}" if m else label
+
+
+def named_periods(constraint: Constraint, *, limit: int = 24) -> tuple[str, ...]:
+    """The period labels a constraint names: its value, or every period of a range.
+
+    A range of fiscal years, calendar years or quarters is expanded to each period between
+    its endpoints ("from FY2020 to FY2022" -> ``FY2020, FY2021, FY2022``); a mixed or longer
+    range (more than ``limit`` periods) keeps its endpoints.
+
+    Args:
+        constraint: A period constraint.
+        limit: Most periods a range is expanded to.
+
+    Returns:
+        The labels, in order, without duplicates.
+    """
+    values = tuple(dict.fromkeys(constraint.values))
+    if constraint.relation != "range" or len(values) != 2:
+        return values
+    a, b = values
+    for pattern, fmt in (
+        (r"FY(\d{4})", "FY{y}"),
+        (r"(\d{4})", "{y}"),
+    ):
+        ma, mb = re.fullmatch(pattern, a), re.fullmatch(pattern, b)
+        if ma and mb:
+            ya, yb = int(ma.group(1)), int(mb.group(1))
+            if 0 <= yb - ya < limit:
+                return tuple(fmt.format(y=y) for y in range(ya, yb + 1))
+            return values
+    qa, qb = re.fullmatch(r"(\d{4})Q([1-4])", a), re.fullmatch(r"(\d{4})Q([1-4])", b)
+    if qa and qb:
+        start = int(qa.group(1)) * 4 + int(qa.group(2)) - 1
+        end = int(qb.group(1)) * 4 + int(qb.group(2)) - 1
+        if 0 <= end - start < limit:
+            return tuple(f"{n // 4}Q{n % 4 + 1}" for n in range(start, end + 1))
+    return values
+
+
+def select_periods(
+    constraint: Constraint,
+    periods: Iterable[str],
+    *,
+    comparative_years: int = 1,
+) -> list[str]:
+    """The indexed period labels a period constraint selects: exact where present.
+
+    For each period the constraint names (:func:`named_periods`): the indexed labels that
+    are that period (same label; ``FY2021`` = ``2021``) when there are any, else the labels
+    whose documents report its year as a comparative (:func:`matching_periods`). Pass the
+    periods of the documents the caller may read, of one company when the question names it.
+
+    Args:
+        constraint: A period constraint.
+        periods: Period labels of the relevant readable documents.
+        comparative_years: Prior years a periodic report is taken to cover, for the fallback.
+
+    Returns:
+        The selected labels, exact ones first, without duplicates.
+    """
+    present = sorted(set(periods))
+    out: list[str] = []
+    for label in named_periods(constraint):
+        key = _annual_key(label)
+        exact = [p for p in present if _annual_key(p) == key]
+        if not exact:
+            years = period_years(label)
+            exact = matching_periods(years, present, comparative_years=comparative_years)
+        out.extend(p for p in exact if p not in out)
+    return out
+
+
 def _resolve(
     c: Constraint,
-    docs: list[dict[str, Any]],
+    groups: list[list[dict[str, Any]]],
 ) -> Constraint:
-    """Fill ``doc_values`` of a period / doc-type constraint from the relevant documents."""
+    """Fill ``doc_values`` of a period / doc-type constraint from the relevant documents.
+
+    ``groups`` are the relevant documents, one list per company the question names exactly
+    (one list of every document when it names none): periods are selected per group.
+    """
+    docs = [d for g in groups for d in g]
     present = [d[c.field] for d in docs if d.get(c.field)]
     missing = len(docs) - len(present)
     if c.field == "period":
-        values = tuple(matching_periods(c, present))
+        selected: list[str] = []
+        for g in groups:
+            labels = select_periods(c, [d["period"] for d in g if d.get("period")])
+            selected.extend(v for v in labels if v not in selected)
+        values = tuple(selected)
     else:
         wanted = set(c.values)
         values = tuple(sorted({v for v in present if v in wanted}))
@@ -889,9 +988,9 @@ def parse_constraints(question: str, gazetteer: Gazetteer) -> QuestionConstraint
         for d in _doc_type_constraints(question)
         if all(d.span[1] <= s or d.span[0] >= e for s, e in company_spans)
     ]
-    exact_names = [n for c in companies if c.match == "exact" for n in c.values]
-    docs = gazetteer.documents_of(exact_names or None)
-    resolved = [_resolve(c, docs) for c in periods + doc_types]
+    exact_names = list(dict.fromkeys(n for c in companies if c.match == "exact" for n in c.values))
+    groups = [gazetteer.documents_of([n]) for n in exact_names] or [gazetteer.documents_of(None)]
+    resolved = [_resolve(c, groups) for c in periods + doc_types]
     everything = sorted(companies + resolved, key=lambda c: c.span)
     return QuestionConstraints(
         question=question,
@@ -932,8 +1031,10 @@ def boosts_for(
     """Tie-breakers for the retriever: ``(field, values)`` to prefer, not to require.
 
     Ambiguous and partial constraints contribute their ``doc_values`` (or their ``values``
-    when nothing indexed matches); exact period constraints contribute the indexed labels the
-    question names exactly (the filter also admits comparative-year documents).
+    when nothing indexed matches); exact period constraints contribute the indexed labels
+    that are a period the question names (``FY2021`` = ``2021``): the filter admits
+    comparative-year documents only when such a label is missing for some company, and then
+    the exact ones still come first.
 
     Args:
         constraints: A parse result, or its constraints.
@@ -947,7 +1048,8 @@ def boosts_for(
         if c.match != "exact":
             values = c.doc_values or c.values
         elif c.field == "period":
-            values = tuple(v for v in c.doc_values if v in c.values)
+            keys = {_annual_key(v) for v in named_periods(c)}
+            values = tuple(v for v in c.doc_values if _annual_key(v) in keys)
         else:
             continue
         if values and (c.field, values) not in out:
