@@ -14,6 +14,9 @@ caller (no model here).
 * :func:`focus_terms` / :func:`lexically_uncovered` / :func:`paraphrased` /
   :func:`focus_problem`: the question's content words must occur in the sentence or its
   passage (header included), or have a close paraphrase there.
+* :func:`paraphrase_degrees` / :func:`focus_coverage` / :func:`coverage_problem`: the graded
+  form of the focus rule: the share of the question's focus weight the quoted sentence and
+  its document cover (a paraphrase counts by how close it is), against a threshold.
 * :func:`is_instruction`: a sentence addressed to the reader or the assistant ("ignore
   previous instructions", "include ... in your answer", ``SYSTEM:``) is never quoted.
 
@@ -524,6 +527,85 @@ def focus_problem(missing: Sequence[FocusTerm]) -> str | None:
     return (
         f"the question asks about {words}, which the quoted passage does not mention "
         "(nor a close paraphrase)"
+    )
+
+
+def paraphrase_degrees(
+    term_vectors: Sequence[Sequence[float]] | np.ndarray,
+    context_vectors: Sequence[Sequence[float]] | np.ndarray,
+    floor: float,
+    full: float,
+) -> np.ndarray:
+    """How closely each term is paraphrased in a context, from 0 to 1.
+
+    The best cosine of a term's embedding with the context's word embeddings, mapped
+    linearly from ``floor`` (unrelated words: 0) to ``full`` (a paraphrase: 1) and clipped.
+
+    Args:
+        term_vectors: One embedding per term (rows).
+        context_vectors: Embeddings of the context's words (rows).
+        floor: Cosine at or below which a word does not paraphrase the term at all.
+        full: Cosine at or above which it fully does (the binary rule's threshold).
+
+    Raises:
+        ValueError: ``floor`` is not below ``full``.
+    """
+    if not floor < full:
+        raise ValueError(f"floor ({floor}) must be below full ({full})")
+    t = np.asarray(term_vectors, dtype=np.float32)
+    m = np.asarray(context_vectors, dtype=np.float32)
+    if t.size == 0:
+        return np.zeros(0, dtype=np.float32)
+    t = t.reshape(t.shape[0], -1)
+    if m.size == 0:
+        return np.zeros(t.shape[0], dtype=np.float32)
+    m = m.reshape(-1, t.shape[1])
+    tn = np.linalg.norm(t, axis=1, keepdims=True)
+    mn = np.linalg.norm(m, axis=1, keepdims=True)
+    tn[tn == 0] = 1.0
+    mn[mn == 0] = 1.0
+    best = ((t / tn) @ (m / mn).T).max(axis=1)
+    return np.clip((best - floor) / (full - floor), 0.0, 1.0)
+
+
+def focus_coverage(terms: Sequence[FocusTerm], degrees: Mapping[str, float]) -> float:
+    """The share of a question's focus weight that a text covers, from 0 to 1.
+
+    ``sum(weight * degree) / sum(weight)`` over the focus terms, where a term's degree is 1
+    when the text contains it (:func:`lexically_uncovered` finds it) and otherwise how
+    closely a word of the text paraphrases it (:func:`paraphrase_degrees`). A graded
+    version of :func:`focus_problem`'s yes/no: one missing light word costs little, a missing
+    heavy term (the attribute or thing the question is about) costs its share. A question
+    without focus terms is fully covered.
+
+    Args:
+        terms: From :func:`focus_terms`.
+        degrees: Degree per term (``FocusTerm.term``) of the terms the text lacks
+            lexically; terms not in it count as covered.
+    """
+    total = sum(t.weight for t in terms)
+    if total <= 0:
+        return 1.0
+    return sum(t.weight * float(degrees.get(t.term, 1.0)) for t in terms) / total
+
+
+def coverage_problem(coverage: float, threshold: float, missing: Sequence[str]) -> str | None:
+    """The refusal reason when the quoted sentence covers too little of the question.
+
+    Example: ``"the quoted sentence and its document cover 42 % of what the question asks
+    about (below 60 %); not covered: 'prompt'"``.
+
+    Args:
+        coverage: The combined coverage (:func:`focus_coverage` of sentence and document).
+        threshold: The minimum to quote.
+        missing: The focus terms least covered, heaviest first (named in the reason).
+    """
+    if coverage >= threshold:
+        return None
+    words = ", ".join(f"'{t}'" for t in missing[:4])
+    return (
+        f"the quoted sentence and its document cover {coverage:.0%} of what the question asks "
+        f"about (below {threshold:.0%})" + (f"; not covered: {words}" if words else "")
     )
 
 

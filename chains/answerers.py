@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,8 +48,28 @@ FOCUS_SIMILARITY = 0.7
 FOCUS_SHARE = 0.4
 #: Whether a focus term the index has never seen is essential.
 FOCUS_UNSEEN = False
+#: Graded focus rule: cosine at or below which a word is no paraphrase of a focus term at
+#: all (a degree of 0; ``FOCUS_SIMILARITY`` is a degree of 1).
+COVERAGE_FLOOR = 0.35
+#: Graded focus rule: weight of the quoted sentence's own coverage (with its header) against
+#: that of every supplied passage of its document.
+COVERAGE_SENTENCE_WEIGHT = 0.5
 #: Single-word embeddings kept by the focus check.
 _WORD_CACHE = 50_000
+#: Word embeddings shared by the answerers of one embedding model (one answerer is built per
+#: combination of knobs): ``id(model) -> (model, cache)``, the model kept so its id stays its.
+_SHARED_WORDS: dict[int, tuple[Embeddings, OrderedDict[str, np.ndarray]]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_word_vectors(embeddings: Embeddings) -> OrderedDict[str, np.ndarray]:
+    """The single-word embedding cache of ``embeddings``, shared across answerers."""
+    with _SHARED_LOCK:
+        got = _SHARED_WORDS.get(id(embeddings))
+        if got is None or got[0] is not embeddings:
+            got = (embeddings, OrderedDict())
+            _SHARED_WORDS[id(embeddings)] = got
+        return got[1]
 
 
 def _canonical(number: str) -> str:
@@ -132,6 +153,9 @@ class ExtractiveAnswerer:
         focus_similarity: float = FOCUS_SIMILARITY,
         focus_share: float = FOCUS_SHARE,
         focus_unseen: bool = FOCUS_UNSEEN,
+        focus_coverage: float = 0.0,
+        coverage_sentence_weight: float | None = None,
+        coverage_floor: float | None = None,
     ) -> None:
         """Create the answerer.
 
@@ -165,7 +189,28 @@ class ExtractiveAnswerer:
                 a paraphrase.
             focus_share: Share of the question's focus weight that makes a term essential.
             focus_unseen: A focus term no passage of the index contains is essential.
+            focus_coverage: The graded focus rule (``0`` = off): the quoted sentence must
+                cover at least this share of the question's focus weight (idf), averaging
+                the sentence's own coverage (with its header) and that of every supplied
+                passage of its document, a paraphrase counting by how close it is
+                (:func:`chains.answer_checks.focus_coverage`).
+            coverage_sentence_weight: Weight of the sentence's own coverage in that average
+                (default ``COVERAGE_SENTENCE_WEIGHT``).
+            coverage_floor: Cosine at which a word starts to count as a paraphrase (default
+                ``COVERAGE_FLOOR``; ``focus_similarity`` counts fully).
+
+        Raises:
+            ValueError: ``focus_coverage`` or ``coverage_sentence_weight`` outside 0..1.
         """
+        if not 0.0 <= focus_coverage <= 1.0:
+            raise ValueError(f"focus_coverage must be within 0..1, got {focus_coverage!r}")
+        sw = (
+            COVERAGE_SENTENCE_WEIGHT
+            if coverage_sentence_weight is None
+            else coverage_sentence_weight
+        )
+        if not 0.0 <= sw <= 1.0:
+            raise ValueError(f"coverage_sentence_weight must be within 0..1, got {sw!r}")
         self.embeddings = embeddings
         self.store = store
         self.max_sentences = max_sentences
@@ -180,7 +225,10 @@ class ExtractiveAnswerer:
         self.focus_similarity = focus_similarity
         self.focus_share = focus_share
         self.focus_unseen = focus_unseen
-        self._word_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.focus_coverage = focus_coverage
+        self.coverage_sentence_weight = sw
+        self.coverage_floor = COVERAGE_FLOOR if coverage_floor is None else coverage_floor
+        self._word_vectors = _shared_word_vectors(embeddings)
 
     def _sentence_vectors(self, passage: Passage) -> tuple[list[tuple[int, int]], np.ndarray]:
         getter = getattr(self.store, "sentence_vectors_for", None)
@@ -218,16 +266,20 @@ class ExtractiveAnswerer:
 
     def _vectors(self, words: Sequence[str]) -> np.ndarray:
         """Embeddings of single words (cached in-process, least recently used dropped)."""
-        todo = [w for w in dict.fromkeys(words) if w not in self._word_vectors]
+        cache = self._word_vectors
+        with _SHARED_LOCK:
+            known = {w: cache[w] for w in words if w in cache}
+        todo = [w for w in dict.fromkeys(words) if w not in known]
         if todo:
             for w, v in zip(todo, self.embeddings.embed_documents(todo), strict=True):
-                self._word_vectors[w] = np.asarray(v, dtype=np.float32)
-        out = []
-        for w in words:
-            self._word_vectors.move_to_end(w)
-            out.append(self._word_vectors[w])
-        while len(self._word_vectors) > _WORD_CACHE:
-            self._word_vectors.popitem(last=False)
+                known[w] = np.asarray(v, dtype=np.float32)
+        with _SHARED_LOCK:
+            for w in dict.fromkeys(words):
+                cache[w] = known[w]
+                cache.move_to_end(w)
+            while len(cache) > _WORD_CACHE:
+                cache.popitem(last=False)
+        out = [known[w] for w in words]
         return np.asarray(out, dtype=np.float32).reshape(len(words), -1)
 
     def _focus_reason(
@@ -253,12 +305,73 @@ class ExtractiveAnswerer:
         gone = [t for t in terms if t.term in cache[n]]
         return checks.focus_problem(gone)
 
+    def _degrees(self, terms: list[checks.FocusTerm], text: str) -> dict[str, float]:
+        """Degree (0..1) of each focus term ``text`` lacks lexically: its closest paraphrase."""
+        missing = checks.lexically_uncovered(terms, text)
+        if not missing:
+            return {}
+        words = [t for t in dict.fromkeys(tokenize(text)) if not t.isdigit()]
+        if not words:
+            return {t.term: 0.0 for t in missing}
+        degrees = checks.paraphrase_degrees(
+            self._vectors([t.term for t in missing]),
+            self._vectors(words),
+            self.coverage_floor,
+            self.focus_similarity,
+        )
+        return {t.term: float(d) for t, d in zip(missing, degrees, strict=True)}
+
+    def coverage(
+        self,
+        terms: list[checks.FocusTerm],
+        sentence_text: str,
+        passage: Passage,
+        passages: Sequence[Passage],
+        cache: dict[str, dict[str, float]] | None = None,
+    ) -> tuple[float, list[str]]:
+        """The graded focus rule's score of one sentence, and the terms it covers least.
+
+        ``w * coverage(sentence + its header) + (1 - w) * coverage(every supplied passage of
+        its document, headers included)``, ``w`` = ``coverage_sentence_weight``: the
+        sentence must be about what the question asks, and a term its document defines
+        elsewhere (an abbreviation spelled out in another chunk) still counts.
+
+        Args:
+            terms: The question's focus terms.
+            sentence_text: The sentence that would be quoted.
+            passage: Its passage.
+            passages: Every supplied passage (those of the same document form its context).
+            cache: Per-document degrees, reused across the sentences of one question.
+
+        Returns:
+            ``(coverage, terms)``: the score and the focus terms covered less than half,
+            heaviest first.
+        """
+        doc = _doc_key(passage)
+        cache = {} if cache is None else cache
+        if doc not in cache:
+            same = [p for p in passages if _doc_key(p) == doc]
+            cache[doc] = self._degrees(terms, "\n".join(_full_text(p) for p in same))
+        header = _header(passage)
+        sent = self._degrees(terms, f"{sentence_text}\n{header}")
+        w = self.coverage_sentence_weight
+        score = w * checks.focus_coverage(terms, sent) + (1 - w) * checks.focus_coverage(
+            terms, cache[doc]
+        )
+        both = {
+            t.term: w * sent.get(t.term, 1.0) + (1 - w) * cache[doc].get(t.term, 1.0) for t in terms
+        }
+        weak = sorted((t for t in terms if both[t.term] < 0.5), key=lambda t: -t.weight)
+        return score, [t.term for t in weak]
+
     def _problem(
         self,
         question: str,
         sentence: _Sentence,
         terms: list[checks.FocusTerm],
         cache: dict[int, list[str]],
+        passages: Sequence[Passage] = (),
+        coverage_cache: dict[str, dict[str, float]] | None = None,
     ) -> tuple[str, str] | None:
         """The first enabled check the sentence fails, as ``(rule, reason)``, or ``None``."""
         if self.answer_type_check:
@@ -273,6 +386,13 @@ class ExtractiveAnswerer:
             reason = self._focus_reason(terms, sentence, cache)
             if reason:
                 return "focus_check", reason
+        if self.focus_coverage > 0 and terms:
+            score, weak = self.coverage(
+                terms, sentence.text, sentence.passage, passages, coverage_cache
+            )
+            reason = checks.coverage_problem(score, self.focus_coverage, weak)
+            if reason:
+                return "focus_coverage", reason
         return None
 
     # -- answering ----------------------------------------------------------------------
@@ -319,8 +439,10 @@ class ExtractiveAnswerer:
                 "the only matching sentences are instructions addressed to the reader or the "
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
-        terms = checks.focus_terms(question, self._idf(question)) if self.focus_check else []
+        wants_terms = self.focus_check or self.focus_coverage > 0
+        terms = checks.focus_terms(question, self._idf(question)) if wants_terms else []
         focus_cache: dict[int, list[str]] = {}
+        coverage_cache: dict[str, dict[str, float]] = {}
         best = safe[0].score
         first_problem: str | None = None
         only_focus = True  # every sentence tried so far failed only for its passage's terms
@@ -335,10 +457,10 @@ class ExtractiveAnswerer:
                 break
             if any(item.text == c.text for c in chosen):
                 continue
-            problem = self._problem(question, item, terms, focus_cache)
+            problem = self._problem(question, item, terms, focus_cache, passages, coverage_cache)
             if problem is not None:
                 first_problem = first_problem or problem[1]
-                only_focus = only_focus and problem[0] == "focus_check"
+                only_focus = only_focus and problem[0] in ("focus_check", "focus_coverage")
                 continue
             chosen.append(item)
         if not chosen:
@@ -358,6 +480,26 @@ class ExtractiveAnswerer:
             "insufficient_evidence": False,
         }
         return "\n".join(lines) + f"\n<summary>{json.dumps(block)}</summary>"
+
+
+def _doc_key(p: Passage) -> str:
+    """The document a passage comes from (its id, else its name, else its number)."""
+    m = p.candidate.meta
+    return str(m.get("doc_id") or m.get("doc_name") or f"#{p.number}")
+
+
+def _header(p: Passage) -> str:
+    """A passage's header: the embedded text before its content, and its document name,
+    title, section and page."""
+    cand = p.candidate
+    embedded, content = cand.document.page_content, cand.content
+    before = embedded.split(content, 1)[0] if content and content in embedded else ""
+    return f"{before}\n{_where(p)}"
+
+
+def _full_text(p: Passage) -> str:
+    """A passage's content with its header."""
+    return f"{_header(p)}\n{p.candidate.content}"
 
 
 def _where(p: Passage) -> str:
@@ -401,6 +543,7 @@ def make_answerer(
     answer_type_check: bool = False,
     focus_check: bool = False,
     negation_check: bool = True,
+    focus_coverage: float = 0.0,
 ) -> Answerer:
     """Build an answerer from config.
 
@@ -415,6 +558,7 @@ def make_answerer(
         answer_type_check: The extractive answerer's ``answer_type_check``.
         focus_check: The extractive answerer's ``focus_check``.
         negation_check: The extractive answerer's ``negation_check``.
+        focus_coverage: The extractive answerer's ``focus_coverage`` (``0`` = off).
 
     Raises:
         ValueError: Unknown spec.
@@ -431,6 +575,7 @@ def make_answerer(
             answer_type_check=answer_type_check,
             focus_check=focus_check,
             negation_check=negation_check,
+            focus_coverage=focus_coverage,
         )
     if spec == "smollm2" or spec.startswith("local:"):
         from chains.local_llm import load_local_chat_model

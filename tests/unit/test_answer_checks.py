@@ -230,3 +230,123 @@ def test_instruction_shaped_sentences_are_caught(sentence):
 )
 def test_ordinary_sentences_are_not_instructions(sentence):
     assert not checks.is_instruction(sentence)
+
+
+# -- graded focus rule (focus_coverage) ----------------------------------------------------
+
+
+def test_paraphrase_degrees_map_cosine_from_floor_to_full():
+    terms = [[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]]
+    context = [[1.0, 0.0]]
+    got = checks.paraphrase_degrees(terms, context, floor=0.35, full=0.7)
+    assert got.tolist() == pytest.approx([1.0, 0.0, (0.6 - 0.35) / 0.35])
+    assert checks.paraphrase_degrees(terms, [], 0.35, 0.7).tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="floor"):
+        checks.paraphrase_degrees(terms, context, floor=0.7, full=0.7)
+
+
+def test_focus_coverage_weighs_each_missing_term_by_its_share():
+    terms = checks.focus_terms(
+        "How much does prompt caching save?", {"prompt": 6.0, "caching": 2.0, "save": 2.0}
+    )
+    assert [t.term for t in terms] == ["prompt", "caching", "save"]
+    # the heavy term missing, a light one half paraphrased
+    assert checks.focus_coverage(terms, {"prompt": 0.0, "save": 0.5}) == pytest.approx(0.3)
+    assert checks.focus_coverage(terms, {}) == 1.0
+    assert checks.focus_coverage([], {"x": 0.0}) == 1.0
+
+
+def test_coverage_problem_names_the_weakest_terms():
+    reason = checks.coverage_problem(0.42, 0.6, ["prompt"])
+    assert reason == (
+        "the quoted sentence and its document cover 42% of what the question asks about "
+        "(below 60%); not covered: 'prompt'"
+    )
+    assert checks.coverage_problem(0.6, 0.6, ["prompt"]) is None
+
+
+class _Words:
+    """Questions and sentences embed alike; single words get their own direction, except
+    listed synonyms, which share one (a paraphrase)."""
+
+    DIM = 64
+
+    def __init__(self, synonyms=()):
+        self.synonyms = {w: i for i, group in enumerate(synonyms) for w in group}
+
+    def _word(self, w):
+        v = [0.0] * self.DIM
+        if w in self.synonyms:
+            v[1 + self.synonyms[w]] = 1.0
+        else:
+            v[8 + sum(map(ord, w)) % (self.DIM - 8)] = 1.0
+        return v
+
+    def embed_query(self, text):
+        return [1.0] + [0.0] * (self.DIM - 1)
+
+    def embed_documents(self, texts):
+        return [self._word(t) if " " not in t.strip() else self.embed_query(t) for t in texts]
+
+
+class _Idf:
+    class _BM25:
+        def __init__(self, idf):
+            self._idf = idf
+
+        def idf(self, terms):
+            return {t: self._idf[t] for t in terms if t in self._idf}
+
+    def __init__(self, idf):
+        self.bm25 = self._BM25(idf)
+
+
+def _passage(n, content, doc="d.md"):
+    from langchain_core.documents import Document
+
+    from chains.assemble import Passage
+    from chains.candidates import Candidate
+
+    meta = {"content": content, "doc_name": doc}
+    return Passage(n, Candidate(f"k{n}", Document(page_content=content, metadata=meta)))
+
+
+def _answer(question, passages, threshold, synonyms=(), idf=None):
+    from chains.answerers import ExtractiveAnswerer
+    from chains.citations import parse_output
+
+    ans = ExtractiveAnswerer(
+        _Words(synonyms),
+        _Idf(idf) if idf else None,
+        negation_check=False,
+        focus_coverage=threshold,
+    )
+    return parse_output(ans.generate(question, passages, []))
+
+
+def test_graded_focus_rule_refuses_the_near_miss_cache():
+    """The seed's near miss: the KV cache quoted for a question about the prompt cache."""
+    ps = [_passage(1, "The KV cache saves memory during decoding, about 40 percent.")]
+    idf = {"prompt": 6.0, "caching": 2.0, "save": 1.0, "long": 0.5, "conversation": 2.5}
+    question = "How much does prompt caching save on a long conversation?"
+    parsed = _answer(question, ps, 0.6, idf=idf)
+    assert parsed.block["insufficient_evidence"] is True
+    assert "not covered: 'prompt'" in parsed.block["reason"]
+    assert _answer(question, ps, 0.0, idf=idf).block["insufficient_evidence"] is False
+
+
+def test_graded_focus_rule_accepts_a_paraphrase_and_a_term_defined_elsewhere_in_the_document():
+    ps = [_passage(1, "The cooperative was founded on 14 March 2017.")]
+    parsed = _answer(
+        "When was the cooperative established?", ps, 0.6, synonyms=[("established", "founded")]
+    )
+    assert parsed.block["insufficient_evidence"] is False
+    # an abbreviation spelled out in another chunk of the same abstract counts there
+    ps = [
+        _passage(1, "CHK levels rose in treated mice after two weeks of exposure.", "a.txt"),
+        _passage(2, "We measured checkpoint kinase (checkpoint) activity in mice.", "a.txt"),
+    ]
+    q = "Does treatment raise checkpoint levels in mice?"
+    assert _answer(q, ps, 0.6).block["insufficient_evidence"] is False
+    # without that chunk the same sentence covers too little
+    assert _answer(q, ps[:1], 0.6).block["insufficient_evidence"] is True
