@@ -235,6 +235,16 @@ class RAGConfig:
         "bool",
         client="opt-in",
     )
+    focus_coverage: float = knob(
+        0.0,
+        "extractive answerer, graded focus rule: refused unless the quoted sentence (with its "
+        "header) and its document cover this share of the question's focus weight (idf; a "
+        "paraphrase counts by its cosine, 0.35 → 0, 0.7 → full); 0 = off",
+        "float",
+        lo=0.0,
+        hi=1.0,
+        client="opt-in",
+    )
     negation_check: bool = knob(
         True,
         "extractive answerer: a negated question (`not`, `never`, `n't`) is refused unless the "

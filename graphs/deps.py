@@ -247,6 +247,7 @@ class GraphDeps:
             key = (
                 f"{cfg.model}@{cfg.temperature}@{cfg.number_check}"
                 f"@{cfg.answer_type_check}@{cfg.focus_check}@{cfg.negation_check}"
+                f"@{cfg.focus_coverage}"
             )
             spec = cfg.model
         with self._lock:
@@ -260,6 +261,7 @@ class GraphDeps:
                     answer_type_check=cfg.answer_type_check,
                     focus_check=cfg.focus_check,
                     negation_check=cfg.negation_check,
+                    focus_coverage=cfg.focus_coverage,
                 )
             return self._answerers[key]
 
