@@ -62,10 +62,22 @@ from eval_common import (
     save_embeddings,
     write,
 )
+from langchain_core.embeddings import Embeddings
 
 RULES = ("number_check", "answer_type_check", "negation_check", "focus_check")
+#: The shipped default before this benchmark's choice (``RAGConfig`` defaults of the rules).
+DEFAULT_RULES = frozenset({"number_check", "negation_check"})
 SPLIT_SEED = 12
 DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
+#: Thresholds of the graded focus rule walked on the calibration halves.
+SWEEP = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
+#: The choice rule, stated before any test-half run: the threshold refusing the most
+#: unanswerable questions of the SQuAD calibration half while answering at least this share
+#: of its answerable ones and, on the development set's calibration half (all corpora
+#: pooled), newly refusing no more answerable questions than unanswerable ones against the
+#: default (:func:`choose_threshold`).
+MIN_ANSWERED_CAL = 0.93
+FIGURE = REPO / "docs" / "figures" / "refusal_tradeoff.png"
 
 
 class MemoRetriever:
@@ -105,6 +117,54 @@ class MemoReranker:
         return copy.deepcopy(self._cache[key])
 
 
+class WordCache(Embeddings):
+    """Caches the single-word embeddings the focus rules ask for, on disk between runs
+    (``<work>/word_vectors.npz``): a corpus has a few ten thousand distinct words, and the
+    answerer embeds the words of every context it reads. Everything else passes through."""
+
+    def __init__(self, inner: Any, path: Path) -> None:
+        """Wrap an embedding model; load ``path`` when it exists."""
+        import numpy as np
+
+        self.inner = inner
+        self.path = path
+        self._words: dict[str, Any] = {}
+        if path.exists():
+            got = np.load(path, allow_pickle=True)
+            self._words = dict(zip(got["words"].tolist(), got["vectors"], strict=True))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed_query(self, text: str) -> list[float]:
+        """The inner model's query embedding."""
+        return list(self.inner.embed_query(text))
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Single words from the cache (embedded once), other texts by the inner model."""
+        words = [t for t in dict.fromkeys(texts) if " " not in t and t not in self._words]
+        if words:
+            for w, v in zip(words, self.inner.embed_documents(words), strict=True):
+                self._words[w] = v
+        rest = [t for t in texts if " " in t]
+        done = dict(zip(rest, self.inner.embed_documents(rest), strict=True)) if rest else {}
+        return [list(self._words[t]) if " " not in t else done[t] for t in texts]
+
+    def save(self) -> None:
+        """Write the cache."""
+        import numpy as np
+
+        words = list(self._words)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp.npz")
+        np.savez(
+            tmp,
+            words=np.asarray(words, dtype=object),
+            vectors=np.asarray([self._words[w] for w in words], dtype=np.float32),
+        )
+        tmp.replace(self.path)
+
+
 def squad_halves(titles: list[str], seed: int = SPLIT_SEED) -> tuple[set[str], set[str]]:
     """Split article titles into (calibration, test) halves by a seeded shuffle."""
     order = sorted(titles)
@@ -113,9 +173,67 @@ def squad_halves(titles: list[str], seed: int = SPLIT_SEED) -> tuple[set[str], s
     return set(order[:half]), set(order[half:])
 
 
-def rules_conf(on: set[str]) -> dict[str, bool]:
-    """Every rule knob, on when in ``on``."""
-    return {r: r in on for r in RULES}
+def rules_conf(on: set[str] | frozenset[str], coverage: float = 0.0) -> dict[str, Any]:
+    """Every rule knob, on when in ``on``, and the graded focus rule's threshold."""
+    return {**{r: r in on for r in RULES}, "focus_coverage": coverage}
+
+
+def choose_threshold(
+    curve: list[dict[str, Any]], dev_curve: dict[float, dict[str, int]] | None
+) -> float | None:
+    """The stated rule: most unanswerable refused on the SQuAD calibration half with at least
+    ``MIN_ANSWERED_CAL`` of its answerable answered, among thresholds whose newly refused
+    questions of the development set's calibration half are not mostly answerable ones."""
+    ok = [
+        c
+        for c in curve
+        if c["answered"] >= MIN_ANSWERED_CAL
+        and (
+            dev_curve is None
+            or dev_curve[c["threshold"]]["gain"] >= dev_curve[c["threshold"]]["cost"]
+        )
+    ]
+    if not ok:
+        return None
+    return float(max(ok, key=lambda c: (c["refused"], -c["threshold"]))["threshold"])
+
+
+def tradeoff_figure(curve: list[dict[str, Any]], points: dict[str, tuple[float, float]]) -> Any:
+    """Answerable answered against unanswerable refused, one point per threshold."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.4, 4.4))
+    ax = fig.subplots()
+    xs = [c["refused"] for c in curve]
+    ys = [c["answered"] for c in curve]
+    ax.plot(xs, ys, "-o", color="tab:blue", label="default + focus_coverage ≥ t")
+    for c in curve:
+        ax.annotate(
+            f"{c['threshold']:.2f}",
+            (c["refused"], c["answered"]),
+            fontsize=7,
+            textcoords="offset points",
+            xytext=(4, 3),
+        )
+    markers = ("s", "^", "D", "v", "P")
+    for (name, (x, y)), mk in zip(points.items(), markers, strict=False):
+        ax.plot(
+            [x],
+            [y],
+            mk,
+            color="tab:orange" if name.startswith("new") else "tab:gray",
+            label=name,
+            markersize=7,
+        )
+    ax.axhline(0.9, color="tab:red", lw=0.8, ls="--")
+    ax.axvline(0.3, color="tab:red", lw=0.8, ls="--")
+    ax.set_xlabel("unanswerable refused")
+    ax.set_ylabel("answerable answered")
+    ax.set_title("SQuAD 2.0, extractive answerer: refusal trade-off", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
 
 
 def main() -> int:
@@ -131,20 +249,28 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--sets",
-        default="squad-cal,squad-test,scifact,sample,devset",
-        help="comma-separated: squad-cal, squad-test, scifact, sample, devset",
+        default="squad-cal,devset-cal,squad-test,scifact,sample,devset",
+        help="comma-separated: squad-cal, devset-cal, squad-test, scifact, sample, devset",
     )
     p.add_argument(
         "--kept",
         help="comma-separated rules for the 'kept' configuration (default: decided on squad-cal "
         "in this run; needs squad-cal)",
     )
+    p.add_argument(
+        "--coverage",
+        type=float,
+        help="the graded focus rule's threshold of 'new' (default: chosen on the calibration "
+        "halves in this run by the stated rule)",
+    )
+    p.add_argument("--no-alone", action="store_true", help="skip the one-rule configurations")
+    p.add_argument("--figure", type=Path, default=FIGURE, help="where the trade-off PNG goes")
     args = p.parse_args()
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
 
     from chains.rerank import make_reranker
     from citerag.eval import metrics as stats
-    from citerag.eval import report
+    from citerag.eval import plots, report
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import Question, load_questions
     from citerag.eval.runner import EvalConfig, generation_figures, parse_config, run_generation
@@ -152,6 +278,8 @@ def main() -> int:
     from graphs.rag import build_graph
 
     emb = cached_embeddings(args)
+    slug = "".join(ch if ch.isalnum() else "_" for ch in model().name)
+    words = WordCache(emb, args.work / f"word_vectors-{slug}.npz")
     base_conf = parse_config("default").conf
     rng = random.Random(args.seed)
 
@@ -175,60 +303,74 @@ def main() -> int:
                 indexes[name] = dataset(name, args)[1]
         return indexes[name]
 
-    sets: list[tuple[str, str, list[Question]]] = []
+    #: (name, corpus, questions, calibration?)
+    sets: list[tuple[str, str, list[Question], bool]] = []
     if any(s.startswith("squad") for s in wanted):
         prep, _ = dataset("squad", args, ingest=False)
         squad_q = load_questions(prep.questions)
         cal, test = squad_halves(list({str(q.meta.get("article")) for q in squad_q}))
         if "squad-cal" in wanted:
             qs = [q for q in squad_q if q.meta.get("article") in cal]
-            sets.append(("SQuAD 2.0 calibration half", "squad", limited(qs, args.cal_limit)))
+            sets.append(("SQuAD 2.0 calibration half", "squad", limited(qs, args.cal_limit), True))
         if "squad-test" in wanted:
             qs = [q for q in squad_q if q.meta.get("article") in test]
-            sets.append(("SQuAD 2.0 test half", "squad", limited(qs)))
+            sets.append(("SQuAD 2.0 test half", "squad", limited(qs), False))
     if "scifact" in wanted:
         prep, _ = dataset("scifact", args, ingest=False)
         sets.append(
-            ("SciFact answerable claims", "scifact", limited(load_questions(prep.questions)))
+            ("SciFact answerable claims", "scifact", limited(load_questions(prep.questions)), False)
         )
     if "sample" in wanted:
         sets.append(
-            ("sample corpus", "sample", load_questions(REPO / "examples" / "questions.jsonl"))
+            (
+                "sample corpus",
+                "sample",
+                load_questions(REPO / "examples" / "questions.jsonl"),
+                False,
+            )
         )
-    if "devset" in wanted:
-        if DEVSET.is_file():
-            dev = [q for q in load_questions(DEVSET) if q.meta.get("split") == "test"]
-            corpora = sorted({str(q.meta.get("corpus")) for q in dev} - {"none"})
-            corpora = [c for c in corpora if c in ("squad", "scifact", "sample", "financebench")]
-            for corpus in corpora:
-                qs = [q for q in dev if q.meta.get("corpus") in (corpus, "none")]
-                sets.append((f"devset test half: {corpus}", corpus, qs))
-        else:
+    for key, split in (("devset-cal", "calibration"), ("devset", "test")):
+        if key not in wanted:
+            continue
+        if not DEVSET.is_file():
             log(f"{DEVSET} not found: skipping the development set")
+            continue
+        dev = [q for q in load_questions(DEVSET) if q.meta.get("split") == split]
+        corpora = sorted({str(q.meta.get("corpus")) for q in dev} - {"none"})
+        corpora = [c for c in corpora if c in ("squad", "scifact", "sample", "financebench")]
+        for corpus in corpora:
+            qs = [q for q in dev if q.meta.get("corpus") in (corpus, "none")]
+            half = "calibration" if split == "calibration" else "test"
+            sets.append((f"devset {half} half: {corpus}", corpus, qs, split == "calibration"))
 
-    configs: dict[str, dict[str, bool]] = {
+    configs: dict[str, dict[str, Any]] = {
         "none": rules_conf(set()),
         "before": rules_conf({"number_check"}),
+        "default": rules_conf(DEFAULT_RULES),
     }
-    for r in RULES:
-        configs[f"{r} alone"] = rules_conf({r})
-    configs["all"] = rules_conf(set(RULES))
+    if not args.no_alone:
+        for r in RULES:
+            configs[f"{r} alone"] = rules_conf({r})
+        configs["all"] = rules_conf(set(RULES))
+    sweep = {f"coverage ≥ {t:.2f}": rules_conf(DEFAULT_RULES, t) for t in SWEEP}
 
     status: dict[str, dict[str, list[str]]] = {}
     #: per set and configuration: (status, reason, answer) per question, and the figures
     brief: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
+    cites: dict[str, dict[str, list[bool]]] = {}
     figures: dict[str, dict[str, dict[str, Any]]] = {}
     data: dict[str, Any] = {"base_config": base_conf, "split_seed": SPLIT_SEED, "sets": {}}
     chosen: set[str] | None = set(args.kept.split(",")) if args.kept else None
     kept: set[str] | None = None
+    all_configs = {**configs, **sweep}
 
     def run_set(
-        name: str, corpus: str, qs: list[Question], cfgs: dict[str, dict[str, bool]]
+        name: str, corpus: str, qs: list[Question], cfgs: dict[str, dict[str, Any]]
     ) -> None:
         loaded = index(corpus)
-        deps = GraphDeps.from_store(
+        deps: Any = GraphDeps.from_store(
             loaded.store,
-            embeddings=emb,
+            embeddings=words,
             manifest_id=loaded.manifest_id,
             embedding_model=model().name,
         )
@@ -237,19 +379,31 @@ def main() -> int:
         deps.rerankers[spec] = MemoReranker(make_reranker(spec, deps.embeddings, deps.store))
         graph = build_graph(deps)
         corpus_idx = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents)
+        gold = [
+            set().union(*(corpus_idx.chunk_ids(corpus_idx.hits(ev)) for ev in q.evidence))
+            if q.evidence
+            else set()
+            for q in qs
+        ]
         for cname, rules in cfgs.items():
             if cname in status.get(name, {}):
                 continue
-            same = [c for c in status.get(name, {}) if configs.get(c) == rules]
+            same = [c for c in status.get(name, {}) if all_configs.get(c) == rules]
             if same:  # the same knobs under another name: same results
                 status[name][cname] = status[name][same[0]]
                 figures[name][cname] = figures[name][same[0]]
                 brief[name][cname] = brief[name][same[0]]
+                cites[name][cname] = cites[name][same[0]]
                 continue
             run_cfg = EvalConfig(cname, tuple(sorted({**base_conf, **rules}.items())))
             res = run_generation(graph, qs, run_cfg, progress=not args.no_progress)
             status.setdefault(name, {})[cname] = [r.get("status", "failed") for r in res]
             figures.setdefault(name, {})[cname] = generation_figures(qs, res, corpus_idx)
+            cites.setdefault(name, {})[cname] = [
+                r.get("status") == "answered"
+                and any(c.get("chunk_id") in g for c in r.get("citations") or [])
+                for r, g in zip(res, gold, strict=True)
+            ]
             brief.setdefault(name, {})[cname] = [
                 (
                     str(r.get("status", "failed")),
@@ -259,102 +413,251 @@ def main() -> int:
                 for r in res
             ]
         save_embeddings(emb, args)
+        words.save()
 
-    for name, corpus, qs in sets:
+    def newly(name: str, qs: list[Question], a: str, b: str) -> tuple[int, int]:
+        """(unanswerable, answerable) questions ``a`` refuses and ``b`` does not."""
+        sa, sb = status[name][a], status[name][b]
+        gain = sum(
+            x == "no_evidence" and y != "no_evidence" and q.unanswerable
+            for x, y, q in zip(sa, sb, qs, strict=True)
+        )
+        cost = sum(
+            x == "no_evidence" and y != "no_evidence" and not q.unanswerable
+            for x, y, q in zip(sa, sb, qs, strict=True)
+        )
+        return gain, cost
+
+    # -- calibration halves: every configuration and the sweep -------------------------------
+    curve: list[dict[str, Any]] = []
+    dev_curve: dict[float, dict[str, int]] | None = None
+    for name, corpus, qs, is_cal in sets:
+        if not is_cal:
+            continue
         log(f"{name}: {len(qs)} questions on the {corpus} index")
-        run_set(name, corpus, qs, configs)
+        run_set(name, corpus, qs, {**configs, **sweep})
         if name.startswith("SQuAD 2.0 calibration"):
             kept = set()
             for r in RULES:
-                st_r, st_0 = status[name][f"{r} alone"], status[name]["none"]
-                gain = sum(
-                    a == "no_evidence" and b != "no_evidence" and q.unanswerable
-                    for a, b, q in zip(st_r, st_0, qs, strict=True)
-                )
-                cost = sum(
-                    a == "no_evidence" and b != "no_evidence" and not q.unanswerable
-                    for a, b, q in zip(st_r, st_0, qs, strict=True)
-                )
+                if f"{r} alone" not in status[name]:
+                    continue
+                gain, cost = newly(name, qs, f"{r} alone", "none")
                 data.setdefault("keep_decision", {})[r] = {"gain": gain, "cost": cost}
                 if gain > cost:
                     kept.add(r)
             log(f"the calibration rule keeps: {sorted(kept) or 'none'}")
+            ans = [i for i, q in enumerate(qs) if not q.unanswerable]
+            un = [i for i, q in enumerate(qs) if q.unanswerable]
+            for t, cname in zip(SWEEP, sweep, strict=True):
+                st = status[name][cname]
+                curve.append(
+                    {
+                        "threshold": t,
+                        "answered": sum(st[i] == "answered" for i in ans) / max(1, len(ans)),
+                        "refused": sum(st[i] == "no_evidence" for i in un) / max(1, len(un)),
+                    }
+                )
+        elif name.startswith("devset calibration"):
+            dev_curve = dev_curve or {t: {"gain": 0, "cost": 0} for t in SWEEP}
+            for t, cname in zip(SWEEP, sweep, strict=True):
+                gain, cost = newly(name, qs, cname, "default")
+                dev_curve[t]["gain"] += gain
+                dev_curve[t]["cost"] += cost
+    data["sweep_squad_calibration"] = curve
+    data["sweep_devset_calibration"] = {str(k): v for k, v in (dev_curve or {}).items()}
+    coverage = args.coverage
+    if coverage is None and curve:
+        coverage = choose_threshold(curve, dev_curve)
+        log(f"the stated rule chooses focus_coverage = {coverage}")
+    data["chosen_coverage"] = coverage
     rule_kept = sorted(kept) if kept is not None else None
     if chosen is not None:
         kept = chosen
     if kept is None:
-        kept = {"number_check"}
-        log("no calibration half run and no --kept: 'kept' = number_check")
+        kept = set(DEFAULT_RULES)
     data["calibration_rule_keeps"] = rule_kept
     data["kept"] = sorted(kept)
     configs["kept"] = rules_conf(kept)
-    for name, corpus, qs in sets:
-        run_set(name, corpus, qs, {"kept": configs["kept"]})
+    if coverage is not None:
+        configs["new"] = rules_conf(DEFAULT_RULES, coverage)
+    all_configs.update(configs)
 
+    # -- every set: the configurations (the sweep only on calibration halves) ----------------
+    for name, corpus, qs, is_cal in sets:
+        if not is_cal:
+            log(f"{name}: {len(qs)} questions on the {corpus} index")
+        run_set(name, corpus, qs, configs)
+
+    order: list[str] = [c for c in ("none", "before", "default") if c in configs]
+    order += [f"{r} alone" for r in RULES if f"{r} alone" in configs]
+    order += [c for c in ("kept", "all", "new") if c in configs]
+    ref = "default"
     md: list[str] = [
-        "## Refusal rules past the gate: each alone, the kept set, all\n",
+        "## Refusal rules past the gate: the default, each rule alone, all, and the graded "
+        "focus rule\n",
         "The calibration rule (alone vs none on the SQuAD calibration half, newly refused "
         "unanswerable > newly refused answerable) keeps: "
-        f"{', '.join(rule_kept or []) or 'not run'}. 'kept' here (on by default): "
-        f"{', '.join(sorted(kept)) or 'none'}. Full graph, packaged gate.\n",
+        f"{', '.join(rule_kept or []) or 'not run'}. 'default' = the shipped rules "
+        f"({', '.join(sorted(DEFAULT_RULES))}); 'new' = default + `focus_coverage` ≥ "
+        f"{coverage if coverage is not None else '—'} (chosen by the stated rule: most "
+        f"unanswerable refused on the SQuAD calibration half with ≥ {MIN_ANSWERED_CAL:.0%} of "
+        "its answerable answered, among thresholds whose newly refused questions on the "
+        "development set's calibration half are not mostly answerable). Full graph, packaged "
+        "gate.\n",
     ]
-    order = ["none", "before", *[f"{r} alone" for r in RULES], "kept", "all"]
-    for name, _, qs in sets:
+    if curve:
+        md += [
+            "### The sweep on the calibration halves\n",
+            report.table(
+                [
+                    "focus_coverage ≥",
+                    "SQuAD cal: answerable answered",
+                    "SQuAD cal: unanswerable refused",
+                    "devset cal: newly refused unanswerable / answerable vs default",
+                ],
+                [
+                    [
+                        f"{c['threshold']:.2f}",
+                        f"{c['answered']:.3f}",
+                        f"{c['refused']:.3f}",
+                        f"+{dev_curve[c['threshold']]['gain']}/−{dev_curve[c['threshold']]['cost']}"
+                        if dev_curve
+                        else "—",
+                    ]
+                    for c in curve
+                ],
+            ),
+            "",
+        ]
+    kinds_of = {"near_miss": "near misses refused", "ood": "out-of-domain refused"}
+    pooled: dict[str, dict[str, list[Any]]] = {}
+    for name, _, qs, _ in sets:
         ans = [i for i, q in enumerate(qs) if not q.unanswerable]
-        un = [i for i, q in enumerate(qs) if q.unanswerable]
+        groups: dict[str, list[int]] = {}
+        for i, q in enumerate(qs):
+            if q.unanswerable:
+                kind = str(q.meta.get("kind") or "unanswerable")
+                groups.setdefault(kinds_of.get(kind, "unanswerable refused"), []).append(i)
+        cols = sorted(groups)
         rows: list[list[str]] = []
-        out: dict[str, Any] = {
-            "questions": len(qs),
-            "answerable": len(ans),
-            "unanswerable": len(un),
-        }
+        out: dict[str, Any] = {"questions": len(qs), "answerable": len(ans)}
         correct = {
             c: [(status[name][c][i] == "no_evidence") == q.unanswerable for i, q in enumerate(qs)]
             for c in order
         }
+        is_test = name.startswith("devset test")
         for c in order:
             st = status[name][c]
             answered = stats.Proportion(sum(st[i] == "answered" for i in ans), len(ans))
-            refused = stats.Proportion(sum(st[i] == "no_evidence" for i in un), len(un))
-            cites = figures[name][c]["cites_evidence"]
-            vs = {}
-            for ref in ("none", "before"):
-                pr = stats.paired(correct[c], correct[ref])
-                vs[ref] = pr.to_json()
+            refused = {
+                g: stats.Proportion(sum(st[i] == "no_evidence" for i in idx), len(idx))
+                for g, idx in groups.items()
+            }
+            n_cited = sum(cites[name][c][i] for i in ans)
+            cited = stats.Proportion(n_cited, answered.k)
+            pr = stats.paired(correct[c], correct[ref]).to_json()
             out[c] = {
-                "rules": configs[c],
+                "rules": all_configs[c],
                 "answerable_answered": answered.to_json(),
-                "unanswerable_refused": refused.to_json(),
-                "cites_evidence": cites,
-                "paired": vs,
+                **{g: v.to_json() for g, v in refused.items()},
+                "cites_evidence_among_answered": cited.to_json(),
+                "paired_vs_default": pr,
                 "status": {s: st.count(s) for s in set(st)},
             }
+            if is_test:
+                pc = pooled.setdefault(c, {"st": [], "qs": [], "cites": [], "correct": []})
+                pc["st"] += st
+                pc["qs"] += qs
+                pc["cites"] += cites[name][c]
+                pc["correct"] += correct[c]
             rows.append(
                 [
                     c,
                     answered.fmt() if ans else "—",
-                    refused.fmt() if un else "—",
-                    *(
-                        f"+{vs[ref]['wins']}/−{vs[ref]['losses']}, p = "
-                        f"{stats.format_p(vs[ref]['p_sign_test'])}"
-                        if c != ref
-                        else "—"
-                        for ref in ("none", "before")
-                    ),
-                    f"{cites['value']:.3f} ({cites['k']}/{cites['n']})" if cites["n"] else "—",
+                    *(refused[g].fmt() for g in cols),
+                    f"{cited.fmt()} ({cited.k}/{cited.n})" if cited.n else "—",
+                    f"+{pr['wins']}/−{pr['losses']}, p = {stats.format_p(pr['p_sign_test'])}"
+                    if c != ref
+                    else "—",
                 ]
             )
         data["sets"][name] = out
         md += [
-            f"### {name} ({len(ans)} answerable, {len(un)} unanswerable)\n",
+            f"### {name} ({len(ans)} answerable, "
+            + ", ".join(f"{len(groups[g])} {g.split(' refused')[0]}" for g in cols)
+            + ")\n",
             report.table(
                 [
                     "configuration",
                     "answerable answered",
-                    "unanswerable refused",
-                    "paired vs none",
-                    "paired vs before",
+                    *cols,
                     "answered citing the evidence",
+                    "paired vs default",
+                ],
+                rows,
+            ),
+            "",
+        ]
+    if pooled:
+        rows = []
+        pooled_out: dict[str, Any] = {}
+        for c in order:
+            pc = pooled[c]
+            qs_all: list[Question] = pc["qs"]
+            st_all: list[str] = pc["st"]
+
+            def prop(pred: Any, _st: list[str] = st_all, _qs: list[Question] = qs_all) -> Any:
+                idx = [i for i, q in enumerate(_qs) if pred(q)]
+                return stats.Proportion(sum(_st[i] == "answered" for i in idx), len(idx))
+
+            a = prop(lambda q: not q.unanswerable)
+            a_doc = prop(lambda q: not q.unanswerable and q.meta.get("phrasing") == "document")
+            a_user = prop(lambda q: not q.unanswerable and q.meta.get("phrasing") == "user")
+            nm = prop(lambda q: q.meta.get("kind") == "near_miss")
+            ood = prop(lambda q: q.meta.get("kind") == "ood")
+            ans_idx = [
+                i for i, q in enumerate(qs_all) if not q.unanswerable and st_all[i] == "answered"
+            ]
+            cited = stats.Proportion(sum(pc["cites"][i] for i in ans_idx), len(ans_idx))
+            pr = stats.paired(pc["correct"], pooled[ref]["correct"]).to_json()
+            refused_nm = stats.Proportion(nm.n - nm.k, nm.n)
+            pooled_out[c] = {
+                "answerable_answered": a.to_json(),
+                "documents_words_answered": a_doc.to_json(),
+                "users_words_answered": a_user.to_json(),
+                "near_misses_refused": refused_nm.to_json(),
+                "ood_answered": ood.to_json(),
+                "cites_evidence_among_answered": cited.to_json(),
+                "paired_vs_default": pr,
+            }
+            rows.append(
+                [
+                    c,
+                    a.fmt(),
+                    a_doc.fmt(),
+                    a_user.fmt(),
+                    refused_nm.fmt(),
+                    ood.fmt(),
+                    f"{cited.fmt()} ({cited.k}/{cited.n})",
+                    f"+{pr['wins']}/−{pr['losses']}, p = {stats.format_p(pr['p_sign_test'])}"
+                    if c != ref
+                    else "—",
+                ]
+            )
+        data["devset_test_pooled"] = pooled_out
+        md += [
+            "### devset test half, all four corpora pooled (out-of-domain questions asked of "
+            "every corpus)\n",
+            report.table(
+                [
+                    "configuration",
+                    "answerable answered",
+                    "documents' words",
+                    "users' words",
+                    "near misses refused",
+                    "out-of-domain answered",
+                    "answered citing the evidence",
+                    "paired vs default",
                 ],
                 rows,
             ),
@@ -362,9 +665,25 @@ def main() -> int:
         ]
     md.append(
         "Paired: +wins/−losses = questions the configuration handles correctly and the "
-        "reference does not, and the reverse (correct = answerable answered, unanswerable "
-        "refused); two-sided exact sign test."
+        "default does not, and the reverse (correct = answerable answered, unanswerable "
+        "refused); two-sided exact sign test. 95 % Wilson intervals."
     )
+    test_name = "SQuAD 2.0 test half"
+    if curve and test_name in status:
+        points: dict[str, tuple[float, float]] = {}
+        qs = next(q for n, _, q, _ in sets if n == test_name)
+        ans = [i for i, q in enumerate(qs) if not q.unanswerable]
+        un = [i for i, q in enumerate(qs) if q.unanswerable]
+        for pc_name in ("default", "all", "new"):
+            if pc_name in status[test_name]:
+                st = status[test_name][pc_name]
+                points[f"{pc_name} (test half)"] = (
+                    sum(st[i] == "no_evidence" for i in un) / len(un),
+                    sum(st[i] == "answered" for i in ans) / len(ans),
+                )
+        fig = tradeoff_figure(curve, points)
+        plots.save(fig, args.figure)
+        log(f"wrote {args.figure}")
     write(args.out, "refusal_rules", data, "\n".join(md))
     (args.out / "refusal_rules_reasons.jsonl").write_text(
         "".join(
@@ -382,8 +701,9 @@ def main() -> int:
                 ensure_ascii=False,
             )
             + "\n"
-            for name, _, qs in sets
-            for c in ("before", "kept")
+            for name, _, qs, _ in sets
+            for c in ("default", "new")
+            if c in brief[name]
             for q, (st, why, answer) in zip(qs, brief[name][c], strict=True)
         ),
         encoding="utf-8",
