@@ -7,6 +7,10 @@ With a PostgreSQL store (``--store URL``) several processes may serve the same d
 ``--workers N`` (uvicorn worker processes sharing one port; each builds the app from the
 parent's settings, handed over as JSON in ``$CITERAG_SERVER_SETTINGS_JSON``) or separate
 ``citerag serve --port P`` processes, on one machine or several.
+
+With ``--read-only`` an index directory may be served by several processes too
+(``--read-only --workers N``): each answers from the directory's published build and follows
+the builds ``citerag ingest`` publishes; uploads and deletes are refused (405).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "host": args.host,
             "port": args.port,
             "workers": args.workers,
+            "read_only": args.read_only,
             "index_dir": args.index,
             "store": args.store,
             "data_dir": args.data_dir,
@@ -67,7 +72,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     if settings.workers > 1:
         # Each worker process builds its own app (model, reader pool, index worker) from
-        # the parent's settings; one of them becomes the writer (see SharedIndexWorker).
+        # the parent's settings; on a store one of them becomes the writer (see
+        # SharedIndexWorker), read-only each follows the published build.
         os.environ[SETTINGS_JSON_ENV] = settings_to_json(settings)
         uvicorn.run(
             "citerag.server.app:app_from_env",
@@ -85,7 +91,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level.lower(),
-        workers=1,  # an index directory: the writer and the loaded graph live in this process
+        workers=1,  # the writer (or a read-only reader) and the loaded graph live here
         timeout_graceful_shutdown=30,
     )
     return 0
@@ -114,7 +120,15 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         "--workers",
         type=int,
         default=None,
-        help="uvicorn worker processes (default 1; more need --store: PostgreSQL)",
+        help="uvicorn worker processes (default 1; more need --store: PostgreSQL, or --read-only)",
+    )
+    sp.add_argument(
+        "--read-only",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="answer from the index directory's published build and follow new builds "
+        "(citerag ingest); uploads and deletes get 405. Several processes may serve one "
+        "directory this way (--workers N)",
     )
     where = sp.add_mutually_exclusive_group()
     where.add_argument(

@@ -40,7 +40,7 @@ from citerag.server.engine import Engine
 from citerag.server.hardening import StrictJSONMiddleware
 from citerag.server.routes import documents, index, probes, rag, viewer
 from citerag.server.settings import SETTINGS_JSON_ENV, ServerSettings, settings_from_json
-from citerag.server.worker import IndexWorker, SharedIndexWorker
+from citerag.server.worker import IndexWorker, ReadOnlyIndexWorker, SharedIndexWorker
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +99,9 @@ def create_app(
 
     Returns:
         The FastAPI app; run it with uvicorn. With an index directory, one worker process
-        (the index writer and the loaded graph live in it); with a PostgreSQL store
-        (``settings.store``) any number of processes, on any machines.
+        (the index writer and the loaded graph live in it), or with ``settings.read_only``
+        any number of processes answering from its published build; with a PostgreSQL
+        store (``settings.store``) any number of processes, on any machines.
 
     Raises:
         ValueError: No token file is configured, or it or the registry is malformed.
@@ -110,18 +111,22 @@ def create_app(
     tokens = _open_tokens(settings)
     if watch_interval is None:
         watch_interval = settings.watch_interval
-    registry: Registry = open_registry(settings.data_dir, settings.store)
+    registry: Registry = open_registry(
+        settings.data_dir, settings.store, read_only=settings.read_only
+    )
     engine = Engine(
         settings.location,
         embedding_model=settings.embedding_model,
         model=embedding_model,
         warmup=warmup,
     )
-    worker = (
-        SharedIndexWorker(engine, registry, watch_interval=watch_interval)
-        if isinstance(registry, PgDocumentRegistry)
-        else IndexWorker(engine, registry, watch_interval=watch_interval)
-    )
+    worker: IndexWorker
+    if isinstance(registry, PgDocumentRegistry):
+        worker = SharedIndexWorker(engine, registry, watch_interval=watch_interval)
+    elif settings.read_only:
+        worker = ReadOnlyIndexWorker(engine, registry, watch_interval=watch_interval)
+    else:
+        worker = IndexWorker(engine, registry, watch_interval=watch_interval)
 
     app = FastAPI(
         title="citerag",

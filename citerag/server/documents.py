@@ -257,6 +257,34 @@ class DocumentRegistry:
         """Nothing to release (every change is already on disk)."""
 
 
+class ReadOnlyRegistry(DocumentRegistry):
+    """``documents.json`` as a read-only server sees it: read once, never written.
+
+    A read-only server (``read_only = true``; several processes may serve one index
+    directory) takes no uploads or deletes, so it neither creates folders nor clears the
+    ``incoming`` folder a writing server on the same ``data_dir`` may be using. It lists
+    whatever an earlier writing server recorded, as of its start.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        """Read ``data_dir/documents.json`` if it exists (nothing is created).
+
+        Raises:
+            ValueError: The file exists but cannot be read.
+        """
+        self.data_dir = data_dir
+        self.uploads = data_dir / UPLOADS_DIR
+        self.incoming = self.uploads / INCOMING_DIR
+        self.path = data_dir / DOCUMENTS_FILE
+        self._lock = threading.RLock()
+        self._docs: dict[str, DocumentRecord] = {}
+        if self.path.exists():
+            self._docs = self._read()
+
+    def _write(self) -> None:
+        raise RuntimeError("this server is read-only: the document registry is not written")
+
+
 def advisory_key(url: Any, purpose: str) -> int:
     """An advisory-lock key of the server's own for a store (``purpose``: ``schema``,
     ``jobs``), distinct from the ingest's writer lock (``StoreURL.lock_key``)."""
@@ -586,13 +614,13 @@ class PgDocumentRegistry:
 
 
 def open_registry(
-    data_dir: Path, store_url: str | None = None
+    data_dir: Path, store_url: str | None = None, *, read_only: bool = False
 ) -> DocumentRegistry | PgDocumentRegistry:
     """The registry for a server's settings: in the store when it is PostgreSQL, else the
-    JSON file in ``data_dir``."""
+    JSON file in ``data_dir`` (only read, with ``read_only``)."""
     if store_url is not None:
         return PgDocumentRegistry(store_url, data_dir)
-    return DocumentRegistry(data_dir)
+    return ReadOnlyRegistry(data_dir) if read_only else DocumentRegistry(data_dir)
 
 
 #: Either registry (they share one interface).

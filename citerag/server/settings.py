@@ -14,7 +14,10 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     playground = false          # LangServe playground at /rag/playground/ (see README)
     public_docs = false         # true: /docs and /openapi.json without a token (schemas only)
     cookie_secure = false       # mark the playground cookie Secure (set behind HTTPS)
-    workers = 1                 # uvicorn worker processes (more than 1 needs [paths] store)
+    workers = 1                 # uvicorn worker processes (more than 1 needs [paths] store
+                                # or read_only = true)
+    read_only = false           # serve the index directory's published build, refuse uploads
+    fast_invoke = true          # /rag/invoke encodes with orjson (false: LangServe's handler)
     watch_interval = 2.0        # seconds between checks for builds published by others
 
     [paths]
@@ -79,6 +82,8 @@ _TOML_KEYS: dict[tuple[str, str], str] = {
     ("server", "public_docs"): "public_docs",
     ("server", "cookie_secure"): "cookie_secure",
     ("server", "workers"): "workers",
+    ("server", "read_only"): "read_only",
+    ("server", "fast_invoke"): "fast_invoke",
     ("server", "watch_interval"): "watch_interval",
     ("paths", "index"): "index_dir",
     ("paths", "store"): "store",
@@ -111,6 +116,8 @@ ENV_VARS: dict[str, str] = {
     "CITERAG_INDEX": "index_dir",
     "CITERAG_STORE": "store",
     "CITERAG_WORKERS": "workers",
+    "CITERAG_READ_ONLY": "read_only",
+    "CITERAG_FAST_INVOKE": "fast_invoke",
     "CITERAG_WATCH_INTERVAL": "watch_interval",
     "CITERAG_DATA_DIR": "data_dir",
     "CITERAG_TOKENS": "tokens_file",
@@ -142,7 +149,15 @@ class ServerSettings:
         public_docs: Serve ``/docs`` and ``/openapi.json`` without a token.
         cookie_secure: Mark the playground cookie ``Secure`` (only sent over HTTPS).
         workers: Uvicorn worker processes; more than one needs ``store`` (a FAISS index
-            directory is served and written by one process).
+            directory is written by one process) or ``read_only``.
+        read_only: Serve an index directory's published build without writing anything:
+            uploads and deletes are refused (405), each process follows the ``current``
+            build that ``citerag ingest`` publishes; so several processes may serve one
+            directory (``workers`` > 1).
+        fast_invoke: Answer ``/rag/invoke`` with
+            :class:`~citerag.server.invoke.FastInvokeHandler` (LangServe's validation and
+            response, encoded with orjson); ``False``: LangServe's own handler (the same
+            responses, slower; kept for comparison).
         watch_interval: Seconds between checks for builds published by another process
             (or ``citerag ingest``), and with ``store`` for uploads queued by another
             process: how long a published change takes to reach this process.
@@ -178,6 +193,8 @@ class ServerSettings:
     public_docs: bool = False
     cookie_secure: bool = False
     workers: int = 1
+    read_only: bool = False
+    fast_invoke: bool = True
     watch_interval: float = 2.0
     index_dir: Path = Path(".citerag/index")
     store: str | None = None
@@ -242,12 +259,18 @@ class ServerSettings:
             raise ValueError(f"workers must be 1-64, not {self.workers}")
         if self.store is not None:
             self.store = _store_url(self.store, "store")
-        if self.workers > 1 and self.store is None:
+        if self.read_only and self.store is not None:
+            raise ValueError(
+                "read_only applies to an index directory; a PostgreSQL store is served by "
+                "several writing processes already (drop read_only or the store)"
+            )
+        if self.workers > 1 and self.store is None and not self.read_only:
             raise ValueError(
                 f"workers = {self.workers} needs a PostgreSQL store (--store URL, "
-                "$CITERAG_STORE or [paths] store): a FAISS index directory is loaded and "
-                "written by one process, so it is served by one worker. Run one process per "
-                "index directory, or move the index to PostgreSQL"
+                "$CITERAG_STORE or [paths] store) or read_only = true (--read-only): a FAISS "
+                "index directory is written by one process, so a writing server is one "
+                "process. Run one process per index directory, serve it read-only (uploads "
+                "refused; publish with `citerag ingest`), or move the index to PostgreSQL"
             )
         if not (math.isfinite(self.max_upload_mb) and self.max_upload_mb > 0):
             raise ValueError(f"max_upload_mb must be positive, not {self.max_upload_mb}")
@@ -371,7 +394,14 @@ def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
             return float(value)
     except (TypeError, ValueError):
         raise ValueError(f"{where} must be a number, not {value!r}") from None
-    if name in ("playground", "public_docs", "cookie_secure", "query_batching"):
+    if name in (
+        "playground",
+        "public_docs",
+        "cookie_secure",
+        "query_batching",
+        "read_only",
+        "fast_invoke",
+    ):
         return _as_bool(value, where)
     if name == "allowed_types":
         return _as_types(value, where)

@@ -558,3 +558,69 @@ class SharedIndexWorker(IndexWorker):
                     self._tried[doc_id] = version
         if len(queued) > len(jobs):
             self._queue.put(Job("poke", ""))  # more waiting: next cycle at once
+
+
+#: Why a read-only server refuses uploads and deletes (the 405 responses' detail).
+READ_ONLY_DETAIL = (
+    "this server is read-only (read_only = true, e.g. several processes serving one index "
+    "directory): it answers from the published build and takes no uploads or deletes. "
+    "Add documents with `citerag ingest` (every process loads the new build within "
+    "watch_interval) or through a server started without --read-only"
+)
+
+
+class ReadOnlyIndexWorker(IndexWorker):
+    """The worker of a read-only server: loads the published build, follows new ones.
+
+    Any number of such processes may serve one index directory (``citerag serve
+    --read-only --workers N``): none of them writes the index, the registry or the data
+    folder, so they need no coordination. Each loads the directory's ``current`` build at
+    start and checks every ``watch_interval`` whether ``current`` points elsewhere (a
+    ``citerag ingest`` or a writing server published a build); it then loads, warms and
+    swaps in the new graph, as the writer does after its own builds. Uploads and deletes
+    are refused by the routes (405, :data:`READ_ONLY_DETAIL`); :meth:`submit` refuses too.
+    """
+
+    def __init__(self, engine: Engine, registry: Registry, *, watch_interval: float = 2.0) -> None:
+        """Configure the worker (call :meth:`start`).
+
+        Args:
+            engine: The engine whose graph is swapped when a new build appears.
+            registry: The (read-only) registry, only listed.
+            watch_interval: Seconds between checks of the ``current`` build (0 means 2 s).
+        """
+        super().__init__(engine, registry, watch_interval=watch_interval or 2.0)
+        self._stopping = threading.Event()
+
+    @property
+    def is_writer(self) -> bool:
+        """Never: a read-only server applies no uploads or deletes."""
+        return False
+
+    def submit(self, kind: str, doc_id: str) -> None:
+        """Refuse: nothing is written by a read-only server.
+
+        Raises:
+            RuntimeError: Always.
+        """
+        raise RuntimeError(READ_ONLY_DETAIL)
+
+    def stop(self, timeout: float = 60.0) -> None:
+        """Stop the thread (it holds no lock and leaves nothing half written)."""
+        self._stopping.set()
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        try:
+            self.engine.load_model()
+            self.engine.reload()
+        except Exception as exc:
+            log.exception("cannot load the index")
+            self.engine.state, self.engine.error = "error", f"{type(exc).__name__}: {exc}"
+        while not self._stopping.wait(self.watch_interval):
+            try:
+                if self.engine.model_loaded and self.engine.index_changed():
+                    log.info("a new index build appeared; loading it (read-only)")
+                    self.engine.reload()
+            except Exception:  # keep following: the previous build stays served
+                log.exception("cannot load the new index build")

@@ -30,6 +30,7 @@ from citerag.server.documents import (
 from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.engine import Engine
 from citerag.server.uploads import UploadError, receive_upload, stored_name
+from citerag.server.worker import READ_ONLY_DETAIL
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,11 @@ async def upload_document(
     """Upload one file (multipart field ``file``; optional field ``access``).
 
     Answers 202 with the document; indexing runs in the background. Poll
-    ``GET /documents/{id}`` until ``status`` is ``indexed`` or ``failed``.
+    ``GET /documents/{id}`` until ``status`` is ``indexed`` or ``failed``. A read-only
+    server answers 405 before reading the body.
     """
+    if settings.read_only:
+        return _read_only()
     if await anyio.to_thread.run_sync(registry.count, "pending") >= settings.max_pending_uploads:
         return JSONResponse(
             {"detail": "too many uploads waiting to be indexed; retry later"},
@@ -94,6 +98,11 @@ async def upload_document(
     return JSONResponse(rec.public(), status_code=202, headers={"Location": f"/documents/{doc_id}"})
 
 
+def _read_only() -> JSONResponse:
+    """405 from a read-only server (``read_only = true``), saying how to add documents."""
+    return JSONResponse({"detail": READ_ONLY_DETAIL}, status_code=405, headers={"Allow": "GET"})
+
+
 def _as_served(registry: AnyRegistry, engine: Engine, rec: DocumentRecord) -> DocumentRecord:
     """The record as this process serves it (several processes: see ``served_view``)."""
     if not registry.shared:
@@ -133,12 +142,16 @@ def get_document(doc_id: str, who: Caller, registry: Registry, engine: EngineDep
 
 
 @router.delete("/{doc_id}", status_code=202)
-def delete_document(doc_id: str, who: Caller, registry: Registry, worker: Worker) -> JSONResponse:
+def delete_document(
+    doc_id: str, who: Caller, settings: Settings, registry: Registry, worker: Worker
+) -> JSONResponse:
     """Remove a document's chunks from every index (in the background).
 
     Answers 202 with status ``deleting``; once the new build is served the document is
-    gone and ``GET /documents/{id}`` answers 404.
+    gone and ``GET /documents/{id}`` answers 404. A read-only server answers 405.
     """
+    if settings.read_only:
+        return _read_only()
     rec = _visible_record(registry, who, doc_id)
     if not may_delete(rec, who):
         raise HTTPException(403, "only the uploader or an admin may delete this document")

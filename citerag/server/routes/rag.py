@@ -21,10 +21,12 @@ from langserve.server import EndpointName
 from citerag.server.auth import PLAYGROUND_COOKIE
 from citerag.server.deps import Settings, Tokens, current_identity, get_engine
 from citerag.server.engine import Engine
+from citerag.server.invoke import FastInvokeHandler
 from citerag.server.runnable import (
     SERVER_GROUPS_KEY,
     SERVER_KEYS,
     SERVER_USER_KEY,
+    CiteragAnswer,
     ServerSerializer,
     build_served_runnable,
 )
@@ -101,6 +103,23 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
     if settings.playground:
         endpoints.append("playground")
     router = APIRouter(max_body_size=settings.max_request_bytes)
+    serializer = ServerSerializer()
+    if settings.fast_invoke:
+        # Registered before LangServe's routes, so it answers POST /rag/invoke; LangServe's
+        # own (documented) route stays in the schema.
+        fast = FastInvokeHandler(
+            runnable,
+            output_model=CiteragAnswer,
+            path=RAG_PATH,
+            per_req_config_modifier=per_request,
+            serializer=serializer,
+        )
+
+        @router.post(f"{RAG_PATH}/invoke", include_in_schema=False)
+        async def invoke(request: Request) -> Response:
+            """The graph's answer (LangServe's contract; see :mod:`citerag.server.invoke`)."""
+            return await fast.invoke(request)
+
     add_routes(
         router,
         runnable,
@@ -109,7 +128,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
         enabled_endpoints=endpoints,
         enable_feedback_endpoint=False,
         enable_public_trace_link_endpoint=False,
-        serializer=ServerSerializer(),
+        serializer=serializer,
     )
     return router
 
