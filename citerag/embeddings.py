@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 
 log = logging.getLogger(__name__)
@@ -89,6 +91,132 @@ class EmbeddingModel:
 def _tokenizer(emb: Embeddings) -> Any:
     client = getattr(emb, "_client", None)
     return getattr(client, "tokenizer", None)
+
+
+#: Character spans, per text, whose tokens are pooled into one vector each.
+Spans = Sequence[Sequence[tuple[int, int]]]
+#: ``(texts, spans) -> (text vectors, per text one row per span)``; see :func:`span_pooler`.
+SpanPooler = Callable[[list[str], Spans], tuple[np.ndarray, list[np.ndarray]]]
+
+
+def pool_spans(
+    hidden: np.ndarray, mask: np.ndarray, offsets: np.ndarray, spans: Sequence[tuple[int, int]]
+) -> np.ndarray:
+    """Mean-pool and L2-normalise the token embeddings inside each character span.
+
+    A token belongs to a span when its whole character range lies inside it; special and
+    padding tokens (empty ranges, or outside the attention mask) belong to none.
+
+    Args:
+        hidden: ``(tokens, dim)`` token embeddings of one text.
+        mask: ``(tokens,)`` attention mask.
+        offsets: ``(tokens, 2)`` character range of each token in the text.
+        spans: ``(start, end)`` character spans in the same text.
+
+    Returns:
+        ``(len(spans), dim)`` float32; a span with no token inside the window (truncated
+        away, or only whitespace) gets a zero row.
+    """
+    out = np.zeros((len(spans), hidden.shape[-1]), dtype=np.float32)
+    if not spans:
+        return out
+    starts, ends = offsets[:, 0], offsets[:, 1]
+    real = (mask > 0) & (ends > starts)
+    bounds = np.asarray(spans, dtype=np.int64)
+    inside = (
+        real[None, :] & (starts[None, :] >= bounds[:, :1]) & (ends[None, :] <= bounds[:, 1:2])
+    ).astype(np.float32)
+    counts = inside.sum(axis=1, keepdims=True)
+    sums = inside @ hidden.astype(np.float32)
+    has = counts[:, 0] > 0
+    means = sums[has] / counts[has]
+    norms = np.linalg.norm(means, axis=1, keepdims=True)
+    out[has] = means / np.clip(norms, 1e-12, None)
+    return out
+
+
+def _st_pooler(emb: Embeddings) -> SpanPooler | None:
+    """A span pooler for a ``HuggingFaceEmbeddings`` over a mean-pooled, normalised model."""
+    client = getattr(emb, "_client", None)
+    kwargs = getattr(emb, "encode_kwargs", None) or {}
+    if client is None or not kwargs.get("normalize_embeddings"):
+        return None
+    try:
+        modules = list(client)
+    except TypeError:
+        return None
+    names = [type(m).__name__ for m in modules]
+    if names[:2] != ["Transformer", "Pooling"] or any(n != "Normalize" for n in names[2:]):
+        return None
+    if getattr(modules[1], "pooling_mode", None) not in ("mean", None):
+        return None
+    if getattr(modules[1], "pooling_mode", None) is None and not getattr(
+        modules[1], "pooling_mode_mean_tokens", False
+    ):
+        return None
+    tok = getattr(client, "tokenizer", None)
+    if tok is None or not getattr(tok, "is_fast", False):
+        return None
+    max_len = int(getattr(client, "max_seq_length", 512) or 512)
+    batch = int(kwargs.get("batch_size", 32) or 32)
+
+    def pooler(texts: list[str], spans: Spans) -> tuple[np.ndarray, list[np.ndarray]]:
+        import torch
+
+        dim_fn = getattr(client, "get_embedding_dimension", None) or (
+            client.get_sentence_embedding_dimension
+        )
+        dim = int(dim_fn() or 0)
+        vectors = np.zeros((len(texts), dim), dtype=np.float32)
+        pooled: list[np.ndarray] = [np.zeros((0, dim), dtype=np.float32) for _ in texts]
+        # longest first, in batches of ``batch_size``: as ``SentenceTransformer.encode`` does
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        for start in range(0, len(order), batch):
+            rows = order[start : start + batch]
+            enc = tok(
+                [texts[i] for i in rows],
+                padding=True,
+                truncation="longest_first",
+                max_length=max_len,
+                return_tensors="pt",
+                return_offsets_mapping=True,
+            )
+            offsets = enc.pop("offset_mapping").numpy()
+            with torch.inference_mode():
+                out = client.forward(dict(enc))
+            hidden = out["token_embeddings"].float().numpy()
+            sent = out["sentence_embedding"].float().numpy()
+            norms = np.linalg.norm(sent, axis=1, keepdims=True)
+            sent = sent / np.clip(norms, 1e-12, None)
+            mask = enc["attention_mask"].numpy()
+            for j, i in enumerate(rows):
+                vectors[i] = sent[j]
+                pooled[i] = pool_spans(hidden[j], mask[j], offsets[j], spans[i])
+        return vectors, pooled
+
+    return pooler
+
+
+def span_pooler(emb: Embeddings) -> SpanPooler | None:
+    """How to embed texts and, from the same encoder pass, spans inside them.
+
+    The returned callable runs the encoder once per text and returns the text's usual vector
+    (mean over all its tokens, L2-normalised, as ``embed_documents``) and, per span, the
+    L2-normalised mean of the token embeddings whose characters lie inside the span
+    (contextual span vectors). Supported: :class:`OnnxMiniLMEmbeddings` and a
+    ``HuggingFaceEmbeddings`` over a sentence-transformers model made of Transformer, mean
+    Pooling and Normalize (the bundled default) with a fast tokenizer; anything else gives
+    ``None`` (embed spans as texts of their own instead).
+
+    Args:
+        emb: The embedding model.
+
+    Returns:
+        The pooler, or ``None`` when the model does not support it.
+    """
+    if isinstance(emb, OnnxMiniLMEmbeddings):
+        return emb.embed_with_spans
+    return _st_pooler(emb)
 
 
 def auto_threads() -> int:
@@ -226,12 +354,30 @@ class OnnxMiniLMEmbeddings(Embeddings):
         return [len(e.ids) for e in self._counter.encode_batch(list(texts))]
 
     def _embed(self, texts: list[str]) -> list[list[float]]:
-        import numpy as np
+        vectors, _ = self._run(texts, None)
+        return vectors.tolist()
 
+    def embed_with_spans(
+        self, texts: list[str], spans: Spans
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Embed texts and, from the same forward pass, character spans inside them.
+
+        Args:
+            texts: The texts.
+            spans: Per text, ``(start, end)`` character spans (see :func:`pool_spans`).
+
+        Returns:
+            The texts' vectors (as :meth:`embed_documents`) and per text one row per span.
+        """
+        return self._run(list(texts), spans)
+
+    def _run(self, texts: list[str], spans: Spans | None) -> tuple[np.ndarray, list[np.ndarray]]:
+        """One forward pass per batch: text vectors, and span vectors when asked."""
         # longest first, as sentence-transformers does: batches of similar lengths pad less
         encoded = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: -sum(encoded[i].attention_mask))
-        out: list[list[float]] = [[] for _ in texts]
+        vectors = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        pooled: list[np.ndarray] = [np.zeros((0, self.dimension), dtype=np.float32) for _ in texts]
         for start in range(0, len(order), self.batch_size):
             rows = order[start : start + self.batch_size]
             width = max(sum(encoded[i].attention_mask) for i in rows)
@@ -245,12 +391,15 @@ class OnnxMiniLMEmbeddings(Embeddings):
                 )
             hidden = self._session.run([self._output], feeds)[0]
             m = mask[..., None].astype(np.float32)
-            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            vecs = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32).tolist()
-            for i, v in zip(rows, vecs, strict=True):
-                out[i] = v
-        return out
+            means = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(means, axis=1, keepdims=True)
+            vecs = (means / np.clip(norms, 1e-12, None)).astype(np.float32)
+            for j, i in enumerate(rows):
+                vectors[i] = vecs[j]
+                if spans is not None:
+                    offsets = np.asarray(enc[j].offsets[:width], dtype=np.int64)
+                    pooled[i] = pool_spans(hidden[j], mask[j], offsets, spans[i])
+        return vectors, pooled
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed texts (in batches of ``batch_size``)."""

@@ -110,6 +110,7 @@ class ProcessedFile:
         info: Parsing review figures for the manifest (pages, empty pages, parser, title).
         parse_seconds: Wall time spent parsing and chunking (for a streamed file: the check
             pass only; chunking happens while ``batches`` is consumed).
+        chunk_seconds: The part of ``parse_seconds`` spent chunking.
         batches: For a streamed file (:func:`stream_text_file`), its chunks one segment at a
             time, produced as they are consumed (``chunks`` is then empty). Iterating may raise
             ``OSError`` or :class:`~loaders.base.DocumentLoadError` if the file changes or
@@ -124,6 +125,7 @@ class ProcessedFile:
     chunks: list[Chunk] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
     parse_seconds: float = 0.0
+    chunk_seconds: float = 0.0
     batches: Iterator[list[Chunk]] | None = field(default=None, repr=False, compare=False)
 
 
@@ -635,7 +637,9 @@ def process_file(
                 too_large_reason(src.path.name, len(parsed.text), max_chars), "too_large"
             )
         meta, warnings = infer_document(src, parsed, sidecar)
+        t_chunk = time.perf_counter()
         chunks = chunk_document(parsed, settings, document_metadata(src, parsed, digest, meta))
+        t_chunk = time.perf_counter() - t_chunk
         if not chunks:
             raise DocumentLoadError(f"{src.path.name}: no text to index", kind="empty")
     except DocumentLoadError as exc:
@@ -653,5 +657,11 @@ def process_file(
         )
     info = _ledger_info(parsed, meta, metadata_digest(sidecar_bytes, src.metadata), warnings)
     return ProcessedFile(
-        src, digest, "ok", chunks=chunks, info=info, parse_seconds=time.perf_counter() - t0
+        src,
+        digest,
+        "ok",
+        chunks=chunks,
+        info=info,
+        parse_seconds=time.perf_counter() - t0,
+        chunk_seconds=t_chunk,
     )

@@ -39,7 +39,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -53,6 +53,7 @@ from tqdm.auto import tqdm
 
 from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
+from citerag.index.chunk_vectors import SEPARATE, add_stage, recording_stages, sentence_method
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.loaded import RECORDS_FILE, open_build
 from citerag.index.location import is_store_url
@@ -89,6 +90,22 @@ log = logging.getLogger(__name__)
 MAX_WORKERS = 4
 #: Files at least this large are written and published in a phase of their own.
 LARGE_BYTES = STREAM_MIN_BYTES
+#: Stages of :attr:`IngestReport.stages`: in the parse workers (``parse``, ``chunk``), then in
+#: this process (``wait_parse``: blocked waiting for a parsed file; ``split_sentences``,
+#: ``embed_chunks``, ``embed_sentences``: see :func:`~citerag.index.chunk_vectors.embed_chunks`;
+#: ``index_other``: the rest of ``index()``, i.e. record manager, hashing, FAISS and BM25
+#: writes; ``write``: saving the build; ``publish``: fsync, rename and swap, or the commit).
+STAGES = (
+    "parse",
+    "chunk",
+    "wait_parse",
+    "split_sentences",
+    "embed_chunks",
+    "embed_sentences",
+    "index_other",
+    "write",
+    "publish",
+)
 #: Called after each published build with its id and the source keys that phase wrote or
 #: deleted.
 PublishHook = Callable[[str, list[str]], None]
@@ -113,6 +130,9 @@ class IngestReport:
         seconds: Wall time.
         parse_seconds: Time spent parsing and chunking (in the worker).
         pages: PDF pages parsed.
+        stages: Wall time (seconds) by stage, summed over the run's phases (see
+            :data:`STAGES`); ``parse`` and ``chunk`` are spent in the parse workers, at the
+            same time as the rest, the others in this process one after another.
     """
 
     build_id: str = ""
@@ -129,6 +149,7 @@ class IngestReport:
     seconds: float = 0.0
     parse_seconds: float = 0.0
     pages: int = 0
+    stages: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
 
     def summary(self) -> dict[str, Any]:
         """A JSON-friendly summary."""
@@ -231,14 +252,20 @@ def _settings_fingerprint(
         sentences: Whether sentence vectors are embedded.
 
     Returns:
-        A JSON-friendly description, stored in the manifest's ``last_run``.
+        A JSON-friendly description, stored in the manifest's ``last_run``. The
+        sentence-vector method is included when it is not ``separate`` (the only method
+        before it was recorded, so older builds compare equal).
     """
-    return {
+    out: dict[str, Any] = {
         "model": model.name,
         "chunking": chunking.describe(),
         "sentence_vectors": sentences,
         "document_metadata": METADATA_VERSION,
     }
+    method = sentence_method(model.embeddings) if sentences else SEPARATE
+    if method != SEPARATE:
+        out["sentence_method"] = method
+    return out
 
 
 def hash_sources(found: list[SourceFile]) -> list[CollectedSource]:
@@ -433,6 +460,16 @@ class _Build:
         else:
             force = manifest.index.get("sentence_vectors", True) != sentence_vectors
         fingerprint = None if first else manifest.last_run.get("fingerprint")
+        if not first and sentence_vectors and not force:
+            was = manifest.index.get("sentence_method", SEPARATE)
+            now = sentence_method(store.embeddings)
+            if was != now:
+                log.info(
+                    "sentence-vector method changed (%s -> %s): every chunk is embedded again",
+                    was,
+                    now,
+                )
+                force = True
         if force_update is not None:
             force = force_update
         return cls(folder, store, manifest, records, first, fingerprint, force)
@@ -556,10 +593,14 @@ class FaissTarget:
     def publish(self, build: _Build) -> None:
         """Save, fsync, rename and swap ``current`` (:func:`commit_build`)."""
         assert build.folder is not None and isinstance(build.store, CiteragStore)
+        t0 = time.perf_counter()
         build.store.save(build.folder)
         build.records.close()
         build.manifest.save(build.folder)
+        t1 = time.perf_counter()
         commit_build(self.index_dir, build.folder, build.manifest.build_id)
+        add_stage("write", t1 - t0)
+        add_stage("publish", time.perf_counter() - t1)
         self._tmp = None
 
     def abort(self, build: _Build | None) -> None:
@@ -652,9 +693,15 @@ class ChunkFeed:
             Chunk documents with their metadata (``doc_id`` is the cleanup scope).
         """
         run = self.run
-        for pf in _process_iter(
+        outcomes = _process_iter(
             self.files, run.chunking, self.workers, run.max_chars, run.stream_min_bytes
-        ):
+        )
+        while True:
+            t0 = time.perf_counter()
+            pf = next(outcomes, None)
+            self.report.stages["wait_parse"] += time.perf_counter() - t0
+            if pf is None:
+                break
             if pf.batches is not None and pf.status == "ok":
                 yield from self._stream(pf)
             else:
@@ -710,6 +757,8 @@ class ChunkFeed:
         """
         src, report, model = pf.source, self.report, self.run.model
         report.parse_seconds += pf.parse_seconds
+        report.stages["parse"] += pf.parse_seconds - pf.chunk_seconds
+        report.stages["chunk"] += pf.chunk_seconds
         rec: dict[str, Any] = {
             "doc_id": src.doc_id,
             "source": src.source,
@@ -767,17 +816,26 @@ def write_documents(plan: IngestPlan, build: _Build, report: IngestReport, run: 
     known = {a.doc_id for a in plan.to_write if a.previous_status is not None}
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not run.progress)
     feed = ChunkFeed(files, known, build, report, run, workers, bar)
-    result = lc_index(
-        feed,
-        build.records,
-        build.store,
-        cleanup="scoped_full",
-        source_id_key="doc_id",
-        batch_size=run.batch_size,
-        key_encoder="sha256",
-        force_update=build.force_update,
-    )
+    inner: defaultdict[str, float] = defaultdict(float)
+    before = report.stages["wait_parse"]
+    t0 = time.perf_counter()
+    with recording_stages(inner):
+        result = lc_index(
+            feed,
+            build.records,
+            build.store,
+            cleanup="scoped_full",
+            source_id_key="doc_id",
+            batch_size=run.batch_size,
+            key_encoder="sha256",
+            force_update=build.force_update,
+        )
+    took = time.perf_counter() - t0
     bar.close()
+    for name, seconds in inner.items():
+        report.stages[name] += seconds
+    waited = report.stages["wait_parse"] - before
+    report.stages["index_other"] += max(0.0, took - waited - sum(inner.values()))
     for doc_id in feed.broken:  # streamed documents that failed midway leave no chunks
         build.delete_document(doc_id)
     report.chunks_added += result["num_added"] + result["num_updated"]
@@ -848,12 +906,19 @@ def publish_build(target: IngestTarget, build: _Build, report: IngestReport, run
         "max_tokens": model.max_tokens,
     }
     manifest.index = target.index_info(build, run)
+    if run.sentence_vectors:
+        manifest.index["sentence_method"] = sentence_method(model.embeddings)
     manifest.chunking = run.chunking.describe()
     manifest.software = _software()
     report.build_id = build_id
     report.seconds = time.perf_counter() - run.started
     manifest.last_run = {**report.summary(), "fingerprint": run.fingerprint}
-    target.publish(build)
+    inner: defaultdict[str, float] = defaultdict(float)
+    t0 = time.perf_counter()
+    with recording_stages(inner):
+        target.publish(build)
+    for name, seconds in (inner or {"publish": time.perf_counter() - t0}).items():
+        report.stages[name] += seconds
 
 
 def chunk_counts(store: CiteragStore | PostgresStore) -> Counter[str]:
