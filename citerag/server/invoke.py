@@ -37,6 +37,24 @@ from langserve.api_handler import APIHandler
 from pydantic import BaseModel
 
 
+def encode_invoke_response(
+    serializer: Any, output_model: type[BaseModel], output: Any, run_id: Any
+) -> bytes:
+    """The JSON body LangServe's ``invoke`` sends for ``output``, encoded with orjson.
+
+    Args:
+        serializer: The routes' serializer (its ``dumpd`` is LangServe's first step).
+        output_model: The runnable's output model (the response model validates with it).
+        output: What the runnable returned.
+        run_id: The request's run id.
+    """
+    data = serializer.dumpd(output)
+    answer = output_model.model_validate(data).model_dump(mode="json")
+    return orjson.dumps(
+        {"output": answer, "metadata": {"run_id": str(run_id), "feedback_tokens": []}}
+    )
+
+
 class FastInvokeHandler(APIHandler):
     """LangServe's :class:`~langserve.api_handler.APIHandler` with a leaner ``invoke``."""
 
@@ -60,11 +78,7 @@ class FastInvokeHandler(APIHandler):
 
     def encode(self, output: Any, run_id: Any) -> bytes:
         """The response body LangServe's ``invoke`` would send for ``output``."""
-        data = self._serializer.dumpd(output)
-        answer = self._output_model.model_validate(data).model_dump(mode="json")
-        return orjson.dumps(
-            {"output": answer, "metadata": {"run_id": str(run_id), "feedback_tokens": []}}
-        )
+        return encode_invoke_response(self._serializer, self._output_model, output, run_id)
 
     async def invoke(
         self, request: Request, *, config_hash: str = "", server_config: Any = None
