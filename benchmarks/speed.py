@@ -44,6 +44,7 @@ the figures are only as quiet as the machine. Not a test: nothing here asserts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -103,7 +104,19 @@ VARIANTS: dict[str, dict[str, str]] = {
     # torch's default intra-op threads (one per core) instead of every core but one
     "allthreads": {"CITERAG_EMBEDDING_THREADS": str(os.cpu_count() or 1)},
     "int8": {"CITERAG_EMBEDDING_MODEL": "minilm-int8"},
+    # LangServe's own /rag/invoke handler instead of citerag's orjson one (same responses)
+    "langserve": {"CITERAG_FAST_INVOKE": "false"},
+    "int8-langserve": {"CITERAG_EMBEDDING_MODEL": "minilm-int8", "CITERAG_FAST_INVOKE": "false"},
+    # two read-only processes on the index directory (`citerag serve --read-only --workers 2`)
+    "w2": {"CITERAG_READ_ONLY": "true", "CITERAG_WORKERS": "2"},
+    "int8-w2": {
+        "CITERAG_EMBEDDING_MODEL": "minilm-int8",
+        "CITERAG_READ_ONLY": "true",
+        "CITERAG_WORKERS": "2",
+    },
 }
+#: Peer variants (``--peer-variants``): name -> uvicorn worker processes.
+PEER_VARIANTS: dict[str, int] = {"peer": 1, "peer-w2": 2}
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -199,9 +212,8 @@ def peer_embeddings() -> Any:
     )
 
 
-def serve_peer(port: int, corpus: Path) -> int:
-    """Run the peer recipe: LangServe ``add_routes`` over a FAISS retriever (k = 4)."""
-    import uvicorn
+def peer_app(corpus: Path = CORPUS) -> Any:
+    """The peer recipe: LangServe ``add_routes`` over a FAISS retriever (k = 4)."""
     from fastapi import FastAPI
     from langchain_community.vectorstores import FAISS
     from langserve import add_routes
@@ -214,7 +226,25 @@ def serve_peer(port: int, corpus: Path) -> int:
     def health() -> dict[str, bool]:
         return {"ok": True}
 
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    return app
+
+
+def serve_peer(port: int, workers: int = 1) -> int:
+    """Run the peer recipe (``workers`` uvicorn processes, each building its own index)."""
+    import uvicorn
+
+    if workers == 1:
+        uvicorn.run(peer_app(), host="127.0.0.1", port=port, log_level="warning")
+    else:
+        uvicorn.run(
+            "speed:peer_app",
+            factory=True,
+            app_dir=str(Path(__file__).resolve().parent),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            workers=workers,
+        )
     return 0
 
 
@@ -268,6 +298,46 @@ def wait_up(target: Target, probe: str) -> None:
     raise RuntimeError(f"{target.name} did not come up in {STARTUP_TIMEOUT_S:.0f} s:\n{tail}")
 
 
+def wait_workers_ready(target: Target, workers: int) -> None:
+    """Wait until every worker process of ``target`` has loaded its graph (bounded).
+
+    ``/ready`` answers 503 from a worker still loading and a new connection may land on
+    any worker, so this waits for ``4 x workers`` consecutive 200s on fresh connections.
+    """
+    if workers <= 1:
+        return
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    streak = 0
+    while time.monotonic() < deadline and streak < 4 * workers:
+        try:
+            ok = httpx.get(target.url + "/ready", timeout=5.0).status_code == 200
+        except httpx.HTTPError:
+            ok = False
+        streak = streak + 1 if ok else 0
+        if not ok:
+            time.sleep(0.5)
+    if streak < 4 * workers:
+        raise RuntimeError(f"{target.name}: not every worker became ready")
+
+
+def tree_cpu_s(proc: subprocess.Popen[bytes] | None) -> float:
+    """CPU seconds (user + system) used so far by a server process and its children."""
+    if proc is None:
+        return float("nan")
+    import psutil
+
+    try:
+        root = psutil.Process(proc.pid)
+        total = 0.0
+        for p in [root, *root.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                total += t.user + t.system
+        return total
+    except psutil.Error:
+        return float("nan")
+
+
 @contextmanager
 def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
     """Start every server under test; stop them afterwards."""
@@ -286,12 +356,13 @@ def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
     tokens.write_text(json.dumps({"users": [{"user": "bench", "token": TOKEN, "groups": []}]}))
     auth = {"Authorization": f"Bearer {TOKEN}"}
     targets: list[Target] = []
-    port = free_port()
-    peer = Target("peer", f"http://127.0.0.1:{port}", peer_body, log=work / "peer.log")
-    peer.proc = start(
-        [sys.executable, __file__, "--serve-peer", "--port", str(port)], {}, REPO, peer.log
-    )
-    targets.append(peer)
+    for pv in args.peer_variants:
+        port = free_port()
+        peer = Target(pv, f"http://127.0.0.1:{port}", peer_body, log=work / f"{pv}.log")
+        cmd = [sys.executable, __file__, "--serve-peer", "--port", str(port)]
+        cmd += ["--peer-workers", str(PEER_VARIANTS[pv])]
+        peer.proc = start(cmd, {}, REPO, peer.log)
+        targets.append(peer)
     runs: list[tuple[str, dict[str, str], Path]] = [
         (f"citerag {v}", VARIANTS[v], REPO) for v in args.variants
     ]
@@ -309,9 +380,13 @@ def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
         t.proc = start(cmd, {**env, "PYTHONPATH": str(src)}, src, t.log)
         targets.append(t)
     try:
-        wait_up(peer, "/health")
-        for t in targets[1:]:
-            wait_up(t, "/ready")
+        for t in targets:
+            wait_up(t, "/health" if t.body is peer_body else "/ready")
+        for t in targets:  # with several workers /ready answers once the first is up
+            if t.body is citerag_body:
+                wait_workers_ready(
+                    t, int(VARIANTS.get(t.name.split(" ", 1)[-1], {}).get("CITERAG_WORKERS", "1"))
+                )
         yield targets
     finally:
         for t in targets:
@@ -338,6 +413,12 @@ class LoadResult:
     latencies_s: list[float]
     errors: int
     bytes_mean: float
+    cpu_s: float = float("nan")
+
+    @property
+    def cpu_ms_per_request(self) -> float:
+        """Server CPU time (every process of it) per request, in ms."""
+        return self.cpu_s / self.requests * 1000
 
     @property
     def rps(self) -> float:
@@ -379,13 +460,21 @@ def drive(target: Target, texts: list[str], concurrency: int) -> LoadResult:
                     sizes.append(size)
                     errors[0] += 0 if ok else 1
 
+    cpu0 = tree_cpu_s(target.proc)
     t0 = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as ex:
         for f in [ex.submit(worker) for _ in range(concurrency)]:
             f.result()
     wall = time.perf_counter() - t0
+    cpu = tree_cpu_s(target.proc) - cpu0
     return LoadResult(
-        target.name, len(texts), wall, lat, errors[0], statistics.mean(sizes) if sizes else 0
+        target.name,
+        len(texts),
+        wall,
+        lat,
+        errors[0],
+        statistics.mean(sizes) if sizes else 0,
+        cpu,
     )
 
 
@@ -401,7 +490,9 @@ def warm(target: Target, n: int = 16) -> None:
 def load_table(results: dict[str, list[LoadResult]]) -> list[dict[str, Any]]:
     """Median and range over repeats per server, with ratios to the peer."""
     rows = []
-    peer = results.get("peer")
+    peer = results.get("peer") or next(
+        (v for k, v in results.items() if k.startswith("peer")), None
+    )
     peer_rps = statistics.median(r.rps for r in peer) if peer else None
     peer_p50 = statistics.median(r.ms(50) for r in peer) if peer else None
     for name, runs in results.items():
@@ -409,6 +500,7 @@ def load_table(results: dict[str, list[LoadResult]]) -> list[dict[str, Any]]:
         p50 = median_range([r.ms(50) for r in runs])
         p95 = median_range([r.ms(95) for r in runs])
         p99 = median_range([r.ms(99) for r in runs])
+        cpu = median_range([r.cpu_ms_per_request for r in runs])
         rows.append(
             {
                 "server": name,
@@ -417,6 +509,7 @@ def load_table(results: dict[str, list[LoadResult]]) -> list[dict[str, Any]]:
                 "p50_ms": p50,
                 "p95_ms": p95,
                 "p99_ms": p99,
+                "cpu_ms_per_request": cpu,
                 "errors": sum(r.errors for r in runs),
                 "bytes": statistics.median(r.bytes_mean for r in runs),
                 "throughput_vs_peer": rps[0] / peer_rps if peer_rps else None,
@@ -433,16 +526,17 @@ def print_load(rows: list[dict[str, Any]]) -> None:
         return f"{v[0]:{fmt}} [{v[1]:{fmt}}–{v[2]:{fmt}}]"
 
     print(
-        "\n| server | req/s | p50 ms | p95 ms | p99 ms | errors | bytes | × peer req/s "
-        "| × peer p50 |"
+        "\n| server | req/s | p50 ms | p95 ms | p99 ms | server CPU ms/req | errors | bytes "
+        "| × peer req/s | × peer p50 |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         tv = r["throughput_vs_peer"]
         pv = r["p50_vs_peer"]
         print(
             f"| {r['server']} | {cell(r['req_s'], '.1f')} | {cell(r['p50_ms'], '.0f')} | "
-            f"{cell(r['p95_ms'], '.0f')} | {cell(r['p99_ms'], '.0f')} | {r['errors']} | "
+            f"{cell(r['p95_ms'], '.0f')} | {cell(r['p99_ms'], '.0f')} | "
+            f"{cell(r['cpu_ms_per_request'], '.1f')} | {r['errors']} | "
             f"{r['bytes']:.0f} | {tv:.2f} | {pv:.2f} |"
         )
     print("(median over repeats [min–max])")
@@ -471,7 +565,13 @@ def breakdown(target: Target, work: Path, texts: list[str], n: int) -> dict[str,
     from citerag.embeddings import auto_threads, load_embedding_model
     from citerag.server.auth import TokenStore
     from citerag.server.hardening import check_langserve_body, parse_strict_json
-    from citerag.server.runnable import SERVER_TRACE_DEFAULT, ServerSerializer, question_model
+    from citerag.server.invoke import encode_invoke_response
+    from citerag.server.runnable import (
+        SERVER_TRACE_DEFAULT,
+        CiteragAnswer,
+        ServerSerializer,
+        question_model,
+    )
     from graphs.config import RAGConfig
     from graphs.deps import GraphDeps
     from graphs.rag import build_graph
@@ -543,8 +643,16 @@ def breakdown(target: Target, work: Path, texts: list[str], n: int) -> dict[str,
         }
         return bytes(JSONResponse(content=jsonable_encoder(payload)).body)
 
-    out["serialise_ms"] = statistics.median(
+    out["serialise_langserve_ms"] = statistics.median(
         [_median_ms(lambda res=res: encode(res), 5) for res in outputs]
+    )
+    out["serialise_ms"] = statistics.median(
+        [
+            _median_ms(
+                lambda res=res: encode_invoke_response(ser, CiteragAnswer, res, uuid.uuid4()), 5
+            )
+            for res in outputs
+        ]
     )
     known = out["auth_ms"] + out["body_ms"] + out["served_graph_ms"] + out["serialise_ms"]
     out["langserve_and_loop_ms"] = out["served_ms"] - out["http_health_ms"] - known
@@ -562,7 +670,12 @@ def print_breakdown(b: dict[str, Any]) -> None:
     print(f"| graph, as the server's trace times its nodes | {b['served_graph_ms']:.1f} |")
     for k, v in b["served_nodes_ms"].items():
         print(f"| … {k} | {v:.2f} |")
-    print(f"| response encoding (dumpd + jsonable_encoder + JSON) | {b['serialise_ms']:.2f} |")
+    enc = b["serialise_ms"]
+    print(f"| response encoding, as served (dumpd + output model + orjson) | {enc:.2f} |")
+    print(
+        "| … LangServe's own encoding (dumpd + response model + jsonable_encoder + JSON), "
+        f"not served | {b['serialise_langserve_ms']:.2f} |"
+    )
     print(f"| LangServe, event loop, thread hop (the rest) | {b['langserve_and_loop_ms']:.1f} |")
     print(f"| **served, end to end** | **{b['served_ms']:.1f}** |")
     print(f"\n(the same graph in this process, one request at a time: {b['graph_ms']:.1f} ms)")
@@ -633,6 +746,12 @@ def main() -> int:
         default="batch,nobatch",
         help=f"citerag server variants, comma-separated, of {', '.join(VARIANTS)}",
     )
+    p.add_argument(
+        "--peer-variants",
+        default="peer",
+        help=f"peer servers, comma-separated, of {', '.join(PEER_VARIANTS)} (peer-w2: the "
+        "same recipe in 2 uvicorn worker processes)",
+    )
     p.add_argument("--baseline-src", help="also serve citerag from this source tree")
     p.add_argument("--breakdown-requests", type=int, default=28)
     p.add_argument("--no-breakdown", action="store_true")
@@ -641,9 +760,13 @@ def main() -> int:
     p.add_argument("--json", type=Path, help="write the results here")
     p.add_argument("--serve-peer", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--peer-workers", type=int, default=1, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve_peer:
-        return serve_peer(args.port, CORPUS)
+        return serve_peer(args.port, args.peer_workers)
+    args.peer_variants = [v.strip() for v in args.peer_variants.split(",") if v.strip()]
+    if not args.peer_variants or [v for v in args.peer_variants if v not in PEER_VARIANTS]:
+        p.error(f"--peer-variants must name some of {list(PEER_VARIANTS)}")
     args.variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in args.variants if v not in VARIANTS]
     if unknown:
@@ -690,7 +813,7 @@ def main() -> int:
                     print(
                         f"  repeat {rep + 1} {t.name:18s} {res.rps:6.1f} req/s  p50 "
                         f"{res.ms(50):5.0f}  p95 {res.ms(95):5.0f}  p99 {res.ms(99):5.0f} ms"
-                        f"  errors {res.errors}"
+                        f"  cpu {res.cpu_ms_per_request:5.1f} ms/req  errors {res.errors}"
                     )
             rows = load_table(results)
             print_load(rows)
