@@ -114,6 +114,12 @@ VARIANTS: dict[str, dict[str, str]] = {
         "CITERAG_READ_ONLY": "true",
         "CITERAG_WORKERS": "2",
     },
+    # two processes, each waiting up to 2 ms to fill a forward pass (fewer questions each)
+    "w2-wait2": {
+        "CITERAG_READ_ONLY": "true",
+        "CITERAG_WORKERS": "2",
+        "CITERAG_QUERY_BATCH_WAIT_MS": "2",
+    },
 }
 #: Peer variants (``--peer-variants``): name -> uvicorn worker processes.
 PEER_VARIANTS: dict[str, int] = {"peer": 1, "peer-w2": 2}
