@@ -93,6 +93,81 @@ def _tokenizer(emb: Embeddings) -> Any:
     return getattr(client, "tokenizer", None)
 
 
+#: Word-pieces per forward pass in :func:`embed_texts` (32 texts of the full 256-token window,
+#: the most the default ``batch_size`` of 32 could ever hold; many more short texts).
+TOKEN_BUDGET = 8192
+#: Most texts per forward pass in :func:`embed_texts`.
+MAX_BATCH = 512
+
+
+def token_batches(lengths: Sequence[int], budget: int = TOKEN_BUDGET) -> list[list[int]]:
+    """Group texts, longest first, into batches of at most ``budget`` padded word-pieces.
+
+    Args:
+        lengths: Word-pieces per text (as the model will read it, i.e. after truncation).
+        budget: Most ``len(batch) * longest`` per batch.
+
+    Returns:
+        Indices into ``lengths`` per batch; long texts go in small batches, short in large
+        ones (at most :data:`MAX_BATCH`).
+    """
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    batches: list[list[int]] = []
+    for i in order:
+        if batches:
+            cur = batches[-1]
+            width = max(1, lengths[cur[0]])
+            if (len(cur) + 1) * width <= budget and len(cur) < MAX_BATCH:
+                cur.append(i)
+                continue
+        batches.append([i])
+    return batches
+
+
+def embed_texts(emb: Embeddings, texts: list[str], budget: int = TOKEN_BUDGET) -> np.ndarray:
+    """Embed many texts for indexing, in batches sized by word-pieces instead of by count.
+
+    ``embed_documents`` runs a fixed number of texts per forward pass (32), so sentences of a
+    dozen word-pieces go through the model in small batches whose per-pass overhead
+    dominates; here a batch holds up to ``budget`` padded word-pieces (:func:`token_batches`),
+    never more than 32 full-window texts. The vectors are the model's usual ones (batch
+    composition changes them only by float rounding). Models other than the
+    sentence-transformers and ONNX ones fall back to ``embed_documents``.
+
+    Args:
+        emb: The embedding model.
+        texts: The texts.
+        budget: Word-pieces per forward pass.
+
+    Returns:
+        ``(len(texts), dim)`` float32, as ``embed_documents`` returns them.
+    """
+    if not texts:
+        return np.zeros((0, 0), dtype=np.float32)
+    if isinstance(emb, OnnxMiniLMEmbeddings):
+        return emb._run(list(texts), None, budget=budget)[0]
+    client = getattr(emb, "_client", None)
+    tok = getattr(client, "tokenizer", None)
+    kwargs = getattr(emb, "encode_kwargs", None)
+    if client is None or tok is None or not hasattr(client, "encode") or kwargs is None:
+        return np.asarray(emb.embed_documents(list(texts)), dtype=np.float32)
+    max_len = int(getattr(client, "max_seq_length", 512) or 512)
+    enc = tok(list(texts), truncation=True, max_length=max_len)
+    lengths = [len(ids) for ids in enc["input_ids"]]
+    out: np.ndarray | None = None
+    for rows in token_batches(lengths, budget):
+        vecs = client.encode(
+            [texts[i] for i in rows],
+            **{**kwargs, "batch_size": len(rows), "show_progress_bar": False},
+        )
+        arr = np.asarray(vecs, dtype=np.float32)
+        if out is None:
+            out = np.zeros((len(texts), arr.shape[1]), dtype=np.float32)
+        out[rows] = arr
+    assert out is not None
+    return out
+
+
 #: Character spans, per text, whose tokens are pooled into one vector each.
 Spans = Sequence[Sequence[tuple[int, int]]]
 #: ``(texts, spans) -> (text vectors, per text one row per span)``; see :func:`span_pooler`.
@@ -371,15 +446,28 @@ class OnnxMiniLMEmbeddings(Embeddings):
         """
         return self._run(list(texts), spans)
 
-    def _run(self, texts: list[str], spans: Spans | None) -> tuple[np.ndarray, list[np.ndarray]]:
-        """One forward pass per batch: text vectors, and span vectors when asked."""
+    def _run(
+        self, texts: list[str], spans: Spans | None, budget: int | None = None
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """One forward pass per batch: text vectors, and span vectors when asked.
+
+        Batches hold ``batch_size`` texts, or with ``budget`` up to that many padded
+        word-pieces (:func:`token_batches`).
+        """
         # longest first, as sentence-transformers does: batches of similar lengths pad less
         encoded = self._tokenizer.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: -sum(encoded[i].attention_mask))
+        lengths = [sum(e.attention_mask) for e in encoded]
+        order = sorted(range(len(texts)), key=lambda i: -lengths[i])
+        if budget is None:
+            groups = [
+                order[start : start + self.batch_size]
+                for start in range(0, len(order), self.batch_size)
+            ]
+        else:
+            groups = token_batches(lengths, budget)
         vectors = np.zeros((len(texts), self.dimension), dtype=np.float32)
         pooled: list[np.ndarray] = [np.zeros((0, self.dimension), dtype=np.float32) for _ in texts]
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
+        for rows in groups:
             width = max(sum(encoded[i].attention_mask) for i in rows)
             enc = [encoded[i] for i in rows]
             ids = np.asarray([e.ids[:width] for e in enc], dtype=np.int64)

@@ -29,7 +29,7 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from citerag.embeddings import span_pooler
+from citerag.embeddings import embed_texts, span_pooler
 from loaders.sentences import sentence_spans
 
 #: Sentence spans (within ``metadata["content"]``) and their float16 vectors.
@@ -146,7 +146,7 @@ def embed_chunks(
     texts = [d.page_content for d in documents]
     if not sentence_vectors:
         t0 = time.perf_counter()
-        vectors = np.asarray(embedding.embed_documents(texts), dtype=np.float32)
+        vectors = embed_texts(embedding, texts)
         return _done(vectors, None, len(texts), "", {"embed_chunks": time.perf_counter() - t0})
     pooler = span_pooler(embedding)
     if method is None:
@@ -183,12 +183,9 @@ def _separate(
         for s, e in spans
     ]
     t0 = time.perf_counter()
-    chunk_vecs = np.asarray(embedding.embed_documents(texts), dtype=np.float32)
+    chunk_vecs = embed_texts(embedding, texts)
     t1 = time.perf_counter()
-    sent_vecs = np.asarray(
-        embedding.embed_documents(sent_texts) if sent_texts else np.zeros((0, 1)),
-        dtype=np.float32,
-    )
+    sent_vecs = embed_texts(embedding, sent_texts)
     t2 = time.perf_counter()
     seconds.update(embed_chunks=t1 - t0, embed_sentences=t2 - t1)
     sentences: list[SentenceVectors] = []
@@ -247,7 +244,7 @@ def _contextual(
                 alone_at.append((i, j))
     if alone_texts:
         t1 = time.perf_counter()
-        extra = np.asarray(embedding.embed_documents(alone_texts), dtype=np.float32)
+        extra = embed_texts(embedding, alone_texts)
         seconds["embed_sentences"] = time.perf_counter() - t1
     sentences: list[SentenceVectors] = []
     dim = chunk_vecs.shape[1]

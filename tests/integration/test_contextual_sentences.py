@@ -150,3 +150,15 @@ def test_manifest_records_the_method_and_a_change_re_embeds(tmp_path, embedding_
 
     settled = ingest([folder], index, embedding_model, progress=False)
     assert settled.chunks_added == 0 and settled.embedded_texts == 0
+
+
+def test_word_piece_batches_give_the_usual_vectors(embedding_model, int8_model):
+    from citerag.embeddings import embed_texts
+
+    texts = [CAT, RATES, f"{HEADER}\n{CAT} {RATES}", "Short.", RATES * 8]
+    for model in (embedding_model, int8_model):
+        usual = np.asarray(model.embeddings.embed_documents(texts), dtype=np.float32)
+        np.testing.assert_allclose(embed_texts(model.embeddings, texts), usual, atol=1e-5)
+        np.testing.assert_allclose(
+            embed_texts(model.embeddings, texts, budget=64), usual, atol=1e-5
+        )

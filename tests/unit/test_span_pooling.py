@@ -54,3 +54,24 @@ def test_a_model_without_token_outputs_uses_separate_sentences() -> None:
         embed_chunks(emb, [doc], sentence_vectors=True, method=CONTEXTUAL)
     with pytest.raises(ValueError, match="method must be one of"):
         embed_chunks(emb, [doc], sentence_vectors=True, method="late")
+
+
+def test_token_batches_fill_a_word_piece_budget_longest_first() -> None:
+    from citerag.embeddings import token_batches
+
+    lengths = [10, 200, 12, 11, 256, 9]
+    batches = token_batches(lengths, budget=512)
+    assert sorted(i for b in batches for i in b) == list(range(6))
+    assert batches[0] == [4, 1]  # 2 x 256 <= 512: the two long texts together
+    for b in batches:
+        assert len(b) * max(lengths[i] for i in b) <= 512
+        assert [lengths[i] for i in b] == sorted((lengths[i] for i in b), reverse=True)
+    assert batches[1] == [2, 3, 0, 5]  # the short ones in one pass
+
+
+def test_embed_texts_falls_back_to_embed_documents() -> None:
+    from citerag.embeddings import embed_texts
+
+    out = embed_texts(_Plain(), ["ab", "abcd"])
+    assert out.tolist() == [[2.0, 1.0], [4.0, 1.0]]
+    assert embed_texts(_Plain(), []).shape[0] == 0
