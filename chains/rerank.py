@@ -108,6 +108,9 @@ class SentenceReranker:
         )
         self._cache: OrderedDict[str, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
         self._cache_size = cache_size
+        # Each sentence's word set, by (chunk key, chunk text): a served index sees the same
+        # chunks again and again, and tokenising ~100 sentences was a quarter of this node.
+        self._terms: OrderedDict[tuple[Any, ...], list[frozenset[str]]] = OrderedDict()
 
     def _sentences(self, cands: list[Candidate]) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
         out: list[tuple[list[tuple[int, int]], np.ndarray] | None] = []
@@ -143,6 +146,21 @@ class SentenceReranker:
                     self._cache.popitem(last=False)
         return [o for o in out if o is not None]
 
+    def _sentence_terms(
+        self, cand: Candidate, spans: Sequence[tuple[int, int]]
+    ) -> list[frozenset[str]]:
+        """The BM25 terms of each sentence of a candidate (cached by key, text and spans)."""
+        key = (cand.key, cand.content, tuple(spans))
+        got = self._terms.get(key)
+        if got is None:
+            got = [frozenset(tokenize(cand.content[s:e])) for s, e in spans]
+            self._terms[key] = got
+            while len(self._terms) > self._cache_size:
+                self._terms.popitem(last=False)
+        else:
+            self._terms.move_to_end(key)
+        return got
+
     def _query_weights(self, query: str) -> dict[str, float]:
         terms = set(tokenize(query))
         bm25 = getattr(self.store, "bm25", None)
@@ -175,8 +193,8 @@ class SentenceReranker:
                 cover = (
                     max(
                         (
-                            sum(weights[t] for t in weights.keys() & set(tokenize(c.content[s:e])))
-                            for s, e in spans
+                            sum(weights[t] for t in weights.keys() & terms)
+                            for terms in self._sentence_terms(c, spans)
                         ),
                         default=0.0,
                     )

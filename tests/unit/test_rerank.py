@@ -189,3 +189,28 @@ def test_make_reranker(spec, cls, name):
 def test_make_reranker_rejects_unknown_specs():
     with pytest.raises(ValueError, match="unknown reranker 'bge'"):
         make_reranker("bge", query_only())
+
+
+def test_sentence_terms_are_cached_and_a_changed_text_is_tokenised_again():
+    reranker = SentenceReranker(query_only(), FakeStore())
+    first = {c.key: c.scores["rerank"] for c in reranker.rerank(QUERY, candidates())}
+    cached = dict(reranker._terms)
+    assert len(cached) == 3
+    again = {c.key: c.scores["rerank"] for c in reranker.rerank(QUERY, candidates())}
+    assert again == first
+    assert all(reranker._terms[k] is v for k, v in cached.items())  # reused, not rebuilt
+    # same key, other text (a re-ingested chunk): its coverage comes from the new words
+    changed = make_candidate(
+        "Headcount rose in 2025.", key="a", scores={"dense": 0.6}, ranks={"fused": 1}
+    )
+    store = FakeStore()
+    store.vectors["a"] = (sentence_spans(changed.content), np.asarray([[0.8, 0.6, 0.0]], "f4"))
+    reranker.store = store
+    (c,) = reranker.rerank(QUERY, [changed])
+    assert c.scores["sentence_lexical"] == pytest.approx(1 / 4)  # only "2025"
+
+
+def test_the_term_cache_is_bounded():
+    reranker = SentenceReranker(query_only(), FakeStore(), cache_size=2)
+    reranker.rerank(QUERY, candidates())
+    assert len(reranker._terms) == 2
