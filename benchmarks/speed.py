@@ -33,9 +33,13 @@ What one run does:
    (LangServe, the event loop, the thread hop), and the response size for each ``trace``
    level; plus the same graph run in this process for comparison.
 
-4. With ``--ingest``: citerag's ``ingest`` (defaults) against the peer's PyPDFLoader ->
-   splitter -> ``FAISS.from_documents`` on the 4 FinanceBench PDFs of
-   ``../shared/data/financebench/pdfs`` (wall time, once each).
+4. With ``--ingest`` (or ``--ingest-only``): citerag's ``ingest`` (defaults, and with
+   ``--embedding-model minilm-int8``) against the peer's PyPDFLoader -> splitter ->
+   ``FAISS.from_documents`` on the 4 FinanceBench PDFs of ``../shared/data/financebench/pdfs``:
+   each run a fresh process, variants interleaved, ``--ingest-repeat`` runs each (median and
+   range of the wall time), and a per-stage breakdown (parse, chunk, waiting for the parse
+   worker, sentence split, embed chunks, embed sentences, BM25, the rest of ``index()``,
+   write, publish; from ``IngestReport.stages``).
 
 Only 127.0.0.1 is contacted; every loop is bounded. ``uptime`` is printed before and after:
 the figures are only as quiet as the machine. Not a test: nothing here asserts.
@@ -691,50 +695,152 @@ def print_breakdown(b: dict[str, Any]) -> None:
 
 # -- ingest --------------------------------------------------------------------------------
 
+#: Ingest variants: name -> (runner, embedding model, embedding threads).
+INGEST_VARIANTS: dict[str, tuple[str, str | None, int | None]] = {
+    "peer": ("peer", None, None),
+    "citerag": ("citerag", None, None),
+    "citerag-int8": ("citerag", "minilm-int8", None),
+    "citerag-1thread": ("citerag", None, 1),
+    "citerag-int8-1thread": ("citerag", "minilm-int8", 1),
+}
 
-def ingest_row(work: Path) -> dict[str, Any]:
-    """citerag ``ingest`` (defaults) vs the peer's loader -> splitter -> FAISS, 4 PDFs."""
-    from langchain_community.document_loaders import PyPDFLoader
-    from langchain_community.vectorstores import FAISS
-    from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    from citerag.embeddings import load_embedding_model
-    from citerag.index.ingest import ingest
-
+def _financebench_pdfs() -> list[Path]:
     pdfs = sorted(FINANCEBENCH_PDFS.glob("*.pdf"))[:4]
     if len(pdfs) < 4:
         raise SystemExit(f"--ingest needs the 4 FinanceBench PDFs in {FINANCEBENCH_PDFS}")
-    model = load_embedding_model()
-    emb = peer_embeddings()
-    emb.embed_documents(["warm-up"])
+    return pdfs
+
+
+def ingest_child(variant: str, work: Path) -> dict[str, Any]:
+    """One timed ingest of the 4 PDFs in this (fresh) process; model loaded and warm first."""
+    runner, model_name, threads = INGEST_VARIANTS[variant]
+    pdfs = _financebench_pdfs()
+    if runner == "peer":
+        from langchain_community.document_loaders import PyPDFLoader
+        from langchain_community.vectorstores import FAISS
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+        emb = peer_embeddings()
+        emb.embed_documents(["warm-up"])
+        inner = emb.embed_documents
+        embed_s = [0.0]
+
+        def timed(texts: list[str]) -> list[list[float]]:
+            t = time.perf_counter()
+            try:
+                return inner(texts)
+            finally:
+                embed_s[0] += time.perf_counter() - t
+
+        object.__setattr__(emb, "embed_documents", timed)
+        t0 = time.perf_counter()
+        docs = []
+        for p in pdfs:
+            docs.extend(PyPDFLoader(str(p)).load())
+        t1 = time.perf_counter()
+        chunks = RecursiveCharacterTextSplitter(chunk_size=600, chunk_overlap=80).split_documents(
+            docs
+        )
+        t2 = time.perf_counter()
+        FAISS.from_documents(chunks, emb)
+        wall = time.perf_counter() - t0
+        stages = {
+            "parse": t1 - t0,
+            "chunk": t2 - t1,
+            "embed_chunks": embed_s[0],
+            "index_other": wall - (t2 - t0) - embed_s[0],
+        }
+        return {"wall_s": wall, "chunks": len(chunks), "texts": len(chunks), "stages": stages}
+
+    from citerag.embeddings import load_embedding_model
+    from citerag.index import bm25
+    from citerag.index.chunk_vectors import add_stage
+    from citerag.index.ingest import ingest
+
+    model = load_embedding_model(model_name, threads=threads)
     model.embeddings.embed_documents(["warm-up"])
-    print(f"\ningest: {len(pdfs)} PDFs ({', '.join(p.name for p in pdfs)}); {uptime()}")
+    add = bm25.BM25Index.add
+
+    def bm25_add(self: Any, *a: Any, **k: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return add(self, *a, **k)
+        finally:
+            add_stage("bm25", time.perf_counter() - t)
+
+    bm25.BM25Index.add = bm25_add  # type: ignore[method-assign]
     t0 = time.perf_counter()
-    docs = []
-    for p in pdfs:
-        docs.extend(PyPDFLoader(str(p)).load())
-    chunks = RecursiveCharacterTextSplitter(chunk_size=600, chunk_overlap=80).split_documents(docs)
-    FAISS.from_documents(chunks, emb)
-    peer_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    report = ingest(pdfs, work / "ingest-index", model, progress=False)
-    ours_s = time.perf_counter() - t0
-    row = {
-        "pdfs": len(pdfs),
-        "pages": len(docs),
-        "peer_chunks": len(chunks),
-        "peer_s": peer_s,
-        "citerag_s": ours_s,
-        "citerag_vs_peer": ours_s / peer_s,
-        "citerag_report": str(report)[:200],
+    report = ingest(pdfs, work / f"index-{variant}-{time.time_ns()}", model, progress=False)
+    wall = time.perf_counter() - t0
+    stages = dict(report.stages)
+    stages["index_other"] = stages.get("index_other", 0.0) - stages.get("bm25", 0.0)
+    from citerag.index.chunk_vectors import sentence_method
+
+    return {
+        "wall_s": wall,
+        "chunks": report.chunks_added,
+        "texts": report.embedded_texts,
+        "stages": stages,
+        "failed": report.failed,
+        "sentence_method": sentence_method(model.embeddings),
+        "torch_threads": __import__("torch").get_num_threads(),
     }
-    print("| | wall s | chunks |")
-    print("|---|---:|---:|")
-    print(
-        f"| peer (PyPDFLoader → splitter → FAISS.from_documents) | {peer_s:.1f} | {len(chunks)} |"
-    )
-    print(f"| citerag `ingest` (defaults: sentence vectors, BM25, manifest) | {ours_s:.1f} | – |")
-    print(f"citerag / peer wall time: {ours_s / peer_s:.2f}×; {uptime()}")
+
+
+def ingest_row(
+    work: Path, repeat: int = 1, variants: tuple[str, ...] = ("peer", "citerag")
+) -> dict[str, Any]:
+    """Ingest the 4 FinanceBench PDFs: citerag's ``ingest`` vs the peer recipe.
+
+    Each run is a fresh process (this script with ``--ingest-child``) that loads and warms
+    its model before the clock starts; variants are interleaved in rotating order, and the
+    median and range over ``repeat`` runs are printed with a per-stage breakdown (the median
+    of each stage; ``parse`` / ``chunk`` of citerag run in the parse worker, concurrently with
+    the main process's stages).
+    """
+    pdfs = _financebench_pdfs()
+    print(f"\ningest: {len(pdfs)} PDFs ({', '.join(p.name for p in pdfs)}); {uptime()}")
+    runs: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
+    for rep in range(repeat):
+        order = list(variants[rep % len(variants) :] + variants[: rep % len(variants)])
+        for v in order:
+            out = work / f"ingest-{v}-{rep}.json"
+            load = uptime()
+            subprocess.run(
+                [sys.executable, __file__, "--ingest-child", v, "--json", str(out)],
+                check=True,
+                cwd=REPO,
+            )
+            res = json.loads(out.read_text())
+            res["uptime"] = load
+            runs[v].append(res)
+            print(
+                f"  repeat {rep + 1} {v:22s} {res['wall_s']:7.1f} s  {res['chunks']} chunks, "
+                f"{res['texts']} texts embedded; {load}"
+            )
+    stage_names = sorted({k for rs in runs.values() for r in rs for k in r["stages"]})
+    row: dict[str, Any] = {"pdfs": len(pdfs), "repeat": repeat, "runs": runs}
+    peer = statistics.median(r["wall_s"] for r in runs["peer"]) if runs.get("peer") else None
+    print("\n| ingest, 4 FinanceBench PDFs | wall s, median [min–max] | chunks | texts | × peer |")
+    print("|---|---:|---:|---:|---:|")
+    for v, rs in runs.items():
+        med, lo, hi = median_range([r["wall_s"] for r in rs])
+        ratio = f"{med / peer:.2f}" if peer else "–"
+        row[v] = {"wall_s": med, "min_s": lo, "max_s": hi, "vs_peer": med / peer if peer else None}
+        print(
+            f"| {v} | {med:.1f} [{lo:.1f}–{hi:.1f}] | {rs[0]['chunks']} | {rs[0]['texts']} "
+            f"| {ratio} |"
+        )
+    print("\n| stage, s (median) | " + " | ".join(runs) + " |")
+    print("|---|" + "---:|" * len(runs))
+    for name in stage_names:
+        cells = [
+            f"{statistics.median(r['stages'].get(name, 0.0) for r in rs):.1f}"
+            for rs in runs.values()
+        ]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print(f"{uptime()}")
     return row
 
 
@@ -763,6 +869,13 @@ def main() -> int:
     p.add_argument("--no-breakdown", action="store_true")
     p.add_argument("--ingest", action="store_true", help="also the ingest row (FinanceBench)")
     p.add_argument("--ingest-only", action="store_true", help="only the ingest row")
+    p.add_argument("--ingest-repeat", type=int, default=3, help="ingest runs per variant")
+    p.add_argument(
+        "--ingest-variants",
+        default="peer,citerag,citerag-int8",
+        help=f"ingest variants, comma-separated, of {', '.join(INGEST_VARIANTS)}",
+    )
+    p.add_argument("--ingest-child", help=argparse.SUPPRESS)
     p.add_argument("--json", type=Path, help="write the results here")
     p.add_argument("--serve-peer", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
@@ -770,6 +883,19 @@ def main() -> int:
     args = p.parse_args()
     if args.serve_peer:
         return serve_peer(args.port, args.peer_workers)
+    if args.ingest_child:
+        tmp = Path(tempfile.mkdtemp(prefix="citerag-ingest-"))
+        try:
+            measured = ingest_child(args.ingest_child, tmp)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        args.json.write_text(json.dumps(measured, default=str))
+        return 0
+    ingest_variants = tuple(v.strip() for v in args.ingest_variants.split(",") if v.strip())
+    if any(v not in INGEST_VARIANTS for v in ingest_variants) or not ingest_variants:
+        p.error(f"--ingest-variants: choose from {list(INGEST_VARIANTS)}")
+    if not 1 <= args.ingest_repeat <= 10:
+        p.error("--ingest-repeat must be 1-10")
     args.peer_variants = [v.strip() for v in args.peer_variants.split(",") if v.strip()]
     if not args.peer_variants or [v for v in args.peer_variants if v not in PEER_VARIANTS]:
         p.error(f"--peer-variants must name some of {list(PEER_VARIANTS)}")
@@ -799,7 +925,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="citerag-speed-"))
     if args.ingest_only:
         try:
-            report["ingest"] = ingest_row(work)
+            report["ingest"] = ingest_row(work, args.ingest_repeat, ingest_variants)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         if args.json:
@@ -832,7 +958,7 @@ def main() -> int:
                 print_breakdown(b)
                 report["breakdown"] = b
         if args.ingest:
-            report["ingest"] = ingest_row(work)
+            report["ingest"] = ingest_row(work, args.ingest_repeat, ingest_variants)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report["uptime_after"] = uptime()
