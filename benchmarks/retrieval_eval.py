@@ -17,8 +17,10 @@ Wilson bands for every configuration.
 
 Reported: recall@1/4/8/20 (95 % Wilson), MRR@20 and nDCG@10 (95 % percentile bootstrap),
 evidence in the context, failure attribution, destroyed evidence, refusals, and paired exact
-sign tests between configurations. For SQuAD also with the stricter evidence "the whole
-answer sentence" (the chunking article's needle).
+sign tests between configurations. The JSON also keeps each question's result per
+configuration (``per_question``: first hit rank, evidence in context, gate decision and
+score), so that runs of two commits can be paired on the same questions. For SQuAD also
+with the stricter evidence "the whole answer sentence" (the chunking article's needle).
 """
 
 from __future__ import annotations
@@ -177,6 +179,23 @@ def main() -> int:
                 f"{a} vs {b}": {m: v.to_json() for m, v in res.items()} for a, b, res in comps
             },
             "seconds": round(time.perf_counter() - t0, 1),
+            # per question, for paired comparisons across runs (e.g. two commits)
+            "per_question": {
+                n: [
+                    {
+                        "id": r.id,
+                        "unanswerable": r.unanswerable,
+                        "first_hit": r.first_hit,
+                        "in_context": r.in_context,
+                        "gate_passed": r.gate_passed,
+                        "gate_score": r.gate_score,
+                        "gate_best": None if r.gate_best is None else round(r.gate_best, 6),
+                        "threshold": round(r.threshold, 6),
+                    }
+                    for r in run.results
+                ]
+                for n, run in runs.items()
+            },
         }
         run_list = list(runs.values())
         md += [
