@@ -22,6 +22,10 @@ default) and off, on the same questions:
 SQuAD 2.0 and SciFact name no document attributes: there the script checks that turning the
 stage on costs nothing (recall@k, paired).
 
+On ``financebench-dev`` the figures are also given per half — ``calibration`` and ``test``,
+by a hash of the question id (:func:`half`), fixed before any per-question result was looked
+at: rules were developed on the calibration half only.
+
 ``financebench-dev`` is cut by a stated size rule, not by results: the companies whose
 filings total at most ``--max-company-pages`` pages (all their filings are kept, so
 multi-year companies stay multi-year). Results go to ``benchmarks/out/constraints.{json,md}``.
@@ -29,6 +33,7 @@ multi-year companies stay multi-year). Results go to ``benchmarks/out/constraint
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -36,6 +41,12 @@ from eval_common import cached_embeddings, log, model, parser, save_embeddings, 
 
 ON, OFF = "default", "default:constraints=false"
 KS = (1, 4, 8, 20)
+
+
+def half(question_id: str) -> str:
+    """``calibration`` or ``test``: a hash of the question id, fixed before any result."""
+    digest = int(hashlib.sha256(question_id.encode()).hexdigest(), 16)
+    return "calibration" if digest % 2 == 0 else "test"
 
 
 def _index(name: str, args: Any) -> tuple[Any, Any]:
@@ -58,14 +69,23 @@ def _index(name: str, args: Any) -> tuple[Any, Any]:
     return prep, load_index(index_dir, model())
 
 
-def _filing_rows(name: str, qs: list[Any], runs: dict[str, Any], gen: dict[str, Any], docs: dict):
-    """Per-configuration filing figures (FinanceBench sets)."""
+def _filing_rows(
+    name: str,
+    qs: list[Any],
+    runs: dict[str, Any],
+    gen: dict[str, Any],
+    docs: dict,
+    keep: list[bool] | None = None,
+):
+    """Per-configuration filing figures (FinanceBench sets), over the questions ``keep``."""
     from citerag.eval import metrics as stats
 
+    keep = keep or [True] * len(qs)
+    qs = [q for q, k in zip(qs, keep, strict=True) if k]
     out: dict[str, Any] = {}
     per_q: dict[str, dict[str, list[bool]]] = {}
     for cfg, run in runs.items():
-        res = run.answerable
+        res = [r for r, k in zip(run.answerable, keep, strict=True) if k]
         gold = [q.meta.get("doc_name") for q in qs]
         filing1 = [bool(r.top_docs) and r.top_docs[0] == g for r, g in zip(res, gold, strict=True)]
         row: dict[str, Any] = {
@@ -78,10 +98,10 @@ def _filing_rows(name: str, qs: list[Any], runs: dict[str, Any], gen: dict[str, 
         }
         flags: dict[str, list[bool]] = {
             "filing_hit@1": filing1,
-            "page_hit@4": [r.hit_at(4) for r in res],
+            **{f"page_hit@{k}": [r.hit_at(k) for r in res] for k in KS},
         }
         if cfg in gen:
-            results = gen[cfg]
+            results = [r for r, k in zip(gen[cfg], keep, strict=True) if k]
             answered = [r.get("status") == "answered" for r in results]
             cites = [[c.get("doc_name") for c in r.get("citations") or []] for r in results]
             gold_company = [docs.get(g, {}).get("company") for g in gold]
@@ -152,26 +172,42 @@ def main() -> int:
                 for c, cfg in configs.items():
                     gen[c] = run_generation(graph, qs, cfg, progress=not args.no_progress)
             docs = {str(d.get("doc_name")): d for d in ev.deps.documents()}
-            rows, paired = _filing_rows(name, qs, runs, gen, docs)
-            keys = [k for k in rows[ON] if k != "refused_before_retrieval"]
-            md.append(
-                f"### {prep.name}: {entry['documents']} filings, {len(qs)} questions\n\n"
-                + report.table(
-                    ["constraints", *keys],
-                    [
-                        [c.split(":")[-1] if c != ON else "on", *[_fmt(rows[c], k) for k in keys]]
-                        for c in rows
-                    ],
+            subsets: dict[str, list[bool]] = {"all": [True] * len(qs)}
+            if name == "financebench-dev":
+                for h in ("calibration", "test"):
+                    subsets[h] = [half(q.id) == h for q in qs]
+            entry["subsets"] = {}
+            for label, keep in subsets.items():
+                rows, paired = _filing_rows(name, qs, runs, gen, docs, keep)
+                n = sum(keep)
+                keys = [k for k in rows[ON] if k != "refused_before_retrieval"]
+                title = f"{prep.name}: {entry['documents']} filings, {n} questions" + (
+                    "" if label == "all" else f" ({label} half)"
                 )
-                + "\n\nPaired, on vs off: "
-                + "; ".join(f"{m} {r.fmt()}" for m, r in paired.items())
-                + "\n"
-            )
-            entry["configs"] = {
-                c: {k: (v.to_json() if hasattr(v, "to_json") else v) for k, v in r.items()}
-                for c, r in rows.items()
-            }
-            entry["paired"] = {m: r.to_json() for m, r in paired.items()}
+                md.append(
+                    f"### {title}\n\n"
+                    + report.table(
+                        ["constraints", *keys],
+                        [
+                            [
+                                c.split(":")[-1] if c != ON else "on",
+                                *[_fmt(rows[c], k) for k in keys],
+                            ]
+                            for c in rows
+                        ],
+                    )
+                    + "\n\nPaired, on vs off: "
+                    + "; ".join(f"{m} {r.fmt()}" for m, r in paired.items())
+                    + "\n"
+                )
+                entry["subsets"][label] = {
+                    "questions": n,
+                    "configs": {
+                        c: {k: (v.to_json() if hasattr(v, "to_json") else v) for k, v in r.items()}
+                        for c, r in rows.items()
+                    },
+                    "paired": {m: r.to_json() for m, r in paired.items()},
+                }
         else:
             cmp = compare(runs[ON], runs[OFF])
             md.append(

@@ -99,6 +99,7 @@ __all__ = [
     "parse_constraints",
     "parse_periods",
     "select_periods",
+    "statement_terms",
     "unmatched",
 ]
 
@@ -1058,6 +1059,43 @@ def boosts_for(
 
 
 # ---------------------------------------------------------------------------------------------
+# statement wording for the keyword leg
+
+
+@cache
+def _statement_glossary() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    text = resources.files("chains").joinpath("financial_terms.json").read_text(encoding="utf-8")
+    out = []
+    for entry in json.loads(text)["terms"]:
+        asks = sorted((re.escape(a.lower()) for a in entry["ask"]), key=len, reverse=True)
+        pattern = re.compile(r"(?<![\w&])(?:" + "|".join(asks) + r")s?(?![\w&])", re.I)
+        out.append((pattern, tuple(entry["statement"])))
+    return tuple(out)
+
+
+def statement_terms(question: str) -> tuple[str, ...]:
+    """How financial statements word what the question asks about (``chains/financial_terms.json``).
+
+    "capital expenditure" -> "purchases of property, plant and equipment", ...; "balance
+    sheet" -> "consolidated balance sheets", "total assets", ... Phrases the question already
+    contains are left out. Meant for the keyword leg of questions whose constraints matched a
+    filing: a filing's statements name line items in their own words.
+
+    Args:
+        question: The question.
+
+    Returns:
+        The statement phrases, in glossary order, without duplicates.
+    """
+    lower = question.lower()
+    out: list[str] = []
+    for pattern, phrases in _statement_glossary():
+        if pattern.search(question):
+            out.extend(p for p in phrases if p not in out and p not in lower)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
 # applying constraints
 
 
@@ -1099,6 +1137,44 @@ def apply_boosts(
         return float(base) + hits * bonus
 
     return sorted(candidates, key=key, reverse=True)
+
+
+#: Places a satisfied boost lifts a candidate in :func:`first_stage_order`.
+BOOST_RANKS = 4
+
+
+def first_stage_order(
+    candidates: Sequence[Any],
+    boosts: Sequence[tuple[str, Sequence[str]]] = (),
+    *,
+    lift: int = BOOST_RANKS,
+) -> list[Any]:
+    """Order candidates by their first-stage (fused) rank, boosts lifting them ``lift`` places.
+
+    Used instead of the second stage's order for a question about a filing whose keyword leg
+    searched the statements' wording (:func:`statement_terms`): statement pages are tables,
+    whose rows a sentence-level second stage scores poorly, while the expanded keyword leg
+    finds them. The second stage's scores are kept (the gate reads them); its order breaks
+    ties. The key is recorded as ``scores["order"]`` (lower first).
+
+    Args:
+        candidates: Candidates in the second stage's order, with ``ranks["fused"]``.
+        boosts: From :func:`boosts_for`.
+        lift: Places each satisfied boost moves a candidate up.
+
+    Returns:
+        The candidates, reordered (a new list).
+    """
+    n = len(candidates)
+    keyed = []
+    for pos, c in enumerate(candidates):
+        hits = sum(1 for f, values in boosts if c.meta.get(f) in values)
+        if hits:
+            c.scores["boost"] = hits * BOOST
+        key = float(c.ranks.get("fused", n + 1) - lift * hits)
+        c.scores["order"] = key
+        keyed.append((key, pos, c))
+    return [c for _k, _p, c in sorted(keyed, key=lambda t: (t[0], t[1]))]
 
 
 def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:

@@ -132,6 +132,7 @@ class HybridRetriever:
         rrf_k: int = RRF_K,
         user_groups: Sequence[str] | None = None,
         metadata_filter: Filter | None = None,
+        keyword_query: str | None = None,
     ) -> RetrievalResult:
         """Retrieve candidates.
 
@@ -144,11 +145,14 @@ class HybridRetriever:
             rrf_k: RRF smoothing constant.
             user_groups: The caller's groups; access labels are enforced in-store.
             metadata_filter: Extra filter (e.g. ``{"doc_name": "report.pdf"}``).
+            keyword_query: What the keyword (BM25) leg searches for, when it differs from
+                ``query`` (an expanded question); ``None``: ``query``.
 
         Returns:
             The fused, filtered candidates.
         """
         flt = combine(access_filter(user_groups), metadata_filter)
+        lexical_query = keyword_query or query
         by_key: dict[str, Candidate] = {}
         lists: dict[str, list[str]] = {}
         qvec: list[float] | None = None
@@ -157,7 +161,7 @@ class HybridRetriever:
             # a keyword leg that waits on a database runs while the question is embedded
             # and the dense leg searches (results are merged in the same order as below)
             assert self.lexical is not None
-            lexical_hits = _leg_pool().submit(self.lexical.bm25_search, query, k_bm25, flt)
+            lexical_hits = _leg_pool().submit(self.lexical.bm25_search, lexical_query, k_bm25, flt)
         if mode in ("dense", "hybrid"):
             qvec = self.embeddings.embed_query(query)
             by_vector = getattr(self.store, "similarity_search_with_score_by_vector", None)
@@ -172,7 +176,7 @@ class HybridRetriever:
             if lexical_hits is not None:
                 hits = lexical_hits.result()
             else:
-                hits = self.lexical.bm25_search(query, k_bm25, filter=flt)
+                hits = self.lexical.bm25_search(lexical_query, k_bm25, filter=flt)
             lists["bm25"] = self._collect(hits, "bm25", by_key)
         fused = rrf(lists, rrf_k)[:k]
         out = []

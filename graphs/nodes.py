@@ -191,12 +191,16 @@ def constrain(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> di
     ):
         return {"constraints": ConstraintRecord(enabled=True, documents=len(gaz.documents))}
     qc = rules.parse_constraints(state["question"], gaz)
+    flt = rules.filter_for(qc)
+    parsed = qc.to_dict()
+    # a question about a filing: its keyword leg also searches the statements' own wording
+    parsed["keyword_terms"] = list(rules.statement_terms(state["question"])) if flt else []
     return {
         "constraints": ConstraintRecord(
             enabled=True,
             documents=len(gaz.documents),
-            parsed=qc.to_dict(),
-            filter=rules.filter_for(qc),
+            parsed=parsed,
+            filter=flt,
             boosts=tuple((f, tuple(v)) for f, v in rules.boosts_for(qc)),
             refusal=rules.refusal_reason(qc, companies_indexed=bool(gaz.companies)),
         )
@@ -208,8 +212,11 @@ def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     the caller's ``filters`` and the question's constraints."""
     cfg = RAGConfig.from_runnable_config(config)
     constraints = state.get("constraints")
+    terms = ((constraints.parsed if constraints is not None else None) or {}).get("keyword_terms")
+    extra = {"keyword_query": " ".join([state["question"], *terms])} if terms else {}
     res = deps.retriever.retrieve(
         state["question"],
+        **extra,
         mode=cfg.retrieval_mode,  # type: ignore[arg-type]
         k_dense=cfg.k_dense,
         k_bm25=cfg.k_bm25,
@@ -241,7 +248,10 @@ def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
         state["question"], list(state.get("candidates") or []), state.get("query_vector")
     )
     constraints = state.get("constraints")
-    if constraints is not None and constraints.boosts:
+    if constraints is not None and (constraints.parsed or {}).get("keyword_terms"):
+        # a question about a filing, keyword leg in the statements' wording: its order wins
+        ranked = rules.first_stage_order(ranked, constraints.boosts)
+    elif constraints is not None and constraints.boosts:
         ranked = rules.apply_boosts(ranked, constraints.boosts)
     return {
         "candidates": ranked,
