@@ -1,51 +1,61 @@
-"""Each refusal rule of the extractive answerer, measured alone and together, through the graph.
+"""Each refusal rule of the extractive answerer, alone and together, and the graded focus rule.
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/refusal_rules.py [--cal-limit N] [--limit N] [--seed 0]
-        [--sets squad-cal,squad-test,scifact,sample,devset] [--kept RULE,...]
+    .venv/bin/python benchmarks/refusal_rules.py [--cal-limit 750] [--limit N] [--seed 0]
+        [--sets squad-cal,devset-cal,squad-test,scifact,sample,devset] [--kept RULE,...]
+        [--coverage T] [--sentence-weight W] [--sweep-from OLD.json] [--no-alone]
 
 The gate refuses questions the corpus does not cover; questions that *look* covered get past
 it, and the offline extractive answerer then decides whether the sentence it would quote
 answers the question (``chains/answer_checks.py``). Its rules are knobs: ``number_check`` (a
 number the question asks about that no passage mentions), ``answer_type_check`` (who / when /
-how many needs a name / date / quantity) and ``focus_check`` (the question's names and heavy
-terms, or a close paraphrase, must be in the passage). Instruction-shaped sentences are never
-quoted under any configuration (a safety rule, not a knob), so it is not measured as one.
+how many needs a name / date / quantity), ``negation_check`` (a negated question needs a
+negated sentence), ``focus_check`` (the question's names and heavy terms, or a close
+paraphrase, must be in the passage) and the graded ``focus_coverage`` (the share of the
+question's focus weight the sentence and its document cover must reach a threshold).
+Instruction-shaped sentences are never quoted under any configuration (a safety rule, not a
+knob), so it is not measured as one.
 
 Configurations, each the full compiled graph (``GraphDeps`` + ``build_graph``) with the
-packaged gate:
+packaged gate: ``default`` (the shipped rules, ``DEFAULT_RULES``); ``none``; ``before``
+(``number_check`` only); one per rule with every other rule off; ``kept`` (``--kept``, else
+the rules that alone against ``none`` on the SQuAD calibration half newly refuse more
+unanswerable questions than answerable ones); ``all``; and ``new`` = default +
+``focus_coverage`` ≥ T. ``--no-alone`` runs only ``default`` and ``new``.
 
-* ``none``: every rule off;
-* ``before``: the previous default (``number_check`` only);
-* one configuration per rule with every other rule off;
-* ``kept``: the rules on by default: ``--kept``, else those that pay for themselves on the
-  SQuAD calibration half (below; the decision is reported either way);
-* ``all``: every rule on.
+T is chosen by a rule stated before any test-half run (``choose_threshold``): over the sweep
+``SWEEP`` on the calibration halves, the threshold refusing the most unanswerable questions
+of the SQuAD calibration half while answering at least ``MIN_ANSWERED_CAL`` of its
+answerable ones, among thresholds whose newly refused questions on the development set's
+calibration half (pooled over its four corpora) are not mostly answerable. ``--coverage``
+fixes T instead (``--sweep-from`` then reports an earlier run's sweep).
 
 Retrieval and the second stage do not depend on these knobs, so within a set they are
 computed once per question and replayed for the other configurations (``MemoRetriever``,
-``MemoReranker``); every node of the compiled graph still runs for every configuration.
+``MemoReranker``); every node of the compiled graph still runs for every configuration. A
+configuration's results are cached under ``<work>/refusal_cache/`` keyed by the set, the
+index, the knobs, the questions and a hash of ``chains/`` and ``graphs/`` (changed code is
+re-run); single-word embeddings under ``<work>/word_vectors-<model>.npz``.
 
 SQuAD 2.0's 16 articles are split by article (seeded shuffle of the sorted titles, seed 12,
-fixed before any result was looked at) into a calibration half and a test half. A rule is
-*kept* when, alone against ``none`` on the calibration half, it newly refuses more
-unanswerable questions than answerable ones (paired: the sign test's two counts). Thresholds
-(``FOCUS_SIMILARITY``, ``FOCUS_SHARE`` in ``chains/answerers.py``) were tuned on the
-calibration half only. Reported on the test half and on the other sets: SciFact's answerable
-claims, the sample corpus (``examples/questions.jsonl``) and, when present, the test half of
-the users'-words development set (``benchmarks/devset/questions.jsonl``: answerable, near
-misses and out-of-domain questions, each asked of its own corpus; out-of-domain ones of every
-corpus run). Figures per configuration: answerable answered and unanswerable refused (95 %
-Wilson), paired wins/losses against ``none`` and against ``before`` with a two-sided exact
-sign test (correct = an answerable question answered, an unanswerable one refused), and
-among answered answerable questions the share citing the gold evidence. Writes
-``benchmarks/out/refusal_rules.{json,md}``.
+fixed before any result was looked at) into a calibration half and a test half; the
+development set (``benchmarks/devset/questions.jsonl``) has its own fixed split, each
+question asked of its own corpus and the out-of-domain ones of every corpus. Reported per
+set and configuration: answerable answered, unanswerable refused (near misses and
+out-of-domain separately on the development set), among answered answerable questions the
+share citing the gold evidence (95 % Wilson intervals) and paired wins/losses against the
+default with a two-sided exact sign test (correct = an answerable question answered, an
+unanswerable one refused); the development set's test half also pooled over its corpora,
+with both phrasings separately. Writes ``benchmarks/out/refusal_rules.{json,md}``, the
+per-question reasons of ``default`` and ``new`` (``refusal_rules_reasons.jsonl``) and the
+trade-off plot of the calibration sweep (``docs/figures/refusal_tradeoff.png``).
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -78,6 +88,11 @@ SWEEP = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
 #: default (:func:`choose_threshold`).
 MIN_ANSWERED_CAL = 0.93
 FIGURE = REPO / "docs" / "figures" / "refusal_tradeoff.png"
+#: The graph's code (``chains/``, ``graphs/``) as a hash: cached results are reused only by
+#: the same code.
+CODE = hashlib.sha256(
+    b"".join(f.read_bytes() for d in ("chains", "graphs") for f in sorted((REPO / d).glob("*.py")))
+).hexdigest()
 
 
 class MemoRetriever:
@@ -198,38 +213,43 @@ def choose_threshold(
     return float(max(ok, key=lambda c: (c["refused"], -c["threshold"]))["threshold"])
 
 
-def tradeoff_figure(curve: list[dict[str, Any]], points: dict[str, tuple[float, float]]) -> Any:
-    """Answerable answered against unanswerable refused, one point per threshold."""
+def tradeoff_figure(
+    curves: dict[str, list[dict[str, Any]]],
+    points: dict[str, tuple[float, float]],
+    title: str = "SQuAD 2.0 calibration half, extractive answerer: refusal trade-off",
+) -> Any:
+    """Answerable answered against unanswerable refused: one line per sweep of the graded
+    rule (a point per threshold), and single configurations as markers."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(6.4, 4.4))
+    fig = Figure(figsize=(6.6, 4.6))
     ax = fig.subplots()
-    xs = [c["refused"] for c in curve]
-    ys = [c["answered"] for c in curve]
-    ax.plot(xs, ys, "-o", color="tab:blue", label="default + focus_coverage ≥ t")
-    for c in curve:
-        ax.annotate(
-            f"{c['threshold']:.2f}",
-            (c["refused"], c["answered"]),
-            fontsize=7,
-            textcoords="offset points",
-            xytext=(4, 3),
-        )
-    markers = ("s", "^", "D", "v", "P")
-    for (name, (x, y)), mk in zip(points.items(), markers, strict=False):
+    for (label, curve), color in zip(curves.items(), ("tab:blue", "tab:green"), strict=False):
         ax.plot(
-            [x],
-            [y],
-            mk,
-            color="tab:orange" if name.startswith("new") else "tab:gray",
-            label=name,
-            markersize=7,
+            [c["refused"] for c in curve],
+            [c["answered"] for c in curve],
+            "-o",
+            color=color,
+            markersize=4,
+            label=label,
         )
+        for c in curve:
+            ax.annotate(
+                f"{c['threshold']:.2f}",
+                (c["refused"], c["answered"]),
+                fontsize=6,
+                textcoords="offset points",
+                xytext=(4, 2),
+                color=color,
+            )
+    markers = ("s", "^", "D", "v", "P", "X")
+    for (name, (x, y)), mk in zip(points.items(), markers, strict=False):
+        ax.plot([x], [y], mk, color="tab:orange", label=name, markersize=7, alpha=0.85)
     ax.axhline(0.9, color="tab:red", lw=0.8, ls="--")
     ax.axvline(0.3, color="tab:red", lw=0.8, ls="--")
     ax.set_xlabel("unanswerable refused")
     ax.set_ylabel("answerable answered")
-    ax.set_title("SQuAD 2.0, extractive answerer: refusal trade-off", fontsize=10)
+    ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
@@ -263,11 +283,33 @@ def main() -> int:
         help="the graded focus rule's threshold of 'new' (default: chosen on the calibration "
         "halves in this run by the stated rule)",
     )
-    p.add_argument("--no-alone", action="store_true", help="skip the one-rule configurations")
+    p.add_argument(
+        "--candidates",
+        default="",
+        help="comma-separated focus_coverage thresholds also run on every set (results are "
+        "cached under <work>/refusal_cache; only the chosen one is reported)",
+    )
+    p.add_argument(
+        "--sentence-weight",
+        type=float,
+        help="the graded rule's weight of the sentence's own coverage (default "
+        "chains.answerers.COVERAGE_SENTENCE_WEIGHT)",
+    )
+    p.add_argument(
+        "--sweep-from",
+        type=Path,
+        help="with --coverage: the sweep of an earlier run's refusal_rules.json (not re-run)",
+    )
+    p.add_argument(
+        "--no-alone",
+        action="store_true",
+        help="only the default and the graded rule (no none / before / one rule alone / all)",
+    )
     p.add_argument("--figure", type=Path, default=FIGURE, help="where the trade-off PNG goes")
     args = p.parse_args()
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
 
+    import chains.answerers as answerers
     from chains.rerank import make_reranker
     from citerag.eval import metrics as stats
     from citerag.eval import plots, report
@@ -277,6 +319,13 @@ def main() -> int:
     from graphs.deps import GraphDeps
     from graphs.rag import build_graph
 
+    if args.sentence_weight is not None:
+        answerers.COVERAGE_SENTENCE_WEIGHT = args.sentence_weight
+    variant = (
+        []
+        if answerers.COVERAGE_SENTENCE_WEIGHT == 0.5
+        else [f"sentence_weight={answerers.COVERAGE_SENTENCE_WEIGHT}"]
+    )
     emb = cached_embeddings(args)
     slug = "".join(ch if ch.isalnum() else "_" for ch in model().name)
     words = WordCache(emb, args.work / f"word_vectors-{slug}.npz")
@@ -343,16 +392,18 @@ def main() -> int:
             half = "calibration" if split == "calibration" else "test"
             sets.append((f"devset {half} half: {corpus}", corpus, qs, split == "calibration"))
 
-    configs: dict[str, dict[str, Any]] = {
-        "none": rules_conf(set()),
-        "before": rules_conf({"number_check"}),
-        "default": rules_conf(DEFAULT_RULES),
-    }
+    configs: dict[str, dict[str, Any]] = {"default": rules_conf(DEFAULT_RULES)}
     if not args.no_alone:
+        configs["none"] = rules_conf(set())
+        configs["before"] = rules_conf({"number_check"})
         for r in RULES:
             configs[f"{r} alone"] = rules_conf({r})
         configs["all"] = rules_conf(set(RULES))
     sweep = {f"coverage ≥ {t:.2f}": rules_conf(DEFAULT_RULES, t) for t in SWEEP}
+    for t in (float(x) for x in args.candidates.split(",") if x.strip()):
+        configs[f"candidate ≥ {t:.2f}"] = rules_conf(DEFAULT_RULES, t)
+    if args.sweep_from:
+        sweep = {}  # reported from the earlier run
 
     status: dict[str, dict[str, list[str]]] = {}
     #: per set and configuration: (status, reason, answer) per question, and the figures
@@ -396,6 +447,22 @@ def main() -> int:
                 cites[name][cname] = cites[name][same[0]]
                 continue
             run_cfg = EvalConfig(cname, tuple(sorted({**base_conf, **rules}.items())))
+            key = hashlib.sha256(
+                json.dumps(
+                    [name, loaded.manifest_id, run_cfg.conf, [q.id for q in qs], CODE, *variant],
+                    sort_keys=True,
+                    default=str,
+                ).encode()
+            ).hexdigest()[:24]
+            cached = args.work / "refusal_cache" / f"{key}.json"
+            if cached.is_file():
+                got = json.loads(cached.read_text(encoding="utf-8"))
+                status.setdefault(name, {})[cname] = got["status"]
+                figures.setdefault(name, {})[cname] = got["figures"]
+                cites.setdefault(name, {})[cname] = got["cites"]
+                brief.setdefault(name, {})[cname] = [tuple(b) for b in got["brief"]]
+                log(f"{name} / {cname}: from {cached}")
+                continue
             res = run_generation(graph, qs, run_cfg, progress=not args.no_progress)
             status.setdefault(name, {})[cname] = [r.get("status", "failed") for r in res]
             figures.setdefault(name, {})[cname] = generation_figures(qs, res, corpus_idx)
@@ -412,6 +479,18 @@ def main() -> int:
                 )
                 for r in res
             ]
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_text(
+                json.dumps(
+                    {
+                        "status": status[name][cname],
+                        "figures": figures[name][cname],
+                        "cites": cites[name][cname],
+                        "brief": brief[name][cname],
+                    }
+                ),
+                encoding="utf-8",
+            )
         save_embeddings(emb, args)
         words.save()
 
@@ -448,7 +527,7 @@ def main() -> int:
             log(f"the calibration rule keeps: {sorted(kept) or 'none'}")
             ans = [i for i, q in enumerate(qs) if not q.unanswerable]
             un = [i for i, q in enumerate(qs) if q.unanswerable]
-            for t, cname in zip(SWEEP, sweep, strict=True):
+            for t, cname in zip(SWEEP, sweep, strict=False):
                 st = status[name][cname]
                 curve.append(
                     {
@@ -459,10 +538,17 @@ def main() -> int:
                 )
         elif name.startswith("devset calibration"):
             dev_curve = dev_curve or {t: {"gain": 0, "cost": 0} for t in SWEEP}
-            for t, cname in zip(SWEEP, sweep, strict=True):
+            for t, cname in zip(SWEEP, sweep, strict=False):
                 gain, cost = newly(name, qs, cname, "default")
                 dev_curve[t]["gain"] += gain
                 dev_curve[t]["cost"] += cost
+    if args.sweep_from:
+        earlier = json.loads(args.sweep_from.read_text(encoding="utf-8"))
+        curve = earlier["sweep_squad_calibration"]
+        dev_curve = {float(k): v for k, v in earlier["sweep_devset_calibration"].items()} or None
+        if "keep_decision" in earlier:
+            data["keep_decision"] = earlier["keep_decision"]
+        log(f"sweep from {args.sweep_from}: it chose {earlier.get('chosen_coverage')}")
     data["sweep_squad_calibration"] = curve
     data["sweep_devset_calibration"] = {str(k): v for k, v in (dev_curve or {}).items()}
     coverage = args.coverage
@@ -470,6 +556,7 @@ def main() -> int:
         coverage = choose_threshold(curve, dev_curve)
         log(f"the stated rule chooses focus_coverage = {coverage}")
     data["chosen_coverage"] = coverage
+    data["coverage_sentence_weight"] = answerers.COVERAGE_SENTENCE_WEIGHT
     rule_kept = sorted(kept) if kept is not None else None
     if chosen is not None:
         kept = chosen
@@ -491,6 +578,8 @@ def main() -> int:
     order: list[str] = [c for c in ("none", "before", "default") if c in configs]
     order += [f"{r} alone" for r in RULES if f"{r} alone" in configs]
     order += [c for c in ("kept", "all", "new") if c in configs]
+    if args.no_alone and configs.get("kept") == configs["default"]:
+        order.remove("kept")  # the same knobs as the default
     ref = "default"
     md: list[str] = [
         "## Refusal rules past the gate: the default, each rule alone, all, and the graded "
@@ -499,7 +588,8 @@ def main() -> int:
         "unanswerable > newly refused answerable) keeps: "
         f"{', '.join(rule_kept or []) or 'not run'}. 'default' = the shipped rules "
         f"({', '.join(sorted(DEFAULT_RULES))}); 'new' = default + `focus_coverage` ≥ "
-        f"{coverage if coverage is not None else '—'} (chosen by the stated rule: most "
+        f"{coverage if coverage is not None else '—'}, sentence weight "
+        f"{answerers.COVERAGE_SENTENCE_WEIGHT} (chosen by the stated rule: most "
         f"unanswerable refused on the SQuAD calibration half with ≥ {MIN_ANSWERED_CAL:.0%} of "
         "its answerable answered, among thresholds whose newly refused questions on the "
         "development set's calibration half are not mostly answerable). Full graph, packaged "
@@ -583,8 +673,11 @@ def main() -> int:
             )
         data["sets"][name] = out
         md += [
-            f"### {name} ({len(ans)} answerable, "
-            + ", ".join(f"{len(groups[g])} {g.split(' refused')[0]}" for g in cols)
+            f"### {name} ("
+            + ", ".join(
+                [f"{len(ans)} answerable"]
+                + [f"{len(groups[g])} {g.split(' refused')[0]}" for g in cols]
+            )
             + ")\n",
             report.table(
                 [
@@ -668,21 +761,21 @@ def main() -> int:
         "default does not, and the reverse (correct = answerable answered, unanswerable "
         "refused); two-sided exact sign test. 95 % Wilson intervals."
     )
-    test_name = "SQuAD 2.0 test half"
-    if curve and test_name in status:
-        points: dict[str, tuple[float, float]] = {}
-        qs = next(q for n, _, q, _ in sets if n == test_name)
+    cal_name = "SQuAD 2.0 calibration half"
+    if curve and cal_name in status:
+        qs = next(q for n, _, q, _ in sets if n == cal_name)
         ans = [i for i, q in enumerate(qs) if not q.unanswerable]
         un = [i for i, q in enumerate(qs) if q.unanswerable]
-        for pc_name in ("default", "all", "new"):
-            if pc_name in status[test_name]:
-                st = status[test_name][pc_name]
-                points[f"{pc_name} (test half)"] = (
+        points: dict[str, tuple[float, float]] = {}
+        for pc_name in ("default", "focus_check alone", "kept", "all"):
+            if pc_name in status[cal_name]:
+                st = status[cal_name][pc_name]
+                points[pc_name] = (
                     sum(st[i] == "no_evidence" for i in un) / len(un),
                     sum(st[i] == "answered" for i in ans) / len(ans),
                 )
-        fig = tradeoff_figure(curve, points)
-        plots.save(fig, args.figure)
+        label = f"default + focus_coverage ≥ t (w = {answerers.COVERAGE_SENTENCE_WEIGHT})"
+        plots.save(tradeoff_figure({label: curve}, points), args.figure)
         log(f"wrote {args.figure}")
     write(args.out, "refusal_rules", data, "\n".join(md))
     (args.out / "refusal_rules_reasons.jsonl").write_text(
