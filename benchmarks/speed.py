@@ -702,6 +702,9 @@ INGEST_VARIANTS: dict[str, tuple[str, str | None, int | None]] = {
     "citerag-int8": ("citerag", "minilm-int8", None),
     "citerag-1thread": ("citerag", None, 1),
     "citerag-int8-1thread": ("citerag", "minilm-int8", 1),
+    # sentence vectors pooled from the chunk's own encoder pass (not the default: README)
+    "citerag-contextual": ("citerag-contextual", None, None),
+    "citerag-int8-contextual": ("citerag-contextual", "minilm-int8", None),
 }
 
 
@@ -758,6 +761,10 @@ def ingest_child(variant: str, work: Path) -> dict[str, Any]:
     from citerag.index.chunk_vectors import add_stage
     from citerag.index.ingest import ingest
 
+    if runner == "citerag-contextual":
+        from citerag.index import chunk_vectors
+
+        chunk_vectors.PREFERRED_METHOD = chunk_vectors.CONTEXTUAL
     model = load_embedding_model(model_name, threads=threads)
     model.embeddings.embed_documents(["warm-up"])
     add = bm25.BM25Index.add
