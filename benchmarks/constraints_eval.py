@@ -69,6 +69,24 @@ def _index(name: str, args: Any) -> tuple[Any, Any]:
     return prep, load_index(index_dir, model())
 
 
+def _asked(doc: dict[str, Any], q: Any, gold: dict[str, Any]) -> bool:
+    """Whether a cited document is one the question asks about: the gold filing, or a filing
+    of the gold company for a period the question names (each period of a range or list).
+
+    This is the issue's "another company's or year's document" read literally: a question
+    about "FY2019 to FY2021" may cite the FY2019 10-K, although FinanceBench lists one gold
+    filing per question.
+    """
+    from chains.constraints import _annual_key, named_periods, parse_periods
+
+    if doc.get("doc_name") == gold.get("doc_name"):
+        return True
+    if not doc or doc.get("company") != gold.get("company"):
+        return False
+    keys = {_annual_key(v) for c in parse_periods(q.question) for v in named_periods(c)}
+    return bool(doc.get("period")) and _annual_key(str(doc["period"])) in keys
+
+
 def _filing_rows(
     name: str,
     qs: list[Any],
@@ -110,13 +128,25 @@ def _filing_rows(
                 a and any(docs.get(d, {}).get("company") != gc for d in c)
                 for a, c, gc in zip(answered, cites, gold_company, strict=True)
             ]
+            outside = [
+                a and any(not _asked(docs.get(d, {}), q, docs.get(g, {})) for d in c)
+                for a, c, q, g in zip(answered, cites, qs, gold, strict=True)
+            ]
             refused = [r.get("status") == "no_evidence" for r in results]
             n_ans = sum(answered)
+            for q, o, out_, c, g in zip(qs, other_doc, outside, cites, gold, strict=True):
+                if o and cfg == ON:
+                    log(
+                        f"{name} {q.id}: cites {sorted(set(c))}, not {g}"
+                        f"{' (outside the question)' if out_ else ' (a period it names)'}:"
+                        f" {q.question!r}"
+                    )
             row.update(
                 {
                     "answered": stats.Proportion(n_ans, len(results)),
                     "answered_from_another_document": stats.Proportion(sum(other_doc), n_ans),
                     "answered_citing_another_company": stats.Proportion(sum(other_company), n_ans),
+                    "answered_citing_outside_the_question": stats.Proportion(sum(outside), n_ans),
                     "refused_though_present": stats.Proportion(sum(refused), len(results)),
                 }
             )

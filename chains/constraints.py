@@ -856,6 +856,17 @@ def _annual_key(label: str) -> str:
     return f"Y{m.group(1)}" if m else label
 
 
+def _period_order(label: str) -> tuple[int, int]:
+    """Chronological key of a period label: year, then quarter (a full year after its Q4)."""
+    q = re.fullmatch(r"(\d{4})Q([1-4])", label)
+    if q:
+        return int(q.group(1)), int(q.group(2))
+    years = period_years(label)
+    if not years:
+        return 0, 0
+    return years[-1], 5 if re.fullmatch(r"(?:FY)?\d{4}", label) else 0
+
+
 def named_periods(constraint: Constraint, *, limit: int = 24) -> tuple[str, ...]:
     """The period labels a constraint names: its value, or every period of a range.
 
@@ -1035,7 +1046,10 @@ def boosts_for(
     when nothing indexed matches); exact period constraints contribute the indexed labels
     that are a period the question names (``FY2021`` = ``2021``): the filter admits
     comparative-year documents only when such a label is missing for some company, and then
-    the exact ones still come first.
+    the exact ones still come first. For a **range** ("from FY2019 to FY2021") the filter
+    admits every period of it, and the boost goes to the latest one indexed: a periodic
+    report presents the prior years as comparatives, so the range's last report covers most
+    of it, and it is the one whose figures are current (restated, not superseded).
 
     Args:
         constraints: A parse result, or its constraints.
@@ -1051,6 +1065,9 @@ def boosts_for(
         elif c.field == "period":
             keys = {_annual_key(v) for v in named_periods(c)}
             values = tuple(v for v in c.doc_values if _annual_key(v) in keys)
+            if c.relation == "range" and values:
+                latest = max(_period_order(v) for v in values)
+                values = tuple(v for v in values if _period_order(v) == latest)
         else:
             continue
         if values and (c.field, values) not in out:

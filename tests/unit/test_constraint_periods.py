@@ -132,3 +132,29 @@ def test_a_restricted_exact_filing_changes_nothing_for_a_caller_without_its_labe
     assert "FY2022" in str(_filter(restricted, []))
     insider = str(_filter(restricted, ["board"]))
     assert "FY2021" in insider and "FY2022" not in insider
+
+
+def test_a_range_admits_every_period_and_prefers_the_latest_report() -> None:
+    gaz = Gazetteer([_doc("Adobe", f"FY{y}") for y in (2015, 2016, 2017, 2018)])
+    question = "How did Adobe's revenue change from FY2015 to FY2017?"
+    assert set(_periods(question, gaz)) == {"FY2015", "FY2016", "FY2017"}
+    assert boosts_for(parse_constraints(question, gaz)) == [("period", ("FY2017",))]
+    # the range's end is not indexed: the latest report inside it gets the boost
+    gaz = Gazetteer([_doc("Adobe", "FY2015"), _doc("Adobe", "FY2016")])
+    assert boosts_for(parse_constraints(question, gaz)) == [("period", ("FY2016",))]
+
+
+def test_a_list_of_periods_boosts_each_named_period() -> None:
+    gaz = Gazetteer([_doc("Adobe", f"FY{y}") for y in (2015, 2016, 2017)])
+    qc = parse_constraints("Compare Adobe's revenue in FY2015 and FY2017.", gaz)
+    assert set(_periods("Compare Adobe's revenue in FY2015 and FY2017.", gaz)) == {
+        "FY2015",
+        "FY2017",
+    }
+    assert ("period", ("FY2015",)) in boosts_for(qc) and ("period", ("FY2017",)) in boosts_for(qc)
+
+
+def test_quarter_ranges_prefer_the_latest_quarter() -> None:
+    gaz = Gazetteer([_doc("Amcor", f"2023Q{q}", "10-Q") for q in (1, 2, 3)])
+    qc = parse_constraints("How did Amcor's margin move from Q1 2023 to Q3 2023?", gaz)
+    assert boosts_for(qc) == [("period", ("2023Q3",))]
