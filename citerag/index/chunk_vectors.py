@@ -175,17 +175,28 @@ def _separate(
     whole: list[bool],
     seconds: dict[str, float],
 ) -> EmbeddedChunks:
-    """Chunks, then their sentences, as texts of their own."""
+    """Chunks, then their sentences, as texts of their own.
+
+    A sentence text that occurs several times in the batch (a statement's column header, a
+    running "(in millions)", the overlap of neighbouring chunks: about 10 % of a filing's
+    sentences) is embedded once; a sentence's vector depends only on its text.
+    """
     sent_texts = [
         c[s:e]
         for c, spans, alone in zip(contents, sent_spans, whole, strict=True)
         if not alone
         for s, e in spans
     ]
+    unique = list(dict.fromkeys(sent_texts))
     t0 = time.perf_counter()
     chunk_vecs = embed_texts(embedding, texts)
     t1 = time.perf_counter()
-    sent_vecs = embed_texts(embedding, sent_texts)
+    unique_vecs = embed_texts(embedding, unique)
+    if len(unique) == len(sent_texts):
+        sent_vecs = unique_vecs
+    else:
+        where = {t: i for i, t in enumerate(unique)}
+        sent_vecs = unique_vecs[[where[t] for t in sent_texts]]
     t2 = time.perf_counter()
     seconds.update(embed_chunks=t1 - t0, embed_sentences=t2 - t1)
     sentences: list[SentenceVectors] = []
@@ -196,7 +207,7 @@ def _separate(
             continue
         sentences.append((spans, sent_vecs[row : row + len(spans)].astype(np.float16)))
         row += len(spans)
-    return _done(chunk_vecs, sentences, len(texts) + len(sent_texts), SEPARATE, seconds)
+    return _done(chunk_vecs, sentences, len(texts) + len(unique), SEPARATE, seconds)
 
 
 def _done(
