@@ -114,14 +114,19 @@ class IndexWorker:
 
     # -- the thread ------------------------------------------------------------------------
 
-    def _run(self) -> None:
+    def _start_engine(self, *, reconcile: bool = False) -> None:
+        """Load the model and the published build; a failure leaves the engine in ``error``."""
         try:
             self.engine.load_model()
             self.engine.reload()
-            self._reconcile()
+            if reconcile:
+                self._reconcile()
         except Exception as exc:
             log.exception("cannot load the index")
             self.engine.state, self.engine.error = "error", f"{type(exc).__name__}: {exc}"
+
+    def _run(self) -> None:
+        self._start_engine(reconcile=True)
         for rec in self.registry.all():  # resume work interrupted by a restart
             if rec.status == "pending":
                 self.submit("add", rec.id)
@@ -442,12 +447,7 @@ class SharedIndexWorker(IndexWorker):
     # -- the thread ------------------------------------------------------------------------
 
     def _run(self) -> None:
-        try:
-            self.engine.load_model()
-            self.engine.reload()
-        except Exception as exc:
-            log.exception("cannot load the index")
-            self.engine.state, self.engine.error = "error", f"{type(exc).__name__}: {exc}"
+        self._start_engine()
         while True:
             self._cycle()
             try:
@@ -611,12 +611,7 @@ class ReadOnlyIndexWorker(IndexWorker):
         self._thread.join(timeout)
 
     def _run(self) -> None:
-        try:
-            self.engine.load_model()
-            self.engine.reload()
-        except Exception as exc:
-            log.exception("cannot load the index")
-            self.engine.state, self.engine.error = "error", f"{type(exc).__name__}: {exc}"
+        self._start_engine()
         while not self._stopping.wait(self.watch_interval):
             try:
                 if self.engine.model_loaded and self.engine.index_changed():
