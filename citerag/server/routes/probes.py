@@ -3,6 +3,7 @@ and return no names or paths."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from fastapi import APIRouter
@@ -47,6 +48,7 @@ def ready(engine: EngineDep, registry: Registry, worker: Worker) -> JSONResponse
                 "state": engine.state,
                 "reason": NOT_READY.get(engine.state, "loading"),
                 "uploads": uploads,
+                "process": os.getpid(),
             },
             status_code=503,
             headers={"Retry-After": "2"},
@@ -59,5 +61,6 @@ def ready(engine: EngineDep, registry: Registry, worker: Worker) -> JSONResponse
             "embedding_model": engine.model.name,
             **snap.counts(),
             "uploads": uploads,
+            "process": os.getpid(),  # which of several worker processes answered
         }
     )
