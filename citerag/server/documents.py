@@ -142,10 +142,14 @@ class DocumentRegistry:
         self.path = data_dir / DOCUMENTS_FILE
         self._lock = threading.RLock()
         self._docs: dict[str, DocumentRecord] = {}
-        self.uploads.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(self.incoming, ignore_errors=True)  # half-received uploads
+        self._prepare()
         if self.path.exists():
             self._docs = self._read()
+
+    def _prepare(self) -> None:
+        """Create the uploads folder and clear half-received uploads."""
+        self.uploads.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(self.incoming, ignore_errors=True)  # half-received uploads
 
     def _read(self) -> dict[str, DocumentRecord]:
         try:
@@ -266,20 +270,8 @@ class ReadOnlyRegistry(DocumentRegistry):
     whatever an earlier writing server recorded, as of its start.
     """
 
-    def __init__(self, data_dir: Path) -> None:
-        """Read ``data_dir/documents.json`` if it exists (nothing is created).
-
-        Raises:
-            ValueError: The file exists but cannot be read.
-        """
-        self.data_dir = data_dir
-        self.uploads = data_dir / UPLOADS_DIR
-        self.incoming = self.uploads / INCOMING_DIR
-        self.path = data_dir / DOCUMENTS_FILE
-        self._lock = threading.RLock()
-        self._docs: dict[str, DocumentRecord] = {}
-        if self.path.exists():
-            self._docs = self._read()
+    def _prepare(self) -> None:
+        """Nothing: ``documents.json`` is only read (if it exists), nothing is created."""
 
     def _write(self) -> None:
         raise RuntimeError("this server is read-only: the document registry is not written")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chains import answer_checks as checks
+from tests.unit.test_answerers import WordVectors
 
 # -- answer type ---------------------------------------------------------------------------
 
@@ -265,30 +266,6 @@ def test_coverage_problem_names_the_weakest_terms():
     assert checks.coverage_problem(0.6, 0.6, ["prompt"]) is None
 
 
-class _Words:
-    """Questions and sentences embed alike; single words get their own direction, except
-    listed synonyms, which share one (a paraphrase)."""
-
-    DIM = 64
-
-    def __init__(self, synonyms=()):
-        self.synonyms = {w: i for i, group in enumerate(synonyms) for w in group}
-
-    def _word(self, w):
-        v = [0.0] * self.DIM
-        if w in self.synonyms:
-            v[1 + self.synonyms[w]] = 1.0
-        else:
-            v[8 + sum(map(ord, w)) % (self.DIM - 8)] = 1.0
-        return v
-
-    def embed_query(self, text):
-        return [1.0] + [0.0] * (self.DIM - 1)
-
-    def embed_documents(self, texts):
-        return [self._word(t) if " " not in t.strip() else self.embed_query(t) for t in texts]
-
-
 class _Idf:
     class _BM25:
         def __init__(self, idf):
@@ -316,7 +293,7 @@ def _answer(question, passages, threshold, synonyms=(), idf=None):
     from chains.citations import parse_output
 
     ans = ExtractiveAnswerer(
-        _Words(synonyms),
+        WordVectors(synonyms),
         _Idf(idf) if idf else None,
         negation_check=False,
         focus_coverage=threshold,
