@@ -2,8 +2,10 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/embedding_compare.py --dataset squad|scifact
+    .venv/bin/python benchmarks/embedding_compare.py --dataset squad|scifact|financebench
         [--candidate minilm-int8] [--limit N] [--work DIR] [--out DIR]
+    .venv/bin/python benchmarks/embedding_compare.py --dataset squad \
+        --candidate default --candidate-precision bf16      # bfloat16 batches vs float32
 
 Indexes the data set once per model with the default settings (same chunks: the chunk ids
 and so the evidence are the same; only the vectors differ), runs the evaluation harness of
@@ -11,6 +13,11 @@ and so the evidence are the same; only the vectors differ), runs the evaluation 
 model, and prints recall@k / MRR with 95 % intervals for both and the paired comparison
 (candidate's wins/losses against the default on the same questions, exact two-sided sign
 test). For the candidate's full table run ``retrieval_eval.py --embedding-model NAME``.
+
+``--base-precision`` / ``--candidate-precision`` (``fp32``, ``bf16``, ``auto``) set each side's
+arithmetic (:func:`citerag.embeddings.resolve_precision`); the base defaults to ``fp32``, so
+``--candidate default --candidate-precision bf16`` measures what the ``auto`` precision
+changes on a CPU with bfloat16. Each (model, precision) gets its own index and query cache.
 """
 
 from __future__ import annotations
@@ -23,8 +30,8 @@ from eval_common import log, parser, write
 CONFIGS = ("dense", "hybrid+sentence")
 
 
-def evaluate(name: str | None, dataset: str, args: Any) -> dict[str, Any]:
-    """Index the data set with one model and run the configurations."""
+def evaluate(name: str | None, precision: str, dataset: str, args: Any) -> dict[str, Any]:
+    """Index the data set with one model at one precision and run the configurations."""
     from citerag.embeddings import load_embedding_model
     from citerag.eval.adapters import ensure_index, prepare
     from citerag.eval.evidence import IndexedCorpus
@@ -32,13 +39,14 @@ def evaluate(name: str | None, dataset: str, args: Any) -> dict[str, Any]:
     from citerag.eval.runner import CachedEmbeddings, Evaluator, parse_config
     from citerag.index.loaded import load_index
 
-    model = load_embedding_model(name)
-    slug = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in model.name)
+    model = load_embedding_model(None if name == "default" else name, precision=precision)
+    label = model.name if model.precision in ("fp32", "int8") else f"{model.name}-{model.precision}"
+    slug = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)
     prep = prepare(dataset, args.data, args.work)
     index_dir = prep.root / f"index-{slug}"
     t0 = time.perf_counter()
     ensure_index(prep, index_dir, model, progress=not args.no_progress)
-    log(f"{model.name}: index {index_dir} ready in {time.perf_counter() - t0:.0f} s")
+    log(f"{label}: index {index_dir} ready in {time.perf_counter() - t0:.0f} s")
     loaded = load_index(index_dir, model)
     questions = [q for q in load_questions(prep.questions) if not q.unanswerable][: args.limit]
     corpus = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents)
@@ -48,7 +56,7 @@ def evaluate(name: str | None, dataset: str, args: Any) -> dict[str, Any]:
     ev = Evaluator(loaded.store, emb, corpus, calibration={}, manifest_id=loaded.manifest_id)
     runs = {c: ev.run(questions, parse_config(c), progress=not args.no_progress) for c in CONFIGS}
     emb.save(cache, model.name)
-    return {"model": model.name, "chunks": len(corpus), "runs": runs}
+    return {"model": label, "chunks": len(corpus), "runs": runs}
 
 
 def main() -> int:
@@ -56,14 +64,16 @@ def main() -> int:
     p = parser(__doc__.split("\n")[0])
     p.add_argument("--dataset", required=True, choices=["squad", "scifact", "financebench"])
     p.add_argument("--candidate", default="minilm-int8", help="model to compare (default int8)")
+    p.add_argument("--base-precision", default="fp32", help="fp32 (default), bf16 or auto")
+    p.add_argument("--candidate-precision", default="fp32", help="fp32 (default), bf16 or auto")
     p.add_argument("--limit", type=int, help="only the first N answerable questions")
     args = p.parse_args()
 
     from citerag.eval import report
     from citerag.eval.runner import compare
 
-    base = evaluate(None, args.dataset, args)
-    cand = evaluate(args.candidate, args.dataset, args)
+    base = evaluate(None, args.base_precision, args.dataset, args)
+    cand = evaluate(args.candidate, args.candidate_precision, args.dataset, args)
     rows = []
     for c in CONFIGS:
         for side in (base, cand):
@@ -97,7 +107,10 @@ def main() -> int:
             f"{a} vs {b}": {m: v.to_json() for m, v in res.items()} for a, b, res in pairs
         },
     }
-    write(args.out, f"embedding_compare_{args.dataset}", data, "\n".join(md))
+    stem = f"embedding_compare_{args.dataset}"
+    if args.candidate_precision != "fp32":
+        stem += f"_{args.candidate_precision}"
+    write(args.out, stem, data, "\n".join(md))
     return 0
 
 

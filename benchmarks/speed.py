@@ -108,6 +108,13 @@ VARIANTS: dict[str, dict[str, str]] = {
     # torch's default intra-op threads (one per core) instead of every core but one
     "allthreads": {"CITERAG_EMBEDDING_THREADS": str(os.cpu_count() or 1)},
     "int8": {"CITERAG_EMBEDDING_MODEL": "minilm-int8"},
+    # every forward pass in float32 (the default before precision "auto")
+    "fp32": {"CITERAG_EMBEDDING_PRECISION": "fp32"},
+    "fp32-w2": {
+        "CITERAG_EMBEDDING_PRECISION": "fp32",
+        "CITERAG_READ_ONLY": "true",
+        "CITERAG_WORKERS": "2",
+    },
     # LangServe's own /rag/invoke handler instead of citerag's orjson one (same responses)
     "langserve": {"CITERAG_FAST_INVOKE": "false"},
     "int8-langserve": {"CITERAG_EMBEDDING_MODEL": "minilm-int8", "CITERAG_FAST_INVOKE": "false"},
@@ -695,16 +702,19 @@ def print_breakdown(b: dict[str, Any]) -> None:
 
 # -- ingest --------------------------------------------------------------------------------
 
-#: Ingest variants: name -> (runner, embedding model, embedding threads).
-INGEST_VARIANTS: dict[str, tuple[str, str | None, int | None]] = {
-    "peer": ("peer", None, None),
-    "citerag": ("citerag", None, None),
-    "citerag-int8": ("citerag", "minilm-int8", None),
-    "citerag-1thread": ("citerag", None, 1),
-    "citerag-int8-1thread": ("citerag", "minilm-int8", 1),
+#: Ingest variants: name -> (runner, embedding model, embedding threads, precision).
+INGEST_VARIANTS: dict[str, tuple[str, str | None, int | None, str | None]] = {
+    "peer": ("peer", None, None, None),
+    # the default: precision "auto" (bfloat16 batches where the CPU has it)
+    "citerag": ("citerag", None, None, None),
+    # the default before "auto": every forward pass in float32
+    "citerag-fp32": ("citerag", None, None, "fp32"),
+    "citerag-int8": ("citerag", "minilm-int8", None, None),
+    "citerag-1thread": ("citerag", None, 1, None),
+    "citerag-int8-1thread": ("citerag", "minilm-int8", 1, None),
     # sentence vectors pooled from the chunk's own encoder pass (not the default: README)
-    "citerag-contextual": ("citerag-contextual", None, None),
-    "citerag-int8-contextual": ("citerag-contextual", "minilm-int8", None),
+    "citerag-contextual": ("citerag-contextual", None, None, None),
+    "citerag-int8-contextual": ("citerag-contextual", "minilm-int8", None, None),
 }
 
 
@@ -717,7 +727,7 @@ def _financebench_pdfs() -> list[Path]:
 
 def ingest_child(variant: str, work: Path) -> dict[str, Any]:
     """One timed ingest of the 4 PDFs in this (fresh) process; model loaded and warm first."""
-    runner, model_name, threads = INGEST_VARIANTS[variant]
+    runner, model_name, threads, precision = INGEST_VARIANTS[variant]
     pdfs = _financebench_pdfs()
     if runner == "peer":
         from langchain_community.document_loaders import PyPDFLoader
@@ -765,8 +775,8 @@ def ingest_child(variant: str, work: Path) -> dict[str, Any]:
         from citerag.index import chunk_vectors
 
         chunk_vectors.PREFERRED_METHOD = chunk_vectors.CONTEXTUAL
-    model = load_embedding_model(model_name, threads=threads)
-    model.embeddings.embed_documents(["warm-up"])
+    model = load_embedding_model(model_name, threads=threads, precision=precision)
+    model.embeddings.embed_documents(["warm-up", "warm-up batch"])
     add = bm25.BM25Index.add
 
     def bm25_add(self: Any, *a: Any, **k: Any) -> Any:
@@ -791,6 +801,7 @@ def ingest_child(variant: str, work: Path) -> dict[str, Any]:
         "stages": stages,
         "failed": report.failed,
         "sentence_method": sentence_method(model.embeddings),
+        "precision": model.precision,
         "torch_threads": __import__("torch").get_num_threads(),
     }
 

@@ -81,7 +81,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from citerag.index.ingest import ingest
     from loaders.chunking import ChunkSettings
 
-    model = load_embedding_model(args.embedding_model)
+    model = load_embedding_model(args.embedding_model, precision=args.embedding_precision)
     report = ingest(
         [Path(p) for p in args.paths],
         args.index,
@@ -200,6 +200,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser."""
+    from citerag.embeddings import PRECISIONS
+
     p = argparse.ArgumentParser(prog="citerag", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
@@ -228,6 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--embedding-model",
         default=None,
         help="Hugging Face name or local directory (default: bundled MiniLM)",
+    )
+    sp.add_argument(
+        "--embedding-precision",
+        choices=PRECISIONS,
+        default=PRECISIONS[0],
+        help="batched forward passes in bfloat16 where the CPU has it natively (auto), "
+        "or always fp32 / bf16",
     )
     sp.add_argument("--chunk-size", type=int, default=600)
     sp.add_argument("--chunk-overlap", type=int, default=80)

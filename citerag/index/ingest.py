@@ -904,6 +904,7 @@ def publish_build(target: IngestTarget, build: _Build, report: IngestReport, run
         "dimension": model.dimension,
         "normalized": True,
         "max_tokens": model.max_tokens,
+        "precision": model.precision,
     }
     manifest.index = target.index_info(build, run)
     if run.sentence_vectors:

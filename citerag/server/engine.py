@@ -26,7 +26,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from citerag.batching import DEFAULT_CACHE_SIZE, EmbeddingBatcher
-from citerag.embeddings import EmbeddingModel
+from citerag.embeddings import PRECISIONS, EmbeddingModel
 from citerag.index.builds import current_build
 from citerag.index.location import IndexLocation, is_store_url
 from citerag.index.manifest import Manifest
@@ -81,6 +81,7 @@ class Engine:
         query_batch_wait_ms: float = 0.0,
         query_cache: int = DEFAULT_CACHE_SIZE,
         embedding_threads: int | None = None,
+        embedding_precision: str | None = None,
     ) -> None:
         """Configure (nothing is loaded until :meth:`load_model`/:meth:`reload`).
 
@@ -95,8 +96,11 @@ class Engine:
             embedding_threads: Intra-op threads of the model the engine loads (``None``:
                 the library default; 0: every core but one). A model passed in as ``model``
                 keeps the caller's setting.
+            embedding_precision: ``auto``/``fp32``/``bf16`` for the model the engine loads
+                (``None``: ``auto``; see :func:`citerag.embeddings.resolve_precision`).
         """
         self.index_dir = index_dir
+        self.embedding_precision = embedding_precision
         self.embedding_model_name = embedding_model
         self._model = model
         self.warmup = warmup
@@ -130,6 +134,7 @@ class Engine:
         wait_ms: float = 0.0,
         cache: int = DEFAULT_CACHE_SIZE,
         threads: int | None = None,
+        precision: str | None = None,
     ) -> None:
         """Set how questions are embedded; applies to graphs loaded from now on.
 
@@ -139,10 +144,18 @@ class Engine:
             cache: Recent question vectors kept (0 = no cache).
             threads: Intra-op threads of the model the engine loads (``None``: keep the
                 current setting; 0: every core but one); before :meth:`load_model` only.
+            precision: ``auto``/``fp32``/``bf16`` for the model the engine loads (``None``:
+                keep the current setting); before :meth:`load_model` only.
 
         Raises:
             ValueError: A bound out of range.
         """
+        if precision is not None:
+            if precision not in PRECISIONS:
+                raise ValueError(
+                    f"embedding precision must be one of {list(PRECISIONS)}, not {precision!r}"
+                )
+            self.embedding_precision = precision
         if threads is not None:
             if threads < 0:
                 raise ValueError(f"embedding threads must be >= 0, not {threads}")
@@ -187,7 +200,9 @@ class Engine:
             threads = self.embedding_threads
             if threads == 0:
                 threads = auto_threads()
-            self._model = load_embedding_model(self.embedding_model_name, threads=threads)
+            self._model = load_embedding_model(
+                self.embedding_model_name, threads=threads, precision=self.embedding_precision
+            )
             log.info(
                 "embedding model %s loaded in %.1f s (%s intra-op threads)",
                 self._model.name,

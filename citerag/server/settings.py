@@ -42,6 +42,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     query_batch_wait_ms = 0     # longest a pass waits for more questions (0-50)
     query_cache = 1024          # recent question vectors kept (0 = none)
     embedding_threads = 0       # model's intra-op threads (0 = every core but one)
+    embedding_precision = "auto" # batched passes in bf16 where the CPU has it; "fp32" = off
 
     [rag]                       # server-side defaults for graph knobs (RAGConfig fields)
     retrieval_mode = "hybrid"
@@ -60,6 +61,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from citerag.embeddings import PRECISIONS
 from graphs.config import client_knobs
 from loaders.registry import LOADERS
 
@@ -101,6 +103,7 @@ _TOML_KEYS: dict[tuple[str, str], str] = {
     ("models", "query_batch_wait_ms"): "query_batch_wait_ms",
     ("models", "query_cache"): "query_cache",
     ("models", "embedding_threads"): "embedding_threads",
+    ("models", "embedding_precision"): "embedding_precision",
     ("client", "configurable"): "client_config_keys",
 }
 _PATH_FIELDS = ("index_dir", "data_dir", "tokens_file")
@@ -132,6 +135,7 @@ ENV_VARS: dict[str, str] = {
     "CITERAG_QUERY_BATCH_WAIT_MS": "query_batch_wait_ms",
     "CITERAG_QUERY_CACHE": "query_cache",
     "CITERAG_EMBEDDING_THREADS": "embedding_threads",
+    "CITERAG_EMBEDDING_PRECISION": "embedding_precision",
 }
 CONFIG_ENV = "CITERAG_CONFIG"
 
@@ -181,6 +185,8 @@ class ServerSettings:
         query_batch_wait_ms: Longest a forward pass waits for more questions (0 = never).
         query_cache: Recent question vectors kept (0 = none).
         embedding_threads: Intra-op threads of the embedding model (0 = every core but one).
+        embedding_precision: ``auto``, ``fp32`` or ``bf16``: arithmetic of batched forward
+            passes (``auto``: bfloat16 where the CPU has it natively).
         rag_defaults: Server-side defaults for other graph knobs (``RAGConfig`` fields).
         client_config_keys: Graph knobs clients may set in ``configurable``.
         config_file: The TOML file these settings were read from, if any.
@@ -212,6 +218,7 @@ class ServerSettings:
     query_batch_wait_ms: float = 0.0
     query_cache: int = 1024
     embedding_threads: int = 0
+    embedding_precision: str = "auto"
     rag_defaults: dict[str, Any] = field(default_factory=dict)
     client_config_keys: tuple[str, ...] = DEFAULT_CLIENT_KEYS
     config_file: Path | None = None
@@ -288,6 +295,11 @@ class ServerSettings:
             raise ValueError(f"query_cache must be >= 0, not {self.query_cache}")
         if not 0 <= self.embedding_threads <= 256:
             raise ValueError(f"embedding_threads must be 0-256, not {self.embedding_threads}")
+        if self.embedding_precision not in PRECISIONS:
+            raise ValueError(
+                f"embedding_precision must be one of {list(PRECISIONS)}, "
+                f"not {self.embedding_precision!r}"
+            )
         unknown = [t for t in self.allowed_types if t not in LOADERS]
         if unknown or not self.allowed_types:
             raise ValueError(

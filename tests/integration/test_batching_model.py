@@ -1,7 +1,8 @@
 """The batcher and the int8 encoder with the real all-MiniLM-L6-v2.
 
-* The assumption batching rests on: the bundled model embeds a query exactly as a document
-  (no query prefix), so a batch of queries may go through ``embed_documents``.
+* The assumption batching rests on: the bundled model embeds a query as a document (no query
+  prefix; exactly in fp32, within bfloat16 rounding when batches run in bf16), so a batch of
+  queries may go through ``embed_documents``.
 * 16 threads with distinct questions get, through the batcher, the vectors they would get
   alone, and fewer forward passes than questions.
 * ``minilm-int8`` (the ``fast`` extra) is close to fp32 (cosine >= 0.999 on ordinary
@@ -17,6 +18,7 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from citerag.batching import EmbeddingBatcher
+from tests.support.vectors import assert_same_vectors
 
 pytestmark = pytest.mark.integration
 
@@ -63,7 +65,7 @@ def test_the_bundled_model_embeds_queries_and_documents_alike(embedding_model):
     emb = embedding_model.embeddings
     docs = np.asarray(emb.embed_documents(SENTENCES))
     for i, text in enumerate(SENTENCES):
-        np.testing.assert_allclose(emb.embed_query(text), docs[i], atol=1e-6)
+        assert_same_vectors(emb.embed_query(text), docs[i], embedding_model.precision)
 
 
 def test_sixteen_threads_get_their_own_vectors_in_fewer_passes(embedding_model):
@@ -75,7 +77,7 @@ def test_sixteen_threads_get_their_own_vectors_in_fewer_passes(embedding_model):
     with ThreadPoolExecutor(len(QUESTIONS)) as ex:
         got = list(ex.map(batcher.embed_query, QUESTIONS))
     for vec, ref in zip(got, alone, strict=True):
-        np.testing.assert_allclose(vec, ref, atol=1e-5)
+        assert_same_vectors(vec, ref, embedding_model.precision)
     assert sum(counting.passes) == len(QUESTIONS)
     assert counting.passes[0] == 1 and len(counting.passes) == 2, counting.passes
     # every caller got a different vector (no mix-up between callers)

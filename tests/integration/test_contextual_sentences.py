@@ -16,6 +16,7 @@ from citerag.embeddings import span_pooler
 from citerag.index import chunk_vectors
 from citerag.index.chunk_vectors import CONTEXTUAL, SEPARATE, embed_chunks
 from citerag.index.ingest import ingest
+from tests.support.vectors import assert_same_vectors
 
 CAT = "The small grey cat slept on the warm kitchen mat all afternoon."
 RATES = "Interest rates on corporate bonds rose sharply during fiscal 2022."
@@ -154,12 +155,11 @@ def test_manifest_records_the_method_and_a_change_re_embeds(tmp_path, embedding_
 
 
 def test_word_piece_batches_give_the_usual_vectors(embedding_model, int8_model):
-    from citerag.embeddings import embed_texts
+    from citerag.embeddings import TOKEN_BUDGET, embed_texts
 
     texts = [CAT, RATES, f"{HEADER}\n{CAT} {RATES}", "Short.", RATES * 8]
     for model in (embedding_model, int8_model):
         usual = np.asarray(model.embeddings.embed_documents(texts), dtype=np.float32)
-        np.testing.assert_allclose(embed_texts(model.embeddings, texts), usual, atol=1e-5)
-        np.testing.assert_allclose(
-            embed_texts(model.embeddings, texts, budget=64), usual, atol=1e-5
-        )
+        for budget in (TOKEN_BUDGET, 64):
+            got = embed_texts(model.embeddings, texts, budget=budget)
+            assert_same_vectors(got, usual, model.precision)

@@ -92,6 +92,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
         wait_ms=settings.query_batch_wait_ms,
         cache=settings.query_cache,
         threads=settings.embedding_threads,
+        precision=settings.embedding_precision,
     )
     runnable = build_served_runnable(
         engine,

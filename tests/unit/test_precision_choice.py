@@ -1,0 +1,51 @@
+"""Embedding precision: how ``auto``/``fp32``/``bf16`` resolve, and where the setting enters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citerag import embeddings
+from citerag.embeddings import PRECISIONS, resolve_precision
+from citerag.server.settings import ServerSettings, load_settings
+
+
+def test_explicit_precisions_are_kept():
+    assert resolve_precision("fp32") == "fp32"
+    assert resolve_precision("bf16") == "bf16"
+
+
+@pytest.mark.parametrize("native, expected", [(True, "bf16"), (False, "fp32")])
+def test_auto_follows_the_cpu(monkeypatch: pytest.MonkeyPatch, native: bool, expected: str):
+    monkeypatch.setattr(embeddings, "bf16_supported", lambda: native)
+    assert resolve_precision("auto") == expected
+    assert resolve_precision(None) == expected  # None is the default, "auto"
+
+
+def test_unknown_precision_is_named():
+    with pytest.raises(ValueError, match="'fp16'"):
+        resolve_precision("fp16")
+
+
+def test_server_setting_defaults_to_auto_and_reads_toml_and_env(tmp_path: Path):
+    assert ServerSettings().embedding_precision == PRECISIONS[0] == "auto"
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('[models]\nembedding_precision = "fp32"\n', encoding="utf-8")
+    assert load_settings(cfg, env={}).embedding_precision == "fp32"
+    env = {"CITERAG_EMBEDDING_PRECISION": "bf16"}
+    assert load_settings(cfg, env=env).embedding_precision == "bf16"
+
+
+def test_server_setting_refuses_an_unknown_precision():
+    with pytest.raises(ValueError, match=r"embedding_precision.*'half'"):
+        ServerSettings(embedding_precision="half").validate()
+
+
+def test_ingest_command_offers_exactly_the_library_choices():
+    from citerag.cli import build_parser
+
+    args = build_parser().parse_args(["ingest", "x.md"])
+    assert args.embedding_precision == "auto"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["ingest", "--embedding-precision", "fp16", "x.md"])
