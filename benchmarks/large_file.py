@@ -130,7 +130,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
             loaded = load_index(index, model)
             hits = loaded.store.similarity_search(PHRASE, k=1)
             event["small_searchable"] = bool(hits) and PHRASE in hits[0].page_content
-            event["chunks_in_build"] = len(loaded.store.index_to_docstore_id)
+            event["chunks_in_build"] = int(loaded.store.dense.index.ntotal)
         events.append(event)
 
     sampler = threading.Thread(target=sample, daemon=True)

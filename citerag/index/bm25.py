@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+from array import array
 from collections import Counter
 from pathlib import Path
 
@@ -74,6 +76,15 @@ def tokenize(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
 
 
+def _interned(tokens: list[str]) -> list[str]:
+    """The same tokens, each repeated term one shared string object.
+
+    An index keeps every chunk's token list; without this each occurrence of a word is its
+    own string of ~50 bytes, with it a list entry of 8 (a 60 MiB text: ~0.5 GB less).
+    """
+    return [sys.intern(t) for t in tokens]
+
+
 class BM25Index:
     """BM25 over a mutable set of keyed texts.
 
@@ -101,7 +112,7 @@ class BM25Index:
     def add(self, keys: list[str], texts: list[str]) -> None:
         """Add or replace texts under keys."""
         for key, text in zip(keys, texts, strict=True):
-            self._tokens[key] = tokenize(text)
+            self._tokens[key] = _interned(tokenize(text))
         self._dirty = True
 
     def delete(self, keys: list[str]) -> None:
@@ -113,9 +124,8 @@ class BM25Index:
     def _build(self) -> None:
         keys = list(self._tokens)
         vocab: dict[str, int] = {}
-        rows: list[int] = []
-        cols: list[int] = []
-        tfs: list[float] = []
+        # typed arrays, not lists of Python ints: one entry per (chunk, term) pair
+        rows, cols, tfs = array("q"), array("q"), array("d")
         lengths = np.zeros(len(keys), dtype=np.float64)
         for i, key in enumerate(keys):
             toks = self._tokens[key]
@@ -125,9 +135,9 @@ class BM25Index:
                 cols.append(vocab.setdefault(term, len(vocab)))
                 tfs.append(count)
         n = len(keys)
-        tf = np.asarray(tfs, dtype=np.float64)
-        row = np.asarray(rows, dtype=np.int64)
-        col = np.asarray(cols, dtype=np.int64)
+        tf = np.frombuffer(tfs, dtype=np.float64) if tfs else np.zeros(0)
+        row = np.frombuffer(rows, dtype=np.int64) if rows else np.zeros(0, dtype=np.int64)
+        col = np.frombuffer(cols, dtype=np.int64) if cols else np.zeros(0, dtype=np.int64)
         df = np.bincount(col, minlength=len(vocab)).astype(np.float64)
         idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
         avg = float(lengths.mean()) if n else 0.0
@@ -210,6 +220,6 @@ class BM25Index:
             index = cls(k1=params["k1"], b=params["b"])
             for line in fh:
                 key, toks = json.loads(line)
-                index._tokens[key] = toks
+                index._tokens[key] = _interned(toks)
         index._dirty = True
         return index
