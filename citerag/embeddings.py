@@ -215,6 +215,36 @@ def token_batches(lengths: Sequence[int], budget: int = TOKEN_BUDGET) -> list[li
     return batches
 
 
+def _malloc_trim() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim(0)``, or ``None`` where there is none (musl, macOS, Windows)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    return lambda: trim(0)
+
+
+_TRIM: list[Callable[[], object] | None] = []
+
+
+def release_memory() -> None:
+    """Hand the heap's free pages back to the system (glibc only; elsewhere a no-op).
+
+    A forward pass over a batch allocates and frees a few hundred MB of activations; glibc
+    keeps the freed pages, so an ingest process's resident memory grew by ~0.5 GB that it no
+    longer used (1,164 MB -> 656 MB after one call, README "Measured figures").
+    """
+    if not _TRIM:
+        _TRIM.append(_malloc_trim())
+    if _TRIM[0] is not None:
+        _TRIM[0]()
+
+
 def embed_texts(emb: Embeddings, texts: list[str], budget: int = TOKEN_BUDGET) -> np.ndarray:
     """Embed many texts for indexing, in batches sized by word-pieces instead of by count.
 

@@ -29,7 +29,7 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from citerag.embeddings import embed_texts, span_pooler
+from citerag.embeddings import embed_texts, release_memory, span_pooler
 from loaders.sentences import sentence_spans
 
 #: Sentence spans (within ``metadata["content"]``) and their float16 vectors.
@@ -143,6 +143,19 @@ def embed_chunks(
     """
     if method is not None and method not in SENTENCE_METHODS:
         raise ValueError(f"method must be one of {SENTENCE_METHODS}, got {method!r}")
+    try:
+        return _embed_chunks(embedding, documents, sentence_vectors, method)
+    finally:
+        # the forward passes' freed activations go back to the system, batch by batch
+        release_memory()
+
+
+def _embed_chunks(
+    embedding: Embeddings,
+    documents: Sequence[Document],
+    sentence_vectors: bool,
+    method: str | None,
+) -> EmbeddedChunks:
     texts = [d.page_content for d in documents]
     if not sentence_vectors:
         t0 = time.perf_counter()

@@ -6,6 +6,7 @@ bf16 runs even where the CPU emulates it (slowly), so these tests need no specia
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -35,6 +36,8 @@ def bf16():
 def test_each_model_reports_its_precision(fp32, bf16):
     assert fp32.precision == "fp32" and bf16.precision == "bf16"
     assert fp32.name == bf16.name  # same model identity: an index is usable with either
+    # bounded oneDNN kernel cache (a user's own setting would be kept)
+    assert os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"]
 
 
 def test_batched_vectors_stay_within_rounding_of_fp32(fp32, bf16):

@@ -49,3 +49,14 @@ def test_ingest_command_offers_exactly_the_library_choices():
     assert args.embedding_precision == "auto"
     with pytest.raises(SystemExit):
         build_parser().parse_args(["ingest", "--embedding-precision", "fp16", "x.md"])
+
+
+def test_the_serving_engine_takes_the_precision_before_loading(tmp_path: Path):
+    from citerag.server.engine import Engine
+
+    engine = Engine(tmp_path / "index")
+    assert engine.embedding_precision is None  # the library default, "auto"
+    engine.configure_queries(precision="fp32")
+    assert engine.embedding_precision == "fp32" and not engine.model_loaded
+    with pytest.raises(ValueError, match="'fp8'"):
+        engine.configure_queries(precision="fp8")
