@@ -330,8 +330,7 @@ class CiteragStore(CosineSearch):
         keys = list(self.sentences)
         spans = {k: self.sentences[k][0] for k in keys}
         mats = [self.sentences[k][1] for k in keys]
-        matrix = np.concatenate(mats) if mats else np.zeros((0, self.dimension), np.float16)
-        np.save(folder / "sentences.npy", matrix)
+        _save_rows(folder / "sentences.npy", mats, self.dimension)
         (folder / "sentences.json").write_text(json.dumps({"keys": keys, "spans": spans}))
 
     @classmethod
@@ -358,3 +357,24 @@ class CiteragStore(CosineSearch):
             bm25=bm25,
             sentences=sentences,
         )
+
+
+def _save_rows(path: Path, mats: list[np.ndarray], dimension: int) -> None:
+    """Write the row blocks as one ``.npy`` matrix without building it in memory first.
+
+    ``np.concatenate`` would hold a second copy of every sentence vector at each publish
+    (about 0.65 GB for a 60 MiB text); the blocks are copied into a memory-mapped file instead.
+    """
+    dtype = mats[0].dtype if mats else np.dtype(np.float16)
+    rows = sum(len(m) for m in mats)
+    width = mats[0].shape[1] if mats else dimension
+    if rows == 0:
+        np.save(path, np.zeros((0, width), dtype))
+        return
+    out = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=(rows, width))
+    row = 0
+    for m in mats:
+        out[row : row + len(m)] = m
+        row += len(m)
+    out.flush()
+    del out
