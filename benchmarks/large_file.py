@@ -3,7 +3,8 @@
 Usage (from the repository root)::
 
     .venv/bin/python benchmarks/large_file.py [--mib 60] [--embedding-model NAME]
-        [--precision auto|fp32|bf16] [--no-sentence-vectors] [--out benchmarks/out]
+        [--precision auto|fp32|bf16] [--no-sentence-vectors] [--store faiss|postgres]
+        [--out benchmarks/out]
 
 What one run does:
 
@@ -13,7 +14,10 @@ What one run does:
    note with a phrase found nowhere else.
 2. Ingests both in **one** ``citerag.index.ingest.ingest`` call, in a fresh child process with
    the real embedding model (loaded and warmed before the clock starts), the default
-   settings (sentence vectors, BM25, manifest) unless told otherwise.
+   settings (sentence vectors, BM25, manifest) unless told otherwise, into a FAISS index
+   directory or (``--store postgres``) a PostgreSQL + pgvector store started from the
+   ``pgserver`` wheel in the temporary folder (its server processes are not the child's and
+   are not counted in the child's memory).
 3. While it runs, samples the resident memory of the child and of its parse workers every
    second, and at each published build records the time, the memory and the sources it
    published. When the build holding ``small.md`` is published, the child opens the index
@@ -42,12 +46,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+from eval_common import REPO  # puts the repository on sys.path; offline model settings
 
 MIB = 1 << 20
 #: The small note's phrase, found nowhere in the generated text.
@@ -104,7 +103,8 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
     from citerag.index.ingest import ingest
     from citerag.index.loaded import load_index
 
-    folder, index = Path(args.folder), Path(args.index)
+    folder = Path(args.folder)
+    index: Path | str = args.index if "://" in args.index else Path(args.index)
     model = load_embedding_model(args.embedding_model, precision=args.precision)
     model.embeddings.embed_documents(["warm-up", "warm-up batch"])
     samples: list[tuple[float, float, float]] = []
@@ -130,7 +130,9 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
             loaded = load_index(index, model)
             hits = loaded.store.similarity_search(PHRASE, k=1)
             event["small_searchable"] = bool(hits) and PHRASE in hits[0].page_content
-            event["chunks_in_build"] = int(loaded.store.dense.index.ntotal)
+            dense = getattr(loaded.store, "dense", None)
+            if dense is not None:
+                event["chunks_in_build"] = int(dense.index.ntotal)
         events.append(event)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -141,6 +143,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         model,
         sentence_vectors=not args.no_sentence_vectors,
         progress=True,
+        **({} if args.max_document_mb is None else {"max_document_mb": args.max_document_mb}),
         on_publish=on_publish,
     )
     wall = time.perf_counter() - t0
@@ -192,10 +195,14 @@ def markdown(r: dict[str, Any]) -> str:
     rows = [
         ("generated text", f"{r['mib']} MiB ({r['bytes']:,} bytes)"),
         ("embedding model, precision", f"{r['model']}, {r['precision']}"),
+        ("store", r.get("store", "faiss")),
         ("wall time", f"{r['wall_s']:.0f} s"),
         ("chunks / texts embedded", f"{r['chunks']:,} / {r['texts']:,}"),
         ("peak RSS, ingest process (ru_maxrss)", f"{r['peak_rss_self_mb']:.0f} MB"),
-        ("peak RSS, parse workers (ru_maxrss)", f"{r['peak_rss_children_mb']:.0f} MB"),
+        (
+            "peak RSS of a parse worker (forked: counts pages it shares)",
+            f"{r['peak_rss_children_mb']:.0f} MB",
+        ),
         ("largest sampled sum", f"{r['peak_sampled_sum_mb']:.0f} MB"),
         (
             "small note published and searchable",
@@ -204,7 +211,7 @@ def markdown(r: dict[str, Any]) -> str:
             else f"{small['t_s']:.1f} s (searchable: {small.get('small_searchable')})",
         ),
         ("big file published", "never" if big is None else f"{big['t_s']:.0f} s"),
-        ("failed documents", str(len(r["failed"]))),
+        ("failed documents", "; ".join(str(f) for f in r["failed"]) or "none"),
     ]
     lines = ["| | |", "|---|---:|"] + [f"| {a} | {b} |" for a, b in rows]
     return "\n".join(lines) + "\n"
@@ -217,6 +224,14 @@ def main() -> int:
     p.add_argument("--embedding-model", default=None)
     p.add_argument("--precision", default=None, help="auto (default), fp32 or bf16")
     p.add_argument("--no-sentence-vectors", action="store_true")
+    p.add_argument("--store", choices=["faiss", "postgres"], default="faiss")
+    p.add_argument(
+        "--max-document-mb",
+        type=float,
+        default=None,
+        help="ingest's per-document text limit (default: the library's, 50 MiB; "
+        "a larger --mib needs more)",
+    )
     p.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--folder", help=argparse.SUPPRESS)
@@ -228,25 +243,32 @@ def main() -> int:
         return 0
     if args.mib <= 0:
         p.error(f"--mib must be positive, not {args.mib}")
-    with tempfile.TemporaryDirectory(prefix="citerag-large-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="citerag-large-") as tmp, contextlib.ExitStack() as st:
         folder = Path(tmp) / "docs"
         folder.mkdir()
         size = generate(folder / "big.txt", args.mib)
         (folder / "small.md").write_text(SMALL, encoding="utf-8")
         print(f"generated {size:,} bytes; uptime: {os.getloadavg()}", flush=True)
+        index = str(Path(tmp) / "index")
+        if args.store == "postgres":
+            from pg_store import pg_server, store_url
+
+            index = store_url(st.enter_context(pg_server(Path(tmp) / "pgdata")), "large")
         cmd = [sys.executable, __file__, "--child", "--folder", str(folder)]
-        cmd += ["--index", str(Path(tmp) / "index"), "--result", str(Path(tmp) / "r.json")]
+        cmd += ["--index", index, "--result", str(Path(tmp) / "r.json")]
         if args.embedding_model:
             cmd += ["--embedding-model", args.embedding_model]
         if args.precision:
             cmd += ["--precision", args.precision]
         if args.no_sentence_vectors:
             cmd.append("--no-sentence-vectors")
+        if args.max_document_mb is not None:
+            cmd += ["--max-document-mb", str(args.max_document_mb)]
         subprocess.run(cmd, check=True, timeout=6 * 3600)
         result = json.loads((Path(tmp) / "r.json").read_text(encoding="utf-8"))
-    result.update(mib=args.mib, bytes=size, load_after=os.getloadavg())
+    result.update(mib=args.mib, bytes=size, store=args.store, load_after=os.getloadavg())
     args.out.mkdir(parents=True, exist_ok=True)
-    stem = f"large_file_{args.mib:g}mib"
+    stem = f"large_file_{args.mib:g}mib" + ("_pg" if args.store == "postgres" else "")
     (args.out / f"{stem}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
     md = markdown(result)
     (args.out / f"{stem}.md").write_text(md, encoding="utf-8")
