@@ -64,8 +64,10 @@ def main() -> int:
     p = parser(__doc__.split("\n")[0])
     p.add_argument("--dataset", required=True, choices=["squad", "scifact", "financebench"])
     p.add_argument("--candidate", default="minilm-int8", help="model to compare (default int8)")
-    p.add_argument("--base-precision", default="fp32", help="fp32 (default), bf16 or auto")
-    p.add_argument("--candidate-precision", default="fp32", help="fp32 (default), bf16 or auto")
+    from citerag.embeddings import PRECISIONS
+
+    for side in ("base", "candidate"):
+        p.add_argument(f"--{side}-precision", choices=PRECISIONS, default="fp32")
     p.add_argument("--limit", type=int, help="only the first N answerable questions")
     args = p.parse_args()
 

@@ -48,6 +48,8 @@ from typing import Any
 
 from eval_common import REPO  # puts the repository on sys.path; offline model settings
 
+from citerag.embeddings import PRECISIONS
+
 MIB = 1 << 20
 #: The small note's phrase, found nowhere in the generated text.
 PHRASE = "The heron observatory opens its telescope dome every Thursday at dusk."
@@ -222,7 +224,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mib", type=float, default=60.0, help="size of the generated text file")
     p.add_argument("--embedding-model", default=None)
-    p.add_argument("--precision", default=None, help="auto (default), fp32 or bf16")
+    p.add_argument("--precision", choices=PRECISIONS, default=None, help="default: auto")
     p.add_argument("--no-sentence-vectors", action="store_true")
     p.add_argument("--store", choices=["faiss", "postgres"], default="faiss")
     p.add_argument(

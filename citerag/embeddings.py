@@ -23,6 +23,7 @@ the precision as information). ``auto`` chooses bfloat16 exactly when the CPU ha
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -66,6 +67,18 @@ def bf16_supported() -> bool:
     return any(bool(getattr(tcpu, name, lambda: False)()) for name in checks)
 
 
+def check_precision(precision: str | None) -> str:
+    """Validate a configured precision; ``None`` means the default (``"auto"``).
+
+    Raises:
+        ValueError: Not one of :data:`PRECISIONS` (the message names the value).
+    """
+    choice = precision or PRECISIONS[0]
+    if choice not in PRECISIONS:
+        raise ValueError(f"embedding precision must be one of {PRECISIONS}, not {precision!r}")
+    return choice
+
+
 def resolve_precision(precision: str | None) -> str:
     """Map a configured precision to the one used here: ``"fp32"`` or ``"bf16"``.
 
@@ -79,9 +92,7 @@ def resolve_precision(precision: str | None) -> str:
     Raises:
         ValueError: An unknown precision.
     """
-    choice = precision or PRECISIONS[0]
-    if choice not in PRECISIONS:
-        raise ValueError(f"embedding precision must be one of {PRECISIONS}, not {precision!r}")
+    choice = check_precision(precision)
     if choice == "auto":
         return "bf16" if bf16_supported() else "fp32"
     return choice
@@ -215,6 +226,7 @@ def token_batches(lengths: Sequence[int], budget: int = TOKEN_BUDGET) -> list[li
     return batches
 
 
+@functools.cache
 def _malloc_trim() -> Callable[[], object] | None:
     """glibc's ``malloc_trim(0)``, or ``None`` where there is none (musl, macOS, Windows)."""
     import ctypes
@@ -229,9 +241,6 @@ def _malloc_trim() -> Callable[[], object] | None:
     return lambda: trim(0)
 
 
-_TRIM: list[Callable[[], object] | None] = []
-
-
 def release_memory() -> None:
     """Hand the heap's free pages back to the system (glibc only; elsewhere a no-op).
 
@@ -239,10 +248,9 @@ def release_memory() -> None:
     keeps the freed pages, so an ingest process's resident memory grew by ~0.5 GB that it no
     longer used (1,164 MB -> 656 MB after one call, README "Measured figures").
     """
-    if not _TRIM:
-        _TRIM.append(_malloc_trim())
-    if _TRIM[0] is not None:
-        _TRIM[0]()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim()
 
 
 def embed_texts(emb: Embeddings, texts: list[str], budget: int = TOKEN_BUDGET) -> np.ndarray:
@@ -451,7 +459,7 @@ def load_embedding_model(
     from langchain_huggingface import HuggingFaceEmbeddings
 
     identity, target = resolve_model(name)
-    chosen = resolve_precision(precision)
+    check_precision(precision)
     if identity == INT8_MODEL:
         onnx = OnnxMiniLMEmbeddings(threads=threads)
         return EmbeddingModel(
@@ -478,6 +486,7 @@ def load_embedding_model(
     dim_fn = (
         getattr(client, "get_embedding_dimension", None) or client.get_sentence_embedding_dimension
     )
+    chosen = resolve_precision(precision)
     if chosen == "bf16" and (device != "cpu" or not _autocast_encoder(client)):
         chosen = "fp32"
     log.info("embedding model %s: batched forward passes in %s", identity, chosen)

@@ -26,7 +26,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from citerag.batching import DEFAULT_CACHE_SIZE, EmbeddingBatcher
-from citerag.embeddings import PRECISIONS, EmbeddingModel
+from citerag.embeddings import EmbeddingModel, check_precision
 from citerag.index.builds import current_build
 from citerag.index.location import IndexLocation, is_store_url
 from citerag.index.manifest import Manifest
@@ -100,6 +100,8 @@ class Engine:
                 (``None``: ``auto``; see :func:`citerag.embeddings.resolve_precision`).
         """
         self.index_dir = index_dir
+        if embedding_precision is not None:
+            check_precision(embedding_precision)
         self.embedding_precision = embedding_precision
         self.embedding_model_name = embedding_model
         self._model = model
@@ -151,11 +153,7 @@ class Engine:
             ValueError: A bound out of range.
         """
         if precision is not None:
-            if precision not in PRECISIONS:
-                raise ValueError(
-                    f"embedding precision must be one of {list(PRECISIONS)}, not {precision!r}"
-                )
-            self.embedding_precision = precision
+            self.embedding_precision = check_precision(precision)
         if threads is not None:
             if threads < 0:
                 raise ValueError(f"embedding threads must be >= 0, not {threads}")
