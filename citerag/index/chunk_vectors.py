@@ -30,10 +30,9 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from citerag.embeddings import embed_texts, release_memory, span_pooler
+from citerag.index.sentence_table import SentenceVectors
 from loaders.sentences import sentence_spans
 
-#: Sentence spans (within ``metadata["content"]``) and their float16 vectors.
-SentenceVectors = tuple[list[tuple[int, int]], np.ndarray]
 #: Sentence vectors pooled from the chunk's own encoder pass.
 CONTEXTUAL = "contextual"
 #: Sentence vectors from embedding each sentence as a text of its own.

@@ -496,12 +496,16 @@ class _Build:
         store: CiteragStore
         manifest: Manifest | None = None
         if (folder / MANIFEST_FILE).exists():
-            loaded = open_build(folder, model, sentence_vectors=sentence_vectors)
+            loaded = open_build(folder, model, sentence_vectors=sentence_vectors, compact_docs=True)
             assert isinstance(loaded.store, CiteragStore)
             store, manifest = loaded.store, loaded.manifest
         else:
             store = CiteragStore(
-                model.embeddings, model.dimension, sentence_vectors=sentence_vectors
+                model.embeddings,
+                model.dimension,
+                sentence_vectors=sentence_vectors,
+                spill_dir=folder,
+                compact_docs=True,
             )
         records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
         records.create_schema()

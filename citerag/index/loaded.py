@@ -49,7 +49,10 @@ class LoadedIndex:
 
 
 def open_build(
-    build_dir: Path, model: EmbeddingModel, sentence_vectors: bool | None = None
+    build_dir: Path,
+    model: EmbeddingModel,
+    sentence_vectors: bool | None = None,
+    compact_docs: bool = False,
 ) -> LoadedIndex:
     """Load one build folder, refusing a different embedding model.
 
@@ -58,6 +61,8 @@ def open_build(
         model: The configured embedding model.
         sentence_vectors: Embed sentences of chunks added later; ``None`` keeps what the
             build was made with (so a store built without them does not start adding some).
+        compact_docs: Hold the documents compressed (a writer's build, see
+            :class:`~citerag.index.faiss_store.CompactDocstore`).
 
     Raises:
         IndexMismatchError: Built with another model or dimension.
@@ -67,7 +72,11 @@ def open_build(
     if sentence_vectors is None:
         sentence_vectors = bool(manifest.index.get("sentence_vectors", True))
     store = CiteragStore.load(
-        build_dir, model.embeddings, model.dimension, sentence_vectors=sentence_vectors
+        build_dir,
+        model.embeddings,
+        model.dimension,
+        sentence_vectors=sentence_vectors,
+        compact_docs=compact_docs,
     )
     return LoadedIndex(store=store, manifest=manifest, build_dir=build_dir, location=str(build_dir))
 

@@ -40,7 +40,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from citerag.index.chunk_vectors import SentenceVectors, embed_chunks
+from citerag.index.chunk_vectors import embed_chunks
 from citerag.index.filters import Filter
 from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL
 from citerag.index.pg_filters import compile_filter
@@ -52,6 +52,7 @@ from citerag.index.pg_keyword import (
     search_sql,
     tsquery_text,
 )
+from citerag.index.sentence_table import SentenceVectors
 from citerag.index.store import CosineSearch
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +29,9 @@ from langchain_core.vectorstores import VectorStore
 
 from citerag.index.bm25 import BM25Index
 from citerag.index.chunk_vectors import embed_chunks
-from citerag.index.faiss_store import load_faiss, new_faiss
+from citerag.index.faiss_store import CompactDocstore, load_faiss, new_faiss
 from citerag.index.filters import Filter, matches
+from citerag.index.sentence_table import SentenceTable, SentenceVectors
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,9 @@ class CiteragStore(CosineSearch):
         sentence_vectors: bool = True,
         dense: Any | None = None,
         bm25: BM25Index | None = None,
-        sentences: dict[str, tuple[list[tuple[int, int]], np.ndarray]] | None = None,
+        sentences: Mapping[str, SentenceVectors] | None = None,
+        spill_dir: Path | None = None,
+        compact_docs: bool = False,
     ) -> None:
         """Create a store (empty unless parts are given).
 
@@ -104,17 +107,35 @@ class CiteragStore(CosineSearch):
                 and the extractive answerer).
             dense: An existing LangChain FAISS store.
             bm25: An existing BM25 index.
-            sentences: Existing sentence spans and vectors by chunk key.
+            sentences: Existing sentence spans and vectors by chunk key (a
+                :class:`~citerag.index.sentence_table.SentenceTable` is used as it is).
+            spill_dir: Where the vectors of sentences added later are kept on disk (the build
+                folder; ``None``: the system's temporary folder).
+            compact_docs: Hold a new store's documents compressed
+                (:class:`~citerag.index.faiss_store.CompactDocstore`: for a writer, whose
+                reads are few).
         """
         self._embedding = embedding
         self.dimension = dimension
         self.sentence_vectors = sentence_vectors
-        self.dense = dense if dense is not None else new_faiss(embedding, dimension)
+        if dense is None:
+            dense = new_faiss(embedding, dimension, compact=compact_docs)
+        self.dense = dense
         self.bm25 = bm25 if bm25 is not None else BM25Index()
-        self.sentences: dict[str, tuple[list[tuple[int, int]], np.ndarray]] = sentences or {}
+        self._sentences = SentenceTable.of(sentences or {}, dimension, spill_dir)
         self._mask_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pos_map: dict[str, int] | None = None
         self.embedded_texts = 0  # texts sent to the embedding model by this instance
+
+    @property
+    def sentences(self) -> SentenceTable:
+        """Sentence spans and vectors by chunk key (vectors on disk, see
+        :mod:`citerag.index.sentence_table`)."""
+        return self._sentences
+
+    @sentences.setter
+    def sentences(self, value: Mapping[str, SentenceVectors]) -> None:
+        self._sentences = SentenceTable.of(value, self.dimension, self._sentences.spill_dir)
 
     # -- VectorStore interface -------------------------------------------------------------
 
@@ -163,7 +184,10 @@ class CiteragStore(CosineSearch):
 
     def _has(self, key: str) -> bool:
         """Whether a chunk key is stored (without listing every key: batches stay cheap)."""
-        held = getattr(self.dense.docstore, "_dict", None)
+        docstore = self.dense.docstore
+        if isinstance(docstore, CompactDocstore):
+            return key in docstore
+        held = getattr(docstore, "_dict", None)
         if isinstance(held, dict):
             return key in held
         return isinstance(self.dense.docstore.search(key), Document)
@@ -317,7 +341,7 @@ class CiteragStore(CosineSearch):
             self._pos_map = {key: pos for pos, key in self.dense.index_to_docstore_id.items()}
         return self._pos_map
 
-    def sentence_vectors_for(self, key: str) -> tuple[list[tuple[int, int]], np.ndarray] | None:
+    def sentence_vectors_for(self, key: str) -> SentenceVectors | None:
         """Return the precomputed sentence spans (within ``content``) and vectors of a chunk."""
         return self.sentences.get(key)
 
@@ -327,28 +351,23 @@ class CiteragStore(CosineSearch):
         """Write all parts into ``folder`` (which must exist)."""
         self.dense.save_local(str(folder), index_name="dense")
         self.bm25.save(folder / "bm25.jsonl")
-        keys = list(self.sentences)
-        spans = {k: self.sentences[k][0] for k in keys}
-        mats = [self.sentences[k][1] for k in keys]
-        _save_rows(folder / "sentences.npy", mats, self.dimension)
-        (folder / "sentences.json").write_text(json.dumps({"keys": keys, "spans": spans}))
+        self.sentences.save(folder)
 
     @classmethod
     def load(
-        cls, folder: Path, embedding: Embeddings, dimension: int, sentence_vectors: bool = True
+        cls,
+        folder: Path,
+        embedding: Embeddings,
+        dimension: int,
+        sentence_vectors: bool = True,
+        compact_docs: bool = False,
     ) -> CiteragStore:
-        """Load a store written by :meth:`save`."""
-        dense = load_faiss(folder, embedding)
+        """Load a store written by :meth:`save` (sentence vectors memory-mapped; sentences
+        added later are kept on disk in ``folder``; ``compact_docs``: documents held
+        compressed, for a writer)."""
+        dense = load_faiss(folder, embedding, compact=compact_docs)
         bm25 = BM25Index.load(folder / "bm25.jsonl")
-        sentences: dict[str, tuple[list[tuple[int, int]], np.ndarray]] = {}
-        if (folder / "sentences.json").exists():
-            meta = json.loads((folder / "sentences.json").read_text())
-            matrix = np.load(folder / "sentences.npy")
-            row = 0
-            for key in meta["keys"]:
-                spans = [(int(s[0]), int(s[1])) for s in meta["spans"][key]]
-                sentences[key] = (spans, matrix[row : row + len(spans)])
-                row += len(spans)
+        sentences = SentenceTable.load(folder, dimension)
         return cls(
             embedding,
             dimension,
@@ -356,25 +375,5 @@ class CiteragStore(CosineSearch):
             dense=dense,
             bm25=bm25,
             sentences=sentences,
+            spill_dir=folder,
         )
-
-
-def _save_rows(path: Path, mats: list[np.ndarray], dimension: int) -> None:
-    """Write the row blocks as one ``.npy`` matrix without building it in memory first.
-
-    ``np.concatenate`` would hold a second copy of every sentence vector at each publish
-    (about 0.65 GB for a 60 MiB text); the blocks are copied into a memory-mapped file instead.
-    """
-    dtype = mats[0].dtype if mats else np.dtype(np.float16)
-    rows = sum(len(m) for m in mats)
-    width = mats[0].shape[1] if mats else dimension
-    if rows == 0:
-        np.save(path, np.zeros((0, width), dtype))
-        return
-    out = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=(rows, width))
-    row = 0
-    for m in mats:
-        out[row : row + len(m)] = m
-        row += len(m)
-    out.flush()
-    del out
