@@ -195,9 +195,12 @@ def _tokenizer(emb: Embeddings) -> Any:
     return getattr(client, "tokenizer", None)
 
 
-#: Word-pieces per forward pass in :func:`embed_texts` (32 texts of the full 256-token window,
-#: the most the default ``batch_size`` of 32 could ever hold; many more short texts).
-TOKEN_BUDGET = 8192
+#: Word-pieces per forward pass in :func:`embed_texts`: 8 texts of the full 256-token window,
+#: or a hundred or so short sentences. Measured on 1,300 chunks with their sentences (2-core
+#: CPU): 2,048 is faster than 8,192 in every backend (bf16 12.8 vs 14.9 s, fp32 23.1 vs
+#: 34.1 s, int8 ONNX 29.2 vs 42.4 s: the activations stay in cache) and its forward passes
+#: peak ~0.2 GB lower.
+TOKEN_BUDGET = 2048
 #: Most texts per forward pass in :func:`embed_texts`.
 MAX_BATCH = 512
 
