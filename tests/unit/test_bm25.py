@@ -100,3 +100,20 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     got, want = loaded.search("solar wind", k=5), index.search("solar wind", k=5)
     assert [key for key, _ in got] == [key for key, _ in want] == ["d3", "d1"]
     assert [score for _, score in got] == pytest.approx([score for _, score in want])
+
+
+def test_tokens_are_term_numbers_and_a_deleted_terms_idf_is_gone(tmp_path: Path) -> None:
+    from array import array
+
+    index = BM25Index()
+    index.add(["a", "b", "c"], ["pump valve seal", "valve gasket", "turbine blade"])
+    assert isinstance(index._tokens["a"], array) and index._tokens["a"].itemsize == 4
+    before = index.search("valve turbine", 3)
+    index.delete(["c"])
+    assert index.idf({"turbine"}) == {} and set(index.idf({"valve"})) == {"valve"}
+    assert [k for k, _ in index.search("turbine valve", 3)] == ["b", "a"]
+    index.add(["c"], ["turbine blade"])
+    assert index.search("valve turbine", 3) == before
+    index.save(tmp_path / "bm25.jsonl")
+    assert "turbine" in (tmp_path / "bm25.jsonl").read_text()
+    assert BM25Index.load(tmp_path / "bm25.jsonl").search("valve turbine", 3) == before
