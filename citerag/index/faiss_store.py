@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import pickle
 import sys
+import tempfile
 import warnings
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -107,6 +109,57 @@ class CompactDocstore(Docstore, AddableMixin):
         from langchain_community.docstore.in_memory import InMemoryDocstore
 
         return InMemoryDocstore({key: self._unpack(key, blob) for key, blob in self._blobs.items()})
+
+
+class PendingVectors:
+    """Normalised vectors waiting to enter a FAISS flat index, in an anonymous file.
+
+    A flat index keeps its vectors in one growing buffer, which doubles (a copy of every
+    vector held, for a moment) each time it fills up; and a writer never searches. So a
+    writer appends its chunk vectors here (page cache, not its memory) and they enter the
+    index in one resize when something needs it (:meth:`flush_into`): the buffer is filled
+    from the file block by block, with no second copy anywhere.
+    """
+
+    _BLOCK = 1 << 24
+
+    def __init__(self, folder: Path | None, dimension: int) -> None:
+        """Create an empty queue whose file is made on the first append, in ``folder``."""
+        self.folder = folder
+        self.dimension = dimension
+        self.rows = 0
+        self._file: Any = None  # an anonymous binary file
+
+    def append(self, vectors: np.ndarray) -> None:
+        """Queue ``(n, dimension)`` float32 vectors (already normalised)."""
+        if self._file is None:
+            self._file = tempfile.TemporaryFile(dir=self.folder)  # noqa: SIM115
+        arr = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dimension)
+        self._file.write(arr.tobytes())
+        self.rows += len(arr)
+
+    def flush_into(self, index: Any) -> None:
+        """Append the queued vectors to a flat ``index`` (``IndexFlatIP``) and empty the queue."""
+        if not self.rows or self._file is None:
+            return
+        import faiss
+
+        width = self.dimension * 4
+        start, total = int(index.ntotal), int(index.ntotal) + self.rows
+        index.codes.resize(total * width)
+        buffer = faiss.rev_swig_ptr(index.codes.data(), total * width).data
+        self._file.flush()
+        self._file.seek(0)
+        offset, end = start * width, total * width
+        while offset < end:
+            got = self._file.readinto(buffer[offset : min(offset + self._BLOCK, end)])
+            if not got:
+                raise OSError(f"pending vectors: {end - offset} bytes missing")
+            offset += got
+        index.ntotal = total
+        self._file.seek(0)
+        self._file.truncate()
+        self.rows = 0
 
 
 def new_faiss(embeddings: Embeddings, dimension: int, compact: bool = False) -> Any:

@@ -496,7 +496,7 @@ class _Build:
         store: CiteragStore
         manifest: Manifest | None = None
         if (folder / MANIFEST_FILE).exists():
-            loaded = open_build(folder, model, sentence_vectors=sentence_vectors, compact_docs=True)
+            loaded = open_build(folder, model, sentence_vectors=sentence_vectors, writer=True)
             assert isinstance(loaded.store, CiteragStore)
             store, manifest = loaded.store, loaded.manifest
         else:
@@ -505,7 +505,7 @@ class _Build:
                 model.dimension,
                 sentence_vectors=sentence_vectors,
                 spill_dir=folder,
-                compact_docs=True,
+                writer=True,
             )
         records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
         records.create_schema()

@@ -52,7 +52,7 @@ def open_build(
     build_dir: Path,
     model: EmbeddingModel,
     sentence_vectors: bool | None = None,
-    compact_docs: bool = False,
+    writer: bool = False,
 ) -> LoadedIndex:
     """Load one build folder, refusing a different embedding model.
 
@@ -61,8 +61,7 @@ def open_build(
         model: The configured embedding model.
         sentence_vectors: Embed sentences of chunks added later; ``None`` keeps what the
             build was made with (so a store built without them does not start adding some).
-        compact_docs: Hold the documents compressed (a writer's build, see
-            :class:`~citerag.index.faiss_store.CompactDocstore`).
+        writer: Open it for writing (see :class:`~citerag.index.store.CiteragStore`).
 
     Raises:
         IndexMismatchError: Built with another model or dimension.
@@ -76,7 +75,7 @@ def open_build(
         model.embeddings,
         model.dimension,
         sentence_vectors=sentence_vectors,
-        compact_docs=compact_docs,
+        writer=writer,
     )
     return LoadedIndex(store=store, manifest=manifest, build_dir=build_dir, location=str(build_dir))
 

@@ -29,7 +29,7 @@ from langchain_core.vectorstores import VectorStore
 
 from citerag.index.bm25 import BM25Index
 from citerag.index.chunk_vectors import embed_chunks
-from citerag.index.faiss_store import CompactDocstore, load_faiss, new_faiss
+from citerag.index.faiss_store import CompactDocstore, PendingVectors, load_faiss, new_faiss
 from citerag.index.filters import Filter, matches
 from citerag.index.sentence_table import SentenceTable, SentenceVectors
 
@@ -96,7 +96,7 @@ class CiteragStore(CosineSearch):
         bm25: BM25Index | None = None,
         sentences: Mapping[str, SentenceVectors] | None = None,
         spill_dir: Path | None = None,
-        compact_docs: bool = False,
+        writer: bool = False,
     ) -> None:
         """Create a store (empty unless parts are given).
 
@@ -111,16 +111,18 @@ class CiteragStore(CosineSearch):
                 :class:`~citerag.index.sentence_table.SentenceTable` is used as it is).
             spill_dir: Where the vectors of sentences added later are kept on disk (the build
                 folder; ``None``: the system's temporary folder).
-            compact_docs: Hold a new store's documents compressed
-                (:class:`~citerag.index.faiss_store.CompactDocstore`: for a writer, whose
-                reads are few).
+            writer: A build's writer, which adds much and searches little: documents held
+                compressed (:class:`~citerag.index.faiss_store.CompactDocstore`), new chunk
+                vectors queued on disk until the dense index is next used
+                (:class:`~citerag.index.faiss_store.PendingVectors`).
         """
         self._embedding = embedding
         self.dimension = dimension
         self.sentence_vectors = sentence_vectors
         if dense is None:
-            dense = new_faiss(embedding, dimension, compact=compact_docs)
-        self.dense = dense
+            dense = new_faiss(embedding, dimension, compact=writer)
+        self._dense = dense
+        self._pending = PendingVectors(spill_dir, dimension) if writer else None
         self.bm25 = bm25 if bm25 is not None else BM25Index()
         self._sentences = SentenceTable.of(sentences or {}, dimension, spill_dir)
         self._mask_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -145,7 +147,7 @@ class CiteragStore(CosineSearch):
         return self._embedding
 
     def __len__(self) -> int:
-        return len(self.dense.index_to_docstore_id)
+        return len(self._dense.index_to_docstore_id)
 
     def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
         """Embed documents once and add them to FAISS, BM25 and the sentence store.
@@ -170,11 +172,14 @@ class CiteragStore(CosineSearch):
         texts = [d.page_content for d in documents]
         done = embed_chunks(self._embedding, documents, sentence_vectors=self.sentence_vectors)
         self.embedded_texts += done.texts_embedded
-        self.dense.add_embeddings(
-            list(zip(texts, done.vectors.tolist(), strict=True)),
-            metadatas=[dict(d.metadata) for d in documents],
-            ids=ids,
-        )
+        if self._pending is not None:
+            self._queue(texts, done.vectors, documents, ids)
+        else:
+            self._dense.add_embeddings(
+                list(zip(texts, done.vectors.tolist(), strict=True)),
+                metadatas=[dict(d.metadata) for d in documents],
+                ids=ids,
+            )
         self.bm25.add(ids, texts)
         if done.sentences is not None:
             self.sentences.update(zip(ids, done.sentences, strict=True))
@@ -182,21 +187,49 @@ class CiteragStore(CosineSearch):
         self._pos_map = None
         return ids
 
+    def _queue(
+        self, texts: list[str], vectors: np.ndarray, documents: list[Document], ids: list[str]
+    ) -> None:
+        """What ``FAISS.add_embeddings`` does, with the vectors queued instead of added."""
+        import faiss
+
+        if len(set(ids)) != len(ids):
+            raise ValueError("Duplicate ids found in the ids list.")
+        assert self._pending is not None
+        vecs = np.array(vectors, dtype=np.float32)
+        faiss.normalize_L2(vecs)
+        start = len(self._dense.index_to_docstore_id)
+        self._dense.docstore.add(
+            {
+                key: Document(id=key, page_content=text, metadata=dict(doc.metadata))
+                for key, text, doc in zip(ids, texts, documents, strict=True)
+            }
+        )
+        self._pending.append(vecs)
+        self._dense.index_to_docstore_id.update({start + j: key for j, key in enumerate(ids)})
+
+    @property
+    def dense(self) -> Any:
+        """The LangChain FAISS store (a writer's queued vectors enter its index first)."""
+        if self._pending is not None and self._pending.rows:
+            self._pending.flush_into(self._dense.index)
+        return self._dense
+
     def _has(self, key: str) -> bool:
         """Whether a chunk key is stored (without listing every key: batches stay cheap)."""
-        docstore = self.dense.docstore
+        docstore = self._dense.docstore
         if isinstance(docstore, CompactDocstore):
             return key in docstore
         held = getattr(docstore, "_dict", None)
         if isinstance(held, dict):
             return key in held
-        return isinstance(self.dense.docstore.search(key), Document)
+        return isinstance(self._dense.docstore.search(key), Document)
 
     def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
         """Delete ids from every index (unknown ids are ignored)."""
         if not ids:
             return True
-        present = set(self.dense.index_to_docstore_id.values())
+        present = set(self._dense.index_to_docstore_id.values())
         dense_ids = [i for i in ids if i in present]
         if dense_ids:
             self.dense.delete(dense_ids)
@@ -211,7 +244,7 @@ class CiteragStore(CosineSearch):
         """Return stored documents by id (missing ids are skipped)."""
         out = []
         for key in ids:
-            doc = self.dense.docstore.search(key)
+            doc = self._dense.docstore.search(key)
             if isinstance(doc, Document):
                 out.append(
                     Document(id=key, page_content=doc.page_content, metadata=dict(doc.metadata))
@@ -298,8 +331,8 @@ class CiteragStore(CosineSearch):
 
     def iter_metadata(self) -> Iterable[tuple[str, dict[str, Any]]]:
         """Yield ``(key, metadata)`` for every stored chunk."""
-        for key in self.dense.index_to_docstore_id.values():
-            doc = self.dense.docstore.search(key)
+        for key in self._dense.index_to_docstore_id.values():
+            doc = self._dense.docstore.search(key)
             yield key, doc.metadata
 
     def _masks(self, flt: Filter) -> tuple[np.ndarray, np.ndarray]:
@@ -337,8 +370,9 @@ class CiteragStore(CosineSearch):
         return out
 
     def _position_map(self) -> dict[str, int]:
-        if self._pos_map is None or len(self._pos_map) != len(self.dense.index_to_docstore_id):
-            self._pos_map = {key: pos for pos, key in self.dense.index_to_docstore_id.items()}
+        held = self._dense.index_to_docstore_id
+        if self._pos_map is None or len(self._pos_map) != len(held):
+            self._pos_map = {key: pos for pos, key in held.items()}
         return self._pos_map
 
     def sentence_vectors_for(self, key: str) -> SentenceVectors | None:
@@ -360,12 +394,11 @@ class CiteragStore(CosineSearch):
         embedding: Embeddings,
         dimension: int,
         sentence_vectors: bool = True,
-        compact_docs: bool = False,
+        writer: bool = False,
     ) -> CiteragStore:
         """Load a store written by :meth:`save` (sentence vectors memory-mapped; sentences
-        added later are kept on disk in ``folder``; ``compact_docs``: documents held
-        compressed, for a writer)."""
-        dense = load_faiss(folder, embedding, compact=compact_docs)
+        added later are kept on disk in ``folder``; ``writer``: see the constructor)."""
+        dense = load_faiss(folder, embedding, compact=writer)
         bm25 = BM25Index.load(folder / "bm25.jsonl")
         sentences = SentenceTable.load(folder, dimension)
         return cls(
@@ -376,4 +409,5 @@ class CiteragStore(CosineSearch):
             bm25=bm25,
             sentences=sentences,
             spill_dir=folder,
+            writer=writer,
         )

@@ -69,7 +69,7 @@ def test_a_saved_store_reads_back_in_either_form_with_the_same_results(
     tmp_path: Path, compact: bool
 ) -> None:
     emb = _Letters()
-    store = CiteragStore(emb, 8, spill_dir=tmp_path, compact_docs=compact)
+    store = CiteragStore(emb, 8, spill_dir=tmp_path, writer=compact)
     docs = [_doc(i) for i in range(12)]
     store.add_documents(docs, ids=[f"k{i}" for i in range(12)])
     store.add_documents([_doc(40)], ids=["k3"])  # a replaced chunk
@@ -80,7 +80,7 @@ def test_a_saved_store_reads_back_in_either_form_with_the_same_results(
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
     reader = CiteragStore.load(tmp_path, emb, 8)
-    writer = CiteragStore.load(tmp_path, emb, 8, compact_docs=True)
+    writer = CiteragStore.load(tmp_path, emb, 8, writer=True)
     assert isinstance(reader.dense.docstore, InMemoryDocstore)
     assert isinstance(writer.dense.docstore, CompactDocstore)
     for loaded in (reader, writer):
@@ -116,4 +116,30 @@ def test_ingest_writes_compactly_and_a_reader_gets_documents(tmp_path: Path) -> 
     assert len(again.store) == len(loaded.store) + 1
     assert {d.id for d in again.store.get_by_ids(list(loaded.store.sentences))} == set(
         loaded.store.sentences
+    )
+
+
+def test_a_writer_queues_chunk_vectors_until_the_index_is_used(tmp_path: Path) -> None:
+    emb = _Letters()
+    writer = CiteragStore(emb, 8, spill_dir=tmp_path, writer=True)
+    plain = CiteragStore(emb, 8)
+    for store in (writer, plain):
+        store.add_documents([_doc(i) for i in range(5)], ids=[f"k{i}" for i in range(5)])
+        store.add_documents([_doc(i) for i in range(5, 9)], ids=[f"k{i}" for i in range(5, 9)])
+    assert writer._pending is not None and writer._pending.rows == 9
+    assert writer._dense.index.ntotal == 0 and len(writer) == 9  # held, not yet in FAISS
+    assert writer.get_by_ids(["k8"])[0].page_content == _doc(8).page_content
+    got = writer.similarity_search_with_score("pump 6 litres", k=4)  # enters the index here
+    assert writer._pending.rows == 0 and writer._dense.index.ntotal == 9
+    assert [(d.id, s) for d, s in got] == [
+        (d.id, s) for d, s in plain.similarity_search_with_score("pump 6 litres", k=4)
+    ]
+    for pos in range(9):
+        np.testing.assert_array_equal(
+            writer.dense.index.reconstruct(pos), plain.dense.index.reconstruct(pos)
+        )
+    writer.add_documents([_doc(20)], ids=["k2"])  # replacing flushes, deletes, queues again
+    assert writer._pending.rows == 1 and len(writer) == 9
+    assert writer.cosine_for(["k2"], emb.embed_query(_doc(20).page_content))["k2"] == (
+        pytest.approx(1.0, abs=1e-6)
     )
