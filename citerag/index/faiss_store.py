@@ -40,6 +40,11 @@ def _faiss_cls() -> Any:
     return FAISS, DistanceStrategy
 
 
+def _interned(value: Any) -> Any:
+    """``value`` interned when it is a string."""
+    return sys.intern(value) if type(value) is str else value
+
+
 class CompactDocstore(Docstore, AddableMixin):
     """A LangChain docstore (``add`` / ``search`` / ``delete``) holding each document as a
     zlib-compressed pickle of its text and metadata: a writer's docstore.
@@ -88,7 +93,7 @@ class CompactDocstore(Docstore, AddableMixin):
         # One shared object per repeated key and short value (a document's source, title,
         # access label ... are the same in all its chunks), as unpickling one docstore gives.
         metadata = {
-            sys.intern(k): sys.intern(v) if isinstance(v, str) and len(v) < _INTERN_MAX else v
+            _interned(k): _interned(v) if isinstance(v, str) and len(v) < _INTERN_MAX else v
             for k, v in metadata.items()
         }
         return Document(id=key, page_content=text, metadata=metadata)
@@ -134,7 +139,9 @@ class PendingVectors:
         """Queue ``(n, dimension)`` float32 vectors (already normalised)."""
         if self._file is None:
             self._file = tempfile.TemporaryFile(dir=self.folder)  # noqa: SIM115
-        arr = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1, self.dimension)
+        arr = np.ascontiguousarray(vectors, dtype=np.float32)
+        if arr.ndim != 2 or arr.shape[1] != self.dimension:
+            raise ValueError(f"vectors of shape {arr.shape}, expected (n, {self.dimension})")
         self._file.write(arr.tobytes())
         self.rows += len(arr)
 

@@ -1041,9 +1041,14 @@ def ingest(
         )
         phases = split_phases(plan, large_bytes)
         force, first = build.force_update, build.first
+        unchanged_id = build.manifest.build_id
         published = False
+        # Only the phase being written is held: a published phase's store (its FAISS index,
+        # docstore, BM25) would otherwise stay in memory while the next phase writes.
+        waiting: _Build | None = build
+        del build
         for number, phase in enumerate(phases):
-            opened: _Build | None = build if number == 0 else None
+            opened, waiting = waiting, None
             try:
                 if number:
                     opened = target.open(model, sentence_vectors, force_update=force)
@@ -1057,13 +1062,13 @@ def ingest(
                 write_documents(phase, opened, report, run)
                 publish_build(target, opened, report, run)
                 published = True
-                build = opened
             except BaseException:
                 target.abort(opened)
                 raise
+            opened = None
             _notify(on_publish, report.build_id, phase)
         if not published:
-            report.build_id = build.manifest.build_id
+            report.build_id = unchanged_id
     report.seconds = time.perf_counter() - t0
     return report
 

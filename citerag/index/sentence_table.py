@@ -89,21 +89,30 @@ class _Base:
     """The read-only row files of a loaded build."""
 
     def __init__(self, vectors: Path, spans: np.ndarray | Path) -> None:
-        self.vectors_path = vectors
         self.vectors: np.ndarray = np.load(vectors, mmap_mode="r")
+        if self.vectors.dtype != VECTOR_DTYPE:
+            raise ValueError(f"{vectors} holds {self.vectors.dtype}, expected {VECTOR_DTYPE}")
         self.vectors_offset = _data_offset(self.vectors)
+        # Open once: a save in place replaces the files, and these handles keep reading the
+        # rows the table refers to (as the memory maps do).
+        self.vectors_file = vectors.open("rb")
         self.spans_offset = 0
+        self.spans_file: IO[bytes] | None = None
         if isinstance(spans, Path):
-            self.spans_path: Path | None = spans
             self.spans: np.ndarray = np.load(spans, mmap_mode="r")
             self.spans_offset = _data_offset(self.spans)
+            self.spans_file = spans.open("rb")
         else:
-            self.spans_path = None
             self.spans = spans
         if len(self.vectors) != len(self.spans):
             raise ValueError(
                 f"{vectors} has {len(self.vectors)} rows but the spans have {len(self.spans)}"
             )
+
+    def close(self) -> None:
+        self.vectors_file.close()
+        if self.spans_file is not None:
+            self.spans_file.close()
 
 
 class SentenceTable(MutableMapping[str, SentenceVectors]):
@@ -134,6 +143,8 @@ class SentenceTable(MutableMapping[str, SentenceVectors]):
 
     def __getitem__(self, key: str) -> SentenceVectors:
         segment, start, n = self._rows[key]
+        if n == 0:
+            return [], np.zeros((0, self.width), VECTOR_DTYPE)
         if segment == _BASE:
             assert self._base is not None
             spans = self._base.spans[start : start + n]
@@ -173,10 +184,12 @@ class SentenceTable(MutableMapping[str, SentenceVectors]):
         return sum(n for _, _, n in self._rows.values())
 
     def close(self) -> None:
-        """Close the spill files (the table is unusable for spilled rows afterwards)."""
+        """Close the files (the table is unusable afterwards)."""
         if self._spill is not None:
             self._spill.close()
             self._spill = None
+        if self._base is not None:
+            self._base.close()
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -214,7 +227,9 @@ class SentenceTable(MutableMapping[str, SentenceVectors]):
                 os.fsync(out.fileno())
             os.replace(tmp, folder / name)
         payload = {"format": FORMAT, "keys": keys, "rows": counts}
-        (folder / KEYS_FILE).write_text(json.dumps(payload))
+        tmp = folder / f".{KEYS_FILE}.tmp"
+        tmp.write_text(json.dumps(payload))
+        os.replace(tmp, folder / KEYS_FILE)
 
     def _copy_rows(
         self, out: IO[bytes], source: str, segment: int, start: int, n: int, row_bytes: int
@@ -225,15 +240,17 @@ class SentenceTable(MutableMapping[str, SentenceVectors]):
             src = self._spill.vectors if source == "vectors" else self._spill.spans
             _copy_range(src.fileno(), start * row_bytes, n * row_bytes, out)
             return
-        assert self._base is not None
-        array = self._base.vectors if source == "vectors" else self._base.spans
-        path = self._base.vectors_path if source == "vectors" else self._base.spans_path
-        if path is None:  # spans of a format-1 build: held in memory
-            out.write(np.ascontiguousarray(array[start : start + n], SPAN_DTYPE).tobytes())
+        base = self._base
+        assert base is not None
+        src_file: IO[bytes]
+        if source == "vectors":
+            src_file, offset = base.vectors_file, base.vectors_offset
+        elif base.spans_file is None:  # spans of a format-1 build: held in memory
+            out.write(np.ascontiguousarray(base.spans[start : start + n], SPAN_DTYPE).tobytes())
             return
-        offset = self._base.vectors_offset if source == "vectors" else self._base.spans_offset
-        with path.open("rb") as src_file:
-            _copy_range(src_file.fileno(), offset + start * row_bytes, n * row_bytes, out)
+        else:
+            src_file, offset = base.spans_file, base.spans_offset
+        _copy_range(src_file.fileno(), offset + start * row_bytes, n * row_bytes, out)
 
     @classmethod
     def load(cls, folder: Path, width: int, spill_dir: Path | None = None) -> SentenceTable:
@@ -242,9 +259,10 @@ class SentenceTable(MutableMapping[str, SentenceVectors]):
         Args:
             folder: The build folder.
             width: Vector dimension.
-            spill_dir: Where rows added later are spilled (default: ``folder``).
+            spill_dir: Where rows added later are spilled (``None``: the system's temporary
+                folder; a writer passes its temporary build folder).
         """
-        table = cls(width, spill_dir if spill_dir is not None else folder)
+        table = cls(width, spill_dir)
         keys_file = folder / KEYS_FILE
         if not keys_file.exists():
             return table
@@ -259,6 +277,11 @@ class SentenceTable(MutableMapping[str, SentenceVectors]):
             spans = np.asarray(flat, dtype=SPAN_DTYPE).reshape(-1, 2)
         if sum(counts):
             table._base = _Base(folder / VECTORS_FILE, spans)
+            if len(table._base.vectors) != sum(counts):
+                raise ValueError(
+                    f"{folder / KEYS_FILE} lists {sum(counts)} rows but "
+                    f"{folder / VECTORS_FILE} has {len(table._base.vectors)}"
+                )
             if table._base.vectors.shape[1:] != (width,):
                 raise ValueError(
                     f"{folder / VECTORS_FILE} has rows of {table._base.vectors.shape[1:]}, "

@@ -199,18 +199,19 @@ class CiteragStore(CosineSearch):
         vecs = np.array(vectors, dtype=np.float32)
         faiss.normalize_L2(vecs)
         start = len(self._dense.index_to_docstore_id)
+        self._pending.append(vecs)  # first: a failed write leaves no document without a row
         self._dense.docstore.add(
             {
                 key: Document(id=key, page_content=text, metadata=dict(doc.metadata))
                 for key, text, doc in zip(ids, texts, documents, strict=True)
             }
         )
-        self._pending.append(vecs)
         self._dense.index_to_docstore_id.update({start + j: key for j, key in enumerate(ids)})
 
     @property
     def dense(self) -> Any:
-        """The LangChain FAISS store (a writer's queued vectors enter its index first)."""
+        """The LangChain FAISS store (a writer's queued vectors enter its index first; a
+        writer is used by one thread, as every store's writes are)."""
         if self._pending is not None and self._pending.rows:
             self._pending.flush_into(self._dense.index)
         return self._dense
@@ -235,7 +236,8 @@ class CiteragStore(CosineSearch):
             self.dense.delete(dense_ids)
         self.bm25.delete(list(ids))
         for key in ids:
-            self.sentences.pop(key, None)
+            if key in self.sentences:  # not .pop: that would read the rows back from disk
+                del self.sentences[key]
         self._mask_cache.clear()
         self._pos_map = None
         return True
@@ -400,7 +402,10 @@ class CiteragStore(CosineSearch):
         added later are kept on disk in ``folder``; ``writer``: see the constructor)."""
         dense = load_faiss(folder, embedding, compact=writer)
         bm25 = BM25Index.load(folder / "bm25.jsonl")
-        sentences = SentenceTable.load(folder, dimension)
+        # Only a writer's new sentence rows go to its (temporary) build folder; a reader
+        # never writes into a published build.
+        spill = folder if writer else None
+        sentences = SentenceTable.load(folder, dimension, spill_dir=spill)
         return cls(
             embedding,
             dimension,
@@ -408,6 +413,6 @@ class CiteragStore(CosineSearch):
             dense=dense,
             bm25=bm25,
             sentences=sentences,
-            spill_dir=folder,
+            spill_dir=spill,
             writer=writer,
         )

@@ -117,3 +117,40 @@ def test_bad_shapes_are_refused_with_the_key_named(tmp_path: Path) -> None:
     table.save(tmp_path)
     with pytest.raises(ValueError, match=r"expected \(8,\)"):
         SentenceTable.load(tmp_path, 8)
+
+
+def test_a_table_saved_in_place_twice_keeps_its_rows(tmp_path: Path) -> None:
+    first = SentenceTable(WIDTH, tmp_path)
+    first["a"], first["b"] = _rows(2, 1), _rows(3, 2)
+    first.save(tmp_path)
+    table = SentenceTable.load(tmp_path, WIDTH)
+    table["c"] = _rows(1, 3)
+    table.save(tmp_path)
+    del table["a"]
+    table.save(tmp_path)  # reads the rows of the first files, replaced twice since
+    again = SentenceTable.load(tmp_path, WIDTH)
+    _same(again["b"], _rows(3, 2))
+    _same(again["c"], _rows(1, 3))
+    assert "a" not in table and table.pop("b")[0] == _rows(3, 2)[0] and "b" not in table
+
+
+def test_files_that_disagree_are_refused(tmp_path: Path) -> None:
+    table = SentenceTable(WIDTH, tmp_path)
+    table["a"] = _rows(2, 1)
+    table.save(tmp_path)
+    meta = json.loads((tmp_path / KEYS_FILE).read_text())
+    (tmp_path / KEYS_FILE).write_text(json.dumps({**meta, "rows": [3]}))
+    with pytest.raises(ValueError, match="lists 3 rows"):
+        SentenceTable.load(tmp_path, WIDTH)
+    np.save(tmp_path / VECTORS_FILE, np.zeros((2, WIDTH), np.float32))
+    (tmp_path / KEYS_FILE).write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="holds float32"):
+        SentenceTable.load(tmp_path, WIDTH)
+
+
+def test_keys_without_sentences_read_back_empty(tmp_path: Path) -> None:
+    table = SentenceTable(WIDTH, tmp_path)
+    table["blank"] = ([], np.zeros((0, WIDTH), np.float16))
+    table.save(tmp_path)
+    spans, vectors = SentenceTable.load(tmp_path, WIDTH)["blank"]
+    assert spans == [] and vectors.shape == (0, WIDTH)
