@@ -89,18 +89,21 @@ class _Base:
     """The read-only row files of a loaded build."""
 
     def __init__(self, vectors: Path, spans: np.ndarray | Path) -> None:
-        self.vectors: np.ndarray = np.load(vectors, mmap_mode="r")
-        if self.vectors.dtype != VECTOR_DTYPE:
-            raise ValueError(f"{vectors} holds {self.vectors.dtype}, expected {VECTOR_DTYPE}")
-        self.vectors_offset = _data_offset(self.vectors)
+        mapped = np.load(vectors, mmap_mode="r")
+        if mapped.dtype != VECTOR_DTYPE:
+            raise ValueError(f"{vectors} holds {mapped.dtype}, expected {VECTOR_DTYPE}")
+        self.vectors_offset = _data_offset(mapped)
+        # a plain read-only view of the mapping: slicing an ndarray is cheaper than a memmap
+        self.vectors: np.ndarray = mapped.view(np.ndarray)
         # Open once: a save in place replaces the files, and these handles keep reading the
         # rows the table refers to (as the memory maps do).
         self.vectors_file = vectors.open("rb")
         self.spans_offset = 0
         self.spans_file: IO[bytes] | None = None
         if isinstance(spans, Path):
-            self.spans: np.ndarray = np.load(spans, mmap_mode="r")
-            self.spans_offset = _data_offset(self.spans)
+            mapped_spans = np.load(spans, mmap_mode="r")
+            self.spans_offset = _data_offset(mapped_spans)
+            self.spans: np.ndarray = mapped_spans.view(np.ndarray)
             self.spans_file = spans.open("rb")
         else:
             self.spans = spans
