@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pickle
 import sys
-import tempfile
 import warnings
 import zlib
 from collections.abc import Iterable
@@ -20,6 +19,8 @@ from typing import Any
 import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
+
+from citerag.index.row_file import RowFile
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -126,47 +127,32 @@ class PendingVectors:
     from the file block by block, with no second copy anywhere.
     """
 
-    _BLOCK = 1 << 24
-
     def __init__(self, folder: Path | None, dimension: int) -> None:
         """Create an empty queue whose file is made on the first append, in ``folder``."""
-        self.folder = folder
-        self.dimension = dimension
-        self.rows = 0
-        self._file: Any = None  # an anonymous binary file
+        self._rows = RowFile(folder, np.dtype(np.float32), dimension)
+
+    @property
+    def rows(self) -> int:
+        """Vectors queued."""
+        return self._rows.rows
 
     def append(self, vectors: np.ndarray) -> None:
         """Queue ``(n, dimension)`` float32 vectors (already normalised)."""
-        if self._file is None:
-            self._file = tempfile.TemporaryFile(dir=self.folder)  # noqa: SIM115
-        arr = np.ascontiguousarray(vectors, dtype=np.float32)
-        if arr.ndim != 2 or arr.shape[1] != self.dimension:
-            raise ValueError(f"vectors of shape {arr.shape}, expected (n, {self.dimension})")
-        self._file.write(arr.tobytes())
-        self.rows += len(arr)
+        self._rows.append(vectors)
 
     def flush_into(self, index: Any) -> None:
         """Append the queued vectors to a flat ``index`` (``IndexFlatIP``) and empty the queue."""
-        if not self.rows or self._file is None:
+        if not self.rows:
             return
         import faiss
 
-        width = self.dimension * 4
+        width = self._rows.row_bytes
         start, total = int(index.ntotal), int(index.ntotal) + self.rows
         index.codes.resize(total * width)
         buffer = faiss.rev_swig_ptr(index.codes.data(), total * width).data
-        self._file.flush()
-        self._file.seek(0)
-        offset, end = start * width, total * width
-        while offset < end:
-            got = self._file.readinto(buffer[offset : min(offset + self._BLOCK, end)])
-            if not got:
-                raise OSError(f"pending vectors: {end - offset} bytes missing")
-            offset += got
+        self._rows.read_all_into(buffer[start * width :])
         index.ntotal = total
-        self._file.seek(0)
-        self._file.truncate()
-        self.rows = 0
+        self._rows.clear()
 
 
 def new_faiss(embeddings: Embeddings, dimension: int, compact: bool = False) -> Any:

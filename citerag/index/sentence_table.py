@@ -24,12 +24,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import IO
 
 import numpy as np
+
+from citerag.index.row_file import RowFile
 
 log = logging.getLogger(__name__)
 
@@ -49,36 +50,20 @@ _COPY_BLOCK = 1 << 24
 
 
 class _Spill:
-    """Two append-only anonymous files (vectors, spans) and the number of rows written."""
+    """The rows added since load: vectors and spans, each in a :class:`RowFile`."""
 
     def __init__(self, folder: Path | None, width: int) -> None:
-        # Unlinked at creation: they never appear in a published build, and vanish on a crash.
-        self.vectors: IO[bytes] = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115
-        self.spans: IO[bytes] = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115
-        self.width = width
-        self.rows = 0
+        self.vectors = RowFile(folder, VECTOR_DTYPE, width)
+        self.spans = RowFile(folder, SPAN_DTYPE, 2)
 
     def append(self, spans: np.ndarray, vectors: np.ndarray) -> int:
         """Append rows; returns the first row's number."""
-        first = self.rows
-        self.vectors.write(np.ascontiguousarray(vectors, VECTOR_DTYPE).tobytes())
-        self.spans.write(np.ascontiguousarray(spans, SPAN_DTYPE).tobytes())
-        self.rows += len(spans)
-        return first
-
-    def flush(self) -> None:
-        self.vectors.flush()
-        self.spans.flush()
+        self.vectors.append(vectors)
+        return self.spans.append(spans)
 
     def read(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Rows ``start .. start + n`` (spans, vectors)."""
-        self.flush()
-        vb = os.pread(self.vectors.fileno(), n * self.width * 2, start * self.width * 2)
-        sb = os.pread(self.spans.fileno(), n * 8, start * 8)
-        return (
-            np.frombuffer(sb, SPAN_DTYPE).reshape(n, 2),
-            np.frombuffer(vb, VECTOR_DTYPE).reshape(n, self.width),
-        )
+        return self.spans.read(start, n), self.vectors.read(start, n)
 
     def close(self) -> None:
         self.vectors.close()
@@ -203,8 +188,6 @@ class SentenceTable(MutableMapping[str, SentenceVectors]):
         Files are written under temporary names and renamed, so a build folder that is also
         the loaded base can be saved in place.
         """
-        if self._spill is not None:
-            self._spill.flush()
         keys = list(self._rows)
         counts = [self._rows[k][2] for k in keys]
         total = sum(counts)
