@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--embedding-precision",
         choices=PRECISIONS,
         default=PRECISIONS[0],
-        help="batched forward passes in bfloat16 where the CPU has it natively (auto), "
+        help="forward passes in bfloat16 where the CPU has it natively (auto), "
         "or always fp32 / bf16",
     )
     sp.add_argument("--chunk-size", type=int, default=600)

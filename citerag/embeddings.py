@@ -13,10 +13,10 @@ its own identity in the manifest: an index built with one model refuses to be qu
 the other.
 
 Precision (:data:`PRECISIONS`): on a CPU with native bfloat16 arithmetic (AMX or AVX-512
-BF16) the sentence-transformers encoder runs its forward passes of two or more texts under
-``torch.autocast(bfloat16)``; pooling and normalisation stay in float32 and a single text (a
-lone question) stays in float32, where autocast only adds overhead. The vectors stay within
-cosine 0.9999 of the float32 ones, so the model keeps its identity (the manifest records
+BF16) the sentence-transformers encoder's transformer weights are cast to bfloat16 once, at
+load, and every forward pass (a lone question as well as a batch) runs in bfloat16; its token
+embeddings come back as float32, so pooling and normalisation stay in float32. The vectors
+stay within cosine 0.9999 of the float32 ones, so the model keeps its identity (the manifest records
 the precision as information). ``auto`` chooses bfloat16 exactly when the CPU has it;
 ``fp32`` turns it off.
 """
@@ -45,8 +45,6 @@ INT8_ALIASES = ("minilm-int8", INT8_MODEL)
 MINILM_MAX_TOKENS = 256
 #: Accepted ``precision`` values of :func:`load_embedding_model` (the first is the default).
 PRECISIONS = ("auto", "fp32", "bf16")
-#: Fewest texts in one forward pass that run in bfloat16 (a lone question stays in float32).
-BF16_MIN_TEXTS = 2
 #: oneDNN primitives kept per process when bf16 is used (``ONEDNN_PRIMITIVE_CACHE_CAPACITY``,
 #: unless already set). bf16 matrix products on AMX keep a kernel and its scratch memory per
 #: input shape, and ingest sends hundreds of shapes: with oneDNN's default of 1024 the
@@ -57,7 +55,7 @@ ONEDNN_CACHE_CAPACITY = 8
 def bf16_supported() -> bool:
     """Whether this CPU has native bfloat16 matrix arithmetic (AMX tiles or AVX-512 BF16).
 
-    Without it PyTorch emulates bfloat16 and autocast makes the encoder slower, not faster.
+    Without it PyTorch emulates bfloat16 and the encoder gets slower, not faster.
     """
     try:
         import torch.cpu as tcpu
@@ -98,16 +96,18 @@ def resolve_precision(precision: str | None) -> str:
     return choice
 
 
-def _autocast_encoder(client: Any, min_texts: int = BF16_MIN_TEXTS) -> bool:
-    """Run a sentence-transformers model's Transformer module in bfloat16 for batches.
+def _bf16_encoder(client: Any) -> bool:
+    """Run a sentence-transformers model's Transformer module in bfloat16.
 
-    The module's ``forward`` is wrapped on the instance: a batch of at least ``min_texts``
-    texts runs under ``torch.autocast("cpu", bfloat16)`` and its token embeddings come back
-    as float32, so pooling and normalisation (the next modules) run in float32. Everything
-    that calls the model (``encode``, the span pooler) goes through it.
+    The transformer's weights are cast to bfloat16 once, at load (no ``torch.autocast``,
+    which re-casts every weight on every call: slower than float32 for a lone question and
+    for small batches); the module's ``forward`` is wrapped on the instance so that its
+    token embeddings come back as float32, and pooling and normalisation (the next modules)
+    run in float32. Everything that calls the model (``encode``, the span pooler) goes
+    through it, whatever the batch size.
 
     Returns:
-        Whether the model was wrapped (``False`` for a model without a Transformer module).
+        Whether the model was converted (``False`` for a model without a Transformer module).
     """
     import torch
 
@@ -116,16 +116,14 @@ def _autocast_encoder(client: Any, min_texts: int = BF16_MIN_TEXTS) -> bool:
         first = next(iter(client))
     except (TypeError, StopIteration):
         return False
-    if type(first).__name__ != "Transformer":
+    inner = getattr(first, "auto_model", None)
+    if type(first).__name__ != "Transformer" or not isinstance(inner, torch.nn.Module):
         return False
+    inner.to(torch.bfloat16)
     plain = first.forward
 
     def forward(features: dict[str, Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
-        ids = features.get("input_ids")
-        if ids is None or int(ids.shape[0]) < min_texts:
-            return cast(dict[str, Any], plain(features, *args, **kwargs))
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            out = cast(dict[str, Any], plain(features, *args, **kwargs))
+        out = cast(dict[str, Any], plain(features, *args, **kwargs))
         for key, value in list(out.items()):
             if isinstance(value, torch.Tensor) and value.dtype == torch.bfloat16:
                 out[key] = value.float()
@@ -168,7 +166,7 @@ class EmbeddingModel:
         embeddings: The LangChain ``Embeddings`` instance (vectors L2-normalised).
         dimension: Vector dimension.
         max_tokens: Input window in word-pieces (longer input is truncated by the model).
-        precision: Arithmetic of batched forward passes: ``"fp32"``, ``"bf16"``, or
+        precision: Arithmetic of the forward passes: ``"fp32"``, ``"bf16"``, or
             ``"int8"`` for the ONNX model (see :func:`resolve_precision`).
     """
 
@@ -426,14 +424,18 @@ def span_pooler(emb: Embeddings) -> SpanPooler | None:
     return _st_pooler(emb)
 
 
-def auto_threads() -> int:
-    """Intra-op threads for a server's embedding model: every core but one (at least one).
+def auto_threads(processes: int = 1) -> int:
+    """Intra-op threads for a server's embedding model: its process's share of the cores,
+    but one (at least one).
 
     The Python parts of concurrent requests hold the GIL (about one core); a forward pass
     that also wants that core waits for it at every parallel step, which on a busy machine
     made one query embedding several times slower (README "Measured figures").
+
+    Args:
+        processes: Serving processes sharing the machine's cores.
     """
-    return max(1, (os.cpu_count() or 1) - 1)
+    return max(1, (os.cpu_count() or 1) // max(1, processes) - 1)
 
 
 def load_embedding_model(
@@ -490,9 +492,9 @@ def load_embedding_model(
         getattr(client, "get_embedding_dimension", None) or client.get_sentence_embedding_dimension
     )
     chosen = resolve_precision(precision)
-    if chosen == "bf16" and (device != "cpu" or not _autocast_encoder(client)):
+    if chosen == "bf16" and (device != "cpu" or not _bf16_encoder(client)):
         chosen = "fp32"
-    log.info("embedding model %s: batched forward passes in %s", identity, chosen)
+    log.info("embedding model %s: forward passes in %s", identity, chosen)
     return EmbeddingModel(
         name=identity,
         embeddings=emb,

@@ -1,4 +1,4 @@
-"""bfloat16 forward passes for batches: the real all-MiniLM-L6-v2 in fp32 and in bf16.
+"""bfloat16 forward passes: the real all-MiniLM-L6-v2 in fp32 and in bf16.
 
 bf16 runs even where the CPU emulates it (slowly), so these tests need no special hardware.
 """
@@ -52,9 +52,18 @@ def test_batched_vectors_stay_within_rounding_of_fp32(fp32, bf16):
     assert list((got @ ref.T).argmax(axis=1)) == list(range(len(TEXTS)))
 
 
-def test_a_lone_question_is_embedded_in_fp32(fp32, bf16):
+def test_a_lone_question_runs_in_bf16_too(fp32, bf16):
+    # weights cast once at load: a lone question is as fast in bf16 as a batch, no autocast
+    import torch
+
+    inner = next(iter(bf16.embeddings._client)).auto_model
+    assert {p.dtype for p in inner.parameters()} == {torch.bfloat16}
     for text in TEXTS[:2]:
-        assert bf16.embeddings.embed_query(text) == fp32.embeddings.embed_query(text)
+        got = np.asarray(bf16.embeddings.embed_query(text), dtype=np.float32)
+        ref = np.asarray(fp32.embeddings.embed_query(text), dtype=np.float32)
+        assert not np.array_equal(got, ref)  # it really ran in bfloat16
+        assert float(got @ ref) > 0.9995
+        assert abs(float(np.linalg.norm(got)) - 1.0) < 1e-5  # pooled and normalised in fp32
 
 
 def test_word_piece_batches_and_span_pooling_go_through_bf16(fp32, bf16):
