@@ -11,8 +11,9 @@ What one run does:
 1. Indexes the sample corpus ``examples/corpus`` into a temporary folder (``citerag
    ingest`` defaults), writes a token file there and starts, on 127.0.0.1 and free ports:
 
-   * ``citerag serve`` once per variant: ``batch`` (the default: concurrent questions share
-     a forward pass), ``nobatch`` (``CITERAG_QUERY_BATCHING=false``; the question cache stays
+   * ``citerag serve`` once per variant: ``batch`` (the defaults: one worker process per
+     core, at most 4, and concurrent questions share a forward pass), ``w1`` (one process),
+     ``nobatch`` (``CITERAG_QUERY_BATCHING=false``; the question cache stays
      on), ``wait2`` (batching with a 2 ms wait for more questions), ``nocache`` (neither);
    * with ``--baseline-src DIR``, ``citerag serve`` from another checkout (e.g. ``git
      worktree add /tmp/before <commit>``), to measure before/after with the same harness;
@@ -101,7 +102,10 @@ PREFIXES = (
 SUFFIXES = ("", " Thanks.", " Please cite the source.", " Be brief.", " Quote the text.")
 #: Server variants: name -> environment for ``citerag serve``.
 VARIANTS: dict[str, dict[str, str]] = {
+    # the defaults: one worker process per core (at most 4), query batching on
     "batch": {"CITERAG_QUERY_BATCHING": "true"},
+    # one process (the default before workers = 0)
+    "w1": {"CITERAG_WORKERS": "1"},
     "nobatch": {"CITERAG_QUERY_BATCHING": "false"},
     "wait2": {"CITERAG_QUERY_BATCHING": "true", "CITERAG_QUERY_BATCH_WAIT_MS": "2"},
     "nocache": {"CITERAG_QUERY_BATCHING": "false", "CITERAG_QUERY_CACHE": "0"},
@@ -355,6 +359,14 @@ def tree_cpu_s(proc: subprocess.Popen[bytes] | None) -> float:
         return float("nan")
 
 
+def expected_workers(env: dict[str, str]) -> int:
+    """How many worker processes ``citerag serve`` starts with this environment."""
+    from citerag.server.settings import AUTO_WORKERS_MAX
+
+    n = int(env.get("CITERAG_WORKERS", "0"))
+    return n or max(1, min(os.cpu_count() or 1, AUTO_WORKERS_MAX))
+
+
 @contextmanager
 def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
     """Start every server under test; stop them afterwards."""
@@ -401,9 +413,8 @@ def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
             wait_up(t, "/health" if t.body is peer_body else "/ready")
         for t in targets:  # with several workers /ready answers once the first is up
             if t.body is citerag_body:
-                wait_workers_ready(
-                    t, int(VARIANTS.get(t.name.split(" ", 1)[-1], {}).get("CITERAG_WORKERS", "1"))
-                )
+                env = VARIANTS.get(t.name.split(" ", 1)[-1], {})
+                wait_workers_ready(t, expected_workers(env))
         yield targets
     finally:
         for t in targets:

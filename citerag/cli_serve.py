@@ -3,13 +3,14 @@
 Settings come from ``--config FILE`` (TOML), then ``CITERAG_*`` environment variables, then
 these flags; see :mod:`citerag.server.settings` and the README's "Serve it" section.
 
-With a PostgreSQL store (``--store URL``) several processes may serve the same data:
-``--workers N`` (uvicorn worker processes sharing one port; each builds the app from the
-parent's settings, handed over as JSON in ``$CITERAG_SERVER_SETTINGS_JSON``) or separate
-``citerag serve --port P`` processes, on one machine or several.
+By default one uvicorn worker process per core (at most 4; ``--workers N`` to choose, ``1``
+for a single process) shares one port; each builds the app from the parent's settings,
+handed over as JSON in ``$CITERAG_SERVER_SETTINGS_JSON``. On an index directory they share
+the data directory: any of them accepts uploads, one of them writes the index, all follow
+its builds. With a PostgreSQL store (``--store URL``) separate ``citerag serve --port P``
+processes, on one machine or several, may serve the same data too.
 
-With ``--read-only`` an index directory may be served by several processes too
-(``--read-only --workers N``): each answers from the directory's published build and follows
+With ``--read-only`` the processes answer from the directory's published build and follow
 the builds ``citerag ingest`` publishes; uploads and deletes are refused (405).
 """
 
@@ -20,6 +21,7 @@ import ipaddress
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -70,10 +72,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "unless a TLS-terminating proxy is in front",
             settings.host,
         )
+    settings = replace(settings, workers=settings.process_count())
     if settings.workers > 1:
         # Each worker process builds its own app (model, reader pool, index worker) from
-        # the parent's settings; on a store one of them becomes the writer (see
-        # SharedIndexWorker), read-only each follows the published build.
+        # the parent's settings; one of them becomes the writer (SharedDirectoryWorker,
+        # SharedIndexWorker on a store), read-only each follows the published build.
+        log.info("starting %d worker processes", settings.workers)
         os.environ[SETTINGS_JSON_ENV] = settings_to_json(settings)
         uvicorn.run(
             "citerag.server.app:app_from_env",
@@ -120,7 +124,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         "--workers",
         type=int,
         default=None,
-        help="uvicorn worker processes (default 1; more need --store: PostgreSQL, or --read-only)",
+        help="uvicorn worker processes (default 0: one per core, at most 4; 1: a single process)",
     )
     sp.add_argument(
         "--read-only",

@@ -35,12 +35,22 @@ import citerag
 from citerag.embeddings import EmbeddingModel
 from citerag.server import deps
 from citerag.server.auth import VIEWER_COOKIE, AuthMiddleware, TokenStore
-from citerag.server.documents import PgDocumentRegistry, Registry, open_registry
+from citerag.server.documents import (
+    PgDocumentRegistry,
+    Registry,
+    SharedDocumentRegistry,
+    open_registry,
+)
 from citerag.server.engine import Engine
 from citerag.server.hardening import StrictJSONMiddleware
 from citerag.server.routes import documents, index, probes, rag, viewer
 from citerag.server.settings import SETTINGS_JSON_ENV, ServerSettings, settings_from_json
-from citerag.server.worker import IndexWorker, ReadOnlyIndexWorker, SharedIndexWorker
+from citerag.server.worker import (
+    IndexWorker,
+    ReadOnlyIndexWorker,
+    SharedDirectoryWorker,
+    SharedIndexWorker,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,10 +108,13 @@ def create_app(
             (``None``: ``settings.watch_interval``).
 
     Returns:
-        The FastAPI app; run it with uvicorn. With an index directory, one worker process
-        (the index writer and the loaded graph live in it), or with ``settings.read_only``
-        any number of processes answering from its published build; with a PostgreSQL
-        store (``settings.store``) any number of processes, on any machines.
+        The FastAPI app; run it with uvicorn. With an index directory and ``workers`` up
+        to 1, the only process (the index writer and the loaded graph live in it); with
+        ``workers`` > 1, one of that many processes sharing the data directory (one of
+        them writes, see :class:`~citerag.server.worker.SharedDirectoryWorker`); with
+        ``settings.read_only`` any number of processes answering from its published build;
+        with a PostgreSQL store (``settings.store``) any number of processes, on any
+        machines.
 
     Raises:
         ValueError: No token file is configured, or it or the registry is malformed.
@@ -112,7 +125,10 @@ def create_app(
     if watch_interval is None:
         watch_interval = settings.watch_interval
     registry: Registry = open_registry(
-        settings.data_dir, settings.store, read_only=settings.read_only
+        settings.data_dir,
+        settings.store,
+        read_only=settings.read_only,
+        shared=settings.workers > 1,
     )
     engine = Engine(
         settings.location,
@@ -123,6 +139,8 @@ def create_app(
     worker: IndexWorker
     if isinstance(registry, PgDocumentRegistry):
         worker = SharedIndexWorker(engine, registry, watch_interval=watch_interval)
+    elif isinstance(registry, SharedDocumentRegistry):
+        worker = SharedDirectoryWorker(engine, registry, watch_interval=watch_interval)
     elif settings.read_only:
         worker = ReadOnlyIndexWorker(engine, registry, watch_interval=watch_interval)
     else:

@@ -5,11 +5,15 @@ Each upload gets a generated id (32 hex digits) and is indexed under the source 
 ``indexed``, ``failed`` (with a reason) or ``deleting``; ``chunks`` is what the index
 manifest counted after the build, never a client's figure.
 
-Two implementations with one interface, chosen from the settings (:func:`open_registry`):
+Implementations with one interface, chosen from the settings (:func:`open_registry`):
 
 * :class:`DocumentRegistry` (index directory): ``<data_dir>/documents.json``, rewritten
   atomically on every change, and the files at ``<data_dir>/uploads/<id>/<safe name>``; one
   process owns both. A restart keeps every status (pending work is resumed).
+* :class:`SharedDocumentRegistry` (index directory, ``citerag serve --workers N``): the same
+  file and folders, shared by the worker processes under a file lock; the pending and
+  deleting records are the job queue (see :class:`~citerag.server.worker.SharedDirectoryWorker`).
+* :class:`ReadOnlyRegistry` (``--read-only``): the same file, only read.
 * :class:`PgDocumentRegistry` (PostgreSQL store): the tables ``<ns>_documents`` (one row per
   upload, the same fields) and ``<ns>_uploads`` (its bytes), next to the index's tables, so
   any serving process, on any machine, can accept an upload, report a status or queue a
@@ -20,6 +24,8 @@ Two implementations with one interface, chosen from the settings (:func:`open_re
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -27,7 +33,7 @@ import re
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -275,6 +281,211 @@ class ReadOnlyRegistry(DocumentRegistry):
 
     def _write(self) -> None:
         raise RuntimeError("this server is read-only: the document registry is not written")
+
+
+class SharedDocumentRegistry(DocumentRegistry):
+    """``documents.json`` shared by several processes serving one index directory.
+
+    ``citerag serve --workers N`` on an index directory: every process accepts uploads and
+    deletes, and one of them (whichever holds the job lock, see
+    :class:`~citerag.server.worker.SharedDirectoryWorker`) applies them. The file keeps its
+    format; what changes is how it is used:
+
+    * **Every change is read, changed and written under an exclusive** ``flock`` on
+      ``documents.lock`` beside it (and this process's own thread lock), so a change by
+      one process is never lost under another's; every read re-reads the file when it was
+      replaced since (its inode changes with each atomic write), so all processes see
+      one registry.
+    * The pending and deleting records *are* the job queue, as with PostgreSQL; the file
+      also keeps, per record, ``version`` (bumped by every change), ``attempts`` and
+      ``claimed_by`` under ``"jobs"`` (older readers ignore the key).
+    * Each process receives uploads into a folder of its own (``uploads/.incoming-<pid>-*``);
+      at start, folders of processes that no longer run are removed, never a live one's.
+      The stored files are shared (one data directory on one machine).
+    """
+
+    shared = True
+    LOCK_FILE = "documents.lock"
+
+    def __init__(self, data_dir: Path) -> None:
+        """Open (or create) the shared registry.
+
+        Args:
+            data_dir: The data directory every serving process of the index shares.
+
+        Raises:
+            ValueError: ``documents.json`` exists but cannot be read.
+        """
+        self._jobs: dict[str, dict[str, Any]] = {}
+        self._seen: tuple[int, int, int] | None = None
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = os.open(data_dir / self.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        super().__init__(data_dir)
+
+    def _prepare(self) -> None:
+        """Create the uploads folder and this process's incoming folder; clear dead ones'."""
+        self.uploads.mkdir(parents=True, exist_ok=True)
+        with self._locked():
+            shutil.rmtree(self.uploads / INCOMING_DIR, ignore_errors=True)  # one process's
+            for folder in self.uploads.glob(f"{INCOMING_DIR}-*"):
+                pid = folder.name.split("-")[1] if folder.name.count("-") >= 2 else ""
+                if pid.isdigit() and not _alive(int(pid)):
+                    shutil.rmtree(folder, ignore_errors=True)
+        self.incoming = Path(
+            tempfile.mkdtemp(prefix=f"{INCOMING_DIR}-{os.getpid()}-", dir=self.uploads)
+        )
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """This process's thread lock, then the file lock shared with the other processes."""
+        with self._lock:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+            try:
+                self._sync()
+                yield
+            finally:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    def _sync(self) -> None:
+        """Re-read the file if another process replaced it since this one last did."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return
+        seen = (st.st_ino, st.st_mtime_ns, st.st_size)
+        if seen != self._seen:
+            self._docs = self._read()
+            self._seen = seen
+
+    def _read(self) -> dict[str, DocumentRecord]:
+        docs = super()._read()
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8")).get("jobs") or {}
+        except (OSError, ValueError, AttributeError):
+            raw = {}
+        self._jobs = {k: dict(v) for k, v in raw.items() if k in docs and isinstance(v, dict)}
+        return docs
+
+    def _write(self) -> None:
+        self._jobs = {k: v for k, v in self._jobs.items() if k in self._docs}
+        data = {
+            "format": 1,
+            "documents": [asdict(r) for r in self._docs.values()],
+            "jobs": self._jobs,
+        }
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
+        st = self.path.stat()
+        self._seen = (st.st_ino, st.st_mtime_ns, st.st_size)
+
+    def _bump(self, doc_id: str) -> None:
+        job = self._jobs.setdefault(doc_id, {"version": 0, "attempts": 0, "claimed_by": ""})
+        job["version"] = int(job.get("version", 0)) + 1
+
+    # -- the interface, each call under the locks ------------------------------------------
+
+    def add(self, rec: DocumentRecord) -> None:
+        """Add a record and persist."""
+        with self._locked():
+            self._docs[rec.id] = rec
+            self._bump(rec.id)
+            self._write()
+
+    def get(self, doc_id: str) -> DocumentRecord | None:
+        """A copy of one record as every process sees it now, or ``None``."""
+        with self._locked():
+            return super().get(doc_id)
+
+    def all(self) -> list[DocumentRecord]:
+        """Copies of every record, oldest first."""
+        with self._locked():
+            return super().all()
+
+    def count(self, status: str) -> int:
+        """How many records have this status."""
+        with self._locked():
+            return super().count(status)
+
+    def update(
+        self, doc_id: str, *, only_if: Iterable[str] | None = None, **changes: Any
+    ) -> DocumentRecord | None:
+        """Change fields of a record (atomically across processes) and persist."""
+        with self._locked():
+            if doc_id in self._docs and (
+                only_if is None or self._docs[doc_id].status in tuple(only_if)
+            ):
+                self._bump(doc_id)
+            return super().update(doc_id, only_if=only_if, **changes)
+
+    def request_delete(self, doc_id: str) -> DocumentRecord | None:
+        """Mark a record ``deleting`` (again: a repeated request makes the writer retry)."""
+        with self._locked():
+            if doc_id not in self._docs:
+                return None
+            return self.update(doc_id, status="deleting", reason="")
+
+    def remove(self, doc_id: str) -> None:
+        """Delete a record's stored file, then forget the record."""
+        with self._locked():
+            super().remove(doc_id)
+
+    def jobs(self, limit: int) -> list[tuple[DocumentRecord, int]]:
+        """The queue: ``pending`` and ``deleting`` records with their versions, oldest change
+        first."""
+        with self._locked():
+            queued = [r for r in self._docs.values() if r.status in ("pending", "deleting")]
+            queued.sort(key=lambda r: (r.updated_at, r.id))
+            return [
+                (DocumentRecord(**asdict(r)), int(self._jobs.get(r.id, {}).get("version", 0)))
+                for r in queued[:limit]
+            ]
+
+    def versions(self, ids: Iterable[str]) -> dict[str, tuple[str, int]]:
+        """Current status and version of these records (missing ones are left out)."""
+        with self._locked():
+            return {
+                i: (self._docs[i].status, int(self._jobs.get(i, {}).get("version", 0)))
+                for i in ids
+                if i in self._docs
+            }
+
+    def claim(self, ids: Iterable[str], by: str) -> None:
+        """Record that ``by`` hands these records to an ingest run (``attempts`` + 1)."""
+        with self._locked():
+            for i in ids:
+                if i in self._docs:
+                    job = self._jobs.setdefault(i, {"version": 0, "attempts": 0})
+                    job["attempts"] = int(job.get("attempts", 0)) + 1
+                    job["claimed_by"] = by
+            self._write()
+
+    def notify(self) -> None:
+        """Nothing to send: the other processes poll (``watch_interval``)."""
+
+    def prune_local(self) -> int:
+        """Nothing to prune: the stored files are shared, and ``remove`` deletes them."""
+        return 0
+
+    def close(self) -> None:
+        """Drop this process's incoming folder and close the lock file."""
+        shutil.rmtree(self.incoming, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.close(self._lock_fd)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def advisory_key(url: Any, purpose: str) -> int:
@@ -606,13 +817,16 @@ class PgDocumentRegistry:
 
 
 def open_registry(
-    data_dir: Path, store_url: str | None = None, *, read_only: bool = False
+    data_dir: Path, store_url: str | None = None, *, read_only: bool = False, shared: bool = False
 ) -> DocumentRegistry | PgDocumentRegistry:
     """The registry for a server's settings: in the store when it is PostgreSQL, else the
-    JSON file in ``data_dir`` (only read, with ``read_only``)."""
+    JSON file in ``data_dir`` (only read, with ``read_only``; shared by several writing
+    processes, with ``shared``)."""
     if store_url is not None:
         return PgDocumentRegistry(store_url, data_dir)
-    return ReadOnlyRegistry(data_dir) if read_only else DocumentRegistry(data_dir)
+    if read_only:
+        return ReadOnlyRegistry(data_dir)
+    return SharedDocumentRegistry(data_dir) if shared else DocumentRegistry(data_dir)
 
 
 #: Either registry (they share one interface).

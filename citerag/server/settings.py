@@ -14,8 +14,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     playground = false          # LangServe playground at /rag/playground/ (see README)
     public_docs = false         # true: /docs and /openapi.json without a token (schemas only)
     cookie_secure = false       # mark the playground cookie Secure (set behind HTTPS)
-    workers = 1                 # uvicorn worker processes (more than 1 needs [paths] store
-                                # or read_only = true)
+    workers = 0                 # uvicorn worker processes; 0 = one per core (at most 4)
     read_only = false           # serve the index directory's published build, refuse uploads
     fast_invoke = true          # /rag/invoke encodes with orjson (false: LangServe's handler)
     watch_interval = 2.0        # seconds between checks for builds published by others
@@ -42,7 +41,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     query_batch_wait_ms = 0     # longest a pass waits for more questions (0-50)
     query_cache = 1024          # recent question vectors kept (0 = none)
     embedding_threads = 0       # model's intra-op threads (0 = every core but one)
-    embedding_precision = "auto" # batched passes in bf16 where the CPU has it; "fp32" = off
+    embedding_precision = "auto" # forward passes in bf16 where the CPU has it; "fp32" = off
 
     [rag]                       # server-side defaults for graph knobs (RAGConfig fields)
     retrieval_mode = "hybrid"
@@ -138,6 +137,8 @@ ENV_VARS: dict[str, str] = {
     "CITERAG_EMBEDDING_PRECISION": "embedding_precision",
 }
 CONFIG_ENV = "CITERAG_CONFIG"
+#: Most processes ``workers = 0`` starts (each holds its own embedding model and index).
+AUTO_WORKERS_MAX = 4
 
 
 @dataclass
@@ -152,12 +153,19 @@ class ServerSettings:
             "Playground" note: it authenticates with a cookie set by ``/playground/login``).
         public_docs: Serve ``/docs`` and ``/openapi.json`` without a token.
         cookie_secure: Mark the playground cookie ``Secure`` (only sent over HTTPS).
-        workers: Uvicorn worker processes; more than one needs ``store`` (a FAISS index
-            directory is written by one process) or ``read_only``.
+        workers: Uvicorn worker processes of ``citerag serve``; ``0`` (the default) means
+            one per core, at most :data:`AUTO_WORKERS_MAX` (:meth:`process_count`). With more
+            than one, the processes share the data directory and the index: any of them
+            accepts uploads and deletes, one of them (the job lock's holder) writes the
+            index, and every one follows the builds published (see
+            :class:`~citerag.server.worker.SharedDirectoryWorker`, and on a PostgreSQL store
+            :class:`~citerag.server.worker.SharedIndexWorker`). An app built directly by
+            :func:`~citerag.server.app.create_app` is one of ``workers`` processes sharing
+            the data directory when ``workers`` > 1, and alone otherwise (``0`` included:
+            only ``citerag serve`` starts processes).
         read_only: Serve an index directory's published build without writing anything:
             uploads and deletes are refused (405), each process follows the ``current``
-            build that ``citerag ingest`` publishes; so several processes may serve one
-            directory (``workers`` > 1).
+            build that ``citerag ingest`` publishes.
         fast_invoke: Answer ``/rag/invoke`` with
             :class:`~citerag.server.invoke.FastInvokeHandler` (LangServe's validation and
             response, encoded with orjson); ``False``: LangServe's own handler (the same
@@ -185,8 +193,8 @@ class ServerSettings:
         query_batch_wait_ms: Longest a forward pass waits for more questions (0 = never).
         query_cache: Recent question vectors kept (0 = none).
         embedding_threads: Intra-op threads of the embedding model (0 = every core but one).
-        embedding_precision: ``auto``, ``fp32`` or ``bf16``: arithmetic of batched forward
-            passes (``auto``: bfloat16 where the CPU has it natively).
+        embedding_precision: ``auto``, ``fp32`` or ``bf16``: arithmetic of the encoder's
+            forward passes (``auto``: bfloat16 where the CPU has it natively).
         rag_defaults: Server-side defaults for other graph knobs (``RAGConfig`` fields).
         client_config_keys: Graph knobs clients may set in ``configurable``.
         config_file: The TOML file these settings were read from, if any.
@@ -198,7 +206,7 @@ class ServerSettings:
     playground: bool = False
     public_docs: bool = False
     cookie_secure: bool = False
-    workers: int = 1
+    workers: int = 0
     read_only: bool = False
     fast_invoke: bool = True
     watch_interval: float = 2.0
@@ -233,6 +241,11 @@ class ServerSettings:
         """Whether the index and document state live in PostgreSQL (shareable by processes)."""
         return self.store is not None
 
+    def process_count(self) -> int:
+        """How many processes ``citerag serve`` runs: ``workers``, or for ``0`` one per core
+        (at most :data:`AUTO_WORKERS_MAX`)."""
+        return self.workers or max(1, min(os.cpu_count() or 1, AUTO_WORKERS_MAX))
+
     @property
     def max_upload_bytes(self) -> int:
         """The upload limit in bytes."""
@@ -262,22 +275,14 @@ class ServerSettings:
             raise ValueError(f"port must be 0-65535, not {self.port}")
         if not (math.isfinite(self.watch_interval) and 0.05 <= self.watch_interval <= 600):
             raise ValueError(f"watch_interval must be 0.05-600 seconds, not {self.watch_interval}")
-        if not 1 <= self.workers <= 64:
-            raise ValueError(f"workers must be 1-64, not {self.workers}")
+        if not 0 <= self.workers <= 64:
+            raise ValueError(f"workers must be 0-64 (0 = one per core), not {self.workers}")
         if self.store is not None:
             self.store = _store_url(self.store, "store")
         if self.read_only and self.store is not None:
             raise ValueError(
                 "read_only applies to an index directory; a PostgreSQL store is served by "
                 "several writing processes already (drop read_only or the store)"
-            )
-        if self.workers > 1 and self.store is None and not self.read_only:
-            raise ValueError(
-                f"workers = {self.workers} needs a PostgreSQL store (--store URL, "
-                "$CITERAG_STORE or [paths] store) or read_only = true (--read-only): a FAISS "
-                "index directory is written by one process, so a writing server is one "
-                "process. Run one process per index directory, serve it read-only (uploads "
-                "refused; publish with `citerag ingest`), or move the index to PostgreSQL"
             )
         if not (math.isfinite(self.max_upload_mb) and self.max_upload_mb > 0):
             raise ValueError(f"max_upload_mb must be positive, not {self.max_upload_mb}")

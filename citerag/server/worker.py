@@ -11,13 +11,16 @@ the small ones ``pending``. A text upload within ``max_upload_mb`` is always wit
 ingest's per-document text limit (``max_document_mb``, 50 MiB by default). While idle it
 also notices builds published by someone else (``citerag ingest`` on the same index) and loads them.
 
-With a PostgreSQL store every serving process runs a :class:`SharedIndexWorker` instead:
-the job queue is the registry's ``pending``/``deleting`` rows, and only the process holding
-the server's job lock applies them (see its docstring).
+With several serving processes each runs a :class:`CoordinatedIndexWorker` instead: the job
+queue is the shared registry's ``pending``/``deleting`` records, and only the process holding
+the job lock applies them (see its docstring): :class:`SharedIndexWorker` on a PostgreSQL
+store, :class:`SharedDirectoryWorker` on an index directory (``citerag serve --workers N``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import os
 import queue
@@ -32,12 +35,16 @@ from citerag.server.documents import (
     DocumentRecord,
     PgDocumentRegistry,
     Registry,
+    SharedDocumentRegistry,
     advisory_key,
     channel,
 )
 from citerag.server.engine import Engine
 
 log = logging.getLogger(__name__)
+
+#: A registry several processes share (the job queue of :class:`CoordinatedIndexWorker`).
+SharedRegistry = PgDocumentRegistry | SharedDocumentRegistry
 
 #: Most jobs applied in one ingest run.
 MAX_BATCH = 32
@@ -332,69 +339,57 @@ class IndexWorker:
                 )
 
 
-class SharedIndexWorker(IndexWorker):
-    """The index worker of one of several processes serving a PostgreSQL store.
+class CoordinatedIndexWorker(IndexWorker):
+    """The index worker of one of several processes that share a job queue and one index.
 
-    * **Jobs come from the database.** The queue is the registry's ``pending`` and
-      ``deleting`` rows, written by whichever process accepted the upload or the delete;
+    * **Jobs come from the shared registry.** The queue is its ``pending`` and ``deleting``
+      records, written by whichever process accepted the upload or the delete;
       :meth:`submit` only wakes this thread early.
     * **One process applies them.** Each cycle (every ``watch_interval`` seconds, or at
-      once after a local upload) a process that is not the writer tries
-      ``pg_try_advisory_lock`` on the server's job key, on a connection it keeps open. The
-      holder stays the writer until it stops; a process that dies (or loses its
-      connection) releases the lock with its session, and the next process to try takes
-      over and finds the dead writer's jobs still ``pending``/``deleting`` (statuses change
-      only after a build is published), so they are applied again. Two processes never
-      run the same job at the same time; a job the dead writer had already published is
-      planned as *unchanged* by the re-run (the record manager and the manifest know it),
-      so it is indexed once. Each hand-over to an ingest run is counted in the row's
-      ``attempts``. The ingest itself still takes the index's writer lock, so a
-      ``citerag ingest`` on the same store waits for it (or it for the CLI).
-    * **Every process notices a published build** within ``watch_interval``: it reads the
-      build id from ``<ns>_meta`` on the same connection and reloads; the engine keeps
-      its reader store (and its connection pool) across reloads. The writer reloads
-      before it settles statuses; statuses of a build another process has not loaded yet
-      show as ``pending`` there (see :func:`~citerag.server.documents.served_view`).
-    * **Wake-ups**: accepting an upload or a delete, and publishing a build, send a
-      ``NOTIFY`` on the store's channel; every process ``LISTEN`` s on a connection of its
-      own (a second thread) and starts a cycle at once, so a change normally reaches every
-      process within the time of a reload. Polling every ``watch_interval`` stays as the
-      bound when a notification is lost (a dropped connection) or never sent
-      (``citerag ingest`` publishes without one).
-    * A job whose attempt left its row unchanged (e.g. a delete that failed) is retried
-      only when its row changes (a repeated ``DELETE``) or the writer changes.
+      once after a local upload) a process that is not the writer tries to take the job
+      lock (:meth:`_try_lock`, a lock held by the process, released by the operating
+      system or the database when it dies). The holder stays the writer until it stops;
+      the next process to try takes over and finds the dead writer's jobs still
+      ``pending``/``deleting`` (statuses change only after a build is published), so they
+      are applied again. Two processes never run the same job at the same time; a job the
+      dead writer had already published is planned as *unchanged* by the re-run (the
+      record manager and the manifest know it), so it is indexed once. Each hand-over to
+      an ingest run is counted in the record's ``attempts``. The ingest itself still takes
+      the index's writer lock, so a ``citerag ingest`` on the same index waits for it (or
+      it for the CLI).
+    * **Every process notices a published build** within ``watch_interval``
+      (:meth:`_new_build`) and reloads. The writer reloads before it settles statuses;
+      statuses of a build another process has not loaded yet show as ``pending`` there
+      (see :func:`~citerag.server.documents.served_view`).
+    * A job whose attempt left its record unchanged (e.g. a delete that failed) is retried
+      only when its record changes (a repeated ``DELETE``) or the writer changes.
+
+    Subclasses say how the lock is taken and how a new build is seen:
+    :class:`SharedIndexWorker` (PostgreSQL) and :class:`SharedDirectoryWorker` (an index
+    directory).
     """
 
     def __init__(
         self,
         engine: Engine,
-        registry: PgDocumentRegistry,
+        registry: SharedRegistry,
         *,
         watch_interval: float = 2.0,
     ) -> None:
         """Configure the worker (call :meth:`start`).
 
         Args:
-            engine: The engine serving the store.
-            registry: The store's document registry.
+            engine: The engine serving the index.
+            registry: The shared document registry.
             watch_interval: Seconds between cycles (0 means the default, 2 s: the queue
                 and published builds are only seen by polling).
         """
         super().__init__(engine, registry, watch_interval=watch_interval or 2.0)
         self.shared_registry = registry
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
-        self._conn: Any = None
         self._writer = False
         self._tried: dict[str, int] = {}
         self._stopping = threading.Event()
-        self._listener = threading.Thread(
-            target=self._listen, name="citerag-index-listener", daemon=True
-        )
-
-    def start(self) -> None:
-        """Start the worker thread and the notification listener."""
-        super().start()
-        self._listener.start()
 
     @property
     def is_writer(self) -> bool:
@@ -402,7 +397,7 @@ class SharedIndexWorker(IndexWorker):
         return self._writer
 
     def submit(self, kind: str, doc_id: str) -> None:
-        """Wake the thread (the job itself is the registry row)."""
+        """Wake the thread (the job itself is the registry record)."""
         self._queue.put(Job("poke", doc_id))
 
     def pending_jobs(self) -> int:
@@ -411,30 +406,26 @@ class SharedIndexWorker(IndexWorker):
         return reg.count("pending") + reg.count("deleting")
 
     def stop(self, timeout: float = 60.0) -> None:
-        """Stop the threads, then release the job lock and close the connection."""
+        """Stop the thread, then release the job lock."""
         self._stopping.set()
         super().stop(timeout)
-        self._disconnect()
-        if self._listener.is_alive():
-            self._listener.join(timeout=5.0)
+        self._release()
 
-    def _listen(self) -> None:
-        """Turn the store channel's notifications into wake-ups (reconnects on errors)."""
-        import psycopg
-        from psycopg import sql
+    # -- what subclasses provide -------------------------------------------------------------
 
-        url = self.shared_registry.url
-        while not self._stopping.is_set():
-            try:
-                with psycopg.connect(url.conninfo, autocommit=True) as conn:
-                    conn.execute(sql.SQL("LISTEN {}").format(channel(url)))
-                    self._queue.put(Job("poke", ""))  # anything missed while disconnected
-                    while not self._stopping.is_set():
-                        for _ in conn.notifies(timeout=1.0, stop_after=1):
-                            self._queue.put(Job("poke", ""))
-            except Exception:
-                log.debug("notification listener: reconnecting", exc_info=True)
-                self._stopping.wait(self.watch_interval)
+    def _try_lock(self) -> bool:
+        """Try once, without waiting, to take the job lock; whether it is now held."""
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Give the job lock up (if held) and whatever holds it open."""
+        raise NotImplementedError
+
+    def _new_build(self) -> bool:
+        """Whether a build other than the served one has been published."""
+        raise NotImplementedError
+
+    # -- the thread ------------------------------------------------------------------------
 
     def _served_manifest(self, build_id: str) -> Manifest:
         """Tell the other processes about the build first, then serve it here."""
@@ -443,8 +434,6 @@ class SharedIndexWorker(IndexWorker):
         except Exception:
             log.warning("cannot notify the other processes of build %s", build_id, exc_info=True)
         return super()._served_manifest(build_id)
-
-    # -- the thread ------------------------------------------------------------------------
 
     def _run(self) -> None:
         self._start_engine()
@@ -470,50 +459,13 @@ class SharedIndexWorker(IndexWorker):
             self._work()
         except Exception:  # keep the thread alive whatever happens
             log.exception("index worker cycle failed")
-            self._disconnect()
-
-    def _connection(self) -> Any:
-        if self._conn is None or self._conn.closed:
-            import psycopg
-
-            self._writer = False
-            self._conn = psycopg.connect(self.shared_registry.url.conninfo, autocommit=True)
-        return self._conn
-
-    def _disconnect(self) -> None:
-        conn, self._conn = self._conn, None
-        if self._writer:
-            log.info("%s is no longer the index writer", self.identity)
-        self._writer = False
-        if conn is not None:
-            try:
-                conn.close()  # ends the session: releases the job lock
-            except Exception:
-                log.debug("closing the job connection failed", exc_info=True)
-
-    def _published_build(self) -> str | None:
-        """The store's published build id, read on this worker's own connection (the short
-        ``build_id`` meta row; the manifest's field for a store written before it existed)."""
-        from citerag.index.pg_db import read_meta
-        from citerag.index.pg_index import BUILD_ID_KEY, MANIFEST_KEY
-
-        url = self.shared_registry.url
-        conn = self._connection()
-        raw = read_meta(conn, url, BUILD_ID_KEY)
-        if raw is None:  # an older store: only the manifest row holds it
-            manifest = read_meta(conn, url, MANIFEST_KEY)
-            raw = manifest.get("build_id") if isinstance(manifest, dict) else None
-        return str(raw) if raw else None
+            self._release()
 
     def _follow(self) -> None:
         """Reload when another process (or ``citerag ingest``) published a build."""
-        if not self.engine.model_loaded:
+        if not self.engine.model_loaded or not self._new_build():
             return
-        build_id = self._published_build()
-        snap = self.engine.current()
-        if build_id is None or (snap is not None and snap.build_id == build_id):
-            return
-        log.info("index build %s was published; loading it", build_id)
+        log.info("a new index build was published; loading it")
         self.engine.reload()
         if self._writer:
             self._reconcile()
@@ -523,9 +475,7 @@ class SharedIndexWorker(IndexWorker):
         """Hold (or try to take) the job lock; whether this process is the writer."""
         if self._writer:
             return True
-        key = advisory_key(self.shared_registry.url, "jobs")
-        row = self._connection().execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()
-        self._writer = bool(row and row[0])
+        self._writer = self._try_lock()
         if self._writer:
             log.info("%s is now the index writer", self.identity)
             self._tried.clear()
@@ -558,6 +508,175 @@ class SharedIndexWorker(IndexWorker):
                     self._tried[doc_id] = version
         if len(queued) > len(jobs):
             self._queue.put(Job("poke", ""))  # more waiting: next cycle at once
+
+
+class SharedIndexWorker(CoordinatedIndexWorker):
+    """The index worker of one of several processes serving a PostgreSQL store.
+
+    As :class:`CoordinatedIndexWorker`, with:
+
+    * **the job lock** ``pg_try_advisory_lock`` on the server's job key, on a connection
+      this worker keeps open; a process that dies (or loses its connection) releases it
+      with its session;
+    * **published builds** read from ``<ns>_meta`` (the build id row) on that connection;
+      the engine keeps its reader store (and its connection pool) across reloads;
+    * **wake-ups**: accepting an upload or a delete, and publishing a build, send a
+      ``NOTIFY`` on the store's channel; every process ``LISTEN`` s on a connection of its
+      own (a second thread) and starts a cycle at once, so a change normally reaches every
+      process within the time of a reload. Polling every ``watch_interval`` stays as the
+      bound when a notification is lost (a dropped connection) or never sent
+      (``citerag ingest`` publishes without one).
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        registry: PgDocumentRegistry,
+        *,
+        watch_interval: float = 2.0,
+    ) -> None:
+        """Configure the worker (call :meth:`start`).
+
+        Args:
+            engine: The engine serving the store.
+            registry: The store's document registry.
+            watch_interval: Seconds between cycles (0 means the default, 2 s).
+        """
+        super().__init__(engine, registry, watch_interval=watch_interval)
+        self.pg_registry = registry
+        self._conn: Any = None
+        self._listener = threading.Thread(
+            target=self._listen, name="citerag-index-listener", daemon=True
+        )
+
+    def start(self) -> None:
+        """Start the worker thread and the notification listener."""
+        super().start()
+        self._listener.start()
+
+    def stop(self, timeout: float = 60.0) -> None:
+        """Stop the threads, then release the job lock and close the connection."""
+        super().stop(timeout)
+        if self._listener.is_alive():
+            self._listener.join(timeout=5.0)
+
+    def _listen(self) -> None:
+        """Turn the store channel's notifications into wake-ups (reconnects on errors)."""
+        import psycopg
+        from psycopg import sql
+
+        url = self.pg_registry.url
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(url.conninfo, autocommit=True) as conn:
+                    conn.execute(sql.SQL("LISTEN {}").format(channel(url)))
+                    self._queue.put(Job("poke", ""))  # anything missed while disconnected
+                    while not self._stopping.is_set():
+                        for _ in conn.notifies(timeout=1.0, stop_after=1):
+                            self._queue.put(Job("poke", ""))
+            except Exception:
+                log.debug("notification listener: reconnecting", exc_info=True)
+                self._stopping.wait(self.watch_interval)
+
+    def _connection(self) -> Any:
+        if self._conn is None or self._conn.closed:
+            import psycopg
+
+            self._writer = False
+            self._conn = psycopg.connect(self.pg_registry.url.conninfo, autocommit=True)
+        return self._conn
+
+    def _release(self) -> None:
+        conn, self._conn = self._conn, None
+        if self._writer:
+            log.info("%s is no longer the index writer", self.identity)
+        self._writer = False
+        if conn is not None:
+            try:
+                conn.close()  # ends the session: releases the job lock
+            except Exception:
+                log.debug("closing the job connection failed", exc_info=True)
+
+    def _published_build(self) -> str | None:
+        """The store's published build id, read on this worker's own connection (the short
+        ``build_id`` meta row; the manifest's field for a store written before it existed)."""
+        from citerag.index.pg_db import read_meta
+        from citerag.index.pg_index import BUILD_ID_KEY, MANIFEST_KEY
+
+        url = self.pg_registry.url
+        conn = self._connection()
+        raw = read_meta(conn, url, BUILD_ID_KEY)
+        if raw is None:  # an older store: only the manifest row holds it
+            manifest = read_meta(conn, url, MANIFEST_KEY)
+            raw = manifest.get("build_id") if isinstance(manifest, dict) else None
+        return str(raw) if raw else None
+
+    def _new_build(self) -> bool:
+        build_id = self._published_build()
+        snap = self.engine.current()
+        return build_id is not None and (snap is None or snap.build_id != build_id)
+
+    def _try_lock(self) -> bool:
+        key = advisory_key(self.pg_registry.url, "jobs")
+        row = self._connection().execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()
+        return bool(row and row[0])
+
+
+class SharedDirectoryWorker(CoordinatedIndexWorker):
+    """The index worker of one of several processes serving one index directory
+    (``citerag serve --workers N``).
+
+    As :class:`CoordinatedIndexWorker`, with:
+
+    * **the job lock** an exclusive ``flock`` on ``<data_dir>/jobs.lock``, held on a file
+      descriptor this worker keeps open; the kernel releases it when the process dies;
+    * **published builds** seen when the index directory's ``current`` pointer moves
+      (a build published by the writer process, or by ``citerag ingest``);
+    * **wake-ups**: an upload or delete wakes the process that accepted it at once; the
+      writer sees one accepted by another process at its next cycle, within
+      ``watch_interval`` (a cycle costs a few ``stat`` calls).
+    """
+
+    LOCK_FILE = "jobs.lock"
+
+    def __init__(
+        self,
+        engine: Engine,
+        registry: SharedDocumentRegistry,
+        *,
+        watch_interval: float = 2.0,
+    ) -> None:
+        """Configure the worker (call :meth:`start`).
+
+        Args:
+            engine: The engine serving the index directory.
+            registry: The data directory's shared registry.
+            watch_interval: Seconds between cycles (0 means the default, 2 s).
+        """
+        super().__init__(engine, registry, watch_interval=watch_interval)
+        self._lock_path = registry.data_dir / self.LOCK_FILE
+        self._fd: int | None = None
+
+    def _try_lock(self) -> bool:
+        if self._fd is None:
+            self._fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def _release(self) -> None:
+        fd, self._fd = self._fd, None
+        if self._writer:
+            log.info("%s is no longer the index writer", self.identity)
+        self._writer = False
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)  # releases the lock
+
+    def _new_build(self) -> bool:
+        return self.engine.index_changed()
 
 
 #: Why a read-only server refuses uploads and deletes (the 405 responses' detail).

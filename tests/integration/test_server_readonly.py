@@ -103,7 +103,8 @@ def start(root: Path, name: str, index: Path, data_dir: Path, *args: str) -> Ser
     log = root / f"{name}.log"
     cmd = [sys.executable, "-m", "citerag", "serve", "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--index", str(index), "--data-dir", str(data_dir)]
-    cmd += ["--tokens", str(root / "tokens.json"), "--log-level", "info", "--read-only", *args]
+    cmd += ["--tokens", str(root / "tokens.json"), "--log-level", "info", "--read-only"]
+    cmd += [*(() if "--workers" in args else ("--workers", "1")), *args]
     with log.open("wb") as fh:
         proc = subprocess.Popen(cmd, env=_env(), cwd=REPO, stdout=fh, stderr=subprocess.STDOUT)
     return Server(f"http://127.0.0.1:{port}", proc, log)
@@ -245,8 +246,6 @@ def test_read_only_settings(tmp_path: Path):
     cfg.write_text("[server]\nread_only = true\nworkers = 3\n", encoding="utf-8")
     s = load_settings(cfg, env={})
     assert s.read_only and s.workers == 3
-    with pytest.raises(ValueError, match=r"needs a PostgreSQL store.*read_only"):
-        load_settings(env={"CITERAG_WORKERS": "2"})
     with pytest.raises(ValueError, match="read_only applies to an index directory"):
         load_settings(
             env={"CITERAG_READ_ONLY": "1", "CITERAG_STORE": "postgresql+psycopg://u@localhost/db"}

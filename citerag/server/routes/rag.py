@@ -86,12 +86,14 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
     Returns:
         A router with ``/rag/*``; request bodies are capped at ``max_request_kb``.
     """
+    from citerag.embeddings import auto_threads
+
     # The engine was built before the routes; its graphs load when the worker starts.
     engine.configure_queries(
         batching=settings.query_batching,
         wait_ms=settings.query_batch_wait_ms,
         cache=settings.query_cache,
-        threads=settings.embedding_threads,
+        threads=settings.embedding_threads or auto_threads(max(1, settings.workers)),
         precision=settings.embedding_precision,
     )
     runnable = build_served_runnable(
