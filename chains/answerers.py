@@ -63,7 +63,9 @@ _SHARED_LOCK = threading.Lock()
 
 
 def _shared_word_vectors(embeddings: Embeddings) -> OrderedDict[str, np.ndarray]:
-    """The single-word embedding cache of ``embeddings``, shared across answerers."""
+    """The single-word embedding cache of ``embeddings``, shared across answerers (keyed on
+    the model itself when ``embeddings`` wraps it, e.g. in a question cache)."""
+    embeddings = getattr(embeddings, "inner", None) or embeddings
     with _SHARED_LOCK:
         got = _SHARED_WORDS.get(id(embeddings))
         if got is None or got[0] is not embeddings:

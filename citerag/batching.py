@@ -112,8 +112,9 @@ class EmbeddingBatcher(Embeddings):
 
         Args:
             inner: The model; its query and document embeddings must be the same function.
-            batching: Batch concurrent queries (``False``: each call runs its own pass, as
-                the inner model would; the cache still applies).
+            batching: Batch concurrent queries (``False``: each call is the inner model's
+                own ``embed_query``, so a model with a query prefix may be wrapped; the cache
+                still applies).
             max_batch: Most queries in one pass (at least 1).
             max_wait_s: Longest a pass waits for more queries before it starts (0 to 0.05 s).
             cache_size: Query vectors kept (0 disables the cache).
@@ -178,7 +179,7 @@ class EmbeddingBatcher(Embeddings):
         if hit is not None:
             return hit
         if not self.batching:
-            vector = self.inner.embed_documents([text])[0]
+            vector = self.inner.embed_query(text)
             with self._cond:
                 self.stats.passes += 1
                 self.stats.embedded += 1

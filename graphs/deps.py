@@ -45,6 +45,20 @@ if TYPE_CHECKING:
     from citerag.index.loaded import LoadedIndex
 
 
+def _query_cache(inner: Embeddings) -> Embeddings:
+    """The store's model behind a small cache of question vectors, so a question is embedded
+    once per run (retrieval, then the extractive answerer scoring sentences), as the server's
+    :class:`~citerag.batching.EmbeddingBatcher` does; each call is still the model's own
+    ``embed_query`` (no batching)."""
+    from citerag.batching import EmbeddingBatcher
+
+    return EmbeddingBatcher(inner, batching=False, cache_size=QUERY_CACHE_SIZE)
+
+
+#: Question vectors a :class:`GraphDeps` built without ``embeddings=`` keeps.
+QUERY_CACHE_SIZE = 256
+
+
 @dataclass
 class GraphDeps:
     """Everything the nodes need that is expensive to build.
@@ -99,7 +113,8 @@ class GraphDeps:
             store: The vector store (a :class:`~citerag.index.store.CiteragStore` gives
                 dense, BM25 and sentence vectors; any LangChain ``VectorStore`` with dict
                 filters works for dense retrieval).
-            embeddings: Query embedder (defaults to ``store.embeddings``).
+            embeddings: Query embedder (defaults to ``store.embeddings`` behind a cache of
+                :data:`QUERY_CACHE_SIZE` question vectors).
             lexical: BM25 search (defaults to the store when it has ``bm25_search``).
             model: A chat model or answerer; overrides ``configurable.model``.
             rerankers: Prebuilt rerankers by config name (e.g. a loaded cross-encoder).
@@ -110,9 +125,12 @@ class GraphDeps:
         Raises:
             ValueError: Neither ``embeddings`` nor ``store.embeddings`` is set.
         """
-        emb = embeddings or getattr(store, "embeddings", None)
+        emb = embeddings
         if emb is None:
-            raise ValueError("the store has no embedding model: pass embeddings=")
+            own = getattr(store, "embeddings", None)
+            if own is None:
+                raise ValueError("the store has no embedding model: pass embeddings=")
+            emb = _query_cache(own)
         return cls(
             retriever=HybridRetriever(store, lexical=lexical, embeddings=emb),
             embeddings=emb,
@@ -163,7 +181,7 @@ class GraphDeps:
         loaded = load_index(index_dir, emb)
         deps = cls.from_store(
             loaded.store,
-            embeddings=embeddings or emb.embeddings,
+            embeddings=embeddings or _query_cache(emb.embeddings),
             model=model,
             rerankers=rerankers,
             manifest_id=loaded.manifest_id,

@@ -318,6 +318,7 @@ class SharedDocumentRegistry(DocumentRegistry):
         """
         self._jobs: dict[str, dict[str, Any]] = {}
         self._seen: tuple[int, int, int] | None = None
+        self._depth = 0
         data_dir.mkdir(parents=True, exist_ok=True)
         self._lock_fd = os.open(data_dir / self.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
         super().__init__(data_dir)
@@ -337,14 +338,24 @@ class SharedDocumentRegistry(DocumentRegistry):
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        """This process's thread lock, then the file lock shared with the other processes."""
+        """This process's thread lock, then the file lock shared with the other processes.
+
+        Re-entrant: a nested call (one method calling another) keeps the file lock until the
+        outermost call ends.
+        """
         with self._lock:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+            outer = self._depth == 0
+            if outer:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+            self._depth += 1
             try:
-                self._sync()
+                if outer:
+                    self._sync()
                 yield
             finally:
-                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+                self._depth -= 1
+                if outer:
+                    fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
     def _sync(self) -> None:
         """Re-read the file if another process replaced it since this one last did."""

@@ -114,3 +114,21 @@ def test_an_index_refuses_the_other_model(sample_index, int8_model):
 
     with pytest.raises(IndexMismatchError, match="all-MiniLM-L6-v2-onnx-int8"):
         load_index(sample_index, int8_model)
+
+
+def test_a_graph_built_in_process_embeds_each_question_once(embedding_model, sample_index):
+    """``GraphDeps.from_index`` without ``embeddings=`` puts the model behind a question
+    cache: retrieval and the extractive answerer share one forward pass per question."""
+    from graphs.deps import GraphDeps
+    from graphs.rag import build_graph
+
+    deps = GraphDeps.from_index(sample_index, embedding_model=embedding_model)
+    assert isinstance(deps.embeddings, EmbeddingBatcher) and not deps.embeddings.batching
+    assert deps.embeddings.inner is embedding_model.embeddings
+    graph = build_graph(deps)
+    questions = ["What was Northwind's total revenue in 2025?", "Who audits the accounts?"]
+    outs = [graph.invoke({"question": q, "user_groups": []}) for q in questions]
+    assert all(o["status"] == "answered" for o in outs), [o.get("reason") for o in outs]
+    stats = deps.embeddings.stats
+    assert stats.passes == len(questions)  # one forward pass per question
+    assert stats.queries > stats.passes and stats.cache_hits == stats.queries - stats.passes

@@ -149,3 +149,25 @@ def test_settings_allow_several_writing_processes_on_a_directory(tmp_path: Path,
     assert s.process_count() == expected and s.store is None and not s.read_only
     with pytest.raises(ValueError, match="workers must be 0-64"):
         ServerSettings(tokens_file=tmp_path / "t.json", workers=-1).validate()
+
+
+def test_a_nested_call_keeps_the_file_lock_until_the_outer_one_ends(tmp_path: Path):
+    import fcntl
+
+    a = SharedDocumentRegistry(tmp_path)
+    a.add(_record(1))
+    probe = os.open(tmp_path / SharedDocumentRegistry.LOCK_FILE, os.O_RDWR)
+
+    def held() -> bool:
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(probe, fcntl.LOCK_UN)
+        return False
+
+    with a._locked():
+        a.update(f"{1:032x}", status="indexed")  # takes and leaves the lock inside
+        assert held()  # still held for the outer call
+    assert not held()
+    os.close(probe)
