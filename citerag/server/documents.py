@@ -171,9 +171,12 @@ class DocumentRegistry:
         except (OSError, ValueError, TypeError, AttributeError) as exc:
             raise ValueError(f"{self.path}: cannot read the document registry: {exc}") from exc
 
+    def _payload(self) -> dict[str, Any]:
+        return {"format": 1, "documents": [asdict(r) for r in self._docs.values()]}
+
     def _write(self) -> None:
-        data = {"format": 1, "documents": [asdict(r) for r in self._docs.values()]}
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        data = self._payload()
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         with tmp.open("w", encoding="utf-8") as fh:
             json.dump(data, fh, indent=1)
             fh.flush()
@@ -377,19 +380,12 @@ class SharedDocumentRegistry(DocumentRegistry):
         self._jobs = {k: dict(v) for k, v in raw.items() if k in docs and isinstance(v, dict)}
         return docs
 
-    def _write(self) -> None:
+    def _payload(self) -> dict[str, Any]:
         self._jobs = {k: v for k, v in self._jobs.items() if k in self._docs}
-        data = {
-            "format": 1,
-            "documents": [asdict(r) for r in self._docs.values()],
-            "jobs": self._jobs,
-        }
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
+        return {**super()._payload(), "jobs": self._jobs}
+
+    def _write(self) -> None:
+        super()._write()
         st = self.path.stat()
         self._seen = (st.st_ino, st.st_mtime_ns, st.st_size)
 
