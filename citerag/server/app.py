@@ -108,10 +108,9 @@ def create_app(
             (``None``: ``settings.watch_interval``).
 
     Returns:
-        The FastAPI app; run it with uvicorn. With an index directory and ``workers`` up
-        to 1, the only process (the index writer and the loaded graph live in it); with
-        ``workers`` > 1, one of that many processes sharing the data directory (one of
-        them writes, see :class:`~citerag.server.worker.SharedDirectoryWorker`); with
+        The FastAPI app; run it with uvicorn. With an index directory, one of any number of
+        processes sharing the index and the data directory, one of which writes (see
+        :class:`~citerag.server.worker.SharedDirectoryWorker`); with
         ``settings.read_only`` any number of processes answering from its published build;
         with a PostgreSQL store (``settings.store``) any number of processes, on any
         machines.
@@ -125,10 +124,7 @@ def create_app(
     if watch_interval is None:
         watch_interval = settings.watch_interval
     registry: Registry = open_registry(
-        settings.data_dir,
-        settings.store,
-        read_only=settings.read_only,
-        shared=settings.workers > 1,
+        settings.data_dir, settings.store, read_only=settings.read_only
     )
     engine = Engine(
         settings.location,

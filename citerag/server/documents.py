@@ -7,12 +7,13 @@ manifest counted after the build, never a client's figure.
 
 Implementations with one interface, chosen from the settings (:func:`open_registry`):
 
-* :class:`DocumentRegistry` (index directory): ``<data_dir>/documents.json``, rewritten
-  atomically on every change, and the files at ``<data_dir>/uploads/<id>/<safe name>``; one
-  process owns both. A restart keeps every status (pending work is resumed).
-* :class:`SharedDocumentRegistry` (index directory, ``citerag serve --workers N``): the same
-  file and folders, shared by the worker processes under a file lock; the pending and
-  deleting records are the job queue (see :class:`~citerag.server.worker.SharedDirectoryWorker`).
+* :class:`DocumentRegistry`: ``<data_dir>/documents.json``, rewritten atomically on every
+  change, and the files at ``<data_dir>/uploads/<id>/<safe name>``, owned by one process (the
+  base of the two below). A restart keeps every status (pending work is resumed).
+* :class:`SharedDocumentRegistry` (what a writing server on an index directory uses, with one
+  worker process or several): the same file and folders, under a file lock, so any number of
+  processes share them; the pending and deleting records are the job queue (see
+  :class:`~citerag.server.worker.SharedDirectoryWorker`).
 * :class:`ReadOnlyRegistry` (``--read-only``): the same file, only read.
 * :class:`PgDocumentRegistry` (PostgreSQL store): the tables ``<ns>_documents`` (one row per
   upload, the same fields) and ``<ns>_uploads`` (its bytes), next to the index's tables, so
@@ -297,8 +298,11 @@ class SharedDocumentRegistry(DocumentRegistry):
     * **Every change is read, changed and written under an exclusive** ``flock`` on
       ``documents.lock`` beside it (and this process's own thread lock), so a change by
       one process is never lost under another's; every read re-reads the file when it was
-      replaced since (its inode changes with each atomic write), so all processes see
-      one registry.
+      written by another process since this one last read it, so all processes see one
+      registry. "Written since" is a generation number in ``documents.lock`` itself
+      (8 bytes, bumped under the lock by every write), not the file's inode or mtime,
+      which can repeat: an inode is reused by the next atomic write but one, and a
+      kernel before 6.13 stamps mtime once per clock tick.
     * The pending and deleting records *are* the job queue, as with PostgreSQL; the file
       also keeps, per record, ``version`` (bumped by every change), ``attempts`` and
       ``claimed_by`` under ``"jobs"`` (older readers ignore the key).
@@ -321,6 +325,7 @@ class SharedDocumentRegistry(DocumentRegistry):
         """
         self._jobs: dict[str, dict[str, Any]] = {}
         self._seen: tuple[int, int, int] | None = None
+        self._generation: int | None = None
         self._depth = 0
         data_dir.mkdir(parents=True, exist_ok=True)
         self._lock_fd = os.open(data_dir / self.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
@@ -347,6 +352,8 @@ class SharedDocumentRegistry(DocumentRegistry):
         outermost call ends.
         """
         with self._lock:
+            if self._lock_fd < 0:
+                raise RuntimeError(f"{self.path}: the shared registry is closed")
             outer = self._depth == 0
             if outer:
                 fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
@@ -360,16 +367,23 @@ class SharedDocumentRegistry(DocumentRegistry):
                 if outer:
                     fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
+    def _read_generation(self) -> int:
+        raw = os.pread(self._lock_fd, 8, 0)
+        return int.from_bytes(raw, "little") if len(raw) == 8 else 0
+
     def _sync(self) -> None:
-        """Re-read the file if another process replaced it since this one last did."""
+        """Re-read the file if another process wrote it since this one last read it (its
+        generation moved, or the file itself changed: one written by something else)."""
+        generation = self._read_generation()
         try:
             st = self.path.stat()
         except FileNotFoundError:
+            self._generation = generation
             return
         seen = (st.st_ino, st.st_mtime_ns, st.st_size)
-        if seen != self._seen:
+        if seen != self._seen or generation != self._generation:
             self._docs = self._read()
-            self._seen = seen
+            self._seen, self._generation = seen, generation
 
     def _read(self) -> dict[str, DocumentRecord]:
         docs = super()._read()
@@ -385,9 +399,15 @@ class SharedDocumentRegistry(DocumentRegistry):
         return {**super()._payload(), "jobs": self._jobs}
 
     def _write(self) -> None:
-        super()._write()
+        try:
+            super()._write()
+        except BaseException:
+            self._seen = self._generation = None  # memory may be ahead of disk: re-read
+            raise
+        generation = self._read_generation() + 1
+        os.pwrite(self._lock_fd, generation.to_bytes(8, "little"), 0)
         st = self.path.stat()
-        self._seen = (st.st_ino, st.st_mtime_ns, st.st_size)
+        self._seen, self._generation = (st.st_ino, st.st_mtime_ns, st.st_size), generation
 
     def _bump(self, doc_id: str) -> None:
         job = self._jobs.setdefault(doc_id, {"version": 0, "attempts": 0, "claimed_by": ""})
@@ -470,6 +490,13 @@ class SharedDocumentRegistry(DocumentRegistry):
                     job["claimed_by"] = by
             self._write()
 
+    def attempts(self, ids: Iterable[str]) -> dict[str, int]:
+        """How many ingest runs each of these records was handed to (missing ones left out)."""
+        with self._locked():
+            return {
+                i: int(self._jobs.get(i, {}).get("attempts", 0)) for i in ids if i in self._docs
+            }
+
     def notify(self) -> None:
         """Nothing to send: the other processes poll (``watch_interval``)."""
 
@@ -478,10 +505,14 @@ class SharedDocumentRegistry(DocumentRegistry):
         return 0
 
     def close(self) -> None:
-        """Drop this process's incoming folder and close the lock file."""
+        """Drop this process's incoming folder and close the lock file (a later call on the
+        registry raises instead of locking a closed or reused descriptor)."""
         shutil.rmtree(self.incoming, ignore_errors=True)
-        with contextlib.suppress(OSError):
-            os.close(self._lock_fd)
+        with self._lock:
+            fd, self._lock_fd = self._lock_fd, -1
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def _alive(pid: int) -> bool:
@@ -680,6 +711,20 @@ class PgDocumentRegistry:
                 [by, list(ids)],
             )
 
+    def attempts(self, ids: Iterable[str]) -> dict[str, int]:
+        """How many ingest runs each of these records was handed to (missing ones left out)."""
+        from psycopg import sql
+
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                sql.SQL("SELECT id, attempts FROM {} WHERE id = ANY(%s)").format(self._docs),
+                [wanted],
+            ).fetchall()
+        return {str(i): int(n) for i, n in rows}
+
     # -- writing ---------------------------------------------------------------------------
 
     def _insert(self, conn: Any, rec: DocumentRecord) -> None:
@@ -824,16 +869,15 @@ class PgDocumentRegistry:
 
 
 def open_registry(
-    data_dir: Path, store_url: str | None = None, *, read_only: bool = False, shared: bool = False
+    data_dir: Path, store_url: str | None = None, *, read_only: bool = False
 ) -> DocumentRegistry | PgDocumentRegistry:
     """The registry for a server's settings: in the store when it is PostgreSQL, else the
-    JSON file in ``data_dir`` (only read, with ``read_only``; shared by several writing
-    processes, with ``shared``)."""
+    JSON file in ``data_dir``: only read, with ``read_only``; otherwise shared under its file
+    lock, whether one process writes or several (so a server started by hand on the same
+    ``data_dir`` coordinates with the others instead of overwriting their changes)."""
     if store_url is not None:
         return PgDocumentRegistry(store_url, data_dir)
-    if read_only:
-        return ReadOnlyRegistry(data_dir)
-    return SharedDocumentRegistry(data_dir) if shared else DocumentRegistry(data_dir)
+    return ReadOnlyRegistry(data_dir) if read_only else SharedDocumentRegistry(data_dir)
 
 
 #: Either registry (they share one interface).

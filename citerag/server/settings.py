@@ -159,10 +159,10 @@ class ServerSettings:
             accepts uploads and deletes, one of them (the job lock's holder) writes the
             index, and every one follows the builds published (see
             :class:`~citerag.server.worker.SharedDirectoryWorker`, and on a PostgreSQL store
-            :class:`~citerag.server.worker.SharedIndexWorker`). An app built directly by
-            :func:`~citerag.server.app.create_app` is one of ``workers`` processes sharing
-            the data directory when ``workers`` > 1, and alone otherwise (``0`` included:
-            only ``citerag serve`` starts processes).
+            :class:`~citerag.server.worker.SharedIndexWorker`). Only ``citerag serve``
+            starts processes; an app built by :func:`~citerag.server.app.create_app` is one
+            process, which coordinates through the same file locks with any other process
+            serving the same directories.
         read_only: Serve an index directory's published build without writing anything:
             uploads and deletes are refused (405), each process follows the ``current``
             build that ``citerag ingest`` publishes.

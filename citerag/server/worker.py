@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 #: A registry several processes share (the job queue of :class:`CoordinatedIndexWorker`).
 SharedRegistry = PgDocumentRegistry | SharedDocumentRegistry
 
+#: Ingest runs an upload may be handed to before it is ``failed`` (each hand-over whose run
+#: did not settle it means the writing process died, e.g. out of memory, during it).
+MAX_ATTEMPTS = 3
+
 #: Most jobs applied in one ingest run.
 MAX_BATCH = 32
 
@@ -459,7 +463,10 @@ class CoordinatedIndexWorker(IndexWorker):
             self._work()
         except Exception:  # keep the thread alive whatever happens
             log.exception("index worker cycle failed")
-            self._release()
+            self._on_error()
+
+    def _on_error(self) -> None:
+        """After a failed cycle (default: nothing; the lock stays held)."""
 
     def _follow(self) -> None:
         """Reload when another process (or ``citerag ingest``) published a build."""
@@ -479,6 +486,8 @@ class CoordinatedIndexWorker(IndexWorker):
         if self._writer:
             log.info("%s is now the index writer", self.identity)
             self._tried.clear()
+            if self._new_build():  # the previous writer published since this cycle's check
+                self.engine.reload()
             self._reconcile()
         return self._writer
 
@@ -486,6 +495,19 @@ class CoordinatedIndexWorker(IndexWorker):
         """Apply up to :data:`MAX_BATCH` queued jobs (again at once if more are waiting)."""
         reg = self.shared_registry
         queued = reg.jobs(MAX_BATCH * 4)
+        tries = reg.attempts([rec.id for rec, _ in queued if rec.status == "pending"])
+        spent = {i for i, n in tries.items() if n >= MAX_ATTEMPTS}
+        for rec, _ in queued:
+            if rec.id in spent:
+                reg.update(
+                    rec.id,
+                    only_if=("pending",),
+                    status="failed",
+                    chunks=0,
+                    reason=f"indexing was interrupted {MAX_ATTEMPTS} times (the writing process "
+                    "stopped while indexing it each time: too large for this server's memory?)",
+                )
+        queued = [(r, v) for r, v in queued if r.id not in spent]
         live = {rec.id for rec, _ in queued}
         self._tried = {k: v for k, v in self._tried.items() if k in live}
         jobs = [
@@ -585,6 +607,9 @@ class SharedIndexWorker(CoordinatedIndexWorker):
             self._writer = False
             self._conn = psycopg.connect(self.pg_registry.url.conninfo, autocommit=True)
         return self._conn
+
+    def _on_error(self) -> None:
+        self._release()  # a broken connection: reconnect (and retake the lock) next cycle
 
     def _release(self) -> None:
         conn, self._conn = self._conn, None

@@ -122,10 +122,29 @@ def test_each_process_receives_into_its_own_folder_and_dead_ones_are_cleared(tmp
     assert not a.incoming.exists() and b.incoming.is_dir()  # only its own
 
 
-def test_open_registry_chooses_the_shared_one_for_several_processes(tmp_path: Path):
-    assert isinstance(open_registry(tmp_path / "a", shared=True), SharedDocumentRegistry)
-    plain = open_registry(tmp_path / "b")
-    assert type(plain) is DocumentRegistry and not plain.shared
+def test_every_writing_server_on_a_directory_shares_its_registry(tmp_path: Path):
+    # one process or several: a server started by hand on the same data_dir coordinates too
+    assert isinstance(open_registry(tmp_path / "a"), SharedDocumentRegistry)
+    assert open_registry(tmp_path / "a").shared
+    assert not isinstance(open_registry(tmp_path / "a", read_only=True), SharedDocumentRegistry)
+
+
+def test_an_upload_that_keeps_stopping_the_writer_ends_failed(tmp_path: Path):
+    from citerag.server.worker import MAX_ATTEMPTS
+
+    reg = SharedDocumentRegistry(tmp_path)
+    reg.add(_record(1))
+    reg.add(_record(2))
+    for _ in range(MAX_ATTEMPTS):  # each hand-over whose run never settled it
+        reg.claim([f"{1:032x}"], "host:1")
+    worker = SharedDirectoryWorker(Engine(tmp_path / "index"), reg)
+    applied: list[list[str]] = []
+    worker._apply = lambda jobs: applied.append([j.doc_id for j in jobs])  # type: ignore[method-assign]
+    worker._work()
+    spent = reg.get(f"{1:032x}")
+    assert spent is not None and spent.status == "failed" and "interrupted" in spent.reason
+    assert applied == [[f"{2:032x}"]]  # the other upload is still indexed
+    assert reg.attempts([f"{1:032x}", f"{2:032x}"]) == {f"{1:032x}": MAX_ATTEMPTS, f"{2:032x}": 1}
 
 
 def test_exactly_one_worker_holds_the_job_lock(tmp_path: Path):
@@ -171,3 +190,23 @@ def test_a_nested_call_keeps_the_file_lock_until_the_outer_one_ends(tmp_path: Pa
         assert held()  # still held for the outer call
     assert not held()
     os.close(probe)
+
+
+def test_a_write_is_seen_even_when_the_file_looks_unchanged(tmp_path: Path):
+    # inode reuse and coarse mtimes can make two versions of documents.json stat alike: the
+    # generation number in the lock file still tells them apart
+    a, b = SharedDocumentRegistry(tmp_path), SharedDocumentRegistry(tmp_path)
+    a.add(_record(1))
+    assert b.get(f"{1:032x}") is not None
+    a.update(f"{1:032x}", status="indexed", chunks=2)
+    st = (tmp_path / "documents.json").stat()
+    b._seen = (st.st_ino, st.st_mtime_ns, st.st_size)  # as if the stat had collided
+    got = b.get(f"{1:032x}")
+    assert got is not None and got.status == "indexed"
+
+
+def test_a_closed_registry_refuses_instead_of_locking_a_stale_descriptor(tmp_path: Path):
+    a = SharedDocumentRegistry(tmp_path)
+    a.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        a.get("0" * 32)
