@@ -361,10 +361,9 @@ def tree_cpu_s(proc: subprocess.Popen[bytes] | None) -> float:
 
 def expected_workers(env: dict[str, str]) -> int:
     """How many worker processes ``citerag serve`` starts with this environment."""
-    from citerag.server.settings import AUTO_WORKERS_MAX
+    from citerag.server.settings import ServerSettings
 
-    n = int(env.get("CITERAG_WORKERS", "0"))
-    return n or max(1, min(os.cpu_count() or 1, AUTO_WORKERS_MAX))
+    return ServerSettings(workers=int(env.get("CITERAG_WORKERS", "0"))).process_count()
 
 
 @contextmanager

@@ -160,17 +160,20 @@ class DocumentRegistry:
 
     def _read(self) -> dict[str, DocumentRecord]:
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-            names = {f.name for f in fields(DocumentRecord)}
-            docs = {}
-            for item in raw.get("documents", []):
-                rec = DocumentRecord(**{k: v for k, v in item.items() if k in names})
-                if not ID_RE.match(rec.id) or rec.status not in STATUSES:
-                    raise ValueError(f"bad record {rec.id!r} ({rec.status!r})")
-                docs[rec.id] = rec
-            return docs
+            return self._load(json.loads(self.path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError, AttributeError) as exc:
             raise ValueError(f"{self.path}: cannot read the document registry: {exc}") from exc
+
+    def _load(self, raw: Any) -> dict[str, DocumentRecord]:
+        """The records of a parsed ``documents.json``."""
+        names = {f.name for f in fields(DocumentRecord)}
+        docs = {}
+        for item in raw.get("documents", []):
+            rec = DocumentRecord(**{k: v for k, v in item.items() if k in names})
+            if not ID_RE.match(rec.id) or rec.status not in STATUSES:
+                raise ValueError(f"bad record {rec.id!r} ({rec.status!r})")
+            docs[rec.id] = rec
+        return docs
 
     def _payload(self) -> dict[str, Any]:
         return {"format": 1, "documents": [asdict(r) for r in self._docs.values()]}
@@ -385,13 +388,12 @@ class SharedDocumentRegistry(DocumentRegistry):
             self._docs = self._read()
             self._seen, self._generation = seen, generation
 
-    def _read(self) -> dict[str, DocumentRecord]:
-        docs = super()._read()
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8")).get("jobs") or {}
-        except (OSError, ValueError, AttributeError):
-            raw = {}
-        self._jobs = {k: dict(v) for k, v in raw.items() if k in docs and isinstance(v, dict)}
+    def _load(self, raw: Any) -> dict[str, DocumentRecord]:
+        docs = super()._load(raw)
+        jobs = raw.get("jobs") or {}
+        if not isinstance(jobs, dict):
+            jobs = {}
+        self._jobs = {k: dict(v) for k, v in jobs.items() if k in docs and isinstance(v, dict)}
         return docs
 
     def _payload(self) -> dict[str, Any]:

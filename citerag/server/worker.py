@@ -421,8 +421,8 @@ class CoordinatedIndexWorker(IndexWorker):
         """Try once, without waiting, to take the job lock; whether it is now held."""
         raise NotImplementedError
 
-    def _release(self) -> None:
-        """Give the job lock up (if held) and whatever holds it open."""
+    def _drop_lock(self) -> None:
+        """Close whatever holds the job lock open (which releases it)."""
         raise NotImplementedError
 
     def _new_build(self) -> bool:
@@ -467,6 +467,13 @@ class CoordinatedIndexWorker(IndexWorker):
 
     def _on_error(self) -> None:
         """After a failed cycle (default: nothing; the lock stays held)."""
+
+    def _release(self) -> None:
+        """Give the job lock up (if held): this process is no longer the writer."""
+        if self._writer:
+            log.info("%s is no longer the index writer", self.identity)
+        self._writer = False
+        self._drop_lock()
 
     def _follow(self) -> None:
         """Reload when another process (or ``citerag ingest``) published a build."""
@@ -611,11 +618,8 @@ class SharedIndexWorker(CoordinatedIndexWorker):
     def _on_error(self) -> None:
         self._release()  # a broken connection: reconnect (and retake the lock) next cycle
 
-    def _release(self) -> None:
+    def _drop_lock(self) -> None:
         conn, self._conn = self._conn, None
-        if self._writer:
-            log.info("%s is no longer the index writer", self.identity)
-        self._writer = False
         if conn is not None:
             try:
                 conn.close()  # ends the session: releases the job lock
@@ -691,11 +695,8 @@ class SharedDirectoryWorker(CoordinatedIndexWorker):
             return False
         return True
 
-    def _release(self) -> None:
+    def _drop_lock(self) -> None:
         fd, self._fd = self._fd, None
-        if self._writer:
-            log.info("%s is no longer the index writer", self.identity)
-        self._writer = False
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)  # releases the lock
