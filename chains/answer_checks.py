@@ -26,6 +26,7 @@ answerer (:meth:`chains.answerers.ExtractiveAnswerer.missing_numbers`).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -613,6 +614,9 @@ def coverage_problem(coverage: float, threshold: float, missing: Sequence[str]) 
 # instruction-shaped sentences
 # ------------------------------------------------------------------------------------------
 
+#: Sentences whose :func:`is_instruction` answer is kept.
+INSTRUCTION_CACHE = 8192
+
 _INSTRUCTION = re.compile(
     r"|".join(
         [
@@ -651,6 +655,7 @@ _INSTRUCTION = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=INSTRUCTION_CACHE)
 def is_instruction(sentence: str) -> bool:
     """Whether a sentence is shaped as an instruction to the reader or the assistant.
 
@@ -659,6 +664,10 @@ def is_instruction(sentence: str) -> bool:
     ``SYSTEM:``, ``<system>``, ``assistant:``, "Do not tell the user ...") is never quoted.
     Ordinary procedural sentences ("Switch off the isolator before opening the cover") are
     not instructions in this sense: they do not address an answer, a response or a model.
+
+    The answer is cached per sentence (:data:`INSTRUCTION_CACHE` sentences): a corpus's
+    sentences come back request after request, and the pattern costs tens of microseconds
+    per sentence.
 
     Args:
         sentence: One sentence of a passage.

@@ -168,6 +168,8 @@ class EmbeddingModel:
         max_tokens: Input window in word-pieces (longer input is truncated by the model).
         precision: Arithmetic of the forward passes: ``"fp32"``, ``"bf16"``, or
             ``"int8"`` for the ONNX model (see :func:`resolve_precision`).
+        traced_queries: Whether questions go through a traced copy of the encoder
+            (:mod:`citerag.traced_queries`) instead of ``encode``.
     """
 
     name: str
@@ -175,6 +177,7 @@ class EmbeddingModel:
     dimension: int
     max_tokens: int
     precision: str = "fp32"
+    traced_queries: bool = False
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Count word-pieces per text, special tokens included, without truncation."""
@@ -443,6 +446,7 @@ def load_embedding_model(
     device: str = "cpu",
     threads: int | None = None,
     precision: str | None = None,
+    traced: bool = True,
 ) -> EmbeddingModel:
     """Load an embedding model; the bundled default needs no network.
 
@@ -454,6 +458,9 @@ def load_embedding_model(
             ``minilm-int8`` it sets the onnxruntime session's threads.
         precision: One of :data:`PRECISIONS` (``None``: ``"auto"``); applies to
             sentence-transformers models on the CPU (the ONNX model is int8 whatever it is).
+        traced: Send questions through a traced copy of the encoder
+            (:mod:`citerag.traced_queries`) where it can be vouched for; ``False`` = every
+            text through ``encode``.
 
     Returns:
         The loaded model with its dimension, window and precision.
@@ -461,7 +468,7 @@ def load_embedding_model(
     Raises:
         ValueError: An unknown precision.
     """
-    from langchain_huggingface import HuggingFaceEmbeddings
+    from citerag.traced_queries import SentenceEmbeddings, traced_queries
 
     identity, target = resolve_model(name)
     check_precision(precision)
@@ -482,8 +489,8 @@ def load_embedding_model(
         import torch
 
         torch.set_num_threads(threads)
-    emb = HuggingFaceEmbeddings(
-        model_name=target,
+    emb = SentenceEmbeddings(
+        model=target,
         model_kwargs={"device": device},
         encode_kwargs={"normalize_embeddings": True, "batch_size": 32},
     )
@@ -494,13 +501,21 @@ def load_embedding_model(
     chosen = resolve_precision(precision)
     if chosen == "bf16" and (device != "cpu" or not _bf16_encoder(client)):
         chosen = "fp32"
-    log.info("embedding model %s: forward passes in %s", identity, chosen)
+    if traced and device == "cpu":
+        emb.set_query_path(traced_queries(client, normalize=True))
+    log.info(
+        "embedding model %s: forward passes in %s, questions %s",
+        identity,
+        chosen,
+        "traced" if emb.query_path is not None else "through encode",
+    )
     return EmbeddingModel(
         name=identity,
         embeddings=emb,
         dimension=int(cast(int, dim_fn())),
         max_tokens=int(getattr(client, "max_seq_length", 512) or 512),
         precision=chosen,
+        traced_queries=emb.query_path is not None,
     )
 
 

@@ -12,6 +12,7 @@ README's configuration table are all derived.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
@@ -295,11 +296,28 @@ class RAGConfig:
     def from_runnable_config(cls, config: RunnableConfig | None = None) -> RAGConfig:
         """Read known keys from ``config["configurable"]``; unknown keys are ignored.
 
+        Every node of a run reads its config, so a set of values already validated is not
+        validated again: the result is a copy of the first instance built from it.
+
         Raises:
             ValueError: If a value has the wrong type or is out of range.
         """
         conf = (config or {}).get("configurable") or {}
-        return cls(**{k: v for k, v in conf.items() if k in knobs()})
+        values = {k: v for k, v in conf.items() if k in knobs()}
+        try:
+            # the type too: True == 1 and 4 == 4.0, but a knob may accept one and not the other
+            key = tuple(sorted((k, type(v).__name__, v) for k, v in values.items()))
+            hash(key)
+        except TypeError:  # an unhashable value (a bad one: knobs are scalars) is checked below
+            return cls(**values)
+        checked = _CHECKED.get(key)
+        if checked is None:
+            checked = cls(**values)
+            if len(_CHECKED) >= _CHECKED_MAX:
+                _CHECKED.clear()
+            _CHECKED[key] = checked
+        # a copy (no re-validation): a caller may change its instance and validate() it
+        return copy.copy(checked)
 
     def validate(self) -> None:
         """Re-check every field (after mutation).
@@ -320,6 +338,10 @@ def knobs() -> dict[str, Knob]:
 
 
 _KNOBS: dict[str, Knob] = {f.name: f.metadata["knob"] for f in fields(RAGConfig)}
+#: Validated configs by their ``configurable`` values (see ``RAGConfig.from_runnable_config``).
+_CHECKED: dict[tuple[tuple[str, str, Any], ...], RAGConfig] = {}
+#: Most value sets kept in ``_CHECKED`` before it is emptied.
+_CHECKED_MAX = 256
 
 
 def knob_default(name: str) -> Any:

@@ -101,6 +101,21 @@ def _node(
     return run
 
 
+def _router(fn: Callable[..., Any]) -> Any:
+    """A router for ``add_conditional_edges``, run without a callback run of its own.
+
+    LangGraph wraps a plain routing function in a traced runnable: every routing decision
+    (six per answered question) opens and closes a callback run, even with no callback
+    handler. The node the router follows is still a run, and its trace records the decision.
+    The routing functions stay plain: this only changes how LangGraph calls them.
+    """
+    try:
+        from langgraph._internal._runnable import RunnableCallable
+    except ImportError:  # pragma: no cover - another LangGraph layout: the traced default
+        return fn
+    return RunnableCallable(fn, name=fn.__name__, trace=False)
+
+
 def build_graph(
     deps: GraphDeps | VectorStore,
     *,
@@ -163,28 +178,32 @@ def build_graph(
         "retrieve": "retrieve",
         "no_evidence": END if prefix else "no_evidence",
     }
-    g.add_conditional_edges("constrain", routers.route_after_constrain, ends)
+    g.add_conditional_edges("constrain", _router(routers.route_after_constrain), ends)
     g.add_edge("retrieve", "rerank")
     g.add_edge("rerank", "gate")
     if prefix:
         after_gate: dict[Hashable, str] = {"assemble": "assemble", "no_evidence": END}
-        g.add_conditional_edges("gate", routers.route_after_gate, after_gate)
+        g.add_conditional_edges("gate", _router(routers.route_after_gate), after_gate)
         g.add_edge("assemble", END)
         return g.compile(name="citerag-prefix", checkpointer=checkpointer)
-    g.add_conditional_edges("gate", routers.route_after_gate, ["assemble", "no_evidence"])
+    g.add_conditional_edges("gate", _router(routers.route_after_gate), ["assemble", "no_evidence"])
     g.add_edge("assemble", "generate")
     g.add_conditional_edges(
-        "generate", routers.route_after_generate, ["parse", "generate", "failed"]
+        "generate", _router(routers.route_after_generate), ["parse", "generate", "failed"]
     )
-    g.add_conditional_edges("parse", routers.route_after_parse, ["validate", "recover_block"])
+    g.add_conditional_edges(
+        "parse", _router(routers.route_after_parse), ["validate", "recover_block"]
+    )
     g.add_edge("recover_block", "validate")
     g.add_conditional_edges(
         "validate",
-        routers.route_after_validate,
+        _router(routers.route_after_validate),
         ["support_check", "no_evidence", "generate", "failed"],
     )
     g.add_conditional_edges(
-        "support_check", routers.route_after_support_check, ["answered", "no_evidence"]
+        "support_check",
+        _router(routers.route_after_support_check),
+        ["answered", "no_evidence"],
     )
     for end in ("answered", "no_evidence", "failed"):
         g.add_edge(end, END)
