@@ -106,6 +106,8 @@ VARIANTS: dict[str, dict[str, str]] = {
     "batch": {"CITERAG_QUERY_BATCHING": "true"},
     # one process (the default before workers = 0)
     "w1": {"CITERAG_WORKERS": "1"},
+    # questions through sentence-transformers' encode instead of the traced encoder
+    "eager": {"CITERAG_TRACED_QUERIES": "false"},
     "nobatch": {"CITERAG_QUERY_BATCHING": "false"},
     "wait2": {"CITERAG_QUERY_BATCHING": "true", "CITERAG_QUERY_BATCH_WAIT_MS": "2"},
     "nocache": {"CITERAG_QUERY_BATCHING": "false", "CITERAG_QUERY_CACHE": "0"},

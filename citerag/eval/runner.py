@@ -223,6 +223,8 @@ class CachedEmbeddings(Embeddings):
     def prefetch(self, texts: Sequence[str], progress: bool = True, batch: int = 128) -> None:
         """Embed many queries in batches (when the model embeds queries and documents alike).
 
+        A model with a batched question path (``embed_queries``: citerag's
+        ``SentenceEmbeddings``, the path a server's batcher takes) embeds them through it.
         Sentence-transformers models wrapped by ``HuggingFaceEmbeddings`` without query
         prompts embed a query exactly as a one-document batch, so batching gives the same
         vectors, much faster; any other model is embedded query by query.
@@ -230,17 +232,14 @@ class CachedEmbeddings(Embeddings):
         todo = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if not todo:
             return
-        same = type(self.inner).__name__ == "HuggingFaceEmbeddings" and not getattr(
-            self.inner, "query_encode_kwargs", None
-        )
+        batched = getattr(self.inner, "embed_queries", None)
+        hf = any(c.__name__ == "HuggingFaceEmbeddings" for c in type(self.inner).__mro__)
+        if batched is None and hf and not getattr(self.inner, "query_encode_kwargs", None):
+            batched = self.inner.embed_documents
         bar = tqdm(total=len(todo), unit="q", desc="embed questions", disable=not progress)
         for i in range(0, len(todo), batch):
             part = todo[i : i + batch]
-            vecs = (
-                self.inner.embed_documents(part)
-                if same
-                else [self.inner.embed_query(t) for t in part]
-            )
+            vecs = batched(part) if batched else [self.inner.embed_query(t) for t in part]
             for t, v in zip(part, vecs, strict=True):
                 self._cache[t] = list(v)
             bar.update(len(part))

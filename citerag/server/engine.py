@@ -103,6 +103,8 @@ class Engine:
         if embedding_precision is not None:
             check_precision(embedding_precision)
         self.embedding_precision = embedding_precision
+        #: Questions through a traced copy of the encoder (see :meth:`configure_queries`).
+        self.traced_queries = True
         self.embedding_model_name = embedding_model
         self._model = model
         self.warmup = warmup
@@ -137,6 +139,7 @@ class Engine:
         cache: int = DEFAULT_CACHE_SIZE,
         threads: int | None = None,
         precision: str | None = None,
+        traced: bool | None = None,
     ) -> None:
         """Set how questions are embedded; applies to graphs loaded from now on.
 
@@ -148,12 +151,16 @@ class Engine:
                 current setting; 0: every core but one); before :meth:`load_model` only.
             precision: ``auto``/``fp32``/``bf16`` for the model the engine loads (``None``:
                 keep the current setting); before :meth:`load_model` only.
+            traced: Questions through a traced copy of the encoder in the model the engine
+                loads (``None``: keep the current setting); before :meth:`load_model` only.
 
         Raises:
             ValueError: A bound out of range.
         """
         if precision is not None:
             self.embedding_precision = check_precision(precision)
+        if traced is not None:
+            self.traced_queries = traced
         if threads is not None:
             if threads < 0:
                 raise ValueError(f"embedding threads must be >= 0, not {threads}")
@@ -199,7 +206,10 @@ class Engine:
             if threads == 0:
                 threads = auto_threads()
             self._model = load_embedding_model(
-                self.embedding_model_name, threads=threads, precision=self.embedding_precision
+                self.embedding_model_name,
+                threads=threads,
+                precision=self.embedding_precision,
+                traced=self.traced_queries,
             )
             log.info(
                 "embedding model %s loaded in %.1f s (%s intra-op threads)",

@@ -42,6 +42,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     query_cache = 1024          # recent question vectors kept (0 = none)
     embedding_threads = 0       # model's intra-op threads (0 = every core but one)
     embedding_precision = "auto" # forward passes in bf16 where the CPU has it; "fp32" = off
+    traced_queries = true       # questions through a traced copy of the encoder
 
     [rag]                       # server-side defaults for graph knobs (RAGConfig fields)
     retrieval_mode = "hybrid"
@@ -103,6 +104,7 @@ _TOML_KEYS: dict[tuple[str, str], str] = {
     ("models", "query_cache"): "query_cache",
     ("models", "embedding_threads"): "embedding_threads",
     ("models", "embedding_precision"): "embedding_precision",
+    ("models", "traced_queries"): "traced_queries",
     ("client", "configurable"): "client_config_keys",
 }
 _PATH_FIELDS = ("index_dir", "data_dir", "tokens_file")
@@ -135,6 +137,7 @@ ENV_VARS: dict[str, str] = {
     "CITERAG_QUERY_CACHE": "query_cache",
     "CITERAG_EMBEDDING_THREADS": "embedding_threads",
     "CITERAG_EMBEDDING_PRECISION": "embedding_precision",
+    "CITERAG_TRACED_QUERIES": "traced_queries",
 }
 CONFIG_ENV = "CITERAG_CONFIG"
 #: Most processes ``workers = 0`` starts (each holds its own embedding model and index).
@@ -195,6 +198,8 @@ class ServerSettings:
         embedding_threads: Intra-op threads of the embedding model (0 = every core but one).
         embedding_precision: ``auto``, ``fp32`` or ``bf16``: arithmetic of the encoder's
             forward passes (``auto``: bfloat16 where the CPU has it natively).
+        traced_queries: Embed questions through a traced copy of the encoder where it can
+            be vouched for (:mod:`citerag.traced_queries`); ``False`` = through ``encode``.
         rag_defaults: Server-side defaults for other graph knobs (``RAGConfig`` fields).
         client_config_keys: Graph knobs clients may set in ``configurable``.
         config_file: The TOML file these settings were read from, if any.
@@ -227,6 +232,7 @@ class ServerSettings:
     query_cache: int = 1024
     embedding_threads: int = 0
     embedding_precision: str = "auto"
+    traced_queries: bool = True
     rag_defaults: dict[str, Any] = field(default_factory=dict)
     client_config_keys: tuple[str, ...] = DEFAULT_CLIENT_KEYS
     config_file: Path | None = None
@@ -416,6 +422,7 @@ def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
         "public_docs",
         "cookie_secure",
         "query_batching",
+        "traced_queries",
         "read_only",
         "fast_invoke",
     ):

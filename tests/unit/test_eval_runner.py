@@ -75,3 +75,20 @@ def test_cached_embeddings_embed_each_question_once(tmp_path):
     assert other.load(path, "m1") == 3
     assert other.embed_query("fgh") == [3.0, 1.0] and other.inner.calls == 0
     assert emb.embed_documents(["x"]) == [[1.0, 1.0]]
+
+
+def test_prefetch_uses_a_models_batched_question_path():
+    class WithQueries(CountingEmbeddings):
+        def __init__(self):
+            super().__init__()
+            self.batches: list[int] = []
+
+        def embed_queries(self, texts):
+            self.batches.append(len(texts))
+            return [[float(len(t)), 1.0] for t in texts]
+
+    inner = WithQueries()
+    emb = CachedEmbeddings(inner)
+    emb.prefetch(["abc", "de", "fgh", "de"], progress=False, batch=2)
+    assert inner.batches == [2, 1] and inner.calls == 0  # never one by one
+    assert emb.embed_query("fgh") == [3.0, 1.0] and inner.calls == 0

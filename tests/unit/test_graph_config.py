@@ -105,3 +105,21 @@ def test_readme_configuration_table_is_the_generated_one():
     assert table == config_table_markdown(), (
         "README configuration table is stale: paste graphs.config.config_table_markdown()"
     )
+
+
+def test_validated_values_are_reused_as_copies_and_bad_ones_always_refused() -> None:
+    conf = {"configurable": {"k": 7, "trace": "summary"}}
+    first = RAGConfig.from_runnable_config(conf)
+    second = RAGConfig.from_runnable_config(conf)
+    assert first == second and first is not second  # a copy: changing one leaves the other
+    second.k = 9
+    assert RAGConfig.from_runnable_config(conf).k == 7
+    # a value equal to a cached one but of another type is still checked: True == 1, yet a
+    # number knob refuses a boolean, before and after 1 was cached
+    RAGConfig.from_runnable_config({"configurable": {"k": 1}})
+    for _ in range(2):
+        with pytest.raises(ValueError, match="k must be a number"):
+            RAGConfig.from_runnable_config({"configurable": {"k": True}})
+    # an unhashable (bad) value is validated, not cached
+    with pytest.raises(ValueError, match="k must be a number"):
+        RAGConfig.from_runnable_config({"configurable": {"k": [4]}})

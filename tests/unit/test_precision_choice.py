@@ -60,3 +60,13 @@ def test_the_serving_engine_takes_the_precision_before_loading(tmp_path: Path):
     assert engine.embedding_precision == "fp32" and not engine.model_loaded
     with pytest.raises(ValueError, match="'fp8'"):
         engine.configure_queries(precision="fp8")
+
+
+def test_traced_queries_setting_defaults_on_and_reads_toml_and_env(tmp_path: Path):
+    assert ServerSettings().traced_queries is True
+    cfg = tmp_path / "s.toml"
+    cfg.write_text("[models]\ntraced_queries = false\n", encoding="utf-8")
+    assert load_settings(cfg, env={}).traced_queries is False
+    assert load_settings(cfg, env={"CITERAG_TRACED_QUERIES": "true"}).traced_queries is True
+    with pytest.raises(ValueError, match="traced_queries"):
+        load_settings(None, env={"CITERAG_TRACED_QUERIES": "sometimes"})

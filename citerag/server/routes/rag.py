@@ -95,6 +95,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
         cache=settings.query_cache,
         threads=settings.embedding_threads or auto_threads(max(1, settings.workers)),
         precision=settings.embedding_precision,
+        traced=settings.traced_queries,
     )
     runnable = build_served_runnable(
         engine,
