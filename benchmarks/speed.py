@@ -787,7 +787,7 @@ def ingest_child(variant: str, work: Path) -> dict[str, Any]:
         from citerag.index import chunk_vectors
 
         chunk_vectors.PREFERRED_METHOD = chunk_vectors.CONTEXTUAL
-    model = load_embedding_model(model_name, threads=threads, precision=precision)
+    model = load_embedding_model(model_name, threads=threads, precision=precision, traced=False)
     model.embeddings.embed_documents(["warm-up", "warm-up batch"])
     add = bm25.BM25Index.add
 

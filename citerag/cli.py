@@ -81,7 +81,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from citerag.index.ingest import ingest
     from loaders.chunking import ChunkSettings
 
-    model = load_embedding_model(args.embedding_model, precision=args.embedding_precision)
+    # ingest embeds documents only: no traced question path (0.2 s and ~40 MB for nothing)
+    model = load_embedding_model(
+        args.embedding_model, precision=args.embedding_precision, traced=False
+    )
     report = ingest(
         [Path(p) for p in args.paths],
         args.index,

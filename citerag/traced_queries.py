@@ -13,15 +13,19 @@ keep their core while a question is embedded.
 own ``preprocess`` (tokenisation, truncation to its window), the traced transformer, then the
 model's remaining modules (pooling, normalisation) and ``normalize_embeddings``. The traced
 module is the same weights at the same precision, so the vectors are the eager ones up to
-float rounding (cosine ≥ 0.9999999 on the bundled model, checked at load against ``encode``
-on padded probes: a trace that took another branch would fail the check, and the model then
-keeps its eager path). Only questions take this path; documents (ingest) go through
-``encode`` as before.
+float rounding (cosine 1.0 on the bundled model in bf16 and fp32). It is traced on a padded
+batch (so the attention mask's general branch is the one recorded) and checked at load
+against ``encode`` on other shapes — each probe alone, another batch size and order, a text
+past the model's window — with cosine ≥ :data:`MIN_PROBE_COSINE`: a trace that froze a shape
+or another branch fails the check, and the model keeps its eager path. Only questions take
+this path; documents (ingest) go through ``encode`` as before.
 
 :func:`traced_queries` returns ``None`` for a model it cannot vouch for: not on the CPU, not
 a text transformer whose output is its last hidden state, a default prompt (the traced path
-would drop it), inputs other than ``input_ids`` / ``attention_mask`` / ``token_type_ids``, a
-failed trace, or a probe that disagrees with ``encode``.
+would drop it), ``truncate_dim``, inputs other than ``input_ids`` / ``attention_mask`` /
+``token_type_ids``, a failed trace, or a check that disagrees with ``encode``. And
+:meth:`SentenceEmbeddings.set_query_path` refuses a path for embeddings whose query encoding
+asks for more than normalised vectors (a query prompt, a precision, ...).
 """
 
 from __future__ import annotations
@@ -47,8 +51,13 @@ PROBES = (
     "maximum for more than ten seconds, and it restarts once the voltage falls back.",
     "warranty",
 )
-#: Least cosine between a probe's traced and eager vectors for the traced path to be used.
-MIN_PROBE_COSINE = 0.9999
+#: Least cosine between a probe's traced and eager vectors for the traced path to be used
+#: (the same weights through the same operations: 1.0 on the bundled model in bf16 and fp32;
+#: a trace frozen on the wrong branch, e.g. one that ignores padding, is far below this).
+MIN_PROBE_COSINE = 0.99999
+#: ``encode_kwargs`` the traced path reproduces (anything else — a prompt, ``truncate_dim``,
+#: a precision, ``normalize_embeddings=False`` ... — keeps questions on ``encode``).
+PLAIN_ENCODE_KWARGS = {"normalize_embeddings": True, "batch_size": None}
 
 
 class TracedQueries:
@@ -81,6 +90,8 @@ class TracedQueries:
             raise ValueError("the transformer does not output token embeddings")
         if getattr(client, "default_prompt_name", None):
             raise ValueError("the model has a default prompt, which the traced path would drop")
+        if getattr(client, "truncate_dim", None):
+            raise ValueError("the model truncates its vectors (truncate_dim)")
         if str(getattr(client, "device", "cpu")) != "cpu":
             raise ValueError("the model is not on the CPU")
         probe = first.preprocess(list(PROBES))
@@ -104,20 +115,24 @@ class TracedQueries:
 
         quiet = logging.getLogger("transformers")
         level = quiet.level
-        with warnings.catch_warnings(), torch.inference_mode():
+        with warnings.catch_warnings(record=True) as caught, torch.inference_mode():
             # TracerWarnings about branches on shapes: the padded probes take the general
-            # branch, and the check in traced_queries() compares the result with encode.
+            # branch, and traced_queries() compares the result with encode on other shapes.
             # (Tracing also reads every property of the model, and transformers logs about
             # some of them, e.g. an unset loss type: irrelevant to inference.)
-            warnings.simplefilter("ignore")
+            warnings.simplefilter("always")
             quiet.setLevel(max(level, logging.ERROR))
-            traced = torch.jit.trace(
-                _LastHidden(first.model).eval(),
-                tuple(probe[k] for k in keys),
-                check_trace=False,
-            )
-            self._module = torch.jit.freeze(traced)
-            quiet.setLevel(level)
+            try:
+                traced = torch.jit.trace(
+                    _LastHidden(first.model).eval(),
+                    tuple(probe[k] for k in keys),
+                    check_trace=False,
+                )
+                self._module = torch.jit.freeze(traced)
+            finally:
+                quiet.setLevel(level)
+        #: What the tracer warned about (branches it froze), for the log.
+        self.tracer_warnings = sorted({str(w.message).split(".")[0] for w in caught})
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` as ``encode`` would: one float32 row per text.
@@ -126,6 +141,8 @@ class TracedQueries:
         """
         import torch
 
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
         features = self._first.preprocess([t.replace("\n", " ") for t in texts])
         with torch.inference_mode():
             tokens = self._module(*(features[k] for k in self._keys))
@@ -146,25 +163,36 @@ def traced_queries(client: Any, *, normalize: bool = True) -> TracedQueries | No
         normalize: L2-normalise the vectors (as ``encode(normalize_embeddings=True)``).
 
     Returns:
-        The traced path, checked against ``encode`` on :data:`PROBES`; ``None`` (and a log
-        line saying why) if the model cannot be traced or the check fails.
+        The traced path, checked against ``encode`` on shapes other than the one it was
+        traced on (each probe alone, the probes in another order and batch size, a text that
+        fills the model's window); ``None`` (and a log line saying why) if the model cannot
+        be traced or any check disagrees.
     """
+    window = int(getattr(client, "max_seq_length", 256) or 256)
+    checks = [
+        *([p] for p in PROBES),
+        [PROBES[2], PROBES[0]],
+        [" ".join(["inverter"] * (2 * window)), PROBES[0]],
+    ]
     try:
         traced = TracedQueries(client, normalize=normalize)
-        got = traced(list(PROBES))
-        ref = np.asarray(
-            client.encode(list(PROBES), normalize_embeddings=normalize), dtype=np.float64
-        )
+        worst = 1.0
+        for texts in checks:
+            got = np.asarray(traced(texts), dtype=np.float64)
+            ref = np.asarray(client.encode(texts, normalize_embeddings=normalize), np.float64)
+            if got.shape != ref.shape:
+                raise ValueError(f"traced vectors of shape {got.shape}, encode's {ref.shape}")
+            norms = np.linalg.norm(got, axis=1) * np.linalg.norm(ref, axis=1)
+            worst = min(worst, float(((got * ref).sum(axis=1) / norms).min()))
     except Exception as exc:  # any failure keeps the eager path
         log.info("questions stay on the eager encoder: %s", exc)
         return None
-    cos = (got * ref).sum(axis=1) / (np.linalg.norm(got, axis=1) * np.linalg.norm(ref, axis=1))
-    if not (cos >= MIN_PROBE_COSINE).all():
+    if not worst >= MIN_PROBE_COSINE:
         log.warning(
-            "questions stay on the eager encoder: the traced one disagrees (cosine %.6f)",
-            float(cos.min()),
+            "questions stay on the eager encoder: the traced one disagrees (cosine %.7f)", worst
         )
         return None
+    log.debug("traced question path (cosine %.7f; tracer: %s)", worst, traced.tracer_warnings)
     return traced
 
 
@@ -184,13 +212,34 @@ class SentenceEmbeddings(HuggingFaceEmbeddings):
         return self._query_path
 
     def set_query_path(self, path: TracedQueries | None) -> None:
-        """Send questions through ``path``; ``None`` = through ``encode``."""
+        """Send questions through ``path``; ``None`` = through ``encode``.
+
+        Raises:
+            ValueError: ``path`` is given but the query encoding asks for something the
+                traced path does not do (a prompt, ``truncate_dim``, unnormalised vectors,
+                ...: anything in ``query_encode_kwargs`` / ``encode_kwargs`` beyond
+                :data:`PLAIN_ENCODE_KWARGS`, or a multi-process pool).
+        """
+        if path is not None:
+            kwargs = self.query_encode_kwargs or self.encode_kwargs
+            odd = {
+                k: v
+                for k, v in kwargs.items()
+                if k not in PLAIN_ENCODE_KWARGS or PLAIN_ENCODE_KWARGS[k] not in (None, v)
+            }
+            if odd or self.multi_process or not kwargs.get("normalize_embeddings"):
+                raise ValueError(
+                    f"the traced question path cannot reproduce encode with {dict(kwargs)}"
+                    + (" and multi_process" if self.multi_process else "")
+                )
         self._query_path = path
 
     def embed_queries(self, texts: list[str]) -> list[list[float]]:
         """Embed several questions in one forward pass (the server's query batches)."""
+        if not texts:
+            return []
         if self._query_path is None:
-            return self.embed_documents(texts)
+            return self._embed(texts, self.query_encode_kwargs or self.encode_kwargs)
         return cast(list[list[float]], self._query_path(texts).tolist())
 
     def embed_query(self, text: str) -> list[float]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 import time
 import typing
 from collections.abc import Callable, Collection, Hashable
@@ -52,6 +53,8 @@ from graphs.deps import GraphDeps
 from graphs.state import RAGInput, RAGOutput, RAGState
 
 NodeFn = Callable[..., dict[str, Any]]
+log = logging.getLogger(__name__)
+
 #: Reads the caller's groups from the run config (see ``build_graph(groups_from=...)``).
 GroupsFrom = Callable[[RunnableConfig], list[str]]
 #: The graph's first node.
@@ -107,13 +110,17 @@ def _router(fn: Callable[..., Any]) -> Any:
     LangGraph wraps a plain routing function in a traced runnable: every routing decision
     (six per answered question) opens and closes a callback run, even with no callback
     handler. The node the router follows is still a run, and its trace records the decision.
-    The routing functions stay plain: this only changes how LangGraph calls them.
+    The routing functions stay plain: this only changes how LangGraph calls them. What
+    changes for a callback listener (``stream_events``, a LangSmith tracer): no
+    ``route_after_*`` runs; a router's error shows as its node's.
     """
     try:
         from langgraph._internal._runnable import RunnableCallable
-    except ImportError:  # pragma: no cover - another LangGraph layout: the traced default
+
+        return RunnableCallable(fn, name=fn.__name__, trace=False)
+    except (ImportError, TypeError):  # pragma: no cover - another LangGraph: traced default
+        log.warning("routers run as traced runnables (LangGraph's RunnableCallable moved)")
         return fn
-    return RunnableCallable(fn, name=fn.__name__, trace=False)
 
 
 def build_graph(

@@ -428,6 +428,8 @@ def test_stream_events_reach_the_client(server: Server):
     events = asyncio.run(collect())
     names = {e.get("name") for e in events}
     assert {"retrieve", "gate", "validate"} <= names  # node-level progress is visible
+    # routing decisions are not runs of their own (graphs.rag._router): no route_after_* runs
+    assert not [n for n in names if n and n.startswith("route_after_")]
     end = [e for e in events if e["event"] == "on_chain_end" and e.get("name") == "/rag"]
     assert end and end[-1]["data"]["output"]["status"] == "answered"
 

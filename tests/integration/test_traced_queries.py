@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from citerag.traced_queries import TracedQueries, traced_queries
+from citerag.traced_queries import PROBES, TracedQueries, traced_queries
 from tests.support.vectors import assert_same_vectors
 
 pytestmark = pytest.mark.integration
@@ -79,4 +79,34 @@ def test_a_trace_that_disagrees_with_encode_is_discarded(embedding_model, monkey
         return np.random.default_rng(0).normal(size=(len(texts), 384)).astype(np.float32)
 
     monkeypatch.setattr(TracedQueries, "__call__", wrong)
+    assert traced_queries(client) is None
+
+
+def test_models_the_path_cannot_reproduce_keep_encode(embedding_model, monkeypatch) -> None:
+    from citerag.traced_queries import SentenceEmbeddings
+
+    client = embedding_model.embeddings._client
+    # a model that truncates its vectors: refused, never an error out of the loader
+    monkeypatch.setattr(client, "truncate_dim", 128, raising=False)
+    assert traced_queries(client) is None
+    monkeypatch.undo()
+    path = embedding_model.embeddings.query_path
+    # embeddings whose questions carry a prompt (or anything but normalised vectors)
+    for kwargs in ({"prompt": "query: "}, {"normalize_embeddings": False}, {"precision": "int8"}):
+        emb = SentenceEmbeddings.model_construct(query_encode_kwargs=kwargs, encode_kwargs={})
+        with pytest.raises(ValueError, match="cannot reproduce encode"):
+            emb.set_query_path(path)
+    assert embedding_model.embeddings.embed_queries([]) == []
+
+
+def test_the_load_check_looks_past_the_traced_shape(embedding_model, monkeypatch) -> None:
+    # a trace that is right for the batch it was traced on and wrong for every other shape
+    client = embedding_model.embeddings._client
+    right = TracedQueries.__call__
+
+    def only_the_probes(self, texts):
+        got = right(self, texts)
+        return got if list(texts) == list(PROBES) else got[:, ::-1].copy()
+
+    monkeypatch.setattr(TracedQueries, "__call__", only_the_probes)
     assert traced_queries(client) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -70,3 +71,25 @@ def test_traced_queries_setting_defaults_on_and_reads_toml_and_env(tmp_path: Pat
     assert load_settings(cfg, env={"CITERAG_TRACED_QUERIES": "true"}).traced_queries is True
     with pytest.raises(ValueError, match="traced_queries"):
         load_settings(None, env={"CITERAG_TRACED_QUERIES": "sometimes"})
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_the_servers_traced_queries_setting_reaches_the_model_it_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, traced: bool
+):
+    import citerag.embeddings as embeddings_module
+    from citerag.server.engine import Engine
+    from citerag.server.routes.rag import rag_router
+
+    seen: dict = {}
+    model = SimpleNamespace(name="a model")
+
+    def fake_load(name, **kwargs):
+        seen.update(kwargs)
+        return model
+
+    monkeypatch.setattr(embeddings_module, "load_embedding_model", fake_load)
+    engine = Engine(tmp_path / "index")
+    rag_router(engine, ServerSettings(traced_queries=traced))
+    assert engine.load_model() is model
+    assert seen["traced"] is traced
