@@ -31,7 +31,16 @@ import json
 import random
 from typing import Any
 
-from eval_common import REPO, cached_embeddings, log, model, parser, save_embeddings, write
+from eval_common import (
+    REPO,
+    cached_embeddings,
+    dataset,
+    log,
+    parser,
+    sample,
+    save_embeddings,
+    write,
+)
 
 DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
 SHIPPED = "default"
@@ -44,20 +53,11 @@ def _in_half(key: str, half: str) -> bool:
 
 
 def _indexes(args: Any) -> dict[str, Any]:
-    from citerag.eval.adapters import ensure_index, prepare
-    from citerag.index.loaded import load_index
-
-    out: dict[str, Any] = {}
-    for name in ("squad", "scifact", "financebench"):
-        prep = prepare(name, args.data, args.work)
-        index_dir = prep.root / "index"
-        ensure_index(prep, index_dir, model(), progress=not args.no_progress)
-        out[name] = (prep, load_index(index_dir, model()))
-    from citerag.index.ingest import ingest
-
-    sample_dir = args.work / "sample" / "index"
-    ingest([REPO / "examples" / "corpus"], sample_dir, model(), progress=not args.no_progress)
-    out["sample"] = (None, load_index(sample_dir, model()))
+    """The four corpora's indexes for the configured embedding model (its own folders)."""
+    out: dict[str, Any] = {
+        name: dataset(name, args) for name in ("squad", "scifact", "financebench")
+    }
+    out["sample"] = (None, sample(args)[1])
     return out
 
 
@@ -223,6 +223,16 @@ def main() -> int:
             "passed_shipped": stats.Proportion(sum(b), len(items)).to_json(),
             "passed_new": stats.Proportion(sum(a), len(items)).to_json(),
             "paired": pr.to_json(),
+            # per question, for pairing runs (e.g. two embedding models on the same questions)
+            "per_question": {
+                i: {
+                    "passed_shipped": bool(o.gate_passed),
+                    "passed_new": bool(n.gate_passed),
+                    "in_context_shipped": bool(o.in_context),
+                    "in_context_new": bool(n.in_context),
+                }
+                for i, o, n in items
+            },
         }
     md = [
         "## The answerability gate vs the shipped gate (test half)\n",

@@ -61,6 +61,7 @@ def resolve(
     gate_threshold: float | None,
     reranker_name: str,
     calibration: Mapping[str, Any] | None = None,
+    embedding_model: str | None = None,
 ) -> GateSettings:
     """Decide the gate's score and threshold.
 
@@ -75,6 +76,9 @@ def resolve(
         gate_threshold: A threshold from the request, or ``None``.
         reranker_name: Name of the reranker that produced the ``rerank`` scores.
         calibration: Per-index calibration (score name -> ``{"threshold": ...}``).
+        embedding_model: The index's embedding model. A packaged threshold was calibrated
+            with one model (its ``embedding_model``); used with another (whose scores sit on
+            another scale) it still applies, and ``note`` says to run ``citerag calibrate``.
 
     Raises:
         ValueError: ``gate_score`` is neither ``rerank`` nor ``dense``.
@@ -105,7 +109,27 @@ def resolve(
         score, key = "dense", "dense"
     if key in calibration:
         return GateSettings(score, float(calibration[key]["threshold"]), "index calibration", note)
-    return GateSettings(score, float(packaged[key]["threshold"]), "packaged default", note)
+    entry = packaged[key]
+    calibrated_with = entry.get("embedding_model")
+    if embedding_model and calibrated_with and not same_scale(embedding_model, calibrated_with):
+        other = (
+            f"the packaged {key} threshold was calibrated with {calibrated_with}, not this "
+            f"index's {embedding_model}: run `citerag calibrate` on your own questions"
+        )
+        note = f"{note}; {other}" if note else other
+    return GateSettings(score, float(entry["threshold"]), "packaged default", note)
+
+
+def same_scale(model: str, calibrated_with: str) -> bool:
+    """Whether a threshold calibrated with ``calibrated_with`` holds for ``model``'s scores.
+
+    The same model, or its int8 ONNX export (cosine >= 0.998 with the float vectors,
+    README "Measured figures").
+    """
+    from citerag.embeddings import DEFAULT_MODEL, INT8_MODEL
+
+    family = {INT8_MODEL: DEFAULT_MODEL}
+    return family.get(model, model) == family.get(calibrated_with, calibrated_with)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ from graphs.trace import build_trace
 
 log = logging.getLogger(__name__)
 
-#: Rerankers already warned about (no calibrated threshold): warn once per process.
+#: Gate notes already logged (an uncalibrated reranker, thresholds calibrated with another
+#: embedding model): each is logged once per process.
 _WARNED_UNCALIBRATED: set[str] = set()
 
 NO_EVIDENCE_ANSWER = (
@@ -269,9 +270,10 @@ def gate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[st
         gate_threshold=cfg.gate_threshold,
         reranker_name=reranker_name,
         calibration=deps.calibration,
+        embedding_model=deps.embedding_model or None,
     )
-    if settings.note and reranker_name not in _WARNED_UNCALIBRATED:
-        _WARNED_UNCALIBRATED.add(reranker_name)
+    if settings.note and settings.note not in _WARNED_UNCALIBRATED:
+        _WARNED_UNCALIBRATED.add(settings.note)
         log.warning("%s", settings.note)
     return {"gate": gating.decide(state.get("candidates") or [], settings, reranker_name)}
 

@@ -47,6 +47,37 @@ def test_uncalibrated_reranker_falls_back_to_dense_and_says_so():
     assert (calibrated.score, calibrated.threshold, calibrated.note) == ("rerank", 3.0, None)
 
 
+@pytest.mark.parametrize(
+    ("model", "noted"),
+    [
+        ("sentence-transformers/all-MiniLM-L6-v2", False),  # what the defaults were fitted on
+        ("all-MiniLM-L6-v2-onnx-int8", False),  # its int8 export: the same scale
+        (None, False),  # unknown (a bare store): nothing to compare
+        ("sentence-transformers/all-mpnet-base-v2", True),
+    ],
+)
+def test_packaged_thresholds_say_which_model_they_were_calibrated_with(model, noted):
+    g = resolve(
+        gate_score="rerank",
+        gate_threshold=None,
+        reranker_name="sentence-hybrid",
+        embedding_model=model,
+    )
+    assert g.threshold == gate_defaults()["sentence-hybrid"]["threshold"]  # it still applies
+    assert bool(g.note and "run `citerag calibrate`" in g.note) is noted
+    # the index's own calibration, or a request's threshold, needs no such note
+    own = resolve(
+        gate_score="rerank",
+        gate_threshold=None,
+        reranker_name="sentence-hybrid",
+        calibration={"sentence-hybrid": {"threshold": 0.7}},
+        embedding_model=model,
+    )
+    assert own.note is None
+    every = gate_defaults().values()
+    assert all(e.get("embedding_model") for e in every if isinstance(e, dict))
+
+
 def test_dense_gate_uses_the_dense_entry():
     g = _resolve(score="dense", calibration={"dense": {"threshold": 0.5}})
     assert (g.score, g.threshold, g.source) == ("dense", 0.5, "index calibration")
