@@ -206,6 +206,15 @@ class SentenceEmbeddings(HuggingFaceEmbeddings):
 
     _query_path: TracedQueries | None = PrivateAttr(default=None)
 
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickle without the traced module (TorchScript does not pickle): a copy
+        unpickled elsewhere embeds its questions through ``encode``."""
+        state = dict(super().__getstate__())
+        private = dict(state.get("__pydantic_private__") or {})
+        private["_query_path"] = None
+        state["__pydantic_private__"] = private
+        return state
+
     @property
     def query_path(self) -> TracedQueries | None:
         """The traced question path, or ``None`` (questions go through ``encode``)."""

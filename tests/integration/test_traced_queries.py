@@ -110,3 +110,17 @@ def test_the_load_check_looks_past_the_traced_shape(embedding_model, monkeypatch
 
     monkeypatch.setattr(TracedQueries, "__call__", only_the_probes)
     assert traced_queries(client) is None
+
+
+def test_embeddings_pickle_without_the_traced_module() -> None:
+    import pickle
+
+    from citerag.embeddings import load_embedding_model
+
+    model = load_embedding_model(precision="fp32")  # bf16's forward wrapper does not pickle
+    assert model.traced_queries
+    copy = pickle.loads(pickle.dumps(model.embeddings))
+    assert copy.query_path is None  # TorchScript does not pickle: the copy uses encode
+    assert_same_vectors(
+        copy.embed_query(QUESTIONS[1]), model.embeddings.embed_query(QUESTIONS[1]), "fp32"
+    )
