@@ -25,7 +25,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from eval_common import cached_embeddings, dataset, log, parser, sample, save_embeddings, write
+from eval_common import (
+    cached_embeddings,
+    dataset,
+    index_dir,
+    log,
+    parser,
+    sample,
+    save_embeddings,
+    write,
+)
 
 SQUAD_UN = "unanswerable (SQuAD 2.0, in-domain)"
 SQUAD_OOD = "out-of-domain (SciFact queries)"
@@ -126,7 +135,7 @@ def main() -> int:
         ),
     ):
         entries = {c.scores.key: c.entry(qfiles, cfg.conf) for c in cals.values()}
-        path = write_calibration(prep.root / "index", entries)
+        path = write_calibration(index_dir(prep), entries)  # the configured model's index
         stamp[f"{name}_calibration_file"] = str(path)
         calib.plot(
             list(cals.values()),

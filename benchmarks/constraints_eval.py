@@ -37,7 +37,15 @@ import hashlib
 import random
 from typing import Any
 
-from eval_common import cached_embeddings, log, model, parser, save_embeddings, write
+from eval_common import (
+    cached_embeddings,
+    index_dir,
+    log,
+    model,
+    parser,
+    save_embeddings,
+    write,
+)
 
 ON, OFF = "default", "default:constraints=false"
 KS = (1, 4, 8, 20)
@@ -57,16 +65,16 @@ def _index(name: str, args: Any) -> tuple[Any, Any]:
     if name == "financebench-dev" and args.max_company_pages:
         kwargs["max_company_pages"] = args.max_company_pages
     prep = prepare(name, args.data, args.work, **kwargs)
-    index_dir = prep.root / "index"
+    folder = index_dir(prep)  # the configured model's own index
     report = ensure_index(
         prep,
-        index_dir,
+        folder,
         model(),
         sentence_vectors=name != "financebench-dev",
         progress=not args.no_progress,
     )
     log(f"{prep.name}: {report.summary()}")
-    return prep, load_index(index_dir, model())
+    return prep, load_index(folder, model())
 
 
 def _asked(doc: dict[str, Any], q: Any, gold: dict[str, Any]) -> bool:

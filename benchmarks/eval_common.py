@@ -108,6 +108,11 @@ def _cache_name() -> str:
     return "query_embeddings.npz" if slug is None else f"query_embeddings-{slug}.npz"
 
 
+def index_dir(prep: Any) -> Path:
+    """The configured model's index folder of a prepared data set (``<set>/index[-<model>]``)."""
+    return Path(prep.root) / _index_name()
+
+
 def dataset(name: str, args: argparse.Namespace, *, ingest: bool = True) -> tuple[Any, Any]:
     """Materialise a data set and (re)use its default-settings index.
 
@@ -121,15 +126,15 @@ def dataset(name: str, args: argparse.Namespace, *, ingest: bool = True) -> tupl
     prep = prepare(name, args.data, args.work)
     if not ingest:
         return prep, None
-    index_dir = prep.root / _index_name()
+    folder = index_dir(prep)
     t0 = time.perf_counter()
-    report = ensure_index(prep, index_dir, model(), progress=not args.no_progress)
+    report = ensure_index(prep, folder, model(), progress=not args.no_progress)
     log(
-        f"{name}: index {index_dir} ({report.summary()['indexed']} indexed, "
+        f"{name}: index {folder} ({report.summary()['indexed']} indexed, "
         f"{report.summary()['unchanged']} unchanged, failed {report.failed or 'none'}; "
         f"{time.perf_counter() - t0:.0f} s)"
     )
-    return prep, load_index(index_dir, model())
+    return prep, load_index(folder, model())
 
 
 def cached_embeddings(args: argparse.Namespace) -> Any:

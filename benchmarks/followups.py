@@ -31,7 +31,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from eval_common import REPO, cached_embeddings, dataset, log, model, parser, sample, write
+from eval_common import REPO, cached_embeddings, dataset, log, parser, sample, write
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -78,16 +78,12 @@ def _evidence(turn: dict[str, Any], squad: dict[str, list[Any]]) -> list[Any]:
 
 
 def _index(corpus: str, args: Any) -> Any:
-    from citerag.eval.adapters import ensure_index, prepare
-    from citerag.index.loaded import load_index
 
     if corpus == "sample":
         return sample(args)[1]
     if corpus == "squad":
         return dataset("squad", args)[1]
-    prep = prepare("financebench", args.data, args.work)
-    ensure_index(prep, prep.root / "index", model(), progress=not args.no_progress)
-    return load_index(prep.root / "index", model())
+    return dataset("financebench", args)[1]
 
 
 def main() -> int:
