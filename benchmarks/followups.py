@@ -78,7 +78,7 @@ def _evidence(turn: dict[str, Any], squad: dict[str, list[Any]]) -> list[Any]:
 
 
 def _index(corpus: str, args: Any) -> Any:
-
+    """The corpus's index for the configured embedding model."""
     if corpus == "sample":
         return sample(args)[1]
     if corpus == "squad":
