@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import PurePath
 from typing import Any, Literal
 
 import numpy as np
@@ -77,8 +78,9 @@ def resolve(
         reranker_name: Name of the reranker that produced the ``rerank`` scores.
         calibration: Per-index calibration (score name -> ``{"threshold": ...}``).
         embedding_model: The index's embedding model. A packaged threshold was calibrated
-            with one model (its ``embedding_model``); used with another (whose scores sit on
-            another scale) it still applies, and ``note`` says to run ``citerag calibrate``.
+            with one model (its ``embedding_model``) and checked on those in its
+            ``holds_for``; used with another (whose scores may sit on another scale) it still
+            applies, and ``note`` says to run ``citerag calibrate``.
 
     Raises:
         ValueError: ``gate_score`` is neither ``rerank`` nor ``dense``.
@@ -111,7 +113,12 @@ def resolve(
         return GateSettings(score, float(calibration[key]["threshold"]), "index calibration", note)
     entry = packaged[key]
     calibrated_with = entry.get("embedding_model")
-    if embedding_model and calibrated_with and not same_scale(embedding_model, calibrated_with):
+    holds = [calibrated_with, *entry.get("holds_for", [])]
+    if (
+        embedding_model
+        and calibrated_with
+        and not any(same_scale(embedding_model, m) for m in holds)
+    ):
         other = (
             f"the packaged {key} threshold was calibrated with {calibrated_with}, not this "
             f"index's {embedding_model}: run `citerag calibrate` on your own questions"
@@ -121,15 +128,21 @@ def resolve(
 
 
 def same_scale(model: str, calibrated_with: str) -> bool:
-    """Whether a threshold calibrated with ``calibrated_with`` holds for ``model``'s scores.
+    """Whether ``model`` is ``calibrated_with`` as far as a threshold is concerned.
 
-    The same model, or its int8 ONNX export (cosine >= 0.998 with the float vectors,
-    README "Measured figures").
+    The same model — by identity, or a local folder named as the hub model (``.../all-mpnet-
+    base-v2`` for ``sentence-transformers/all-mpnet-base-v2``) — or the bundled model's int8
+    ONNX export (cosine >= 0.998 with the float vectors, README "Measured figures"). An
+    entry's ``holds_for`` lists further models its threshold was checked on.
     """
     from citerag.embeddings import DEFAULT_MODEL, INT8_MODEL
 
     family = {INT8_MODEL: DEFAULT_MODEL}
-    return family.get(model, model) == family.get(calibrated_with, calibrated_with)
+
+    def base(name: str) -> str:
+        return PurePath(family.get(name, name)).name
+
+    return base(model) == base(calibrated_with)
 
 
 @dataclass(frozen=True)

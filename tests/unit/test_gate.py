@@ -53,7 +53,11 @@ def test_uncalibrated_reranker_falls_back_to_dense_and_says_so():
         ("sentence-transformers/all-MiniLM-L6-v2", False),  # what the defaults were fitted on
         ("all-MiniLM-L6-v2-onnx-int8", False),  # its int8 export: the same scale
         (None, False),  # unknown (a bare store): nothing to compare
-        ("sentence-transformers/all-mpnet-base-v2", True),
+        ("/models/all-MiniLM-L6-v2", False),  # a local copy of the same model
+        # checked on the default's threshold (holds_for), by hub name or a local copy
+        ("sentence-transformers/all-mpnet-base-v2", False),
+        ("benchmarks/out/models/all-mpnet-base-v2", False),
+        ("BAAI/bge-small-en-v1.5", True),
     ],
 )
 def test_packaged_thresholds_say_which_model_they_were_calibrated_with(model, noted):
@@ -76,6 +80,14 @@ def test_packaged_thresholds_say_which_model_they_were_calibrated_with(model, no
     assert own.note is None
     every = gate_defaults().values()
     assert all(e.get("embedding_model") for e in every if isinstance(e, dict))
+    # the dense threshold was not checked on another model: the note is there
+    dense = resolve(
+        gate_score="dense",
+        gate_threshold=None,
+        reranker_name="sentence-hybrid",
+        embedding_model="sentence-transformers/all-mpnet-base-v2",
+    )
+    assert dense.note and "calibrated with sentence-transformers/all-MiniLM-L6-v2" in dense.note
 
 
 def test_dense_gate_uses_the_dense_entry():
