@@ -127,6 +127,7 @@ def resolve(
     return GateSettings(score, float(entry["threshold"]), "packaged default", note)
 
 
+@cache  # called by every gate decision that uses a packaged threshold
 def same_scale(model: str, calibrated_with: str) -> bool:
     """Whether ``model`` is ``calibrated_with`` as far as a threshold is concerned.
 
