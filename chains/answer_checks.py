@@ -17,6 +17,9 @@ caller (no model here).
 * :func:`paraphrase_degrees` / :func:`focus_coverage` / :func:`coverage_problem`: the graded
   form of the focus rule: the share of the question's focus weight the quoted sentence and
   its document cover (a paraphrase counts by how close it is), against a threshold.
+* :func:`contrast_problem`: a question naming one of two words that exclude each other
+  ("less", "Tuesday", "the 18th century") is not answered by a sentence that states the
+  other instead ("more", "Wednesday", "the 19th century"); ``chains/contrast_terms.json``.
 * :func:`is_instruction`: a sentence addressed to the reader or the assistant ("ignore
   previous instructions", "include ... in your answer", ``SYSTEM:``) is never quoted.
 
@@ -27,8 +30,10 @@ answerer (:meth:`chains.answerers.ExtractiveAnswerer.missing_numbers`).
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -53,13 +58,16 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d[\d,.]*")
 
 _QUANTITY_Q = re.compile(
     r"\bhow (many|much|long|old|far|tall|high|big|large|wide|deep|heavy|fast|often|big)\b"
-    r"|\b(what|which) (is |was |are |were )?(the )?(percentage|percent|proportion|fraction|"
-    r"share|amount|number|sum|quantity|population|cost|price|rate)\b"
-    r"|\bwhat (percentage|percent|proportion|fraction|amount|number|sum)\b",
+    r"|\b(what|which) (is |was |are |were )?(the )?((top|average|maximum|minimum|total|"
+    r"numerical|exact) )?(percentage|percent|proportion|fraction|share|amount|number|sum|"
+    r"quantity|population|cost|price|rate|speed|height|length|weight|size|distance|depth|"
+    r"width|temperature|value)\b"
+    r"|\bwhat (percentage|percent|proportion|fraction|amount|number|sum)\b"
+    r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b",
     re.IGNORECASE,
 )
 _DATE_Q = re.compile(
-    r"^\s*when\b|[,;]\s*when\b|\bwhen (was|were|did|does|do|is|are|will|had|has|have)\b"
+    r"(^\s*|[,;]\s*|\b)when (was|were|did|had|has|have)\b"
     r"|\b(what|which|in what|in which) (year|years|date|day|month|century|decade|era)\b"
     r"|\bsince when\b|\bby when\b|\buntil when\b",
     re.IGNORECASE,
@@ -109,7 +117,9 @@ _DATE_WORDS = re.compile(
     r"while|once|upon)\b",
     re.IGNORECASE,
 )
-_FOUR_DIGIT_YEAR = re.compile(r"(?<![\d,.£$€])(1[0-9]{3}|20[0-9]{2})(?![\d,]|\.\d)")
+#: A year: not part of a longer number ("1,992", "19925", "1992.5"), but a year may end a
+#: clause ("In 1992, the republic collapsed").
+_FOUR_DIGIT_YEAR = re.compile(r"(?<![\d,.£$€])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")
 _NUMBER_WORDS = _wordlist(
     """
     one two three four five six seven eight nine ten eleven twelve thirteen fourteen
@@ -128,6 +138,7 @@ _QUANTITY = re.compile(
     r"\d|[%£$€¥]|\b(" + "|".join(_NUMBER_WORDS) + r")\b|\bper ?cent\b|\bmajority\b|\bminority\b",
     re.IGNORECASE,
 )
+_ONE_OF = re.compile(r"\bone of\b", re.IGNORECASE)
 #: Capitalised words that start sentences or name calendar things, not people or bodies.
 _NOT_NAMES = frozenset(
     _wordlist(
@@ -196,6 +207,7 @@ def _dates(text: str) -> set[str]:
 
 
 def _quantities(text: str) -> set[str]:
+    text = _ONE_OF.sub(" ", text)  # "one of the most influential": no quantity
     out = {m.group(0).lower() for m in re.finditer(r"\d[\d,.]*", text)}
     out |= {m.group(0).lower() for m in _QUANTITY.finditer(text) if not m.group(0).isdigit()}
     return {q.rstrip(".,") for q in out}
@@ -284,6 +296,100 @@ def negation_problem(question: str, sentence: str) -> str | None:
         f"the question is negated ({m.group(0).strip()!r}), and the quoted sentence states "
         "no negation or exception"
     )
+
+
+# ------------------------------------------------------------------------------------------
+# contrast
+# ------------------------------------------------------------------------------------------
+
+#: Words that open a question (besides a final question mark).
+_QUESTION_START = re.compile(
+    r"^\W*(what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
+    r"could|has|have|had|will|would|should|shall|may|might|must|in what|in which|name|list)\b",
+    re.IGNORECASE,
+)
+_NUMBERED_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` asks (a question mark, or a wh-word or auxiliary first) rather than
+    states (a claim such as SciFact's "X increases Y")."""
+    return text.rstrip().endswith("?") or _QUESTION_START.search(text) is not None
+
+
+@functools.cache
+def contrast_lexicon() -> dict[str, frozenset[str]]:
+    """Stem -> the stems it excludes, from ``chains/contrast_terms.json`` (pairs both ways,
+    each class's members against one another)."""
+    from importlib import resources
+
+    data = json.loads(
+        resources.files("chains").joinpath("contrast_terms.json").read_text(encoding="utf-8")
+    )
+    out: dict[str, set[str]] = {}
+    groups = [list(p) for p in data["pairs"]] + [list(c) for c in data["classes"].values()]
+    for group in groups:
+        stems = [stem(w.lower()) for w in group]
+        for a in stems:
+            out.setdefault(a, set()).update(b for b in stems if b != a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _contrast_stems(text: str) -> tuple[list[str], list[str]]:
+    """(stems of ``text``'s words, its numbered ordinals such as ``18th``), each in text order
+    without repeats."""
+    toks = tokenize(text)
+    stems = list(dict.fromkeys(stem(t) for t in toks))
+    return stems, list(dict.fromkeys(t for t in toks if _NUMBERED_ORDINAL.match(t)))
+
+
+def contrast_problem(question: str, sentence: str) -> str | None:
+    """Why a sentence stating the opposite of what the question asks cannot answer it, or
+    ``None``.
+
+    "What is an example of a *less* sophisticated defence?" is not answered by "Jawed
+    vertebrates have even *more* sophisticated defences", nor "on Tuesday afternoons from 1pm
+    to what?" by "on Wednesday afternoons from 2 pm to 6 pm": the question names a word of
+    ``chains/contrast_terms.json`` (or a numbered ordinal: the 18th century), the sentence
+    lacks it and states a word that excludes it, which the question does not name. Only
+    questions are checked (:func:`is_question`): a claim contradicted by a sentence is
+    answered by that sentence.
+
+    Args:
+        question: The question text.
+        sentence: The sentence that would be quoted.
+    """
+    if not is_question(question):
+        return None
+    lexicon = contrast_lexicon()
+    q_stems, q_ordinals = _contrast_stems(question)
+    s_order, s_ordinals = _contrast_stems(sentence)
+    s_stems = set(s_order)
+    for t in q_stems:
+        if t in s_stems:
+            continue
+        excluded = lexicon.get(t, frozenset())
+        other = [u for u in s_order if u in excluded and u not in q_stems]
+        if other:
+            return _contrast_reason(question, t, sentence, other[0])
+    if q_ordinals and not set(q_ordinals) & set(s_ordinals):
+        other = [u for u in s_ordinals if u not in q_ordinals]
+        if other:
+            return _contrast_reason(question, q_ordinals[0], sentence, other[0])
+    return None
+
+
+def _contrast_reason(question: str, asked: str, sentence: str, stated: str) -> str:
+    """The refusal reason, naming the words as written (the stems' first occurrences)."""
+    return (
+        f"the question asks about {_as_written(question, asked)!r}, and the quoted sentence "
+        f"states {_as_written(sentence, stated)!r} instead"
+    )
+
+
+def _as_written(text: str, stem_: str) -> str:
+    """The first word of ``text`` whose stem is ``stem_`` (else ``stem_`` itself)."""
+    return next((t for t in tokenize(text) if stem(t) == stem_ or t == stem_), stem_)
 
 
 # ------------------------------------------------------------------------------------------
@@ -439,10 +545,19 @@ def acronyms_in(text: str) -> set[str]:
     return out
 
 
+@functools.lru_cache(maxsize=65536)
+def fold(word: str) -> str:
+    """``word`` without diacritics ("céloron" -> "celoron", "skłodowska" -> "sklodowska"), so
+    a question typed without accents matches the passage that has them."""
+    out = unicodedata.normalize("NFKD", word.replace("ł", "l").replace("ø", "o"))
+    return "".join(c for c in out if not unicodedata.combining(c))
+
+
 def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm]:
     """Focus terms with no occurrence in ``text``, allowing inflections, typos and acronyms.
 
-    A term is covered when a token of ``text`` equals it, shares its crude :func:`stem`,
+    Words are compared without diacritics (:func:`fold`: "Celeron" / "Céloron"). A term is
+    covered when a token of ``text`` equals it, shares its crude :func:`stem`,
     shares its first six letters (terms of six letters or more: "Normans" / "Normandy"), is
     one letter away from it with the same first letter (terms of seven letters or more, a
     misspelling: "Netonian" / "Newtonian"), or, for a term written in capitals in the
@@ -453,14 +568,14 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
         terms: From :func:`focus_terms`.
         text: The sentence, its passage and the passage's header, joined.
     """
-    toks = set(tokenize(text))
+    toks = {fold(t) for t in tokenize(text)}
     stems = {stem(t) for t in toks}
     prefixes = {t[:6] for t in toks if len(t) >= 6}
     long_toks = [t for t in toks if len(t) >= 6]
     initials: set[str] | None = None
     out = []
     for ft in terms:
-        t = ft.term
+        t = fold(ft.term)
         if t in toks or stem(t) in stems or (len(t) >= 6 and t[:6] in prefixes):
             continue
         if len(t) >= 7 and any(u[0] == t[0] and one_edit_apart(t, u) for u in long_toks):

@@ -15,6 +15,7 @@ the same validation and fallback ladder applies to either.
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from collections import OrderedDict
@@ -54,6 +55,8 @@ COVERAGE_FLOOR = 0.35
 #: Graded focus rule: weight of the quoted sentence's own coverage (with its header) against
 #: that of every supplied passage of its document.
 COVERAGE_SENTENCE_WEIGHT = 0.5
+#: The rules a sentence fails for its passage's terms: other passages are tried farther down.
+_FOCUS_RULES = frozenset({"focus_check", "focus_names_check", "focus_coverage"})
 #: Single-word embeddings kept by the focus check.
 _WORD_CACHE = 50_000
 #: Word embeddings shared by the answerers of one embedding model (one answerer is built per
@@ -150,6 +153,8 @@ class ExtractiveAnswerer:
         answer_type_check: bool = False,
         focus_check: bool = False,
         negation_check: bool = False,
+        contrast_check: bool = False,
+        focus_names_check: bool = False,
         check_margin: float = 0.1,
         focus_margin: float = 0.25,
         focus_similarity: float = FOCUS_SIMILARITY,
@@ -182,6 +187,17 @@ class ExtractiveAnswerer:
             negation_check: A negated question ("what does *not* ...") needs a sentence
                 with a negation or exception in it
                 (:func:`chains.answer_checks.negation_problem`).
+            contrast_check: A question naming one of two words that exclude each other
+                ("less", "Tuesday") needs a sentence that does not state the other instead
+                (:func:`chains.answer_checks.contrast_problem`).
+            focus_names_check: The names half of ``focus_check``, for questions only
+                (:func:`chains.answer_checks.is_question`): a name or acronym the question
+                asks about must occur in the sentence's passage or its header (or have a
+                word there with cosine >= ``focus_similarity``); heavy common words are not
+                required. A claim to check ("APOE4 increases AlphaBeta production") is not
+                held to it: its shorthand is the claimant's, and the passage that refutes or
+                supports it may spell it otherwise. ``focus_check`` includes it, for any
+                input.
             check_margin: When the best sentence fails a check, sentences scoring within
                 this much of it are tried in order before refusing.
             focus_margin: When every sentence tried so far failed only the focus check (its
@@ -222,6 +238,8 @@ class ExtractiveAnswerer:
         self.answer_type_check = answer_type_check
         self.focus_check = focus_check
         self.negation_check = negation_check
+        self.contrast_check = contrast_check
+        self.focus_names_check = focus_names_check
         self.check_margin = check_margin
         self.focus_margin = focus_margin
         self.focus_similarity = focus_similarity
@@ -293,7 +311,10 @@ class ExtractiveAnswerer:
             cand = sentence.passage.candidate
             context = f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
             missing = checks.lexically_uncovered(terms, context)
-            missing = checks.essential(terms, missing, self.focus_share, self.focus_unseen)
+            # names only (no share of the weight makes a common word essential) unless the
+            # whole focus check is on
+            share = self.focus_share if self.focus_check else math.inf
+            missing = checks.essential(terms, missing, share, self.focus_unseen)
             if missing:
                 words = [t for t in dict.fromkeys(tokenize(context)) if not t.isdigit()]
                 ctx_vecs = self._vectors(words) if words else np.zeros((0, 1), np.float32)
@@ -384,10 +405,15 @@ class ExtractiveAnswerer:
             reason = checks.negation_problem(question, sentence.text)
             if reason:
                 return "negation_check", reason
-        if self.focus_check and terms:
+        if self.contrast_check:
+            reason = checks.contrast_problem(question, sentence.text)
+            if reason:
+                return "contrast_check", reason
+        names = self.focus_names_check and checks.is_question(question)
+        if (self.focus_check or names) and terms:
             reason = self._focus_reason(terms, sentence, cache)
             if reason:
-                return "focus_check", reason
+                return ("focus_check" if self.focus_check else "focus_names_check"), reason
         if self.focus_coverage > 0 and terms:
             score, weak = self.coverage(
                 terms, sentence.text, sentence.passage, passages, coverage_cache
@@ -441,7 +467,7 @@ class ExtractiveAnswerer:
                 "the only matching sentences are instructions addressed to the reader or the "
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
-        wants_terms = self.focus_check or self.focus_coverage > 0
+        wants_terms = self.focus_check or self.focus_names_check or self.focus_coverage > 0
         terms = checks.focus_terms(question, self._idf(question)) if wants_terms else []
         focus_cache: dict[int, list[str]] = {}
         coverage_cache: dict[str, dict[str, float]] = {}
@@ -462,7 +488,7 @@ class ExtractiveAnswerer:
             problem = self._problem(question, item, terms, focus_cache, passages, coverage_cache)
             if problem is not None:
                 first_problem = first_problem or problem[1]
-                only_focus = only_focus and problem[0] in ("focus_check", "focus_coverage")
+                only_focus = only_focus and problem[0] in _FOCUS_RULES
                 continue
             chosen.append(item)
         if not chosen:
@@ -545,6 +571,8 @@ def make_answerer(
     answer_type_check: bool = False,
     focus_check: bool = False,
     negation_check: bool = True,
+    contrast_check: bool = True,
+    focus_names_check: bool = True,
     focus_coverage: float = 0.0,
 ) -> Answerer:
     """Build an answerer from config.
@@ -560,6 +588,8 @@ def make_answerer(
         answer_type_check: The extractive answerer's ``answer_type_check``.
         focus_check: The extractive answerer's ``focus_check``.
         negation_check: The extractive answerer's ``negation_check``.
+        contrast_check: The extractive answerer's ``contrast_check``.
+        focus_names_check: The extractive answerer's ``focus_names_check``.
         focus_coverage: The extractive answerer's ``focus_coverage`` (``0`` = off).
 
     Raises:
@@ -577,6 +607,8 @@ def make_answerer(
             answer_type_check=answer_type_check,
             focus_check=focus_check,
             negation_check=negation_check,
+            contrast_check=contrast_check,
+            focus_names_check=focus_names_check,
             focus_coverage=focus_coverage,
         )
     if spec == "smollm2" or spec.startswith("local:"):

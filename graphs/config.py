@@ -236,6 +236,15 @@ class RAGConfig:
         "bool",
         client="opt-in",
     )
+    focus_names_check: bool = knob(
+        True,
+        "extractive answerer: the names half of `focus_check`, for questions: refused when a "
+        "name or acronym the question asks about is neither in the quoted sentence's passage "
+        "or header (or a misspelling, an inflection, the initials) nor has a word there with "
+        "cosine ≥ 0.7",
+        "bool",
+        client="opt-in",
+    )
     focus_coverage: float = knob(
         0.0,
         "extractive answerer, graded focus rule: refused unless the quoted sentence (with its "
@@ -250,6 +259,15 @@ class RAGConfig:
         True,
         "extractive answerer: a negated question (`not`, `never`, `n't`) is refused unless the "
         "quoted sentence states a negation or exception",
+        "bool",
+        client="opt-in",
+    )
+    contrast_check: bool = knob(
+        True,
+        "extractive answerer: a question naming one of two words that exclude each other "
+        "(`less` / `more`, `Tuesday` / `Wednesday`, `18th` / `19th`; "
+        "`chains/contrast_terms.json`) is refused when the quoted sentence states the other "
+        "instead",
         "bool",
         client="opt-in",
     )

@@ -265,7 +265,7 @@ class GraphDeps:
             key = (
                 f"{cfg.model}@{cfg.temperature}@{cfg.number_check}"
                 f"@{cfg.answer_type_check}@{cfg.focus_check}@{cfg.negation_check}"
-                f"@{cfg.focus_coverage}"
+                f"@{cfg.contrast_check}@{cfg.focus_names_check}@{cfg.focus_coverage}"
             )
             spec = cfg.model
         with self._lock:
@@ -279,6 +279,8 @@ class GraphDeps:
                     answer_type_check=cfg.answer_type_check,
                     focus_check=cfg.focus_check,
                     negation_check=cfg.negation_check,
+                    contrast_check=cfg.contrast_check,
+                    focus_names_check=cfg.focus_names_check,
                     focus_coverage=cfg.focus_coverage,
                 )
             return self._answerers[key]

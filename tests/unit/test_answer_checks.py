@@ -32,6 +32,12 @@ from tests.unit.test_answerers import WordVectors
         ("Which version of POL-17 is current and when did it take effect?", None),
         ("The price of oil was stable until when?", "date"),
         ("In what year did the war end?", "date"),
+        # a condition, not a time: "when" with is / can / does asks under what circumstances
+        ("When is the worst case for quicksort?", None),
+        ("According to the thesis, when can a problem be solved feasibly?", None),
+        ("What top speed did the locomotive reach?", "quantity"),
+        ("What is the numerical value of the constant G?", "quantity"),
+        ("What did a gallon of gasoline cost in 1973?", "quantity"),
     ],
 )
 def test_expected_answer_type(question, kind):
@@ -48,6 +54,8 @@ def test_expected_answer_type(question, kind):
         ("How many members were there at the end of 2025?", "Membership grew during 2025."),
         # a name the question already gives does not answer "who"
         ("Who audits Northwind's accounts?", "Northwind's accounts are audited every year."),
+        # "one of the most ..." is no quantity
+        ("How many members does the union have?", "It is one of the largest unions in Europe."),
     ],
 )
 def test_answer_type_catches_a_sentence_without_the_kind_asked_for(question, sentence):
@@ -78,10 +86,20 @@ def test_answer_type_reason_names_what_is_missing():
         ("When did Warsaw start to rebuild?", "Reconstruction began after liberation."),
         ("When does the reflection take place?", "It takes place on Wednesdays."),
         ("How long does a division take?", "The outcome is known within seconds."),
+        # a year ending a clause is a year
+        ("When did the republic collapse?", "In 1992, the republic collapsed."),
+        ("When was the seal made?", "The oldest seal is from the year 1390, with a border."),
+        ("How many members does the union have?", "One of its 40 branches is in Leeds."),
     ],
 )
 def test_answer_type_accepts_a_sentence_with_the_kind_asked_for(question, sentence):
     assert checks.answer_type_problem(question, sentence) is None
+
+
+def test_a_longer_number_is_not_a_year():
+    assert not checks.answer_type_present("date", "The fund paid 1,992 members.")
+    assert not checks.answer_type_present("date", "The index stood at 1992.5 points.")
+    assert not checks.answer_type_present("date", "It raised 1992,5 million.")
 
 
 def test_modal_may_is_not_a_date():
@@ -120,6 +138,102 @@ def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sent
     assert checks.negation_problem(question, sentence) is None
 
 
+# -- contrast ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "asked", "stated"),
+    [
+        (
+            "What is an example of a less sophisticated defense that jawed vertebrates have?",
+            "Jawed vertebrates have even more sophisticated defense mechanisms.",
+            "less",
+            "more",
+        ),
+        (
+            "Plenary meetings usually take place on Tuesday afternoons from 1pm to what?",
+            "Plenary meetings usually take place on Wednesday afternoons from 2 pm to 6 pm.",
+            "tuesday",
+            "wednesday",
+        ),
+        (
+            "Which building is the most interesting of the late 18th-century architecture?",
+            "The Technology building is the most interesting of the late 19th-century "
+            "architecture.",
+            "18th",
+            "19th",
+        ),
+        (
+            "What is a rare autoimmune disease?",
+            "Common autoimmune diseases include lupus.",
+            "rare",
+            "common",
+        ),
+        (
+            "When did the tariff decrease?",  # inflections match: decrease / increased
+            "The tariff increased in April 2021.",
+            "decrease",
+            "increased",
+        ),
+        (
+            "Who holds the second seat?",
+            "The first seat goes to the largest party.",
+            "second",
+            "first",
+        ),
+    ],
+)
+def test_contrast_catches_a_sentence_stating_the_opposite(question, sentence, asked, stated):
+    reason = checks.contrast_problem(question, sentence)
+    assert reason is not None
+    assert f"asks about '{asked}'" in reason and f"states '{stated}'" in reason
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # the sentence also states the word asked about
+        ("Who holds the second seat?", "The first seat goes to A, the second to B."),
+        # the question names both words
+        ("Did revenue increase or decrease in 2023?", "Revenue decreased by 5 % in 2023."),
+        # no contrast word in the sentence
+        ("What is an example of a less sophisticated defense?", "Skin is a physical barrier."),
+        # a claim, not a question: a contradicting sentence is its evidence
+        ("Smoking increases the risk of stroke.", "Smoking decreases the risk of stroke."),
+        ("Vitamin D levels are lower in winter.", "Vitamin D levels are higher in summer."),
+        # an inflection of the word asked about
+        ("When did the prices increase?", "Prices increased and wages decreased in 2022."),
+        # a numbered ordinal the sentence also has
+        ("What happened in the 18th century?", "In the 18th and 19th centuries trade grew."),
+    ],
+)
+def test_contrast_accepts_a_sentence_without_an_opposite(question, sentence):
+    assert checks.contrast_problem(question, sentence) is None
+
+
+def test_contrast_lexicon_is_symmetric_and_skips_modal_may():
+    lexicon = checks.contrast_lexicon()
+    for word, excluded in lexicon.items():
+        for other in excluded:
+            assert word in lexicon[other], (word, other)
+    assert checks.stem("may") not in lexicon  # the month is also a modal verb
+    assert checks.stem("wednesday") in lexicon[checks.stem("tuesday")]
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("What is the tariff?", True),
+        ("how many members vote", True),
+        ("Is the fund open to schools", True),
+        ("The fund supports schools.", False),
+        ("Pioglitazone use is associated with bladder cancer.", False),
+    ],
+)
+def test_is_question(text, asks):
+    assert checks.is_question(text) is asks
+
+
 # -- focus terms ---------------------------------------------------------------------------
 
 
@@ -156,6 +270,13 @@ def test_lexical_coverage_allows_a_misspelling_and_an_acronym_of_the_passage():
     terms = checks.focus_terms("Was the deceleration of the NYSE reported?")
     missing = checks.lexically_uncovered(terms, "The acceleration of the Warsaw Stock Exchange.")
     assert [t.term for t in missing] == ["deceleration", "nyse", "reported"]
+
+
+def test_lexical_coverage_ignores_diacritics():
+    text = "Céloron threatened Old Briton; the Skłodowska-Curie Institute in Zürich."
+    terms = checks.focus_terms("Did Celoron meet Old Briton at the Sklodowska institute in Zurich?")
+    assert [t.term for t in checks.lexically_uncovered(terms, text)] == ["meet"]
+    assert checks.fold("céloron") == "celoron" and checks.fold("skłodowska") == "sklodowska"
 
 
 def test_acronyms_in_skip_small_words():

@@ -264,6 +264,24 @@ def test_focus_check_ignores_light_terms_and_refuses_a_missing_name():
     assert says_insufficient(parsed) and "'fennick'" in parsed.block["reason"]
 
 
+def test_focus_names_check_refuses_a_missing_name_but_not_a_missing_heavy_word():
+    """The names half of the focus rule: 'prompt' (a heavy common word) is not required, a
+    name the passage never mentions is; the reason names the rule's term."""
+    ps = [passage(1, "The KV cache saves memory during decoding, about 40 percent.")]
+    question = "How much does prompt caching save on a long conversation?"
+    store = IdfStore({"prompt": 6.0, "caching": 2.0, "save": 1.0, "long": 0.5, "conversation": 2.5})
+    names = ExtractiveAnswerer(WordVectors(), store, focus_names_check=True)
+    assert quoted(names.generate(question, ps, []), ps)  # only focus_check refuses this one
+    whole = ExtractiveAnswerer(WordVectors(), store, focus_check=True, focus_names_check=True)
+    assert says_insufficient(parse_output(whole.generate(question, ps, [])))
+
+    ps = [passage(1, "The cooperative was founded on 14 March 2017 in Oakhurst.")]
+    names = ExtractiveAnswerer(WordVectors(), focus_names_check=True)
+    parsed = parse_output(names.generate("When was the Fennick cooperative founded?", ps, []))
+    assert says_insufficient(parsed) and "'fennick'" in parsed.block["reason"]
+    assert quoted(names.generate("When was the Oakhurst cooperative founded?", ps, []), ps)
+
+
 def test_focus_check_accepts_a_paraphrase_and_a_term_in_the_header():
     ps = [passage(1, "The cooperative was founded on 14 March 2017.")]
     ans = ExtractiveAnswerer(WordVectors(synonyms=[("established", "founded")]), focus_check=True)
@@ -278,6 +296,23 @@ def test_focus_check_accepts_a_paraphrase_and_a_term_in_the_header():
         "What is the minimum holding of Northwind shares?", ps, []
     )
     assert quoted(raw, ps) == ["The minimum holding is 5 shares."]
+
+
+def test_contrast_check_refuses_the_sentence_stating_the_opposite_and_tries_the_next():
+    q = "Which seat goes to the smaller party?"
+    ps = [passage(1, "The first seat goes to the larger party in the district.")]
+    on = ExtractiveAnswerer(Unit(), contrast_check=True)
+    parsed = parse_output(on.generate(q, ps, []))
+    assert says_insufficient(parsed)
+    assert "'smaller'" in parsed.block["reason"] and "'larger'" in parsed.block["reason"]
+    assert quoted(ExtractiveAnswerer(Unit()).generate(q, ps, []), ps)  # off: quoted
+    ps = [
+        passage(1, "The first seat goes to the larger party in the district."),
+        passage(2, "The second seat goes to the smaller party in the district."),
+    ]
+    assert quoted(on.generate(q, ps, []), ps) == [
+        "The second seat goes to the smaller party in the district."
+    ]
 
 
 def test_negation_check_refuses_an_affirmative_sentence_for_a_negated_question():

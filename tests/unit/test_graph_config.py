@@ -123,3 +123,30 @@ def test_validated_values_are_reused_as_copies_and_bad_ones_always_refused() -> 
     # an unhashable (bad) value is validated, not cached
     with pytest.raises(ValueError, match="k must be a number"):
         RAGConfig.from_runnable_config({"configurable": {"k": [4]}})
+
+
+@pytest.mark.parametrize(
+    ("knob", "attribute"),
+    [
+        ("number_check", "require_question_numbers"),
+        ("answer_type_check", "answer_type_check"),
+        ("negation_check", "negation_check"),
+        ("contrast_check", "contrast_check"),
+        ("focus_names_check", "focus_names_check"),
+        ("focus_check", "focus_check"),
+    ],
+)
+def test_each_refusal_rule_knob_reaches_its_own_extractive_answerer(knob, attribute):
+    """Flipping a rule's knob builds (and caches) an answerer with that rule flipped, and
+    leaves the default's answerer as it was."""
+    from chains.answerers import ExtractiveAnswerer
+    from graphs.deps import GraphDeps
+
+    deps = GraphDeps(retriever=None, embeddings=None)  # type: ignore[arg-type]
+    base = deps.answerer_for(RAGConfig())
+    flipped = deps.answerer_for(RAGConfig(**{knob: not knob_default(knob)}))
+    assert isinstance(base, ExtractiveAnswerer) and isinstance(flipped, ExtractiveAnswerer)
+    assert flipped is not base
+    assert getattr(flipped, attribute) is (not knob_default(knob))
+    assert getattr(base, attribute) is knob_default(knob)
+    assert deps.answerer_for(RAGConfig()) is base
