@@ -11,18 +11,22 @@ it, and the offline extractive answerer then decides whether the sentence it wou
 answers the question (``chains/answer_checks.py``). Its rules are knobs: ``number_check`` (a
 number the question asks about that no passage mentions), ``answer_type_check`` (who / when /
 how many needs a name / date / quantity), ``negation_check`` (a negated question needs a
-negated sentence), ``focus_check`` (the question's names and heavy terms, or a close
-paraphrase, must be in the passage) and the graded ``focus_coverage`` (the share of the
+negated sentence), ``contrast_check`` (a question naming one of two words that exclude each
+other is not answered by a sentence stating the other instead: "less" / "more", "Tuesday" /
+"Wednesday"), ``focus_names_check`` (the question's names and acronyms, or a close
+paraphrase, must be in the passage), ``focus_check`` (the same for its names and heavy
+terms) and the graded ``focus_coverage`` (the share of the
 question's focus weight the sentence and its document cover must reach a threshold).
 Instruction-shaped sentences are never quoted under any configuration (a safety rule, not a
 knob), so it is not measured as one.
 
 Configurations, each the full compiled graph (``GraphDeps`` + ``build_graph``) with the
-packaged gate: ``default`` (the shipped rules, ``DEFAULT_RULES``); ``none``; ``before``
-(``number_check`` only); one per rule with every other rule off; ``kept`` (``--kept``, else
-the rules that alone against ``none`` on the SQuAD calibration half newly refuse more
-unanswerable questions than answerable ones); ``all``; and ``new`` = default +
-``focus_coverage`` ≥ T. ``--no-alone`` runs only ``default`` and ``new``.
+packaged gate: ``default`` (the shipped rules, the ``RAGConfig`` defaults); ``previous``
+(the shipped rules before ``contrast_check`` and ``focus_names_check``, ``PREVIOUS_RULES``);
+``none``; ``before`` (``number_check`` only); one per rule with every other rule off;
+``kept`` (``--kept``, else the rules that alone against ``none`` on the SQuAD calibration
+half newly refuse more unanswerable questions than answerable ones); ``all``; and ``new`` =
+default + ``focus_coverage`` ≥ T. ``--no-alone`` runs only ``default``, ``previous`` and ``new``.
 
 T is chosen by a rule stated before any test-half run (``choose_threshold``): over the sweep
 ``SWEEP`` on the calibration halves, the threshold refusing the most unanswerable questions
@@ -48,8 +52,9 @@ share citing the gold evidence (95 % Wilson intervals) and paired wins/losses ag
 default with a two-sided exact sign test (correct = an answerable question answered, an
 unanswerable one refused); the development set's test half also pooled over its corpora,
 with both phrasings separately. Writes ``benchmarks/out/refusal_rules.{json,md}``, the
-per-question reasons of ``default`` and ``new`` (``refusal_rules_reasons.jsonl``) and the
-trade-off plot of the calibration sweep (``docs/figures/refusal_tradeoff.png``).
+per-question reasons of ``previous``, ``default`` and ``new``
+(``refusal_rules_reasons.jsonl``) and the trade-off plot of the calibration sweep
+(``docs/figures/refusal_tradeoff.png``).
 """
 
 from __future__ import annotations
@@ -74,9 +79,25 @@ from eval_common import (
 )
 from langchain_core.embeddings import Embeddings
 
-RULES = ("number_check", "answer_type_check", "negation_check", "focus_check")
-#: The shipped default before this benchmark's choice (``RAGConfig`` defaults of the rules).
-DEFAULT_RULES = frozenset({"number_check", "negation_check"})
+RULES = (
+    "number_check",
+    "answer_type_check",
+    "negation_check",
+    "contrast_check",
+    "focus_names_check",
+    "focus_check",
+)
+#: The shipped rules before ``contrast_check`` and ``focus_names_check`` went on.
+PREVIOUS_RULES = frozenset({"number_check", "negation_check"})
+
+
+def default_rules() -> frozenset[str]:
+    """The shipped rules: those whose ``RAGConfig`` default is on."""
+    from graphs.config import knob_default
+
+    return frozenset(r for r in RULES if knob_default(r))
+
+
 SPLIT_SEED = 12
 DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
 #: Thresholds of the graded focus rule walked on the calibration halves.
@@ -392,16 +413,20 @@ def main() -> int:
             half = "calibration" if split == "calibration" else "test"
             sets.append((f"devset {half} half: {corpus}", corpus, qs, split == "calibration"))
 
-    configs: dict[str, dict[str, Any]] = {"default": rules_conf(DEFAULT_RULES)}
+    shipped = default_rules()
+    configs: dict[str, dict[str, Any]] = {
+        "default": rules_conf(shipped),
+        "previous": rules_conf(PREVIOUS_RULES),
+    }
     if not args.no_alone:
         configs["none"] = rules_conf(set())
         configs["before"] = rules_conf({"number_check"})
         for r in RULES:
             configs[f"{r} alone"] = rules_conf({r})
         configs["all"] = rules_conf(set(RULES))
-    sweep = {f"coverage ≥ {t:.2f}": rules_conf(DEFAULT_RULES, t) for t in SWEEP}
+    sweep = {f"coverage ≥ {t:.2f}": rules_conf(shipped, t) for t in SWEEP}
     for t in (float(x) for x in args.candidates.split(",") if x.strip()):
-        configs[f"candidate ≥ {t:.2f}"] = rules_conf(DEFAULT_RULES, t)
+        configs[f"candidate ≥ {t:.2f}"] = rules_conf(shipped, t)
     if args.sweep_from:
         sweep = {}  # reported from the earlier run
 
@@ -544,9 +569,11 @@ def main() -> int:
                 dev_curve[t]["cost"] += cost
     if args.sweep_from:
         earlier = json.loads(args.sweep_from.read_text(encoding="utf-8"))
-        curve = earlier["sweep_squad_calibration"]
-        dev_curve = {float(k): v for k, v in earlier["sweep_devset_calibration"].items()} or None
-        if "keep_decision" in earlier:
+        curve = earlier.get("sweep_squad_calibration", [])
+        dev_curve = {
+            float(k): v for k, v in earlier.get("sweep_devset_calibration", {}).items()
+        } or None
+        if "keep_decision" in earlier and "keep_decision" not in data:  # not run here
             data["keep_decision"] = earlier["keep_decision"]
         log(f"sweep from {args.sweep_from}: it chose {earlier.get('chosen_coverage')}")
     data["sweep_squad_calibration"] = curve
@@ -561,12 +588,12 @@ def main() -> int:
     if chosen is not None:
         kept = chosen
     if kept is None:
-        kept = set(DEFAULT_RULES)
+        kept = set(shipped)
     data["calibration_rule_keeps"] = rule_kept
     data["kept"] = sorted(kept)
     configs["kept"] = rules_conf(kept)
     if coverage is not None:
-        configs["new"] = rules_conf(DEFAULT_RULES, coverage)
+        configs["new"] = rules_conf(shipped, coverage)
     all_configs.update(configs)
 
     # -- every set: the configurations (the sweep only on calibration halves) ----------------
@@ -575,10 +602,10 @@ def main() -> int:
             log(f"{name}: {len(qs)} questions on the {corpus} index")
         run_set(name, corpus, qs, configs)
 
-    order: list[str] = [c for c in ("none", "before", "default") if c in configs]
+    order: list[str] = [c for c in ("none", "before", "previous", "default") if c in configs]
     order += [f"{r} alone" for r in RULES if f"{r} alone" in configs]
     order += [c for c in ("kept", "all", "new") if c in configs]
-    if args.no_alone and configs.get("kept") == configs["default"]:
+    if "kept" in order and configs["kept"] == configs["default"]:
         order.remove("kept")  # the same knobs as the default
     ref = "default"
     md: list[str] = [
@@ -587,7 +614,8 @@ def main() -> int:
         "The calibration rule (alone vs none on the SQuAD calibration half, newly refused "
         "unanswerable > newly refused answerable) keeps: "
         f"{', '.join(rule_kept or []) or 'not run'}. 'default' = the shipped rules "
-        f"({', '.join(sorted(DEFAULT_RULES))}); 'new' = default + `focus_coverage` ≥ "
+        f"({', '.join(sorted(shipped))}); 'previous' = the shipped rules before "
+        f"({', '.join(sorted(PREVIOUS_RULES))}); 'new' = default + `focus_coverage` ≥ "
         f"{coverage if coverage is not None else '—'}, sentence weight "
         f"{answerers.COVERAGE_SENTENCE_WEIGHT} (chosen by the stated rule: most "
         f"unanswerable refused on the SQuAD calibration half with ≥ {MIN_ANSWERED_CAL:.0%} of "
@@ -795,7 +823,7 @@ def main() -> int:
             )
             + "\n"
             for name, _, qs, _ in sets
-            for c in ("default", "new")
+            for c in ("previous", "default", "new")
             if c in brief[name]
             for q, (st, why, answer) in zip(qs, brief[name][c], strict=True)
         ),
