@@ -9,8 +9,8 @@ are pure: strings in, and where a paraphrase must be recognised, vectors passed 
 caller (no model here).
 
 * :func:`expected_answer_type` / :func:`answer_type_present` / :func:`answer_type_problem`:
-  *who* needs a name, *when* a date, *how many* a quantity, and the quoted sentence must
-  contain one that the question does not already contain.
+  *who* needs a name, *when* (of an event: "when did ...") a date, *how many* a quantity,
+  and the quoted sentence must contain one that the question does not already contain.
 * :func:`focus_terms` / :func:`lexically_uncovered` / :func:`paraphrased` /
   :func:`focus_problem`: the question's content words must occur in the sentence or its
   passage (header included), or have a close paraphrase there.
@@ -36,6 +36,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
@@ -67,7 +68,7 @@ _QUANTITY_Q = re.compile(
     re.IGNORECASE,
 )
 _DATE_Q = re.compile(
-    r"(^\s*|[,;]\s*|\b)when (was|were|did|had|has|have)\b"
+    r"\bwhen (was|were|did|had|has|have)\b"
     r"|\b(what|which|in what|in which) (year|years|date|day|month|century|decade|era)\b"
     r"|\bsince when\b|\bby when\b|\buntil when\b",
     re.IGNORECASE,
@@ -160,7 +161,9 @@ def expected_answer_type(question: str) -> AnswerType | None:
     """The kind of thing the question asks for, when its wording says so.
 
     ``who``/``whom``/``whose`` (and "which company/person ...") -> ``person`` (a person or an
-    organisation); ``when``, "what year/date/century" -> ``date``; "how many/much/long",
+    organisation); ``when`` asking about an event ("when was / did / had ...") and "what
+    year/date/century" -> ``date`` ("when is / does / can ..." may ask for a condition, "when
+    is the worst case?", and is not checked); "how many/much/long",
     "what percentage/amount/number" -> ``quantity``; anything else -> ``None`` (no check).
     When a question matches several (``"who ... and when"``), the first in the question wins,
     and a typed cue after an untyped first question ("Which version is current, and when did
@@ -305,42 +308,82 @@ def negation_problem(question: str, sentence: str) -> str | None:
 #: Words that open a question (besides a final question mark).
 _QUESTION_START = re.compile(
     r"^\W*(what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
-    r"could|has|have|had|will|would|should|shall|may|might|must|in what|in which|name|list)\b",
+    r"could|has|have|had|will|would|should|shall|may|might|must|in what|in which)\b",
     re.IGNORECASE,
 )
 _NUMBERED_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
+#: Contractions, spelled out before the words are compared ("won't" is not "won").
+_CONTRACTIONS = (
+    (re.compile(r"\bwon['’]t\b", re.IGNORECASE), "will not"),
+    (re.compile(r"\bcan['’]t\b", re.IGNORECASE), "can not"),
+    (re.compile(r"\bshan['’]t\b", re.IGNORECASE), "shall not"),
+    (re.compile(r"n['’]t\b", re.IGNORECASE), " not"),
+)
 
 
 def is_question(text: str) -> bool:
-    """Whether ``text`` asks (a question mark, or a wh-word or auxiliary first) rather than
-    states (a claim such as SciFact's "X increases Y")."""
-    return text.rstrip().endswith("?") or _QUESTION_START.search(text) is not None
+    """Whether ``text`` asks rather than states (a claim such as SciFact's "X increases Y").
+
+    A final question mark asks; a final full stop or exclamation mark states ("Will Smith won
+    an Oscar."); otherwise a wh-word or an auxiliary first asks ("how do i reset it"), unless
+    it is written in capitals, as a name is ("WHO recommends zinc").
+    """
+    text = text.strip()
+    if text.endswith("?"):
+        return True
+    if text.endswith((".", "!")):
+        return False
+    m = _QUESTION_START.search(text)
+    return m is not None and not m.group(1).isupper()
+
+
+@dataclass(frozen=True)
+class ContrastLexicon:
+    """The words of ``chains/contrast_terms.json``, ready to compare.
+
+    Attributes:
+        excludes: Word -> the words it excludes. A listed word excludes every listed word
+            that shares its opposite's stem ("decrease" -> "increase", "increased",
+            "increasing"), never an unlisted one ("greater" does not reach "great").
+        counted: Words that exclude another only before the same word ("the *second* seat"
+            / "the *first* seat", not "frames per *second*" / "the *first* man"); numbered
+            ordinals ("18th", "19th") are counted too.
+    """
+
+    excludes: Mapping[str, frozenset[str]]
+    counted: frozenset[str]
 
 
 @functools.cache
-def contrast_lexicon() -> dict[str, frozenset[str]]:
-    """Stem -> the stems it excludes, from ``chains/contrast_terms.json`` (pairs both ways,
-    each class's members against one another)."""
+def contrast_lexicon() -> ContrastLexicon:
+    """The contrast words, read once from ``chains/contrast_terms.json``."""
     from importlib import resources
 
     data = json.loads(
         resources.files("chains").joinpath("contrast_terms.json").read_text(encoding="utf-8")
     )
-    out: dict[str, set[str]] = {}
     groups = [list(p) for p in data["pairs"]] + [list(c) for c in data["classes"].values()]
+    family: dict[str, set[str]] = {}
     for group in groups:
-        stems = [stem(w.lower()) for w in group]
-        for a in stems:
-            out.setdefault(a, set()).update(b for b in stems if b != a)
-    return {k: frozenset(v) for k, v in out.items()}
+        for w in group:
+            family.setdefault(stem(w), set()).add(w)
+    excludes: dict[str, set[str]] = {}
+    for group in groups:
+        for a in group:
+            for b in group:
+                if stem(b) != stem(a):
+                    excludes.setdefault(a, set()).update(family[stem(b)])
+    counted = {w for name in data["counted"] for w in data["classes"][name]}
+    return ContrastLexicon(
+        MappingProxyType({k: frozenset(v) for k, v in excludes.items()}), frozenset(counted)
+    )
 
 
-def _contrast_stems(text: str) -> tuple[list[str], list[str]]:
-    """(stems of ``text``'s words, its numbered ordinals such as ``18th``), each in text order
-    without repeats."""
-    toks = tokenize(text)
-    stems = list(dict.fromkeys(stem(t) for t in toks))
-    return stems, list(dict.fromkeys(t for t in toks if _NUMBERED_ORDINAL.match(t)))
+def _contrast_words(text: str) -> list[str]:
+    """``text``'s lower-case words, contractions spelled out."""
+    for pattern, spelled in _CONTRACTIONS:
+        text = pattern.sub(spelled, text)
+    return tokenize(text)
 
 
 def contrast_problem(question: str, sentence: str) -> str | None:
@@ -351,9 +394,11 @@ def contrast_problem(question: str, sentence: str) -> str | None:
     vertebrates have even *more* sophisticated defences", nor "on Tuesday afternoons from 1pm
     to what?" by "on Wednesday afternoons from 2 pm to 6 pm": the question names a word of
     ``chains/contrast_terms.json`` (or a numbered ordinal: the 18th century), the sentence
-    lacks it and states a word that excludes it, which the question does not name. Only
-    questions are checked (:func:`is_question`): a claim contradicted by a sentence is
-    answered by that sentence.
+    has no form of it and states a word that excludes it, which the question does not name.
+    An ordinal or a number word must stand before the same word in both ("the second seat" /
+    "the first seat"); the word after "how" asks for a measure ("how long", "how high"), not
+    one side of it. Only questions are checked (:func:`is_question`): a claim contradicted
+    by a sentence is answered by that sentence.
 
     Args:
         question: The question text.
@@ -362,34 +407,29 @@ def contrast_problem(question: str, sentence: str) -> str | None:
     if not is_question(question):
         return None
     lexicon = contrast_lexicon()
-    q_stems, q_ordinals = _contrast_stems(question)
-    s_order, s_ordinals = _contrast_stems(sentence)
-    s_stems = set(s_order)
-    for t in q_stems:
-        if t in s_stems:
+    q_words = _contrast_words(question)
+    s_words = _contrast_words(sentence)
+    s_set = set(s_words)
+    q_stems, s_stems = {stem(w) for w in q_words}, {stem(w) for w in s_words}
+    for i, t in enumerate(q_words):
+        if (i and q_words[i - 1] == "how") or t in s_set or stem(t) in s_stems:
             continue
-        excluded = lexicon.get(t, frozenset())
-        other = [u for u in s_order if u in excluded and u not in q_stems]
-        if other:
-            return _contrast_reason(question, t, sentence, other[0])
-    if q_ordinals and not set(q_ordinals) & set(s_ordinals):
-        other = [u for u in s_ordinals if u not in q_ordinals]
-        if other:
-            return _contrast_reason(question, q_ordinals[0], sentence, other[0])
+        numbered = _NUMBERED_ORDINAL.match(t) is not None
+        if numbered:
+            excluded: frozenset[str] = frozenset(w for w in s_words if _NUMBERED_ORDINAL.match(w))
+        else:
+            excluded = lexicon.excludes.get(t, frozenset())
+        if not excluded:
+            continue
+        after = q_words[i + 1] if i + 1 < len(q_words) else None
+        counted = numbered or t in lexicon.counted
+        for j, u in enumerate(s_words):
+            if u not in excluded or stem(u) in q_stems:  # the question names it too
+                continue
+            if counted and (after is None or j + 1 >= len(s_words) or s_words[j + 1] != after):
+                continue
+            return f"the question asks about {t!r}, and the quoted sentence states {u!r} instead"
     return None
-
-
-def _contrast_reason(question: str, asked: str, sentence: str, stated: str) -> str:
-    """The refusal reason, naming the words as written (the stems' first occurrences)."""
-    return (
-        f"the question asks about {_as_written(question, asked)!r}, and the quoted sentence "
-        f"states {_as_written(sentence, stated)!r} instead"
-    )
-
-
-def _as_written(text: str, stem_: str) -> str:
-    """The first word of ``text`` whose stem is ``stem_`` (else ``stem_`` itself)."""
-    return next((t for t in tokenize(text) if stem(t) == stem_ or t == stem_), stem_)
 
 
 # ------------------------------------------------------------------------------------------
@@ -547,8 +587,9 @@ def acronyms_in(text: str) -> set[str]:
 
 @functools.lru_cache(maxsize=65536)
 def fold(word: str) -> str:
-    """``word`` without diacritics ("céloron" -> "celoron", "skłodowska" -> "sklodowska"), so
-    a question typed without accents matches the passage that has them."""
+    """``word`` (lower case, as :func:`tokenize` gives it) without diacritics ("céloron" ->
+    "celoron", "skłodowska" -> "sklodowska"), so a question typed without accents matches
+    the passage that has them."""
     out = unicodedata.normalize("NFKD", word.replace("ł", "l").replace("ø", "o"))
     return "".join(c for c in out if not unicodedata.combining(c))
 

@@ -467,7 +467,8 @@ class ExtractiveAnswerer:
                 "the only matching sentences are instructions addressed to the reader or the "
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
-        wants_terms = self.focus_check or self.focus_names_check or self.focus_coverage > 0
+        names = self.focus_names_check and checks.is_question(question)
+        wants_terms = self.focus_check or names or self.focus_coverage > 0
         terms = checks.focus_terms(question, self._idf(question)) if wants_terms else []
         focus_cache: dict[int, list[str]] = {}
         coverage_cache: dict[str, dict[str, float]] = {}
