@@ -89,7 +89,7 @@ class GraphDeps:
     rerankers: dict[str, Reranker] = field(default_factory=dict)
     calibration: dict[str, Any] = field(default_factory=dict)
     index: LoadedIndex | None = None
-    _answerers: dict[str, Answerer] = field(default_factory=dict, repr=False)
+    _answerers: dict[Any, Answerer] = field(default_factory=dict, repr=False)
     _documents: list[dict[str, Any]] | None = field(default=None, repr=False)
     _gazetteers: dict[tuple[str, ...], Gazetteer] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -257,32 +257,28 @@ class GraphDeps:
             return self.rerankers[spec]
 
     def answerer_for(self, cfg: RAGConfig) -> Answerer:
-        """The injected answerer, else the one ``cfg.model`` names, built once."""
+        """The injected answerer, else the one ``cfg.model`` names, built once per distinct
+        answerer setting (the cache key is the very arguments it is built with)."""
         if self.answerer is not None:
-            key = "__injected__"
+            key: Any = "__injected__"
             spec: Any = self.answerer
+            kwargs: dict[str, Any] = {}
         else:
-            key = (
-                f"{cfg.model}@{cfg.temperature}@{cfg.number_check}"
-                f"@{cfg.answer_type_check}@{cfg.focus_check}@{cfg.negation_check}"
-                f"@{cfg.contrast_check}@{cfg.focus_names_check}@{cfg.focus_coverage}"
-            )
             spec = cfg.model
+            kwargs = {
+                "temperature": cfg.temperature,
+                "number_check": cfg.number_check,
+                "answer_type_check": cfg.answer_type_check,
+                "focus_check": cfg.focus_check,
+                "negation_check": cfg.negation_check,
+                "contrast_check": cfg.contrast_check,
+                "focus_names_check": cfg.focus_names_check,
+                "focus_coverage": cfg.focus_coverage,
+            }
+            key = (spec, tuple(sorted(kwargs.items())))
         with self._lock:
             if key not in self._answerers:
-                self._answerers[key] = make_answerer(
-                    spec,
-                    self.embeddings,
-                    self.store,
-                    cfg.temperature,
-                    cfg.number_check,
-                    answer_type_check=cfg.answer_type_check,
-                    focus_check=cfg.focus_check,
-                    negation_check=cfg.negation_check,
-                    contrast_check=cfg.contrast_check,
-                    focus_names_check=cfg.focus_names_check,
-                    focus_coverage=cfg.focus_coverage,
-                )
+                self._answerers[key] = make_answerer(spec, self.embeddings, self.store, **kwargs)
             return self._answerers[key]
 
     def rewrite_model(self, cfg: RAGConfig) -> BaseChatModel | None:
