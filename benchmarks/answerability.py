@@ -32,6 +32,7 @@ import random
 from typing import Any
 
 from eval_common import (
+    DEVSET,
     REPO,
     cached_embeddings,
     dataset,
@@ -42,7 +43,6 @@ from eval_common import (
     write,
 )
 
-DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
 SHIPPED = "default"
 NEW = "default:gate_score=answerability"
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+#: The development set in users' words (``benchmarks/devset/``), read by several benchmarks.
+DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -67,6 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from eval_common import (
+    DEVSET,
     REPO,
     cached_embeddings,
     dataset,
@@ -99,7 +100,6 @@ def default_rules() -> frozenset[str]:
 
 
 SPLIT_SEED = 12
-DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
 #: Thresholds of the graded focus rule walked on the calibration halves.
 SWEEP = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
 #: The choice rule, stated before any test-half run: the threshold refusing the most

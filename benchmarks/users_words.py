@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from eval_common import (
-    REPO,
+    DEVSET,
     cached_embeddings,
     dataset,
     log,
@@ -46,7 +46,6 @@ from eval_common import (
     write,
 )
 
-DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
 CORPORA = ("squad", "scifact", "sample", "financebench")
 PHRASINGS = ("document", "user")
 SPLITS = ("calibration", "test")

@@ -387,6 +387,10 @@ class ExtractiveAnswerer:
         weak = sorted((t for t in terms if both[t.term] < 0.5), key=lambda t: -t.weight)
         return score, [t.term for t in weak]
 
+    def _names_apply(self, question: str) -> bool:
+        """Whether ``focus_names_check`` reads this input: it is on and the input asks."""
+        return self.focus_names_check and checks.is_question(question)
+
     def _problem(
         self,
         question: str,
@@ -409,8 +413,7 @@ class ExtractiveAnswerer:
             reason = checks.contrast_problem(question, sentence.text)
             if reason:
                 return "contrast_check", reason
-        names = self.focus_names_check and checks.is_question(question)
-        if (self.focus_check or names) and terms:
+        if (self.focus_check or self._names_apply(question)) and terms:
             reason = self._focus_reason(terms, sentence, cache)
             if reason:
                 return ("focus_check" if self.focus_check else "focus_names_check"), reason
@@ -467,8 +470,7 @@ class ExtractiveAnswerer:
                 "the only matching sentences are instructions addressed to the reader or the "
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
-        names = self.focus_names_check and checks.is_question(question)
-        wants_terms = self.focus_check or names or self.focus_coverage > 0
+        wants_terms = self.focus_check or self._names_apply(question) or self.focus_coverage > 0
         terms = checks.focus_terms(question, self._idf(question)) if wants_terms else []
         focus_cache: dict[int, list[str]] = {}
         coverage_cache: dict[str, dict[str, float]] = {}
