@@ -10,7 +10,8 @@ The gate refuses questions the corpus does not cover; questions that *look* cove
 it, and the offline extractive answerer then decides whether the sentence it would quote
 answers the question (``chains/answer_checks.py``). Its rules are knobs: ``number_check`` (a
 number the question asks about that no passage mentions), ``answer_type_check`` (who / when /
-how many needs a name / date / quantity), ``negation_check`` (a negated question needs a
+how many needs a name / date / quantity), ``quantity_check`` (its how-many half alone),
+``negation_check`` (a negated question needs a
 negated sentence), ``contrast_check`` (a question naming one of two words that exclude each
 other is not answered by a sentence stating the other instead: "less" / "more", "Tuesday" /
 "Wednesday"), ``focus_names_check`` (the question's names and acronyms, or a close
@@ -27,6 +28,10 @@ packaged gate: ``default`` (the shipped rules, the ``RAGConfig`` defaults); ``pr
 ``kept`` (``--kept``, else the rules that alone against ``none`` on the SQuAD calibration
 half newly refuse more unanswerable questions than answerable ones); ``all``; and ``new`` =
 default + ``focus_coverage`` ≥ T. ``--no-alone`` runs only ``default``, ``previous`` and ``new``.
+Each rule alone against ``none`` is also counted on evidence, pooled over every calibration
+half (SQuAD and the development set's corpora): newly refused questions that were wrong
+under ``none`` (unanswerable, or answered without citing the gold evidence) against newly
+refused questions ``none`` answered citing it (``keep_decision_evidence``).
 
 T is chosen by a rule stated before any test-half run (``choose_threshold``): over the sweep
 ``SWEEP`` on the calibration halves, the threshold refusing the most unanswerable questions
@@ -83,6 +88,7 @@ from langchain_core.embeddings import Embeddings
 RULES = (
     "number_check",
     "answer_type_check",
+    "quantity_check",
     "negation_check",
     "contrast_check",
     "focus_names_check",
@@ -519,6 +525,18 @@ def main() -> int:
         save_embeddings(emb, args)
         words.save()
 
+    def newly_on_evidence(name: str, qs: list[Question], a: str, b: str) -> tuple[int, int]:
+        """Questions ``a`` refuses and ``b`` does not: (wrong under ``b`` — unanswerable, or
+        answered without citing its evidence; answered by ``b`` citing its evidence)."""
+        sa, sb, cb = status[name][a], status[name][b], cites[name][b]
+        new = [
+            i
+            for i, (x, y) in enumerate(zip(sa, sb, strict=True))
+            if x == "no_evidence" and y != "no_evidence"
+        ]
+        cost = sum(not qs[i].unanswerable and cb[i] for i in new)
+        return len(new) - cost, cost
+
     def newly(name: str, qs: list[Question], a: str, b: str) -> tuple[int, int]:
         """(unanswerable, answerable) questions ``a`` refuses and ``b`` does not."""
         sa, sb = status[name][a], status[name][b]
@@ -540,6 +558,14 @@ def main() -> int:
             continue
         log(f"{name}: {len(qs)} questions on the {corpus} index")
         run_set(name, corpus, qs, {**configs, **sweep})
+        for r in RULES:
+            if f"{r} alone" in status[name]:
+                gain, cost = newly_on_evidence(name, qs, f"{r} alone", "none")
+                pooled_ev = data.setdefault("keep_decision_evidence", {}).setdefault(
+                    r, {"gain": 0, "cost": 0}
+                )
+                pooled_ev["gain"] += gain
+                pooled_ev["cost"] += cost
         if name.startswith("SQuAD 2.0 calibration"):
             kept = set()
             for r in RULES:
@@ -573,8 +599,9 @@ def main() -> int:
         dev_curve = {
             float(k): v for k, v in earlier.get("sweep_devset_calibration", {}).items()
         } or None
-        if "keep_decision" in earlier and "keep_decision" not in data:  # not run here
-            data["keep_decision"] = earlier["keep_decision"]
+        for k in ("keep_decision", "keep_decision_evidence"):
+            if k in earlier and k not in data:  # not run here
+                data[k] = earlier[k]
         log(f"sweep from {args.sweep_from}: it chose {earlier.get('chosen_coverage')}")
     data["sweep_squad_calibration"] = curve
     data["sweep_devset_calibration"] = {str(k): v for k, v in (dev_curve or {}).items()}
@@ -585,6 +612,10 @@ def main() -> int:
     data["chosen_coverage"] = coverage
     data["coverage_sentence_weight"] = answerers.COVERAGE_SENTENCE_WEIGHT
     rule_kept = sorted(kept) if kept is not None else None
+    on_evidence = data.get("keep_decision_evidence", {})
+    data["calibration_rule_keeps_on_evidence"] = sorted(
+        r for r, v in on_evidence.items() if v["gain"] > v["cost"]
+    )
     if chosen is not None:
         kept = chosen
     if kept is None:
@@ -623,6 +654,29 @@ def main() -> int:
         "development set's calibration half are not mostly answerable). Full graph, packaged "
         "gate.\n",
     ]
+    if data.get("keep_decision") or on_evidence:
+        md += [
+            "### Each rule alone against none, on the calibration halves\n",
+            "Newly refused: on the SQuAD calibration half, unanswerable / answerable; pooled "
+            "over every calibration half (SQuAD and the development set's four corpora), "
+            "questions that were wrong under none (unanswerable, or answered without citing "
+            "the evidence) / answered citing the evidence. Keeps on evidence: "
+            f"{', '.join(data['calibration_rule_keeps_on_evidence']) or 'none'}.\n",
+            report.table(
+                ["rule", "SQuAD cal: unanswerable / answerable", "pooled: wrong / right"],
+                [
+                    [
+                        r,
+                        "+{gain}/−{cost}".format(**data["keep_decision"][r])
+                        if r in data.get("keep_decision", {})
+                        else "—",
+                        "+{gain}/−{cost}".format(**on_evidence[r]) if r in on_evidence else "—",
+                    ]
+                    for r in RULES
+                ],
+            ),
+            "",
+        ]
     if curve:
         md += [
             "### The sweep on the calibration halves\n",

@@ -34,7 +34,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
@@ -140,6 +140,20 @@ _QUANTITY = re.compile(
     re.IGNORECASE,
 )
 _ONE_OF = re.compile(r"\bone of\b", re.IGNORECASE)
+_MONTH_NAME = "|".join(w.title() for w in _MONTHS)
+#: The day of a date ("21 February", "February 21st"), in group "day": a number that counts
+#: nothing.
+_DAY_OF_MONTH = re.compile(
+    rf"(?-i:\b(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)(?= (?:of )?(?:{_MONTH_NAME})\b)"
+    rf"|\b(?P<month>{_MONTH_NAME}) (?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)\b)"
+)
+
+
+def _without_days(text: str) -> str:
+    """``text`` with the day numbers of its dates blanked ("on 21 February" -> "on February")."""
+    return _DAY_OF_MONTH.sub(lambda m: m.group("month") or "", text)
+
+
 #: Capitalised words that start sentences or name calendar things, not people or bodies.
 _NOT_NAMES = frozenset(
     _wordlist(
@@ -211,6 +225,7 @@ def _dates(text: str) -> set[str]:
 
 def _quantities(text: str) -> set[str]:
     text = _ONE_OF.sub(" ", text)  # "one of the most influential": no quantity
+    text = _without_days(text)  # "on 21 February 1804": a date, not a quantity
     out = {m.group(0).lower() for m in re.finditer(r"\d[\d,.]*", text)}
     out |= {m.group(0).lower() for m in _QUANTITY.finditer(text) if not m.group(0).isdigit()}
     return {q.rstrip(".,") for q in out}
@@ -248,7 +263,9 @@ _TYPE_TEXT: dict[AnswerType, tuple[str, str]] = {
 }
 
 
-def answer_type_problem(question: str, sentence: str) -> str | None:
+def answer_type_problem(
+    question: str, sentence: str, kinds: Collection[AnswerType] | None = None
+) -> str | None:
     """Why ``sentence`` cannot answer ``question`` by its answer type, or ``None`` if it can.
 
     Example: ``"the question asks when, and the quoted sentence has no date"``.
@@ -256,9 +273,13 @@ def answer_type_problem(question: str, sentence: str) -> str | None:
     Args:
         question: The question text.
         sentence: The sentence that would be quoted.
+        kinds: Only these answer types are checked (``None``: all of them); the extractive
+            answerer's ``quantity_check`` is ``("quantity",)``.
     """
     kind = expected_answer_type(question)
-    if kind is None or answer_type_present(kind, sentence, question):
+    if kind is None or (kinds is not None and kind not in kinds):
+        return None
+    if answer_type_present(kind, sentence, question):
         return None
     asks, lacks = _TYPE_TEXT[kind]
     return f"the question asks {asks}, and the quoted sentence has {lacks}"

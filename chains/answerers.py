@@ -57,6 +57,8 @@ COVERAGE_FLOOR = 0.35
 COVERAGE_SENTENCE_WEIGHT = 0.5
 #: The rules a sentence fails for its passage's terms: other passages are tried farther down.
 _FOCUS_RULES = frozenset({"focus_check", "focus_names_check", "focus_coverage"})
+#: The answer types ``quantity_check`` reads.
+_QUANTITY_ONLY: tuple[checks.AnswerType, ...] = ("quantity",)
 #: Single-word embeddings kept by the focus check.
 _WORD_CACHE = 50_000
 #: Word embeddings shared by the answerers of one embedding model (one answerer is built per
@@ -151,6 +153,7 @@ class ExtractiveAnswerer:
         lexical_weight: float = 0.25,
         require_question_numbers: bool = True,
         answer_type_check: bool = False,
+        quantity_check: bool = False,
         focus_check: bool = False,
         negation_check: bool = False,
         contrast_check: bool = False,
@@ -181,6 +184,10 @@ class ExtractiveAnswerer:
             answer_type_check: A *who* / *when* / *how many* question needs a sentence with
                 a name / date / quantity the question does not already state
                 (:func:`chains.answer_checks.answer_type_problem`).
+            quantity_check: The *how many / how much / how long* half of
+                ``answer_type_check``: such a question needs a sentence with a quantity
+                (digits, written numbers, money, per cent; a duration for *how long*) that the
+                question does not already state. ``answer_type_check`` includes it.
             focus_check: The question's essential focus terms (names, and terms carrying at
                 least ``focus_share`` of its idf weight) must occur in the sentence's passage
                 or its header, or have a word there with cosine >= ``focus_similarity``.
@@ -236,6 +243,7 @@ class ExtractiveAnswerer:
         self.lexical_weight = lexical_weight
         self.require_question_numbers = require_question_numbers
         self.answer_type_check = answer_type_check
+        self.quantity_check = quantity_check
         self.focus_check = focus_check
         self.negation_check = negation_check
         self.contrast_check = contrast_check
@@ -401,10 +409,11 @@ class ExtractiveAnswerer:
         coverage_cache: dict[str, dict[str, float]] | None = None,
     ) -> tuple[str, str] | None:
         """The first enabled check the sentence fails, as ``(rule, reason)``, or ``None``."""
-        if self.answer_type_check:
-            reason = checks.answer_type_problem(question, sentence.text)
+        if self.answer_type_check or self.quantity_check:
+            kinds = None if self.answer_type_check else _QUANTITY_ONLY
+            reason = checks.answer_type_problem(question, sentence.text, kinds)
             if reason:
-                return "answer_type_check", reason
+                return ("answer_type_check" if kinds is None else "quantity_check"), reason
         if self.negation_check:
             reason = checks.negation_problem(question, sentence.text)
             if reason:
@@ -572,6 +581,7 @@ def make_answerer(
     number_check: bool = True,
     *,
     answer_type_check: bool = False,
+    quantity_check: bool = False,
     focus_check: bool = False,
     negation_check: bool = True,
     contrast_check: bool = True,
@@ -589,6 +599,7 @@ def make_answerer(
         temperature: Sampling temperature for chat models.
         number_check: The extractive answerer's ``require_question_numbers``.
         answer_type_check: The extractive answerer's ``answer_type_check``.
+        quantity_check: The extractive answerer's ``quantity_check``.
         focus_check: The extractive answerer's ``focus_check``.
         negation_check: The extractive answerer's ``negation_check``.
         contrast_check: The extractive answerer's ``contrast_check``.
@@ -608,6 +619,7 @@ def make_answerer(
             store,
             require_question_numbers=number_check,
             answer_type_check=answer_type_check,
+            quantity_check=quantity_check,
             focus_check=focus_check,
             negation_check=negation_check,
             contrast_check=contrast_check,

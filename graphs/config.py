@@ -228,6 +228,14 @@ class RAGConfig:
         "bool",
         client="opt-in",
     )
+    quantity_check: bool = knob(
+        False,
+        "extractive answerer: the how-many half of `answer_type_check`: a how many / how much "
+        "/ how long question is refused unless the quoted sentence has a quantity (a duration "
+        "for how long) the question does not already state",
+        "bool",
+        client="opt-in",
+    )
     focus_check: bool = knob(
         False,
         "extractive answerer: refused when a name or acronym of the question, or a term with "

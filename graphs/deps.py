@@ -269,6 +269,7 @@ class GraphDeps:
                 "temperature": cfg.temperature,
                 "number_check": cfg.number_check,
                 "answer_type_check": cfg.answer_type_check,
+                "quantity_check": cfg.quantity_check,
                 "focus_check": cfg.focus_check,
                 "negation_check": cfg.negation_check,
                 "contrast_check": cfg.contrast_check,

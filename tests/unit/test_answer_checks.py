@@ -102,6 +102,33 @@ def test_a_longer_number_is_not_a_year():
     assert not checks.answer_type_present("date", "It raised 1992,5 million.")
 
 
+def test_the_day_of_a_date_is_no_quantity():
+    q = "What top speed did the 1804 locomotive reach?"
+    for sentence in (
+        "On 21 February 1804 the locomotive hauled a train along the tramway.",
+        "On February 21, 1804 the locomotive hauled a train along the tramway.",
+        "On the 21st of February the locomotive hauled a train along the tramway.",
+    ):
+        assert not checks.answer_type_present("quantity", sentence, q), sentence
+    assert checks.answer_type_present("quantity", "On 21 February it reached 8 km/h.", q)
+    assert checks.answer_type_present("quantity", "It hauled 21 wagons in February.", q)
+    assert checks.answer_type_present("date", "On 21 February 1804 it ran.", "When did it run?")
+
+
+def test_answer_type_problem_checks_only_the_kinds_asked_for():
+    only = ("quantity",)
+    how_many = "How many ships did Kublai Khan send against Japan in 1274?"
+    expedition = "An unsuccessful naval expedition was undertaken against Japan in 1274."
+    assert checks.answer_type_problem(how_many, expedition, only) == (
+        "the question asks how many or how much, and the quoted sentence has no quantity"
+    )
+    assert checks.answer_type_problem(how_many, "He sent 900 ships in 1274.", only) is None
+    who = "Who founded the cooperative?"
+    no_name = "It was founded by residents of the village."
+    assert checks.answer_type_problem(who, no_name) is not None
+    assert checks.answer_type_problem(who, no_name, only) is None  # a who question: not checked
+
+
 def test_modal_may_is_not_a_date():
     assert not checks.answer_type_present("date", "The board may decide later.")
     assert checks.answer_type_present("date", "The board decided in May.")

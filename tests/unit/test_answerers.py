@@ -228,6 +228,35 @@ def test_answer_type_prefers_a_close_sentence_that_has_the_type():
     assert quoted(raw, ps) == ["It was founded in March 2017 at a public meeting."]
 
 
+def test_quantity_check_refuses_a_how_many_question_without_a_quantity_and_not_a_who():
+    ps = [passage(1, "An unsuccessful naval expedition was undertaken against Japan in 1274.")]
+    on = ExtractiveAnswerer(Unit(), quantity_check=True)
+    parsed = parse_output(on.generate("How many ships were sent against Japan in 1274?", ps, []))
+    assert says_insufficient(parsed)
+    assert parsed.block["reason"] == (
+        "the question asks how many or how much, and the quoted sentence has no quantity"
+    )
+    off = ExtractiveAnswerer(Unit(), quantity_check=False)
+    assert not says_insufficient(
+        parse_output(off.generate("How many ships were sent against Japan in 1274?", ps, []))
+    )
+    # the other answer types are answer_type_check's, not this rule's
+    assert not says_insufficient(
+        parse_output(on.generate("Who sent an expedition against Japan in 1274?", ps, []))
+    )
+
+
+def test_quantity_check_quotes_a_close_sentence_with_the_quantity():
+    ps = [
+        passage(1, "An unsuccessful naval expedition was undertaken against Japan in 1274."),
+        passage(2, "About 900 ships were sent against Japan in that expedition."),
+    ]
+    raw = ExtractiveAnswerer(Unit(), quantity_check=True, check_margin=0.3).generate(
+        "How many ships were sent against Japan in 1274?", ps, []
+    )
+    assert quoted(raw, ps) == ["About 900 ships were sent against Japan in that expedition."]
+
+
 class IdfStore:
     """A store whose BM25 index knows these idf weights (and no sentence vectors)."""
 
