@@ -58,13 +58,38 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d[\d,.]*")
 # ------------------------------------------------------------------------------------------
 
 _QUANTITY_Q = re.compile(
-    r"\bhow (many|much|long|old|far|tall|high|big|large|wide|deep|heavy|fast|often|big)\b"
+    r"\bhow (many|long|old|far|tall|high|big|large|wide|deep|heavy|fast|often)\b"
+    # "how much influence / success", "how much is known": a degree, not an amount
+    r"|\bhow much\b(?! (influence|success|impact|effect|attention|power|control|support|"
+    r"damage|interest|emphasis|importance|progress|say|freedom|autonomy|authority|respect|"
+    r"credit|trust|is known|was known|has been known)\b)"
     r"|\b(what|which) (is |was |are |were )?(the )?((top|average|maximum|minimum|total|"
-    r"numerical|exact) )?(percentage|percent|proportion|fraction|share|amount|number|sum|"
-    r"quantity|population|cost|price|rate|speed|height|length|weight|size|distance|depth|"
-    r"width|temperature|value)\b"
+    r"exact) )?(percentage|percent|proportion|fraction|share|amount|number|sum|"
+    r"quantity|population|cost|price|speed|height|length|weight|size|distance|depth|"
+    r"width)\b"
+    # "what is the rate / temperature", "what is the numerical value": not "which rate applies"
+    r"|\bwhat (is |was |are |were )?(the )?((average|maximum|minimum|total) )?"
+    r"(rate|temperature)\b"
+    r"|\bwhat (is |was )?(the )?(numerical|exact) value\b"
     r"|\bwhat (percentage|percent|proportion|fraction|amount|number|sum)\b"
     r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b",
+    re.IGNORECASE,
+)
+#: A quantity question that asks for a span of time: its dates and years are the answer.
+_SPAN_Q = re.compile(
+    r"\bhow (long|old)\b|\bhow many (years|months|weeks|days|decades|centuries|hours)\b",
+    re.IGNORECASE,
+)
+#: "How many of / how much of": a share, which "most", "all" or "none" answers.
+_SHARE_Q = re.compile(r"\bhow (many|much) of\b", re.IGNORECASE)
+_SHARE_WORDS = re.compile(
+    r"\b(most|all|none|both|bulk|part|portion|entire|whole|little|much|nearly all|almost all|"
+    r"hardly any)\b",
+    re.IGNORECASE,
+)
+_FREQUENCY = re.compile(
+    r"\b(annually|yearly|monthly|weekly|daily|hourly|nightly|every|each|twice|once|rarely|"
+    r"seldom|occasionally|frequently|often|always|never|sometimes|regularly|usually|per)\b",
     re.IGNORECASE,
 )
 _DATE_Q = re.compile(
@@ -76,7 +101,8 @@ _DATE_Q = re.compile(
 #: A leading subordinate clause ("When AT&T financed it, what did they use?"): its "when" is
 #: not what the question asks.
 _LEADING_CLAUSE = re.compile(
-    r"^\s*(when|while|after|before|if|since|as|once)\b[^?]*?"
+    # the clause ends at a comma: "When did he realise how much he had lost?" asks when
+    r"^\s*(when|while|after|before|if|since|as|once)\b[^?,]*,[^?]*?"
     r"(?=\b(what|which|who|whom|whose|how|where|why)\b)",
     re.IGNORECASE,
 )
@@ -141,17 +167,26 @@ _QUANTITY = re.compile(
 )
 _ONE_OF = re.compile(r"\bone of\b", re.IGNORECASE)
 _MONTH_NAME = "|".join(w.title() for w in _MONTHS)
-#: The day of a date ("21 February", "February 21st"), in group "day": a number that counts
-#: nothing.
-_DAY_OF_MONTH = re.compile(
-    rf"(?-i:\b(?P<day>\d{{1,2}}(?:st|nd|rd|th)?)(?= (?:of )?(?:{_MONTH_NAME})\b)"
-    rf"|\b(?P<month>{_MONTH_NAME}) (?P<day2>\d{{1,2}}(?:st|nd|rd|th)?)\b)"
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_DAY_SPAN = rf"{_DAY}(?:\s*[–-]\s*{_DAY})?"
+_YEAR = r"(?:1\d{3}|20\d{2})(?![\d,.]\d)"
+#: Numbers that date something rather than count it: a whole date ("21 February 1804",
+#: "Feb. 21, 1804", "21–22 February", "the 3rd of May"; a month's day only before a comma, a
+#: year, a conjunction or the end: "In March 40 soldiers were killed" counts 40), a year
+#: after a preposition ("in 1274", "from 1337 to 1453") and a decade ("the 1970s").
+_DATE_NUMBERS = re.compile(
+    rf"\b{_DAY_SPAN}[ \u00a0](?:of[ \u00a0])?(?:{_MONTH_NAME})\b\.?(?:,?[ \u00a0]{_YEAR})?"
+    rf"|\b(?:{_MONTH_NAME})\b\.?[ \u00a0]{_DAY_SPAN}\b"
+    rf"(?:,?[ \u00a0]{_YEAR}|(?=[,.;:)]|[ \u00a0](?:and|to|until|through|or)\b|\s*$))"
+    rf"|\b(?i:in|since|by|from|until|till|to|during|before|after|around|circa|between|"
+    rf"late|early|mid)[ \u00a0](?:the[ \u00a0])?{_YEAR}\b"
+    r"|\b\d{3,4}s\b"
 )
 
 
-def _without_days(text: str) -> str:
-    """``text`` with the day numbers of its dates blanked ("on 21 February" -> "on February")."""
-    return _DAY_OF_MONTH.sub(lambda m: m.group("month") or "", text)
+def _without_dates(text: str) -> str:
+    """``text`` with the numbers that date something blanked ("on 21 February 1804" -> "on ")."""
+    return _DATE_NUMBERS.sub(" ", text)
 
 
 #: Capitalised words that start sentences or name calendar things, not people or bodies.
@@ -223,9 +258,17 @@ def _dates(text: str) -> set[str]:
     return out
 
 
-def _quantities(text: str) -> set[str]:
+def _quantities(text: str, dates: bool = False) -> set[str]:
+    """The quantities of ``text``: numbers, number words, money and per cent.
+
+    Args:
+        text: A sentence or question.
+        dates: Also the numbers that date something ("21 February 1804", "in 1274"), which
+            answer only a question about a span of time ("how long", "how many years").
+    """
     text = _ONE_OF.sub(" ", text)  # "one of the most influential": no quantity
-    text = _without_days(text)  # "on 21 February 1804": a date, not a quantity
+    if not dates:
+        text = _without_dates(text)
     out = {m.group(0).lower() for m in re.finditer(r"\d[\d,.]*", text)}
     out |= {m.group(0).lower() for m in _QUANTITY.finditer(text) if not m.group(0).isdigit()}
     return {q.rstrip(".,") for q in out}
@@ -246,10 +289,16 @@ def answer_type_present(kind: AnswerType, sentence: str, question: str = "") -> 
         return bool(_names(sentence) - _names(question) - {t.lower() for t in _words(question)})
     if kind == "date":
         return bool(_dates(sentence) - _dates(question))
-    nums = _quantities(sentence) - _quantities(question)
-    if not nums and re.search(r"\bhow long\b", question, re.IGNORECASE):
+    span = bool(_SPAN_Q.search(question))
+    if _quantities(sentence, dates=span) - _quantities(question, dates=True):
+        return True
+    if re.search(r"\bhow long\b", question, re.IGNORECASE):
         return bool(_DURATION.search(sentence))  # "it takes seconds"
-    return bool(nums)
+    if re.search(r"\bhow often\b", question, re.IGNORECASE):
+        return bool(_FREQUENCY.search(sentence))  # "it is inspected annually"
+    if _SHARE_Q.search(question):
+        return bool(_SHARE_WORDS.search(sentence))  # "most of the power"
+    return False
 
 
 def _words(text: str) -> list[str]:
@@ -259,7 +308,7 @@ def _words(text: str) -> list[str]:
 _TYPE_TEXT: dict[AnswerType, tuple[str, str]] = {
     "person": ("who", "no name of a person or organisation"),
     "date": ("when", "no date"),
-    "quantity": ("how many or how much", "no quantity"),
+    "quantity": ("for a quantity", "no quantity"),
 }
 
 

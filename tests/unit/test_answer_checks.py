@@ -115,12 +115,55 @@ def test_the_day_of_a_date_is_no_quantity():
     assert checks.answer_type_present("date", "On 21 February 1804 it ran.", "When did it run?")
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        # a whole date, with its year, counts nothing
+        ("How many ships did Napoleon send?", "On Feb. 21, 1804, the fleet sailed.", False),
+        ("How many ships did Napoleon send?", "On 21\u00a0February 1804 the fleet sailed.", False),
+        ("How many ships did Napoleon send?", "On 21–22 February the fleet sailed.", False),
+        ("How many ships did Kublai Khan send?", "The fleet sailed on 3 October 1274.", False),
+        ("How many members are there?", "Membership grew in the 1990s.", False),
+        # a count after a month is a count
+        ("How many soldiers were killed in March?", "In March 40 soldiers were killed.", True),
+        ("How many employees does it have?", "It has 1200 employees.", True),
+        # a span of time is answered by its dates
+        ("How long did the siege last?", "The siege lasted from 3 May to 21 June.", True),
+        ("How many years did the war last?", "It lasted from 1337 to 1453.", True),
+        ("How old was he when he died?", "He was born in 1809 and died in 1865.", True),
+        # how often and how much of have their own answers
+        ("How often is the site inspected?", "The site is inspected annually.", True),
+        ("How often is the site inspected?", "The site was inspected by Alan.", False),
+        ("How much of the power comes from steam?", "Most power comes from steam.", True),
+    ],
+)
+def test_quantity_answers_count_something(question, sentence, answers):
+    assert (checks.answer_type_problem(question, sentence, ("quantity",)) is None) is answers
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much influence did Luther have?",
+        "How much is known about his early life?",
+        "Which rate applies to small businesses?",
+        "What value does the company bring to its clients?",
+    ],
+)
+def test_a_degree_or_a_choice_is_not_a_quantity_question(question):
+    assert checks.expected_answer_type(question) is None
+
+
+def test_a_when_question_with_how_much_inside_asks_when():
+    assert checks.expected_answer_type("When did he realise how much he had lost?") == "date"
+
+
 def test_answer_type_problem_checks_only_the_kinds_asked_for():
     only = ("quantity",)
     how_many = "How many ships did Kublai Khan send against Japan in 1274?"
     expedition = "An unsuccessful naval expedition was undertaken against Japan in 1274."
     assert checks.answer_type_problem(how_many, expedition, only) == (
-        "the question asks how many or how much, and the quoted sentence has no quantity"
+        "the question asks for a quantity, and the quoted sentence has no quantity"
     )
     assert checks.answer_type_problem(how_many, "He sent 900 ships in 1274.", only) is None
     who = "Who founded the cooperative?"

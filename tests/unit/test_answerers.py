@@ -234,7 +234,7 @@ def test_quantity_check_refuses_a_how_many_question_without_a_quantity_and_not_a
     parsed = parse_output(on.generate("How many ships were sent against Japan in 1274?", ps, []))
     assert says_insufficient(parsed)
     assert parsed.block["reason"] == (
-        "the question asks how many or how much, and the quoted sentence has no quantity"
+        "the question asks for a quantity, and the quoted sentence has no quantity"
     )
     off = ExtractiveAnswerer(Unit(), quantity_check=False)
     assert not says_insufficient(
