@@ -137,9 +137,10 @@ class ExtractiveAnswerer:
     resembling it (:mod:`chains.answer_checks`): instruction-shaped sentences are never
     candidates (always); a number the question asks about must be in a passage
     (``require_question_numbers``); the sentence must hold the answer type the question asks
-    for (``answer_type_check``); the question's essential focus terms must occur, or have a
-    close paraphrase, in the sentence's passage (``focus_check``). When no candidate sentence
-    passes, the reply is "insufficient evidence" with the reason.
+    for (``answer_type_check``; its *how many* half alone is ``quantity_check``); the
+    question's essential focus terms must occur, or have a close paraphrase, in the
+    sentence's passage (``focus_check``). When no candidate sentence passes, the reply is
+    "insufficient evidence" with the reason.
     """
 
     name = "extractive"
@@ -581,7 +582,7 @@ def make_answerer(
     number_check: bool = True,
     *,
     answer_type_check: bool = False,
-    quantity_check: bool = False,
+    quantity_check: bool = True,
     focus_check: bool = False,
     negation_check: bool = True,
     contrast_check: bool = True,

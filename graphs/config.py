@@ -229,7 +229,7 @@ class RAGConfig:
         client="opt-in",
     )
     quantity_check: bool = knob(
-        False,
+        True,
         "extractive answerer: the how-many half of `answer_type_check`: a how many / how much "
         "/ how long question is refused unless the quoted sentence has a quantity (a duration "
         "for how long) the question does not already state",
