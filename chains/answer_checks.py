@@ -334,6 +334,63 @@ def answer_type_problem(
     return f"the question asks {asks}, and the quoted sentence has {lacks}"
 
 
+#: Words that end the counted phrase of "how many <phrase> did ...".
+_PHRASE_END = frozenset(
+    _wordlist(
+        """
+    did do does were was are is have has had can could will would should must might may
+    in of on at per for during from to there that which who whom the a an and or by with
+    it its they he she we you i this these those before after since when while than as
+    each every already still ever
+        """
+    )
+)
+#: Counted words too general to check ("how many people", "how many times").
+_GENERIC_COUNTS = frozenset(
+    _wordlist(
+        """
+    people persons times ones things items kinds types sorts ways units total
+        """
+    )
+)
+
+
+def counted_words(question: str) -> list[str]:
+    """The words of what a *how many / how much* question counts, e.g. ``["ships"]``.
+
+    The phrase after "how many" / "how much" up to an auxiliary, a preposition or a pronoun,
+    at most three words ("How many Ultamate Rewards members did ..." -> ``["ultamate",
+    "rewards", "members"]``); empty when there is none ("how much does it cost?"), when the
+    question is not a quantity question, or when it starts with a word too general to check
+    ("how many people live there?", "how many times"). The phrase may run on into a verb
+    ("how many sheep graze ..." -> ``["sheep", "graze"]``): a sentence naming any of its
+    words counts the same thing.
+
+    Args:
+        question: The question text.
+    """
+    m = re.search(r"\bhow (many|much)\b(.*)", _LEADING_CLAUSE.sub("", question), re.I)
+    if m is None:
+        return []
+    phrase: list[str] = []
+    for w in _words(m.group(2)):
+        lw = w.lower()
+        if lw in _PHRASE_END or any(c.isdigit() for c in lw) or len(phrase) == 3:
+            break
+        phrase.append(lw)
+    if not phrase or phrase[0] in _GENERIC_COUNTS:
+        return []
+    return phrase
+
+
+def counted_problem(words: Sequence[str]) -> str:
+    """The refusal reason when the quoted sentence names none of the counted ``words``."""
+    return (
+        f"the question counts '{' '.join(words)}', which the quoted sentence does not "
+        "mention (nor a close paraphrase)"
+    )
+
+
 # ------------------------------------------------------------------------------------------
 # negation
 # ------------------------------------------------------------------------------------------

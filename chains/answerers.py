@@ -137,10 +137,11 @@ class ExtractiveAnswerer:
     resembling it (:mod:`chains.answer_checks`): instruction-shaped sentences are never
     candidates (always); a number the question asks about must be in a passage
     (``require_question_numbers``); the sentence must hold the answer type the question asks
-    for (``answer_type_check``; its *how many* half alone is ``quantity_check``); the
-    question's essential focus terms must occur, or have a close paraphrase, in the
-    sentence's passage (``focus_check``). When no candidate sentence passes, the reply is
-    "insufficient evidence" with the reason.
+    for (``answer_type_check``; its *how many* half alone is ``quantity_check``) and name
+    what a *how many* question counts (``counted_check``); the question's essential focus
+    terms must occur, or have a close paraphrase, in the sentence's passage
+    (``focus_check``). When no candidate sentence passes, the reply is "insufficient
+    evidence" with the reason.
     """
 
     name = "extractive"
@@ -155,6 +156,7 @@ class ExtractiveAnswerer:
         require_question_numbers: bool = True,
         answer_type_check: bool = False,
         quantity_check: bool = False,
+        counted_check: bool = False,
         focus_check: bool = False,
         negation_check: bool = False,
         contrast_check: bool = False,
@@ -189,6 +191,10 @@ class ExtractiveAnswerer:
                 ``answer_type_check``: such a question needs a sentence with a quantity
                 (digits, written numbers, money, per cent; a duration for *how long*) that the
                 question does not already state. ``answer_type_check`` includes it.
+            counted_check: A question counting something ("how many *ships* ...") needs a
+                sentence that names it, or a word with cosine >= ``focus_similarity`` to one
+                of its words (:func:`chains.answer_checks.counted_words`): a number of
+                something else ("five employees" for "how many members") does not answer it.
             focus_check: The question's essential focus terms (names, and terms carrying at
                 least ``focus_share`` of its idf weight) must occur in the sentence's passage
                 or its header, or have a word there with cosine >= ``focus_similarity``.
@@ -245,6 +251,7 @@ class ExtractiveAnswerer:
         self.require_question_numbers = require_question_numbers
         self.answer_type_check = answer_type_check
         self.quantity_check = quantity_check
+        self.counted_check = counted_check
         self.focus_check = focus_check
         self.negation_check = negation_check
         self.contrast_check = contrast_check
@@ -396,6 +403,21 @@ class ExtractiveAnswerer:
         weak = sorted((t for t in terms if both[t.term] < 0.5), key=lambda t: -t.weight)
         return score, [t.term for t in weak]
 
+    def _counted_reason(self, question: str, sentence: str) -> str | None:
+        """Why ``sentence`` does not count what the question counts, or ``None``."""
+        words = checks.counted_words(question) if checks.is_question(question) else []
+        if not words:
+            return None
+        terms = [checks.FocusTerm(w, 1.0) for w in words]
+        if len(checks.lexically_uncovered(terms, sentence)) < len(terms):
+            return None
+        context = [t for t in dict.fromkeys(tokenize(sentence)) if not t.isdigit()]
+        if context:
+            ctx = self._vectors(context)
+            if any(checks.paraphrased(v, ctx, self.focus_similarity) for v in self._vectors(words)):
+                return None
+        return checks.counted_problem(words)
+
     def _names_apply(self, question: str) -> bool:
         """Whether ``focus_names_check`` reads this input: it is on and the input asks."""
         return self.focus_names_check and checks.is_question(question)
@@ -415,6 +437,10 @@ class ExtractiveAnswerer:
             reason = checks.answer_type_problem(question, sentence.text, kinds)
             if reason:
                 return ("answer_type_check" if kinds is None else "quantity_check"), reason
+        if self.counted_check:
+            reason = self._counted_reason(question, sentence.text)
+            if reason:
+                return "counted_check", reason
         if self.negation_check:
             reason = checks.negation_problem(question, sentence.text)
             if reason:
@@ -583,6 +609,7 @@ def make_answerer(
     *,
     answer_type_check: bool = False,
     quantity_check: bool = True,
+    counted_check: bool = False,
     focus_check: bool = False,
     negation_check: bool = True,
     contrast_check: bool = True,
@@ -601,6 +628,7 @@ def make_answerer(
         number_check: The extractive answerer's ``require_question_numbers``.
         answer_type_check: The extractive answerer's ``answer_type_check``.
         quantity_check: The extractive answerer's ``quantity_check``.
+        counted_check: The extractive answerer's ``counted_check``.
         focus_check: The extractive answerer's ``focus_check``.
         negation_check: The extractive answerer's ``negation_check``.
         contrast_check: The extractive answerer's ``contrast_check``.
@@ -621,6 +649,7 @@ def make_answerer(
             require_question_numbers=number_check,
             answer_type_check=answer_type_check,
             quantity_check=quantity_check,
+            counted_check=counted_check,
             focus_check=focus_check,
             negation_check=negation_check,
             contrast_check=contrast_check,

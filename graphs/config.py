@@ -236,6 +236,13 @@ class RAGConfig:
         "bool",
         client="opt-in",
     )
+    counted_check: bool = knob(
+        False,
+        "extractive answerer: a question counting something (`how many ships`) is refused "
+        "unless the quoted sentence names it or a word with cosine ≥ 0.7 to it",
+        "bool",
+        client="opt-in",
+    )
     focus_check: bool = knob(
         False,
         "extractive answerer: refused when a name or acronym of the question, or a term with "

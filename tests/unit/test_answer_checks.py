@@ -142,6 +142,24 @@ def test_quantity_answers_count_something(question, sentence, answers):
 
 
 @pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("How many ships did Kublai Khan send against Japan in 1274?", ["ships"]),
+        ("How many Ultamate Rewards members did Ulta add?", ["ultamate", "rewards", "members"]),
+        ("How much revenue in dollars did the gaming business bring?", ["revenue"]),
+        ("How many sheep graze the site?", ["sheep", "graze"]),
+        ("How much does it cost?", []),  # nothing counted
+        ("How many people live there?", []),  # too general to check
+        ("How many times has it won?", []),
+        ("How long is the bridge?", []),  # no count
+        ("When AT&T financed it, how many lines did they lay?", ["lines"]),
+    ],
+)
+def test_counted_words(question, words):
+    assert checks.counted_words(question) == words
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "How much influence did Luther have?",

@@ -257,6 +257,32 @@ def test_quantity_check_quotes_a_close_sentence_with_the_quantity():
     assert quoted(raw, ps) == ["About 900 ships were sent against Japan in that expedition."]
 
 
+def test_counted_check_refuses_a_number_of_something_else_and_accepts_a_paraphrase():
+    q = "How many members did the cooperative have at the end of 2025?"
+    staff = [passage(1, "The cooperative employed five people at the end of 2025.")]
+    on = ExtractiveAnswerer(WordVectors(), counted_check=True)
+    parsed = parse_output(on.generate(q, staff, []))
+    assert says_insufficient(parsed)
+    assert parsed.block["reason"] == (
+        "the question counts 'members', which the quoted sentence does not mention (nor a "
+        "close paraphrase)"
+    )
+    off = ExtractiveAnswerer(WordVectors(), counted_check=False)
+    assert not says_insufficient(parse_output(off.generate(q, staff, [])))
+    # the counted word, an inflection of it, or a close paraphrase answers it
+    for sentence in (
+        "The cooperative had 1,147 members at the end of 2025.",
+        "Membership stood at 1,147 at the end of 2025.",
+    ):
+        ps = [passage(1, sentence)]
+        assert not says_insufficient(parse_output(on.generate(q, ps, []))), sentence
+    para = ExtractiveAnswerer(
+        WordVectors(synonyms=[("members", "shareholders")]), counted_check=True
+    )
+    ps = [passage(1, "There were 1,147 shareholders at the end of 2025.")]
+    assert not says_insufficient(parse_output(para.generate(q, ps, [])))
+
+
 class IdfStore:
     """A store whose BM25 index knows these idf weights (and no sentence vectors)."""
 
