@@ -360,11 +360,11 @@ def counted_words(question: str) -> list[str]:
 
     The phrase after "how many" / "how much" up to an auxiliary, a preposition or a pronoun,
     at most three words ("How many Ultamate Rewards members did ..." -> ``["ultamate",
-    "rewards", "members"]``); empty when there is none ("how much does it cost?"), when the
-    question is not a quantity question, or when it starts with a word too general to check
-    ("how many people live there?", "how many times"). The phrase may run on into a verb
-    ("how many sheep graze ..." -> ``["sheep", "graze"]``): a sentence naming any of its
-    words counts the same thing.
+    "rewards", "members"]``), whatever the question's answer type ("how much influence" ->
+    ``["influence"]``); empty when there is none ("how much does it cost?") or when it starts
+    with a word too general to check ("how many people live there?", "how many times"). The
+    phrase may run on into a verb ("how many sheep graze ..." -> ``["sheep", "graze"]``): a
+    sentence naming any of its words counts the same thing.
 
     Args:
         question: The question text.

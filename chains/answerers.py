@@ -331,18 +331,22 @@ class ExtractiveAnswerer:
             # whole focus check is on
             share = self.focus_share if self.focus_check else math.inf
             missing = checks.essential(terms, missing, share, self.focus_unseen)
-            if missing:
-                words = [t for t in dict.fromkeys(tokenize(context)) if not t.isdigit()]
-                ctx_vecs = self._vectors(words) if words else np.zeros((0, 1), np.float32)
-                term_vecs = self._vectors([t.term for t in missing])
-                missing = [
-                    t
-                    for t, v in zip(missing, term_vecs, strict=True)
-                    if not checks.paraphrased(v, ctx_vecs, self.focus_similarity)
-                ]
-            cache[n] = [t.term for t in missing]
+            cache[n] = [t.term for t in self._unparaphrased(missing, context)]
         gone = [t for t in terms if t.term in cache[n]]
         return checks.focus_problem(gone)
+
+    def _unparaphrased(self, missing: list[checks.FocusTerm], text: str) -> list[checks.FocusTerm]:
+        """The terms of ``missing`` with no word of ``text`` at cosine >= ``focus_similarity``."""
+        if not missing:
+            return []
+        words = [t for t in dict.fromkeys(tokenize(text)) if not t.isdigit()]
+        ctx_vecs = self._vectors(words) if words else np.zeros((0, 1), np.float32)
+        term_vecs = self._vectors([t.term for t in missing])
+        return [
+            t
+            for t, v in zip(missing, term_vecs, strict=True)
+            if not checks.paraphrased(v, ctx_vecs, self.focus_similarity)
+        ]
 
     def _degrees(self, terms: list[checks.FocusTerm], text: str) -> dict[str, float]:
         """Degree (0..1) of each focus term ``text`` lacks lexically: its closest paraphrase."""
@@ -409,13 +413,9 @@ class ExtractiveAnswerer:
         if not words:
             return None
         terms = [checks.FocusTerm(w, 1.0) for w in words]
-        if len(checks.lexically_uncovered(terms, sentence)) < len(terms):
-            return None
-        context = [t for t in dict.fromkeys(tokenize(sentence)) if not t.isdigit()]
-        if context:
-            ctx = self._vectors(context)
-            if any(checks.paraphrased(v, ctx, self.focus_similarity) for v in self._vectors(words)):
-                return None
+        missing = checks.lexically_uncovered(terms, sentence)
+        if len(missing) < len(terms) or len(self._unparaphrased(missing, sentence)) < len(terms):
+            return None  # one counted word is in the sentence, or has a paraphrase there
         return checks.counted_problem(words)
 
     def _names_apply(self, question: str) -> bool:
