@@ -90,6 +90,7 @@ RULES = (
     "number_check",
     "answer_type_check",
     "quantity_check",
+    "measure_check",
     "counted_check",
     "negation_check",
     "contrast_check",

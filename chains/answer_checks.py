@@ -17,6 +17,9 @@ caller (no model here).
 * :func:`paraphrase_degrees` / :func:`focus_coverage` / :func:`coverage_problem`: the graded
   form of the focus rule: the share of the question's focus weight the quoted sentence and
   its document cover (a paraphrase counts by how close it is), against a threshold.
+* :func:`expected_measure` / :func:`measure_problem`: a question asking for one kind of
+  quantity (a height, a speed, a price, a temperature, a percentage) needs a sentence with
+  a unit of that kind, not just any number.
 * :func:`contrast_problem`: a question naming one of two words that exclude each other
   ("less", "Tuesday", "the 18th century") is not answered by a sentence that states the
   other instead ("more", "Wednesday", "the 19th century"); ``chains/contrast_terms.json``.
@@ -389,6 +392,227 @@ def counted_problem(words: Sequence[str]) -> str:
         f"the question counts '{' '.join(words)}', which the quoted sentence does not "
         "mention (nor a close paraphrase)"
     )
+
+
+# ------------------------------------------------------------------------------------------
+# measure: the kind of quantity
+# ------------------------------------------------------------------------------------------
+
+Measure = Literal["length", "speed", "weight", "money", "temperature", "area", "share"]
+
+#: The words of a question that ask for one kind of measure: "how" + an adjective, or "what"
+#: + a noun ("which speed setting" asks for a choice, not a speed). Left out as ambiguous:
+#: "how long" (a length or a duration), "how high" (a height or a level: "how high did prices
+#: rise?"), "how big / large" (a size or a count), and revenue / budget (amounts that filings
+#: print without a currency).
+_MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
+    (
+        "length",
+        re.compile(
+            r"\bhow (tall|far|deep|wide|thick)\b"
+            r"|\bwhat (is |was |are |were )?(the )?((total|maximum|average|"
+            r"approximate) )?(height|length|distance|depth|width|altitude|elevation|diameter|"
+            r"radius|thickness|wingspan)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "speed",
+        re.compile(
+            r"\bhow fast\b|\bwhat (is |was )?(the )?((top|maximum|average|cruising) )?"
+            r"(speed|velocity)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "weight",
+        re.compile(
+            r"\bhow heavy\b|\bhow much (does|did|do|would|will|can|could) [^?]*\bweigh\b"
+            r"|\bwhat (is |was )?(the )?((total|maximum|average) )?(weight|mass)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "money",
+        re.compile(
+            r"\bhow much (money\b|(does|did|do|will|would|is|was|were|are|can|could) [^?]*"
+            r"\b(cost|costs|pay|paid|charge|charged|spend|spent|earn|earned|worth|sell for|"
+            r"sold for)\b)"
+            r"|\bwhat (is |was |were |are )?(the )?((total|average|annual|starting|"
+            r"median|unit|ticket|share|retail|purchase|sale) )?(price|cost|fee|fare|salary|"
+            r"wage|toll|rent)\b"
+            r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "temperature",
+        re.compile(
+            r"\bhow (hot|cold|warm)\b|\bwhat (is |was )?(the )?((average|maximum|"
+            r"minimum|mean|lowest|highest) )?temperature\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "area",
+        re.compile(
+            r"\bwhat (is |was )?(the )?((total|land|surface|floor) )?area\b"
+            r"|\bhow many (square|acres|hectares)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "share",
+        re.compile(
+            r"\bwhat (is |was |are |were )?(the )?(percentage|percent|proportion|"
+            r"fraction)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+#: What answers each measure: a unit (after a number or on its own: the number is
+#: ``quantity_check``'s), a currency, a fraction.
+_MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
+    {
+        "length": re.compile(
+            r"\b(m|km|cm|mm|ft|mi|yd|nmi|metres?|meters?|kilometres?|kilometers?|centimetres?|"
+            r"centimeters?|millimetres?|millimeters?|micrometres?|micrometers?|nanometres?|"
+            r"nanometers?|feet|foot|inch(es)?|yards?|miles?|storeys?|stories|floors|"
+            r"light[- ]years?|parsecs?|au|leagues?|fathoms?)\b"
+            r"|\d(m|km|cm|mm|ft|mi)\b|\d+ ?[′″'\"]",
+            re.IGNORECASE,
+        ),
+        "speed": re.compile(
+            r"\b(mph|km/h|kph|kmh|m/s|ft/s|knots?|mach|miles an hour|per (hour|second|minute))"
+            r"\b|/(h|s)\b",
+            re.IGNORECASE,
+        ),
+        "weight": re.compile(
+            r"\b(kg|g|mg|t|lb|lbs|oz|kilo(gram)?s?|grams?|milligrams?|tonnes?|tons?|pounds?|"
+            r"ounces?|stones?|carats?|kilotons?|megatons?|hundredweight)\b|\d(kg|g|t|lbs?)\b",
+            re.IGNORECASE,
+        ),
+        "money": re.compile(
+            r"[$£€¥₹₩₽]|\b(dollars?|pounds?|euros?|yen|francs?|marks?|rupees?|yuan|cents?|"
+            r"pence|penny|shillings?|guineas?|usd|eur|gbp|chf|jpy|lire|lira|pesos?|roubles?|"
+            r"rubles?|crowns?|dinars?|ducats?|florins?|livres?|sterling|renminbi|baht|rand|"
+            r"kron(a|or|er|e)|free|free of charge|no charge|no cost)\b",
+            re.IGNORECASE,
+        ),
+        "temperature": re.compile(
+            r"°|\b(degrees?|kelvins?|celsius|fahrenheit|centigrade)\b|\d ?[kcf]\b",
+            re.IGNORECASE,
+        ),
+        "area": re.compile(
+            r"\b(square|sq|acres?|hectares?|ha|km2|m2|mi2)\b|²",
+            re.IGNORECASE,
+        ),
+        "share": re.compile(
+            r"%|\b(per ?cent|percentage|half|halves|thirds?|quarters?|fifths?|tenths?|"
+            r"majority|minority|most|all|none|one in|out of)\b|\b\d+ in \d+\b",
+            re.IGNORECASE,
+        ),
+    }
+)
+_MEASURE_TEXT: Mapping[Measure, tuple[str, str]] = MappingProxyType(
+    {
+        "length": ("a length, height or distance", "no unit of length"),
+        "speed": ("a speed", "no speed"),
+        "weight": ("a weight", "no unit of weight"),
+        "money": ("a price or an amount of money", "no amount of money"),
+        "temperature": ("a temperature", "no temperature"),
+        "area": ("an area", "no unit of area"),
+        "share": ("a percentage or share", "no percentage or fraction"),
+    }
+)
+
+
+def expected_measure(question: str) -> Measure | None:
+    """The kind of quantity a question asks for, when its wording says so.
+
+    "How tall / far / deep", "what is the height / distance" -> ``length``; "how fast",
+    "what top speed" -> ``speed``; "how heavy", "how much does it weigh" -> ``weight``; "what
+    did it cost", "what is the price / fee", "how much did they pay" -> ``money``; "how hot",
+    "at what temperature" -> ``temperature``; "what is the area" -> ``area``; "what
+    percentage / proportion" -> ``share``; anything else -> ``None``.
+
+    Args:
+        question: The question text.
+    """
+    question = _LEADING_CLAUSE.sub("", question)
+    found = [(m.start(), kind) for kind, p in _MEASURE_Q if (m := p.search(question))]
+    return min(found)[1] if found else None
+
+
+def measure_problem(question: str, sentence: str) -> str | None:
+    """Why ``sentence`` cannot give the kind of quantity ``question`` asks for, or ``None``.
+
+    A height is not answered by a sentence that gives a date and a count, nor a price by one
+    that gives a length; and a rate ("the price per share", "per MWh") is not answered by a
+    sentence that does not name its unit (a total price). Example: ``"the question asks for a
+    speed, and the quoted sentence has no speed"``.
+
+    Args:
+        question: The question text.
+        sentence: The sentence that would be quoted.
+    """
+    kind = expected_measure(question)
+    if kind is not None and not _MEASURE_UNITS[kind].search(sentence):
+        asks, lacks = _MEASURE_TEXT[kind]
+        return f"the question asks for {asks}, and the quoted sentence has {lacks}"
+    unit = per_unit(question)
+    if unit is not None and kind != "speed":
+        said = {stem(w) for w in _contrast_words(sentence)}
+        if stem(unit.lower()) not in said:
+            return (
+                f"the question asks for an amount per '{unit}', and the quoted sentence does "
+                f"not mention '{unit}'"
+            )
+    return None
+
+
+#: Words that end the unit phrase of "per <unit>" in a question.
+_PER_END = frozenset(
+    _wordlist(
+        """
+    did does do is was are were will would can could has have had in for at of on under
+    during from to by with and or than that which when paid pay charged cost
+    """
+    )
+)
+#: Units that are often written otherwise: of time ("per day": "daily", "a day", "/d"), of a
+#: person ("per person": "each"), and the Latin "per se".
+_PER_OTHERWISE = frozenset(
+    _wordlist(
+        """
+    second seconds minute minutes hour hours day days week weeks month months year years
+    annum night nights person persons people head se
+    """
+    )
+)
+
+
+def per_unit(question: str) -> str | None:
+    """The unit of a rate the question asks for: "price per Figma *share*", "per *MWh*".
+
+    The last word of the phrase after "per" (up to a verb, a preposition or the end); ``None``
+    when the question has no "per" ("as per" is not one), or its unit is often written
+    otherwise ("per day" is also "daily", "per person" "each").
+
+    Args:
+        question: The question text.
+    """
+    m = re.search(r"(?<!\bas )\bper ((?:[A-Za-z][\w-]* ?){1,3})", question, re.IGNORECASE)
+    if m is None:
+        return None
+    phrase: list[str] = []
+    for word in m.group(1).split():
+        if word.lower() in _PER_END:
+            break
+        phrase.append(word)
+    if not phrase or phrase[-1].lower() in _PER_OTHERWISE or phrase[-1].lower() == "cent":
+        return None
+    return phrase[-1]
 
 
 # ------------------------------------------------------------------------------------------

@@ -156,6 +156,7 @@ class ExtractiveAnswerer:
         require_question_numbers: bool = True,
         answer_type_check: bool = False,
         quantity_check: bool = False,
+        measure_check: bool = False,
         counted_check: bool = False,
         focus_check: bool = False,
         negation_check: bool = False,
@@ -191,6 +192,10 @@ class ExtractiveAnswerer:
                 ``answer_type_check``: such a question needs a sentence with a quantity
                 (digits, written numbers, money, per cent; a duration for *how long*) that the
                 question does not already state. ``answer_type_check`` includes it.
+            measure_check: A question asking for one kind of quantity (a height, a speed, a
+                weight, a price, a temperature, an area, a percentage) needs a sentence with a
+                unit of that kind (:func:`chains.answer_checks.measure_problem`): a year and a
+                count do not give a height.
             counted_check: A question counting something ("how many *ships* ...") needs a
                 sentence that names it, or a word with cosine >= ``focus_similarity`` to one
                 of its words (:func:`chains.answer_checks.counted_words`): a number of
@@ -251,6 +256,7 @@ class ExtractiveAnswerer:
         self.require_question_numbers = require_question_numbers
         self.answer_type_check = answer_type_check
         self.quantity_check = quantity_check
+        self.measure_check = measure_check
         self.counted_check = counted_check
         self.focus_check = focus_check
         self.negation_check = negation_check
@@ -437,6 +443,10 @@ class ExtractiveAnswerer:
             reason = checks.answer_type_problem(question, sentence.text, kinds)
             if reason:
                 return ("answer_type_check" if kinds is None else "quantity_check"), reason
+        if self.measure_check:
+            reason = checks.measure_problem(question, sentence.text)
+            if reason:
+                return "measure_check", reason
         if self.counted_check:
             reason = self._counted_reason(question, sentence.text)
             if reason:
@@ -609,6 +619,7 @@ def make_answerer(
     *,
     answer_type_check: bool = False,
     quantity_check: bool = True,
+    measure_check: bool = False,
     counted_check: bool = False,
     focus_check: bool = False,
     negation_check: bool = True,
@@ -628,6 +639,7 @@ def make_answerer(
         number_check: The extractive answerer's ``require_question_numbers``.
         answer_type_check: The extractive answerer's ``answer_type_check``.
         quantity_check: The extractive answerer's ``quantity_check``.
+        measure_check: The extractive answerer's ``measure_check``.
         counted_check: The extractive answerer's ``counted_check``.
         focus_check: The extractive answerer's ``focus_check``.
         negation_check: The extractive answerer's ``negation_check``.
@@ -649,6 +661,7 @@ def make_answerer(
             require_question_numbers=number_check,
             answer_type_check=answer_type_check,
             quantity_check=quantity_check,
+            measure_check=measure_check,
             counted_check=counted_check,
             focus_check=focus_check,
             negation_check=negation_check,

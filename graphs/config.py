@@ -236,6 +236,14 @@ class RAGConfig:
         "bool",
         client="opt-in",
     )
+    measure_check: bool = knob(
+        False,
+        "extractive answerer: a question asking for one kind of quantity (a height, speed, "
+        "weight, price, temperature, area or percentage) is refused unless the quoted sentence "
+        "has a unit of that kind",
+        "bool",
+        client="opt-in",
+    )
     counted_check: bool = knob(
         False,
         "extractive answerer: a question counting something (`how many ships`) is refused "

@@ -270,6 +270,7 @@ class GraphDeps:
                 "number_check": cfg.number_check,
                 "answer_type_check": cfg.answer_type_check,
                 "quantity_check": cfg.quantity_check,
+                "measure_check": cfg.measure_check,
                 "counted_check": cfg.counted_check,
                 "focus_check": cfg.focus_check,
                 "negation_check": cfg.negation_check,

@@ -172,6 +172,111 @@ def test_a_degree_or_a_choice_is_not_a_quantity_question(question):
     assert checks.expected_answer_type(question) is None
 
 
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How tall is the Palace of Culture and Science?", "length"),
+        ("What is the distance from Warsaw to Kraków?", "length"),
+        ("What top speed did Trevithick's locomotive reach?", "speed"),
+        ("How fast can a cheetah run?", "speed"),
+        ("How heavy is the bell?", "weight"),
+        ("How much does the bell weigh?", "weight"),
+        ("How much does the Level 1 site induction cost?", "money"),
+        ("What did a gallon of gasoline cost in 1973?", "money"),
+        ("What price per share did Adobe agree to pay?", "money"),
+        ("At what temperature does water boil?", "temperature"),
+        ("What is the area of the park?", "area"),
+        ("What percentage of voters turned out?", "share"),
+        # a quantity, but not of one kind the wording names
+        ("How many ships were sent?", None),
+        ("How long is the Bayeux Tapestry?", None),  # a length or a duration
+        ("How high did prices rise?", None),  # a height or a level
+        ("What was Best Buy's revenue in 2023?", None),  # filings print it without a currency
+        # not a quantity question at all
+        ("How much influence did Luther have?", None),
+        ("Which speed setting is the default?", None),
+    ],
+)
+def test_expected_measure_reads_the_kind_of_quantity_asked_for(question, kind):
+    assert checks.expected_measure(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        # the rule catches: a number of another kind
+        (
+            "How tall is the Palace of Culture and Science?",
+            "The palace was a gift from the Soviet Union, completed in 1955 by 3,500 workers.",
+            False,
+        ),
+        (
+            "What top speed did Trevithick's locomotive reach?",
+            "It carried ten tons of iron and 70 men the 9 miles to Abercynon.",
+            False,
+        ),
+        (
+            "How much does the Level 1 site induction cost?",
+            "The Level 1 induction takes 2 hours and is valid for 3 years.",
+            False,
+        ),
+        ("What percentage of voters turned out?", "Some 45 million people voted.", False),
+        # and must not: the unit of the kind asked for
+        ("How tall is the palace?", "At 237 metres it is the tallest building in Poland.", True),
+        ("How tall is the tower?", "The tower rises 42 storeys above the square.", True),
+        ("What top speed did it reach?", "It reached nearly 5 mph on the level.", True),
+        ("How fast can a cheetah run?", "Cheetahs run at up to 110 km/h.", True),
+        ("How heavy is the bell?", "The bell weighs 13 tonnes.", True),
+        ("How much does entry cost?", "Entry is free, but booking is recommended.", True),
+        ("What price did Adobe pay for Figma?", "Adobe paid $20 billion in cash and stock.", True),
+        ("At what temperature do they merge?", "They merge above 10^15 kelvins.", True),
+        ("What is the area of the park?", "The park covers 120 hectares.", True),
+        ("What percentage of voters turned out?", "Turnout was 61.2 % of the electorate.", True),
+        ("What percentage of voters turned out?", "About two thirds of voters did.", True),
+        # a question the rule does not read is never refused by it
+        ("How many ships were sent?", "It was a naval expedition.", True),
+    ],
+)
+def test_measure_problem_needs_a_unit_of_the_kind_asked_for(question, sentence, answers):
+    assert (checks.measure_problem(question, sentence) is None) is answers
+
+
+@pytest.mark.parametrize(
+    ("question", "unit"),
+    [
+        ("What price per Figma share did Adobe agree to pay?", "share"),
+        ("What price per MWh does the supplier pay under the agreement?", "MWh"),
+        ("What is Poland's GDP per capita?", "capita"),
+        ("How many calories per day did they drink?", None),  # also "daily", "a day"
+        ("How much is charged per person?", None),  # also "each"
+        ("Was the fee paid as per the contract?", None),
+        ("What is the unemployment rate?", None),
+    ],
+)
+def test_per_unit_is_the_unit_of_the_rate_asked_for(question, unit):
+    assert checks.per_unit(question) == unit
+
+
+def test_measure_problem_needs_the_unit_of_a_rate():
+    q = "What price per Figma share did Adobe agree to pay?"
+    total = "Adobe agreed to acquire Figma for about $20 billion, half cash and half stock."
+    assert checks.measure_problem(q, total) == (
+        "the question asks for an amount per 'share', and the quoted sentence does not "
+        "mention 'share'"
+    )
+    assert checks.measure_problem(q, "Adobe will pay $51.00 in cash for each Figma share.") is None
+    assert checks.measure_problem(q, "The price is $51.00 a share.") is None
+
+
+def test_measure_problem_reason_names_what_is_asked_and_missing():
+    assert (
+        checks.measure_problem(
+            "What top speed did the locomotive reach?", "It carried 10 tons of iron 9 miles."
+        )
+        == "the question asks for a speed, and the quoted sentence has no speed"
+    )
+
+
 def test_a_when_question_with_how_much_inside_asks_when():
     assert checks.expected_answer_type("When did he realise how much he had lost?") == "date"
 

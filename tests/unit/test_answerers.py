@@ -257,6 +257,28 @@ def test_quantity_check_quotes_a_close_sentence_with_the_quantity():
     assert quoted(raw, ps) == ["About 900 ships were sent against Japan in that expedition."]
 
 
+def test_measure_check_refuses_a_number_of_another_kind_and_quotes_the_one_with_the_unit():
+    q = "How tall is the Palace of Culture and Science?"
+    gift = passage(
+        1, "The Palace of Culture and Science was a gift completed in 1955 by 3,500 men."
+    )
+    on = ExtractiveAnswerer(Unit(), measure_check=True)
+    parsed = parse_output(on.generate(q, [gift], []))
+    assert says_insufficient(parsed)
+    assert parsed.block["reason"] == (
+        "the question asks for a length, height or distance, and the quoted sentence has no "
+        "unit of length"
+    )
+    assert not says_insufficient(
+        parse_output(ExtractiveAnswerer(Unit(), measure_check=False).generate(q, [gift], []))
+    )
+    height = passage(2, "At 237 metres, the palace is the tallest building in Poland.")
+    raw = ExtractiveAnswerer(Unit(), measure_check=True, check_margin=0.5).generate(
+        q, [gift, height], []
+    )
+    assert quoted(raw, [gift, height]) == [height.candidate.content]
+
+
 def test_counted_check_refuses_a_number_of_something_else_and_accepts_a_paraphrase():
     q = "How many members did the cooperative have at the end of 2025?"
     staff = [passage(1, "The cooperative employed five people at the end of 2025.")]

@@ -131,6 +131,7 @@ def test_validated_values_are_reused_as_copies_and_bad_ones_always_refused() -> 
         ("number_check", "require_question_numbers"),
         ("answer_type_check", "answer_type_check"),
         ("quantity_check", "quantity_check"),
+        ("measure_check", "measure_check"),
         ("counted_check", "counted_check"),
         ("negation_check", "negation_check"),
         ("contrast_check", "contrast_check"),
