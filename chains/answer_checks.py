@@ -17,9 +17,10 @@ caller (no model here).
 * :func:`paraphrase_degrees` / :func:`focus_coverage` / :func:`coverage_problem`: the graded
   form of the focus rule: the share of the question's focus weight the quoted sentence and
   its document cover (a paraphrase counts by how close it is), against a threshold.
-* :func:`expected_measure` / :func:`measure_problem`: a question asking for one kind of
-  quantity (a height, a speed, a price, a temperature, a percentage) needs a sentence with
-  a unit of that kind, not just any number.
+* :func:`expected_measure` / :func:`per_unit` / :func:`measure_problem`: a question asking
+  for one kind of quantity (a height, a speed, a price, a temperature, a percentage) needs a
+  sentence with a unit of that kind, not just any number; one asking for a rate ("the price
+  per share") a sentence that names its unit.
 * :func:`contrast_problem`: a question naming one of two words that exclude each other
   ("less", "Tuesday", "the 18th century") is not answered by a sentence that states the
   other instead ("more", "Wednesday", "the 19th century"); ``chains/contrast_terms.json``.
@@ -400,19 +401,28 @@ def counted_problem(words: Sequence[str]) -> str:
 
 Measure = Literal["length", "speed", "weight", "money", "temperature", "area", "share"]
 
+#: What may follow a measure noun that heads the question's phrase ("what is the height *of*
+#: …", "what top speed *did* …"), unlike a noun that modifies another ("what distance
+#: *learning* …", "what temperature *scale* …").
+_HEAD_END = (
+    r"(?=\s*([?,;]|$)|\s+(of|is|was|are|were|did|does|do|will|would|can|could|has|had|at|in|"
+    r"for|from|between|to|per|that|reached|paid)\b)"
+)
 #: The words of a question that ask for one kind of measure: "how" + an adjective, or "what"
-#: + a noun ("which speed setting" asks for a choice, not a speed). Left out as ambiguous:
-#: "how long" (a length or a duration), "how high" (a height or a level: "how high did prices
-#: rise?"), "how big / large" (a size or a count), and revenue / budget (amounts that filings
-#: print without a currency).
+#: + a noun heading its phrase ("which speed setting" asks for a choice, "what temperature
+#: scale" for a name). Left out as ambiguous: "how long" (a length or a duration), "how high"
+#: (a height or a level: "how high did prices rise?"), "how big / large" (a size or a count),
+#: "how far did …" (a progress: "how far did the team advance?"), revenue / budget (amounts
+#: that filings print without a currency), "the cost of capital" (a rate). A question that
+#: names the measure otherwise ("what is its height?") is not read (the safe direction).
 _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
     (
         "length",
         re.compile(
-            r"\bhow (tall|far|deep|wide|thick)\b"
-            r"|\bwhat (is |was |are |were )?(the )?((total|maximum|average|"
-            r"approximate) )?(height|length|distance|depth|width|altitude|elevation|diameter|"
-            r"radius|thickness|wingspan)\b",
+            r"\bhow (tall|deep|wide|thick)\b|\bhow far (is|was|are|were)\b"
+            r"|\bwhat (is |was |are |were )?(the )?((total|maximum|average|approximate) )?"
+            r"(height|length|distance|depth|width|altitude|elevation|diameter|radius|thickness|"
+            r"wingspan)" + _HEAD_END,
             re.IGNORECASE,
         ),
     ),
@@ -420,7 +430,7 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
         "speed",
         re.compile(
             r"\bhow fast\b|\bwhat (is |was )?(the )?((top|maximum|average|cruising) )?"
-            r"(speed|velocity)\b",
+            r"(speed|velocity)" + _HEAD_END,
             re.IGNORECASE,
         ),
     ),
@@ -428,7 +438,7 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
         "weight",
         re.compile(
             r"\bhow heavy\b|\bhow much (does|did|do|would|will|can|could) [^?]*\bweigh\b"
-            r"|\bwhat (is |was )?(the )?((total|maximum|average) )?(weight|mass)\b",
+            r"|\bwhat (is |was )?(the )?((total|maximum|average) )?(weight|mass)" + _HEAD_END,
             re.IGNORECASE,
         ),
     ),
@@ -438,79 +448,118 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
             r"\bhow much (money\b|(does|did|do|will|would|is|was|were|are|can|could) [^?]*"
             r"\b(cost|costs|pay|paid|charge|charged|spend|spent|earn|earned|worth|sell for|"
             r"sold for)\b)"
-            r"|\bwhat (is |was |were |are )?(the )?((total|average|annual|starting|"
-            r"median|unit|ticket|share|retail|purchase|sale) )?(price|cost|fee|fare|salary|"
-            r"wage|toll|rent)\b"
-            r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b",
+            r"|\bwhat (is |was |were |are )?(the )?((total|average|annual|starting|median|unit|"
+            r"ticket|share|retail|purchase|sale) )?(price|cost|fee|fare|salary|wage|rent)"
+            r"(?! of (capital|debt|equity|funds))"
+            + _HEAD_END
+            + r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b",
             re.IGNORECASE,
         ),
     ),
     (
         "temperature",
         re.compile(
-            r"\bhow (hot|cold|warm)\b|\bwhat (is |was )?(the )?((average|maximum|"
-            r"minimum|mean|lowest|highest) )?temperature\b",
+            r"\bhow (hot|cold|warm)\b|\bwhat (is |was )?(the )?((average|maximum|minimum|mean|"
+            r"lowest|highest) )?temperature" + _HEAD_END,
             re.IGNORECASE,
         ),
     ),
     (
         "area",
         re.compile(
-            r"\bwhat (is |was )?(the )?((total|land|surface|floor) )?area\b"
-            r"|\bhow many (square|acres|hectares)\b",
+            r"\bwhat (is|was) the ((total|land|surface|floor) )?area(?! (code|under))"
+            + _HEAD_END
+            + r"|\bhow many (square|acres|hectares)\b",
             re.IGNORECASE,
         ),
     ),
     (
         "share",
         re.compile(
-            r"\bwhat (is |was |are |were )?(the )?(percentage|percent|proportion|"
-            r"fraction)\b",
+            r"\bwhat (is |was |are |were )?(the )?(percentage|percent|proportion|fraction)\b",
             re.IGNORECASE,
         ),
     ),
 )
-#: What answers each measure: a unit (after a number or on its own: the number is
-#: ``quantity_check``'s), a currency, a fraction.
+_FRACTION_WORDS = (
+    r"half|halves|thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|"
+    r"twelfths?|twentieths?|hundredths?"
+)
+_COUNT = r"(\d[\d,.]*|" + "|".join(_NUMBER_WORDS) + r")"
+#: Unicode's currency signs ($, ¢, £, ¥, ₹, ₩, ₽, ₺, ₦, ₱, ฿, …; category "Sc") in the
+#: ranges they live in, and their full-width forms.
+_CURRENCY_SIGNS = "".join(
+    c
+    for c in map(chr, [*range(0x20, 0x20D0), 0xFE69, 0xFF04, 0xFFE0, 0xFFE1, 0xFFE5, 0xFFE6])
+    if unicodedata.category(c) == "Sc"
+)
+
+
+def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[str]:
+    """A unit pattern: ``words`` in any case, as a word or straight after a number ("5mph");
+    ``abbreviations`` as written and only after a number ("12 m", "5mg": "I'm" is no metre);
+    ``other`` as it stands."""
+    parts = [rf"(?i:(?:\b|(?<=\d))({words})\b)"]
+    if abbreviations:
+        parts.append(rf"(?<=\d)\s?({abbreviations})(?![A-Za-z])")
+    if other:
+        parts.append(other)
+    return re.compile("|".join(parts))
+
+
+#: What answers each measure: a unit (the number itself is ``quantity_check``'s), a
+#: currency, a fraction. Lenient by design: a unit anywhere in the sentence passes.
 _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
     {
-        "length": re.compile(
-            r"\b(m|km|cm|mm|ft|mi|yd|nmi|metres?|meters?|kilometres?|kilometers?|centimetres?|"
-            r"centimeters?|millimetres?|millimeters?|micrometres?|micrometers?|nanometres?|"
-            r"nanometers?|feet|foot|inch(es)?|yards?|miles?|storeys?|stories|floors|"
-            r"light[- ]years?|parsecs?|au|leagues?|fathoms?)\b"
-            r"|\d(m|km|cm|mm|ft|mi)\b|\d+ ?[′″'\"]",
-            re.IGNORECASE,
+        "length": _units(
+            r"metres?|meters?|kilometres?|kilometers?|centimetres?|centimeters?|millimetres?|"
+            r"millimeters?|micrometres?|micrometers?|microns?|nanometres?|nanometers?|"
+            r"angstroms?|feet|foot|inch(es)?|yards?|miles?|storeys?|stories|floors|"
+            r"light[- ](years?|seconds?)|parsecs?|leagues?|fathoms?|astronomical units?"
+            # "the length of his reign" is a duration
+            r"|seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centur(y|ies)",
+            r"m|km|cm|mm|nm|µm|μm|Å|ft|mi|yd|nmi|in\.|ly|pc|kpc|Mpc|AU",
+            r"\d\s?[′″]|\d'\s?\d",
         ),
-        "speed": re.compile(
-            r"\b(mph|km/h|kph|kmh|m/s|ft/s|knots?|mach|miles an hour|per (hour|second|minute))"
-            r"\b|/(h|s)\b",
-            re.IGNORECASE,
+        "speed": _units(
+            r"mph|km/h|km/hr|kph|kmh|m/s|ft/s|knots?|mach|miles an hour|km an hour|"
+            r"(per|an|a) (hour|second|minute)|rpm|[kmg]hz|[kmg]bps|[kmg]bit/s|per ?cent|"
+            r"percentage points?",
+            r"kn|kt|m s−1|m s-1",
+            r"%|/(h|hr|s|min)\b",  # "how fast did it grow?": 3.1 %
         ),
-        "weight": re.compile(
-            r"\b(kg|g|mg|t|lb|lbs|oz|kilo(gram)?s?|grams?|milligrams?|tonnes?|tons?|pounds?|"
-            r"ounces?|stones?|carats?|kilotons?|megatons?|hundredweight)\b|\d(kg|g|t|lbs?)\b",
-            re.IGNORECASE,
+        "weight": _units(
+            r"kilo(gram)?s?|grams?|milligrams?|micrograms?|tonnes?|tons?|pounds?|ounces?|"
+            r"stones?|carats?|kilotons?|megatons?|hundredweight|daltons?|kda|"
+            r"solar masses|solar mass",
+            r"kg|g|mg|µg|μg|mcg|t|lb|lbs|oz|Da|kDa|M☉",
         ),
-        "money": re.compile(
-            r"[$£€¥₹₩₽]|\b(dollars?|pounds?|euros?|yen|francs?|marks?|rupees?|yuan|cents?|"
-            r"pence|penny|shillings?|guineas?|usd|eur|gbp|chf|jpy|lire|lira|pesos?|roubles?|"
-            r"rubles?|crowns?|dinars?|ducats?|florins?|livres?|sterling|renminbi|baht|rand|"
-            r"kron(a|or|er|e)|free|free of charge|no charge|no cost)\b",
-            re.IGNORECASE,
+        "money": _units(
+            r"dollars?|pounds?|euros?|yen|francs?|marks?|rupees?|yuan|renminbi|cents?|pence|"
+            r"penny|shillings?|guineas?|lire|lira|pesos?|roubles?|rubles?|crowns?|dinars?|"
+            r"dirhams?|riyals?|shekels?|złoty|zloty|forint|naira|ringgit|rupiah|won|ducats?|"
+            r"florins?|livres?|sterling|baht|rand|kron(a|or|er|e)|bucks|quid|crores?|lakhs?|"
+            r"free|free of charge|no charge|no cost|waived|gratis",
+            r"p|c|bn|m",
+            # a currency sign (any of Unicode's), or an ISO code as written: "USD1.2 billion"
+            rf"[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|SEK|NOK|DKK|PLN|"
+            r"AED|HKD|SGD|Rs|Kč|kr)(?![a-z])",
         ),
-        "temperature": re.compile(
-            r"°|\b(degrees?|kelvins?|celsius|fahrenheit|centigrade)\b|\d ?[kcf]\b",
-            re.IGNORECASE,
+        "temperature": _units(
+            r"degrees?|deg|kelvins?|celsius|fahrenheit|centigrade",
+            r"K|C|F|oC|oF",
+            r"[°º˚℃℉]",
         ),
-        "area": re.compile(
-            r"\b(square|sq|acres?|hectares?|ha|km2|m2|mi2)\b|²",
-            re.IGNORECASE,
+        "area": _units(
+            r"square|sq|sqm|sqft|acres?|hectares?|ares|dunams?|km2|m2|mi2|km\^2|m\^2",
+            r"ha|sf",
+            r"²",
         ),
-        "share": re.compile(
-            r"%|\b(per ?cent|percentage|half|halves|thirds?|quarters?|fifths?|tenths?|"
-            r"majority|minority|most|all|none|one in|out of)\b|\b\d+ in \d+\b",
-            re.IGNORECASE,
+        "share": _units(
+            r"per ?cent|percentage|pct|" + _FRACTION_WORDS + r"|majority|minority|most|"
+            r"all|none",
+            "",
+            rf"[%％‰⅓⅔¼½¾⅕⅛]|\b\d+/\d+\b|(?i:\b{_COUNT} (in|of|out of) (every )?{_COUNT}\b)",
         ),
     }
 )
@@ -530,27 +579,119 @@ _MEASURE_TEXT: Mapping[Measure, tuple[str, str]] = MappingProxyType(
 def expected_measure(question: str) -> Measure | None:
     """The kind of quantity a question asks for, when its wording says so.
 
-    "How tall / far / deep", "what is the height / distance" -> ``length``; "how fast",
-    "what top speed" -> ``speed``; "how heavy", "how much does it weigh" -> ``weight``; "what
-    did it cost", "what is the price / fee", "how much did they pay" -> ``money``; "how hot",
-    "at what temperature" -> ``temperature``; "what is the area" -> ``area``; "what
-    percentage / proportion" -> ``share``; anything else -> ``None``.
+    "How tall / deep", "what is the height / distance" -> ``length``; "how fast", "what top
+    speed" -> ``speed``; "how heavy", "how much does it weigh" -> ``weight``; "what did it
+    cost", "what is the price / fee", "how much did they pay" -> ``money``; "how hot", "at
+    what temperature" -> ``temperature``; "what is the area" -> ``area``; "what percentage /
+    proportion" -> ``share``; anything else -> ``None``. As in
+    :func:`expected_answer_type`, a leading clause is not what is asked, and a cue after an
+    untyped first question ("Which model is it, and how tall …?") is not read.
 
     Args:
         question: The question text.
     """
     question = _LEADING_CLAUSE.sub("", question)
-    found = [(m.start(), kind) for kind, p in _MEASURE_Q if (m := p.search(question))]
-    return min(found)[1] if found else None
+    found: list[tuple[int, Measure]] = [
+        (m.start(), kind) for kind, p in _MEASURE_Q if (m := p.search(question))
+    ]
+    if not found:
+        return None
+    start, kind = min(found)
+    first_wh = _WH.search(question)
+    if first_wh is not None and first_wh.end() <= start:
+        return None
+    return kind
+
+
+#: Words that end the unit phrase of "per <unit>" in a question ("price per share *did* …").
+_PER_END = frozenset(
+    _wordlist(
+        """
+    did does do is was are were will would can could has have had in for at of on under
+    during from to by with and or than that which when paid pay charged cost gained
+    the a an this that our its their his her according pursuant
+    """
+    )
+)
+#: Units that are often written otherwise: of time ("per day": "daily", "a day", "/d"), of a
+#: person ("per person": "each", "per capita"), "per cent", and the Latin "per se".
+_PER_OTHERWISE = frozenset(
+    _wordlist(
+        """
+    second seconds minute minutes hour hours day days week weeks month months year years
+    annum night nights person persons people head heads capita inhabitant inhabitants cent
+    se
+    """
+    )
+)
+#: Other ways a rate's unit is written; a sentence with any of them names it.
+_PER_ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "share": ("eps", "ads", "adr"),
+        "tonne": ("ton", "tons", "t"),
+        "ton": ("tonne", "tonnes", "t"),
+        "litre": ("liter", "l"),
+        "liter": ("litre", "l"),
+        "barrel": ("bbl",),
+        "ounce": ("oz",),
+        "gallon": ("gal", "mpg"),
+        "kilogram": ("kg", "kilo"),
+        "kilo": ("kg", "kilogram"),
+        "foot": ("ft", "psf"),
+        "mile": ("mi", "mpg", "mph"),
+        "mwh": ("megawatt-hour", "megawatt"),
+        "kwh": ("kilowatt-hour", "kilowatt"),
+        "unit": ("each",),
+    }
+)
+
+
+def per_unit(question: str) -> str | None:
+    """The unit of a rate a quantity question asks for: "price per Figma *share*", "per
+    *MWh*".
+
+    The last of the words after "per" up to a verb, a preposition, a determiner or the end
+    (the head of its noun phrase: "per Figma share" -> "share"); ``None`` when the question
+    asks for no quantity, has no "per" ("as per", "per the agreement" are not one), or its
+    unit is often written otherwise ("per day" is also "daily", "per person" "each").
+
+    Args:
+        question: The question text.
+    """
+    if expected_answer_type(question) != "quantity" and expected_measure(question) is None:
+        return None
+    m = re.search(r"(?<!\bas )\bper ((?:[A-Za-z][\w-]* ?){1,3})", question, re.IGNORECASE)
+    if m is None:
+        return None
+    phrase: list[str] = []
+    for word in m.group(1).split():
+        if word.lower() in _PER_END:
+            break
+        phrase.append(word)
+    if not phrase or phrase[-1].lower() in _PER_OTHERWISE:
+        return None
+    return phrase[-1]
+
+
+def _names_unit(unit: str, sentence: str) -> bool:
+    """Whether ``sentence`` names the rate's ``unit`` (or one of its aliases), or gives a
+    rate of its own ("each", "apiece", "$80/bbl")."""
+    if re.search(r"\b(each|every|apiece)\b|\w/[A-Za-z]", sentence, re.IGNORECASE):
+        return True
+    said = {stem(w) for w in _contrast_words(sentence)}
+    forms = (unit.lower(), *_PER_ALIASES.get(unit.lower(), ()))
+    return any(stem(f) in said for f in forms)
 
 
 def measure_problem(question: str, sentence: str) -> str | None:
     """Why ``sentence`` cannot give the kind of quantity ``question`` asks for, or ``None``.
 
     A height is not answered by a sentence that gives a date and a count, nor a price by one
-    that gives a length; and a rate ("the price per share", "per MWh") is not answered by a
-    sentence that does not name its unit (a total price). Example: ``"the question asks for a
-    speed, and the quoted sentence has no speed"``.
+    that gives a length (:func:`expected_measure`); and a rate ("the price per share", "per
+    MWh", :func:`per_unit`) is not answered by a sentence that does not name its unit (a
+    total price). Examples: ``"the question asks for a speed, and the quoted sentence has no
+    speed"``, ``"the question asks for an amount per 'share', and the quoted sentence does
+    not mention 'share'"``.
 
     Args:
         question: The question text.
@@ -561,58 +702,12 @@ def measure_problem(question: str, sentence: str) -> str | None:
         asks, lacks = _MEASURE_TEXT[kind]
         return f"the question asks for {asks}, and the quoted sentence has {lacks}"
     unit = per_unit(question)
-    if unit is not None and kind != "speed":
-        said = {stem(w) for w in _contrast_words(sentence)}
-        if stem(unit.lower()) not in said:
-            return (
-                f"the question asks for an amount per '{unit}', and the quoted sentence does "
-                f"not mention '{unit}'"
-            )
+    if unit is not None and kind != "speed" and not _names_unit(unit, sentence):
+        return (
+            f"the question asks for an amount per '{unit}', and the quoted sentence does not "
+            f"mention '{unit}'"
+        )
     return None
-
-
-#: Words that end the unit phrase of "per <unit>" in a question.
-_PER_END = frozenset(
-    _wordlist(
-        """
-    did does do is was are were will would can could has have had in for at of on under
-    during from to by with and or than that which when paid pay charged cost
-    """
-    )
-)
-#: Units that are often written otherwise: of time ("per day": "daily", "a day", "/d"), of a
-#: person ("per person": "each"), and the Latin "per se".
-_PER_OTHERWISE = frozenset(
-    _wordlist(
-        """
-    second seconds minute minutes hour hours day days week weeks month months year years
-    annum night nights person persons people head se
-    """
-    )
-)
-
-
-def per_unit(question: str) -> str | None:
-    """The unit of a rate the question asks for: "price per Figma *share*", "per *MWh*".
-
-    The last word of the phrase after "per" (up to a verb, a preposition or the end); ``None``
-    when the question has no "per" ("as per" is not one), or its unit is often written
-    otherwise ("per day" is also "daily", "per person" "each").
-
-    Args:
-        question: The question text.
-    """
-    m = re.search(r"(?<!\bas )\bper ((?:[A-Za-z][\w-]* ?){1,3})", question, re.IGNORECASE)
-    if m is None:
-        return None
-    phrase: list[str] = []
-    for word in m.group(1).split():
-        if word.lower() in _PER_END:
-            break
-        phrase.append(word)
-    if not phrase or phrase[-1].lower() in _PER_OTHERWISE or phrase[-1].lower() == "cent":
-        return None
-    return phrase[-1]
 
 
 # ------------------------------------------------------------------------------------------

@@ -246,10 +246,15 @@ def test_measure_problem_needs_a_unit_of_the_kind_asked_for(question, sentence, 
     [
         ("What price per Figma share did Adobe agree to pay?", "share"),
         ("What price per MWh does the supplier pay under the agreement?", "MWh"),
-        ("What is Poland's GDP per capita?", "capita"),
+        ("What is the price per share according to the merger agreement?", "share"),
+        ("What is the cost per QALY gained?", "QALY"),
+        ("What was the per share price?", None),  # its wording asks for no quantity read here
+        ("What is Poland's GDP per capita?", None),  # also "per person", "per head"
         ("How many calories per day did they drink?", None),  # also "daily", "a day"
         ("How much is charged per person?", None),  # also "each"
         ("Was the fee paid as per the contract?", None),
+        ("Per the merger agreement, what will holders receive?", None),  # no quantity asked
+        ("What per share data is disclosed?", None),
         ("What is the unemployment rate?", None),
     ],
 )
@@ -264,8 +269,57 @@ def test_measure_problem_needs_the_unit_of_a_rate():
         "the question asks for an amount per 'share', and the quoted sentence does not "
         "mention 'share'"
     )
-    assert checks.measure_problem(q, "Adobe will pay $51.00 in cash for each Figma share.") is None
-    assert checks.measure_problem(q, "The price is $51.00 a share.") is None
+    for sentence in (
+        "Adobe will pay $51.00 in cash for each Figma share.",
+        "The price is $51.00 a share.",
+    ):
+        assert checks.measure_problem(q, sentence) is None
+    # a unit written otherwise, or a rate of the sentence's own
+    assert checks.measure_problem("What were earnings per share?", "Diluted EPS was $2.10.") is None
+    assert checks.measure_problem("What is the price per ton?", "It sold at $600 a tonne.") is None
+    assert checks.measure_problem("What is the price per barrel?", "Oil was $80/bbl.") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # units straight after the number, abbreviations, signs
+        ("How tall is it?", "It is 80m tall."),
+        ("How fast is it?", "It does 70mph."),
+        ("How heavy is the dose?", "Each tablet holds 5mg."),
+        ("What is the area of the flat?", "It has 80m2 of floor."),
+        ("How much did it cost?", "It cost USD1.2 billion."),
+        ("How much did it cost?", "It cost Rs 500."),
+        ("How much did it cost?", "The ticket was ₺40."),
+        ("What is the temperature of the core?", "It runs at 20ºC."),
+        ("What percentage of voters turned out?", "Two in five voted."),
+        ("What percentage of patients recovered?", "42 of 100 patients recovered."),
+        # a measure word in another sense
+        ("What is the length of his reign?", "He reigned for 30 years."),
+        ("How fast did the economy grow?", "It grew 3.1% a year."),
+        # not a measure question: a modifier, a choice, a rate of return, a place, a progress
+        ("What temperature scale did Celsius invent?", "He proposed the centigrade scale."),
+        ("What distance learning programmes exist?", "Online courses are offered."),
+        ("What is the cost of capital?", "WACC is 8.5%."),
+        ("What area of the city was bombed?", "The old town was bombed."),
+        ("What is the area under the curve?", "AUC was 0.87."),
+        ("How far did the team advance?", "They reached the semi-finals."),
+        ("Which model is it, and how tall is it?", "It is the X-1."),
+    ],
+)
+def test_measure_problem_accepts_units_as_written_and_other_senses(question, sentence):
+    assert checks.measure_problem(question, sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("How tall is it?", "I'm sure it's tall."),  # "m" counts only after a number
+        ("How heavy is it?", "It is heavy, don't lift it."),  # and so does "t"
+    ],
+)
+def test_measure_problem_reads_one_letter_units_only_after_a_number(question, sentence):
+    assert checks.measure_problem(question, sentence) is not None
 
 
 def test_measure_problem_reason_names_what_is_asked_and_missing():
