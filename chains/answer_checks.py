@@ -338,63 +338,6 @@ def answer_type_problem(
     return f"the question asks {asks}, and the quoted sentence has {lacks}"
 
 
-#: Words that end the counted phrase of "how many <phrase> did ...".
-_PHRASE_END = frozenset(
-    _wordlist(
-        """
-    did do does were was are is have has had can could will would should must might may
-    in of on at per for during from to there that which who whom the a an and or by with
-    it its they he she we you i this these those before after since when while than as
-    each every already still ever
-        """
-    )
-)
-#: Counted words too general to check ("how many people", "how many times").
-_GENERIC_COUNTS = frozenset(
-    _wordlist(
-        """
-    people persons times ones things items kinds types sorts ways units total
-        """
-    )
-)
-
-
-def counted_words(question: str) -> list[str]:
-    """The words of what a *how many / how much* question counts, e.g. ``["ships"]``.
-
-    The phrase after "how many" / "how much" up to an auxiliary, a preposition or a pronoun,
-    at most three words ("How many Ultamate Rewards members did ..." -> ``["ultamate",
-    "rewards", "members"]``), whatever the question's answer type ("how much influence" ->
-    ``["influence"]``); empty when there is none ("how much does it cost?") or when it starts
-    with a word too general to check ("how many people live there?", "how many times"). The
-    phrase may run on into a verb ("how many sheep graze ..." -> ``["sheep", "graze"]``): a
-    sentence naming any of its words counts the same thing.
-
-    Args:
-        question: The question text.
-    """
-    m = re.search(r"\bhow (many|much)\b(.*)", _LEADING_CLAUSE.sub("", question), re.I)
-    if m is None:
-        return []
-    phrase: list[str] = []
-    for w in _words(m.group(2)):
-        lw = w.lower()
-        if lw in _PHRASE_END or any(c.isdigit() for c in lw) or len(phrase) == 3:
-            break
-        phrase.append(lw)
-    if not phrase or phrase[0] in _GENERIC_COUNTS:
-        return []
-    return phrase
-
-
-def counted_problem(words: Sequence[str]) -> str:
-    """The refusal reason when the quoted sentence names none of the counted ``words``."""
-    return (
-        f"the question counts '{' '.join(words)}', which the quoted sentence does not "
-        "mention (nor a close paraphrase)"
-    )
-
-
 # ------------------------------------------------------------------------------------------
 # measure: the kind of quantity
 # ------------------------------------------------------------------------------------------
@@ -708,6 +651,143 @@ def measure_problem(question: str, sentence: str) -> str | None:
             f"mention '{unit}'"
         )
     return None
+
+
+# ------------------------------------------------------------------------------------------
+# counted thing
+# ------------------------------------------------------------------------------------------
+
+#: Words that end the counted phrase of "how many <phrase> did ...".
+_PHRASE_END = frozenset(
+    _wordlist(
+        """
+    did do does were was are is have has had can could will would should must might may
+    in of on at per for during from to there that which who whom the a an and or by with
+    it its they he she we you i this these those before after since when while than as
+    each every already still ever
+        """
+    )
+)
+#: Counted words too general to check ("how many people", "how many times").
+_GENERIC_COUNTS = frozenset(
+    _wordlist(
+        """
+    people persons times ones things items kinds types sorts ways units total
+        """
+    )
+)
+
+
+def counted_words(question: str) -> list[str]:
+    """The words of what a *how many / how much* question counts, e.g. ``["ships"]``.
+
+    The phrase after "how many" / "how much" up to an auxiliary, a preposition or a pronoun,
+    at most three words ("How many Ultamate Rewards members did ..." -> ``["ultamate",
+    "rewards", "members"]``), whatever the question's answer type ("how much influence" ->
+    ``["influence"]``); empty when there is none ("how much does it cost?") or when it starts
+    with a word too general to check ("how many people live there?", "how many times") or a
+    comparative ("how much larger is Texas?": a difference, not a thing counted). The
+    phrase may run on into a verb ("how many sheep graze ..." -> ``["sheep", "graze"]``): a
+    sentence naming any of its words counts the same thing.
+
+    Args:
+        question: The question text.
+    """
+    m = re.search(r"\bhow (many|much)\b(.*)", _LEADING_CLAUSE.sub("", question), re.I)
+    if m is None:
+        return []
+    phrase: list[str] = []
+    for w in _words(m.group(2)):
+        lw = w.lower()
+        if lw in _PHRASE_END or any(c.isdigit() for c in lw) or len(phrase) == 3:
+            break
+        phrase.append(lw)
+    if not phrase or phrase[0] in _GENERIC_COUNTS or phrase[0] in _COMPARATIVE_COUNTS:
+        return []
+    return phrase
+
+
+#: Words after a number that scale or hedge it rather than name what it counts.
+_SCALE_WORDS = frozenset(
+    _wordlist(
+        """
+    hundred hundreds thousand thousands million millions billion billions trillion
+    trillions dozen dozens bn mn m k more less over under than about around nearly almost
+    some roughly approximately extra additional new other further
+        """
+    )
+)
+#: Cardinal words that count ("five people"); not "one" ("one day", "one reason").
+_CARDINALS = _wordlist(
+    """
+    two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+    """
+)
+_COUNTING_NUMBER = re.compile(
+    r"(?<![\w.,])(\d[\d,.]*\d|\d|(?i:" + "|".join(_CARDINALS) + r"))\b(?![.,]?\d)"
+)
+#: What a number measures rather than counts: its unit, a currency or a per cent.
+_MEASURING = tuple(v for k, v in _MEASURE_UNITS.items() if k != "share")
+
+
+def counted_instead(sentence: str) -> list[str]:
+    """The words that the sentence's numbers count: "five *people*", "908 *stores*".
+
+    For each number (digits, or a cardinal word from two up) the first word after it, past
+    scale words ("40 *million* members"), up to an auxiliary or a preposition. Numbers that
+    date ("in 2025", a bare year), measure ("5 km", "$1.2 billion", "12 %") or scale
+    nothing ("1.86 million.") count nothing here.
+
+    Args:
+        sentence: The sentence that would be quoted.
+    """
+    text = _without_dates(_ONE_OF.sub(" ", sentence))
+    out: list[str] = []
+    for m in _COUNTING_NUMBER.finditer(text):
+        number = m.group(1)
+        if _FOUR_DIGIT_YEAR.fullmatch(number) or text[max(0, m.start() - 1) : m.start()] in (
+            _CURRENCY_SIGNS
+        ):
+            continue
+        rest = text[m.end() : m.end() + 60]
+        if re.match(r"\s*[%％‰]", rest):
+            continue
+        for w in _words(rest)[:4]:
+            lw = w.lower()
+            if lw in _SCALE_WORDS:
+                continue
+            measured = any(p.search(f"{number} {w}") for p in _MEASURING)
+            if not (lw in _PHRASE_END or measured or lw[0].isdigit() or len(lw) < 2):
+                out.append(lw)
+            break
+    return out
+
+
+#: A counted phrase that starts with a comparative asks for a difference ("how much
+#: *larger* is Texas?"), not a count of a thing.
+_COMPARATIVE_COUNTS = frozenset(
+    _wordlist(
+        """
+    more less fewer further farther longer shorter older younger larger bigger smaller
+    higher lower greater heavier lighter faster slower earlier later
+        """
+    )
+)
+
+
+def counted_problem(words: Sequence[str], instead: str | None = None) -> str:
+    """The refusal reason when the quoted sentence names none of the counted ``words``
+    (and counts ``instead`` another thing)."""
+    if instead:
+        return (
+            f"the question counts '{' '.join(words)}', and the quoted sentence counts "
+            f"'{instead}' instead"
+        )
+    return (
+        f"the question counts '{' '.join(words)}', which the quoted sentence does not "
+        "mention (nor a close paraphrase)"
+    )
 
 
 # ------------------------------------------------------------------------------------------

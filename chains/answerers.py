@@ -200,6 +200,9 @@ class ExtractiveAnswerer:
                 sentence that names it, or a word with cosine >= ``focus_similarity`` to one
                 of its words (:func:`chains.answer_checks.counted_words`): a number of
                 something else ("five employees" for "how many members") does not answer it.
+                Refused only when the sentence counts another thing
+                (:func:`chains.answer_checks.counted_instead`), not when its number counts
+                nothing named ("net sales were $383.3 billion" for "how much revenue").
             focus_check: The question's essential focus terms (names, and terms carrying at
                 least ``focus_share`` of its idf weight) must occur in the sentence's passage
                 or its header, or have a word there with cosine >= ``focus_similarity``.
@@ -418,11 +421,14 @@ class ExtractiveAnswerer:
         words = checks.counted_words(question) if checks.is_question(question) else []
         if not words:
             return None
+        instead = checks.counted_instead(sentence)
+        if not instead:
+            return None  # refused only on positive evidence: a number of another thing
         terms = [checks.FocusTerm(w, 1.0) for w in words]
         missing = checks.lexically_uncovered(terms, sentence)
         if len(missing) < len(terms) or len(self._unparaphrased(missing, sentence)) < len(terms):
             return None  # one counted word is in the sentence, or has a paraphrase there
-        return checks.counted_problem(words)
+        return checks.counted_problem(words, instead[0])
 
     def _names_apply(self, question: str) -> bool:
         """Whether ``focus_names_check`` reads this input: it is on and the input asks."""

@@ -159,6 +159,36 @@ def test_counted_words(question, words):
     assert checks.counted_words(question) == words
 
 
+def test_a_comparative_is_not_a_counted_thing():
+    assert checks.counted_words("How much larger is Texas than France?") == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "counted"),
+    [
+        ("The cooperative employed five people at the end of 2025.", ["people"]),
+        ("About 900 ships were sent against Japan in that expedition.", ["ships"]),
+        ("We exceeded 40 million Ultamate Rewards members.", ["ultamate"]),  # past "million"
+        ("He had three sons and two daughters.", ["sons", "daughters"]),
+        # dates, measures, money, per cents and bare scales count nothing
+        ("Total net sales were $383.3 billion.", []),
+        ("Warsaw's population is 1.86 million.", []),
+        ("It lasted from 1337 to 1453.", []),
+        ("Texas covers 695,662 km2.", []),
+        ("The abbey owned 500 acres.", []),
+        ("The 2018 annual report said sales grew 12 % in one year.", []),
+    ],
+)
+def test_counted_instead_reads_what_numbers_count(sentence, counted):
+    assert checks.counted_instead(sentence) == counted
+
+
+def test_counted_problem_names_the_thing_counted_instead():
+    assert checks.counted_problem(["members"], "people") == (
+        "the question counts 'members', and the quoted sentence counts 'people' instead"
+    )
+
+
 @pytest.mark.parametrize(
     "question",
     [
