@@ -717,7 +717,7 @@ _SCALE_WORDS = frozenset(
         """
     )
 )
-#: Cardinal words that count ("five people"); not "one" ("one day", "one reason").
+#: Cardinal words that count ("five people", "twenty-five cases"); not "one" ("one day").
 _CARDINALS = _wordlist(
     """
     two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
@@ -725,19 +725,61 @@ _CARDINALS = _wordlist(
     """
 )
 _COUNTING_NUMBER = re.compile(
-    r"(?<![\w.,])(\d[\d,.]*\d|\d|(?i:" + "|".join(_CARDINALS) + r"))\b(?![.,]?\d)"
+    r"(?<![\w.,])(\d[\d,.]*\d|\d|(?i:(" + "|".join(_CARDINALS) + r")(-(one|two|three|four|"
+    r"five|six|seven|eight|nine))?))\b(?![.,]?\d)"
 )
 #: What a number measures rather than counts: its unit, a currency or a per cent.
 _MEASURING = tuple(v for k, v in _MEASURE_UNITS.items() if k != "share")
+#: Units this rule must not read as things counted, beyond the measure kinds': volume,
+#: energy and power, data, times of day, abbreviated durations; and "times" ("scored 91
+#: times"), which counts occasions of whatever the question counts.
+_COUNT_UNITS = re.compile(
+    r"(?i:^(barrels?|bbl|bpd|gallons?|gal|litres?|liters?|ml|cubic|mw|gw|kw|twh|gwh|mwh|kwh|"
+    r"megawatts?|gigawatts?|kilowatts?|watts?|volts?|amps?|hrs?|mins?|ms|yrs?|pm|am|a\.m|p\.m|"
+    r"gmt|utc|tb|gb|mb|kb|bytes?|terabytes?|gigabytes?|megabytes?|petabytes?|pixels?|"
+    r"times|fold|occasions|percent|percentage|pct|per)$)"
+)
+#: A number that labels rather than counts: after a capitalised word ("Section 230",
+#: "Boeing 747", "Note 2"), "No." / "#", or a letter and a hyphen ("COVID-19"); a score.
+_LABEL_BEFORE = re.compile(r"(\b[A-Z][\w'’-]*|\bNo\.?|#|[A-Za-z]-)\s?$")
+#: Capitalised words before a number that hedge it rather than name a label ("About 900").
+_HEDGES = frozenset(
+    _wordlist(
+        """
+    about around nearly almost some over under only just roughly approximately exactly
+    another more than fewer less up to at least most
+        """
+    )
+)
+#: Words that end a counted phrase here besides ``_PHRASE_END`` (a score: "won 3–1 against").
+_COUNT_END = frozenset(_wordlist("against versus vs"))
+_SCORE = re.compile(r"^\s?[–-]\s?\d")
+#: A currency before the number, with or without a space ("$ 5", "US$ 5", "EUR 500").
+_MONEY_BEFORE = re.compile(
+    rf"([{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|"
+    r"SEK|NOK|DKK|PLN|AED|HKD|SGD|Rs\.?|Kč|kr))\s?$"
+)
+_CLAUSE_END = re.compile(r"[,;:.()\[\]|—–!?]")
+
+
+def _is_unit(word: str, number: str) -> bool:
+    """Whether ``word`` after ``number`` measures it (a unit, a currency) or is a per cent."""
+    return bool(_COUNT_UNITS.match(word) or any(p.search(f"{number} {word}") for p in _MEASURING))
 
 
 def counted_instead(sentence: str) -> list[str]:
-    """The words that the sentence's numbers count: "five *people*", "908 *stores*".
+    """What the sentence's numbers count, when every one of them counts a named thing:
+    "five *people*", "908 *stores*"; ``[]`` otherwise.
 
-    For each number (digits, or a cardinal word from two up) the first word after it, past
-    scale words ("40 *million* members"), up to an auxiliary or a preposition. Numbers that
-    date ("in 2025", a bare year), measure ("5 km", "$1.2 billion", "12 %") or scale
-    nothing ("1.86 million.") count nothing here.
+    For each number (digits, or a cardinal word from two up) the phrase after it, past
+    scale words ("40 million Ultamate Rewards *members*"), up to three words before an
+    auxiliary, a preposition or a punctuation mark; its last word is what it counts. A
+    number that dates ("in 2025", a bare year) or labels ("Section 230", "Boeing 747",
+    "COVID-19", a score "3–1") is passed over. One that measures ("5 km", "$1.2 billion",
+    "12 %", "500 Swiss francs", "22,500 MW") or names nothing ("a population of 1.86
+    million", a table row of figures) means the sentence may give the amount asked for in
+    its own words, so nothing is reported: only a sentence whose numbers all count other
+    things is evidence of a mismatch.
 
     Args:
         sentence: The sentence that would be quoted.
@@ -745,22 +787,31 @@ def counted_instead(sentence: str) -> list[str]:
     text = _without_dates(_ONE_OF.sub(" ", sentence))
     out: list[str] = []
     for m in _COUNTING_NUMBER.finditer(text):
-        number = m.group(1)
-        if _FOUR_DIGIT_YEAR.fullmatch(number) or text[max(0, m.start() - 1) : m.start()] in (
-            _CURRENCY_SIGNS
-        ):
+        number, before = m.group(1), text[: m.start()]
+        rest = text[m.end() : m.end() + 80]
+        label = _LABEL_BEFORE.search(before)
+        if label and label.group(1).lower() in _NOT_NAMES | _HEDGES:
+            label = None  # "About 900 ships", "The 12 apostles": a sentence's first word
+        if _FOUR_DIGIT_YEAR.fullmatch(number) or label:
             continue
-        rest = text[m.end() : m.end() + 60]
-        if re.match(r"\s*[%％‰]", rest):
+        if _SCORE.match(rest):
             continue
-        for w in _words(rest)[:4]:
+        if _MONEY_BEFORE.search(before) or re.match(r"\s*[%％‰]", rest):
+            return []
+        clause = _CLAUSE_END.split(rest, maxsplit=1)[0]
+        phrase: list[str] = []
+        for w in _words(clause):
             lw = w.lower()
-            if lw in _SCALE_WORDS:
+            if not phrase and lw in _SCALE_WORDS:
                 continue
-            measured = any(p.search(f"{number} {w}") for p in _MEASURING)
-            if not (lw in _PHRASE_END or measured or lw[0].isdigit() or len(lw) < 2):
-                out.append(lw)
-            break
+            if lw in _PHRASE_END or lw in _COUNT_END or lw[0].isdigit() or len(phrase) == 3:
+                break
+            if phrase and lw.endswith(("ed", "ing")):
+                break  # a verb after the noun: "five people worked" (not "5,000 armed men")
+            phrase.append(lw)
+        if not phrase or any(_is_unit(w, number) for w in phrase):
+            return []  # a bare amount or a measure: perhaps the one asked for
+        out.append(phrase[-1])
     return out
 
 
