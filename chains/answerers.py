@@ -625,7 +625,7 @@ def make_answerer(
     *,
     answer_type_check: bool = False,
     quantity_check: bool = True,
-    measure_check: bool = False,
+    measure_check: bool = True,
     counted_check: bool = False,
     focus_check: bool = False,
     negation_check: bool = True,

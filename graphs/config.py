@@ -237,17 +237,18 @@ class RAGConfig:
         client="opt-in",
     )
     measure_check: bool = knob(
-        False,
+        True,
         "extractive answerer: a question asking for one kind of quantity (a height, speed, "
         "weight, price, temperature, area or percentage) is refused unless the quoted sentence "
-        "has a unit of that kind",
+        "has a unit of that kind; a rate (`price per share`) unless it names the unit",
         "bool",
         client="opt-in",
     )
     counted_check: bool = knob(
         False,
         "extractive answerer: a question counting something (`how many ships`) is refused "
-        "unless the quoted sentence names it or a word with cosine ≥ 0.7 to it",
+        "when the quoted sentence names neither it nor a word with cosine ≥ 0.7 to it and its "
+        "numbers all count other things (`five people`)",
         "bool",
         client="opt-in",
     )
