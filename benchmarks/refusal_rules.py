@@ -11,6 +11,7 @@ it, and the offline extractive answerer then decides whether the sentence it wou
 answers the question (``chains/answer_checks.py``). Its rules are knobs: ``number_check`` (a
 number the question asks about that no passage mentions), ``answer_type_check`` (who / when /
 how many needs a name / date / quantity), ``quantity_check`` (its how-many half alone),
+``measure_check`` (a height, speed, price … needs a unit of that kind; a rate its unit),
 ``counted_check`` (a how-many question needs a sentence naming what it counts),
 ``negation_check`` (a negated question needs a
 negated sentence), ``contrast_check`` (a question naming one of two words that exclude each
