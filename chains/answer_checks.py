@@ -436,6 +436,8 @@ _CURRENCY_SIGNS = "".join(
     for c in map(chr, [*range(0x20, 0x20D0), 0xFE69, 0xFF04, 0xFFE0, 0xFFE1, 0xFFE5, 0xFFE6])
     if unicodedata.category(c) == "Sc"
 )
+#: Currency codes, matched as written ("USD1.2 billion", "EUR 500").
+_CURRENCY_CODES = "USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|SEK|NOK|DKK|PLN|AED|HKD|SGD|Rs|Kč|kr"
 
 
 def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[str]:
@@ -485,8 +487,7 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             r"free|free of charge|no charge|no cost|waived|gratis",
             r"p|c|bn|m",
             # a currency sign (any of Unicode's), or an ISO code as written: "USD1.2 billion"
-            rf"[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|SEK|NOK|DKK|PLN|"
-            r"AED|HKD|SGD|Rs|Kč|kr)(?![a-z])",
+            rf"[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])({_CURRENCY_CODES})(?![a-z])",
         ),
         "temperature": _units(
             r"degrees?|deg|kelvins?|celsius|fahrenheit|centigrade",
@@ -678,6 +679,18 @@ _GENERIC_COUNTS = frozenset(
 )
 
 
+#: A counted phrase that starts with a comparative asks for a difference ("how much
+#: *larger* is Texas?"), not a count of a thing.
+_COMPARATIVE_COUNTS = frozenset(
+    _wordlist(
+        """
+    more less fewer further farther longer shorter older younger larger bigger smaller
+    higher lower greater heavier lighter faster slower earlier later
+        """
+    )
+)
+
+
 def counted_words(question: str) -> list[str]:
     """The words of what a *how many / how much* question counts, e.g. ``["ships"]``.
 
@@ -751,13 +764,14 @@ _HEDGES = frozenset(
         """
     )
 )
+#: Capitalised words before a number that are no label: a sentence's first word, a hedge.
+_NOT_LABELS = _NOT_NAMES | _HEDGES
 #: Words that end a counted phrase here besides ``_PHRASE_END`` (a score: "won 3–1 against").
 _COUNT_END = frozenset(_wordlist("against versus vs"))
 _SCORE = re.compile(r"^\s?[–-]\s?\d")
 #: A currency before the number, with or without a space ("$ 5", "US$ 5", "EUR 500").
 _MONEY_BEFORE = re.compile(
-    rf"([{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|"
-    r"SEK|NOK|DKK|PLN|AED|HKD|SGD|Rs\.?|Kč|kr))\s?$"
+    rf"([{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])({_CURRENCY_CODES})\.?)\s?$"
 )
 _CLAUSE_END = re.compile(r"[,;:.()\[\]|—–!?]")
 
@@ -790,7 +804,7 @@ def counted_instead(sentence: str) -> list[str]:
         number, before = m.group(1), text[: m.start()]
         rest = text[m.end() : m.end() + 80]
         label = _LABEL_BEFORE.search(before)
-        if label and label.group(1).lower() in _NOT_NAMES | _HEDGES:
+        if label and label.group(1).lower() in _NOT_LABELS:
             label = None  # "About 900 ships", "The 12 apostles": a sentence's first word
         if _FOUR_DIGIT_YEAR.fullmatch(number) or label:
             continue
@@ -813,18 +827,6 @@ def counted_instead(sentence: str) -> list[str]:
             return []  # a bare amount or a measure: perhaps the one asked for
         out.append(phrase[-1])
     return out
-
-
-#: A counted phrase that starts with a comparative asks for a difference ("how much
-#: *larger* is Texas?"), not a count of a thing.
-_COMPARATIVE_COUNTS = frozenset(
-    _wordlist(
-        """
-    more less fewer further farther longer shorter older younger larger bigger smaller
-    higher lower greater heavier lighter faster slower earlier later
-        """
-    )
-)
 
 
 def counted_problem(words: Sequence[str], instead: str | None = None) -> str:

@@ -195,7 +195,8 @@ class ExtractiveAnswerer:
             measure_check: A question asking for one kind of quantity (a height, a speed, a
                 weight, a price, a temperature, an area, a percentage) needs a sentence with a
                 unit of that kind (:func:`chains.answer_checks.measure_problem`): a year and a
-                count do not give a height.
+                count do not give a height; one asking for a rate ("price per share") needs a
+                sentence that names its unit.
             counted_check: A question counting something ("how many *ships* ...") needs a
                 sentence that names it, or a word with cosine >= ``focus_similarity`` to one
                 of its words (:func:`chains.answer_checks.counted_words`): a number of
