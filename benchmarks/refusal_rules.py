@@ -87,17 +87,10 @@ from eval_common import (
 )
 from langchain_core.embeddings import Embeddings
 
-RULES = (
-    "number_check",
-    "answer_type_check",
-    "quantity_check",
-    "measure_check",
-    "counted_check",
-    "negation_check",
-    "contrast_check",
-    "focus_names_check",
-    "focus_check",
-)
+from chains.answer_checks import REFUSAL_RULES
+
+#: Every refusal rule, by its knob name.
+RULES = REFUSAL_RULES
 #: The shipped rules before ``quantity_check`` went on.
 PREVIOUS_RULES = frozenset(
     {"number_check", "negation_check", "contrast_check", "focus_names_check"}

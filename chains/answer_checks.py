@@ -49,6 +49,33 @@ from citerag.index.bm25 import tokenize
 
 AnswerType = Literal["person", "date", "quantity"]
 
+#: The extractive answerer's refusal rules, by their knob names (``RAGConfig``, and the
+#: keyword arguments of :func:`chains.answerers.make_answerer`).
+REFUSAL_RULES: tuple[str, ...] = (
+    "number_check",
+    "answer_type_check",
+    "quantity_check",
+    "measure_check",
+    "counted_check",
+    "negation_check",
+    "contrast_check",
+    "focus_names_check",
+    "focus_check",
+)
+#: The rules on by default: each paid for itself in ``benchmarks/refusal_rules.py`` (README,
+#: "Refusal rules"). The one source of the defaults ``RAGConfig`` and
+#: :func:`chains.answerers.make_answerer` give them.
+DEFAULT_RULES: frozenset[str] = frozenset(
+    {
+        "number_check",
+        "quantity_check",
+        "measure_check",
+        "negation_check",
+        "contrast_check",
+        "focus_names_check",
+    }
+)
+
 
 def _wordlist(text: str) -> list[str]:
     """The whitespace-separated words of a word-list literal."""

@@ -622,17 +622,9 @@ def make_answerer(
     embeddings: Embeddings,
     store: Any | None = None,
     temperature: float = 0.0,
-    number_check: bool = True,
     *,
-    answer_type_check: bool = False,
-    quantity_check: bool = True,
-    measure_check: bool = True,
-    counted_check: bool = False,
-    focus_check: bool = False,
-    negation_check: bool = True,
-    contrast_check: bool = True,
-    focus_names_check: bool = True,
     focus_coverage: float = 0.0,
+    **rules: bool,
 ) -> Answerer:
     """Build an answerer from config.
 
@@ -643,20 +635,22 @@ def make_answerer(
         embeddings: Embedding model (for the extractive answerer).
         store: The store (precomputed sentence vectors).
         temperature: Sampling temperature for chat models.
-        number_check: The extractive answerer's ``require_question_numbers``.
-        answer_type_check: The extractive answerer's ``answer_type_check``.
-        quantity_check: The extractive answerer's ``quantity_check``.
-        measure_check: The extractive answerer's ``measure_check``.
-        counted_check: The extractive answerer's ``counted_check``.
-        focus_check: The extractive answerer's ``focus_check``.
-        negation_check: The extractive answerer's ``negation_check``.
-        contrast_check: The extractive answerer's ``contrast_check``.
-        focus_names_check: The extractive answerer's ``focus_names_check``.
         focus_coverage: The extractive answerer's ``focus_coverage`` (``0`` = off).
+        **rules: The extractive answerer's refusal rules by their knob names
+            (:data:`chains.answer_checks.REFUSAL_RULES`: ``number_check`` is its
+            ``require_question_numbers``, each other one the argument of that name); a rule
+            not given is on when it is in :data:`chains.answer_checks.DEFAULT_RULES`.
 
     Raises:
-        ValueError: Unknown spec.
+        ValueError: Unknown spec, or a rule that is not in ``REFUSAL_RULES``.
     """
+    unknown = sorted(set(rules) - set(checks.REFUSAL_RULES))
+    if unknown:
+        raise ValueError(
+            f"make_answerer: unknown refusal rule(s) {unknown}; "
+            f"known: {', '.join(checks.REFUSAL_RULES)}"
+        )
+    on = {r: bool(rules.get(r, r in checks.DEFAULT_RULES)) for r in checks.REFUSAL_RULES}
     if isinstance(spec, BaseChatModel):
         return ChatModelAnswerer(spec)
     if not isinstance(spec, str):
@@ -665,16 +659,9 @@ def make_answerer(
         return ExtractiveAnswerer(
             embeddings,
             store,
-            require_question_numbers=number_check,
-            answer_type_check=answer_type_check,
-            quantity_check=quantity_check,
-            measure_check=measure_check,
-            counted_check=counted_check,
-            focus_check=focus_check,
-            negation_check=negation_check,
-            contrast_check=contrast_check,
-            focus_names_check=focus_names_check,
+            require_question_numbers=on.pop("number_check"),
             focus_coverage=focus_coverage,
+            **on,
         )
     if spec == "smollm2" or spec.startswith("local:"):
         from chains.local_llm import load_local_chat_model

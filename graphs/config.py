@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 
+from chains.answer_checks import DEFAULT_RULES
+
 #: Who may set a knob over HTTP: ``yes`` (by default), ``opt-in`` (only when the server's
 #: settings list it; these knobs decide when the service refuses) or ``no`` (never).
 ClientPolicy = Literal["yes", "opt-in", "no"]
@@ -215,21 +217,21 @@ class RAGConfig:
     )
     temperature: float = knob(0.0, "sampling temperature for chat models", "float", lo=0, hi=2)
     number_check: bool = knob(
-        True,
+        "number_check" in DEFAULT_RULES,
         "extractive answerer: refuse when a number of 2+ digits the question asks about is in "
         "no supplied passage",
         "bool",
         client="opt-in",
     )
     answer_type_check: bool = knob(
-        False,
+        "answer_type_check" in DEFAULT_RULES,
         "extractive answerer: a who / when / how-many question is refused unless the quoted "
         "sentence has a name / date / quantity the question does not already state",
         "bool",
         client="opt-in",
     )
     quantity_check: bool = knob(
-        True,
+        "quantity_check" in DEFAULT_RULES,
         "extractive answerer: the how-many half of `answer_type_check`: a how many / how much "
         "/ how long question is refused unless the quoted sentence has a quantity (a duration "
         "for how long) the question does not already state",
@@ -237,7 +239,7 @@ class RAGConfig:
         client="opt-in",
     )
     measure_check: bool = knob(
-        True,
+        "measure_check" in DEFAULT_RULES,
         "extractive answerer: a question asking for one kind of quantity (a height, speed, "
         "weight, price, temperature, area or percentage) is refused unless the quoted sentence "
         "has a unit of that kind; a rate (`price per share`) unless it names the unit",
@@ -245,7 +247,7 @@ class RAGConfig:
         client="opt-in",
     )
     counted_check: bool = knob(
-        False,
+        "counted_check" in DEFAULT_RULES,
         "extractive answerer: a question counting something (`how many ships`) is refused "
         "when the quoted sentence names neither it nor a word with cosine ≥ 0.7 to it and its "
         "numbers all count other things (`five people`)",
@@ -253,7 +255,7 @@ class RAGConfig:
         client="opt-in",
     )
     focus_check: bool = knob(
-        False,
+        "focus_check" in DEFAULT_RULES,
         "extractive answerer: refused when a name or acronym of the question, or a term with "
         "≥ 40 % of its idf weight, is neither in the quoted sentence's passage or header (or a "
         "misspelling, an inflection, the initials) nor has a word there with cosine ≥ 0.7",
@@ -261,7 +263,7 @@ class RAGConfig:
         client="opt-in",
     )
     focus_names_check: bool = knob(
-        True,
+        "focus_names_check" in DEFAULT_RULES,
         "extractive answerer: the names half of `focus_check`, for questions: refused when a "
         "name or acronym the question asks about is neither in the quoted sentence's passage "
         "or header (or a misspelling, an inflection, the initials) nor has a word there with "
@@ -280,14 +282,14 @@ class RAGConfig:
         client="opt-in",
     )
     negation_check: bool = knob(
-        True,
+        "negation_check" in DEFAULT_RULES,
         "extractive answerer: a negated question (`not`, `never`, `n't`) is refused unless the "
         "quoted sentence states a negation or exception",
         "bool",
         client="opt-in",
     )
     contrast_check: bool = knob(
-        True,
+        "contrast_check" in DEFAULT_RULES,
         "extractive answerer: a question naming one of two words that exclude each other "
         "(`less` / `more`, `Tuesday` / `Wednesday`, `18th` / `19th`; "
         "`chains/contrast_terms.json`) is refused when the quoted sentence states the other "

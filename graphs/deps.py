@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from chains.answer_checks import REFUSAL_RULES
 from chains.answerers import Answerer, make_answerer
 from chains.constraints import Gazetteer
 from chains.rerank import Reranker, make_reranker
@@ -267,16 +268,8 @@ class GraphDeps:
             spec = cfg.model
             kwargs = {
                 "temperature": cfg.temperature,
-                "number_check": cfg.number_check,
-                "answer_type_check": cfg.answer_type_check,
-                "quantity_check": cfg.quantity_check,
-                "measure_check": cfg.measure_check,
-                "counted_check": cfg.counted_check,
-                "focus_check": cfg.focus_check,
-                "negation_check": cfg.negation_check,
-                "contrast_check": cfg.contrast_check,
-                "focus_names_check": cfg.focus_names_check,
                 "focus_coverage": cfg.focus_coverage,
+                **{rule: getattr(cfg, rule) for rule in REFUSAL_RULES},
             }
             key = (spec, tuple(sorted(kwargs.items())))
         with self._lock:

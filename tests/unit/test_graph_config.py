@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from chains.answer_checks import DEFAULT_RULES, REFUSAL_RULES
 from graphs.config import (
     RAGConfig,
     client_knobs,
@@ -125,19 +126,13 @@ def test_validated_values_are_reused_as_copies_and_bad_ones_always_refused() -> 
         RAGConfig.from_runnable_config({"configurable": {"k": [4]}})
 
 
+def _answerer_attribute(rule: str) -> str:
+    """The ``ExtractiveAnswerer`` attribute a refusal rule's knob sets."""
+    return "require_question_numbers" if rule == "number_check" else rule
+
+
 @pytest.mark.parametrize(
-    ("knob", "attribute"),
-    [
-        ("number_check", "require_question_numbers"),
-        ("answer_type_check", "answer_type_check"),
-        ("quantity_check", "quantity_check"),
-        ("measure_check", "measure_check"),
-        ("counted_check", "counted_check"),
-        ("negation_check", "negation_check"),
-        ("contrast_check", "contrast_check"),
-        ("focus_names_check", "focus_names_check"),
-        ("focus_check", "focus_check"),
-    ],
+    ("knob", "attribute"), [(r, _answerer_attribute(r)) for r in REFUSAL_RULES]
 )
 def test_each_refusal_rule_knob_reaches_its_own_extractive_answerer(knob, attribute):
     """Flipping a rule's knob builds (and caches) an answerer with that rule flipped, and
@@ -153,3 +148,22 @@ def test_each_refusal_rule_knob_reaches_its_own_extractive_answerer(knob, attrib
     assert getattr(flipped, attribute) is (not knob_default(knob))
     assert getattr(base, attribute) is knob_default(knob)
     assert deps.answerer_for(RAGConfig()) is base
+
+
+def test_refusal_rule_defaults_come_from_default_rules():
+    """RAGConfig's knob defaults and make_answerer's are ``DEFAULT_RULES``, for every rule."""
+    from chains.answerers import make_answerer
+
+    assert set(REFUSAL_RULES) >= DEFAULT_RULES
+    built = make_answerer("extractive", None)  # type: ignore[arg-type]
+    for rule in REFUSAL_RULES:
+        assert knobs()[rule].kind == "bool", rule
+        assert knob_default(rule) is (rule in DEFAULT_RULES), rule
+        assert getattr(built, _answerer_attribute(rule)) is (rule in DEFAULT_RULES), rule
+
+
+def test_make_answerer_names_an_unknown_rule():
+    from chains.answerers import make_answerer
+
+    with pytest.raises(ValueError, match=r"unknown refusal rule\(s\) \['numbers_check'\]"):
+        make_answerer("extractive", None, numbers_check=True)  # type: ignore[arg-type]
