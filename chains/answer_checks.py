@@ -631,6 +631,12 @@ def per_unit(question: str) -> str | None:
     """
     if expected_answer_type(question) != "quantity" and expected_measure(question) is None:
         return None
+    return _rate_unit(question)
+
+
+def _rate_unit(question: str) -> str | None:
+    """The head of the question's "per" phrase (:func:`per_unit` without its quantity
+    test)."""
     m = re.search(r"(?<!\bas )\bper ((?:[A-Za-z][\w-]* ?){1,3})", question, re.IGNORECASE)
     if m is None:
         return None
@@ -672,7 +678,9 @@ def measure_problem(question: str, sentence: str) -> str | None:
     if kind is not None and not _MEASURE_UNITS[kind].search(sentence):
         asks, lacks = _MEASURE_TEXT[kind]
         return f"the question asks for {asks}, and the quoted sentence has {lacks}"
-    unit = per_unit(question)
+    if kind is None and expected_answer_type(question) != "quantity":
+        return None
+    unit = _rate_unit(question)
     if unit is not None and kind != "speed" and not _names_unit(unit, sentence):
         return (
             f"the question asks for an amount per '{unit}', and the quoted sentence does not "
