@@ -52,6 +52,16 @@ ID_RE = re.compile(r"^[0-9a-f]{32}$")
 STATUSES = ("pending", "indexed", "failed", "deleting")
 
 
+class PendingLimitError(Exception):
+    """An upload refused because ``max_pending`` uploads already wait for indexing (the
+    server answers 503 with ``Retry-After``)."""
+
+    def __init__(self, max_pending: int) -> None:
+        """Record the limit that was reached."""
+        super().__init__(f"{max_pending} uploads are already waiting to be indexed")
+        self.max_pending = max_pending
+
+
 def now_iso() -> str:
     """Current UTC time, ISO 8601 to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -193,17 +203,27 @@ class DocumentRegistry:
             self._docs[rec.id] = rec
             self._write()
 
-    def add_upload(self, rec: DocumentRecord, received: Path) -> None:
+    def add_upload(
+        self, rec: DocumentRecord, received: Path, *, max_pending: int | None = None
+    ) -> None:
         """Keep a received file as the record's stored file, then add the record.
 
         Args:
             rec: The new ``pending`` record (:func:`make_record`).
             received: The temporary file (moved into ``uploads/<id>/``).
+            max_pending: Refuse when this many records are already ``pending`` (counted and
+                added under one lock, so concurrent uploads cannot pass it together).
+
+        Raises:
+            PendingLimitError: ``max_pending`` reached (``received`` is left where it is).
         """
-        target = self.data_dir / rec.file
-        target.parent.mkdir(parents=True)
-        os.replace(received, target)
-        self.add(rec)
+        with self._lock:
+            if max_pending is not None and self.count("pending") >= max_pending:
+                raise PendingLimitError(max_pending)
+            target = self.data_dir / rec.file
+            target.parent.mkdir(parents=True)
+            os.replace(received, target)
+            self.add(rec)
 
     def request_delete(self, doc_id: str) -> DocumentRecord | None:
         """Mark a record ``deleting`` (the writer removes it from the index, then forgets it).
@@ -424,6 +444,14 @@ class SharedDocumentRegistry(DocumentRegistry):
             self._bump(rec.id)
             self._write()
 
+    def add_upload(
+        self, rec: DocumentRecord, received: Path, *, max_pending: int | None = None
+    ) -> None:
+        """Keep a received file and add its record; the ``max_pending`` count and the
+        addition hold the file lock together (every process's uploads count)."""
+        with self._locked():
+            super().add_upload(rec, received, max_pending=max_pending)
+
     def get(self, doc_id: str) -> DocumentRecord | None:
         """A copy of one record as every process sees it now, or ``None``."""
         with self._locked():
@@ -530,7 +558,7 @@ def _alive(pid: int) -> bool:
 
 def advisory_key(url: Any, purpose: str) -> int:
     """An advisory-lock key of the server's own for a store (``purpose``: ``schema``,
-    ``jobs``), distinct from the ingest's writer lock (``StoreURL.lock_key``)."""
+    ``jobs``, ``uploads``), distinct from the ingest's writer lock (``StoreURL.lock_key``)."""
     import zlib
 
     return zlib.crc32(f"citerag-server-{purpose}:{url.namespace}".encode()) & 0x7FFFFFFF
@@ -746,18 +774,37 @@ class PgDocumentRegistry:
         with self._pool.connection() as conn:
             self._insert(conn, rec)
 
-    def add_upload(self, rec: DocumentRecord, received: Path) -> None:
+    def add_upload(
+        self, rec: DocumentRecord, received: Path, *, max_pending: int | None = None
+    ) -> None:
         """Store the received bytes and the record in one transaction; drop the temporary file.
 
         Args:
             rec: The new ``pending`` record.
             received: The temporary file holding the upload.
+            max_pending: Refuse when this many records are already ``pending``, counted in
+                the same transaction under the store's ``uploads`` advisory lock (so uploads
+                to several processes at once cannot pass it together).
+
+        Raises:
+            PendingLimitError: ``max_pending`` reached (nothing is stored).
         """
         from psycopg import sql
 
         try:
             data = received.read_bytes()
             with self._pool.connection() as conn:
+                if max_pending is not None:
+                    conn.execute(
+                        "SELECT pg_advisory_xact_lock(%s)", [advisory_key(self.url, "uploads")]
+                    )
+                    row = conn.execute(
+                        sql.SQL("SELECT count(*) FROM {} WHERE status = 'pending'").format(
+                            self._docs
+                        )
+                    ).fetchone()
+                    if row is not None and int(row[0]) >= max_pending:
+                        raise PendingLimitError(max_pending)
                 self._insert(conn, rec)
                 conn.execute(
                     sql.SQL("INSERT INTO {} (id, data) VALUES (%s, %s)").format(self._bytes),

@@ -9,6 +9,7 @@ serving process accepts uploads and the writer process indexes them).
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 from typing import Any
@@ -22,6 +23,7 @@ from citerag.server.deps import Caller, EngineDep, Registry, Settings, Worker, b
 from citerag.server.documents import (
     ID_RE,
     DocumentRecord,
+    PendingLimitError,
     make_record,
     may_delete,
     served_view,
@@ -49,12 +51,9 @@ async def upload_document(
     """
     if settings.read_only:
         return _read_only()
+    # checked before reading the body (cheap), and again atomically with the addition
     if await anyio.to_thread.run_sync(registry.count, "pending") >= settings.max_pending_uploads:
-        return JSONResponse(
-            {"detail": "too many uploads waiting to be indexed; retry later"},
-            status_code=503,
-            headers={"Retry-After": "10"},
-        )
+        return _queue_full()
     try:
         up = await receive_upload(
             request.headers,
@@ -79,10 +78,20 @@ async def upload_document(
         doc_id = uuid.uuid4().hex
         stored = stored_name(up.name, up.suffix)
         rec = make_record(doc_id, up.name, stored, access, up.size, up.sha256, who.user)
-        await anyio.to_thread.run_sync(registry.add_upload, rec, up.path)
+        await anyio.to_thread.run_sync(
+            functools.partial(
+                registry.add_upload, rec, up.path, max_pending=settings.max_pending_uploads
+            )
+        )
     except UploadError as exc:
         up.path.unlink(missing_ok=True)
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+    except PendingLimitError:
+        up.path.unlink(missing_ok=True)
+        log.info(
+            "upload by %s refused (503): %d uploads pending", who.user, settings.max_pending_uploads
+        )
+        return _queue_full()
     except BaseException:
         up.path.unlink(missing_ok=True)
         raise
@@ -96,6 +105,15 @@ async def upload_document(
         who.user,
     )
     return JSONResponse(rec.public(), status_code=202, headers={"Location": f"/documents/{doc_id}"})
+
+
+def _queue_full() -> JSONResponse:
+    """503 while ``max_pending_uploads`` uploads wait for indexing."""
+    return JSONResponse(
+        {"detail": "too many uploads waiting to be indexed; retry later"},
+        status_code=503,
+        headers={"Retry-After": "10"},
+    )
 
 
 def _read_only() -> JSONResponse:
