@@ -46,8 +46,9 @@ Retrieval and the second stage do not depend on these knobs, so within a set the
 computed once per question and replayed for the other configurations (``MemoRetriever``,
 ``MemoReranker``); every node of the compiled graph still runs for every configuration. A
 configuration's results are cached under ``<work>/refusal_cache/`` keyed by the set, the
-index, the knobs, the questions and a hash of ``chains/`` and ``graphs/`` (changed code is
-re-run); single-word embeddings under ``<work>/word_vectors-<model>.npz``.
+index, the knobs, the questions and a hash of every file under ``chains/`` and ``graphs/``
+(changed code or word lists are re-run); single-word embeddings under
+``<work>/word_vectors-<model>.npz``.
 
 SQuAD 2.0's 16 articles are split by article (seeded shuffle of the sorted titles, seed 12,
 fixed before any result was looked at) into a calibration half and a test half; the
@@ -114,10 +115,16 @@ SWEEP = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
 #: default (:func:`choose_threshold`).
 MIN_ANSWERED_CAL = 0.93
 FIGURE = REPO / "docs" / "figures" / "refusal_tradeoff.png"
-#: The graph's code (``chains/``, ``graphs/``) as a hash: cached results are reused only by
-#: the same code.
+#: The graph's code and data (every file under ``chains/`` and ``graphs/``: the modules, the
+#: word lists such as ``contrast_terms.json``, the prompts, the gate defaults) as a hash:
+#: cached results are reused only by the same code and data.
 CODE = hashlib.sha256(
-    b"".join(f.read_bytes() for d in ("chains", "graphs") for f in sorted((REPO / d).glob("*.py")))
+    b"".join(
+        f.relative_to(REPO).as_posix().encode() + b"\0" + f.read_bytes()
+        for d in ("chains", "graphs")
+        for f in sorted((REPO / d).rglob("*"))
+        if f.is_file() and "__pycache__" not in f.parts
+    )
 ).hexdigest()
 
 
