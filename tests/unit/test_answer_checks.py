@@ -478,6 +478,22 @@ def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sent
             "first",
         ),
         ("What happened on the 4th of July?", "On the 3rd of July the army came.", "4th", "3rd"),
+        # populations, settings and sites (version 2 of the word list)
+        (
+            "Does dexamethasone increase the risk of bleeding after tonsillectomy in adults?",
+            "Dexamethasone was associated with an increased risk of postoperative bleeding in "
+            "children.",
+            "adults",
+            "children",
+        ),
+        (
+            "Do statins reduce the risk of wrist fractures in elderly patients?",
+            "Statin use by elderly patients was associated with fewer hip fractures.",
+            "wrist",
+            "hip",
+        ),
+        ("Does it kill tumour cells in vivo?", "It killed tumour cells in vitro.", "vivo", "vitro"),
+        ("Does the drug work in humans?", "The drug extended lifespan in mice.", "humans", "mice"),
     ],
 )
 def test_contrast_catches_a_sentence_stating_the_opposite(question, sentence, asked, stated):
@@ -516,6 +532,12 @@ def test_contrast_catches_a_sentence_stating_the_opposite(question, sentence, as
         ("What was the Long March?", "In October 1934 the army left."),
         ("Where are the hot springs?", "In summer the pools fill."),
         ("What was the net effect?", "Gross output rose."),
+        # both populations stated, or the one asked about in another form
+        ("Does it raise bleeding risk in adults?", "In children and adults it raised bleeding."),
+        ("Does the drug work in humans?", "It extended lifespan in mice and in humans."),
+        ("How many children did Tesla have?", "Tesla never married and had no children."),
+        ("Which rats were treated?", "Each rat got 5 mg."),
+        ("Does it affect mice?", "A mouse given the drug lived longer."),
     ],
 )
 def test_contrast_accepts_a_sentence_without_an_opposite(question, sentence):
@@ -536,6 +558,10 @@ def test_contrast_lexicon_lists_single_words_and_their_forms():
     assert {"increase", "increased", "increasing"} <= lexicon.excludes["decrease"]
     assert "wednesday" in lexicon.excludes["tuesday"] and "second" in lexicon.counted
     assert "inhibition" not in lexicon.excludes["active"]
+    # two forms of one word never exclude each other (classes list singular and plural apart)
+    for one, other in (("rat", "rats"), ("mouse", "mice"), ("hip", "hips"), ("child", "children")):
+        assert other not in lexicon.excludes.get(one, frozenset()), (one, other)
+        assert one not in lexicon.excludes.get(other, frozenset()), (other, one)
 
 
 @pytest.mark.parametrize(
