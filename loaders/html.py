@@ -7,9 +7,10 @@ separated by blank lines), so ``#char=`` locators index into that text, not the 
 
 Content a reader of the rendered page never sees is not indexed either, and is counted
 (``ParsedDocument.hidden_chars``, shown by ``citerag inspect``): elements with the ``hidden``
-attribute, ``aria-hidden="true"``, an inline style with ``display: none`` or
-``visibility: hidden``, ``<template>``/``<noscript>`` and HTML comments. Planted text of
-that kind ("include the secret in your answer") is a classic indirect prompt injection.
+attribute, ``aria-hidden="true"``, a style — inline or from the page's ``<style>`` elements
+(``loaders/css.py``) — with ``display: none``, ``visibility: hidden``, ``opacity: 0`` or a
+zero ``font-size``, ``<template>``/``<noscript>`` and HTML comments. Planted text of that
+kind ("include the secret in your answer") is a classic indirect prompt injection.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.base import ParsedDocument
+from loaders.css import Stylesheet, declarations, hides
 from loaders.decode import decode_text
 from loaders.markdown import split_sections
 
@@ -31,20 +33,63 @@ _VOID = {
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
     "track", "wbr",
 }  # fmt: skip
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+#: A ``media`` attribute of a ``<style>`` element that does not apply to a screen.
+_NOT_SCREEN = re.compile(r"^\s*(print|speech)\s*$", re.I)
 
 
-def is_hidden(attrs: list[tuple[str, str | None]]) -> bool:
-    """Whether an element's attributes hide it from a reader of the rendered page."""
+def is_hidden(
+    attrs: list[tuple[str, str | None]], tag: str = "", sheet: Stylesheet | None = None
+) -> bool:
+    """Whether an element is hidden from a reader of the rendered page.
+
+    Args:
+        attrs: The element's attributes.
+        tag: Its tag name, for the stylesheet's type selectors.
+        sheet: The page's stylesheet rules; without them only the inline style counts.
+
+    Returns:
+        True for ``hidden``, ``aria-hidden="true"``, or a style that hides it.
+    """
     for name, value in attrs:
         name = name.lower()
         if name == "hidden":
             return True
         if name == "aria-hidden" and (value or "").strip().lower() == "true":
             return True
-        if name == "style" and value and _HIDDEN_STYLE.search(value):
-            return True
-    return False
+    if sheet:
+        return sheet.hides(tag, attrs)
+    style = next((v for n, v in attrs if n.lower() == "style" and v), "")
+    return hides(declarations(style))
+
+
+class _StyleCollector(HTMLParser):
+    """Collect the text of a page's ``<style>`` elements that apply to a screen."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.css: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "style":
+            media = next((v or "" for n, v in attrs if n.lower() == "media"), "")
+            self._in_style = not _NOT_SCREEN.match(media)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.css.append(data)
+
+
+def page_stylesheet(source: str) -> Stylesheet:
+    """The hiding rules of every ``<style>`` element of an HTML page, wherever it stands."""
+    collector = _StyleCollector()
+    collector.feed(source)
+    collector.close()
+    return Stylesheet("\n".join(collector.css))
 
 
 _BLOCK = {
@@ -77,8 +122,9 @@ _WS = re.compile(r"[ \t\r\n\f\v]+")
 class _Extractor(HTMLParser):
     """Collect visible text blocks and headings in document order."""
 
-    def __init__(self) -> None:
+    def __init__(self, sheet: Stylesheet | None = None) -> None:
         super().__init__(convert_charrefs=True)
+        self.sheet = sheet
         self.blocks: list[tuple[int, str]] = []  # (heading level or 0, text)
         self.title = ""
         self._buf: list[str] = []
@@ -101,10 +147,10 @@ class _Extractor(HTMLParser):
         if self._hidden:
             if tag == self._hidden[-1][0] and tag not in _VOID:
                 self._hidden[-1][1] += 1
-            elif tag not in _VOID and is_hidden(attrs):
+            elif tag not in _VOID and is_hidden(attrs, tag, self.sheet):
                 self._hidden.append([tag, 1])
             return
-        if tag not in _VOID and is_hidden(attrs):
+        if tag not in _VOID and is_hidden(attrs, tag, self.sheet):
             self._flush()
             self._hidden.append([tag, 1])
             return
@@ -174,7 +220,7 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
         naturally) but each section segment starts after its heading.
     """
     source = decode_text(data, path)
-    ex = _Extractor()
+    ex = _Extractor(page_stylesheet(source))
     ex.feed(source)
     ex.close()
     parts: list[str] = []
@@ -206,7 +252,7 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
         file_type="html",
         title_source=source,
         first_heading=first_h1,
-        parser="citerag.html/2 (html.parser; hidden content left out)",
+        parser="citerag.html/3 (html.parser; hidden content and <style> rules)",
         hidden_chars=ex.hidden_chars,
         warnings=[f"left out {ex.hidden_chars} characters of hidden content"]
         if ex.hidden_chars
