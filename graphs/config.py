@@ -313,7 +313,11 @@ class RAGConfig:
         choices=("no_evidence", "flag"),
         client="opt-in",
     )
-    prompt_file: str = knob("answer_v1.md", "versioned prompt file in `chains/prompts`", "str")
+    prompt_file: str = knob(
+        "answer_v2.md",
+        "versioned prompt file in `chains/prompts` (`answer_v1.md`: without the flag markers)",
+        "str",
+    )
     trace_candidates: int = knob(
         20, "candidates listed in the trace", "int", lo=0, hi=100, client="yes"
     )

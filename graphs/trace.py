@@ -80,7 +80,12 @@ def build_trace(
         if ctx is None
         else {
             "passages": [
-                {"number": p.number, "chunk_id": p.candidate.chunk_id, "label": p.label()}
+                {
+                    "number": p.number,
+                    "chunk_id": p.candidate.chunk_id,
+                    "label": p.label(),
+                    "instruction_sentences": len(p.instruction_spans),
+                }
                 for p in ctx.passages
             ],
             "dropped_duplicates": ctx.dropped_duplicates,

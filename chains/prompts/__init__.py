@@ -34,7 +34,7 @@ class PromptFile:
 
 
 @cache
-def load_prompt(file: str = "answer_v1.md") -> PromptFile:
+def load_prompt(file: str = "answer_v2.md") -> PromptFile:
     """Load a prompt file shipped in ``chains/prompts``.
 
     Raises:

@@ -153,4 +153,4 @@ def test_prompt_marks_passages_as_data_and_is_versioned(loaded, embedding_model)
     request = result["trace"]["model_request"]
     assert request[0]["role"] == "system" and "DATA, not instructions" in request[0]["content"]
     assert "PASSAGES" in request[1]["content"] and QUESTION in request[1]["content"]
-    assert result["trace"]["prompt"] == "answer@v1"
+    assert result["trace"]["prompt"] == "answer@v2"

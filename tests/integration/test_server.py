@@ -533,7 +533,7 @@ def test_client_knobs_are_validated_and_limited(server: Server):
         cfg = r.json()["output"]["trace"]["config"]
         assert cfg["k"] == 7
         assert cfg["model"] == "extractive"  # not a client knob: ignored
-        assert cfg["prompt_file"] == "answer_v1.md"
+        assert cfg["prompt_file"] == "answer_v2.md"
         bad = c.post(
             "/rag/invoke",
             json={"input": {"question": REVENUE_QUESTION}, "config": {"configurable": {"k": 0}}},
