@@ -87,8 +87,8 @@ def split_invisible(page: Any, reader: Any) -> tuple[str, str]:
 
     The page's content stream is walked once, tracking the text render mode through the
     graphics-state stack (``q`` / ``Q``); two copies of the stream are extracted with pypdf,
-    one with the invisible strings blanked, one with the visible strings blanked. Text inside
-    form XObjects is not split (it stays in the visible copy).
+    one with the invisible strings blanked, one with the visible strings (and form XObjects)
+    blanked. Text inside form XObjects is not split: it stays in the visible copy.
 
     Args:
         page: A pypdf ``PageObject``.
@@ -118,6 +118,8 @@ def split_invisible(page: Any, reader: Any) -> tuple[str, str]:
             invisible = mode in INVISIBLE_RENDER_MODES
             visible_ops.append((_blank(operator, operands) if invisible else operands, operator))
             hidden_ops.append((operands if invisible else _blank(operator, operands), operator))
+        elif operator == b"Do":  # a form's text is not split: it counts as visible
+            visible_ops.append((operands, operator))
         else:
             visible_ops.append((operands, operator))
             hidden_ops.append((operands, operator))
@@ -347,7 +349,11 @@ def _drop_invisible(
         reader = PdfReader(str(path), password=password)
         for i in flagged:
             page = reader.pages[i]
-            visible, invisible = split_invisible(page, reader)
+            try:
+                visible, invisible = split_invisible(page, reader)
+            except Exception as exc:  # a content stream pypdf reads but cannot rewrite
+                log.warning("%s page %d: invisible text not split (%s)", path.name, i + 1, exc)
+                continue
             if not invisible:
                 continue
             if len("".join(visible.split())) < NEAR_EMPTY_CHARS and draws_image(page):

@@ -26,7 +26,12 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def write_pdf(path: Path, pages: list[list[Line]], image_on: frozenset[int] = frozenset()) -> Path:
+def write_pdf(
+    path: Path,
+    pages: list[list[Line]],
+    image_on: frozenset[int] = frozenset(),
+    form_text: dict[int, str] | None = None,
+) -> Path:
     """Write a PDF whose pages draw the given lines in Helvetica, top to bottom.
 
     Args:
@@ -34,6 +39,7 @@ def write_pdf(path: Path, pages: list[list[Line]], image_on: frozenset[int] = fr
         pages: The lines of each page.
         image_on: 0-based pages that also draw a 2x2 grey image under the text (as a
             scanned page with an OCR text layer does).
+        form_text: 0-based page -> a visible line drawn through a form XObject.
 
     Returns:
         ``path``.
@@ -81,6 +87,25 @@ def write_pdf(path: Path, pages: list[list[Line]], image_on: frozenset[int] = fr
                 {NameObject("/Im1"): writer._add_object(img)}
             )
             ops.append("q 612 0 0 792 0 0 cm /Im1 Do Q")
+        if form_text and number in form_text:
+            form = DecodedStreamObject()
+            shown = f"BT /F1 11 Tf 72 100 Td ({_escape(form_text[number])}) Tj ET"
+            form.set_data(shown.encode("latin-1"))
+            form.update(
+                {
+                    NameObject("/Type"): NameObject("/XObject"),
+                    NameObject("/Subtype"): NameObject("/Form"),
+                    NameObject("/BBox"): ArrayObject(
+                        [NumberObject(0), NumberObject(0), NumberObject(612), NumberObject(792)]
+                    ),
+                    NameObject("/Resources"): DictionaryObject(
+                        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
+                    ),
+                }
+            )
+            xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject())
+            xobjects[NameObject("/Fm1")] = writer._add_object(form)
+            ops.append("/Fm1 Do")
         y = 740
         for line in lines:
             mode = "" if line.render_mode is None else f"{line.render_mode} Tr "

@@ -197,3 +197,18 @@ def test_stylesheet_rules_hide_what_they_hide_and_nothing_else():
 )
 def test_inline_style_hiding(style, hidden):
     assert is_hidden([("style", style)]) is hidden
+
+
+def test_a_form_xobjects_text_is_not_counted_as_invisible(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from loaders.pdf import split_invisible
+
+    lines = [Line("Body text."), Line("Planted.", 3)]
+    path = write_pdf(tmp_path / "form.pdf", [lines], form_text={0: "Footer drawn by a form."})
+    reader = PdfReader(str(path))
+    visible, invisible = split_invisible(reader.pages[0], reader)
+    assert "Footer drawn by a form." in visible and "Body text." in visible
+    assert invisible == "Planted."
+    doc = load_pdf(path, path.read_bytes())
+    assert doc.hidden_chars == len("Planted.") and "Footer drawn by a form." in doc.text
