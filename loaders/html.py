@@ -33,6 +33,9 @@ _VOID = {
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
     "track", "wbr",
 }  # fmt: skip
+#: Never hidden by this loader: a page that hides its whole body (anti-flicker snippets:
+#: ``.async-hide { opacity: 0 }`` on ``<html>``) shows it from a script once loaded.
+_ROOTS = frozenset({"html", "body"})
 #: A ``media`` attribute of a ``<style>`` element that does not apply to a screen.
 _NOT_SCREEN = re.compile(r"^\s*(print|speech)\s*$", re.I)
 
@@ -48,8 +51,11 @@ def is_hidden(
         sheet: The page's stylesheet rules; without them only the inline style counts.
 
     Returns:
-        True for ``hidden``, ``aria-hidden="true"``, or a style that hides it.
+        True for ``hidden``, ``aria-hidden="true"``, or a style that hides it; never for
+        ``<html>`` or ``<body>``.
     """
+    if tag in _ROOTS:
+        return False
     for name, value in attrs:
         name = name.lower()
         if name == "hidden":

@@ -212,3 +212,13 @@ def test_a_form_xobjects_text_is_not_counted_as_invisible(tmp_path: Path) -> Non
     assert invisible == "Planted."
     doc = load_pdf(path, path.read_bytes())
     assert doc.hidden_chars == len("Planted.") and "Footer drawn by a form." in doc.text
+
+
+def test_a_page_hiding_its_whole_body_until_a_script_runs_is_still_indexed():
+    page = (
+        b"<html class='async-hide'><head><style>.async-hide { opacity: 0 !important }"
+        b" body { display: none }</style></head>"
+        b"<body style='visibility: hidden'><p>The whole article.</p></body></html>"
+    )
+    doc = load_html(Path("flicker.html"), page)
+    assert "The whole article." in doc.text and doc.hidden_chars == 0
