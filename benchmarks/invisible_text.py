@@ -1,8 +1,9 @@
-"""What the PDF loader's invisible-text rule removes from real filings, and what it costs.
+"""What the hidden-content rules remove from real documents, and what they cost.
 
 Usage (from the repository root)::
 
     .venv/bin/python benchmarks/invisible_text.py [FOLDER_OR_PDF ...] [--no-timing]
+    .venv/bin/python benchmarks/invisible_text.py --html FOLDER ... [--limit N]
 
 Defaults to every PDF of ``../shared/data/financebench`` and ``financebench-dev``. For each
 file, loads it with ``loaders.pdf.load_pdf`` (which watches each page's text render modes and
@@ -11,6 +12,11 @@ plain ``PyPDFLoader`` alone, and reports the characters of invisible text left o
 kept as an OCR text layer, the pages whose text changed, and both load times. A real filing
 should lose nothing: any character left out there is a false positive to look at. Writes
 ``benchmarks/out/invisible_text.json``.
+
+``--html`` measures the stylesheet rule instead: every HTML page below the folders that has a
+``<style>`` element (a seeded sample of ``--limit``) is loaded with its page's stylesheet and
+with inline styles only, and the text the stylesheet hides is printed for review (pages
+changed, characters left out, and the first snippets), into ``invisible_html.json``.
 """
 
 from __future__ import annotations
@@ -51,12 +57,76 @@ def pdfs_under(paths: list[Path]) -> list[Path]:
     return out
 
 
+def html_effect(folders: list[Path], limit: int, seed: int) -> list[dict[str, object]]:
+    """Compare each page's text with and without its stylesheet's hiding rules.
+
+    Args:
+        folders: Where to look for ``*.html`` / ``*.htm`` files.
+        limit: At most this many pages (a seeded sample), ``0`` for all.
+        seed: The sample's seed.
+
+    Returns:
+        One row per page whose stylesheet hid something: file, characters, snippets.
+    """
+    import random
+    from difflib import SequenceMatcher
+
+    from loaders.html import load_html
+    from loaders.html import page_stylesheet as real_sheet
+
+    pages = [
+        p
+        for folder in folders
+        for p in sorted(folder.rglob("*.htm*"))
+        if p.is_file() and b"<style" in p.read_bytes().lower()
+    ]
+    if limit and len(pages) > limit:
+        pages = sorted(random.Random(seed).sample(pages, limit))
+    import loaders.html as html_module
+
+    rows: list[dict[str, object]] = []
+    for path in tqdm(pages, desc="HTML pages", unit="page"):
+        data = path.read_bytes()
+        with_sheet = load_html(path, data)
+        html_module.page_stylesheet = lambda source: real_sheet("")  # inline styles only
+        try:
+            inline_only = load_html(path, data)
+        finally:
+            html_module.page_stylesheet = real_sheet
+        extra = with_sheet.hidden_chars - inline_only.hidden_chars
+        if not extra:
+            continue
+        gone = SequenceMatcher(None, inline_only.text, with_sheet.text, autojunk=False)
+        snippets = [
+            " ".join(inline_only.text[a:b].split())[:120]
+            for tag, a, b, _, _ in gone.get_opcodes()
+            if tag in ("delete", "replace")
+        ]
+        rows.append({"file": str(path), "hidden_chars": extra, "snippets": snippets[:5]})
+    print(
+        f"{len(pages)} HTML pages with a <style> element: the stylesheet rule hid text on "
+        f"{len(rows)} ({sum(int(str(r['hidden_chars'])) for r in rows)} characters)"
+    )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the measurement and print one line per file plus a summary."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="*", type=Path, default=DEFAULT)
     ap.add_argument("--no-timing", action="store_true", help="skip the plain-loader run")
+    ap.add_argument("--html", action="store_true", help="measure the stylesheet rule on HTML")
+    ap.add_argument("--limit", type=int, default=0, help="with --html: sample this many pages")
+    ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
+    out = REPO / "benchmarks" / "out"
+    out.mkdir(parents=True, exist_ok=True)
+    if args.html:
+        found = html_effect(args.paths, args.limit, args.seed)
+        for row in found:
+            print(json.dumps(row))
+        (out / "invisible_html.json").write_text(json.dumps(found, indent=1))
+        return 0
 
     from langchain_community.document_loaders import PyPDFLoader
 
@@ -100,8 +170,6 @@ def main(argv: list[str] | None = None) -> int:
             f"total {sum(c for c, _ in timed):.1f} s vs {sum(p for _, p in timed):.1f} s; "
             f"pages whose text changed: {sum(r.pages_changed for r in rows)}"
         )
-    out = REPO / "benchmarks" / "out"
-    out.mkdir(parents=True, exist_ok=True)
     (out / "invisible_text.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))
     return 0
 
