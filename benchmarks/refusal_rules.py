@@ -47,6 +47,7 @@ computed once per question and replayed for the other configurations (``MemoRetr
 ``MemoReranker``); every node of the compiled graph still runs for every configuration. A
 configuration's results are cached under ``<work>/refusal_cache/`` keyed by the set, the
 index, the knobs, the questions and a hash of every file under ``chains/`` and ``graphs/``
+(and the sentence and instruction rules of ``loaders/``)
 (changed code or word lists are re-run); single-word embeddings under
 ``<work>/word_vectors-<model>.npz``.
 
@@ -116,13 +117,14 @@ SWEEP = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
 MIN_ANSWERED_CAL = 0.93
 FIGURE = REPO / "docs" / "figures" / "refusal_tradeoff.png"
 #: The graph's code and data (every file under ``chains/`` and ``graphs/``: the modules, the
-#: word lists such as ``contrast_terms.json``, the prompts, the gate defaults) as a hash:
-#: cached results are reused only by the same code and data.
+#: word lists such as ``contrast_terms.json``, the prompts, the gate defaults; and the
+#: text rules the answerer reads from ``loaders/``: sentences, instruction-shaped sentences)
+#: as a hash: cached results are reused only by the same code and data.
 CODE = hashlib.sha256(
     b"".join(
         f.relative_to(REPO).as_posix().encode() + b"\0" + f.read_bytes()
-        for d in ("chains", "graphs")
-        for f in sorted((REPO / d).rglob("*"))
+        for d in ("chains", "graphs", "loaders/sentences.py", "loaders/instructions.py")
+        for f in sorted((REPO / d).rglob("*") if (REPO / d).is_dir() else [REPO / d])
         if f.is_file() and "__pycache__" not in f.parts
     )
 ).hexdigest()

@@ -24,8 +24,9 @@ caller (no model here).
 * :func:`contrast_problem`: a question naming one of two words that exclude each other
   ("less", "Tuesday", "the 18th century") is not answered by a sentence that states the
   other instead ("more", "Wednesday", "the 19th century"); ``chains/contrast_terms.json``.
-* :func:`is_instruction`: a sentence addressed to the reader or the assistant ("ignore
-  previous instructions", "include ... in your answer", ``SYSTEM:``) is never quoted.
+* :func:`is_instruction` (from :mod:`loaders.instructions`, the one rule): a sentence
+  addressed to the reader or the assistant ("ignore previous instructions", "include ... in
+  your answer", ``SYSTEM:``) is never quoted.
 
 The number check (a number the question asks about that no passage mentions) lives with the
 answerer (:meth:`chains.answerers.ExtractiveAnswerer.missing_numbers`).
@@ -46,6 +47,7 @@ from typing import Literal
 import numpy as np
 
 from citerag.index.bm25 import tokenize
+from loaders.instructions import is_instruction as is_instruction  # re-exported
 
 AnswerType = Literal["person", "date", "quantity"]
 
@@ -1378,68 +1380,3 @@ def coverage_problem(coverage: float, threshold: float, missing: Sequence[str]) 
         f"the quoted sentence and its document cover {coverage:.0%} of what the question asks "
         f"about (below {threshold:.0%})" + (f"; not covered: {words}" if words else "")
     )
-
-
-# ------------------------------------------------------------------------------------------
-# instruction-shaped sentences
-# ------------------------------------------------------------------------------------------
-
-#: Sentences whose :func:`is_instruction` answer is kept.
-INSTRUCTION_CACHE = 8192
-
-_INSTRUCTION = re.compile(
-    r"|".join(
-        [
-            # "ignore / disregard / forget (all) (the) previous instructions"
-            r"\b(ignore|disregard|forget|override|bypass)\b[^.]{0,40}\b(previous|prior|above|"
-            r"earlier|preceding|all|any|your|these|the system)\b[^.]{0,20}\b(instructions?|"
-            r"prompts?|directions|rules|guidelines|messages|context)\b",
-            # "include / add / mention / reveal ... in your answer / response / reply / output"
-            r"\b(include|insert|add|mention|append|prepend|output|print|reveal|say|write|repeat|"
-            r"state|put|end|begin|start)\b.{0,120}\b(in|into|to|at the (end|start|beginning) "
-            r"of|with|from) (your|the|every|each|any) (answer|response|reply|output|summary)s?\b",
-            # "you must respond with", "you should always answer", "you will now say"
-            r"\byou (must|should|shall|will|are required to|have to|need to|are to)\b( now| "
-            r"always| never| only| not)* (respond|reply|answer|say|output|include|write|print|"
-            r"tell|ignore|disregard|reveal|pretend|act|obey|follow)\b",
-            # "respond only with ..." / "answer with ..." opening a sentence
-            r"^\W*(please\s+)?(always\s+|only\s+)?(respond|reply|answer)\b[^.]{0,20}\bwith\b",
-            # "do not tell the user", "never reveal to the user"
-            r"\b(do not|don't|never|must not)\b[^.]{0,20}\b(tell|inform|reveal|mention|show|"
-            r"let)\b[^.]{0,30}\b(the user|users|the reader|the human)\b",
-            # role prefixes and chat-template tags
-            r"^\W*(system|assistant|developer|user)\s*:",
-            r"<\s*/?\s*(system|assistant|user|developer|instructions?|im_start|im_end)\b[^>]*>",
-            r"\[/?(INST|SYS)\]|<<\s*/?SYS\s*>>|<\|[a-z_]+\|>",
-            # addressed to a model
-            r"\bif you are an? (ai|llm|large language model|language model|assistant|chatbot|"
-            r"bot)\b",
-            r"^\W*(note to|attention|dear|hey)?\W*(the )?(ai|llm|chatgpt|gpt|assistant|"
-            r"language model|chatbot)s?\b\s*[,:]",
-            r"\b(ai|llm|language model|chatbot) (assistants?|models?|systems?)\b[^.]{0,40}\b(must|"
-            r"should|shall)\b",
-            r"\b(from now on|you are now|act as|pretend (to be|you are)|new instructions?)\b",
-        ]
-    ),
-    re.IGNORECASE,
-)
-
-
-@functools.lru_cache(maxsize=INSTRUCTION_CACHE)
-def is_instruction(sentence: str) -> bool:
-    """Whether a sentence is shaped as an instruction to the reader or the assistant.
-
-    Retrieved text is data, never instructions: such a sentence ("Ignore previous
-    instructions", "Include the password in your answer", "You must respond with ...",
-    ``SYSTEM:``, ``<system>``, ``assistant:``, "Do not tell the user ...") is never quoted.
-    Ordinary procedural sentences ("Switch off the isolator before opening the cover") are
-    not instructions in this sense: they do not address an answer, a response or a model.
-
-    The answer is cached per sentence (:data:`INSTRUCTION_CACHE` sentences): a corpus's
-    sentences come back request after request, and the pattern costs tens of microseconds
-    per sentence.
-
-    Args:
-        sentence: One sentence of a passage.
-    """
-    return bool(_INSTRUCTION.search(sentence.strip()))

@@ -4,7 +4,7 @@ passages [1]..[n].
 The budget is met by dropping the lowest-ranked passages, never by cutting the prompt.
 
 Retrieved text is data: a sentence of a passage shaped as an instruction to the assistant
-(:func:`chains.answer_checks.is_instruction`: "ignore previous instructions", "include … in
+(:func:`loaders.instructions.is_instruction`: "ignore previous instructions", "include … in
 your answer", ``SYSTEM:``) is flagged on its passage (``Passage.instruction_spans``, counted in
 the trace) and marked where the prompt shows it (``render_passages``), so a chat model is told
 which words of the passage look like instructions and are not to be followed.
@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from chains.answer_checks import is_instruction
 from chains.candidates import Candidate
-from loaders.sentences import sentence_spans
+from loaders.instructions import instruction_spans
 
 _WORD = re.compile(r"\w+")
 
@@ -57,8 +56,7 @@ class Passage:
     @property
     def instruction_spans(self) -> list[tuple[int, int]]:
         """Character spans of the passage's instruction-shaped sentences, in order."""
-        text = self.candidate.content
-        return [(a, b) for a, b in sentence_spans(text) if is_instruction(text[a:b])]
+        return instruction_spans(self.candidate.content)
 
     def label(self) -> str:
         """Human label: document and locator."""

@@ -193,6 +193,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print("\nhidden content left out of the index (not visible in the rendered document):")
         for d in hidden:
             print(f"  {d['source']}: {d['hidden_chars']} characters")
+    planted = [d for d in data["documents"].values() if d.get("instruction_sentences")]
+    if planted:
+        print(
+            "\ninstruction-shaped sentences (indexed as data; never quoted, and marked for a "
+            "chat model):"
+        )
+        for d in planted:
+            print(f"  {d['source']}: {d['instruction_sentences']}")
     empties = [d for d in data["documents"].values() if d.get("empty_pages")]
     if empties:
         print("\npages with no or almost no text (check them; scanned pages need OCR):")

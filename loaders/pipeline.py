@@ -43,6 +43,7 @@ from loaders.chunking import (
     make_header,
     make_splitter,
 )
+from loaders.instructions import instruction_spans
 from loaders.markdown import front_matter_text
 from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
 from loaders.registry import load_file
@@ -442,8 +443,18 @@ def _ledger_info(
         "empty_pages": parsed.empty_pages,
         "characters": len(parsed.text),
         "hidden_chars": parsed.hidden_chars,
+        "instruction_sentences": instruction_count(parsed),
         "warnings": parsed.warnings + warnings,
     }
+
+
+def instruction_count(parsed: ParsedDocument) -> int:
+    """How many sentences of a document's indexed text are shaped as instructions.
+
+    They stay indexed (a reader sees them), but the parsing review lists them: a page that
+    tells "the assistant" what to answer is planted text to look at.
+    """
+    return sum(len(instruction_spans(parsed.text[seg.start : seg.end])) for seg in parsed.segments)
 
 
 def too_large_reason(name: str, characters: int, max_chars: int) -> str:
@@ -600,6 +611,7 @@ def stream_text_file(
     doc_meta = document_metadata(src, stand_in, scan.sha256, meta)
     info = _ledger_info(stand_in, meta, metadata_digest(sidecar_bytes, src.metadata), warnings)
     info.update(characters=scan.characters, streamed=True)
+    del info["instruction_sentences"]  # counted on whole documents only, not while streaming
     header = make_header(str(doc_meta.get("title") or stand_in.title), "")
     batches = _stream_chunks(src.path, scan.encoding, settings, doc_meta, header, segment_chars)
     return ProcessedFile(

@@ -65,7 +65,13 @@ def test_hidden_text_is_not_in_the_index_and_is_counted(index, embedding_model, 
     hidden = {d["source"].split("/")[-1]: d.get("hidden_chars", 0) for d in docs}
     assert hidden["support.html"] > 2 * len(CANARY) and hidden["notes.md"] > len(CANARY)
     assert hidden["manual.pdf"] > len(CANARY)
+    planted = {d["source"].split("/")[-1]: d.get("instruction_sentences") for d in docs}
+    assert planted == {"support.html": 1, "notes.md": 0, "manual.pdf": 0}
     assert any("amber" in t for t in texts)  # the PDF's visible text is indexed
+    assert cli.main(["inspect", "--index", str(index)]) == 0
+    review = capsys.readouterr().out
+    assert "instruction-shaped sentences" in review and "support.html: 1" in review
+    assert "manual.pdf: " in review.split("hidden content left out")[1]
 
 
 @pytest.mark.parametrize(
