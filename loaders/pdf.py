@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import re
 import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,24 +45,13 @@ INVISIBLE_RENDER_MODES = frozenset({3, 7})
 _SHOW_TEXT = {b"Tj": 0, b"TJ": 0, b"'": 0, b'"': 2}
 
 
-class RenderModeProbe:
-    """A pypdf ``visitor_operand_before`` noting whether a page set an invisible render mode.
-
-    pypdf calls it for every operator while it extracts a page's text (form XObjects
-    included); ``take()`` returns the flag for the page just extracted and resets it.
-    """
-
-    def __init__(self) -> None:
-        self.invisible = False
-
-    def __call__(self, operator: bytes, operands: list[Any], cm: Any, tm: Any) -> None:
-        if operator == b"Tr" and operands and _mode(operands[0]) in INVISIBLE_RENDER_MODES:
-            self.invisible = True
-
-    def take(self) -> bool:
-        """Return whether the page extracted since the last call used an invisible mode."""
-        seen, self.invisible = self.invisible, False
-        return seen
+#: A ``Tr`` operator setting an invisible mode, as written in a content stream.
+_INVISIBLE_TR = re.compile(rb"(?<![\w.+-])[37](?:\.0*)?\s+Tr(?![\w])")
+#: A page whose invisible text lies over a page image covering at least this share of the
+#: page, and is longer than its visible text, keeps it as an OCR text layer.
+OCR_IMAGE_SHARE = 0.5
+#: Form XObjects nested deeper than this are not followed.
+MAX_FORM_DEPTH = 8
 
 
 def _mode(operand: Any) -> int | None:
@@ -82,75 +72,209 @@ def _blank(operator: bytes, operands: list[Any]) -> list[Any]:
     return out
 
 
-def split_invisible(page: Any, reader: Any) -> tuple[str, str]:
+def _xobjects(resources: Any) -> dict[str, Any]:
+    """A resource dictionary's XObjects by name, resolved (``{}`` when there are none)."""
+    try:
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        return (
+            {}
+            if xobjects is None
+            else {k: v.get_object() for k, v in xobjects.get_object().items()}
+        )
+    except Exception:  # a damaged resource dictionary: nothing to follow
+        return {}
+
+
+def _sets_invisible(data: bytes) -> bool:
+    # The substring test (C speed) spares the pattern on the streams with no "Tr" at all.
+    return b"Tr" in data and _INVISIBLE_TR.search(data) is not None
+
+
+def _content_bytes(page: Any) -> list[bytes]:
+    """The decoded bytes of each stream of a page's ``/Contents`` (no operator parsing)."""
+    from pypdf.generic import ArrayObject
+
+    contents = page.get("/Contents")
+    if contents is None:
+        return []
+    contents = contents.get_object()
+    streams = contents if isinstance(contents, ArrayObject) else [contents]
+    return [s.get_object().get_data() for s in streams]
+
+
+def uses_invisible_mode(page: Any) -> bool:
+    """Whether a page, or a form XObject it can draw, sets an invisible text render mode.
+
+    A scan of the raw content bytes for ``3 Tr`` / ``7 Tr`` (no parsing): cheap enough for
+    every page, and a false alarm only costs the exact split (:func:`split_invisible`).
+    """
+    try:
+        if any(_sets_invisible(data) for data in _content_bytes(page)):
+            return True
+    except Exception:  # unreadable content: LangChain's extraction reports it
+        return False
+    seen: set[int] = set()
+    todo = [(page.get("/Resources"), 0)]
+    while todo:
+        resources, depth = todo.pop()
+        for xobject in _xobjects(resources).values():
+            if xobject.get("/Subtype") != "/Form" or id(xobject) in seen:
+                continue
+            seen.add(id(xobject))
+            try:
+                if _sets_invisible(xobject.get_data()):
+                    return True
+            except Exception:
+                continue
+            if depth < MAX_FORM_DEPTH:
+                todo.append((xobject.get("/Resources"), depth + 1))
+    return False
+
+
+@dataclass
+class PageSplit:
+    """A page's text split by visibility.
+
+    Attributes:
+        visible: The text a reader sees (stripped like LangChain's page text).
+        invisible: The text drawn in an invisible render mode.
+        image_share: The largest share of the page's area one drawn image covers.
+    """
+
+    visible: str
+    invisible: str
+    image_share: float
+
+    def is_ocr_layer(self) -> bool:
+        """Invisible text over a page image, longer than the visible text: a scan's OCR."""
+        return (
+            bool(self.invisible)
+            and self.image_share >= OCR_IMAGE_SHARE
+            and len(self.invisible) > len(self.visible)
+        )
+
+
+def _extract(ops: list[tuple[list[Any], bytes]], resources: Any, page: Any, reader: Any) -> str:
+    """pypdf's plain text of ``ops`` drawn with ``resources`` on a detached copy of ``page``."""
+    from pypdf import PageObject
+    from pypdf.generic import ContentStream, NameObject
+
+    stream = ContentStream(None, reader)
+    stream.operations = ops
+    copy = PageObject(pdf=reader)
+    for key in ("/MediaBox", "/CropBox", "/Rotate"):
+        if key in page:
+            copy[NameObject(key)] = page[key]
+    if resources is not None:
+        copy[NameObject("/Resources")] = resources
+    copy.replace_contents(stream)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return str(copy.extract_text(extraction_mode="plain")).strip()
+
+
+def _det(operands: list[Any]) -> float:
+    """The determinant of a ``cm`` / ``/Matrix`` operand list (area scale), 1 if unreadable."""
+    try:
+        a, b, c, d = (float(x) for x in operands[:4])
+    except (TypeError, ValueError):
+        return 1.0
+    return a * d - b * c
+
+
+def split_invisible(page: Any, reader: Any) -> PageSplit:
     """Extract a page's visible text and its invisible text separately.
 
-    The page's content stream is walked once, tracking the text render mode through the
-    graphics-state stack (``q`` / ``Q``); two copies of the stream are extracted with pypdf,
-    one with the invisible strings blanked, one with the visible strings (and form XObjects)
-    blanked. Text inside form XObjects is not split: it stays in the visible copy.
+    The content stream is walked once, tracking the text render mode and the area scale of
+    the transformation matrix through the graphics-state stack (``q`` / ``Q``; a ``Q``
+    with nothing saved changes nothing, as viewers do); each form XObject drawn is walked the
+    same way with the state it inherits, and each image drawn records the share of the page
+    it covers. Two copies of the stream are extracted with pypdf, one with the invisible
+    strings blanked, one with the visible strings blanked; a form's texts follow its page's.
 
     Args:
         page: A pypdf ``PageObject``.
         reader: Its ``PdfReader``.
 
     Returns:
-        ``(visible, invisible)``, each stripped like LangChain's page text.
+        The split (:class:`PageSplit`).
     """
-    from pypdf import PageObject
-    from pypdf.generic import ContentStream, NameObject
+    from pypdf.generic import ContentStream
+
+    box = page.get("/CropBox") or page.get("/MediaBox")
+    try:
+        x0, y0, x1, y1 = (float(v) for v in box)
+        page_area = abs((x1 - x0) * (y1 - y0)) or 1.0
+    except (TypeError, ValueError):
+        page_area = 612.0 * 792.0
+    image_share = 0.0
+    active: set[int] = set()  # forms being walked (a form drawing itself is not followed)
+
+    def walk(stream: Any, resources: Any, mode: int, det: float, depth: int) -> tuple[str, str]:
+        nonlocal image_share
+        ops = ContentStream(stream, reader).operations
+        xobjects = _xobjects(resources)
+        visible_ops: list[tuple[list[Any], bytes]] = []
+        hidden_ops: list[tuple[list[Any], bytes]] = []
+        extra_visible: list[str] = []
+        extra_hidden: list[str] = []
+        stack: list[tuple[int, float]] = []
+        for operands, operator in ops:
+            if operator == b"q":
+                stack.append((mode, det))
+            elif operator == b"Q":
+                if stack:
+                    mode, det = stack.pop()
+            elif operator == b"Tr" and operands:
+                mode = _mode(operands[0]) or 0
+            elif operator == b"cm":
+                det *= _det(operands)
+            if operator in _SHOW_TEXT:
+                invisible = mode in INVISIBLE_RENDER_MODES
+                visible_ops.append(
+                    (_blank(operator, operands) if invisible else operands, operator)
+                )
+                hidden_ops.append((operands if invisible else _blank(operator, operands), operator))
+                continue
+            if operator == b"INLINE IMAGE":
+                image_share = max(image_share, abs(det) / page_area)
+            elif operator == b"Do" and operands:
+                xobject = xobjects.get(str(operands[0]))
+                subtype = None if xobject is None else xobject.get("/Subtype")
+                if subtype == "/Image":
+                    image_share = max(image_share, abs(det) / page_area)
+                elif (
+                    subtype == "/Form"
+                    and xobject is not None
+                    and id(xobject) not in active
+                    and depth < MAX_FORM_DEPTH
+                ):
+                    matrix = xobject.get("/Matrix")
+                    inner = det * (_det(list(matrix)) if matrix is not None else 1.0)
+                    own = xobject.get("/Resources")
+                    active.add(id(xobject))
+                    try:
+                        v, h = walk(
+                            xobject, own if own is not None else resources, mode, inner, depth + 1
+                        )
+                    finally:
+                        active.discard(id(xobject))
+                    extra_visible.append(v)
+                    extra_hidden.append(h)
+                continue  # forms are split above; images carry no text
+            visible_ops.append((operands, operator))
+            hidden_ops.append((operands, operator))
+        texts = []
+        for new_ops, extra in ((visible_ops, extra_visible), (hidden_ops, extra_hidden)):
+            parts = [_extract(new_ops, resources, page, reader), *extra]
+            texts.append("\n".join(p for p in parts if p))
+        return texts[0], texts[1]
 
     contents = page.get_contents()
     if contents is None:
-        return "", ""
-    ops = ContentStream(contents, reader).operations
-    visible_ops: list[tuple[list[Any], bytes]] = []
-    hidden_ops: list[tuple[list[Any], bytes]] = []
-    mode, stack = 0, []
-    for operands, operator in ops:
-        if operator == b"q":
-            stack.append(mode)
-        elif operator == b"Q":
-            mode = stack.pop() if stack else 0
-        elif operator == b"Tr" and operands:
-            mode = _mode(operands[0]) or 0
-        if operator in _SHOW_TEXT:
-            invisible = mode in INVISIBLE_RENDER_MODES
-            visible_ops.append((_blank(operator, operands) if invisible else operands, operator))
-            hidden_ops.append((operands if invisible else _blank(operator, operands), operator))
-        elif operator == b"Do":  # a form's text is not split: it counts as visible
-            visible_ops.append((operands, operator))
-        else:
-            visible_ops.append((operands, operator))
-            hidden_ops.append((operands, operator))
-
-    texts = []
-    for new_ops in (visible_ops, hidden_ops):
-        stream = ContentStream(None, reader)
-        stream.operations = new_ops
-        copy = PageObject(pdf=reader)
-        for key in ("/Resources", "/MediaBox", "/CropBox", "/Rotate"):
-            if key in page:
-                copy[NameObject(key)] = page[key]
-        copy.replace_contents(stream)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            texts.append(copy.extract_text(extraction_mode="plain").strip())
-    return texts[0], texts[1]
-
-
-def draws_image(page: Any) -> bool:
-    """Whether a page has an image to draw (an image XObject or an inline image)."""
-    try:
-        xobjects = page["/Resources"].get_object().get("/XObject")
-        if xobjects is not None:
-            for ref in xobjects.get_object().values():
-                if ref.get_object().get("/Subtype") == "/Image":
-                    return True
-        data = page.get_contents()
-        return data is not None and re.search(rb"(^|\s)BI\s", data.get_data()) is not None
-    except Exception:  # a damaged resource dictionary: no evidence of an image
-        return False
+        return PageSplit("", "", 0.0)
+    visible, invisible = walk(contents, page.get("/Resources"), 0, 1.0, 0)
+    return PageSplit(visible, invisible, image_share)
 
 
 def _norm_line(line: str) -> str:
@@ -238,22 +362,10 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
     if not data.lstrip()[:5].startswith(b"%PDF"):
         raise DocumentLoadError(f"{path.name}: not a PDF (no %PDF header)", kind="corrupt")
-    probe = RenderModeProbe()
-    loader = PyPDFLoader(
-        str(path),
-        password=password,
-        mode="page",
-        extraction_kwargs={"visitor_operand_before": probe},
-    )
-    pages = []
-    flagged: list[int] = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for i, page in enumerate(loader.lazy_load()):
-                pages.append(page)
-                if probe.take():
-                    flagged.append(i)
+            pages = list(PyPDFLoader(str(path), password=password, mode="page").lazy_load())
     except DocumentLoadError:
         raise
     except Exception as exc:  # pypdf raises many exception types on damaged files
@@ -261,7 +373,7 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
     if not pages:
         raise DocumentLoadError(f"{path.name}: the PDF has no pages", kind="empty")
     bodies = [p.page_content.replace("\r\n", "\n").replace("\r", "\n") for p in pages]
-    hidden_chars, ocr_pages = _drop_invisible(path, password, bodies, flagged)
+    invisible = _drop_invisible(path, password, bodies)
 
     parts: list[str] = []
     segments: list[Segment] = []
@@ -283,10 +395,10 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
             segments.append(Segment(pos + start, pos + end, page=number))
         pos += len(body)
     text = "".join(parts)
-    if len(empty) == len(pages) and hidden_chars:
+    if len(empty) == len(pages) and invisible.hidden_chars:
         raise DocumentLoadError(
             f"{path.name}: all of its text is invisible (render mode 3 or 7, "
-            f"{hidden_chars} characters): nothing a reader sees is left to index",
+            f"{invisible.hidden_chars} characters): nothing a reader sees is left to index",
             kind="empty",
         )
     if len(empty) == len(pages):
@@ -303,12 +415,19 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         warn.append(f"running header/footer lines left out of chunks: {sorted(running)[:10]}")
     if empty:
         warn.append(f"{len(empty)} of {len(pages)} pages have no or almost no text: {empty[:20]}")
-    if hidden_chars:
-        warn.append(f"left out {hidden_chars} characters of invisible text (render mode 3 or 7)")
-    if ocr_pages:
+    if invisible.hidden_chars:
         warn.append(
-            f"kept the invisible text layer of {len(ocr_pages)} scanned page(s) as their OCR "
-            f"text: {ocr_pages[:20]}"
+            f"left out {invisible.hidden_chars} characters of invisible text (render mode 3 or 7)"
+        )
+    if invisible.ocr_pages:
+        warn.append(
+            f"kept the invisible text layer of {len(invisible.ocr_pages)} scanned page(s) as "
+            f"their OCR text: {invisible.ocr_pages[:20]}"
+        )
+    if invisible.unsplit_pages:
+        warn.append(
+            "pages that draw invisible text but could not be split, kept as extracted: "
+            f"{invisible.unsplit_pages[:20]}"
         )
     return ParsedDocument(
         text=text,
@@ -320,47 +439,64 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         empty_pages=empty,
         parser=f"langchain_community.PyPDFLoader (pypdf {pypdf_version}, plain; no invisible text)",
         warnings=warn,
-        hidden_chars=hidden_chars,
+        hidden_chars=invisible.hidden_chars,
     )
 
 
-def _drop_invisible(
-    path: Path, password: str | None, bodies: list[str], flagged: list[int]
-) -> tuple[int, list[int]]:
-    """Replace, in place, the text of each flagged page by its visible text.
+@dataclass
+class InvisibleText:
+    """What the invisible-text rule did to a PDF.
+
+    Attributes:
+        hidden_chars: Characters of invisible text left out.
+        ocr_pages: 1-based pages whose invisible text was kept as a scan's OCR layer.
+        unsplit_pages: 1-based pages that set an invisible mode but could not be split
+            (their text is kept as LangChain extracted it).
+    """
+
+    hidden_chars: int = 0
+    ocr_pages: list[int] = field(default_factory=list)
+    unsplit_pages: list[int] = field(default_factory=list)
+
+
+def _drop_invisible(path: Path, password: str | None, bodies: list[str]) -> InvisibleText:
+    """Replace, in place, the text of each page that drew invisible text by its visible text.
 
     Args:
         path: The PDF.
         password: As for ``load_pdf``.
         bodies: Page texts as LangChain extracted them (modified in place).
-        flagged: 0-based indexes of pages that set an invisible render mode.
 
     Returns:
-        ``(hidden characters left out, 1-based pages whose invisible text was kept as an OCR
-        text layer)``.
+        What was left out and kept (:class:`InvisibleText`).
     """
-    if not flagged:
-        return 0, []
     from pypdf import PdfReader
 
-    hidden, ocr = 0, []
+    out = InvisibleText()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reader = PdfReader(str(path), password=password)
-        for i in flagged:
-            page = reader.pages[i]
+        try:
+            reader = PdfReader(str(path), password=password)
+            pages = list(reader.pages)
+        except Exception as exc:  # LangChain's reader opened it; this one must too
+            log.warning("%s: not checked for invisible text (%s)", path.name, exc)
+            return out
+        for i, page in enumerate(pages[: len(bodies)]):
+            if not uses_invisible_mode(page):
+                continue
             try:
-                visible, invisible = split_invisible(page, reader)
+                split = split_invisible(page, reader)
             except Exception as exc:  # a content stream pypdf reads but cannot rewrite
                 log.warning("%s page %d: invisible text not split (%s)", path.name, i + 1, exc)
+                out.unsplit_pages.append(i + 1)
                 continue
-            if not invisible:
+            if not split.invisible:
                 continue
-            if len("".join(visible.split())) < NEAR_EMPTY_CHARS and draws_image(page):
-                ocr.append(i + 1)
+            if split.is_ocr_layer():
+                out.ocr_pages.append(i + 1)
                 continue
-            bodies[i] = visible.replace("\r\n", "\n").replace("\r", "\n")
-            hidden += len(" ".join(invisible.split()))
-    if hidden:
-        log.info("%s: left out %d characters of invisible text", path.name, hidden)
-    return hidden, ocr
+            bodies[i] = split.visible.replace("\r\n", "\n").replace("\r", "\n")
+            out.hidden_chars += len(" ".join(split.invisible.split()))
+    if out.hidden_chars:
+        log.info("%s: left out %d characters of invisible text", path.name, out.hidden_chars)
+    return out

@@ -1,45 +1,72 @@
-"""Real PDFs written with pypdf for the loader tests: text in chosen render modes, an image."""
+"""Real PDFs written with pypdf for the loader tests: text in chosen render modes, images,
+form XObjects, and raw content-stream snippets."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
 class Line:
-    """One line of text drawn on a page.
+    """One line of text drawn on a page (or, with ``raw``, a content-stream snippet).
 
     Attributes:
         text: The text (ASCII; parentheses and backslashes are escaped).
         render_mode: The PDF text render mode (0 fill, 3 invisible, 7 clip only, …);
             ``None`` sets none (the mode in force goes on).
         saved: Draw it inside ``q`` … ``Q``, so the mode does not leak to later lines.
+        raw: Content-stream operators written as they are instead of a text object
+            (``"3 Tr Q"``, ``"/Fm1 Do"``, ``"BT /F1 11 Tf 72 500 Td [(a) -200 (b)] TJ ET"``).
     """
 
-    text: str
+    text: str = ""
     render_mode: int | None = 0
     saved: bool = False
+    raw: str | None = None
+
+
+@dataclass(frozen=True)
+class Image:
+    """A 2x2 grey image XObject named ``/Im1``.
+
+    Attributes:
+        scale: The side of the drawn square as a share of the page's sides (1.0 covers the
+            page, as a scanned page's image does).
+        drawn: False lists it in the page's resources without drawing it.
+    """
+
+    scale: float = 1.0
+    drawn: bool = True
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page: its lines, an optional image and an optional form XObject ``/Fm1``.
+
+    Attributes:
+        lines: What is drawn, top to bottom.
+        image: An image drawn under the text.
+        form: The raw content of a form XObject named ``/Fm1`` (drawn only where a line's
+            ``raw`` says ``/Fm1 Do``).
+    """
+
+    lines: list[Line] = field(default_factory=list)
+    image: Image | None = None
+    form: str | None = None
 
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def write_pdf(
-    path: Path,
-    pages: list[list[Line]],
-    image_on: frozenset[int] = frozenset(),
-    form_text: dict[int, str] | None = None,
-) -> Path:
+def write_pdf(path: Path, pages: list[list[Line]] | list[Page]) -> Path:
     """Write a PDF whose pages draw the given lines in Helvetica, top to bottom.
 
     Args:
         path: Where to write it.
-        pages: The lines of each page.
-        image_on: 0-based pages that also draw a 2x2 grey image under the text (as a
-            scanned page with an OCR text layer does).
-        form_text: 0-based page -> a visible line drawn through a form XObject.
+        pages: Each page as a ``Page``, or as a plain list of lines.
 
     Returns:
         ``path``.
@@ -53,6 +80,15 @@ def write_pdf(
         NumberObject,
     )
 
+    def stream(data: str, **keys: Any) -> Any:
+        obj = DecodedStreamObject()
+        obj.set_data(data.encode("latin-1"))
+        obj.update({NameObject(k): v for k, v in keys.items()})
+        return writer._add_object(obj)
+
+    def box() -> ArrayObject:
+        return ArrayObject([NumberObject(v) for v in (0, 0, 612, 792)])
+
     writer = PdfWriter()
     font = writer._add_object(
         DictionaryObject(
@@ -64,61 +100,52 @@ def write_pdf(
             }
         )
     )
-    for number, lines in enumerate(pages):
+    fonts = DictionaryObject({NameObject("/F1"): font})
+    for spec in pages:
+        spec = spec if isinstance(spec, Page) else Page(lines=list(spec))
         page = writer.add_blank_page(612, 792)
-        resources = DictionaryObject(
-            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
-        )
+        resources = DictionaryObject({NameObject("/Font"): fonts})
+        xobjects = DictionaryObject()
         ops: list[str] = []
-        if number in image_on:
-            img = DecodedStreamObject()
-            img.set_data(bytes([128, 200, 200, 128]))
-            img.update(
-                {
-                    NameObject("/Type"): NameObject("/XObject"),
-                    NameObject("/Subtype"): NameObject("/Image"),
-                    NameObject("/Width"): NumberObject(2),
-                    NameObject("/Height"): NumberObject(2),
-                    NameObject("/ColorSpace"): NameObject("/DeviceGray"),
-                    NameObject("/BitsPerComponent"): NumberObject(8),
-                }
+        if spec.image is not None:
+            xobjects[NameObject("/Im1")] = stream(
+                "\x80\xc8\xc8\x80",
+                **{
+                    "/Type": NameObject("/XObject"),
+                    "/Subtype": NameObject("/Image"),
+                    "/Width": NumberObject(2),
+                    "/Height": NumberObject(2),
+                    "/ColorSpace": NameObject("/DeviceGray"),
+                    "/BitsPerComponent": NumberObject(8),
+                },
             )
-            resources[NameObject("/XObject")] = DictionaryObject(
-                {NameObject("/Im1"): writer._add_object(img)}
+            if spec.image.drawn:
+                w, h = 612 * spec.image.scale, 792 * spec.image.scale
+                ops.append(f"q {w:.2f} 0 0 {h:.2f} 0 0 cm /Im1 Do Q")
+        if spec.form is not None:
+            xobjects[NameObject("/Fm1")] = stream(
+                spec.form,
+                **{
+                    "/Type": NameObject("/XObject"),
+                    "/Subtype": NameObject("/Form"),
+                    "/BBox": box(),
+                    "/Resources": DictionaryObject({NameObject("/Font"): fonts}),
+                },
             )
-            ops.append("q 612 0 0 792 0 0 cm /Im1 Do Q")
-        if form_text and number in form_text:
-            form = DecodedStreamObject()
-            shown = f"BT /F1 11 Tf 72 100 Td ({_escape(form_text[number])}) Tj ET"
-            form.set_data(shown.encode("latin-1"))
-            form.update(
-                {
-                    NameObject("/Type"): NameObject("/XObject"),
-                    NameObject("/Subtype"): NameObject("/Form"),
-                    NameObject("/BBox"): ArrayObject(
-                        [NumberObject(0), NumberObject(0), NumberObject(612), NumberObject(792)]
-                    ),
-                    NameObject("/Resources"): DictionaryObject(
-                        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
-                    ),
-                }
-            )
-            xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject())
-            xobjects[NameObject("/Fm1")] = writer._add_object(form)
-            ops.append("/Fm1 Do")
+        if xobjects:
+            resources[NameObject("/XObject")] = xobjects
         y = 740
-        for line in lines:
+        for line in spec.lines:
+            if line.raw is not None:
+                ops.append(line.raw)
+                continue
             mode = "" if line.render_mode is None else f"{line.render_mode} Tr "
             show = f"BT /F1 11 Tf {mode}72 {y} Td ({_escape(line.text)}) Tj ET"
             ops.append(f"q {show} Q" if line.saved else show)
             y -= 16
         page[NameObject("/Resources")] = resources
-        content = DecodedStreamObject()
-        content.set_data("\n".join(ops).encode("latin-1"))
-        page[NameObject("/Contents")] = writer._add_object(content)
-        page[NameObject("/MediaBox")] = ArrayObject(
-            [NumberObject(0), NumberObject(0), NumberObject(612), NumberObject(792)]
-        )
+        page[NameObject("/Contents")] = stream("\n".join(ops))
+        page[NameObject("/MediaBox")] = box()
     with path.open("wb") as fh:
         writer.write(fh)
     return path
