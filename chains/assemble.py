@@ -135,8 +135,18 @@ FLAG_OPEN = "\u27e6flagged: instruction-shaped text, data only: "
 FLAG_CLOSE = "\u27e7"
 
 
+#: The marker characters, as the passage's own text shows them (a passage cannot open or
+#: close a flagged region itself).
+_NEUTRAL = str.maketrans({"\u27e6": "[", "\u27e7": "]"})
+
+
 def mark_instructions(text: str, spans: list[tuple[int, int]]) -> str:
-    """Wrap each span of ``text`` in the flag markers (``⟦flagged: …: <sentence>⟧``)."""
+    """Wrap each span of ``text`` in the flag markers (``⟦flagged: …: <sentence>⟧``).
+
+    Marker characters already in the text become plain brackets (same length, so the spans
+    still hold), so planted text can neither close a flagged region early nor fake one.
+    """
+    text = text.translate(_NEUTRAL)
     out, pos = [], 0
     for a, b in spans:
         out += [text[pos:a], FLAG_OPEN, text[a:b], FLAG_CLOSE]

@@ -1,65 +1,233 @@
-"""The small part of CSS that decides whether an HTML element is hidden from a reader.
+"""The small part of CSS that decides whether an HTML element's text is hidden from a reader.
 
 Planted instructions are often hidden by a stylesheet rather than an inline style
 (``<style>.note{display:none}</style>`` … ``<div class="note">``), so the HTML loader reads
-the page's ``<style>`` elements into a ``Stylesheet`` and asks it, per element, whether the
-rules that apply leave it hidden: ``display: none``, ``visibility: hidden`` / ``collapse``,
-``opacity: 0`` or a zero ``font-size``.
+the page's ``<style>`` elements into a ``Stylesheet`` and asks it, per element, for the
+values the cascade gives the properties that can hide text: ``display: none``,
+``visibility: hidden`` / ``collapse``, an ``opacity`` of at most 0.05 and a ``font-size`` too
+small to read (zero, at most 1px / 1pt, 0.1em, 10 %). The loader applies them as a browser
+does: ``display`` and ``opacity`` hide the whole subtree; ``visibility`` and ``font-size``
+are inherited and a child may set them back (``.row{font-size:0} .col{font-size:14px}``).
 
 What is read: rules whose selector is a *compound* selector — a type, ``*``, ``#id`` and
-``.class`` parts, e.g. ``div.note.hidden`` or ``#x`` — in selector lists, at top level or
-inside ``@media`` / ``@supports`` / ``@layer`` blocks (not those for ``print`` or ``speech``).
-The cascade is applied per property: ``!important`` first, then specificity, then source
-order, and an element's own ``style`` attribute beats any rule that is not ``!important``, so
-``.tab{display:none} .tab.active{display:block}`` leaves the active tab visible. Not read:
-selectors with combinators, attributes or pseudo-classes (``.a .b``, ``[data-x]``,
-``:hover``), external stylesheets, and scripts that show or hide content later (a closed tab
-counts as hidden: a reader does not see it without acting).
+``.class`` parts (CSS escapes decoded: Tailwind's ``.md\\:block``), e.g. ``div.note.hidden``
+— in selector lists, at top level, nested with ``&`` (``.card{&.hidden{…}}``), or inside
+``@media`` (evaluated for a 1280×800 screen: ``print`` / ``speech`` queries do not apply,
+``min-width`` / ``max-width`` / ``min-height`` / ``max-height`` are compared, other features
+count as matching), ``@supports``, ``@layer`` and ``@container`` blocks. Strings and comments
+are skipped when the text is split into rules. The cascade is applied per property:
+``!important`` first, then specificity, then source order; within one block a later
+declaration wins unless it is invalid or empty; an element's own ``style`` attribute beats any
+rule that is not ``!important``. Not read: selectors with combinators, attributes or
+pseudo-classes (``.a .b``, ``[data-x]``, ``:hover``), external stylesheets, and scripts that
+show or hide content later (a closed tab counts as hidden: a reader does not see it without
+acting).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
-#: Properties that can hide an element, and the values that do.
-_HIDING = {
+#: The viewport the ``@media`` width and height features are evaluated for (CSS pixels).
+VIEWPORT = (1280, 800)
+#: Opacity at or below this is invisible.
+MAX_INVISIBLE_OPACITY = 0.05
+#: Font sizes at or below these (per unit) are too small to read.
+MAX_UNREADABLE_SIZE = {"px": 1.0, "pt": 1.0, "q": 1.0, "mm": 0.3, "em": 0.1, "rem": 0.1}
+MAX_UNREADABLE_SIZE |= {"ex": 0.2, "ch": 0.2, "%": 10.0, "vw": 0.1, "vh": 0.1, "": 0.0}
+#: Font-size units relative to the parent's size (a zero parent stays zero).
+RELATIVE_SIZE_UNITS = frozenset({"em", "%", "ex", "ch"})
+_GLOBAL = {"inherit", "initial", "unset", "revert", "revert-layer"}
+_DISPLAY = {
+    "none", "block", "inline", "inline-block", "flex", "inline-flex", "grid", "inline-grid",
+    "contents", "list-item", "flow-root", "flow", "run-in", "table", "inline-table",
+    "table-row", "table-cell", "table-column", "table-row-group", "table-column-group",
+    "table-header-group", "table-footer-group", "table-caption", "ruby", "ruby-base",
+    "ruby-text", "ruby-base-container", "ruby-text-container", "math",
+}  # fmt: skip
+_VISIBILITY = {"visible", "hidden", "collapse"}
+_FONT_KEYWORDS = {
+    "xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large",
+    "smaller", "larger", "math",
+}  # fmt: skip
+_NUMBER = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)([a-z%]*)$", re.I)
+_FUNCTION = re.compile(r"^(calc|var|min|max|clamp|env)\(.*\)$", re.I)
+_IDENT = r"(?:[\w-]|\\[0-9a-fA-F]{1,6}\s?|\\.)+"
+_COMPOUND = re.compile(rf"^(?P<tag>[a-zA-Z][\w-]*|\*)?(?P<parts>(?:[.#]{_IDENT})*)$")
+_PART = re.compile(rf"[.#]{_IDENT}")
+_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})\s?|(.))", re.S)
+_FEATURE = re.compile(r"\(\s*(min|max)-(width|height)\s*:\s*([\d.]+)\s*(px|em|rem)?\s*\)", re.I)
+
+
+def _unescape(ident: str) -> str:
+    return _ESCAPE.sub(lambda m: chr(int(m[1], 16)) if m[1] else m[2], ident)
+
+
+def _valid(prop: str, value: str) -> bool:
+    """Whether ``value`` is a value a browser accepts for ``prop`` (else it is ignored)."""
+    if not value:
+        return False
+    if value in _GLOBAL or _FUNCTION.match(value):
+        return True
+    if prop == "display":
+        return all(word in _DISPLAY for word in value.split())
+    if prop == "visibility":
+        return value in _VISIBILITY
+    number = _NUMBER.match(value)
+    if prop == "font-size" and value in _FONT_KEYWORDS:
+        return True
+    if number is None:
+        return False
+    if prop == "opacity":
+        return number[2] in ("", "%")
+    if prop == "font-size":
+        return number[2].lower() in MAX_UNREADABLE_SIZE or float(number[1]) == 0
+    return False
+
+
+def _tiny_opacity(value: str) -> bool:
+    number = _NUMBER.match(value)
+    if not number:
+        return False
+    amount = float(number[1]) / (100 if number[2] == "%" else 1)
+    return amount <= MAX_INVISIBLE_OPACITY
+
+
+def unreadable_size(value: str) -> bool:
+    """Whether a ``font-size`` value is too small to read (``0``, ``0.5px``, ``0.05em``)."""
+    number = _NUMBER.match(value)
+    if not number:
+        return False
+    amount, unit = float(number[1]), number[2].lower()
+    return amount <= 0 or amount <= MAX_UNREADABLE_SIZE.get(unit, 0.0)
+
+
+def relative_size(value: str) -> bool:
+    """Whether a ``font-size`` value is relative to the parent's (``2em``, ``120%``, ``larger``)."""
+    number = _NUMBER.match(value)
+    unit = number[2].lower() if number else ""
+    return value in ("smaller", "larger", "inherit") or unit in RELATIVE_SIZE_UNITS
+
+
+#: The properties that can hide text, and whether a value hides it.
+HIDING: dict[str, Callable[[str], bool]] = {
     "display": lambda v: v == "none",
     "visibility": lambda v: v in ("hidden", "collapse"),
-    "opacity": lambda v: _is_zero(v),
-    "font-size": lambda v: _is_zero(v),
+    "opacity": _tiny_opacity,
+    "font-size": unreadable_size,
 }
-_COMPOUND = re.compile(r"^(?P<tag>[a-zA-Z][\w-]*|\*)?(?P<parts>(?:[.#][\w-]+)*)$")
-_COMMENT = re.compile(r"/\*.*?\*/", re.S)
-_SKIPPED_MEDIA = re.compile(r"\b(print|speech)\b", re.I)
-_ZERO = re.compile(r"^[+-]?0*\.?0*(px|pt|em|rem|%|ex|ch|vw|vh|cm|mm|in|pc|q)?$", re.I)
-
-
-def _is_zero(value: str) -> bool:
-    return bool(value) and any(ch == "0" for ch in value) and bool(_ZERO.match(value))
 
 
 def declarations(body: str) -> dict[str, tuple[str, bool]]:
     """Parse ``prop: value [!important]; …`` into ``{prop: (value, important)}``.
 
-    Only the properties that can hide an element are kept; values are lower-cased.
+    Only the properties that can hide text are kept; values are lower-cased. As in a browser,
+    an invalid or empty value is ignored, a later valid declaration wins, and an
+    ``!important`` one beats any declaration without it in the same block.
     """
     out: dict[str, tuple[str, bool]] = {}
     for decl in body.split(";"):
         prop, sep, value = decl.partition(":")
         prop = prop.strip().lower()
-        if not sep or prop not in _HIDING:
+        if not sep or prop not in HIDING:
             continue
         value = " ".join(value.split()).lower()
-        important = value.endswith("!important")
-        value = value.removesuffix("!important").strip()
+        important = re.search(r"!\s*important$", value) is not None
+        value = re.sub(r"\s*!\s*important$", "", value).strip()
+        if not _valid(prop, value):
+            continue
+        if prop in out and out[prop][1] and not important:
+            continue
         out[prop] = (value, important)
     return out
 
 
 def hides(decls: dict[str, tuple[str, bool]]) -> bool:
-    """Whether resolved declarations hide the element."""
-    return any(_HIDING[prop](value) for prop, (value, _) in decls.items())
+    """Whether resolved declarations hide the element's own text."""
+    return any(HIDING[prop](value) for prop, (value, _) in decls.items())
+
+
+def media_applies(query: str) -> bool:
+    """Whether a media query list applies to a 1280×800 screen (``VIEWPORT``)."""
+    for one in query.split(","):
+        words = one.strip().lower()
+        negated = words.startswith("not ")
+        words = words.removeprefix("not ").removeprefix("only ").strip()
+        kind = words.split("(", 1)[0].split(" and")[0].strip()
+        matches = kind in ("", "all", "screen")
+        for m in _FEATURE.finditer(words):
+            size = float(m[3]) * (16 if (m[4] or "").lower() in ("em", "rem") else 1)
+            actual = VIEWPORT[0] if m[2].lower() == "width" else VIEWPORT[1]
+            matches &= actual >= size if m[1].lower() == "min" else actual <= size
+        if matches != negated:
+            return True
+    return False
+
+
+def _skip_string(css: str, i: int) -> int:
+    """The index after the string literal starting at ``css[i]``."""
+    quote, i = css[i], i + 1
+    while i < len(css) and css[i] != quote:
+        i += 2 if css[i] == "\\" else 1
+    return i + 1
+
+
+def _blocks(css: str, parent: str = "") -> list[tuple[str, str]]:
+    """Split a stylesheet into ``(selector list, own declarations)`` rules.
+
+    Strings are skipped while braces are counted; screen at-rules are descended into; a
+    nested rule's ``&`` stands for its parent's selector (``.card{&.x{…}}`` is ``.card.x``,
+    and ``.card{.x{…}}`` the descendant selector ``.card .x``).
+    """
+    out: list[tuple[str, str]] = []
+    own: list[str] = []
+    start = i = 0
+    while i < len(css):
+        ch = css[i]
+        if ch in "\"'":
+            i = _skip_string(css, i)
+            continue
+        if ch != "{":
+            if ch == ";":
+                own.append(css[start : i + 1])
+                start = i + 1
+            i += 1
+            continue
+        prelude = css[start:i].strip()
+        depth, j = 1, i + 1
+        while j < len(css) and depth:
+            if css[j] in "\"'":
+                j = _skip_string(css, j)
+                continue
+            depth += {"{": 1, "}": -1}.get(css[j], 0)
+            j += 1
+        body = css[i + 1 : j - 1]
+        if prelude.startswith("@"):
+            keyword, _, condition = prelude.partition(" ")
+            keyword = keyword.lower()
+            if keyword in ("@supports", "@layer", "@container") or (
+                keyword == "@media" and media_applies(condition)
+            ):
+                out.extend(_blocks(body, parent))
+        else:
+            selector = _nest(prelude, parent) if parent else prelude
+            out.extend(_blocks(body, selector))
+        start = i = j
+    if parent:
+        out.insert(0, (parent, "".join(own) + css[start:]))
+    return out
+
+
+def _nest(selector: str, parent: str) -> str:
+    """A nested selector list with ``&`` (or, without one, a descendant) of its parent's."""
+    parts = []
+    for outer in parent.split(","):
+        for inner in selector.split(","):
+            inner = inner.strip()
+            parts.append(inner.replace("&", outer.strip()) if "&" in inner else f"{outer} {inner}")
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -67,9 +235,8 @@ class _Rule:
     tag: str  # "" matches any element
     ids: frozenset[str]
     classes: frozenset[str]
-    specificity: tuple[int, int, int]
-    order: int
-    decls: dict[str, tuple[str, bool]] = field(hash=False)
+    rank: tuple[int, int, int, int]  # specificity (ids, classes, types), then source order
+    decls: tuple[tuple[str, str, bool], ...]
 
     def matches(self, tag: str, element_id: str, classes: set[str]) -> bool:
         return (
@@ -78,32 +245,17 @@ class _Rule:
             and self.classes <= classes
         )
 
-
-def _blocks(css: str) -> list[tuple[str, str]]:
-    """Split a stylesheet into ``(prelude, body)`` rules, descending into screen at-rules."""
-    out: list[tuple[str, str]] = []
-    i = 0
-    while True:
-        j = css.find("{", i)
-        if j < 0:
-            return out
-        prelude = css[i:j].rsplit(";", 1)[-1].strip()  # after any "@import …;" statement
-        depth, k = 1, j + 1
-        while k < len(css) and depth:
-            depth += {"{": 1, "}": -1}.get(css[k], 0)
-            k += 1
-        body = css[j + 1 : k - 1]
-        if prelude.startswith("@"):
-            keyword = prelude.split(None, 1)[0].lower()
-            if keyword in ("@media", "@supports", "@layer") and not _SKIPPED_MEDIA.search(prelude):
-                out.extend(_blocks(body))
-        else:
-            out.append((prelude, body))
-        i = k
+    def key(self) -> str:
+        """The index entry it is filed under: its id, else a class, else its type, else ``*``."""
+        if self.ids:
+            return "#" + min(self.ids)
+        if self.classes:
+            return "." + min(self.classes)
+        return self.tag or "*"
 
 
 class Stylesheet:
-    """The hiding rules of a page's ``<style>`` elements, in source order."""
+    """The hiding rules of a page's ``<style>`` elements, indexed by id, class and type."""
 
     def __init__(self, css: str = "") -> None:
         """Parse ``css`` (several ``<style>`` texts may be joined).
@@ -112,56 +264,56 @@ class Stylesheet:
             css: Stylesheet text.
         """
         self.rules: list[_Rule] = []
-        for prelude, body in _blocks(_COMMENT.sub(" ", css)):
-            decls = declarations(body)
+        self._index: dict[str, list[_Rule]] = {}
+        for prelude, body in _blocks(re.sub(r"/\*.*?\*/", " ", css, flags=re.S)):
+            decls = tuple((p, v, imp) for p, (v, imp) in declarations(body).items())
             if not decls:
                 continue
             for selector in prelude.split(","):
                 m = _COMPOUND.match(selector.strip())
                 if not m or not (m["tag"] or m["parts"]):
                     continue
-                parts = re.findall(r"[.#][\w-]+", m["parts"])
-                ids = frozenset(p[1:] for p in parts if p[0] == "#")
-                classes = frozenset(p[1:] for p in parts if p[0] == ".")
+                parts = [(p[0], _unescape(p[1:])) for p in _PART.findall(m["parts"])]
+                ids = frozenset(name for kind, name in parts if kind == "#")
+                classes = frozenset(name for kind, name in parts if kind == ".")
                 tag = "" if m["tag"] in (None, "*") else m["tag"].lower()
-                self.rules.append(
-                    _Rule(
-                        tag=tag,
-                        ids=ids,
-                        classes=classes,
-                        specificity=(len(ids), len(classes), 1 if tag else 0),
-                        order=len(self.rules),
-                        decls=decls,
-                    )
-                )
+                rank = (len(ids), len(classes), 1 if tag else 0, len(self.rules))
+                rule = _Rule(tag=tag, ids=ids, classes=classes, rank=rank, decls=decls)
+                self.rules.append(rule)
+                self._index.setdefault(rule.key(), []).append(rule)
 
     def __bool__(self) -> bool:
         return bool(self.rules)
 
-    def hides(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
-        """Whether the cascade leaves an element hidden.
+    def resolve(self, tag: str, attrs: list[tuple[str, str | None]]) -> dict[str, str]:
+        """The cascaded values of the hiding properties an element specifies itself.
 
         Args:
             tag: The element's tag name (lower case, as ``html.parser`` gives it).
-            attrs: Its attributes.
+            attrs: Its attributes (the first of a repeated attribute counts, as in HTML).
 
         Returns:
-            True when the winning value of a hiding property hides it.
+            ``{property: value}`` for the properties a matching rule or the ``style``
+            attribute sets (inherited values are the caller's business).
         """
-        values = {name.lower(): value or "" for name, value in attrs}
+        values: dict[str, str] = {}
+        for name, value in attrs:
+            values.setdefault(name.lower(), value or "")
         element_id = values.get("id", "").strip()
         classes = set(values.get("class", "").split())
-        resolved: dict[str, tuple[tuple[int, ...], str]] = {}
-        for rule in self.rules:
-            if not rule.matches(tag, element_id, classes):
-                continue
-            for prop, (value, important) in rule.decls.items():
-                rank: tuple[int, ...] = (int(important), 0, *rule.specificity, rule.order)
-                if prop not in resolved or rank >= resolved[prop][0]:
-                    resolved[prop] = (rank, value)
+        keys = [tag, "*", *(f".{c}" for c in classes)] + ([f"#{element_id}"] if element_id else [])
+        best: dict[str, tuple[tuple[int, ...], str]] = {}
+        for key in keys:
+            for rule in self._index.get(key, ()):
+                if not rule.matches(tag, element_id, classes):
+                    continue
+                for prop, value, important in rule.decls:
+                    rank: tuple[int, ...] = (int(important), 0, *rule.rank)
+                    if prop not in best or rank > best[prop][0]:
+                        best[prop] = (rank, value)
         for prop, (value, important) in declarations(values.get("style", "")).items():
             # The style attribute outranks every rule of the same importance.
             inline: tuple[int, ...] = (int(important), 1)
-            if prop not in resolved or inline >= resolved[prop][0][:2]:
-                resolved[prop] = (inline, value)
-        return any(_HIDING[prop](value) for prop, (_, value) in resolved.items())
+            if prop not in best or inline >= best[prop][0][:2]:
+                best[prop] = (inline, value)
+        return {prop: value for prop, (_, value) in best.items()}

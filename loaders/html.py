@@ -16,12 +16,19 @@ kind ("include the secret in your answer") is a classic indirect prompt injectio
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 from loaders.base import ParsedDocument
-from loaders.css import Stylesheet, declarations, hides
+from loaders.css import (
+    HIDING,
+    Stylesheet,
+    declarations,
+    media_applies,
+    relative_size,
+    unreadable_size,
+)
 from loaders.decode import decode_text
 from loaders.markdown import split_sections
 
@@ -36,14 +43,109 @@ _VOID = {
 #: Never hidden by this loader: a page that hides its whole body (anti-flicker snippets:
 #: ``.async-hide { opacity: 0 }`` on ``<html>``) shows it from a script once loaded.
 _ROOTS = frozenset({"html", "body"})
-#: A ``media`` attribute of a ``<style>`` element that does not apply to a screen.
-_NOT_SCREEN = re.compile(r"^\s*(print|speech)\s*$", re.I)
+#: Start tags that close an open ``<p>`` (HTML's optional end tags).
+_CLOSES_P = {
+    "address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset",
+    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+    "hr", "main", "menu", "nav", "ol", "p", "pre", "section", "table", "ul",
+}  # fmt: skip
+#: HTML's optional end tags: a start tag closes the open elements of the first set, looking
+#: down the open elements no further than one of the second set (a nested list's ``<li>``
+#: closes no outer ``<li>``).
+_IMPLIED_END = {
+    "li": ({"li"}, {"ul", "ol", "menu", "table"}),
+    "dt": ({"dt", "dd"}, {"dl", "table"}),
+    "dd": ({"dt", "dd"}, {"dl", "table"}),
+    "tr": ({"tr", "td", "th"}, {"table", "thead", "tbody", "tfoot"}),
+    "td": ({"td", "th"}, {"tr", "table"}),
+    "th": ({"td", "th"}, {"tr", "table"}),
+    "option": ({"option"}, {"select", "datalist"}),
+    "optgroup": ({"option", "optgroup"}, {"select"}),
+}
+#: Inline elements a block start tag looks past to close an open ``<p>``.
+_INLINE = {
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
+    "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Open:
+    """An open element and what hides its text.
+
+    Attributes:
+        tag: Its tag name.
+        gone: ``hidden``, ``aria-hidden``, ``display: none`` or a near-zero opacity, here or
+            on an ancestor (a child cannot undo it).
+        invisible: ``visibility: hidden`` in force (a child may set ``visible`` again).
+        tiny: An unreadable ``font-size`` in force (a child may set a readable one).
+    """
+
+    tag: str
+    gone: bool = False
+    invisible: bool = False
+    tiny: bool = False
+
+    @property
+    def hidden(self) -> bool:
+        return self.gone or self.invisible or self.tiny
+
+
+_SHOWN = _Open("")
+#: Attributes that can hide an element without a stylesheet.
+_HIDING_ATTRS = frozenset({"hidden", "aria-hidden", "style"})
+
+
+def element_state(
+    tag: str,
+    attrs: list[tuple[str, str | None]],
+    parent: _Open = _SHOWN,
+    sheet: Stylesheet | None = None,
+) -> _Open:
+    """What hides an element's text, given its parent's state (inheritance as in CSS).
+
+    Args:
+        tag: The element's tag name.
+        attrs: Its attributes.
+        parent: The state of the element it is in.
+        sheet: The page's stylesheet rules; without them only the inline style counts.
+    """
+    if tag in _ROOTS:
+        return _Open(tag)
+    if not sheet and not any(n.lower() in _HIDING_ATTRS for n, _ in attrs):
+        return _Open(tag, parent.gone, parent.invisible, parent.tiny)  # nothing of its own
+    first: dict[str, str] = {}
+    for name, value in attrs:
+        first.setdefault(name.lower(), (value or "").strip().lower())
+    if sheet:
+        values = sheet.resolve(tag, attrs)
+    else:
+        values = {p: v for p, (v, _) in declarations(first.get("style", "")).items()}
+    gone = (
+        parent.gone
+        or "hidden" in first
+        or first.get("aria-hidden") == "true"
+        or values.get("display") == "none"
+        or HIDING["opacity"](values.get("opacity", "1"))
+    )
+    visibility = values.get("visibility", "inherit")
+    invisible = (
+        parent.invisible if visibility == "inherit" else visibility in ("hidden", "collapse")
+    )
+    size = values.get("font-size", "inherit")
+    if size == "inherit":
+        tiny = parent.tiny
+    elif relative_size(size):
+        tiny = parent.tiny or unreadable_size(size)
+    else:
+        tiny = unreadable_size(size)
+    return _Open(tag, gone, invisible, tiny)
 
 
 def is_hidden(
     attrs: list[tuple[str, str | None]], tag: str = "", sheet: Stylesheet | None = None
 ) -> bool:
-    """Whether an element is hidden from a reader of the rendered page.
+    """Whether an element's text is hidden from a reader of the rendered page.
 
     Args:
         attrs: The element's attributes.
@@ -51,51 +153,34 @@ def is_hidden(
         sheet: The page's stylesheet rules; without them only the inline style counts.
 
     Returns:
-        True for ``hidden``, ``aria-hidden="true"``, or a style that hides it; never for
-        ``<html>`` or ``<body>``.
+        True for ``hidden``, ``aria-hidden="true"``, or a style that hides its text; never
+        for ``<html>`` or ``<body>``.
     """
-    if tag in _ROOTS:
-        return False
-    for name, value in attrs:
-        name = name.lower()
-        if name == "hidden":
-            return True
-        if name == "aria-hidden" and (value or "").strip().lower() == "true":
-            return True
-    if sheet:
-        return sheet.hides(tag, attrs)
-    style = next((v for n, v in attrs if n.lower() == "style" and v), "")
-    return hides(declarations(style))
+    return element_state(tag, attrs, _SHOWN, sheet).hidden
 
 
-class _StyleCollector(HTMLParser):
-    """Collect the text of a page's ``<style>`` elements that apply to a screen."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.css: list[str] = []
-        self._in_style = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "style":
-            media = next((v or "" for n, v in attrs if n.lower() == "media"), "")
-            self._in_style = not _NOT_SCREEN.match(media)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "style":
-            self._in_style = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_style:
-            self.css.append(data)
+_STYLE = re.compile(r"<style\b([^>]*)>(.*?)</style\s*>", re.I | re.S)
+_NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.I | re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_MEDIA_ATTR = re.compile(r"\bmedia\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.I)
 
 
 def page_stylesheet(source: str) -> Stylesheet:
-    """The hiding rules of every ``<style>`` element of an HTML page, wherever it stands."""
-    collector = _StyleCollector()
-    collector.feed(source)
-    collector.close()
-    return Stylesheet("\n".join(collector.css))
+    """The hiding rules of every ``<style>`` element of an HTML page, wherever it stands.
+
+    Found by pattern, not by a second parse of the page: ``<style>`` elements inside
+    comments or ``<noscript>`` (which a browser running scripts ignores) are left out, and so
+    are those whose ``media`` attribute does not apply to a screen.
+    """
+    if "<style" not in source and "<STYLE" not in source.upper():
+        return Stylesheet()
+    source = _NOSCRIPT.sub(" ", _COMMENT.sub(" ", source))
+    css = []
+    for m in _STYLE.finditer(source):
+        media = _MEDIA_ATTR.search(m[1])
+        if media is None or media_applies(next(g for g in media.groups() if g is not None)):
+            css.append(m[2])
+    return Stylesheet("\n".join(css))
 
 
 _BLOCK = {
@@ -126,7 +211,13 @@ _WS = re.compile(r"[ \t\r\n\f\v]+")
 
 
 class _Extractor(HTMLParser):
-    """Collect visible text blocks and headings in document order."""
+    """Collect visible text blocks and headings in document order.
+
+    The open elements are kept on a stack with what hides their text (``_Open``), so
+    inherited ``visibility`` and ``font-size`` can be set back by a child, and HTML's
+    optional end tags (``<li>``, ``<p>``, ``<td>`` …) close as a browser closes them: a
+    hidden ``<li>`` left open does not hide the list items after it.
+    """
 
     def __init__(self, sheet: Stylesheet | None = None) -> None:
         super().__init__(convert_charrefs=True)
@@ -138,9 +229,13 @@ class _Extractor(HTMLParser):
         self._in_title = False
         self._heading = 0
         self._pre = 0
-        self._hidden: list[list[Any]] = []  # [tag, open count] of hidden elements
+        self._open: list[_Open] = []
         self._invisible = 0
         self.hidden_chars = 0
+
+    @property
+    def _hidden(self) -> bool:
+        return bool(self._open) and self._open[-1].hidden
 
     def _flush(self) -> None:
         raw = "".join(self._buf)
@@ -149,16 +244,35 @@ class _Extractor(HTMLParser):
         if text:
             self.blocks.append((self._heading, text))
 
+    def _close_implied(self, tag: str) -> None:
+        """Close the open elements whose end tag ``tag``'s start tag implies."""
+        if tag in _IMPLIED_END:
+            closes, barrier = _IMPLIED_END[tag]
+            for i in range(len(self._open) - 1, -1, -1):
+                if self._open[i].tag in closes:
+                    del self._open[i:]
+                    return
+                if self._open[i].tag in barrier:
+                    return
+        elif tag in _CLOSES_P:
+            for i in range(len(self._open) - 1, -1, -1):
+                if self._open[i].tag == "p":
+                    del self._open[i:]
+                    return
+                if self._open[i].tag not in _INLINE:
+                    return
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self._hidden:
-            if tag == self._hidden[-1][0] and tag not in _VOID:
-                self._hidden[-1][1] += 1
-            elif tag not in _VOID and is_hidden(attrs, tag, self.sheet):
-                self._hidden.append([tag, 1])
-            return
-        if tag not in _VOID and is_hidden(attrs, tag, self.sheet):
-            self._flush()
-            self._hidden.append([tag, 1])
+        if tag not in _VOID:
+            self._close_implied(tag)
+            parent = self._open[-1] if self._open else _SHOWN
+            state = element_state(tag, attrs, parent, self.sheet)
+            self._open.append(state)
+            if state.hidden:
+                if not parent.hidden:
+                    self._flush()
+                return
+        elif self._hidden:
             return
         if tag in _INVISIBLE:
             self._invisible += 1
@@ -177,11 +291,15 @@ class _Extractor(HTMLParser):
                 self._buf.append("- ")
 
     def handle_endtag(self, tag: str) -> None:
-        if self._hidden:
-            if tag == self._hidden[-1][0]:
-                self._hidden[-1][1] -= 1
-                if self._hidden[-1][1] == 0:
-                    self._hidden.pop()
+        match = next(
+            (i for i in range(len(self._open) - 1, -1, -1) if self._open[i].tag == tag), None
+        )
+        if match is not None:
+            closing = self._open[match]
+            del self._open[match:]
+            if closing.hidden:
+                return
+        elif self._hidden:
             return
         if tag in _INVISIBLE:
             self._invisible = max(0, self._invisible - 1)
