@@ -4,6 +4,7 @@ Usage (from the repository root)::
 
     .venv/bin/python benchmarks/invisible_text.py [FOLDER_OR_PDF ...] [--no-timing]
     .venv/bin/python benchmarks/invisible_text.py --html FOLDER ... [--limit N]
+    .venv/bin/python benchmarks/invisible_text.py --html FOLDER ... --against REV [--limit N]
 
 Defaults to every PDF of ``../shared/data/financebench`` and ``financebench-dev``. For each
 file, loads it with ``loaders.pdf.load_pdf`` (which watches each page's text render modes and
@@ -16,7 +17,10 @@ should lose nothing: any character left out there is a false positive to look at
 ``--html`` measures the stylesheet rule instead: every HTML page below the folders that has a
 ``<style>`` element (a seeded sample of ``--limit``) is loaded with its page's stylesheet and
 with inline styles only, and the text the stylesheet hides is printed for review (pages
-changed, characters left out, and the first snippets), into ``invisible_html.json``.
+changed, characters left out, and the first snippets), into ``invisible_html.json``. With
+``--against REV`` every HTML page (a seeded sample of ``--limit``) is loaded with this
+checkout's loader and with ``loaders/html.py`` as it was at git revision ``REV``, and the
+pages whose text or hidden count differ are listed.
 """
 
 from __future__ import annotations
@@ -110,6 +114,56 @@ def html_effect(folders: list[Path], limit: int, seed: int) -> list[dict[str, ob
     return rows
 
 
+def against_revision(
+    folders: list[Path], rev: str, limit: int, seed: int
+) -> list[dict[str, object]]:
+    """Pages whose text differs between this loader and ``loaders/html.py`` at ``rev``.
+
+    Args:
+        folders: Where to look for ``*.html`` / ``*.htm`` files.
+        rev: A git revision of this repository.
+        limit: At most this many pages (a seeded sample), ``0`` for all.
+        seed: The sample's seed.
+    """
+    import importlib.util
+    import random
+    import subprocess
+    import tempfile
+
+    from loaders.html import load_html
+
+    source = subprocess.run(
+        ["git", "-C", str(REPO), "show", f"{rev}:loaders/html.py"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        module_path = Path(tmp) / "html_at_rev.py"
+        module_path.write_text(source)
+        spec = importlib.util.spec_from_file_location("html_at_rev", module_path)
+        assert spec is not None and spec.loader is not None
+        before = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(before)
+    pages = [p for folder in folders for p in sorted(folder.rglob("*.htm*")) if p.is_file()]
+    if limit and len(pages) > limit:
+        pages = sorted(random.Random(seed).sample(pages, limit))
+    rows: list[dict[str, object]] = []
+    for path in tqdm(pages, desc="HTML pages", unit="page"):
+        data = path.read_bytes()
+        old, new = before.load_html(path, data), load_html(path, data)
+        if old.text != new.text or old.hidden_chars != new.hidden_chars:
+            rows.append(
+                {
+                    "file": str(path),
+                    "characters": [len(old.text), len(new.text)],
+                    "hidden_chars": [old.hidden_chars, new.hidden_chars],
+                }
+            )
+    print(f"{len(pages)} HTML pages: {len(rows)} differ from loaders/html.py at {rev}")
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the measurement and print one line per file plus a summary."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -118,9 +172,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--html", action="store_true", help="measure the stylesheet rule on HTML")
     ap.add_argument("--limit", type=int, default=0, help="with --html: sample this many pages")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--against", metavar="REV", help="with --html: compare with a git revision")
     args = ap.parse_args(argv)
     out = REPO / "benchmarks" / "out"
     out.mkdir(parents=True, exist_ok=True)
+    if args.html and args.against:
+        changed = against_revision(args.paths, args.against, args.limit, args.seed)
+        for row in changed:
+            print(json.dumps(row))
+        (out / "invisible_html_against.json").write_text(json.dumps(changed, indent=1))
+        return 0
     if args.html:
         found = html_effect(args.paths, args.limit, args.seed)
         for row in found:
