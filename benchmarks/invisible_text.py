@@ -7,10 +7,12 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/invisible_text.py --html FOLDER ... --against REV [--limit N]
 
 Defaults to every PDF of ``../shared/data/financebench`` and ``financebench-dev``. For each
-file, loads it with ``loaders.pdf.load_pdf`` (which watches each page's text render modes and
-re-extracts a page that used an invisible one) and, unless ``--no-timing``, with LangChain's
-plain ``PyPDFLoader`` alone, and reports the characters of invisible text left out, the pages
-kept as an OCR text layer, the pages whose text changed, and both load times. A real filing
+file, scans each page's content bytes for an invisible render mode (``uses_invisible_mode``,
+the loader's own gate), loads it with ``loaders.pdf.load_pdf`` and with LangChain's plain
+``PyPDFLoader``, and reports the pages flagged, the characters of invisible text left out,
+the pages kept as an OCR text layer, the pages whose text differs from ``PyPDFLoader``'s,
+and both load times. With ``--no-timing`` only the files with a flagged page are loaded
+(on the others ``load_pdf`` returns ``PyPDFLoader``'s text unchanged by construction). A real filing
 should lose nothing: any character left out there is a false positive to look at. Writes
 ``benchmarks/out/invisible_text.json``.
 
@@ -42,15 +44,17 @@ DEFAULT = [DATA / "financebench" / "pdfs", DATA / "financebench-dev" / "pdfs"]
 
 @dataclass
 class FileRow:
-    """One PDF's result."""
+    """One PDF's result (``pages`` 0: no page flagged, not loaded under ``--no-timing``)."""
 
     file: str
     pages: int
     hidden_chars: int
-    ocr_layer: str
-    citerag_s: float
-    plain_s: float | None
+    flagged_pages: list[int]
     pages_changed: int
+    ocr_layer: str
+    citerag_s: float | None
+    plain_s: float | None
+    scanned_only: int
 
 
 def pdfs_under(paths: list[Path]) -> list[Path]:
@@ -168,7 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the measurement and print one line per file plus a summary."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="*", type=Path, default=DEFAULT)
-    ap.add_argument("--no-timing", action="store_true", help="skip the plain-loader run")
+    ap.add_argument(
+        "--no-timing",
+        action="store_true",
+        help="load only the files with a flagged page (the others are PyPDFLoader's text)",
+    )
     ap.add_argument("--html", action="store_true", help="measure the stylesheet rule on HTML")
     ap.add_argument("--limit", type=int, default=0, help="with --html: sample this many pages")
     ap.add_argument("--seed", type=int, default=0)
@@ -190,46 +198,59 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     from langchain_community.document_loaders import PyPDFLoader
+    from pypdf import PdfReader
 
-    from loaders.pdf import load_pdf
+    from loaders.pdf import load_pdf, uses_invisible_mode
 
     rows: list[FileRow] = []
     for path in tqdm(pdfs_under(args.paths), desc="PDFs", unit="file"):
-        plain_s, plain_bodies = None, []
-        if not args.no_timing:
-            t = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                plain = list(PyPDFLoader(str(path), mode="page").lazy_load())
-            plain_s = round(time.perf_counter() - t, 3)
-            plain_bodies = [p.page_content.replace("\r\n", "\n").replace("\r", "\n") for p in plain]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            flagged = [
+                i + 1
+                for i, page in enumerate(PdfReader(str(path)).pages)
+                if uses_invisible_mode(page)
+            ]
+        if not flagged and args.no_timing:
+            # Nothing flagged: load_pdf returns PyPDFLoader's text unchanged by construction.
+            rows.append(FileRow(path.name, 0, 0, [], 0, "", None, None, 1))
+            continue
+        t = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            plain = list(PyPDFLoader(str(path), mode="page").lazy_load())
+        plain_s = round(time.perf_counter() - t, 3)
+        plain_bodies = [p.page_content.replace("\r\n", "\n").replace("\r", "\n") for p in plain]
         t = time.perf_counter()
         doc = load_pdf(path, path.read_bytes())
         row = FileRow(
             file=path.name,
             pages=doc.pages or 0,
             hidden_chars=doc.hidden_chars,
+            flagged_pages=flagged,
+            pages_changed=sum(1 for b in plain_bodies if b and b not in doc.text),
             ocr_layer=next((w for w in doc.warnings if "OCR text" in w), ""),
             citerag_s=round(time.perf_counter() - t, 3),
             plain_s=plain_s,
-            pages_changed=sum(1 for b in plain_bodies if b and b not in doc.text),
+            scanned_only=0,
         )
         rows.append(row)
         tqdm.write(json.dumps(asdict(row)))
 
     print(
-        f"\n{len(rows)} PDFs, {sum(r.pages for r in rows)} pages: "
+        f"\n{len(rows)} PDFs: {sum(len(r.flagged_pages) for r in rows)} page(s) in "
+        f"{sum(1 for r in rows if r.flagged_pages)} file(s) set an invisible render mode; "
         f"{sum(r.hidden_chars for r in rows)} invisible characters left out in "
         f"{sum(1 for r in rows if r.hidden_chars)} file(s); "
-        f"{sum(1 for r in rows if r.ocr_layer)} with an OCR layer kept"
+        f"{sum(1 for r in rows if r.ocr_layer)} with an OCR layer kept; "
+        f"pages whose text differs from PyPDFLoader's: {sum(r.pages_changed for r in rows)}"
     )
-    timed = [(r.citerag_s, r.plain_s) for r in rows if r.plain_s is not None]
-    if timed:
+    timed = [(r.citerag_s, r.plain_s) for r in rows if r.plain_s is not None and r.pages]
+    if timed and not args.no_timing:
         ratios = [c / max(p, 1e-6) for c, p in timed]
         print(
             f"load time, citerag / plain PyPDFLoader: median {statistics.median(ratios):.3f}, "
-            f"total {sum(c for c, _ in timed):.1f} s vs {sum(p for _, p in timed):.1f} s; "
-            f"pages whose text changed: {sum(r.pages_changed for r in rows)}"
+            f"total {sum(c for c, _ in timed):.1f} s vs {sum(p for _, p in timed):.1f} s"
         )
     (out / "invisible_text.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))
     return 0

@@ -37,6 +37,7 @@ MAX_INVISIBLE_OPACITY = 0.05
 #: Font sizes at or below these (per unit) are too small to read.
 MAX_UNREADABLE_SIZE = {"px": 1.0, "pt": 1.0, "q": 1.0, "mm": 0.3, "em": 0.1, "rem": 0.1}
 MAX_UNREADABLE_SIZE |= {"ex": 0.2, "ch": 0.2, "%": 10.0, "vw": 0.1, "vh": 0.1, "": 0.0}
+MAX_UNREADABLE_SIZE |= {"in": 0.014, "cm": 0.035, "pc": 0.08, "vmin": 0.1, "vmax": 0.1}
 #: Font-size units relative to the parent's size (a zero parent stays zero).
 RELATIVE_SIZE_UNITS = frozenset({"em", "%", "ex", "ch"})
 _GLOBAL = {"inherit", "initial", "unset", "revert", "revert-layer"}
@@ -48,6 +49,7 @@ _DISPLAY = {
     "ruby-text", "ruby-base-container", "ruby-text-container", "math",
 }  # fmt: skip
 _VISIBILITY = {"visible", "hidden", "collapse"}
+_CONTENT_VISIBILITY = {"visible", "hidden", "auto"}
 _FONT_KEYWORDS = {
     "xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large",
     "smaller", "larger", "math",
@@ -58,7 +60,9 @@ _IDENT = r"(?:[\w-]|\\[0-9a-fA-F]{1,6}\s?|\\.)+"
 _COMPOUND = re.compile(rf"^(?P<tag>[a-zA-Z][\w-]*|\*)?(?P<parts>(?:[.#]{_IDENT})*)$")
 _PART = re.compile(rf"[.#]{_IDENT}")
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})\s?|(.))", re.S)
-_FEATURE = re.compile(r"\(\s*(min|max)-(width|height)\s*:\s*([\d.]+)\s*(px|em|rem)?\s*\)", re.I)
+_FEATURE = re.compile(r"\(\s*(min|max)-(width|height)\s*:\s*(\d*\.?\d+)\s*(px|em|rem)?\s*\)", re.I)
+#: Any parenthesised media feature (to tell the understood ones from the rest).
+_ANY_FEATURE = re.compile(r"\([^()]*\)")
 
 
 def _unescape(ident: str) -> str:
@@ -75,6 +79,8 @@ def _valid(prop: str, value: str) -> bool:
         return all(word in _DISPLAY for word in value.split())
     if prop == "visibility":
         return value in _VISIBILITY
+    if prop == "content-visibility":
+        return value in _CONTENT_VISIBILITY
     number = _NUMBER.match(value)
     if prop == "font-size" and value in _FONT_KEYWORDS:
         return True
@@ -114,6 +120,7 @@ def relative_size(value: str) -> bool:
 #: The properties that can hide text, and whether a value hides it.
 HIDING: dict[str, Callable[[str], bool]] = {
     "display": lambda v: v == "none",
+    "content-visibility": lambda v: v == "hidden",
     "visibility": lambda v: v in ("hidden", "collapse"),
     "opacity": _tiny_opacity,
     "font-size": unreadable_size,
@@ -128,7 +135,7 @@ def declarations(body: str) -> dict[str, tuple[str, bool]]:
     ``!important`` one beats any declaration without it in the same block.
     """
     out: dict[str, tuple[str, bool]] = {}
-    for decl in body.split(";"):
+    for decl in re.sub(r"/\*.*?\*/", " ", body, flags=re.S).split(";"):
         prop, sep, value = decl.partition(":")
         prop = prop.strip().lower()
         if not sep or prop not in HIDING:
@@ -150,17 +157,30 @@ def hides(decls: dict[str, tuple[str, bool]]) -> bool:
 
 
 def media_applies(query: str) -> bool:
-    """Whether a media query list applies to a 1280×800 screen (``VIEWPORT``)."""
+    """Whether a media query list applies to a 1280×800 screen (``VIEWPORT``).
+
+    Only media types and the ``min-`` / ``max-`` ``width`` / ``height`` features are
+    understood; a query with any other feature (``orientation``, ``hover``, range syntax
+    ``(width < 48rem)``) is taken as not applying, so its rules hide nothing: a rule we
+    cannot evaluate must not make visible text disappear.
+    """
     for one in query.split(","):
-        words = one.strip().lower()
+        words = " ".join(one.lower().split())
         negated = words.startswith("not ")
         words = words.removeprefix("not ").removeprefix("only ").strip()
         kind = words.split("(", 1)[0].split(" and")[0].strip()
         matches = kind in ("", "all", "screen")
-        for m in _FEATURE.finditer(words):
-            size = float(m[3]) * (16 if (m[4] or "").lower() in ("em", "rem") else 1)
-            actual = VIEWPORT[0] if m[2].lower() == "width" else VIEWPORT[1]
-            matches &= actual >= size if m[1].lower() == "min" else actual <= size
+        understood = _FEATURE.findall(words)
+        if len(understood) != len(_ANY_FEATURE.findall(words)):
+            continue  # a feature we do not evaluate
+        for bound, axis, number, unit in understood:
+            try:
+                size = float(number) * (16 if unit in ("em", "rem") else 1)
+            except ValueError:
+                matches = False
+                break
+            actual = VIEWPORT[0] if axis == "width" else VIEWPORT[1]
+            matches &= actual >= size if bound == "min" else actual <= size
         if matches != negated:
             return True
     return False
@@ -174,12 +194,19 @@ def _skip_string(css: str, i: int) -> int:
     return i + 1
 
 
-def _blocks(css: str, parent: str = "") -> list[tuple[str, str]]:
+#: Nesting deeper than this (blocks in blocks) is not read.
+MAX_NESTING = 16
+#: A nested rule's selector list longer than this is not read (``a,b{a,b{…}}`` doubles it).
+MAX_SELECTOR_CHARS = 4096
+_AT_RULE = re.compile(r"^@([\w-]+)\s*(.*)$", re.S)
+
+
+def _blocks(css: str, parent: str = "", depth: int = 0) -> list[tuple[str, str]]:
     """Split a stylesheet into ``(selector list, own declarations)`` rules.
 
     Strings are skipped while braces are counted; screen at-rules are descended into; a
-    nested rule's ``&`` stands for its parent's selector (``.card{&.x{…}}`` is ``.card.x``,
-    and ``.card{.x{…}}`` the descendant selector ``.card .x``).
+    nested rule's ``&`` stands for its parent's selector (``.card{&.x{…}}`` is
+    ``.card.x``); a nested rule without ``&`` is a descendant selector, which is not read.
     """
     out: list[tuple[str, str]] = []
     own: list[str] = []
@@ -196,37 +223,43 @@ def _blocks(css: str, parent: str = "") -> list[tuple[str, str]]:
             i += 1
             continue
         prelude = css[start:i].strip()
-        depth, j = 1, i + 1
-        while j < len(css) and depth:
+        level, j = 1, i + 1
+        while j < len(css) and level:
             if css[j] in "\"'":
                 j = _skip_string(css, j)
                 continue
-            depth += {"{": 1, "}": -1}.get(css[j], 0)
+            level += {"{": 1, "}": -1}.get(css[j], 0)
             j += 1
         body = css[i + 1 : j - 1]
-        if prelude.startswith("@"):
-            keyword, _, condition = prelude.partition(" ")
-            keyword = keyword.lower()
-            if keyword in ("@supports", "@layer", "@container") or (
-                keyword == "@media" and media_applies(condition)
-            ):
-                out.extend(_blocks(body, parent))
-        else:
-            selector = _nest(prelude, parent) if parent else prelude
-            out.extend(_blocks(body, selector))
         start = i = j
+        if depth >= MAX_NESTING:
+            continue
+        at_rule = _AT_RULE.match(prelude)
+        if at_rule:
+            keyword, condition = at_rule[1].lower(), at_rule[2]
+            if keyword in ("supports", "layer", "container") or (
+                keyword == "media" and media_applies(condition)
+            ):
+                out.extend(_blocks(body, parent, depth + 1))
+            continue
+        selector = _nest(prelude, parent) if parent else prelude
+        if selector and len(selector) <= MAX_SELECTOR_CHARS:
+            out.extend(_blocks(body, selector, depth + 1))
     if parent:
         out.insert(0, (parent, "".join(own) + css[start:]))
     return out
 
 
 def _nest(selector: str, parent: str) -> str:
-    """A nested selector list with ``&`` (or, without one, a descendant) of its parent's."""
-    parts = []
-    for outer in parent.split(","):
-        for inner in selector.split(","):
-            inner = inner.strip()
-            parts.append(inner.replace("&", outer.strip()) if "&" in inner else f"{outer} {inner}")
+    """A nested selector list with ``&`` standing for its parent's ('' when it has none)."""
+    parts: list[str] = []
+    for inner in selector.split(","):
+        inner = inner.strip()
+        if "&" not in inner:
+            continue  # a descendant of the parent: not read
+        parts.extend(inner.replace("&", outer.strip()) for outer in parent.split(","))
+        if sum(map(len, parts)) > MAX_SELECTOR_CHARS:
+            return ""
     return ", ".join(parts)
 
 
@@ -257,30 +290,36 @@ class _Rule:
 class Stylesheet:
     """The hiding rules of a page's ``<style>`` elements, indexed by id, class and type."""
 
-    def __init__(self, css: str = "") -> None:
-        """Parse ``css`` (several ``<style>`` texts may be joined).
+    def __init__(self, css: str | list[str] = "") -> None:
+        """Parse one stylesheet, or several in document order (each split on its own, so an
+        unclosed brace in one does not swallow the next).
 
         Args:
-            css: Stylesheet text.
+            css: Stylesheet text, or the texts of a page's ``<style>`` elements.
         """
         self.rules: list[_Rule] = []
         self._index: dict[str, list[_Rule]] = {}
-        for prelude, body in _blocks(re.sub(r"/\*.*?\*/", " ", css, flags=re.S)):
-            decls = tuple((p, v, imp) for p, (v, imp) in declarations(body).items())
-            if not decls:
+        for sheet in [css] if isinstance(css, str) else css:
+            sheet = re.sub(r"/\*.*?\*/|<!--|-->", " ", sheet, flags=re.S)  # comments, CDO/CDC
+            for prelude, body in _blocks(sheet):
+                self._add(prelude, body)
+
+    def _add(self, prelude: str, body: str) -> None:
+        decls = tuple((p, v, imp) for p, (v, imp) in declarations(body).items())
+        if not decls:
+            return
+        for selector in prelude.split(","):
+            m = _COMPOUND.match(selector.strip())
+            if not m or not (m["tag"] or m["parts"]):
                 continue
-            for selector in prelude.split(","):
-                m = _COMPOUND.match(selector.strip())
-                if not m or not (m["tag"] or m["parts"]):
-                    continue
-                parts = [(p[0], _unescape(p[1:])) for p in _PART.findall(m["parts"])]
-                ids = frozenset(name for kind, name in parts if kind == "#")
-                classes = frozenset(name for kind, name in parts if kind == ".")
-                tag = "" if m["tag"] in (None, "*") else m["tag"].lower()
-                rank = (len(ids), len(classes), 1 if tag else 0, len(self.rules))
-                rule = _Rule(tag=tag, ids=ids, classes=classes, rank=rank, decls=decls)
-                self.rules.append(rule)
-                self._index.setdefault(rule.key(), []).append(rule)
+            parts = [(p[0], _unescape(p[1:])) for p in _PART.findall(m["parts"])]
+            ids = frozenset(name for kind, name in parts if kind == "#")
+            classes = frozenset(name for kind, name in parts if kind == ".")
+            tag = "" if m["tag"] in (None, "*") else m["tag"].lower()
+            rank = (len(ids), len(classes), 1 if tag else 0, len(self.rules))
+            rule = _Rule(tag=tag, ids=ids, classes=classes, rank=rank, decls=decls)
+            self.rules.append(rule)
+            self._index.setdefault(rule.key(), []).append(rule)
 
     def __bool__(self) -> bool:
         return bool(self.rules)

@@ -52,7 +52,8 @@ _CLOSES_P = {
 #: HTML's optional end tags: a start tag closes the open elements of the first set, looking
 #: down the open elements no further than one of the second set (a nested list's ``<li>``
 #: closes no outer ``<li>``).
-_IMPLIED_END = {
+_IMPLIED_END: dict[str, tuple[set[str], set[str]]] = {
+    "body": ({"head"}, set()),
     "li": ({"li"}, {"ul", "ol", "menu", "table"}),
     "dt": ({"dt", "dd"}, {"dl", "table"}),
     "dd": ({"dt", "dd"}, {"dl", "table"}),
@@ -62,6 +63,11 @@ _IMPLIED_END = {
     "option": ({"option"}, {"select", "datalist"}),
     "optgroup": ({"option", "optgroup"}, {"select"}),
 }
+#: Open elements a start tag looks down through for one whose end it implies.
+MAX_IMPLIED_SCAN = 256
+#: Elements a browser does not render (their text is hidden content); ``<dialog>`` too
+#: unless it is ``open``.
+_NOT_RENDERED = frozenset({"datalist", "noembed", "noframes", "iframe", "rp"})
 #: Inline elements a block start tag looks past to close an open ``<p>``.
 _INLINE = {
     "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
@@ -92,6 +98,7 @@ class _Open:
 
 
 _SHOWN = _Open("")
+_INHERITING = frozenset({"inherit", "unset", "revert", "revert-layer"})
 #: Attributes that can hide an element without a stylesheet.
 _HIDING_ATTRS = frozenset({"hidden", "aria-hidden", "style"})
 
@@ -112,7 +119,12 @@ def element_state(
     """
     if tag in _ROOTS:
         return _Open(tag)
-    if not sheet and not any(n.lower() in _HIDING_ATTRS for n, _ in attrs):
+    if (
+        not sheet
+        and tag not in _NOT_RENDERED
+        and tag != "dialog"
+        and not any(n.lower() in _HIDING_ATTRS for n, _ in attrs)
+    ):
         return _Open(tag, parent.gone, parent.invisible, parent.tiny)  # nothing of its own
     first: dict[str, str] = {}
     for name, value in attrs:
@@ -123,17 +135,24 @@ def element_state(
         values = {p: v for p, (v, _) in declarations(first.get("style", "")).items()}
     gone = (
         parent.gone
+        or tag in _NOT_RENDERED
+        or (tag == "dialog" and "open" not in first)
         or "hidden" in first
         or first.get("aria-hidden") == "true"
         or values.get("display") == "none"
+        or values.get("content-visibility") == "hidden"
         or HIDING["opacity"](values.get("opacity", "1"))
     )
+    # Both properties inherit: unset and revert mean the parent's value, initial the default.
     visibility = values.get("visibility", "inherit")
-    invisible = (
-        parent.invisible if visibility == "inherit" else visibility in ("hidden", "collapse")
-    )
+    if visibility in _INHERITING:
+        invisible = parent.invisible
+    else:
+        invisible = visibility in ("hidden", "collapse")
     size = values.get("font-size", "inherit")
-    if size == "inherit":
+    if size == "initial":
+        tiny = False
+    elif size in _INHERITING:
         tiny = parent.tiny
     elif relative_size(size):
         tiny = parent.tiny or unreadable_size(size)
@@ -159,28 +178,35 @@ def is_hidden(
     return element_state(tag, attrs, _SHOWN, sheet).hidden
 
 
-_STYLE = re.compile(r"<style\b([^>]*)>(.*?)</style\s*>", re.I | re.S)
-_NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.I | re.S)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_MEDIA_ATTR = re.compile(r"\bmedia\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.I)
+_STYLE = re.compile(r"<style\b((?:\"[^\"]*\"|'[^']*'|[^>\"'])*)>(.*?)</style\s*>", re.I | re.S)
+#: Where a ``<style>`` element is not applied: comments, and the content of ``<noscript>``
+#: (ignored by a browser running scripts) and ``<template>`` (never rendered).
+_INERT = re.compile(r"<!--.*?-->|<(noscript|template)\b.*?</\1\s*>", re.I | re.S)
+_ATTR = re.compile(r"\b(media|type)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))", re.I)
 
 
 def page_stylesheet(source: str) -> Stylesheet:
     """The hiding rules of every ``<style>`` element of an HTML page, wherever it stands.
 
-    Found by pattern, not by a second parse of the page: ``<style>`` elements inside
-    comments or ``<noscript>`` (which a browser running scripts ignores) are left out, and so
-    are those whose ``media`` attribute does not apply to a screen.
+    Found by pattern, not by a second parse of the page. Left out: ``<style>`` elements in
+    comments, ``<noscript>`` or ``<template>``, those whose ``media`` does not apply to a
+    screen, and those whose ``type`` is not CSS. Each element's text is a stylesheet of its
+    own (an unclosed brace in one does not swallow the next).
     """
     if "<style" not in source and "<STYLE" not in source.upper():
         return Stylesheet()
-    source = _NOSCRIPT.sub(" ", _COMMENT.sub(" ", source))
-    css = []
+    inert = [m.span() for m in _INERT.finditer(source)]
+    sheets = []
     for m in _STYLE.finditer(source):
-        media = _MEDIA_ATTR.search(m[1])
-        if media is None or media_applies(next(g for g in media.groups() if g is not None)):
-            css.append(m[2])
-    return Stylesheet("\n".join(css))
+        if any(a <= m.start() < b for a, b in inert):
+            continue
+        attrs = {k.lower(): next((v for v in vs if v), "") for k, *vs in _ATTR.findall(m[1])}
+        if attrs.get("type", "text/css").strip().lower() not in ("text/css", ""):
+            continue
+        if "media" in attrs and not media_applies(attrs["media"]):
+            continue
+        sheets.append(m[2])
+    return Stylesheet(sheets)
 
 
 _BLOCK = {
@@ -230,6 +256,7 @@ class _Extractor(HTMLParser):
         self._heading = 0
         self._pre = 0
         self._open: list[_Open] = []
+        self._count: dict[str, int] = {}  # open elements per tag (no stack scan when 0)
         self._invisible = 0
         self.hidden_chars = 0
 
@@ -244,30 +271,48 @@ class _Extractor(HTMLParser):
         if text:
             self.blocks.append((self._heading, text))
 
+    def _push(self, state: _Open) -> None:
+        self._open.append(state)
+        self._count[state.tag] = self._count.get(state.tag, 0) + 1
+
+    def _pop_from(self, index: int) -> None:
+        """Close the open elements from the top down to ``index`` (inclusive), in order."""
+        while len(self._open) > index:
+            state = self._open.pop()
+            self._count[state.tag] -= 1
+            if not state.hidden:
+                self._end_structure(state.tag)
+
     def _close_implied(self, tag: str) -> None:
         """Close the open elements whose end tag ``tag``'s start tag implies."""
+        barrier: set[str] | None
         if tag in _IMPLIED_END:
             closes, barrier = _IMPLIED_END[tag]
-            for i in range(len(self._open) - 1, -1, -1):
-                if self._open[i].tag in closes:
-                    del self._open[i:]
-                    return
-                if self._open[i].tag in barrier:
-                    return
         elif tag in _CLOSES_P:
-            for i in range(len(self._open) - 1, -1, -1):
-                if self._open[i].tag == "p":
-                    del self._open[i:]
-                    return
-                if self._open[i].tag not in _INLINE:
-                    return
+            closes, barrier = {"p"}, None  # looking past inline elements only
+        else:
+            return
+        if not any(self._count.get(t) for t in closes):
+            return
+        lowest = max(-1, len(self._open) - 1 - MAX_IMPLIED_SCAN)
+        for i in range(len(self._open) - 1, lowest, -1):
+            open_tag = self._open[i].tag
+            if open_tag in closes:
+                self._pop_from(i)
+                return
+            if (open_tag in barrier) if barrier is not None else (open_tag not in _INLINE):
+                return
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # A browser ignores the slash of "<div hidden/>": the element stays open.
+        self.handle_starttag(tag, attrs)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in _VOID:
             self._close_implied(tag)
             parent = self._open[-1] if self._open else _SHOWN
             state = element_state(tag, attrs, parent, self.sheet)
-            self._open.append(state)
+            self._push(state)
             if state.hidden:
                 if not parent.hidden:
                     self._flush()
@@ -291,16 +336,14 @@ class _Extractor(HTMLParser):
                 self._buf.append("- ")
 
     def handle_endtag(self, tag: str) -> None:
-        match = next(
-            (i for i in range(len(self._open) - 1, -1, -1) if self._open[i].tag == tag), None
-        )
-        if match is not None:
-            closing = self._open[match]
-            del self._open[match:]
-            if closing.hidden:
-                return
-        elif self._hidden:
-            return
+        if self._count.get(tag):
+            match = next(i for i in range(len(self._open) - 1, -1, -1) if self._open[i].tag == tag)
+            self._pop_from(match)
+        elif not self._hidden:
+            self._end_structure(tag)  # an end tag with nothing open to close
+
+    def _end_structure(self, tag: str) -> None:
+        """What a visible element's end does to the text being collected."""
         if tag in _INVISIBLE:
             self._invisible = max(0, self._invisible - 1)
         if tag == "title":

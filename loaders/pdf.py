@@ -45,8 +45,9 @@ INVISIBLE_RENDER_MODES = frozenset({3, 7})
 _SHOW_TEXT = {b"Tj": 0, b"TJ": 0, b"'": 0, b'"': 2}
 
 
-#: A ``Tr`` operator setting an invisible mode, as written in a content stream.
-_INVISIBLE_TR = re.compile(rb"(?<![\w.+-])[37](?:\.0*)?\s+Tr(?![\w])")
+#: A ``Tr`` operator and its operand as written in a content stream (comments between them
+#: allowed: ``3 %c`` newline ``Tr``).
+_TR = re.compile(rb"([^\s\[\]()<>{}/%]+)\s*(?:%[^\r\n]*[\r\n]+\s*)*Tr(?![^\s\[\]()<>{}/%])")
 #: A page whose invisible text lies over a page image covering at least this share of the
 #: page, and is longer than its visible text, keeps it as an OCR text layer.
 OCR_IMAGE_SHARE = 0.5
@@ -87,7 +88,16 @@ def _xobjects(resources: Any) -> dict[str, Any]:
 
 def _sets_invisible(data: bytes) -> bool:
     # The substring test (C speed) spares the pattern on the streams with no "Tr" at all.
-    return b"Tr" in data and _INVISIBLE_TR.search(data) is not None
+    if b"Tr" not in data:
+        return False
+    for m in _TR.finditer(data):
+        try:
+            mode = float(m[1])  # "03", "+3", "3.0" are mode 3, as pypdf reads them
+        except ValueError:
+            continue
+        if mode == int(mode) and int(mode) in INVISIBLE_RENDER_MODES:
+            return True
+    return False
 
 
 def _content_bytes(page: Any) -> list[bytes]:
@@ -173,13 +183,47 @@ def _extract(ops: list[tuple[list[Any], bytes]], resources: Any, page: Any, read
         return str(copy.extract_text(extraction_mode="plain")).strip()
 
 
-def _det(operands: list[Any]) -> float:
-    """The determinant of a ``cm`` / ``/Matrix`` operand list (area scale), 1 if unreadable."""
+Matrix = tuple[float, float, float, float, float, float]
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _matrix(operands: Any) -> Matrix:
+    """A ``cm`` operand list or a form's ``/Matrix`` as six numbers (identity if unreadable)."""
     try:
-        a, b, c, d = (float(x) for x in operands[:4])
+        values = [float(x) for x in list(operands)[:6]]
     except (TypeError, ValueError):
-        return 1.0
-    return a * d - b * c
+        return _IDENTITY
+    return (
+        (values[0], values[1], values[2], values[3], values[4], values[5])
+        if len(values) == 6
+        else _IDENTITY
+    )
+
+
+def _times(m: Matrix, n: Matrix) -> Matrix:
+    """``m`` × ``n`` (PDF's row-vector convention: ``cm`` sets CTM = M × CTM)."""
+    a, b, c, d, e, f = m
+    p, q, r, s, t, u = n
+    return (
+        a * p + b * r,
+        a * q + b * s,
+        c * p + d * r,
+        c * q + d * s,
+        e * p + f * r + t,
+        e * q + f * s + u,
+    )
+
+
+def _image_share(ctm: Matrix, box: tuple[float, float, float, float]) -> float:
+    """The share of the page box that the unit square drawn under ``ctm`` covers."""
+    a, b, c, d, e, f = ctm
+    xs = [e, a + e, c + e, a + c + e]
+    ys = [f, b + f, d + f, b + d + f]
+    x0, y0, x1, y1 = box
+    width = max(0.0, min(max(xs), x1) - max(min(xs), x0))
+    height = max(0.0, min(max(ys), y1) - max(min(ys), y0))
+    area = (x1 - x0) * (y1 - y0)
+    return width * height / area if area > 0 else 0.0
 
 
 def split_invisible(page: Any, reader: Any) -> PageSplit:
@@ -201,34 +245,35 @@ def split_invisible(page: Any, reader: Any) -> PageSplit:
     """
     from pypdf.generic import ContentStream
 
-    box = page.get("/CropBox") or page.get("/MediaBox")
     try:
-        x0, y0, x1, y1 = (float(v) for v in box)
-        page_area = abs((x1 - x0) * (y1 - y0)) or 1.0
+        x0, y0, x1, y1 = (float(v) for v in page.get("/CropBox") or page.get("/MediaBox"))
+        box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
     except (TypeError, ValueError):
-        page_area = 612.0 * 792.0
+        box = (0.0, 0.0, 612.0, 792.0)
     image_share = 0.0
     active: set[int] = set()  # forms being walked (a form drawing itself is not followed)
 
-    def walk(stream: Any, resources: Any, mode: int, det: float, depth: int) -> tuple[str, str]:
+    def walk(stream: Any, resources: Any, mode: int, ctm: Matrix, depth: int) -> tuple[str, str]:
         nonlocal image_share
-        ops = ContentStream(stream, reader).operations
+        ops = ContentStream(
+            stream, reader, "bytes"
+        ).operations  # strings as bytes: fonts decode them
         xobjects = _xobjects(resources)
         visible_ops: list[tuple[list[Any], bytes]] = []
         hidden_ops: list[tuple[list[Any], bytes]] = []
         extra_visible: list[str] = []
         extra_hidden: list[str] = []
-        stack: list[tuple[int, float]] = []
+        stack: list[tuple[int, Matrix]] = []
         for operands, operator in ops:
             if operator == b"q":
-                stack.append((mode, det))
+                stack.append((mode, ctm))
             elif operator == b"Q":
                 if stack:
-                    mode, det = stack.pop()
+                    mode, ctm = stack.pop()
             elif operator == b"Tr" and operands:
                 mode = _mode(operands[0]) or 0
             elif operator == b"cm":
-                det *= _det(operands)
+                ctm = _times(_matrix(operands), ctm)
             if operator in _SHOW_TEXT:
                 invisible = mode in INVISIBLE_RENDER_MODES
                 visible_ops.append(
@@ -237,12 +282,12 @@ def split_invisible(page: Any, reader: Any) -> PageSplit:
                 hidden_ops.append((operands if invisible else _blank(operator, operands), operator))
                 continue
             if operator == b"INLINE IMAGE":
-                image_share = max(image_share, abs(det) / page_area)
+                image_share = max(image_share, _image_share(ctm, box))
             elif operator == b"Do" and operands:
                 xobject = xobjects.get(str(operands[0]))
                 subtype = None if xobject is None else xobject.get("/Subtype")
                 if subtype == "/Image":
-                    image_share = max(image_share, abs(det) / page_area)
+                    image_share = max(image_share, _image_share(ctm, box))
                 elif (
                     subtype == "/Form"
                     and xobject is not None
@@ -250,7 +295,7 @@ def split_invisible(page: Any, reader: Any) -> PageSplit:
                     and depth < MAX_FORM_DEPTH
                 ):
                     matrix = xobject.get("/Matrix")
-                    inner = det * (_det(list(matrix)) if matrix is not None else 1.0)
+                    inner = _times(_matrix(matrix), ctm) if matrix is not None else ctm
                     own = xobject.get("/Resources")
                     active.add(id(xobject))
                     try:
@@ -273,7 +318,7 @@ def split_invisible(page: Any, reader: Any) -> PageSplit:
     contents = page.get_contents()
     if contents is None:
         return PageSplit("", "", 0.0)
-    visible, invisible = walk(contents, page.get("/Resources"), 0, 1.0, 0)
+    visible, invisible = walk(contents, page.get("/Resources"), 0, _IDENTITY, 0)
     return PageSplit(visible, invisible, image_share)
 
 

@@ -35,10 +35,12 @@ class Image:
         scale: The side of the drawn square as a share of the page's sides (1.0 covers the
             page, as a scanned page's image does).
         drawn: False lists it in the page's resources without drawing it.
+        offset: Where its lower-left corner is drawn, in points from the page's (both axes).
     """
 
     scale: float = 1.0
     drawn: bool = True
+    offset: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -50,11 +52,13 @@ class Page:
         image: An image drawn under the text.
         form: The raw content of a form XObject named ``/Fm1`` (drawn only where a line's
             ``raw`` says ``/Fm1 Do``).
+        form_matrix: The form's ``/Matrix`` written as it is (``"5"``: not an array).
     """
 
     lines: list[Line] = field(default_factory=list)
     image: Image | None = None
     form: str | None = None
+    form_matrix: str | None = None
 
 
 def _escape(text: str) -> str:
@@ -100,7 +104,27 @@ def write_pdf(path: Path, pages: list[list[Line]] | list[Page]) -> Path:
             }
         )
     )
-    fonts = DictionaryObject({NameObject("/F1"): font})
+    # /F2: Helvetica whose encoding swaps the codes of A and B, as subset fonts remap theirs
+    # (a string's bytes mean nothing until the font decodes them).
+    swapped = writer._add_object(
+        DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type1"),
+                NameObject("/BaseFont"): NameObject("/Helvetica"),
+                NameObject("/Encoding"): DictionaryObject(
+                    {
+                        NameObject("/Type"): NameObject("/Encoding"),
+                        NameObject("/BaseEncoding"): NameObject("/WinAnsiEncoding"),
+                        NameObject("/Differences"): ArrayObject(
+                            [NumberObject(65), NameObject("/B"), NameObject("/A")]
+                        ),
+                    }
+                ),
+            }
+        )
+    )
+    fonts = DictionaryObject({NameObject("/F1"): font, NameObject("/F2"): swapped})
     for spec in pages:
         spec = spec if isinstance(spec, Page) else Page(lines=list(spec))
         page = writer.add_blank_page(612, 792)
@@ -121,17 +145,18 @@ def write_pdf(path: Path, pages: list[list[Line]] | list[Page]) -> Path:
             )
             if spec.image.drawn:
                 w, h = 612 * spec.image.scale, 792 * spec.image.scale
-                ops.append(f"q {w:.2f} 0 0 {h:.2f} 0 0 cm /Im1 Do Q")
+                at = spec.image.offset
+                ops.append(f"q {w:.2f} 0 0 {h:.2f} {at:.2f} {at:.2f} cm /Im1 Do Q")
         if spec.form is not None:
-            xobjects[NameObject("/Fm1")] = stream(
-                spec.form,
-                **{
-                    "/Type": NameObject("/XObject"),
-                    "/Subtype": NameObject("/Form"),
-                    "/BBox": box(),
-                    "/Resources": DictionaryObject({NameObject("/Font"): fonts}),
-                },
-            )
+            keys: dict[str, Any] = {
+                "/Type": NameObject("/XObject"),
+                "/Subtype": NameObject("/Form"),
+                "/BBox": box(),
+                "/Resources": DictionaryObject({NameObject("/Font"): fonts}),
+            }
+            if spec.form_matrix is not None:
+                keys["/Matrix"] = NumberObject(int(spec.form_matrix))
+            xobjects[NameObject("/Fm1")] = stream(spec.form, **keys)
         if xobjects:
             resources[NameObject("/XObject")] = xobjects
         y = 740

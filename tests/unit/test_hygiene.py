@@ -228,7 +228,9 @@ def test_a_hidden_element_left_open_hides_only_itself():
         ("(min-width: 768px)", True),
         ("(min-width: 90em)", False),
         ("speech", False),
-        ("(prefers-color-scheme: dark)", True),
+        ("(prefers-color-scheme: dark)", False),  # not understood: its rules hide nothing
+        ("(width < 48rem)", False),
+        ("(min-width: 1.2.3px)", False),  # malformed: no crash
     ],
 )
 def test_media_queries_for_a_desktop_screen(query, applies):
@@ -240,3 +242,41 @@ def test_media_queries_for_a_desktop_screen(query, applies):
 def test_a_commented_out_style_element_hides_nothing():
     page = b"<!-- <style>.c { display: none }</style> --><p class='c'>Visible anyway.</p>"
     assert "Visible anyway." in load_html(Path("c.html"), page).text
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<div hidden/>PLANTED</div>",  # a browser ignores the slash: the div stays open
+        "<p style='display:/**/none'>PLANTED</p>",
+        "<dialog>PLANTED</dialog>",
+        "<datalist><option>PLANTED</option></datalist>",
+        "<p style='font-size:0.01in'>PLANTED</p>",
+        "<p style='content-visibility: hidden'>PLANTED</p>",
+        "<div style='visibility:hidden'><p style='visibility:unset'>PLANTED</p></div>",
+        "<style><!-- .x{display:none} --></style><p class=x>PLANTED</p>",
+        "<style data-x='a>b'>.x{display:none}</style><p class=x>PLANTED</p>",
+        "<style>a{</style><style>.x{display:none}</style><p class=x>PLANTED</p>",
+        "<style>@media(min-width:0){.x{display:none}}</style><p class=x>PLANTED</p>",
+    ],
+)
+def test_more_ways_to_hide_text(page):
+    doc = load_html(Path("p.html"), (page + "<p>Visible tail.</p>").encode())
+    assert "PLANTED" not in doc.text and "Visible tail." in doc.text
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<template><style>.x{display:none}</style></template><p class=x>Kept.</p>",
+        "<style type='text/x-template'>.x{display:none}</style><p class=x>Kept.</p>",
+        "<style>@media (orientation: portrait){.x{display:none}}</style><p class=x>Kept.</p>",
+        "<style>@media (min-width: 1.2.3px){.x{display:none}}</style><p class=x>Kept.</p>",
+        "<dialog open>Kept.</dialog>",
+        "<html><head><title>T</title><body><p>Kept.</p>",  # <head> left open
+        "<style>" + "a,b{" * 24 + "display:none" + "}" * 24 + "</style><p>Kept.</p>",
+        "<style>" + "a{" * 3000 + "</style><p>Kept.</p>",
+    ],
+)
+def test_what_a_browser_shows_is_kept_and_nothing_blows_up(page):
+    assert "Kept." in load_html(Path("k.html"), page.encode()).text

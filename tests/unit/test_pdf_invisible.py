@@ -78,6 +78,10 @@ def test_a_pdf_without_invisible_text_is_extracted_as_langchain_does(tmp_path: P
         'BT /F1 11 Tf 3 Tr 14 TL 72 500 Td 0 0 (PLANTED) " ET',  # " (spacing, show)
         "3 Tr Q BT /F1 11 Tf 72 500 Td (PLANTED) Tj ET",  # a Q with nothing saved keeps it
         "q 3 Tr q 0 0 1 rg Q BT /F1 11 Tf 72 500 Td (PLANTED) Tj ET Q",  # restored to 3
+        "03 Tr BT /F1 11 Tf 72 500 Td (PLANTED) Tj ET",  # the same mode written otherwise
+        "+3 Tr BT /F1 11 Tf 72 500 Td (PLANTED) Tj ET",
+        "3.0 Tr BT /F1 11 Tf 72 500 Td (PLANTED) Tj ET",
+        "3 %a comment\nTr BT /F1 11 Tf 72 500 Td (PLANTED) Tj ET",
     ],
 )
 def test_every_way_of_showing_text_is_covered(tmp_path: Path, snippet: str) -> None:
@@ -135,6 +139,7 @@ def test_a_scans_ocr_text_layer_is_kept(tmp_path: Path) -> None:
     [
         (Image(scale=0.1), "an image covering 1 % of the page is no scan"),
         (Image(drawn=False), "an image listed but never drawn is no scan"),
+        (Image(scale=1.0, offset=5000), "a page-sized image drawn off the page is no scan"),
     ],
 )
 def test_invisible_text_is_no_ocr_layer_without_a_page_image(
@@ -158,3 +163,24 @@ def test_a_pdf_whose_only_text_is_invisible_fails_with_that_reason(tmp_path: Pat
     with pytest.raises(DocumentLoadError) as err:
         load(path)
     assert err.value.kind == "empty" and "invisible" in err.value.reason
+
+
+def test_a_form_with_an_unreadable_matrix_is_still_split(tmp_path: Path) -> None:
+    form = "BT /F1 11 Tf 3 Tr 72 100 Td (PLANTED in a form.) Tj ET"
+    body = Line("The visible body of the page.")
+    pages = [Page([body, Line(raw="/Fm1 Do")], form=form, form_matrix="5")]
+    doc = load(write_pdf(tmp_path / "matrix.pdf", pages))
+    assert "PLANTED" not in doc.text and body.text in doc.text
+
+
+def test_a_split_page_decodes_its_fonts_as_langchain_does(tmp_path: Path) -> None:
+    from langchain_community.document_loaders import PyPDFLoader
+
+    swapped = "BT /F2 11 Tf 72 600 Td (ABBA road is one of the visible words) Tj ET"
+    page = [Line("A visible first line."), Line(raw=swapped), Line("Planted.", 3)]
+    path = write_pdf(tmp_path / "encoded.pdf", [page])
+    (plain,) = PyPDFLoader(str(path), mode="page").lazy_load()
+    assert "BAAB road" in plain.page_content  # the font's encoding swaps A and B
+    doc = load(path)
+    assert "BAAB road is one of the visible words" in doc.text
+    assert doc.hidden_chars == len("Planted.")
