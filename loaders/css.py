@@ -4,24 +4,26 @@ Planted instructions are often hidden by a stylesheet rather than an inline styl
 (``<style>.note{display:none}</style>`` … ``<div class="note">``), so the HTML loader reads
 the page's ``<style>`` elements into a ``Stylesheet`` and asks it, per element, for the
 values the cascade gives the properties that can hide text: ``display: none``,
-``visibility: hidden`` / ``collapse``, an ``opacity`` of at most 0.05 and a ``font-size`` too
-small to read (zero, at most 1px / 1pt, 0.1em, 10 %). The loader applies them as a browser
-does: ``display`` and ``opacity`` hide the whole subtree; ``visibility`` and ``font-size``
-are inherited and a child may set them back (``.row{font-size:0} .col{font-size:14px}``).
+``content-visibility: hidden``, ``visibility: hidden`` / ``collapse``, an ``opacity`` of at
+most 0.05 and a ``font-size`` too small to read (zero, at most 1px / 1pt, 0.1em, 10 %). The
+loader applies them as a browser does: ``display``, ``content-visibility`` and ``opacity``
+hide the whole subtree; ``visibility`` and ``font-size`` are inherited and a child may set
+them back (``.row{font-size:0} .col{font-size:14px}``).
 
 What is read: rules whose selector is a *compound* selector — a type, ``*``, ``#id`` and
 ``.class`` parts (CSS escapes decoded: Tailwind's ``.md\\:block``), e.g. ``div.note.hidden``
 — in selector lists, at top level, nested with ``&`` (``.card{&.hidden{…}}``), or inside
-``@media`` (evaluated for a 1280×800 screen: ``print`` / ``speech`` queries do not apply,
-``min-width`` / ``max-width`` / ``min-height`` / ``max-height`` are compared, other features
-count as matching), ``@supports``, ``@layer`` and ``@container`` blocks. Strings and comments
-are skipped when the text is split into rules. The cascade is applied per property:
+``@media`` (evaluated for a 1280×800 screen: ``print`` / ``speech`` queries never apply,
+``min-`` / ``max-`` ``width`` / ``height`` are compared, and a query with any other feature
+is not understood, so its rules hide nothing), ``@supports``, ``@layer`` and ``@container``
+blocks. Strings and comments are skipped when the text is split into rules, nesting is
+capped (``MAX_NESTING``, ``MAX_SELECTOR_CHARS``). The cascade is applied per property:
 ``!important`` first, then specificity, then source order; within one block a later
-declaration wins unless it is invalid or empty; an element's own ``style`` attribute beats any
-rule that is not ``!important``. Not read: selectors with combinators, attributes or
-pseudo-classes (``.a .b``, ``[data-x]``, ``:hover``), external stylesheets, and scripts that
-show or hide content later (a closed tab counts as hidden: a reader does not see it without
-acting).
+declaration wins unless it is invalid or empty, and an ``!important`` one beats the rest; an
+element's own ``style`` attribute beats any rule that is not ``!important``. Not read:
+selectors with combinators, attributes or pseudo-classes (``.a .b``, ``[data-x]``,
+``:hover``), external stylesheets, and scripts that show or hide content later (a closed
+tab counts as hidden: a reader does not see it without acting).
 """
 
 from __future__ import annotations
