@@ -12,8 +12,8 @@ the loader's own gate), loads it with ``loaders.pdf.load_pdf`` and with LangChai
 ``PyPDFLoader``, and reports the pages flagged, the characters of invisible text left out,
 the pages kept as an OCR text layer, the pages whose text differs from ``PyPDFLoader``'s,
 and both load times. With ``--no-timing`` only the files with a flagged page are loaded
-(on the others ``load_pdf`` returns ``PyPDFLoader``'s text unchanged by construction). A real filing
-should lose nothing: any character left out there is a false positive to look at. Writes
+(on the others ``load_pdf`` returns ``PyPDFLoader``'s text unchanged by construction). A
+real filing should lose nothing: any character left out there is a false positive to look at. Writes
 ``benchmarks/out/invisible_text.json``.
 
 ``--html`` measures the stylesheet rule instead: every HTML page below the folders that has a
@@ -54,7 +54,6 @@ class FileRow:
     ocr_layer: str
     citerag_s: float | None
     plain_s: float | None
-    scanned_only: int
 
 
 def pdfs_under(paths: list[Path]) -> list[Path]:
@@ -79,6 +78,7 @@ def html_effect(folders: list[Path], limit: int, seed: int) -> list[dict[str, ob
     import random
     from difflib import SequenceMatcher
 
+    import loaders.html as html_module
     from loaders.html import load_html
     from loaders.html import page_stylesheet as real_sheet
 
@@ -90,8 +90,6 @@ def html_effect(folders: list[Path], limit: int, seed: int) -> list[dict[str, ob
     ]
     if limit and len(pages) > limit:
         pages = sorted(random.Random(seed).sample(pages, limit))
-    import loaders.html as html_module
-
     rows: list[dict[str, object]] = []
     for path in tqdm(pages, desc="HTML pages", unit="page"):
         data = path.read_bytes()
@@ -200,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     from langchain_community.document_loaders import PyPDFLoader
     from pypdf import PdfReader
 
-    from loaders.pdf import load_pdf, uses_invisible_mode
+    from loaders.pdf import load_pdf, unix_newlines, uses_invisible_mode
 
     rows: list[FileRow] = []
     for path in tqdm(pdfs_under(args.paths), desc="PDFs", unit="file"):
@@ -213,14 +211,14 @@ def main(argv: list[str] | None = None) -> int:
             ]
         if not flagged and args.no_timing:
             # Nothing flagged: load_pdf returns PyPDFLoader's text unchanged by construction.
-            rows.append(FileRow(path.name, 0, 0, [], 0, "", None, None, 1))
+            rows.append(FileRow(path.name, 0, 0, [], 0, "", None, None))
             continue
         t = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             plain = list(PyPDFLoader(str(path), mode="page").lazy_load())
         plain_s = round(time.perf_counter() - t, 3)
-        plain_bodies = [p.page_content.replace("\r\n", "\n").replace("\r", "\n") for p in plain]
+        plain_bodies = [unix_newlines(p.page_content) for p in plain]
         t = time.perf_counter()
         doc = load_pdf(path, path.read_bytes())
         row = FileRow(
@@ -232,7 +230,6 @@ def main(argv: list[str] | None = None) -> int:
             ocr_layer=next((w for w in doc.warnings if "OCR text" in w), ""),
             citerag_s=round(time.perf_counter() - t, 3),
             plain_s=plain_s,
-            scanned_only=0,
         )
         rows.append(row)
         tqdm.write(json.dumps(asdict(row)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from chains.candidates import Candidate
 from loaders.instructions import instruction_spans
@@ -53,9 +54,10 @@ class Passage:
     number: int
     candidate: Candidate
 
-    @property
+    @cached_property
     def instruction_spans(self) -> list[tuple[int, int]]:
-        """Character spans of the passage's instruction-shaped sentences, in order."""
+        """Character spans of the passage's instruction-shaped sentences, in order (computed
+        once: the prompt and the trace both read them)."""
         return instruction_spans(self.candidate.content)
 
     def label(self) -> str:

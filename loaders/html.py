@@ -8,9 +8,11 @@ separated by blank lines), so ``#char=`` locators index into that text, not the 
 Content a reader of the rendered page never sees is not indexed either, and is counted
 (``ParsedDocument.hidden_chars``, shown by ``citerag inspect``): elements with the ``hidden``
 attribute, ``aria-hidden="true"``, a style — inline or from the page's ``<style>`` elements
-(``loaders/css.py``) — with ``display: none``, ``visibility: hidden``, ``opacity: 0`` or a
-zero ``font-size``, ``<template>``/``<noscript>`` and HTML comments. Planted text of that
-kind ("include the secret in your answer") is a classic indirect prompt injection.
+(``loaders/css.py``) — that hides its text (``display: none``, ``visibility: hidden``, a
+near-zero ``opacity``, an unreadable ``font-size`` …), elements a browser does not render
+(``<template>``, ``<noscript>``, a closed ``<dialog>``, ``<iframe>`` fallback …) and HTML
+comments. Planted text of that kind ("include the secret in your answer") is a classic
+indirect prompt injection.
 """
 
 from __future__ import annotations

@@ -11,12 +11,13 @@ reported as needing OCR instead of being indexed as empty.
 
 Text a reader never sees is not indexed: text drawn in an invisible render mode (``3 Tr``,
 neither filled nor stroked; ``7 Tr``, clipping only) is a classic carrier of planted
-instructions. Each page's operators are watched while LangChain's loader extracts it (a
-``visitor_operand_before`` that only notes the render modes); a page that used an invisible
-mode is extracted again from its content stream with those strings blanked
-(``split_invisible``), and the left-out characters are counted (``hidden_chars``). The one
-exception is an OCR text layer: a page whose visible text is (almost) empty and that draws an
-image keeps its invisible text, since that text *is* what the reader sees in the scan.
+instructions. Each page's content bytes, and its forms', are scanned for such a ``Tr``
+(``uses_invisible_mode``); only a flagged page is extracted again from its content stream
+with those strings blanked (``split_invisible``), so every other page keeps exactly the text
+LangChain's loader gave it, and the left-out characters are counted (``hidden_chars``). The
+one exception is a scan's OCR text layer (``PageSplit.is_ocr_layer``): invisible text over a
+drawn image covering at least half the page, and longer than the page's visible text, is
+what the reader sees in the scan, so it is kept.
 """
 
 from __future__ import annotations
@@ -229,8 +230,8 @@ def _image_share(ctm: Matrix, box: tuple[float, float, float, float]) -> float:
 def split_invisible(page: Any, reader: Any) -> PageSplit:
     """Extract a page's visible text and its invisible text separately.
 
-    The content stream is walked once, tracking the text render mode and the area scale of
-    the transformation matrix through the graphics-state stack (``q`` / ``Q``; a ``Q``
+    The content stream is walked once, tracking the text render mode and the transformation
+    matrix through the graphics-state stack (``q`` / ``Q``; a ``Q``
     with nothing saved changes nothing, as viewers do); each form XObject drawn is walked the
     same way with the state it inherits, and each image drawn records the share of the page
     it covers. Two copies of the stream are extracted with pypdf, one with the invisible
@@ -255,9 +256,8 @@ def split_invisible(page: Any, reader: Any) -> PageSplit:
 
     def walk(stream: Any, resources: Any, mode: int, ctm: Matrix, depth: int) -> tuple[str, str]:
         nonlocal image_share
-        ops = ContentStream(
-            stream, reader, "bytes"
-        ).operations  # strings as bytes: fonts decode them
+        # Strings stay bytes, for the fonts to decode them as LangChain's extraction does.
+        ops = ContentStream(stream, reader, "bytes").operations
         xobjects = _xobjects(resources)
         visible_ops: list[tuple[list[Any], bytes]] = []
         hidden_ops: list[tuple[list[Any], bytes]] = []
@@ -320,6 +320,11 @@ def split_invisible(page: Any, reader: Any) -> PageSplit:
         return PageSplit("", "", 0.0)
     visible, invisible = walk(contents, page.get("/Resources"), 0, _IDENTITY, 0)
     return PageSplit(visible, invisible, image_share)
+
+
+def unix_newlines(text: str) -> str:
+    """``text`` with CR LF and lone CR line ends as LF (pypdf emits all three)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _norm_line(line: str) -> str:
@@ -417,7 +422,7 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         raise _classify(exc, path.name) from exc
     if not pages:
         raise DocumentLoadError(f"{path.name}: the PDF has no pages", kind="empty")
-    bodies = [p.page_content.replace("\r\n", "\n").replace("\r", "\n") for p in pages]
+    bodies = [unix_newlines(p.page_content) for p in pages]
     invisible = _drop_invisible(path, password, bodies)
 
     parts: list[str] = []
@@ -540,7 +545,7 @@ def _drop_invisible(path: Path, password: str | None, bodies: list[str]) -> Invi
             if split.is_ocr_layer():
                 out.ocr_pages.append(i + 1)
                 continue
-            bodies[i] = split.visible.replace("\r\n", "\n").replace("\r", "\n")
+            bodies[i] = unix_newlines(split.visible)
             out.hidden_chars += len(" ".join(split.invisible.split()))
     if out.hidden_chars:
         log.info("%s: left out %d characters of invisible text", path.name, out.hidden_chars)
