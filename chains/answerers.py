@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 import math
+import queue
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,10 +28,12 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
 
 from chains import answer_checks as checks
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
+from chains.models import ModelSettings, ModelTimeoutError, build_chat_model
 from citerag.index.bm25 import tokenize
 from loaders.sentences import sentence_spans
 
@@ -594,27 +597,110 @@ def _where(p: Passage) -> str:
     )
 
 
-class ChatModelAnswerer:
-    """Any LangChain chat model behind the answer prompt."""
+#: Called with each piece of answer text as the model writes it.
+TokenSink = Callable[[str], None]
 
-    def __init__(self, model: BaseChatModel, name: str | None = None) -> None:
+
+class ChatModelAnswerer:
+    """Any LangChain chat model behind the answer prompt, bounded in time.
+
+    The model is streamed in a worker thread and read through a queue with a deadline: a
+    model that sends nothing for ``timeout_s`` (before its first token or between two) ends
+    the attempt with :class:`~chains.models.ModelTimeoutError`, whatever its client does;
+    the worker is told to stop and, as a daemon thread, never holds the process. Each
+    piece of text goes to ``on_token`` as it arrives.
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        name: str | None = None,
+        *,
+        settings: ModelSettings | None = None,
+        spec: str = "",
+    ) -> None:
         """Wrap a chat model.
 
         Args:
             model: The chat model.
             name: Name for traces (defaults to the model's class and model name).
+            settings: Its settings (``timeout_s`` is the watchdog's deadline).
+            spec: The spec it was built from (for error messages).
         """
         self.model = model
+        self.settings = settings or ModelSettings()
+        self.spec = spec
         model_name = getattr(model, "model_name", None) or getattr(model, "model", None)
         self.name = name or f"{type(model).__name__}" + (f":{model_name}" if model_name else "")
 
-    def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
-        """Invoke the model on the rendered messages and return its text."""
-        reply = self.model.invoke(messages)
-        content = reply.content
-        if isinstance(content, list):  # content blocks
-            content = "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
-        return str(content)
+    def generate(
+        self,
+        question: str,
+        passages: list[Passage],
+        messages: list[BaseMessage],
+        *,
+        on_token: TokenSink | None = None,
+        config: RunnableConfig | None = None,
+    ) -> str:
+        """Stream the model on the rendered messages and return its whole text.
+
+        Args:
+            question: The question (unused: it is in ``messages``).
+            passages: The numbered passages (unused: they are in ``messages``).
+            messages: The rendered prompt.
+            on_token: Receives each piece of text as it arrives.
+            config: The node's config (its callbacks see the model's tokens, e.g.
+                LangGraph's ``stream_mode="messages"``).
+
+        Raises:
+            ModelTimeoutError: Nothing arrived within ``settings.timeout_s``.
+            Exception: Whatever the model's client raised.
+        """
+        pieces: queue.Queue[tuple[str, Any]] = queue.Queue()
+        stop = threading.Event()
+
+        def work() -> None:
+            try:
+                stream = self.model.stream(messages, config=config)
+                try:
+                    for chunk in stream:
+                        if stop.is_set():
+                            break
+                        pieces.put(("text", _content_text(chunk.content)))
+                finally:
+                    close = getattr(stream, "close", None)
+                    if close is not None:
+                        close()
+                pieces.put(("end", None))
+            except BaseException as exc:  # handed to the caller's thread
+                pieces.put(("error", exc))
+
+        threading.Thread(target=work, name="citerag-model", daemon=True).start()
+        out: list[str] = []
+        timeout = self.settings.timeout_s
+        while True:
+            try:
+                kind, value = pieces.get(timeout=timeout)
+            except queue.Empty:
+                stop.set()
+                raise ModelTimeoutError(
+                    f"no token within {timeout:g} s ({'after' if out else 'before'} the first)"
+                ) from None
+            if kind == "end":
+                return "".join(out)
+            if kind == "error":
+                raise value
+            if value:
+                out.append(value)
+                if on_token is not None:
+                    on_token(value)
+
+
+def _content_text(content: Any) -> str:
+    """A message's text (content blocks joined)."""
+    if isinstance(content, list):
+        return "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+    return str(content or "")
 
 
 def make_answerer(
@@ -624,6 +710,7 @@ def make_answerer(
     temperature: float = 0.0,
     *,
     focus_coverage: float = 0.0,
+    settings: ModelSettings | None = None,
     **rules: bool,
 ) -> Answerer:
     """Build an answerer from config.
@@ -634,8 +721,10 @@ def make_answerer(
             chat model instance, or an object with ``generate``.
         embeddings: Embedding model (for the extractive answerer).
         store: The store (precomputed sentence vectors).
-        temperature: Sampling temperature for chat models.
+        temperature: Sampling temperature for chat models (unless ``settings`` has one).
         focus_coverage: The extractive answerer's ``focus_coverage`` (``0`` = off).
+        settings: A chat model's endpoint, key variable, limits and deadline
+            (:class:`chains.models.ModelSettings`).
         **rules: The extractive answerer's refusal rules by their knob names
             (:data:`chains.answer_checks.REFUSAL_RULES`: ``number_check`` is its
             ``require_question_numbers``, each other one the argument of that name); a rule
@@ -643,6 +732,8 @@ def make_answerer(
 
     Raises:
         ValueError: Unknown spec, or a rule that is not in ``REFUSAL_RULES``.
+        ModelSetupError: A chat model that cannot be built (missing package or key); the
+            message says what to do.
     """
     unknown = sorted(set(rules) - set(checks.REFUSAL_RULES))
     if unknown:
@@ -651,8 +742,9 @@ def make_answerer(
             f"known: {', '.join(checks.REFUSAL_RULES)}"
         )
     on = {r: bool(rules.get(r, r in checks.DEFAULT_RULES)) for r in checks.REFUSAL_RULES}
+    settings = settings or ModelSettings()
     if isinstance(spec, BaseChatModel):
-        return ChatModelAnswerer(spec)
+        return ChatModelAnswerer(spec, settings=settings)
     if not isinstance(spec, str):
         return spec
     if spec in ("extractive", "", "default"):
@@ -666,12 +758,13 @@ def make_answerer(
     if spec == "smollm2" or spec.startswith("local:"):
         from chains.local_llm import load_local_chat_model
 
-        return ChatModelAnswerer(load_local_chat_model(spec), name=spec)
+        return ChatModelAnswerer(
+            load_local_chat_model(spec), name=spec, settings=settings, spec=spec
+        )
     if ":" in spec:
-        from langchain.chat_models import init_chat_model
-
-        return ChatModelAnswerer(init_chat_model(spec, temperature=temperature), name=spec)
+        model = build_chat_model(spec, settings, temperature=temperature)
+        return ChatModelAnswerer(model, name=spec, settings=settings, spec=spec)
     raise ValueError(
-        f"unknown model {spec!r}: use 'extractive' or an init_chat_model string like "
-        "'openai:gpt-4o-mini' / 'ollama:llama3.1'"
+        f"unknown model {spec!r}: use 'extractive', 'smollm2' or a provider:model string "
+        "such as 'openai:gpt-4.1-mini' / 'ollama:llama3.1'"
     )

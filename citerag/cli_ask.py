@@ -78,8 +78,65 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, key, None)
         if value is not None:
             configurable[key] = value
+    configurable.update(model_settings_from_args(getattr(args, "model_settings", None)))
     RAGConfig(**configurable)  # validates the combination before any model loads
     return configurable
+
+
+def model_settings_from_args(items: list[str] | None) -> dict[str, Any]:
+    """``--model-setting KEY=VALUE`` items as knobs (``timeout_s=30`` -> ``model_timeout_s``;
+    ``temperature`` is the ``temperature`` knob).
+
+    Raises:
+        ValueError: An unknown setting (named, with the known ones) or a bad value.
+    """
+    from chains.models import parse_setting
+    from graphs.config import MODEL_KNOBS
+
+    knob_of = {setting: name for name, setting in MODEL_KNOBS.items()}
+    knob_of["temperature"] = "temperature"
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"--model-setting takes KEY=VALUE, not {item!r}")
+        key = key.strip()
+        parsed = parse_setting(key, value.strip())
+        if key == "temperature" and parsed is None:
+            continue  # the knob's default
+        out[knob_of[key]] = parsed
+    return out
+
+
+def wants_stream(args: argparse.Namespace, configurable: dict[str, Any]) -> bool:
+    """Whether to print the answer as it is written: ``--stream``/``--no-stream``, else when
+    a chat model answers and the output is a terminal."""
+    if getattr(args, "stream", None) is not None:
+        return bool(args.stream)
+    model = configurable.get("model", "extractive")
+    return model not in ("extractive", "", "default") and sys.stdout.isatty()
+
+
+def print_streamed(graph: Any, graph_input: dict[str, Any], config: RunnableConfig) -> dict:
+    """Print the answer's draft as it is written, then return the run's output.
+
+    A new attempt (the ladder retrying) starts a new line marked ``[retrying]``.
+    """
+    from graphs.rag import stream_answer
+
+    last = ""  # the draft's last printed text ("" = nothing shown yet)
+    final: dict[str, Any] = {}
+    for kind, event in stream_answer(graph, graph_input, config):
+        if kind == "attempt" and event["attempt"] > 1 and last:
+            print("" if last.endswith("\n") else "\n", "[retrying]", sep="", flush=True)
+        elif kind == "token" and (last or event["text"].strip()):
+            print(event["text"], end="", flush=True)
+            last = event["text"]
+        elif kind == "final":
+            final = event
+    if last:
+        print("\n" if last.endswith("\n") else "\n\n", end="", flush=True)
+    return final
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -99,7 +156,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
             result = graph.invoke({"question": q, "user_groups": groups}, config)
             print(json.dumps(to_jsonable(result), ensure_ascii=False), flush=True)
         return 0
-    result = graph.invoke({"question": args.question, "user_groups": groups}, config)
+    graph_input = {"question": args.question, "user_groups": groups}
+    if not args.json and wants_stream(args, configurable):
+        result = print_streamed(graph, graph_input, config)
+    else:
+        result = graph.invoke(graph_input, config)
     if args.json:
         print(json.dumps(to_jsonable(result), indent=2, ensure_ascii=False))
     else:
@@ -107,8 +168,64 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0 if result["status"] != "failed" else 1
 
 
+#: Words that end ``citerag chat`` (as does an end of input).
+CHAT_EXIT = ("exit", "quit", ":q")
+
+
+def _chat_lines(prompt: str) -> Iterable[str]:
+    """The user's lines: read with a prompt on a terminal, else one per input line."""
+    if sys.stdin.isatty():
+        while True:
+            try:
+                yield input(prompt)
+            except EOFError:
+                print()
+                return
+    else:
+        yield from sys.stdin
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    """A conversation in the terminal: follow-ups are rewritten from the earlier turns."""
+    from uuid import uuid4
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graphs.deps import GraphDeps
+    from graphs.rag import build_graph, checkpoint_serde
+
+    configurable = settings_from_args(args)
+    deps = GraphDeps.from_index(args.index, embedding_model=args.embedding_model)
+    graph = build_graph(deps, checkpointer=InMemorySaver(serde=checkpoint_serde()))
+    config: RunnableConfig = {"configurable": {**configurable, "thread_id": uuid4().hex}}
+    groups = [g for g in (args.groups or "").split(",") if g]
+    print(
+        "citerag chat: ask about your documents; a follow-up may lean on earlier turns "
+        f"('And in 2024?'). {' / '.join(CHAT_EXIT)} or Ctrl-D ends.",
+        flush=True,
+    )
+    failures = 0
+    for line in _chat_lines("you> "):
+        question = line.strip()
+        if not question:
+            continue
+        if question.lower() in CHAT_EXIT:
+            break
+        graph_input = {"question": question, "user_groups": groups}
+        if wants_stream(args, configurable):
+            result = print_streamed(graph, graph_input, config)
+        else:
+            result = graph.invoke(graph_input, config)
+        condensed = (result.get("trace") or {}).get("condense") or {}
+        if condensed.get("rewritten"):
+            print(f"(asked as: {condensed.get('standalone')})")
+        print(format_result(result), end="\n\n", flush=True)
+        failures += result.get("status") == "failed"
+    return 1 if failures else 0
+
+
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
-    """Register ``citerag ask``."""
+    """Register ``citerag ask`` and ``citerag chat``."""
     sp = sub.add_parser("ask", help="answer a question with citations (or 'no evidence')")
     common(sp)
     sp.add_argument("question", nargs="?", help="the question")
@@ -117,10 +234,41 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         help="batch: read questions one per line from FILE ('-' = stdin) "
         "and print one JSON result per line",
     )
+    _answer_arguments(sp)
+    sp.set_defaults(func=cmd_ask)
+
+    sp = sub.add_parser(
+        "chat", help="a conversation in the terminal (follow-ups rewritten from earlier turns)"
+    )
+    common(sp)
+    _answer_arguments(sp)
+    sp.set_defaults(func=cmd_chat)
+
+
+def _answer_arguments(sp: argparse.ArgumentParser) -> None:
+    """The arguments ``ask`` and ``chat`` share: access, knobs and the model."""
     sp.add_argument("--groups", help="comma-separated user groups (access labels you hold)")
     sp.add_argument("--mode", dest="retrieval_mode", choices=["dense", "bm25", "hybrid"])
     sp.add_argument("--reranker", help="sentence | none | cross-encoder:NAME_OR_DIR")
-    sp.add_argument("--model", help="extractive | an init_chat_model string (openai:gpt-4o-mini)")
+    sp.add_argument(
+        "--model",
+        help="extractive | smollm2 | provider:model (openai:gpt-4.1-mini, "
+        "anthropic:claude-sonnet-4-5, ollama:llama3.1)",
+    )
+    sp.add_argument(
+        "--model-setting",
+        dest="model_settings",
+        action="append",
+        metavar="KEY=VALUE",
+        help="chat model setting: base_url, api_key_env, temperature, max_tokens, timeout_s "
+        "(default 60), max_retries (default 2); repeatable",
+    )
+    sp.add_argument(
+        "--stream",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="print the answer as it is written (default: with a chat model on a terminal)",
+    )
     sp.add_argument("--gate-threshold", dest="gate_threshold", type=float)
     sp.add_argument("-k", dest="k", type=int, help="candidates after fusion")
     sp.add_argument("--max-passages", dest="max_passages", type=int)
@@ -133,4 +281,3 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         "--set number_check=false --set k=30; repeatable",
     )
     sp.add_argument("--embedding-model", default=None)
-    sp.set_defaults(func=cmd_ask)

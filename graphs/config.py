@@ -20,6 +20,7 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 
 from chains.answer_checks import DEFAULT_RULES
+from chains.models import MODEL_SETTINGS, ModelSettings
 
 #: Who may set a knob over HTTP: ``yes`` (by default), ``opt-in`` (only when the server's
 #: settings list it; these knobs decide when the service refuses) or ``no`` (never).
@@ -103,6 +104,29 @@ class Knob:
 def knob(default: Any, description: str, kind: str, **meta: Any) -> Any:
     """A dataclass field with its :class:`Knob` metadata."""
     return field(default=default, metadata={"knob": Knob(description, kind, **meta)})  # type: ignore[arg-type]
+
+
+#: Knob name of each chat-model setting (:data:`chains.models.MODEL_SETTINGS`) but the
+#: temperature, which is the ``temperature`` knob.
+MODEL_KNOBS: dict[str, str] = {
+    f"model_{name}": name for name in MODEL_SETTINGS if name != "temperature"
+}
+
+
+def model_knob(setting: str) -> Any:
+    """A knob for one chat-model setting, its default, description and bounds taken from
+    :data:`chains.models.MODEL_SETTINGS` (never settable by clients: an endpoint or a key
+    variable chosen by a caller would let them point the server anywhere)."""
+    meta = MODEL_SETTINGS[setting]
+    default = next(f.default for f in fields(ModelSettings) if f.name == setting)
+    return knob(
+        default,
+        f"chat model: {meta['description']}",
+        meta["kind"],
+        lo=meta.get("lo"),
+        hi=meta.get("hi"),
+        nullable=default is None,
+    )
 
 
 @dataclass
@@ -216,6 +240,11 @@ class RAGConfig:
         "str",
     )
     temperature: float = knob(0.0, "sampling temperature for chat models", "float", lo=0, hi=2)
+    model_base_url: str | None = model_knob("base_url")
+    model_api_key_env: str | None = model_knob("api_key_env")
+    model_max_tokens: int | None = model_knob("max_tokens")
+    model_timeout_s: float = model_knob("timeout_s")
+    model_max_retries: int = model_knob("max_retries")
     number_check: bool = knob(
         "number_check" in DEFAULT_RULES,
         "extractive answerer: refuse when a number of 2+ digits the question asks about is in "
@@ -342,7 +371,8 @@ class RAGConfig:
 
     @classmethod
     def from_runnable_config(cls, config: RunnableConfig | None = None) -> RAGConfig:
-        """Read known keys from ``config["configurable"]``; unknown keys are ignored.
+        """Read known keys from ``config["configurable"]``; other keys are not read (the
+        graph's first node refuses unknown ones: :func:`check_configurable`).
 
         Every node of a run reads its config, so a set of values already validated is not
         validated again: the result is a copy of the first instance built from it.
@@ -375,6 +405,11 @@ class RAGConfig:
         """
         self.__post_init__()
 
+    def model_settings(self) -> ModelSettings:
+        """The chat model's settings these knobs give (``temperature`` is the knob's)."""
+        values = {setting: getattr(self, name) for name, setting in MODEL_KNOBS.items()}
+        return ModelSettings(temperature=self.temperature, **values)
+
     def to_dict(self) -> dict[str, Any]:
         """Every knob and its value (the trace's ``config`` block)."""
         return {name: getattr(self, name) for name in knobs()}
@@ -390,6 +425,66 @@ _KNOBS: dict[str, Knob] = {f.name: f.metadata["knob"] for f in fields(RAGConfig)
 _CHECKED: dict[tuple[tuple[str, str, Any], ...], RAGConfig] = {}
 #: Most value sets kept in ``_CHECKED`` before it is emptied.
 _CHECKED_MAX = 256
+
+
+#: ``configurable`` keys that LangGraph, LangChain, LangServe or a checkpointer set
+#: themselves (besides those with a :data:`RESERVED_PREFIXES` prefix): never knobs, never
+#: an error.
+RESERVED_KEYS = frozenset(
+    {
+        "thread_id",
+        "checkpoint_id",
+        "checkpoint_ns",
+        "checkpoint_map",
+        "run_id",
+        "run_name",
+        "user_id",
+        "assistant_id",
+        "graph_id",
+    }
+)
+#: Prefixes of keys set by the frameworks (``__pregel_*``, the server's ``__citerag_*``).
+RESERVED_PREFIXES = ("__", "langgraph_", "checkpoint_")
+
+
+def unknown_keys(configurable: Any) -> list[str]:
+    """Keys of a ``configurable`` that are neither knobs nor the frameworks' own."""
+    if not isinstance(configurable, dict):
+        return []
+    return [
+        str(k)
+        for k in configurable
+        if k not in _KNOBS
+        and k not in RESERVED_KEYS
+        and not (isinstance(k, str) and k.startswith(RESERVED_PREFIXES))
+    ]
+
+
+def unknown_keys_message(keys: list[str], allowed: Any = None) -> str:
+    """``unknown knob 'kk' (did you mean 'k'?)``, naming each key and the closest knob."""
+    import difflib
+
+    names = list(allowed if allowed is not None else _KNOBS)
+    parts = []
+    for key in keys:
+        close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+        parts.append(f"{key!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return f"unknown configuration key{'s' if len(keys) > 1 else ''} {', '.join(parts)}"
+
+
+def check_configurable(configurable: Any) -> None:
+    """Refuse a ``configurable`` with a key that is not a knob (a typo would otherwise run
+    silently with the default).
+
+    Raises:
+        ValueError: Naming each unknown key and the closest knob.
+    """
+    keys = unknown_keys(configurable)
+    if keys:
+        raise ValueError(
+            unknown_keys_message(keys) + "; the knobs are listed by "
+            "graphs.config.knobs() and in the README's configuration table"
+        )
 
 
 def knob_default(name: str) -> Any:

@@ -261,14 +261,19 @@ class GraphDeps:
         """The injected answerer, else the one ``cfg.model`` names, built once per distinct
         answerer setting (the cache key is the very arguments it is built with)."""
         if self.answerer is not None:
-            key: Any = "__injected__"
             spec: Any = self.answerer
-            kwargs: dict[str, Any] = {}
+            # an injected chat model keeps its own client settings; the watchdog's deadline
+            # (``model_timeout_s``) still applies to it
+            kwargs: dict[str, Any] = (
+                {"settings": cfg.model_settings()} if isinstance(spec, BaseChatModel) else {}
+            )
+            key: Any = ("__injected__", tuple(sorted(kwargs.items())))
         else:
             spec = cfg.model
             kwargs = {
                 "temperature": cfg.temperature,
                 "focus_coverage": cfg.focus_coverage,
+                "settings": cfg.model_settings(),
                 **{rule: getattr(cfg, rule) for rule in REFUSAL_RULES},
             }
             key = (spec, tuple(sorted(kwargs.items())))
@@ -283,6 +288,10 @@ class GraphDeps:
         if self.rewriter is not None:
             return self.rewriter
         from chains.answerers import ChatModelAnswerer
+        from chains.models import ModelSetupError
 
-        answerer = self.answerer_for(cfg)
+        try:
+            answerer = self.answerer_for(cfg)
+        except ModelSetupError:  # the generate node reports it; the offline rule rewrites
+            return None
         return answerer.model if isinstance(answerer, ChatModelAnswerer) else None

@@ -6,7 +6,7 @@ keys they change. Each function's name is its node's name; ``deps`` is bound by
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
@@ -15,12 +15,13 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Overwrite
 
 from chains import assemble as assembly
-from chains import citations, followup
+from chains import citations, followup, streaming
 from chains import constraints as rules
 from chains import gate as gating
 from chains import support as judging
-from chains.answerers import ChatModelAnswerer, ExtractiveAnswerer
+from chains.answerers import Answerer, ChatModelAnswerer, ExtractiveAnswerer
 from chains.assemble import AssembledContext
+from chains.models import describe_model_error
 from chains.prompts import load_prompt
 from citerag.index.filters import combine
 from graphs.config import RAGConfig
@@ -299,29 +300,91 @@ def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     return {"context": ctx, "model_messages": messages}
 
 
+def _stream_writer() -> Callable[[Any], None]:
+    """LangGraph's ``custom`` stream writer of this run (a no-op outside a graph run)."""
+    try:
+        from langgraph.config import get_stream_writer
+
+        return get_stream_writer()
+    except Exception:  # called outside a runnable context (unit tests of a node)
+        return lambda _event: None
+
+
+def _generation_error(
+    exc: Exception, attempt: int, answerer: Answerer | None, cfg: RAGConfig, deps: GraphDeps
+) -> dict[str, Any]:
+    """The state update of a failed generation attempt: the classified, one-line reason."""
+    if isinstance(answerer, ChatModelAnswerer):
+        spec, settings = answerer.spec, answerer.settings
+    else:
+        spec = cfg.model if deps.answerer is None else ""
+        settings = cfg.model_settings()
+    failure = describe_model_error(exc, spec if ":" in spec else "", settings)
+    log.warning("generation attempt %d failed (%s): %s", attempt, failure.kind, failure.reason)
+    return {
+        "attempts": attempt,
+        "errors": [failure.reason],
+        "last_error": failure.reason,
+        "last_error_final": failure.final,
+        "events": [
+            {
+                "node": "generate",
+                "attempt": attempt,
+                "event": "error",
+                "kind": failure.kind,
+                "detail": failure.reason,
+                "exception": f"{type(exc).__name__}: {str(exc)[:300]}",
+            }
+        ],
+    }
+
+
 def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
-    """Call the answerer once; errors and empty output are recorded, not raised."""
+    """Call the answerer once; errors and empty output are recorded, not raised.
+
+    A chat model's prose streams to LangGraph's ``custom`` stream as it is written
+    (:mod:`chains.streaming`; the ``<summary>`` block is never shown); another answerer's
+    prose is sent as one piece. A model error is classified
+    (:func:`chains.models.describe_model_error`): its one-line reason is the recorded error,
+    and an error another attempt cannot fix (timeout, connection, key, rate limit, missing
+    package) ends the run without the retry.
+    """
     cfg = RAGConfig.from_runnable_config(config)
-    answerer = deps.answerer_for(cfg)
     attempt = int(state.get("attempts") or 0) + 1
     ctx: AssembledContext = state["context"]
+    write = _stream_writer()
+    write(streaming.attempt_event(attempt))
+    prose = streaming.ProseFilter()
+
+    def on_token(text: str) -> None:
+        shown = prose.feed(text)
+        if shown:
+            write(streaming.token_event(shown, attempt))
+
+    answerer: Answerer | None = None
     try:
-        raw = answerer.generate(state["question"], ctx.passages, list(state["model_messages"]))
+        answerer = deps.answerer_for(cfg)
+        if isinstance(answerer, ChatModelAnswerer):
+            raw = answerer.generate(
+                state["question"],
+                ctx.passages,
+                list(state["model_messages"]),
+                on_token=on_token,
+                config=config,
+            )
+        else:
+            raw = answerer.generate(state["question"], ctx.passages, list(state["model_messages"]))
+            on_token(raw or "")
+        on_token(prose.flush())
     except Exception as exc:  # any provider error is a ladder event
-        err = f"{type(exc).__name__}: {exc}"
-        log.warning("generation attempt %d failed: %s", attempt, err)
-        return {
-            "attempts": attempt,
-            "errors": [err],
-            "last_error": err,
-            "events": [{"node": "generate", "attempt": attempt, "event": "error", "detail": err}],
-        }
+        return _generation_error(exc, attempt, answerer, cfg, deps)
     if not raw or not raw.strip():
         err = "empty output"
         return {
             "attempts": attempt,
             "errors": [err],
             "last_error": err,
+            "last_error_final": False,
             "raw_outputs": [raw or ""],
             "events": [{"node": "generate", "attempt": attempt, "event": "empty"}],
         }
@@ -329,6 +392,7 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         "attempts": attempt,
         "raw_outputs": [raw],
         "last_error": None,
+        "last_error_final": False,
         "generator": answerer.name,
         "events": [{"node": "generate", "attempt": attempt, "event": "ok"}],
     }
@@ -466,7 +530,9 @@ def _constraint_text(record: ConstraintRecord) -> str:
 def failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """End ``failed`` with an honest reason."""
     attempts = int(state.get("attempts") or 0)
-    if state.get("last_error"):
+    if state.get("last_error") and state.get("last_error_final"):
+        reason = f"the chat model failed: {state['last_error']}"
+    elif state.get("last_error"):
         reason = f"generation failed {attempts} time(s); last error: {state['last_error']}"
     else:
         v = state.get("validation")

@@ -34,7 +34,7 @@ import functools
 import logging
 import time
 import typing
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import AsyncIterator, Callable, Collection, Hashable, Iterator
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -48,7 +48,7 @@ from langgraph.types import Checkpointer, Overwrite
 
 from chains.answerers import Answerer
 from graphs import nodes, routers
-from graphs.config import RAGConfig, knobs
+from graphs.config import RAGConfig, check_configurable, knobs
 from graphs.deps import GraphDeps
 from graphs.state import RAGInput, RAGOutput, RAGState
 
@@ -70,8 +70,10 @@ def _node(
 ) -> Callable[[RAGState, RunnableConfig], dict]:
     """Bind deps and record the node's wall time in ``timings``.
 
-    With ``groups_from``, every node sees the groups it returns instead of the state's
-    ``user_groups``, and the first node writes them into the state. With ``client_keys``,
+    The first node refuses a ``configurable`` key that is no knob (:func:`check_configurable`;
+    not under ``groups_from``: the Agent Server adds keys of its own). With ``groups_from``,
+    every node sees the groups it returns instead of the state's ``user_groups``, and the
+    first node writes them into the state. With ``client_keys``,
     knobs of ``configurable`` outside that set are dropped (their defaults apply).
     """
     bound = functools.partial(fn, deps=deps)
@@ -79,6 +81,8 @@ def _node(
 
     def run(state: RAGState, config: RunnableConfig) -> dict[str, Any]:
         t0 = time.perf_counter()
+        if name == FIRST_NODE and groups_from is None:
+            check_configurable(config.get("configurable"))
         if dropped:
             conf = config.get("configurable") or {}
             config = cast(
@@ -283,3 +287,48 @@ def checkpoint_serde() -> JsonPlusSerializer:
     serde=checkpoint_serde())``); without it LangGraph warns that it deserializes
     unregistered types, and will block them in a future version."""
     return JsonPlusSerializer(allowed_msgpack_modules=checkpoint_types())
+
+
+#: What :func:`stream_answer` yields: ``("attempt", event)``, ``("token", event)``, and last
+#: ``("final", output)``.
+AnswerEvent = tuple[Literal["attempt", "token", "final"], dict[str, Any]]
+
+
+def stream_answer(
+    graph: CompiledStateGraph, graph_input: dict[str, Any], config: RunnableConfig | None = None
+) -> Iterator[AnswerEvent]:
+    """Run the graph, yielding the answer's text as it is written and then its output.
+
+    Token events are drafts (:mod:`chains.streaming`): an ``attempt`` event means "clear what
+    was shown", and only the ``final`` output (status, validated answer, citations) counts.
+
+    Args:
+        graph: A compiled answering graph.
+        graph_input: Its input (``{"question": ..., "user_groups": [...]}``).
+        config: The run's config.
+
+    Yields:
+        ``(kind, event)`` pairs; the last one is ``("final", output)``.
+    """
+    final: dict[str, Any] = {}
+    for mode, chunk in graph.stream(graph_input, config, stream_mode=["custom", "values"]):
+        if mode == "custom":
+            if isinstance(chunk, dict) and chunk.get("type") in ("attempt", "token"):
+                yield chunk["type"], chunk
+        elif isinstance(chunk, dict):
+            final = chunk
+    yield "final", final
+
+
+async def astream_answer(
+    graph: CompiledStateGraph, graph_input: dict[str, Any], config: RunnableConfig | None = None
+) -> AsyncIterator[AnswerEvent]:
+    """:func:`stream_answer` for an event loop (``graph.astream``)."""
+    final: dict[str, Any] = {}
+    async for mode, chunk in graph.astream(graph_input, config, stream_mode=["custom", "values"]):
+        if mode == "custom":
+            if isinstance(chunk, dict) and chunk.get("type") in ("attempt", "token"):
+                yield chunk["type"], chunk
+        elif isinstance(chunk, dict):
+            final = chunk
+    yield "final", final

@@ -24,9 +24,13 @@ def route_after_gate(state: RAGState) -> Literal["assemble", "no_evidence"]:
 
 
 def route_after_generate(state: RAGState) -> Literal["parse", "generate", "failed"]:
-    """Retry once on an error or empty output; then give up honestly."""
+    """Retry once on an error or empty output; then give up honestly. An error another
+    attempt cannot fix (a timeout, a refused key, a missing package: ``last_error_final``)
+    fails at once."""
     if state.get("last_error") is None:
         return "parse"
+    if state.get("last_error_final"):
+        return "failed"
     return "generate" if int(state.get("attempts") or 0) < MAX_ATTEMPTS else "failed"
 
 

@@ -97,6 +97,8 @@ class RAGState(RAGInput, RAGOutput, total=False):
         raw_outputs: Every raw model output, in order.
         errors: Generation errors, in order.
         last_error: The error of the latest generation attempt (``None`` if it succeeded).
+        last_error_final: Whether that error is one another attempt cannot fix (a timeout,
+            a refused key, a missing package: :data:`chains.models.FINAL_KINDS`).
         parsed: Current parsed output (``ParsedOutput``).
         validation: Citation validation of the current output (``Validation``).
         support: What the support check judged (``SupportCheck``; skipped with a reason for
@@ -118,6 +120,7 @@ class RAGState(RAGInput, RAGOutput, total=False):
     raw_outputs: Annotated[list[str], operator.add]
     errors: Annotated[list[str], operator.add]
     last_error: str | None
+    last_error_final: bool
     parsed: ParsedOutput
     validation: Validation | None
     support: SupportCheck

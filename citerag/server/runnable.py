@@ -24,12 +24,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import math
-from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Annotated, Any, Literal, cast
 
 import orjson
 from langchain_core.callbacks import BaseCallbackManager
-from langchain_core.runnables import ConfigurableFieldSpec, Runnable, RunnableConfig, RunnableLambda
+from langchain_core.runnables import (
+    ConfigurableFieldSpec,
+    Runnable,
+    RunnableConfig,
+    RunnableLambda,
+    ensure_config,
+)
 from langserve.callbacks import AsyncEventAggregatorCallback
 from langserve.serialization import WellKnownLCSerializer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -183,7 +189,8 @@ def question_model(max_chars: int) -> type[BaseModel]:
 
 
 class _TunableLambda(RunnableLambda):
-    """A ``RunnableLambda`` that declares which ``configurable`` keys clients may send."""
+    """A ``RunnableLambda`` that declares which ``configurable`` keys clients may send, and
+    streams the answer's tokens to a plain ``astream`` (``/rag/stream``)."""
 
     def __init__(
         self,
@@ -192,9 +199,24 @@ class _TunableLambda(RunnableLambda):
         *,
         specs: list[ConfigurableFieldSpec],
         name: str,
+        tokens: Callable[[Any, RunnableConfig], AsyncIterator[dict[str, Any]]] | None = None,
     ) -> None:
         super().__init__(func, afunc=afunc, name=name)
         self._specs = specs
+        self._tokens = tokens
+
+    async def astream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """Token events then the answer when only LangServe's aggregator listens (plain
+        ``/rag/stream``); otherwise LangChain's own streaming of the lambda (one chunk, with
+        the callback events ``stream_events`` and ``stream_log`` need)."""
+        if self._tokens is None or not only_langserve_listens(ensure_config(config)):
+            async for chunk in super().astream(input, config, **kwargs):
+                yield chunk
+            return
+        async for chunk in self._tokens(input, ensure_config(config)):
+            yield chunk
 
     @property
     def config_specs(self) -> list[ConfigurableFieldSpec]:
@@ -301,7 +323,19 @@ def build_served_runnable(
             return _answer(out)
         return _answer(await snap.graph.ainvoke(graph_input, graph_config))
 
-    wrapper = _TunableLambda(run, arun, specs=_specs(keys), name="citerag")
+    async def tokens(inp: dict[str, Any], config: RunnableConfig) -> AsyncIterator[dict]:
+        from graphs.rag import astream_answer
+
+        snap, graph_input, graph_config = prepare(inp, config)
+        graph_config.pop("callbacks", None)
+        run_config = cast(RunnableConfig, graph_config)
+        async for kind, event in astream_answer(snap.graph, graph_input, run_config):
+            if kind == "final":
+                yield {"type": "final", **_answer(event)}
+            else:
+                yield event
+
+    wrapper = _TunableLambda(run, arun, specs=_specs(keys), name="citerag", tokens=tokens)
     return wrapper.with_types(
         input_type=question_model(max_question_chars), output_type=CiteragAnswer
     )

@@ -44,6 +44,15 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     embedding_precision = "auto" # forward passes in bf16 where the CPU has it; "fp32" = off
     traced_queries = true       # questions through a traced copy of the encoder
 
+    [model]                     # the answer model and its settings (README "Use your own model")
+    name = "openai:gpt-4.1-mini"  # as [models] answer
+    base_url = "http://127.0.0.1:8080/v1"  # an OpenAI-compatible server (default: the provider's)
+    api_key_env = "OPENAI_API_KEY"  # the variable holding the key (never the key itself)
+    temperature = 0.0
+    max_tokens = 512
+    timeout_s = 60              # longest wait for the first or the next token
+    max_retries = 2             # the client's retries (connection errors, 429, 5xx)
+
     [rag]                       # server-side defaults for graph knobs (RAGConfig fields)
     retrieval_mode = "hybrid"
 
@@ -446,6 +455,40 @@ def _coerce(name: str, value: Any, source: str, base: Path | None) -> Any:
     return value
 
 
+def _model_table(table: dict[str, Any], where: str) -> tuple[str | None, dict[str, Any]]:
+    """``[model]``: ``name`` (the answer model, as ``[models] answer``) and the chat model's
+    settings (:data:`chains.models.MODEL_SETTINGS`) as the graph knobs that carry them.
+
+    Raises:
+        ValueError: An unknown key (named, with the known ones) or a bad value.
+    """
+    from chains.models import MODEL_SETTINGS, check_setting
+    from graphs.config import MODEL_KNOBS
+
+    knob_of = {setting: name for name, setting in MODEL_KNOBS.items()}
+    knob_of["temperature"] = "temperature"
+    model: str | None = None
+    knobs: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "name":
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"{where}: [model] name must be a model string, not {value!r}")
+            model = value.strip()
+            continue
+        if key not in MODEL_SETTINGS:
+            raise ValueError(
+                f"{where}: unknown setting [model] {key}; known: name, {', '.join(MODEL_SETTINGS)}"
+            )
+        if isinstance(value, int) and not isinstance(value, bool) and key in ("timeout_s",):
+            value = float(value)
+        try:
+            check_setting(key, value)
+        except ValueError as exc:
+            raise ValueError(f"{where}: [model] {exc}") from None
+        knobs[knob_of[key]] = value
+    return model, knobs
+
+
 def _from_toml(path: Path) -> dict[str, Any]:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -459,7 +502,13 @@ def _from_toml(path: Path) -> dict[str, Any]:
         if not isinstance(table, dict):
             raise ValueError(f"{path}: top-level key {section!r} must be a [table]")
         if section == "rag":
-            values["rag_defaults"] = dict(table)
+            values["rag_defaults"] = {**values.get("rag_defaults", {}), **table}
+            continue
+        if section == "model":
+            model, knobs = _model_table(table, str(path))
+            if model is not None:
+                values["model"] = model
+            values["rag_defaults"] = {**knobs, **values.get("rag_defaults", {})}
             continue
         for key, value in table.items():
             name = _TOML_KEYS.get((section, key))

@@ -2,7 +2,7 @@
 
 The same bounds and the same effect as in Python and ``citerag ask`` (``test_knobs.py``):
 ``k`` is 1..200 everywhere; ``number_check`` is honoured when the server lists it as
-client-tunable and ignored (the server's default stays) when it does not.
+client-tunable and refused with 422 (the server's default stays) when it does not.
 """
 
 from __future__ import annotations
@@ -58,11 +58,12 @@ def test_number_check_and_k_over_http(tmp_path, sample_index, embedding_model):
         assert _invoke(c, {"k": 200}).status_code == 200
 
 
-def test_number_check_not_listed_is_ignored(tmp_path, sample_index, embedding_model):
+def test_number_check_not_listed_is_refused(tmp_path, sample_index, embedding_model):
     settings = server_settings(_root(tmp_path, sample_index))
     assert "number_check" not in settings.client_config_keys
     with running_server(settings, embedding_model) as srv, srv.client(PUBLIC_TOKEN) as c:
         res = _invoke(c, {"number_check": False})
-        assert res.status_code == 200
-        out = res.json()["output"]
+        assert res.status_code == 422  # the server's setting: refused, never silently ignored
+        assert "'number_check' may not be set by clients" in res.json()["detail"]
+        out = _invoke(c, {}).json()["output"]
         assert out["status"] == "no_evidence" and out["trace"]["config"]["number_check"] is True

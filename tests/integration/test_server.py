@@ -462,14 +462,22 @@ SPOOFED_CONFIG = {
 
 @pytest.mark.parametrize("endpoint", ["invoke", "stream", "stream_events", "stream_log"])
 def test_public_user_never_sees_restricted_text(server: Server, endpoint: str):
-    body = {
-        "input": {"question": BOARD_QUESTION, "user_groups": ["board"]},
-        "config": SPOOFED_CONFIG,
-    }
+    """Groups in the input are dropped; groups in ``configurable`` are refused (422 naming the
+    key), whatever the endpoint."""
     with server.client(PUBLIC_TOKEN) as c:
-        r = c.post(f"/rag/{endpoint}", json=body)
+        r = c.post(
+            f"/rag/{endpoint}",
+            json={"input": {"question": BOARD_QUESTION, "user_groups": ["board"]}},
+        )
+        spoofed = c.post(
+            f"/rag/{endpoint}",
+            json={"input": {"question": BOARD_QUESTION}, "config": SPOOFED_CONFIG},
+        )
     assert r.status_code == 200, r.text[:300]
     assert_no_restricted(r.content, endpoint)
+    assert spoofed.status_code == 422, spoofed.text[:300]
+    assert "user_groups" in spoofed.json()["detail"]
+    assert_no_restricted(spoofed.content, endpoint)
     if endpoint == "invoke":
         out = r.json()["output"]
         assert out["trace"]["user_groups"] == []
@@ -488,18 +496,26 @@ def test_public_user_batch_with_spoofed_groups(server: Server):
     }
     with server.client(PUBLIC_TOKEN) as c:
         r = c.post("/rag/batch", json=body)
-    assert r.status_code == 200
+        dropped = c.post("/rag/batch", json={"inputs": body["inputs"]})
+    assert r.status_code == 422
     assert_no_restricted(r.content, "batch")
+    assert dropped.status_code == 200
+    assert_no_restricted(dropped.content, "batch")
 
 
 def test_remote_runnable_cannot_raise_its_groups(server: Server):
+    from httpx import HTTPStatusError
+
     remote = server.remote(PUBLIC_TOKEN)
-    out = remote.invoke(
-        {"question": BOARD_QUESTION, "user_groups": ["board"]},  # type: ignore[dict-item]
-        config={"configurable": {"user_groups": ["board"]}},
-    )
+    out = remote.invoke({"question": BOARD_QUESTION, "user_groups": ["board"]})  # type: ignore[dict-item]
     assert_no_restricted(json.dumps(out), "RemoteRunnable.invoke")
     assert out["trace"]["user_groups"] == []
+    with pytest.raises(HTTPStatusError) as refused:
+        remote.invoke(
+            {"question": BOARD_QUESTION}, config={"configurable": {"user_groups": ["board"]}}
+        )
+    assert refused.value.response.status_code == 422
+    assert_no_restricted(refused.value.response.content, "RemoteRunnable.invoke configurable")
 
 
 def test_filters_only_narrow(server: Server):
@@ -524,16 +540,22 @@ def test_client_knobs_are_validated_and_limited(server: Server):
     with server.client() as c:
         r = c.post(
             "/rag/invoke",
+            json={"input": {"question": REVENUE_QUESTION}, "config": {"configurable": {"k": 7}}},
+        )
+        assert r.status_code == 200, r.text[:300]
+        cfg = r.json()["output"]["trace"]["config"]
+        assert cfg["k"] == 7
+        assert cfg["model"] == "extractive"
+        assert cfg["prompt_file"] == "answer_v2.md"
+        forbidden = c.post(
+            "/rag/invoke",
             json={
                 "input": {"question": REVENUE_QUESTION},
                 "config": {"configurable": {"k": 7, "model": "openai:gpt-4o", "prompt_file": "x"}},
             },
         )
-        assert r.status_code == 200, r.text[:300]
-        cfg = r.json()["output"]["trace"]["config"]
-        assert cfg["k"] == 7
-        assert cfg["model"] == "extractive"  # not a client knob: ignored
-        assert cfg["prompt_file"] == "answer_v2.md"
+        assert forbidden.status_code == 422  # not client knobs: refused, not ignored
+        assert "'model', 'prompt_file' may not be set by clients" in forbidden.json()["detail"]
         bad = c.post(
             "/rag/invoke",
             json={"input": {"question": REVENUE_QUESTION}, "config": {"configurable": {"k": 0}}},

@@ -23,17 +23,27 @@ def with_namespace(uri: str, namespace: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The libpq URI of a PostgreSQL server started for this session (stopped after it)."""
+def pg_server() -> Iterator[str]:
+    """The libpq URI of a PostgreSQL server started for this session (stopped after it).
+
+    Its data directory is a folder of its own under the system's temporary directory, not
+    under pytest's ``basetemp``: pytest deletes old ``basetemp`` folders when a later run by
+    the same user starts, which would pull the database from under a run still going (a
+    unit run beside a full run).
+    """
+    import shutil
+    import tempfile
+
     import pgserver
 
-    folder = tmp_path_factory.mktemp("pgdata")
+    folder = Path(tempfile.mkdtemp(prefix="citerag-pg-"))
     server = pgserver.get_server(folder, cleanup_mode="stop")
     try:
         server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
         yield server.get_uri()
     finally:
         server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -31,6 +32,7 @@ from citerag.server.runnable import (
     build_served_runnable,
 )
 from citerag.server.settings import ServerSettings
+from graphs.config import knobs, unknown_keys_message
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +76,56 @@ def per_request(config: dict[str, Any], request: Request) -> dict[str, Any]:
     return {**config, "configurable": conf}
 
 
+def refused_keys(body: Any, client_keys: Sequence[str]) -> str | None:
+    """Why a request body's ``config.configurable`` cannot be run as sent, or ``None``.
+
+    A key that is no knob (a typo such as ``kk``) or a knob clients may not set here (such as
+    ``model``) would otherwise be dropped silently and the default answer returned.
+
+    Args:
+        body: The parsed JSON body (``config`` may be one mapping or, for ``/batch``, a list).
+        client_keys: The knobs clients may set on this server.
+    """
+    if not isinstance(body, dict):
+        return None
+    configs = body.get("config")
+    for config in configs if isinstance(configs, list) else [configs]:
+        conf = config.get("configurable") if isinstance(config, dict) else None
+        if not isinstance(conf, dict):
+            continue
+        unknown = [k for k in conf if k not in knobs()]
+        if unknown:
+            return unknown_keys_message([str(k) for k in unknown], client_keys)
+        forbidden = [k for k in conf if k not in client_keys]
+        if forbidden:
+            return (
+                f"knob{'s' if len(forbidden) > 1 else ''} {', '.join(map(repr, forbidden))} "
+                "may not be set by clients of this server (it is the server's setting; "
+                f"clients may set: {', '.join(client_keys)})"
+            )
+    return None
+
+
+def checked_per_request(
+    client_keys: Sequence[str],
+) -> Callable[[dict[str, Any], Request], Awaitable[dict[str, Any]]]:
+    """:func:`per_request` behind a check of the raw body's ``configurable`` (422 naming the
+    key: LangServe's config model would drop it silently)."""
+
+    async def modifier(config: dict[str, Any], request: Request) -> dict[str, Any]:
+        if request.method == "POST":
+            try:
+                body = await request.json()  # already read and cached by LangServe
+            except Exception:  # not JSON: LangServe has answered that already
+                body = None
+            why = refused_keys(body, client_keys)
+            if why is not None:
+                raise HTTPException(422, why)
+        return per_request(config, request)
+
+    return modifier
+
+
 def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
     """The LangServe routes for the served graph.
 
@@ -103,6 +155,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
         client_keys=settings.client_config_keys,
         server_defaults=settings.graph_defaults(),
     )
+    modifier = checked_per_request(tuple(settings.client_config_keys))
     endpoints: list[EndpointName] = list(RAG_ENDPOINTS)
     if settings.playground:
         endpoints.append("playground")
@@ -115,7 +168,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
             runnable,
             output_model=CiteragAnswer,
             path=RAG_PATH,
-            per_req_config_modifier=per_request,
+            per_req_config_modifier=modifier,
             serializer=serializer,
         )
 
@@ -128,7 +181,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
         router,
         runnable,
         path=RAG_PATH,
-        per_req_config_modifier=per_request,
+        per_req_config_modifier=modifier,
         enabled_endpoints=endpoints,
         enable_feedback_endpoint=False,
         enable_public_trace_link_endpoint=False,

@@ -43,6 +43,64 @@
     return body;
   }
 
+  // Asks /rag/stream: the answer's text appears as the model writes it (a draft: its [n: "…"]
+  // markers are plain text), a retry clears it, and the final event (status, validated
+  // answer, citations) replaces it, markers becoming links only then.
+  async function streamAnswer(question) {
+    const resp = await fetch("/rag/stream", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ input: { question: question } }),
+    });
+    if (!resp.ok || !resp.body) {
+      const type = resp.headers.get("content-type") || "";
+      const body = type.includes("json") ? await resp.json().catch(() => null) : null;
+      if (resp.status === 401) showLogin("Your session has ended: sign in again.");
+      const err = new Error(detailOf(body, resp.status));
+      err.status = resp.status;
+      throw err;
+    }
+    const reader = resp.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let final = null;
+    const draft = $("answer");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (value) buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
+        let event = "message";
+        const data = [];
+        block.split(/\r?\n/).forEach((line) => {
+          if (line.startsWith("event:")) event = line.slice(6).trim();
+          else if (line.startsWith("data:")) data.push(line.slice(5).trim());
+        });
+        if (event === "error") {
+          const info = data.length ? JSON.parse(data.join("\n")) : {};
+          throw new Error(info.message || "the server reported an error");
+        }
+        if (event !== "data" || !data.length) continue;
+        const chunk = JSON.parse(data.join("\n"));
+        if (chunk.type === "attempt") {
+          draft.textContent = "";
+        } else if (chunk.type === "token") {
+          $("status").textContent = "Writing…";
+          $("result").dataset.state = "streaming";
+          draft.append(document.createTextNode(chunk.text));
+        } else if (chunk.type === "final") {
+          final = chunk;
+        }
+      }
+      if (done) break;
+    }
+    if (!final) throw new Error("the answer stream ended without an answer");
+    return final;
+  }
+
   // -- sign in ------------------------------------------------------------------------------
 
   function showLogin(message) {
@@ -189,12 +247,7 @@
     $("status").textContent = "Looking…";
     $("ask-button").disabled = true;
     try {
-      const body = await call("/rag/invoke", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ input: { question: question } }),
-      });
-      renderResult(body.output || {});
+      renderResult(await streamAnswer(question));
     } catch (err) {
       clearResult();
       $("status").textContent = err.status === 503 ? "The index is still loading" : "Error";

@@ -1,0 +1,485 @@
+"""Chat models from a spec plus settings: built in one place, bounded in time, explained.
+
+A model is a provider string (``openai:gpt-4.1-mini``, ``anthropic:claude-sonnet-4-5``,
+``ollama:llama3.1``; any ``init_chat_model`` string) plus :class:`ModelSettings`
+(``base_url``, ``api_key_env``, ``temperature``, ``max_tokens``, ``timeout_s``,
+``max_retries``). :data:`MODEL_SETTINGS` describes each setting once; the CLI's
+``--model-setting KEY=VALUE``, the server TOML's ``[model]`` table and the ``model_*`` knobs of
+:class:`graphs.config.RAGConfig` are all read through it.
+
+:func:`build_chat_model` turns a spec into a LangChain ``BaseChatModel``. What can be known
+before a call is checked here and raised as :class:`ModelSetupError` with one line that says
+what to do (``pip install "citerag[openai]"``, ``set OPENAI_API_KEY``). What goes wrong during
+a call is classified by :func:`describe_model_error` into a :class:`ModelFailure`: a kind
+(``timeout``, ``connection``, ``auth``, ``rate_limit``, ``not_found``, ``bad_request``,
+``server``, ``setup``, ``other``), a one-line reason and whether another attempt can help.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import math
+import os
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+
+log = logging.getLogger(__name__)
+
+#: Default longest wait, in seconds, for a model's first token or its next one.
+DEFAULT_TIMEOUT_S = 60.0
+#: Default retries of one request by the provider's client (connection errors, 429, 5xx).
+DEFAULT_MAX_RETRIES = 2
+
+FailureKind = Literal[
+    "timeout",
+    "connection",
+    "auth",
+    "rate_limit",
+    "not_found",
+    "bad_request",
+    "server",
+    "setup",
+    "other",
+]
+#: Failure kinds another generation attempt cannot fix (the client already retried what is
+#: retryable, and a timeout would double the wait past the deadline).
+FINAL_KINDS: frozenset[str] = frozenset(
+    {"timeout", "connection", "auth", "rate_limit", "not_found", "bad_request", "setup"}
+)
+
+
+@dataclass(frozen=True)
+class Provider:
+    """What citerag knows about one ``init_chat_model`` provider.
+
+    Attributes:
+        package: The LangChain partner package on PyPI.
+        module: Its import name.
+        extra: The citerag extra that installs it (``""`` when there is none).
+        key_env: The environment variable holding its API key (``""``: none needed).
+        base_url_env: The environment variable its client reads a base URL from.
+        default_url: Where it connects when no base URL is given (for messages).
+        timeout_arg: The constructor argument for the request timeout.
+        retries_arg: The constructor argument for client retries (``""``: none).
+        tokens_arg: The constructor argument for the longest answer.
+    """
+
+    package: str
+    module: str
+    extra: str = ""
+    key_env: str = ""
+    base_url_env: str = ""
+    default_url: str = ""
+    timeout_arg: str = "timeout"
+    retries_arg: str = "max_retries"
+    tokens_arg: str = "max_tokens"
+
+
+#: Providers with settings citerag maps; any other ``init_chat_model`` provider works with
+#: the settings it accepts under these same names.
+PROVIDERS: dict[str, Provider] = {
+    "openai": Provider(
+        "langchain-openai",
+        "langchain_openai",
+        "openai",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "https://api.openai.com/v1",
+    ),
+    "anthropic": Provider(
+        "langchain-anthropic",
+        "langchain_anthropic",
+        "anthropic",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "https://api.anthropic.com",
+        timeout_arg="default_request_timeout",
+    ),
+    "ollama": Provider(
+        "langchain-ollama",
+        "langchain_ollama",
+        "ollama",
+        "",
+        "OLLAMA_HOST",
+        "http://127.0.0.1:11434",
+        timeout_arg="",
+        retries_arg="",
+        tokens_arg="num_predict",
+    ),
+    "google_genai": Provider(
+        "langchain-google-genai", "langchain_google_genai", "", "GOOGLE_API_KEY"
+    ),
+    "mistralai": Provider("langchain-mistralai", "langchain_mistralai", "", "MISTRAL_API_KEY"),
+    "groq": Provider("langchain-groq", "langchain_groq", "", "GROQ_API_KEY"),
+}
+
+
+def _setting(default: Any, description: str, kind: str, **bounds: Any) -> Any:
+    return field(default=default, metadata={"description": description, "kind": kind, **bounds})
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """How a chat model is reached and bounded (every field has a safe default).
+
+    Attributes:
+        base_url: The endpoint (an OpenAI-compatible server: ``http://127.0.0.1:8080/v1``);
+            ``None`` = the provider's own, or its ``*_BASE_URL`` environment variable.
+        api_key_env: The environment variable holding the key (``None`` = the provider's,
+            e.g. ``OPENAI_API_KEY``). Keys are never settings themselves: a key in a config
+            file or a command line ends up in logs and shell histories.
+        temperature: Sampling temperature (``None`` = the run's ``temperature`` knob).
+        max_tokens: Longest answer in tokens (``None`` = the provider's default).
+        timeout_s: Longest wait for the first token, or for the next one while the answer
+            streams; a stall past it ends the attempt ``failed`` with the reason.
+        max_retries: Retries of one request by the provider's client (connection errors,
+            429, 5xx), inside the same wait.
+    """
+
+    base_url: str | None = _setting(
+        None, "endpoint URL (an OpenAI-compatible server); default: the provider's", "str"
+    )
+    api_key_env: str | None = _setting(
+        None, "environment variable with the API key; default: the provider's", "str"
+    )
+    temperature: float | None = _setting(
+        None, "sampling temperature; default: the `temperature` knob", "float", lo=0.0, hi=2.0
+    )
+    max_tokens: int | None = _setting(
+        None, "longest answer in tokens; default: the provider's", "int", lo=1, hi=200_000
+    )
+    timeout_s: float = _setting(
+        DEFAULT_TIMEOUT_S,
+        "longest wait for the first token or the next one (a stall ends the run `failed`)",
+        "float",
+        lo=0.1,
+        hi=3600.0,
+    )
+    max_retries: int = _setting(
+        DEFAULT_MAX_RETRIES,
+        "retries of one request by the client (connection errors, 429, 5xx)",
+        "int",
+        lo=0,
+        hi=10,
+    )
+
+    def __post_init__(self) -> None:
+        """Check every value against :data:`MODEL_SETTINGS`.
+
+        Raises:
+            ValueError: Naming the setting, the value and what is allowed.
+        """
+        for name, meta in MODEL_SETTINGS.items():
+            check_setting(name, getattr(self, name), meta)
+
+    @classmethod
+    def from_mapping(cls, values: dict[str, Any]) -> ModelSettings:
+        """Settings from a mapping (a TOML table, parsed ``KEY=VALUE`` pairs).
+
+        Raises:
+            ValueError: An unknown setting (named, with the known ones) or a bad value.
+        """
+        unknown = sorted(set(values) - set(MODEL_SETTINGS))
+        if unknown:
+            raise ValueError(
+                f"unknown model setting(s) {unknown}; known: {', '.join(MODEL_SETTINGS)}"
+            )
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting and its value."""
+        return {name: getattr(self, name) for name in MODEL_SETTINGS}
+
+
+#: Each model setting's metadata (``description``, ``kind``, bounds), in declaration order.
+MODEL_SETTINGS: dict[str, dict[str, Any]] = {
+    f.name: dict(f.metadata) for f in fields(ModelSettings)
+}
+
+
+def check_setting(name: str, value: Any, meta: dict[str, Any] | None = None) -> None:
+    """Validate one setting's value.
+
+    Raises:
+        ValueError: Naming the setting, the value and what is allowed.
+    """
+    meta = meta or MODEL_SETTINGS.get(name)
+    if meta is None:
+        raise ValueError(f"unknown model setting {name!r}; known: {', '.join(MODEL_SETTINGS)}")
+    if value is None:
+        if name in ("timeout_s", "max_retries"):
+            raise ValueError(f"model setting {name} must be set (got None)")
+        return
+    kind = meta["kind"]
+    if kind == "str":
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"model setting {name} must be a non-empty string, not {value!r}")
+        return
+    ok_type = (
+        isinstance(value, int) and not isinstance(value, bool)
+        if kind == "int"
+        else isinstance(value, int | float) and not isinstance(value, bool)
+    )
+    if not ok_type or (kind == "float" and not math.isfinite(float(value))):
+        what = "an integer" if kind == "int" else "a number"
+        raise ValueError(f"model setting {name} must be {what}, not {value!r}")
+    lo, hi = meta.get("lo"), meta.get("hi")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ValueError(f"model setting {name} must be in [{lo}, {hi}], not {value!r}")
+
+
+def parse_setting(name: str, text: str) -> Any:
+    """Parse ``--model-setting NAME=TEXT`` into a checked value.
+
+    Raises:
+        ValueError: An unknown setting or a value that does not parse or is out of range.
+    """
+    meta = MODEL_SETTINGS.get(name)
+    if meta is None:
+        raise ValueError(f"unknown model setting {name!r}; known: {', '.join(MODEL_SETTINGS)}")
+    value: Any = text
+    if text.strip().lower() in ("", "none", "null", "default"):
+        value = None
+    elif meta["kind"] == "int":
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"model setting {name} must be an integer, not {text!r}") from None
+    elif meta["kind"] == "float":
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"model setting {name} must be a number, not {text!r}") from None
+    check_setting(name, value, meta)
+    return value
+
+
+class ModelSetupError(ValueError):
+    """A chat model cannot be built; the message is one line that says what to do."""
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``"openai:gpt-4.1-mini"`` -> ``("openai", "gpt-4.1-mini")``.
+
+    Raises:
+        ModelSetupError: No ``provider:`` prefix.
+    """
+    provider, sep, name = spec.partition(":")
+    if not sep or not provider.strip() or not name.strip():
+        raise ModelSetupError(
+            f"model {spec!r} is not a provider:model string such as 'openai:gpt-4.1-mini', "
+            "'anthropic:claude-sonnet-4-5' or 'ollama:llama3.1' (or 'extractive', 'smollm2')"
+        )
+    return provider.strip().lower(), name.strip()
+
+
+def provider_of(spec: str) -> Provider:
+    """The :class:`Provider` of a spec (a generic ``langchain-<provider>`` when unknown)."""
+    name = split_spec(spec)[0]
+    known = PROVIDERS.get(name)
+    if known is not None:
+        return known
+    package = f"langchain-{name.replace('_', '-')}"
+    return Provider(package, package.replace("-", "_"))
+
+
+def endpoint_of(spec: str, settings: ModelSettings) -> str:
+    """Where a spec's requests go, for messages (the setting, the env variable, the default)."""
+    try:
+        p = provider_of(spec)
+    except ModelSetupError:
+        return "the model"
+    url = settings.base_url or (os.environ.get(p.base_url_env) if p.base_url_env else None)
+    return url or p.default_url or f"the {split_spec(spec)[0]} API"
+
+
+def install_hint(p: Provider) -> str:
+    """How to install a provider's package."""
+    if p.extra:
+        return f'pip install "citerag[{p.extra}]" (or pip install {p.package})'
+    return f"pip install {p.package}"
+
+
+def build_chat_model(
+    spec: str | BaseChatModel,
+    settings: ModelSettings | None = None,
+    *,
+    temperature: float = 0.0,
+) -> BaseChatModel:
+    """Build the chat model a spec names, with its timeout, retries and endpoint.
+
+    Args:
+        spec: An ``init_chat_model`` string (``provider:model``), or a chat model instance
+            (returned unchanged: it carries its own settings).
+        settings: Endpoint, key variable, limits (default: :class:`ModelSettings`).
+        temperature: Used when ``settings.temperature`` is ``None``.
+
+    Returns:
+        The chat model.
+
+    Raises:
+        ModelSetupError: The provider's package is missing, its API key is not set, or the
+            provider refused the arguments; the message says what to do.
+    """
+    if isinstance(spec, BaseChatModel):
+        return spec
+    settings = settings or ModelSettings()
+    provider_name, model_name = split_spec(spec)
+    p = provider_of(spec)
+    if importlib.util.find_spec(p.module) is None:
+        raise ModelSetupError(f"model {spec!r} needs the {p.package} package: {install_hint(p)}")
+    kwargs: dict[str, Any] = {
+        "temperature": settings.temperature if settings.temperature is not None else temperature
+    }
+    if settings.max_tokens is not None:
+        kwargs[p.tokens_arg] = settings.max_tokens
+    if p.timeout_arg:
+        kwargs[p.timeout_arg] = settings.timeout_s
+    elif provider_name == "ollama":
+        kwargs["client_kwargs"] = {"timeout": settings.timeout_s}
+    if p.retries_arg:
+        kwargs[p.retries_arg] = settings.max_retries
+    if settings.base_url:
+        kwargs["base_url"] = settings.base_url
+    key_env = settings.api_key_env or p.key_env
+    if key_env:
+        key = os.environ.get(key_env, "").strip()
+        if key:
+            kwargs["api_key"] = key
+        elif settings.base_url or (p.base_url_env and os.environ.get(p.base_url_env)):
+            # a local OpenAI-compatible server usually wants no key, but the client insists
+            kwargs["api_key"] = "not-needed"
+        else:
+            raise ModelSetupError(
+                f"model {spec!r} needs an API key: set {key_env} (or point "
+                f"--model-setting api_key_env=NAME at the variable that holds it)"
+            )
+    from langchain.chat_models import init_chat_model
+
+    try:
+        model = init_chat_model(f"{provider_name}:{model_name}", **kwargs)
+    except ImportError as exc:
+        raise ModelSetupError(
+            f"model {spec!r} needs the {p.package} package: {install_hint(p)} ({exc})"
+        ) from exc
+    except Exception as exc:  # a provider refusing an argument: one line, not a traceback
+        raise ModelSetupError(f"model {spec!r} could not be built: {_one_line(exc)}") from exc
+    log.info("chat model %s (%s)", spec, endpoint_of(spec, settings))
+    return model
+
+
+@dataclass(frozen=True)
+class ModelFailure:
+    """One failed model call, classified.
+
+    Attributes:
+        kind: What went wrong (:data:`FailureKind`).
+        reason: One line that says what happened and what to do.
+        final: Whether another generation attempt cannot help.
+    """
+
+    kind: FailureKind
+    reason: str
+    final: bool
+
+
+class ModelTimeoutError(TimeoutError):
+    """No token arrived within ``timeout_s`` (raised by the answerer's watchdog)."""
+
+
+def _one_line(exc: BaseException, limit: int = 200) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _status(exc: BaseException) -> int | None:
+    for holder in (exc, getattr(exc, "response", None)):
+        code = getattr(holder, "status_code", None)
+        if isinstance(code, int):
+            return code
+    return None
+
+
+def _names(exc: BaseException) -> set[str]:
+    return {c.__name__ for c in type(exc).__mro__}
+
+
+def describe_model_error(
+    exc: BaseException,
+    spec: str = "",
+    settings: ModelSettings | None = None,
+) -> ModelFailure:
+    """Classify a model call's exception and say what to do about it.
+
+    Args:
+        exc: What the call raised (its cause chain is read too).
+        spec: The model spec, for the endpoint and key names in the message.
+        settings: The model's settings (timeout, retries, endpoint).
+
+    Returns:
+        The failure's kind, a one-line reason and whether retrying cannot help.
+    """
+    settings = settings or ModelSettings()
+    where = endpoint_of(spec, settings) if spec else "the model"
+    try:
+        key_env = settings.api_key_env or (provider_of(spec).key_env if spec else "")
+    except ModelSetupError:
+        key_env = settings.api_key_env or ""
+    chain: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and len(chain) < 5:
+        chain.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    names = set().union(*(_names(e) for e in chain))
+    status = next((s for s in map(_status, chain) if s is not None), None)
+    detail = _one_line(exc)
+    if isinstance(exc, ModelSetupError):
+        return ModelFailure("setup", str(exc), True)
+    if isinstance(exc, ModelTimeoutError) or names & {
+        "APITimeoutError",
+        "TimeoutException",
+        "ReadTimeout",
+        "ConnectTimeout",
+        "TimeoutError",
+    }:
+        return ModelFailure(
+            "timeout",
+            f"no answer from {where} within {settings.timeout_s:g} s "
+            "(is the server up and the model loaded? raise timeout_s for a slow model)",
+            True,
+        )
+    if status == 401 or names & {"AuthenticationError", "PermissionDeniedError"} or status == 403:
+        fix = f"set {key_env} to a valid key" if key_env else "check the API key"
+        return ModelFailure("auth", f"{where} refused the API key ({status or 401}): {fix}", True)
+    if status == 429 or "RateLimitError" in names:
+        return ModelFailure(
+            "rate_limit",
+            f"{where} is rate-limiting requests (429) after {settings.max_retries} retries: "
+            "wait and ask again, or raise max_retries",
+            True,
+        )
+    if status == 404 or "NotFoundError" in names:
+        return ModelFailure(
+            "not_found",
+            f"{where} has no model {split_spec(spec)[1] if spec else ''!r} (404): check the "
+            "model name (for a local server, the name it serves)",
+            True,
+        )
+    if names & {"APIConnectionError", "ConnectError", "ConnectionError", "RemoteProtocolError"}:
+        return ModelFailure(
+            "connection",
+            f"cannot connect to {where}: {detail} (is the server running? check base_url)",
+            True,
+        )
+    if status is not None and status >= 500:
+        return ModelFailure("server", f"{where} answered {status}: {detail}", False)
+    if status is not None and 400 <= status < 500:
+        return ModelFailure(
+            "bad_request", f"{where} refused the request ({status}): {detail}", True
+        )
+    if isinstance(exc, ImportError):
+        return ModelFailure("setup", f"a package is missing: {detail}", True)
+    return ModelFailure("other", f"{type(exc).__name__}: {detail}", False)

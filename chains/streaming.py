@@ -1,0 +1,75 @@
+"""Answer text as it is written: what a stream shows before the answer is validated.
+
+The ``generate`` node sends each piece of the model's prose to LangGraph's ``custom`` stream
+as a :func:`token_event`; the ``<summary>`` block at its end is machine-readable and never
+shown (:class:`ProseFilter` holds back what could be its start). Each attempt opens with an
+:func:`attempt_event`, so a client that showed a failed attempt's text clears it when the
+ladder retries. Streamed text is a draft: the run's final output (status, validated answer,
+citations) is the only thing to trust, and a marker in the draft becomes a citation only when
+the final output lists it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Where the machine-readable block starts; nothing from there on is shown.
+BLOCK_START = "<summary>"
+
+
+class ProseFilter:
+    """Feeds through the prose of a streamed answer and stops at its ``<summary>`` block.
+
+    Text that could be the beginning of ``<summary>`` is held back until the next piece
+    shows whether it is.
+    """
+
+    def __init__(self, block_start: str = BLOCK_START) -> None:
+        """Start a filter.
+
+        Args:
+            block_start: The tag that opens the block to hide.
+        """
+        if not block_start:
+            raise ValueError("block_start must be a non-empty tag")
+        self._tag = block_start
+        self._held = ""
+        self._done = False
+
+    @property
+    def done(self) -> bool:
+        """Whether the block has started (nothing more will be let through)."""
+        return self._done
+
+    def feed(self, text: str) -> str:
+        """The part of ``text`` (with anything held back before) that is prose for sure."""
+        if self._done or not text:
+            return ""
+        buf = self._held + text
+        at = buf.find(self._tag)
+        if at >= 0:
+            self._done = True
+            self._held = ""
+            return buf[:at]
+        keep = 0
+        for n in range(min(len(self._tag) - 1, len(buf)), 0, -1):
+            if self._tag.startswith(buf[-n:]):
+                keep = n
+                break
+        self._held = buf[len(buf) - keep :] if keep else ""
+        return buf[: len(buf) - keep]
+
+    def flush(self) -> str:
+        """What was held back, at the end of the answer (it was not the block's start)."""
+        out, self._held = ("" if self._done else self._held), ""
+        return out
+
+
+def token_event(text: str, attempt: int) -> dict[str, Any]:
+    """A ``custom`` stream event with a piece of answer text."""
+    return {"type": "token", "attempt": attempt, "text": text}
+
+
+def attempt_event(attempt: int) -> dict[str, Any]:
+    """A ``custom`` stream event opening a generation attempt (clear earlier text)."""
+    return {"type": "attempt", "attempt": attempt}

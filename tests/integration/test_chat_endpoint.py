@@ -1,0 +1,174 @@
+"""A chat model through its real LangChain client (``langchain-openai``) over HTTP.
+
+The endpoint is :mod:`tests.support.openai_server`, a scripted OpenAI-compatible server on
+127.0.0.1: it streams tokens, stalls (before the first token or between two), and answers
+401, 429 and 500. The graph, index and embedding model are real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphs.rag import load_default_graph
+from tests.support.fake_models import good_answer
+from tests.support.openai_server import ScriptedOpenAIServer, error, reply, stall
+
+pytestmark = pytest.mark.integration
+
+QUESTION = "What does inverter fault code E-217 mean?"
+#: Short enough that a stall test ends quickly, long enough for a loaded machine's first token.
+STALL_TIMEOUT_S = 1.5
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[ScriptedOpenAIServer]:
+    server = ScriptedOpenAIServer().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def graph(sample_index: Path, embedding_model: Any) -> Any:
+    return load_default_graph(sample_index, embedding_model=embedding_model.name)
+
+
+@pytest.fixture(autouse=True)
+def _no_provider_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def config_for(server: ScriptedOpenAIServer, **knobs: Any) -> dict[str, Any]:
+    return {
+        "configurable": {
+            "model": "openai:scripted-model",
+            "model_base_url": server.base_url,
+            "model_max_retries": 0,
+            **knobs,
+        }
+    }
+
+
+def run_streamed(graph: Any, config: dict[str, Any]) -> tuple[list[dict[str, Any]], dict]:
+    """The run's custom stream events and its final output."""
+    events: list[dict[str, Any]] = []
+    final: dict[str, Any] = {}
+    for mode, chunk in graph.stream(
+        {"question": QUESTION}, config, stream_mode=["custom", "values"]
+    ):
+        if mode == "custom":
+            events.append(chunk)
+        else:
+            final = chunk
+    return events, final
+
+
+def test_tokens_stream_in_order_and_the_final_output_carries_validated_citations(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(reply(good_answer(1), chunk=5))
+    events, final = run_streamed(graph, config_for(endpoint))
+    tokens = [e for e in events if e["type"] == "token"]
+    assert len(tokens) > 3, "the answer came in one piece, not as tokens"
+    text = "".join(t["text"] for t in tokens)
+    assert text.startswith("The passage states it [1: ")
+    assert "<summary" not in text and "insufficient_evidence" not in text
+    assert final["status"] == "answered", final["reason"]
+    assert [c["index"] for c in final["citations"]] == [1]
+    assert final["citations"][0]["quote"] in text
+    assert endpoint.requests[0]["stream"] is True
+    assert events[0] == {"type": "attempt", "attempt": 1}
+
+
+def test_a_stalled_endpoint_ends_failed_with_the_timeout_and_the_next_request_works(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(stall(), reply(good_answer(1)))
+    out = graph.invoke(
+        {"question": QUESTION}, config_for(endpoint, model_timeout_s=STALL_TIMEOUT_S)
+    )
+    assert out["status"] == "failed"
+    assert out["reason"] == (
+        f"the chat model failed: no answer from {endpoint.base_url} within "
+        f"{STALL_TIMEOUT_S:g} s (is the server up and the model loaded? raise timeout_s for "
+        "a slow model)"
+    )
+    assert len(endpoint.requests) == 1, "a timeout must not be retried by the ladder"
+    again = graph.invoke({"question": QUESTION}, config_for(endpoint))
+    assert again["status"] == "answered", again["reason"]
+
+
+def test_a_stall_between_tokens_counts_and_the_streamed_draft_is_not_the_answer(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(stall(good_answer(1), after=3, chunk=4))
+    events, final = run_streamed(graph, config_for(endpoint, model_timeout_s=STALL_TIMEOUT_S))
+    shown = "".join(e["text"] for e in events if e["type"] == "token")
+    assert shown == "The passage "[: len(shown)] and shown, "the pieces before the stall stream"
+    assert final["status"] == "failed"
+    assert "within 1.5 s" in final["reason"]
+    assert final["citations"] == []
+
+
+@pytest.mark.parametrize(
+    ("status", "expected", "requests"),
+    [
+        (401, "refused the API key (401): set OPENAI_API_KEY to a valid key", 1),
+        (429, "is rate-limiting requests (429) after 0 retries", 1),
+        (404, "has no model 'scripted-model' (404): check the model name", 1),
+        (500, "answered 500", 2),
+    ],
+)
+def test_each_http_error_gives_its_one_line_reason(
+    graph: Any, endpoint: ScriptedOpenAIServer, status: int, expected: str, requests: int
+) -> None:
+    endpoint.set_script(error(status))
+    out = graph.invoke({"question": QUESTION}, config_for(endpoint))
+    assert out["status"] == "failed"
+    assert expected in out["reason"]
+    assert "\n" not in out["reason"] and "Traceback" not in out["reason"]
+    assert len(endpoint.requests) == requests  # a 500 is retried once by the ladder
+    kinds = [e.get("kind") for e in out["trace"]["events"] if e.get("event") == "error"]
+    assert kinds and all(kinds)
+
+
+def test_an_invented_citation_ends_with_the_ladders_outcome(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    invented = (
+        'It is a grid fault [7: "a passage that does not exist"].\n'
+        '<summary>{"confidence": "high", "sources": [7], "insufficient_evidence": false}'
+        "</summary>"
+    )
+    endpoint.set_script(reply(invented, chunk=6))
+    events, final = run_streamed(graph, config_for(endpoint))
+    shown = "".join(e["text"] for e in events if e["type"] == "token")
+    assert "[7:" in shown  # the draft streamed as written ...
+    assert [e["attempt"] for e in events if e["type"] == "attempt"] == [1, 2]
+    assert final["status"] == "failed"  # ... and the final output is the ladder's
+    assert final["citations"] == []
+    assert "cited no supplied passage validly" in final["reason"]
+
+
+def test_a_missing_key_and_a_missing_package_say_what_to_do(graph: Any) -> None:
+    out = graph.invoke({"question": QUESTION}, {"configurable": {"model": "openai:gpt-4.1-mini"}})
+    assert out["status"] == "failed"
+    assert "set OPENAI_API_KEY" in out["reason"]
+    pytest.importorskip("langchain_openai")
+    try:
+        import langchain_anthropic  # noqa: F401
+    except ImportError:
+        out = graph.invoke(
+            {"question": QUESTION}, {"configurable": {"model": "anthropic:claude-x"}}
+        )
+        assert out["status"] == "failed"
+        assert 'pip install "citerag[anthropic]"' in out["reason"]
+
+
+def test_unknown_knobs_are_refused_in_python(graph: Any) -> None:
+    with pytest.raises(ValueError, match=r"unknown configuration key 'kk' \(did you mean 'k'\?\)"):
+        graph.invoke({"question": QUESTION}, {"configurable": {"kk": 5}})

@@ -1,0 +1,124 @@
+"""The server with a chat model behind the real ``langchain-openai`` client: token streaming
+on ``/rag/stream``, a stalled endpoint answered in time, and knobs refused with 422.
+
+A real uvicorn on 127.0.0.1 serves the sample index; the model is the scripted
+OpenAI-compatible server of :mod:`tests.support.openai_server`, configured through the
+server's ``[model]`` settings (``rag_defaults``), as a user's TOML file would.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.test_server import (
+    PUBLIC_TOKEN,
+    running_server,
+    server_settings,
+    sse_events,
+    write_tokens,
+)
+from tests.support.fake_models import good_answer
+from tests.support.openai_server import ScriptedOpenAIServer, reply, stall
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.filterwarnings("ignore:Accessing the .model_fields. attribute:DeprecationWarning"),
+]
+
+QUESTION = "What does inverter fault code E-217 mean?"
+TIMEOUT_S = 1.5
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[ScriptedOpenAIServer]:
+    server = ScriptedOpenAIServer().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def served(
+    tmp_path_factory: pytest.TempPathFactory,
+    sample_index: Path,
+    embedding_model: Any,
+    endpoint: ScriptedOpenAIServer,
+) -> Iterator[Any]:
+    root = tmp_path_factory.mktemp("chat-server")
+    shutil.copytree(sample_index, root / "index", symlinks=True)
+    write_tokens(root / "tokens.json")
+    base = server_settings(root)
+    settings = replace(
+        base,
+        model="openai:scripted-model",
+        rag_defaults={
+            "model_base_url": endpoint.base_url,
+            "model_timeout_s": TIMEOUT_S,
+            "model_max_retries": 0,
+        },
+    ).validate()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("OPENAI_API_KEY", raising=False)
+        mp.delenv("OPENAI_BASE_URL", raising=False)
+        with running_server(settings, embedding_model) as srv:
+            yield srv
+
+
+def test_stream_sends_tokens_then_the_validated_answer(
+    served: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(reply(good_answer(1), chunk=5))
+    with served.client(PUBLIC_TOKEN) as c:
+        r = c.post("/rag/stream", json={"input": {"question": QUESTION}})
+    assert r.status_code == 200, r.text[:300]
+    data = [d for e, d in sse_events(r.content) if e == "data"]
+    tokens = [d for d in data if d.get("type") == "token"]
+    assert len(tokens) > 3
+    assert data[-1]["type"] == "final" and data[-1]["status"] == "answered"
+    text = "".join(t["text"] for t in tokens)
+    assert "<summary" not in text
+    assert data[-1]["citations"][0]["quote"] in text
+    assert sse_events(r.content)[-1][0] == "end"
+
+
+def test_a_stalled_model_is_answered_in_time_with_failed(
+    served: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(stall(), reply(good_answer(1)))
+    with served.client(PUBLIC_TOKEN) as c:
+        r = c.post("/rag/invoke", json={"input": {"question": QUESTION}})
+        assert r.status_code == 200
+        out = r.json()["output"]
+        assert out["status"] == "failed"
+        assert f"no answer from {endpoint.base_url} within {TIMEOUT_S:g} s" in out["reason"]
+        nxt = c.post("/rag/invoke", json={"input": {"question": QUESTION}})
+    assert nxt.json()["output"]["status"] == "answered"
+
+
+@pytest.mark.parametrize(
+    ("configurable", "named"),
+    [
+        ({"kk": 5}, "unknown configuration key 'kk' (did you mean 'k'?)"),
+        ({"model": "openai:gpt-4o"}, "'model' may not be set by clients"),
+        ({"model_base_url": "http://elsewhere/v1"}, "'model_base_url' may not be set"),
+        ({"number_check": False}, "'number_check' may not be set by clients"),
+    ],
+)
+@pytest.mark.parametrize("route", ["invoke", "stream", "batch"])
+def test_unknown_and_forbidden_knobs_get_422_naming_the_key(
+    served: Any, configurable: dict[str, Any], named: str, route: str
+) -> None:
+    body: dict[str, Any] = (
+        {"inputs": [{"question": QUESTION}], "config": {"configurable": configurable}}
+        if route == "batch"
+        else {"input": {"question": QUESTION}, "config": {"configurable": configurable}}
+    )
+    with served.client(PUBLIC_TOKEN) as c:
+        r = c.post(f"/rag/{route}", json=body)
+    assert r.status_code == 422, r.text[:300]
+    assert named in r.json()["detail"]

@@ -1,0 +1,138 @@
+"""Model specs, settings and error classification (no network, no model)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from chains.models import (
+    MODEL_SETTINGS,
+    ModelSettings,
+    ModelSetupError,
+    ModelTimeoutError,
+    build_chat_model,
+    describe_model_error,
+    parse_setting,
+    split_spec,
+)
+from chains.streaming import ProseFilter
+from graphs.config import MODEL_KNOBS, RAGConfig, check_configurable, knobs
+
+
+def test_settings_are_validated_where_they_enter():
+    with pytest.raises(ValueError, match=r"timeout_s must be in \[0.1, 3600.0\], not 0"):
+        ModelSettings(timeout_s=0)
+    with pytest.raises(ValueError, match="max_retries must be an integer"):
+        ModelSettings(max_retries=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"unknown model setting\(s\) \['timeout'\]"):
+        ModelSettings.from_mapping({"timeout": 3})
+    assert parse_setting("timeout_s", "30") == 30.0
+    assert parse_setting("max_tokens", "none") is None
+    with pytest.raises(ValueError, match="unknown model setting 'api_key'"):
+        parse_setting("api_key", "sk-...")  # keys are never settings
+
+
+def test_every_setting_but_temperature_is_a_knob_with_the_same_bounds():
+    assert set(MODEL_KNOBS.values()) == set(MODEL_SETTINGS) - {"temperature"}
+    for name, setting in MODEL_KNOBS.items():
+        knob = knobs()[name]
+        assert knob.client == "no", f"{name}: a client must never point the server elsewhere"
+        assert (knob.lo, knob.hi) == (
+            MODEL_SETTINGS[setting].get("lo"),
+            MODEL_SETTINGS[setting].get("hi"),
+        )
+    cfg = RAGConfig(model_timeout_s=5.0, temperature=0.3)
+    assert cfg.model_settings() == ModelSettings(timeout_s=5.0, temperature=0.3)
+
+
+def test_specs_need_a_provider():
+    assert split_spec("openai:gpt-4.1-mini") == ("openai", "gpt-4.1-mini")
+    with pytest.raises(ModelSetupError, match="not a provider:model string"):
+        split_spec("gpt-4o")
+
+
+def test_a_missing_package_or_key_says_what_to_do(monkeypatch):
+    import importlib.util
+
+    with pytest.raises(ModelSetupError, match="needs the langchain-nosuch package: pip install"):
+        build_chat_model("nosuch:model")
+    if importlib.util.find_spec("langchain_anthropic") is None:
+        with pytest.raises(ModelSetupError, match=r'pip install "citerag\[anthropic\]"'):
+            build_chat_model("anthropic:claude-x")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    pytest.importorskip("langchain_openai")
+    with pytest.raises(ModelSetupError, match="set OPENAI_API_KEY"):
+        build_chat_model("openai:gpt-4.1-mini")
+    monkeypatch.setenv("MY_KEY", "sk-test")
+    model = build_chat_model(
+        "openai:gpt-4.1-mini",
+        ModelSettings(api_key_env="MY_KEY", timeout_s=7, max_retries=1, max_tokens=99),
+    )
+    assert (model.request_timeout, model.max_retries, model.max_tokens) == (7, 1, 99)
+    local = build_chat_model("openai:llama", ModelSettings(base_url="http://127.0.0.1:9/v1"))
+    assert local.openai_api_base == "http://127.0.0.1:9/v1"  # no key needed for a local server
+
+
+def _http_error(status: int) -> Exception:
+    import openai
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    response = httpx.Response(status, request=request, json={"error": {"message": "x"}})
+    cls = {
+        401: openai.AuthenticationError,
+        404: openai.NotFoundError,
+        429: openai.RateLimitError,
+        500: openai.InternalServerError,
+        400: openai.BadRequestError,
+    }[status]
+    return cls("x", response=response, body=None)
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "final", "says"),
+    [
+        (401, "auth", True, "set OPENAI_API_KEY to a valid key"),
+        (404, "not_found", True, "has no model 'm' (404)"),
+        (429, "rate_limit", True, "rate-limiting requests (429) after 2 retries"),
+        (500, "server", False, "answered 500"),
+        (400, "bad_request", True, "refused the request (400)"),
+    ],
+)
+def test_http_errors_are_classified_with_a_fix(status, kind, final, says):
+    pytest.importorskip("openai")
+    failure = describe_model_error(_http_error(status), "openai:m", ModelSettings())
+    assert (failure.kind, failure.final) == (kind, final)
+    assert says in failure.reason and "\n" not in failure.reason
+
+
+def test_timeouts_and_connection_errors_name_the_endpoint():
+    settings = ModelSettings(base_url="http://127.0.0.1:9/v1", timeout_s=12)
+    t = describe_model_error(ModelTimeoutError("stall"), "openai:m", settings)
+    assert t.kind == "timeout" and t.final
+    assert t.reason.startswith("no answer from http://127.0.0.1:9/v1 within 12 s")
+    c = describe_model_error(httpx.ConnectError("refused"), "openai:m", settings)
+    assert c.kind == "connection" and "cannot connect to http://127.0.0.1:9/v1" in c.reason
+    other = describe_model_error(RuntimeError("boom"), "openai:m", settings)
+    assert (other.kind, other.final, other.reason) == ("other", False, "RuntimeError: boom")
+
+
+def test_prose_filter_hides_the_summary_block_split_anywhere():
+    text = 'It is low insulation [1: "E-217"].\n<summary>{"sources": [1]}</summary>'
+    for size in (1, 2, 3, 5, 9, len(text)):
+        f = ProseFilter()
+        shown = "".join(f.feed(text[i : i + size]) for i in range(0, len(text), size))
+        shown += f.flush()
+        assert shown == 'It is low insulation [1: "E-217"].\n', size
+    f = ProseFilter()
+    assert f.feed("a <sum") == "a "  # held back: could be the block
+    assert f.feed("s up") == "<sums up"
+    assert f.flush() == ""
+
+
+def test_unknown_configurable_keys_are_refused_and_framework_keys_pass():
+    check_configurable({"k": 3, "thread_id": "t", "__pregel_x": 1, "checkpoint_ns": ""})
+    with pytest.raises(ValueError, match=r"'kk' \(did you mean 'k'\?\)"):
+        check_configurable({"kk": 5})
+    with pytest.raises(ValueError, match="'bogus_knob'"):
+        check_configurable({"bogus_knob": 1})
