@@ -483,3 +483,29 @@ def describe_model_error(
     if isinstance(exc, ImportError):
         return ModelFailure("setup", f"a package is missing: {detail}", True)
     return ModelFailure("other", f"{type(exc).__name__}: {detail}", False)
+
+
+def settings_table_markdown() -> str:
+    """The README's chat-model settings table, generated from :data:`MODEL_SETTINGS`."""
+    from graphs.config import MODEL_KNOBS
+
+    knob_of = {setting: name for name, setting in MODEL_KNOBS.items()}
+    knob_of["temperature"] = "temperature"
+    defaults = {f.name: f.default for f in fields(ModelSettings)}
+    rows = [
+        "| setting | knob | default | range | meaning |",
+        "|---|---|---|---|---|",
+    ]
+    for name, meta in MODEL_SETTINGS.items():
+        default = defaults[name]
+        shown = (
+            "–"
+            if default is None
+            else f"`{default:g}`"
+            if isinstance(default, float)
+            else f"`{default}`"
+        )
+        lo, hi = meta.get("lo"), meta.get("hi")
+        rng = "text" if meta["kind"] == "str" else f"{lo:g} – {hi:g}"
+        rows.append(f"| `{name}` | `{knob_of[name]}` | {shown} | {rng} | {meta['description']} |")
+    return "\n".join(rows)

@@ -41,6 +41,8 @@ class Step:
         chunk: Characters per streamed piece.
         after: For ``stall``: pieces of ``text`` sent before stalling.
         status: For ``error``: the HTTP status.
+        pace_s: Seconds between streamed pieces (a model's generation speed, for the
+            benchmarks' time-to-first-token; tests leave it 0).
     """
 
     kind: str
@@ -48,11 +50,13 @@ class Step:
     chunk: int = 8
     after: int = 0
     status: int = 200
+    pace_s: float = 0.0
 
 
-def reply(text: Text, chunk: int = 8) -> Step:
-    """A completion (streamed in pieces of ``chunk`` characters when asked to stream)."""
-    return Step("reply", text, chunk)
+def reply(text: Text, chunk: int = 8, pace_s: float = 0.0) -> Step:
+    """A completion (streamed in pieces of ``chunk`` characters when asked to stream, one
+    every ``pace_s`` seconds)."""
+    return Step("reply", text, chunk, pace_s=pace_s)
 
 
 def stall(text: Text = "", after: int = 0, chunk: int = 8) -> Step:
@@ -139,7 +143,9 @@ class ScriptedOpenAIServer:
                 self.end_headers()
                 limit = step.after if step.kind == "stall" else len(pieces)
                 try:
-                    for piece in pieces[:limit]:
+                    for n, piece in enumerate(pieces[:limit]):
+                        if step.pace_s and n:
+                            time.sleep(step.pace_s)  # a model's pace, not synchronisation
                         self._event(_chunk(body, piece))
                     if step.kind == "stall":
                         server._release.wait()

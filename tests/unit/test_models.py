@@ -136,3 +136,14 @@ def test_unknown_configurable_keys_are_refused_and_framework_keys_pass():
         check_configurable({"kk": 5})
     with pytest.raises(ValueError, match="'bogus_knob'"):
         check_configurable({"bogus_knob": 1})
+
+
+def test_readme_model_settings_table_is_the_generated_one():
+    from pathlib import Path
+
+    from chains.models import settings_table_markdown
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    begin, end = "<!-- model-settings:begin -->", "<!-- model-settings:end -->"
+    table = text.split(begin, 1)[1].split(end, 1)[0].strip()
+    assert table == settings_table_markdown(), "paste chains.models.settings_table_markdown()"
