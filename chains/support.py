@@ -91,9 +91,7 @@ def claims_from(validation: Validation, passages: list[Passage]) -> list[Claim]:
             sources.append((n, tuple(dict.fromkeys(texts))))
         text = " ".join(_MARKER.sub("", sentence).split())
         text = re.sub(r"\s+([.,;:!?])", r"\1", text)
-        out.append(
-            Claim(len(out) + 1, text, cited, tuple(dict.fromkeys(evidence)), tuple(sources))
-        )
+        out.append(Claim(len(out) + 1, text, cited, tuple(dict.fromkeys(evidence)), tuple(sources)))
     return out
 
 
