@@ -51,12 +51,15 @@ class Claim:
         text: The sentence without its ``[n]`` markers.
         passages: The passage numbers it cites.
         evidence: The verified quotes of those passages (or their content without a quote).
+        sources: The same evidence per cited passage, ``(passage, texts)`` in citation order
+            (what a judge needs to weigh each citation on its own: ALCE citation precision).
     """
 
     number: int
     text: str
     passages: tuple[int, ...]
     evidence: tuple[str, ...]
+    sources: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 def claims_from(validation: Validation, passages: list[Passage]) -> list[Claim]:
@@ -80,12 +83,15 @@ def claims_from(validation: Validation, passages: list[Passage]) -> list[Claim]:
         if not cited:
             continue
         evidence: list[str] = []
+        sources: list[tuple[int, tuple[str, ...]]] = []
         for n in cited:
             quotes = [q for q, _, _ in validation.quotes.get(n, [])]
-            evidence += quotes or [by_num[n].candidate.content[:MAX_EVIDENCE_CHARS]]
+            texts = quotes or [by_num[n].candidate.content[:MAX_EVIDENCE_CHARS]]
+            evidence += texts
+            sources.append((n, tuple(dict.fromkeys(texts))))
         text = " ".join(_MARKER.sub("", sentence).split())
         text = re.sub(r"\s+([.,;:!?])", r"\1", text)
-        out.append(Claim(len(out) + 1, text, cited, tuple(dict.fromkeys(evidence))))
+        out.append(Claim(len(out) + 1, text, cited, tuple(dict.fromkeys(evidence)), tuple(sources)))
     return out
 
 

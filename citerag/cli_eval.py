@@ -4,6 +4,7 @@
 
     citerag eval QUESTIONS.jsonl --index DIR [--config dense --config hybrid ...]
     citerag eval QUESTIONS.jsonl --index DIR --compare hybrid+sentence hybrid
+    citerag eval QUESTIONS.jsonl --index DIR --generate [CONFIG ...] --judge openai:gpt-4.1-mini
     citerag calibrate QUESTIONS.jsonl --index DIR [--ood OFFTOPIC.jsonl] [--max-bluff 0.10]
     citerag chunking-study --corpus DIR --questions QUESTIONS.jsonl
     citerag ladder --sample [-n 20000]
@@ -20,9 +21,12 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citerag.index.location import is_store_url
+
+if TYPE_CHECKING:
+    from citerag.eval.judge import GenerationRun
 
 #: The sample corpus and questions of a source checkout.
 REPO = Path(__file__).resolve().parent.parent
@@ -81,19 +85,81 @@ def _limit(questions: list[Any], n: int | None) -> list[Any]:
 # ------------------------------------------------------------------------------------------
 
 
+def _generate(
+    args: argparse.Namespace, ev: Any, questions: list[Any], groups: list[str], progress: bool
+) -> dict[str, GenerationRun]:
+    """``--generate`` (repeatable) and ``--judge``: the full graph under each configuration,
+    its figures and, with a judge, its judged figures (name -> ``GenerationRun``)."""
+    from citerag.eval.runner import EvalConfig, parse_config
+
+    specs: list[str] = list(args.generate or [])
+    if args.judge and not specs:
+        specs = ["default"]
+    if not specs:
+        return {}
+    from citerag.eval.judge import AnswerJudge, judge_model, run_generations
+    from graphs.rag import build_graph
+
+    configs = []
+    for spec in specs:
+        gcfg = parse_config(spec)
+        if args.model:
+            gcfg = EvalConfig(
+                f"{gcfg.name}+{args.model}",
+                tuple(sorted({**gcfg.conf, "model": args.model}.items())),
+            )
+        configs.append(gcfg)
+    judge = (
+        AnswerJudge(judge_model(args.judge, base_url=args.judge_base_url)) if args.judge else None
+    )
+    graph = build_graph(ev.deps)
+    return run_generations(
+        [(c, graph) for c in configs],
+        questions,
+        corpus=ev.corpus,
+        judge=judge,
+        judge_name=str(args.judge or ""),
+        user_groups=groups,
+        progress=progress,
+    )
+
+
+def _print_generation(name: str, gen_res: dict[str, Any]) -> None:
+    from citerag.eval import report
+
+    _echo(f"\nGeneration {name} ({gen_res['generator']}; config {gen_res['config']})\n")
+    rows = []
+    for key in (
+        "citation_resolve",
+        "quote_match",
+        "answered_answerable",
+        "no_evidence_answerable",
+        "no_evidence_unanswerable",
+        "unusable",
+        "cites_evidence",
+    ):
+        if key in gen_res:
+            p = gen_res[key]
+            rows.append(
+                [
+                    key.replace("_", " "),
+                    f"{p['k']}/{p['n']}",
+                    f"{p['value']:.3f} [{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]",
+                ]
+            )
+    _echo(report.table(["figure", "count", "rate [95 % Wilson]"], rows))
+    if gen_res["generator"] == "extractive":
+        _echo(
+            "(the extractive answerer quotes passages verbatim, so citation and quote "
+            "figures are ~100 % by construction; configure --model to measure a model)"
+        )
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """Retrieval evaluation (and, with ``--generate``, generation-side figures)."""
     from citerag.eval import report
     from citerag.eval.questions import load_questions
-    from citerag.eval.runner import (
-        DEFAULT_CONFIGS,
-        EvalConfig,
-        compare,
-        evidence_summary,
-        generation_figures,
-        parse_config,
-        run_generation,
-    )
+    from citerag.eval.runner import DEFAULT_CONFIGS, compare, evidence_summary, parse_config
 
     questions = _limit(load_questions(args.questions), args.limit)
     pairs: list[tuple[str, str]] = [(p[0], p[1]) for p in (args.compare or [])]
@@ -132,24 +198,25 @@ def cmd_eval(args: argparse.Namespace) -> int:
             f"{a} vs {b}": {m: p.to_json() for m, p in res.items()} for a, b, res in comparisons
         },
     }
-    gen_res = None
-    if args.generate:
-        from graphs.rag import build_graph
+    gens = _generate(args, ev, questions, groups, progress)
+    if gens:
+        first = next(iter(gens.values()))
+        out["generation"] = first.figures
+        if len(gens) > 1:
+            out["generations"] = {name: g.figures for name, g in gens.items()}
+    names = list(gens)
+    gen_pairs = [(names[i], names[i - 1]) for i in range(1, len(names))]
+    judged_pairs: list[tuple[str, str, dict[str, Any]]] = []
+    if args.judge:
+        from citerag.eval.judge import compare_judged
 
-        gcfg = parse_config(args.generate)
-        if args.model:
-            gcfg = EvalConfig(
-                f"{gcfg.name}+{args.model}",
-                tuple(sorted({**gcfg.conf, "model": args.model}.items())),
-            )
-        graph = build_graph(ev.deps)
-        results = run_generation(graph, questions, gcfg, user_groups=groups, progress=progress)
-        gen_res = generation_figures(questions, results, ev.corpus)
-        gen_res["config"] = gcfg.conf
-        gen_res["generator"] = next(
-            (r.get("generator") for r in results if r.get("generator")), None
-        )
-        out["generation"] = gen_res
+        for a, b in gen_pairs:
+            ja, jb = gens[a].judged, gens[b].judged
+            assert ja is not None and jb is not None
+            judged_pairs.append((a, b, compare_judged(ja, jb)))
+        out["judge_comparisons"] = {
+            f"{a} vs {b}": {m: p.to_json() for m, p in res.items()} for a, b, res in judged_pairs
+        }
     if args.per_question:
         path = Path(args.per_question)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -158,6 +225,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
             for name, run in runs.items():
                 for r in run.results:
                     rec = {"config": name, "question": qtext[r.id].question, **r.to_json()}
+                    fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            for g in gens.values():
+                for rec in g.records(questions):
                     fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
     if args.plot and out["answerable"]:
         from citerag.eval.plots import recall_curves, save
@@ -199,33 +269,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
             "two-sided exact sign test)\n"
         )
         _echo(report.compare_table(comparisons))
-    if gen_res is not None:
-        _echo(f"\nGeneration ({gen_res['generator']}; config {gen_res['config']})\n")
-        rows = []
-        for key in (
-            "citation_resolve",
-            "quote_match",
-            "answered_answerable",
-            "no_evidence_answerable",
-            "no_evidence_unanswerable",
-            "unusable",
-            "cites_evidence",
-        ):
-            if key in gen_res:
-                p = gen_res[key]
-                rows.append(
-                    [
-                        key.replace("_", " "),
-                        f"{p['k']}/{p['n']}",
-                        f"{p['value']:.3f} [{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]",
-                    ]
-                )
-        _echo(report.table(["figure", "count", "rate [95 % Wilson]"], rows))
-        if gen_res["generator"] == "extractive":
+    for name, g in gens.items():
+        _print_generation(name, g.figures)
+    judged = [g.judged for g in gens.values() if g.judged is not None]
+    if judged:
+        _echo(
+            f"\nAnswers judged by {args.judge} (prompt {judged[0].judge_prompt}; 95 % Wilson; "
+            "unjudged answers count in every denominator, never as supported)\n"
+        )
+        _echo(report.judge_table(judged))
+        if judged_pairs:
             _echo(
-                "(the extractive answerer quotes passages verbatim, so citation and quote "
-                "figures are ~100 % by construction; configure --model to measure a model)"
+                "\nPaired comparisons of judged answers (A's wins/losses against B on "
+                "per-question scores, two-sided exact sign test; n = questions both scored)\n"
             )
+            _echo(report.compare_table(judged_pairs))
     if args.per_question:
         _echo(f"\nper-question results: {args.per_question}")
     if out.get("plot"):
@@ -568,11 +626,25 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         "--generate",
         nargs="?",
         const="default",
+        action="append",
         metavar="CONFIG",
         help="also run the full graph (generation) under CONFIG (default: "
-        "'default') and report citation/quote/no-evidence/unusable rates",
+        "'default') and report citation/quote/no-evidence/unusable rates; repeatable: "
+        "each configuration is compared with the one before it when judged",
     )
     sp.add_argument("--model", help="chat model for --generate (init_chat_model string)")
+    sp.add_argument(
+        "--judge",
+        metavar="MODEL",
+        help="judge the generated answers with this chat model (e.g. openai:gpt-4.1-mini): "
+        "faithfulness (ALCE citation recall), citation precision, answer relevance, "
+        "correctness against gold answers; implies --generate",
+    )
+    sp.add_argument(
+        "--judge-base-url",
+        metavar="URL",
+        help="OpenAI-compatible server for --judge (e.g. http://localhost:8000/v1)",
+    )
     sp.add_argument("--limit", type=int, help="only the first N questions")
     sp.add_argument("--out", help="write the JSON results to this file")
     sp.add_argument("--per-question", help="write per-question results (JSONL) to this file")

@@ -8,7 +8,9 @@
   once, at the first chunk that hits it.
 * :func:`wilson_interval` — 95 % Wilson score interval for a proportion.
 * :func:`sign_test` — two-sided exact sign test on the discordant pairs of a paired
-  comparison (ties dropped), ``p = min(1, 2 * P(X <= min(w, l)))``, ``X ~ Bin(w + l, 1/2)``.
+  comparison (ties dropped), ``p = min(1, 2 * P(X <= min(w, l)))``, ``X ~ Bin(w + l, 1/2)``;
+  :func:`paired` tallies it for per-question successes, :func:`paired_scores` for graded
+  per-question scores (wins: A scored higher).
 * :func:`bootstrap_mean_interval` — percentile bootstrap interval of a mean (used for MRR and
   nDCG, whose per-question values are not 0/1).
 """
@@ -277,6 +279,96 @@ def paired(a: Sequence[bool], b: Sequence[bool], ids: Sequence[str] | None = Non
     win_ids = [i for i, x, y in zip(ids or [], a, b, strict=False) if x and not y]
     loss_ids = [i for i, x, y in zip(ids or [], a, b, strict=False) if y and not x]
     return PairedResult(wins, losses, both, len(a) - wins - losses - both, win_ids, loss_ids)
+
+
+@dataclass
+class ScoreComparison:
+    """A paired comparison of graded per-question scores (e.g. a judged answer's share of
+    supported claims), on the questions both systems have a score for.
+
+    Attributes:
+        wins: Questions A scored higher than B.
+        losses: Questions B scored higher than A.
+        ties: Questions both scored the same (dropped by the sign test).
+        mean_a: A's mean score over the paired questions.
+        mean_b: B's mean score over the same questions.
+        win_ids: The questions A won.
+        loss_ids: The questions A lost.
+    """
+
+    wins: int
+    losses: int
+    ties: int
+    mean_a: float
+    mean_b: float
+    win_ids: list[str] = field(default_factory=list)
+    loss_ids: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        """Paired questions."""
+        return self.wins + self.losses + self.ties
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided exact sign test on the questions that differ."""
+        return sign_test(self.wins, self.losses)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form with the p-value."""
+        out: dict[str, Any] = {
+            "n": self.n,
+            "wins": self.wins,
+            "losses": self.losses,
+            "ties": self.ties,
+            "mean_a": round(self.mean_a, 6),
+            "mean_b": round(self.mean_b, 6),
+            "p_sign_test": round(self.p_value, 6),
+        }
+        if self.win_ids or self.loss_ids:
+            out["win_ids"] = list(self.win_ids)
+            out["loss_ids"] = list(self.loss_ids)
+        return out
+
+    def fmt(self) -> str:
+        """``+5/−1 p=0.219 (n=20)``."""
+        return f"+{self.wins}/−{self.losses} p={format_p(self.p_value)} (n={self.n})"
+
+
+def paired_scores(
+    a: Sequence[float | None], b: Sequence[float | None], ids: Sequence[str] | None = None
+) -> ScoreComparison:
+    """Compare graded per-question scores of two systems (same question order).
+
+    Questions where either side has no score (``None``: not answered, not judged) are left
+    out; of the rest, A wins where its score is higher and loses where it is lower.
+
+    Args:
+        a: System A's scores.
+        b: System B's scores on the same questions.
+        ids: Question ids (to list the questions that differ).
+
+    Raises:
+        ValueError: If the sequences differ in length.
+    """
+    if len(a) != len(b) or (ids is not None and len(ids) != len(a)):
+        raise ValueError("paired comparison needs the same questions on both sides")
+    names = list(ids) if ids is not None else [str(i) for i in range(len(a))]
+    pairs = [
+        (i, x, y) for i, x, y in zip(names, a, b, strict=True) if x is not None and y is not None
+    ]
+    win_ids = [i for i, x, y in pairs if x > y]
+    loss_ids = [i for i, x, y in pairs if x < y]
+    n = len(pairs)
+    return ScoreComparison(
+        wins=len(win_ids),
+        losses=len(loss_ids),
+        ties=n - len(win_ids) - len(loss_ids),
+        mean_a=sum(x for _, x, _ in pairs) / n if n else 0.0,
+        mean_b=sum(y for _, _, y in pairs) / n if n else 0.0,
+        win_ids=win_ids if ids is not None else [],
+        loss_ids=loss_ids if ids is not None else [],
+    )
 
 
 def format_p(p: float) -> str:

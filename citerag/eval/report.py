@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from citerag.eval import metrics as stats
 from citerag.eval.runner import ATTRIBUTIONS, KS, MRR_CUTOFF, NDCG_K, ConfigRun
+
+if TYPE_CHECKING:
+    from citerag.eval.judge import JudgedRun
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], markdown: bool = True) -> str:
@@ -104,9 +107,11 @@ def refusal_table(runs: Sequence[ConfigRun], markdown: bool = True) -> str:
 
 
 def compare_table(
-    pairs: Sequence[tuple[str, str, dict[str, stats.PairedResult]]], markdown: bool = True
+    pairs: Sequence[tuple[str, str, Mapping[str, stats.PairedResult | stats.ScoreComparison]]],
+    markdown: bool = True,
 ) -> str:
-    """Paired comparisons: wins/losses and exact sign-test p per metric."""
+    """Paired comparisons: wins/losses and exact sign-test p per metric (boolean outcomes,
+    or graded scores such as judged answers')."""
     if not pairs:
         return ""
     metrics = list(pairs[0][2])
@@ -140,3 +145,30 @@ def evidence_table(summary: dict[str, Any], markdown: bool = True) -> str:
     return table(
         ["answerable questions whose best evidence is", "questions", "share"], rows, markdown
     )
+
+
+#: The judged figures, in the order :func:`judge_table` prints them.
+JUDGED_FIGURES = (
+    ("faithfulness", "faithfulness (ALCE citation recall)"),
+    ("citation_precision", "citation precision (ALCE)"),
+    ("relevance", "answer relevance: yes"),
+    ("relevance_partial_or_better", "answer relevance: yes or partial"),
+    ("correctness", "correct (gold answers; refusals count)"),
+    ("correct_when_answered", "correct when answered"),
+    ("refusal", "unanswerable refused"),
+    ("unjudged", "answers unjudged (malformed twice)"),
+)
+
+
+def judge_table(runs: Sequence[JudgedRun], markdown: bool = True) -> str:
+    """Judged figures per answerer configuration: ``k/n value [95 % Wilson]`` (``-`` when a
+    figure has no questions, e.g. correctness without gold answers)."""
+    headers = ["figure", *[r.name for r in runs]]
+    sums = [r.summary_objects() for r in runs]
+    rows = []
+    for key, label in JUDGED_FIGURES:
+        cells = [s[key] for s in sums]
+        if all(p.n == 0 for p in cells):
+            continue
+        rows.append([label, *[f"{p.k}/{p.n} {p.fmt()}" if p.n else "-" for p in cells]])
+    return table(headers, rows, markdown)

@@ -56,6 +56,8 @@ from citerag.eval.evidence import (
 from citerag.eval.questions import Question
 
 if TYPE_CHECKING:
+    from chains.assemble import Passage
+    from chains.citations import Validation
     from chains.gate import GateDecision
 
 log = logging.getLogger(__name__)
@@ -724,20 +726,83 @@ def generation_figures(
     return out
 
 
-def run_generation(
+#: Graph state kept beside each full-graph result, for the judge (never in the output).
+STATE_KEYS = ("validation", "context")
+
+
+@dataclass
+class Generation:
+    """One question run through the full graph.
+
+    Attributes:
+        result: The graph's output: ``status``, ``answer``, ``citations``, ``reason``,
+            ``generator``, ``trace`` (a crash is a ``failed`` result).
+        validation: The validated answer (``None`` when the run ended before validation).
+        passages: The numbered passages the answer was written from (empty without context).
+    """
+
+    result: dict[str, Any]
+    validation: Validation | None = None
+    passages: list[Passage] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """``answered``, ``no_evidence`` or ``failed``."""
+        return str(self.result.get("status", "failed"))
+
+    def record(self, question: Question) -> dict[str, Any]:
+        """The per-question record (``--per-question``): the outcome without the trace."""
+        res = self.result
+        return {
+            "kind": "generation",
+            "id": question.id,
+            "question": question.question,
+            "unanswerable": question.unanswerable,
+            "status": self.status,
+            "answer": res.get("answer", ""),
+            "reason": res.get("reason", ""),
+            "generator": res.get("generator"),
+            "citations": [
+                {k: c.get(k) for k in ("index", "doc_name", "locator", "chunk_id", "quote")}
+                for c in res.get("citations") or []
+            ],
+        }
+
+
+def _output_keys(graph: Any) -> list[str] | None:
+    """The graph's own output channels plus :data:`STATE_KEYS` (``None``: not a Pregel)."""
+    outs = getattr(graph, "output_channels", None)
+    if outs is None:
+        return None
+    keys = [outs] if isinstance(outs, str) else list(outs)
+    return [*keys, *(k for k in STATE_KEYS if k not in keys)]
+
+
+def generate_answers(
     graph: Any,
     questions: Sequence[Question],
     config: EvalConfig,
     *,
     user_groups: list[str] | None = None,
     progress: bool = True,
-) -> list[dict[str, Any]]:
-    """Invoke the compiled graph on every question; errors become ``failed`` results."""
+) -> list[Generation]:
+    """Invoke the compiled graph on every question, keeping what the judge reads.
+
+    The graph's output is returned as it is; the validated answer and the numbered passages
+    are read from the run's final state (``invoke(..., output_keys=...)``) so that the judge
+    sees exactly the verified quotes the graph checked. Errors become ``failed`` results.
+    """
+    keys = _output_keys(graph)
+    extra: dict[str, Any] = {"output_keys": keys} if keys is not None else {}
     out = []
     for q in tqdm(questions, desc=f"answer {config.name}", unit="q", disable=not progress):
         try:
-            res = graph.invoke(
-                {"question": q.question, "user_groups": list(user_groups or [])}, config.runnable()
+            res = dict(
+                graph.invoke(
+                    {"question": q.question, "user_groups": list(user_groups or [])},
+                    config.runnable(),
+                    **extra,
+                )
             )
         except Exception as exc:  # a crash is an unusable answer, and is reported as one
             log.warning("graph failed on %s: %s", q.id, exc)
@@ -748,5 +813,27 @@ def run_generation(
                 "reason": f"{type(exc).__name__}: {exc}",
                 "trace": {},
             }
-        out.append(res)
+        validation = res.pop("validation", None)
+        ctx = res.pop("context", None)
+        out.append(Generation(res, validation, list(ctx.passages) if ctx is not None else []))
     return out
+
+
+def run_generation(
+    graph: Any,
+    questions: Sequence[Question],
+    config: EvalConfig,
+    *,
+    user_groups: list[str] | None = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Invoke the compiled graph on every question; errors become ``failed`` results.
+
+    The graph's outputs only (:func:`generate_answers` also keeps what the judge reads).
+    """
+    return [
+        g.result
+        for g in generate_answers(
+            graph, questions, config, user_groups=user_groups, progress=progress
+        )
+    ]
