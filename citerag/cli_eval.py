@@ -109,9 +109,7 @@ def _generate(
                 tuple(sorted({**gcfg.conf, "model": args.model}.items())),
             )
         configs.append(gcfg)
-    judge = (
-        AnswerJudge(judge_model(args.judge, base_url=args.judge_base_url)) if args.judge else None
-    )
+    judge = AnswerJudge(judge_model(args.judge, judge_settings(args))) if args.judge else None
     graph = build_graph(ev.deps)
     return run_generations(
         [(c, graph) for c in configs],
@@ -153,6 +151,26 @@ def _print_generation(name: str, gen_res: dict[str, Any]) -> None:
             "(the extractive answerer quotes passages verbatim, so citation and quote "
             "figures are ~100 % by construction; configure --model to measure a model)"
         )
+
+
+def judge_settings(args: argparse.Namespace) -> Any:
+    """The judge's :class:`~chains.models.ModelSettings` from ``--judge-setting`` items and
+    ``--judge-base-url``.
+
+    Raises:
+        ValueError: An unknown setting or a bad value (named).
+    """
+    from chains.models import ModelSettings, parse_setting
+
+    values: dict[str, Any] = {}
+    for item in getattr(args, "judge_settings", None) or []:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"--judge-setting takes KEY=VALUE, not {item!r}")
+        values[key.strip()] = parse_setting(key.strip(), value.strip())
+    if getattr(args, "judge_base_url", None):
+        values["base_url"] = args.judge_base_url
+    return ModelSettings.from_mapping({k: v for k, v in values.items() if v is not None})
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -643,7 +661,16 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument(
         "--judge-base-url",
         metavar="URL",
-        help="OpenAI-compatible server for --judge (e.g. http://localhost:8000/v1)",
+        help="OpenAI-compatible server for --judge (e.g. http://localhost:8000/v1); the same "
+        "as --judge-setting base_url=URL",
+    )
+    sp.add_argument(
+        "--judge-setting",
+        dest="judge_settings",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a setting of the judge's chat model (as --model-setting: base_url, api_key_env, "
+        "max_tokens, timeout_s, max_retries); repeatable",
     )
     sp.add_argument("--limit", type=int, help="only the first N questions")
     sp.add_argument("--out", help="write the JSON results to this file")

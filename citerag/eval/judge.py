@@ -45,6 +45,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from tqdm.auto import tqdm
 
+from chains.models import ModelSettings, build_chat_model
 from chains.prompts import load_prompt
 from chains.support import Claim, JudgementError, Verdict, claims_from, parse_verdicts
 from chains.support import _text as reply_text
@@ -63,32 +64,20 @@ CORRECTNESS = ("correct", "incorrect")
 PAIRED_METRICS = ("faithfulness", "citation_precision", "relevance", "correctness", "refusal")
 
 
-def judge_model(spec: str | BaseChatModel, *, base_url: str | None = None) -> BaseChatModel:
-    """The judge's chat model (temperature 0) from a spec such as ``openai:gpt-4.1-mini``.
-
-    Uses ``chains.models.build_chat_model`` (with its ``ModelSettings``: endpoint, timeout,
-    retries) when the project has it, else LangChain's ``init_chat_model``. A chat model
-    instance is returned as it is (tests inject a scripted judge this way).
+def judge_model(spec: str | BaseChatModel, settings: ModelSettings | None = None) -> BaseChatModel:
+    """The judge's chat model (temperature 0 unless ``settings`` say otherwise) from a spec
+    such as ``openai:gpt-4.1-mini``, built by :func:`chains.models.build_chat_model` (endpoint,
+    key variable, timeout, retries). A chat model instance is returned as it is (tests inject
+    a scripted judge this way).
 
     Args:
-        spec: An ``init_chat_model`` string or a chat model.
-        base_url: An OpenAI-compatible server's URL (e.g. ``http://localhost:8000/v1``).
-    """
-    if isinstance(spec, BaseChatModel):
-        return spec
-    try:
-        from chains.models import (  # type: ignore[import-not-found,unused-ignore]
-            ModelSettings,
-            build_chat_model,
-        )
-    except ImportError:
-        from langchain.chat_models import init_chat_model
+        spec: A ``provider:model`` string or a chat model.
+        settings: The judge's :class:`~chains.models.ModelSettings`.
 
-        extra: dict[str, Any] = {"base_url": base_url} if base_url else {}
-        return init_chat_model(spec, temperature=0, **extra)
-    settings = ModelSettings(base_url=base_url) if base_url else None
-    model: BaseChatModel = build_chat_model(spec, settings, temperature=0.0)
-    return model
+    Raises:
+        ModelSetupError: The provider's package or key is missing (the message says which).
+    """
+    return build_chat_model(spec, settings, temperature=0.0)
 
 
 def gold_answers(question: Question) -> list[str]:

@@ -221,7 +221,7 @@ def test_cli_eval_judge_writes_verdicts_per_question(sample_index, tmp_path, mon
         + "\n"
     )
     judge = ScriptedChatModel(script=[all_supported])
-    monkeypatch.setattr("citerag.eval.judge.judge_model", lambda spec, base_url=None: judge)
+    monkeypatch.setattr("citerag.eval.judge.judge_model", lambda spec, settings=None: judge)
     per_q = tmp_path / "per_question.jsonl"
     argv = ["eval", str(qfile), "--index", str(sample_index), "--no-progress", "--config", "bm25"]
     argv += ["--generate", "--generate", "max_passages=2", "--judge", "fake:judge"]

@@ -10,6 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from chains.citations import validate
+from chains.models import ModelSettings
 from chains.support import JudgementError, claims_from
 from citerag.eval import metrics as stats
 from citerag.eval.judge import (
@@ -355,7 +356,9 @@ def test_judge_model_passes_instances_and_builds_specs_at_temperature_zero(monke
     fake = ScriptedChatModel(script=["{}"])
     assert judge_model(fake) is fake
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
-    model = judge_model("openai:gpt-4.1-mini", base_url="http://localhost:8000/v1")
-    assert model.temperature == 0
+    model = judge_model(
+        "openai:gpt-4.1-mini", ModelSettings(base_url="http://localhost:8000/v1", timeout_s=9)
+    )
+    assert model.temperature == 0 and model.request_timeout == 9
     assert model.openai_api_base == "http://localhost:8000/v1"
     assert model.model_name == "gpt-4.1-mini"
