@@ -60,15 +60,19 @@ SHORTCUTS = ("retrieval_mode", "reranker", "model", "gate_threshold", "k", "max_
 
 
 def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``configurable`` of a ``citerag ask`` call: ``--set KEY=VALUE`` items (any
-    ``RAGConfig`` knob, parsed and checked against its metadata) and the shortcut flags.
+    """The ``configurable`` of a ``citerag ask`` call: ``$CITERAG_MODEL`` and
+    ``$CITERAG_MODEL_*``, then ``--set KEY=VALUE`` items (any ``RAGConfig`` knob, parsed and
+    checked against its metadata), the shortcut flags and ``--model-setting`` items.
 
     Raises:
         ValueError: An unknown knob or a value out of its range.
     """
-    from graphs.config import RAGConfig, parse_knob
+    import os
 
-    configurable: dict[str, Any] = {}
+    from graphs.config import RAGConfig, model_knobs_from_env, parse_knob
+
+    # $CITERAG_MODEL and $CITERAG_MODEL_* first: flags override them
+    configurable: dict[str, Any] = model_knobs_from_env(os.environ)
     for item in getattr(args, "settings", None) or []:
         key, eq, value = item.partition("=")
         if not eq:

@@ -447,6 +447,46 @@ RESERVED_KEYS = frozenset(
 RESERVED_PREFIXES = ("__", "langgraph_", "checkpoint_")
 
 
+#: Environment variable naming the answer model (``citerag ask``/``chat``, ``citerag
+#: serve``, the Agent Server); each model setting has ``CITERAG_MODEL_<SETTING>``.
+MODEL_ENV = "CITERAG_MODEL"
+
+
+def model_env_var(setting: str) -> str:
+    """``timeout_s`` -> ``CITERAG_MODEL_TIMEOUT_S`` (one per :data:`MODEL_SETTINGS` entry)."""
+    return f"{MODEL_ENV}_{setting.upper()}"
+
+
+def model_knobs_from_env(env: Any) -> dict[str, Any]:
+    """The answer model and its settings from ``CITERAG_MODEL`` and ``CITERAG_MODEL_*``, as
+    knobs (``model``, ``model_timeout_s``, ``temperature``, ...); unset or empty variables
+    are left out.
+
+    Raises:
+        ValueError: A value that does not parse or is out of range (naming the variable).
+    """
+    from chains.models import parse_setting
+
+    knob_of = {setting: name for name, setting in MODEL_KNOBS.items()}
+    knob_of["temperature"] = "temperature"
+    out: dict[str, Any] = {}
+    model = str(env.get(MODEL_ENV) or "").strip()
+    if model:
+        out["model"] = model
+    for setting, knob_name in knob_of.items():
+        var = model_env_var(setting)
+        raw = str(env.get(var) or "").strip()
+        if not raw:
+            continue
+        try:
+            value = parse_setting(setting, raw)
+        except ValueError as exc:
+            raise ValueError(f"${var}: {exc}") from None
+        if value is not None:
+            out[knob_name] = value
+    return out
+
+
 def unknown_keys(configurable: Any) -> list[str]:
     """Keys of a ``configurable`` that are neither knobs nor the frameworks' own."""
     if not isinstance(configurable, dict):

@@ -34,7 +34,7 @@ import functools
 import logging
 import time
 import typing
-from collections.abc import AsyncIterator, Callable, Collection, Hashable, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Hashable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -67,6 +67,7 @@ def _node(
     deps: GraphDeps,
     groups_from: GroupsFrom | None = None,
     client_keys: Collection[str] | None = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> Callable[[RAGState, RunnableConfig], dict]:
     """Bind deps and record the node's wall time in ``timings``.
 
@@ -74,7 +75,8 @@ def _node(
     not under ``groups_from``: the Agent Server adds keys of its own). With ``groups_from``,
     every node sees the groups it returns instead of the state's ``user_groups``, and the
     first node writes them into the state. With ``client_keys``,
-    knobs of ``configurable`` outside that set are dropped (their defaults apply).
+    knobs of ``configurable`` outside that set are dropped (``defaults``, else the knobs'
+    own defaults, apply); ``defaults`` are also used for knobs a run does not set.
     """
     bound = functools.partial(fn, deps=deps)
     dropped = None if client_keys is None else frozenset(knobs()) - frozenset(client_keys)
@@ -83,12 +85,10 @@ def _node(
         t0 = time.perf_counter()
         if name == FIRST_NODE and groups_from is None:
             check_configurable(config.get("configurable"))
-        if dropped:
+        if dropped or defaults:
             conf = config.get("configurable") or {}
-            config = cast(
-                RunnableConfig,
-                {**config, "configurable": {k: v for k, v in conf.items() if k not in dropped}},
-            )
+            kept = {k: v for k, v in conf.items() if not dropped or k not in dropped}
+            config = cast(RunnableConfig, {**config, "configurable": {**(defaults or {}), **kept}})
         groups: list[str] | None = None
         if groups_from is not None:
             groups = list(groups_from(config))
@@ -134,6 +134,7 @@ def build_graph(
     checkpointer: Checkpointer = None,
     groups_from: GroupsFrom | None = None,
     client_keys: Collection[str] | None = None,
+    defaults: Mapping[str, Any] | None = None,
     **store_kwargs: Any,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the answering graph around its dependencies.
@@ -156,6 +157,9 @@ def build_graph(
         client_keys: The knobs a run's ``configurable`` may set (e.g.
             ``client_knobs(("yes",))`` for a server whose clients send their own config);
             ``None`` = every knob.
+        defaults: Knob values used where a run's ``configurable`` sets none (or may not set
+            it, outside ``client_keys``), e.g. a served graph's chat model and its
+            settings; checked here.
         **store_kwargs: With a bare store only: ``embeddings``, ``lexical``, ``model``,
             ``rerankers``, ``manifest_id``, ``embedding_model``, ``calibration``.
 
@@ -171,6 +175,9 @@ def build_graph(
         raise ValueError(
             f"build_graph(GraphDeps, ...) takes no {sorted(store_kwargs)}: set them on GraphDeps"
         )
+    if defaults:
+        check_configurable(dict(defaults))
+        RAGConfig(**dict(defaults))  # a bad default fails here, not in every run
     if stop_after not in (None, "assemble"):
         raise ValueError(f"stop_after must be None or 'assemble', not {stop_after!r}")
     prefix = stop_after == "assemble"
@@ -182,7 +189,9 @@ def build_graph(
     )
     names = PREFIX_NODES if prefix else NODES
     for fn in names:
-        g.add_node(fn.__name__, cast(Any, _node(fn, fn.__name__, deps, groups_from, client_keys)))
+        g.add_node(
+            fn.__name__, cast(Any, _node(fn, fn.__name__, deps, groups_from, client_keys, defaults))
+        )
     g.add_edge(START, FIRST_NODE)
     g.add_edge(FIRST_NODE, "constrain")
     ends: dict[Hashable, str] = {

@@ -4,8 +4,11 @@
 server awaits for every run and state read. It returns the compiled graph of
 :func:`graphs.rag.build_graph` over the index named by ``$CITERAG_INDEX`` (default
 ``.citerag/index``; ``$CITERAG_EMBEDDING_MODEL`` as for ``citerag serve``; answers are
-extractive), loaded once in a worker thread and reloaded when ``citerag ingest`` publishes a new
-build. The server supplies the checkpointer (threads keep their conversation) and the store.
+extractive unless ``$CITERAG_MODEL`` names a chat model, its settings in
+``$CITERAG_MODEL_<SETTING>`` such as ``CITERAG_MODEL_BASE_URL`` and
+``CITERAG_MODEL_TIMEOUT_S``), loaded once in a worker thread and reloaded when ``citerag
+ingest`` publishes a new build. The server supplies the checkpointer (threads keep their
+conversation) and the store.
 
 Access is the server's, not the client's:
 
@@ -35,7 +38,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 
-from graphs.config import client_knobs
+from graphs.config import client_knobs, model_knobs_from_env
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +103,19 @@ class _Served:
         if self._embedding is None:
             self._embedding = load_embedding_model(os.environ.get("CITERAG_EMBEDDING_MODEL"))
         deps = GraphDeps.from_index(index_dir, embedding_model=self._embedding)
-        log.info("agent server: serving %s (build %s)", index_dir, deps.manifest_id)
-        return build_graph(deps, groups_from=auth_groups, client_keys=client_knobs(("yes",)))
+        defaults = model_knobs_from_env(os.environ)
+        log.info(
+            "agent server: serving %s (build %s, model %s)",
+            index_dir,
+            deps.manifest_id,
+            defaults.get("model", "extractive"),
+        )
+        return build_graph(
+            deps,
+            groups_from=auth_groups,
+            client_keys=client_knobs(("yes",)),
+            defaults=defaults,
+        )
 
 
 _SERVED = _Served()

@@ -554,6 +554,11 @@ def load_settings(
         raw = env.get(var)
         if raw is not None and raw.strip() != "":
             from_env[name] = _coerce(name, raw.strip(), f"${var}", None)
+    from graphs.config import model_knobs_from_env
+
+    env_knobs = {k: v for k, v in model_knobs_from_env(env).items() if k != "model"}
+    if env_knobs:  # CITERAG_MODEL_* over the TOML's [model] settings ($CITERAG_MODEL: above)
+        from_env["rag_defaults"] = {**values.get("rag_defaults", {}), **env_knobs}
     _layer(values, from_env)
     flags: dict[str, Any] = {}
     for name, value in (overrides or {}).items():

@@ -4,6 +4,7 @@ follow-ups, streaming, and no restricted text for a user without the label."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -41,10 +42,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def agent_server(tmp_path_factory, sample_index, repo_root: Path) -> Iterator[str]:
-    """``langgraph dev`` over the sample index; its URL. Stopped (process group) at the end."""
-    work = tmp_path_factory.mktemp("agent_server")
+@contextlib.contextmanager
+def _agent_server(work: Path, index: Path, repo_root: Path, **env_extra: str) -> Iterator[str]:
+    """``langgraph dev`` over ``index`` in ``work``; its URL. Stopped (process group) after."""
     tokens = work / "tokens.json"
     tokens.write_text(
         json.dumps(
@@ -69,11 +69,12 @@ def agent_server(tmp_path_factory, sample_index, repo_root: Path) -> Iterator[st
     port = _free_port()
     env = {
         **os.environ,
-        "CITERAG_INDEX": str(sample_index),
+        "CITERAG_INDEX": str(index),
         "CITERAG_TOKENS": str(tokens),
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGSMITH_TRACING": "false",
         "LANGCHAIN_TRACING_V2": "false",
+        **env_extra,
     }
     cmd = [
         str(Path(sys.executable).parent / "langgraph"),
@@ -117,6 +118,45 @@ def agent_server(tmp_path_factory, sample_index, repo_root: Path) -> Iterator[st
         log.close()
         blocked = [line for line in _tail(work, 10**6).splitlines() if "BlockingError" in line]
         assert not blocked, f"the server flagged blocking calls: {blocked[:3]}"
+
+
+@pytest.fixture(scope="module")
+def agent_server(tmp_path_factory, sample_index, repo_root: Path) -> Iterator[str]:
+    """``langgraph dev`` over the sample index (extractive answers); its URL."""
+    with _agent_server(tmp_path_factory.mktemp("agent_server"), sample_index, repo_root) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chat_endpoint() -> Iterator[Any]:
+    from tests.support.openai_server import ScriptedOpenAIServer
+
+    server = ScriptedOpenAIServer().start()
+    yield server
+    server.close()
+
+
+#: The watchdog's deadline for the Agent Server with a chat model.
+MODEL_TIMEOUT_S = 2.0
+
+
+@pytest.fixture(scope="module")
+def model_agent_server(
+    tmp_path_factory, sample_index, repo_root: Path, chat_endpoint
+) -> Iterator[str]:
+    """``langgraph dev`` with ``$CITERAG_MODEL`` pointing at the scripted OpenAI server."""
+    with _agent_server(
+        tmp_path_factory.mktemp("agent_server_model"),
+        sample_index,
+        repo_root,
+        CITERAG_MODEL="openai:scripted-model",
+        CITERAG_MODEL_BASE_URL=chat_endpoint.base_url,
+        CITERAG_MODEL_TIMEOUT_S=str(MODEL_TIMEOUT_S),
+        CITERAG_MODEL_MAX_RETRIES="0",
+        OPENAI_API_KEY="",
+        OPENAI_BASE_URL="",
+    ) as url:
+        yield url
 
 
 def _tail(work: Path, chars: int = 4000) -> str:
@@ -258,3 +298,34 @@ def test_restricted_text_never_reaches_a_user_without_the_label(agent_server):
         assert r["trace"]["user_groups"] == []
         assert r["trace"]["config"]["gate_threshold"] is None  # not a knob clients may set
         assert all(c["doc_name"] != "board_minutes_2025.md" for c in r["citations"])
+
+
+def test_a_chat_model_streams_tokens_and_a_stall_ends_failed_in_time(
+    model_agent_server, chat_endpoint
+):
+    from tests.support.fake_models import good_answer
+    from tests.support.openai_server import reply, stall
+
+    alice = _client(model_agent_server, ALICE)
+    tid = alice.threads.create()["thread_id"]
+    chat_endpoint.set_script(reply(good_answer(1), chunk=4))
+    chunks = list(
+        alice.runs.stream(
+            tid,
+            GRAPH,
+            input={"question": "What does inverter fault code E-217 mean?"},
+            stream_mode=["custom", "values"],
+        )
+    )
+    tokens = [c.data["text"] for c in chunks if c.event == "custom" and c.data["type"] == "token"]
+    assert len(tokens) > 3 and "".join(tokens).startswith("The passage states it [1: ")
+    final = [c.data for c in chunks if c.event == "values"][-1]
+    assert final["status"] == "answered", final.get("reason")
+    chat_endpoint.set_script(stall(), reply(good_answer(1)))
+    tid = alice.threads.create()["thread_id"]  # a new thread: no follow-up rewrite by the model
+    out = alice.runs.wait(tid, GRAPH, input={"question": "What does fault code E-217 mean?"})
+    assert out["status"] == "failed"
+    assert f"no answer from {chat_endpoint.base_url} within {MODEL_TIMEOUT_S:g} s" in out["reason"]
+    tid = alice.threads.create()["thread_id"]
+    again = alice.runs.wait(tid, GRAPH, input={"question": "What does fault code E-217 mean?"})
+    assert again["status"] == "answered", again.get("reason")

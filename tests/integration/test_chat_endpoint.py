@@ -172,3 +172,70 @@ def test_a_missing_key_and_a_missing_package_say_what_to_do(graph: Any) -> None:
 def test_unknown_knobs_are_refused_in_python(graph: Any) -> None:
     with pytest.raises(ValueError, match=r"unknown configuration key 'kk' \(did you mean 'k'\?\)"):
         graph.invoke({"question": QUESTION}, {"configurable": {"kk": 5}})
+
+
+def _citerag(*args: str, env_extra: dict[str, str] | None = None) -> Any:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    env.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env_extra or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "citerag", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
+
+
+def test_the_cli_ends_a_stalled_model_with_one_line_and_exit_1(
+    sample_index: Path, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(stall())
+    run = _citerag(
+        "ask",
+        QUESTION,
+        "--index",
+        str(sample_index),
+        "--model",
+        "openai:scripted-model",
+        "--model-setting",
+        f"base_url={endpoint.base_url}",
+        "--model-setting",
+        f"timeout_s={STALL_TIMEOUT_S}",
+    )
+    assert run.returncode == 1, run.stderr[-2000:]
+    assert "[failed]" in run.stdout
+    assert f"reason: the chat model failed: no answer from {endpoint.base_url}" in run.stdout
+    assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
+    bad = _citerag("ask", QUESTION, "--index", str(sample_index), "--model-setting", "timeout=3")
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines()[-1] == (
+        "citerag: error: unknown model setting 'timeout'; known: base_url, api_key_env, "
+        "temperature, max_tokens, timeout_s, max_retries"
+    )
+
+
+def test_the_cli_streams_the_draft_then_the_validated_answer(
+    sample_index: Path, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(reply(good_answer(1), chunk=3))
+    run = _citerag(
+        "ask",
+        QUESTION,
+        "--index",
+        str(sample_index),
+        "--model",
+        "openai:scripted-model",
+        "--model-setting",
+        f"base_url={endpoint.base_url}",
+        "--stream",
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    draft, _, final = run.stdout.partition("[answered]")
+    assert draft.startswith('The passage states it [1: "'), run.stdout
+    assert final.lstrip().startswith("The passage states it [1].")
+    assert "sources:" in final

@@ -147,3 +147,51 @@ def test_readme_model_settings_table_is_the_generated_one():
     begin, end = "<!-- model-settings:begin -->", "<!-- model-settings:end -->"
     table = text.split(begin, 1)[1].split(end, 1)[0].strip()
     assert table == settings_table_markdown(), "paste chains.models.settings_table_markdown()"
+
+
+def test_model_and_settings_from_the_environment():
+    from graphs.config import model_knobs_from_env
+
+    env = {
+        "CITERAG_MODEL": "openai:qwen",
+        "CITERAG_MODEL_BASE_URL": "http://127.0.0.1:8080/v1",
+        "CITERAG_MODEL_TIMEOUT_S": "12",
+        "CITERAG_MODEL_TEMPERATURE": "0.2",
+        "CITERAG_MODEL_MAX_TOKENS": "",
+    }
+    assert model_knobs_from_env(env) == {
+        "model": "openai:qwen",
+        "model_base_url": "http://127.0.0.1:8080/v1",
+        "model_timeout_s": 12.0,
+        "temperature": 0.2,
+    }
+    with pytest.raises(ValueError, match=r"\$CITERAG_MODEL_MAX_RETRIES: .*integer"):
+        model_knobs_from_env({"CITERAG_MODEL_MAX_RETRIES": "two"})
+
+
+def test_server_model_table_and_environment(tmp_path):
+    from citerag.server.settings import load_settings
+
+    toml = tmp_path / "server.toml"
+    toml.write_text(
+        '[model]\nname = "openai:qwen"\nbase_url = "http://127.0.0.1:8080/v1"\ntimeout_s = 90\n'
+        "[rag]\nk = 10\n",
+        encoding="utf-8",
+    )
+    s = load_settings(toml, env={"CITERAG_MODEL_MAX_RETRIES": "0"})
+    assert s.model == "openai:qwen"
+    assert s.graph_defaults() == {
+        "model": "openai:qwen",
+        "model_base_url": "http://127.0.0.1:8080/v1",
+        "model_timeout_s": 90.0,
+        "model_max_retries": 0,
+        "k": 10,
+    }
+    toml.write_text("[model]\ntimeout = 3\n", encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"unknown setting \[model\] timeout; known: name, base_url"
+    ):
+        load_settings(toml, env={})
+    toml.write_text("[model]\ntimeout_s = -1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[model\] model setting timeout_s must be in"):
+        load_settings(toml, env={})
