@@ -438,12 +438,15 @@ def describe_model_error(
     detail = _one_line(exc)
     if isinstance(exc, ModelSetupError):
         return ModelFailure("setup", str(exc), True)
+    # the watchdog's deadline or an HTTP client's timeout (a bare TimeoutError a model raises
+    # at once is an ordinary error, retried by the ladder)
     if isinstance(exc, ModelTimeoutError) or names & {
         "APITimeoutError",
         "TimeoutException",
         "ReadTimeout",
         "ConnectTimeout",
-        "TimeoutError",
+        "WriteTimeout",
+        "PoolTimeout",
     }:
         return ModelFailure(
             "timeout",

@@ -195,3 +195,10 @@ def test_server_model_table_and_environment(tmp_path):
     toml.write_text("[model]\ntimeout_s = -1\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"\[model\] model setting timeout_s must be in"):
         load_settings(toml, env={})
+
+
+def test_a_bare_timeout_error_is_an_ordinary_retryable_error():
+    failure = describe_model_error(TimeoutError("t1"), "openai:m")
+    assert (failure.kind, failure.final, failure.reason) == ("other", False, "TimeoutError: t1")
+    read = describe_model_error(httpx.ReadTimeout("slow"), "openai:m")
+    assert (read.kind, read.final) == ("timeout", True)
