@@ -15,6 +15,7 @@ the same validation and fallback ladder applies to either.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import queue
 import re
@@ -33,9 +34,11 @@ from langchain_core.runnables import RunnableConfig
 from chains import answer_checks as checks
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
-from chains.models import ModelSettings, ModelTimeoutError, build_chat_model
+from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
 from citerag.index.bm25 import tokenize
 from loaders.sentences import sentence_spans
+
+log = logging.getLogger(__name__)
 
 #: A standalone number: not part of a word (``DMRT1``, ``B12``, ``FY2023``, ``1990s``), with
 #: optional thousands separators and decimals.
@@ -601,14 +604,54 @@ def _where(p: Passage) -> str:
 TokenSink = Callable[[str], None]
 
 
+#: The JSON schema of a structured answer (the answer prompt's summary block as fields).
+ANSWER_SCHEMA_FILE = "answer_schema_v1.json"
+#: Structured attempts that may fail in a row before a model is answered in text only.
+STRUCTURED_FAILURES_MAX = 2
+
+
+def answer_schema() -> dict[str, Any]:
+    """The structured answer's JSON schema (``chains/prompts/answer_schema_v1.json``)."""
+    from importlib import resources
+
+    text = resources.files("chains.prompts").joinpath(ANSWER_SCHEMA_FILE).read_text("utf-8")
+    return dict(json.loads(text))
+
+
+def contract_text(answer: dict[str, Any]) -> str:
+    """A structured answer in the text contract the ladder parses: the prose, then the
+    ``<summary>`` block with the other fields."""
+    prose = str(answer.get("answer") or "").strip()
+    sources = answer.get("sources")
+    block = {
+        "confidence": answer.get("confidence", "low"),
+        "sources": [s for s in sources if isinstance(s, int)] if isinstance(sources, list) else [],
+        "insufficient_evidence": bool(answer.get("insufficient_evidence", False)),
+    }
+    return f"{prose}\n<summary>{json.dumps(block)}</summary>"
+
+
+class StructuredUnavailableError(RuntimeError):
+    """The structured rung could not answer (no support, or output outside the schema)."""
+
+
 class ChatModelAnswerer:
     """Any LangChain chat model behind the answer prompt, bounded in time.
 
-    The model is streamed in a worker thread and read through a queue with a deadline: a
-    model that sends nothing for ``timeout_s`` (before its first token or between two) ends
-    the attempt with :class:`~chains.models.ModelTimeoutError`, whatever its client does;
-    the worker is told to stop and, as a daemon thread, never holds the process. Each
-    piece of text goes to ``on_token`` as it arrives.
+    **Rungs.** Where the model supports structured output (``with_structured_output``: JSON
+    schema, tool calling or JSON mode, whichever its LangChain class uses) and
+    ``structured`` is ``auto``, the first rung asks for :func:`answer_schema` and turns the
+    reply into the text contract (:func:`contract_text`); a model without support, one that
+    refuses the request format (HTTP 400) or replies outside the schema falls back to the
+    text prompt in the same attempt, and after :data:`STRUCTURED_FAILURES_MAX` such failures
+    in a row (at once for no support or a 400) it is asked in text only. The ladder's own
+    rungs (the block's parse, regex recovery, the retry) follow either way.
+
+    **Deadline.** The model is streamed in a worker thread and read through a queue with a
+    deadline: a model that sends nothing for ``timeout_s`` (before its first token or between
+    two) ends the attempt with :class:`~chains.models.ModelTimeoutError`, whatever its client
+    does; the worker is told to stop and, as a daemon thread, never holds the process. Each
+    piece of answer text goes to ``on_token`` as it arrives.
     """
 
     def __init__(
@@ -618,6 +661,7 @@ class ChatModelAnswerer:
         *,
         settings: ModelSettings | None = None,
         spec: str = "",
+        structured: str = "auto",
     ) -> None:
         """Wrap a chat model.
 
@@ -626,12 +670,28 @@ class ChatModelAnswerer:
             name: Name for traces (defaults to the model's class and model name).
             settings: Its settings (``timeout_s`` is the watchdog's deadline).
             spec: The spec it was built from (for error messages).
+            structured: ``auto`` (structured output first where the model supports it) or
+                ``off`` (the text prompt only).
+
+        Raises:
+            ValueError: ``structured`` is neither ``auto`` nor ``off``.
         """
+        if structured not in ("auto", "off"):
+            raise ValueError(f"structured must be 'auto' or 'off', not {structured!r}")
         self.model = model
         self.settings = settings or ModelSettings()
         self.spec = spec
+        self.structured = structured
+        self._structured_runnable: Any = None
+        self._structured_failures = 0 if structured == "auto" else STRUCTURED_FAILURES_MAX
+        self._lock = threading.Lock()
         model_name = getattr(model, "model_name", None) or getattr(model, "model", None)
         self.name = name or f"{type(model).__name__}" + (f":{model_name}" if model_name else "")
+
+    @property
+    def tries_structured(self) -> bool:
+        """Whether the next attempt starts with the structured rung."""
+        return self._structured_failures < STRUCTURED_FAILURES_MAX
 
     def generate(
         self,
@@ -641,32 +701,107 @@ class ChatModelAnswerer:
         *,
         on_token: TokenSink | None = None,
         config: RunnableConfig | None = None,
+        notes: list[str] | None = None,
     ) -> str:
-        """Stream the model on the rendered messages and return its whole text.
+        """Ask the model (structured first where it can) and return the text contract.
 
         Args:
             question: The question (unused: it is in ``messages``).
             passages: The numbered passages (unused: they are in ``messages``).
             messages: The rendered prompt.
-            on_token: Receives each piece of text as it arrives.
+            on_token: Receives each piece of answer text as it arrives.
             config: The node's config (its callbacks see the model's tokens, e.g.
                 LangGraph's ``stream_mode="messages"``).
+            notes: Receives what the rungs did (``structured``, ``text``, why a structured
+                try fell back), for the trace.
 
         Raises:
             ModelTimeoutError: Nothing arrived within ``settings.timeout_s``.
             Exception: Whatever the model's client raised.
         """
+        notes = notes if notes is not None else []
+        if self.tries_structured:
+            try:
+                raw = self._structured(messages, on_token, config)
+            except StructuredUnavailableError as exc:
+                notes.append(f"structured output unavailable, text prompt used: {exc}")
+            else:
+                with self._lock:
+                    self._structured_failures = 0
+                notes.append("structured")
+                return raw
+        notes.append("text")
+        return self._watched(self.model, messages, config, _content_text, on_token)
+
+    def _structured(
+        self, messages: list[BaseMessage], on_token: TokenSink | None, config: RunnableConfig | None
+    ) -> str:
+        """The structured rung: stream the schema's object, its ``answer`` as tokens."""
+        try:
+            with self._lock:
+                if self._structured_runnable is None:
+                    self._structured_runnable = self.model.with_structured_output(answer_schema())
+            runnable = self._structured_runnable
+        except NotImplementedError:
+            self._give_up_structured(at_once=True)
+            raise StructuredUnavailableError(f"{type(self.model).__name__} has none") from None
+        shown = [""]
+
+        def answer_delta(partial: Any) -> str:
+            text = partial.get("answer") if isinstance(partial, dict) else None
+            if not isinstance(text, str) or not text.startswith(shown[0]):
+                return ""
+            delta, shown[0] = text[len(shown[0]) :], text
+            return delta
+
+        final: list[Any] = [None]
+
+        def keep(partial: Any) -> str:
+            final[0] = partial
+            return answer_delta(partial)
+
+        try:
+            self._watched(runnable, messages, config, keep, on_token)
+        except Exception as exc:
+            failure = describe_model_error(exc, self.spec, self.settings)
+            if failure.final and failure.kind != "bad_request":
+                raise  # a timeout, a key, a rate limit: the text prompt would fail the same way
+            self._give_up_structured(at_once=failure.kind == "bad_request")
+            raise StructuredUnavailableError(failure.reason) from exc
+        obj = final[0]
+        if not isinstance(obj, dict) or not isinstance(obj.get("answer"), str):
+            self._give_up_structured(at_once=False)
+            raise StructuredUnavailableError(f"a reply outside the schema ({str(obj)[:120]!r})")
+        return contract_text(obj)
+
+    def _give_up_structured(self, *, at_once: bool) -> None:
+        with self._lock:
+            self._structured_failures = (
+                STRUCTURED_FAILURES_MAX if at_once else self._structured_failures + 1
+            )
+            if not self.tries_structured:
+                log.info("%s: structured output off for this model (text prompt only)", self.name)
+
+    def _watched(
+        self,
+        runnable: Any,
+        messages: list[BaseMessage],
+        config: RunnableConfig | None,
+        text_of: Callable[[Any], str],
+        on_token: TokenSink | None,
+    ) -> str:
+        """Stream ``runnable`` in a worker thread behind the watchdog; the joined texts."""
         pieces: queue.Queue[tuple[str, Any]] = queue.Queue()
         stop = threading.Event()
 
         def work() -> None:
             try:
-                stream = self.model.stream(messages, config=config)
+                stream = runnable.stream(messages, config=config)
                 try:
                     for chunk in stream:
                         if stop.is_set():
                             break
-                        pieces.put(("text", _content_text(chunk.content)))
+                        pieces.put(("chunk", chunk))
                 finally:
                     close = getattr(stream, "close", None)
                     if close is not None:
@@ -678,22 +813,25 @@ class ChatModelAnswerer:
         threading.Thread(target=work, name="citerag-model", daemon=True).start()
         out: list[str] = []
         timeout = self.settings.timeout_s
+        got_any = False
         while True:
             try:
                 kind, value = pieces.get(timeout=timeout)
             except queue.Empty:
                 stop.set()
                 raise ModelTimeoutError(
-                    f"no token within {timeout:g} s ({'after' if out else 'before'} the first)"
+                    f"no token within {timeout:g} s ({'after' if got_any else 'before'} the first)"
                 ) from None
             if kind == "end":
                 return "".join(out)
             if kind == "error":
                 raise value
-            if value:
-                out.append(value)
+            got_any = True
+            text = text_of(value.content if hasattr(value, "content") else value)
+            if text:
+                out.append(text)
                 if on_token is not None:
-                    on_token(value)
+                    on_token(text)
 
 
 def _content_text(content: Any) -> str:
@@ -711,6 +849,7 @@ def make_answerer(
     *,
     focus_coverage: float = 0.0,
     settings: ModelSettings | None = None,
+    structured: str = "auto",
     **rules: bool,
 ) -> Answerer:
     """Build an answerer from config.
@@ -725,6 +864,8 @@ def make_answerer(
         focus_coverage: The extractive answerer's ``focus_coverage`` (``0`` = off).
         settings: A chat model's endpoint, key variable, limits and deadline
             (:class:`chains.models.ModelSettings`).
+        structured: A chat model's first rung: ``auto`` (structured output where supported)
+            or ``off``.
         **rules: The extractive answerer's refusal rules by their knob names
             (:data:`chains.answer_checks.REFUSAL_RULES`: ``number_check`` is its
             ``require_question_numbers``, each other one the argument of that name); a rule
@@ -744,7 +885,7 @@ def make_answerer(
     on = {r: bool(rules.get(r, r in checks.DEFAULT_RULES)) for r in checks.REFUSAL_RULES}
     settings = settings or ModelSettings()
     if isinstance(spec, BaseChatModel):
-        return ChatModelAnswerer(spec, settings=settings)
+        return ChatModelAnswerer(spec, settings=settings, structured=structured)
     if not isinstance(spec, str):
         return spec
     if spec in ("extractive", "", "default"):
@@ -759,11 +900,17 @@ def make_answerer(
         from chains.local_llm import load_local_chat_model
 
         return ChatModelAnswerer(
-            load_local_chat_model(spec), name=spec, settings=settings, spec=spec
+            load_local_chat_model(spec),
+            name=spec,
+            settings=settings,
+            spec=spec,
+            structured=structured,
         )
     if ":" in spec:
         model = build_chat_model(spec, settings, temperature=temperature)
-        return ChatModelAnswerer(model, name=spec, settings=settings, spec=spec)
+        return ChatModelAnswerer(
+            model, name=spec, settings=settings, spec=spec, structured=structured
+        )
     raise ValueError(
         f"unknown model {spec!r}: use 'extractive', 'smollm2' or a provider:model string "
         "such as 'openai:gpt-4.1-mini' / 'ollama:llama3.1'"

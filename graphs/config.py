@@ -240,6 +240,14 @@ class RAGConfig:
         "str",
     )
     temperature: float = knob(0.0, "sampling temperature for chat models", "float", lo=0, hi=2)
+    structured_output: str = knob(
+        "auto",
+        "chat models: `auto` asks for a JSON-schema answer first where the model supports "
+        "structured output (the text prompt and its regex recovery are the fallbacks), `off` "
+        "the text prompt only",
+        "choice",
+        choices=("auto", "off"),
+    )
     model_base_url: str | None = model_knob("base_url")
     model_api_key_env: str | None = model_knob("api_key_env")
     model_max_tokens: int | None = model_knob("max_tokens")

@@ -265,7 +265,9 @@ class GraphDeps:
             # an injected chat model keeps its own client settings; the watchdog's deadline
             # (``model_timeout_s``) still applies to it
             kwargs: dict[str, Any] = (
-                {"settings": cfg.model_settings()} if isinstance(spec, BaseChatModel) else {}
+                {"settings": cfg.model_settings(), "structured": cfg.structured_output}
+                if isinstance(spec, BaseChatModel)
+                else {}
             )
             key: Any = ("__injected__", tuple(sorted(kwargs.items())))
         else:
@@ -274,6 +276,7 @@ class GraphDeps:
                 "temperature": cfg.temperature,
                 "focus_coverage": cfg.focus_coverage,
                 "settings": cfg.model_settings(),
+                "structured": cfg.structured_output,
                 **{rule: getattr(cfg, rule) for rule in REFUSAL_RULES},
             }
             key = (spec, tuple(sorted(kwargs.items())))

@@ -362,6 +362,7 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
             write(streaming.token_event(shown, attempt))
 
     answerer: Answerer | None = None
+    notes: list[str] = []
     try:
         answerer = deps.answerer_for(cfg)
         if isinstance(answerer, ChatModelAnswerer):
@@ -371,6 +372,7 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
                 list(state["model_messages"]),
                 on_token=on_token,
                 config=config,
+                notes=notes,
             )
         else:
             raw = answerer.generate(state["question"], ctx.passages, list(state["model_messages"]))
@@ -394,7 +396,10 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         "last_error": None,
         "last_error_final": False,
         "generator": answerer.name,
-        "events": [{"node": "generate", "attempt": attempt, "event": "ok"}],
+        "events": [
+            {"node": "generate", "attempt": attempt, "event": "ok"}
+            | ({"rungs": notes} if notes else {})
+        ],
     }
 
 

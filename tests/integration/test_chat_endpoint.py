@@ -239,3 +239,65 @@ def test_the_cli_streams_the_draft_then_the_validated_answer(
     assert draft.startswith('The passage states it [1: "'), run.stdout
     assert final.lstrip().startswith("The passage states it [1].")
     assert "sources:" in final
+
+
+def _structured_reply(messages: Any) -> str:
+    import json
+
+    from tests.support.fake_models import quote_of
+
+    return json.dumps(
+        {
+            "answer": f'The inverter reports it [1: "{quote_of(messages, 1)}"].',
+            "sources": [1],
+            "confidence": "high",
+            "insufficient_evidence": False,
+        }
+    )
+
+
+def test_structured_output_is_the_first_rung_and_streams_its_answer_field(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(reply(_structured_reply, chunk=6), structured=True)
+    cfg = config_for(endpoint, model_timeout_s=30.0)
+    cfg["configurable"]["temperature"] = 0.1  # a fresh answerer: no memory of earlier tests
+    events, final = run_streamed(graph, cfg)
+    assert endpoint.requests[0]["response_format"]["type"] == "json_schema"
+    text = "".join(e["text"] for e in events if e["type"] == "token")
+    assert text.startswith("The inverter reports it [1: ") and '"sources"' not in text
+    assert final["status"] == "answered", final["reason"]
+    rungs = [e.get("rungs") for e in final["trace"]["events"] if e.get("node") == "generate"]
+    assert rungs == [["structured"]]
+    assert final["trace"]["block"]["status"] == "ok"
+
+
+def test_a_server_without_structured_output_falls_back_to_text_once(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(reply(good_answer(1)), structured=False)
+    cfg = config_for(endpoint, model_timeout_s=30.0)
+    cfg["configurable"]["temperature"] = 0.2  # a fresh answerer
+    first = graph.invoke({"question": QUESTION}, cfg)
+    assert first["status"] == "answered", first["reason"]
+    assert len(endpoint.refused_formats) == 1 and len(endpoint.requests) == 1
+    rungs = [e.get("rungs") for e in first["trace"]["events"] if e.get("node") == "generate"]
+    assert rungs[0][0].startswith("structured output unavailable, text prompt used: ")
+    second = graph.invoke({"question": QUESTION}, cfg)
+    assert second["status"] == "answered"
+    assert len(endpoint.refused_formats) == 1, "a 400 turns the structured rung off at once"
+    rungs = [e.get("rungs") for e in second["trace"]["events"] if e.get("node") == "generate"]
+    assert rungs == [["text"]]
+
+
+def test_structured_output_outside_the_schema_falls_back_to_the_text_prompt(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    endpoint.set_script(reply("not json at all"), reply(good_answer(1)), structured=True)
+    cfg = config_for(endpoint, model_timeout_s=30.0)
+    cfg["configurable"]["temperature"] = 0.3  # a fresh answerer
+    out = graph.invoke({"question": QUESTION}, cfg)
+    assert out["status"] == "answered", out["reason"]
+    assert len(endpoint.requests) == 2
+    assert "response_format" in endpoint.requests[0]
+    assert "response_format" not in endpoint.requests[1]

@@ -87,13 +87,19 @@ class ScriptedOpenAIServer:
 
     Attributes:
         script: Steps, one per request; the last one repeats.
-        requests: The JSON body of every chat request, in order.
+        requests: The JSON body of every chat request the script answered, in order.
         base_url: ``http://127.0.0.1:PORT/v1``, once started.
+        structured: Whether requests for structured output (``response_format``, ``tools``)
+            are served (their replies are the script's: give JSON text); ``False``, like many
+            local servers, answers them 400 without taking a step, and records them in
+            ``refused_formats``.
     """
 
     script: list[Step] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     base_url: str = ""
+    structured: bool = False
+    refused_formats: list[dict[str, Any]] = field(default_factory=list)
     _release: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _httpd: ThreadingHTTPServer | None = None
@@ -115,6 +121,12 @@ class ScriptedOpenAIServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if not server.structured and (body.get("response_format") or body.get("tools")):
+                    with server._lock:
+                        server.refused_formats.append(body)
+                    payload = {"error": {"message": "response_format is not supported"}}
+                    self._send(400, json.dumps(payload).encode(), "application/json")
+                    return
                 step = server._next(body)
                 if step.kind == "error":
                     payload = {
@@ -174,11 +186,15 @@ class ScriptedOpenAIServer:
         threading.Thread(target=httpd.serve_forever, name="scripted-openai", daemon=True).start()
         return self
 
-    def set_script(self, *steps: Step) -> None:
-        """Replace the script (and forget earlier requests)."""
+    def set_script(self, *steps: Step, structured: bool | None = None) -> None:
+        """Replace the script (and forget earlier requests); ``structured`` switches the
+        serving of structured-output requests."""
         with self._lock:
             self.script = list(steps)
             self.requests.clear()
+            self.refused_formats.clear()
+            if structured is not None:
+                self.structured = structured
 
     def _next(self, body: dict[str, Any]) -> Step:
         with self._lock:
