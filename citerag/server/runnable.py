@@ -368,8 +368,38 @@ def _default(obj: Any) -> Any:
     return f"<{type(obj).__name__}>"
 
 
+#: Stream events of the graph's inner runs whose ``data.input`` is the whole graph state.
+_STATE_INPUT_EVENTS = frozenset({"on_chain_start", "on_chain_end", "on_chain_stream"})
+
+
+def bounded_event(event: Any) -> Any:
+    """A ``stream_events`` event without the graph state it repeats.
+
+    Every node's start and end event carries the whole state as its input (the passages,
+    the candidates, the model request), its end event what it changed, and the graph's own
+    stream events the state again: one question sent ~160 KB over the sample corpus even
+    without the inputs. An inner run's input, output and chunk become the list of their
+    keys: the events show which node ran, when, and what it touched; the root run's input
+    (the question) and output (the answer, with the trace that records every decision) stay
+    as they are.
+    """
+    if not isinstance(event, dict) or event.get("event") not in _STATE_INPUT_EVENTS:
+        return event
+    if not event.get("parent_ids"):
+        return event  # the root run: the question and the answer
+    data = event.get("data")
+    if not isinstance(data, dict):
+        return event
+    slim = {
+        part: {"keys": sorted(map(str, value))} if isinstance(value, dict) else value
+        for part, value in data.items()
+    }
+    return {**event, "data": slim}
+
+
 class ServerSerializer(WellKnownLCSerializer):
-    """LangServe's serializer, tolerant of the graph's internal state in stream events.
+    """LangServe's serializer, tolerant of the graph's internal state in stream events, and
+    keeping ``stream_events`` bounded (:func:`bounded_event`).
 
     Node inputs and outputs (visible through ``stream_events``/``stream_log``) contain
     dataclasses, numpy arrays and dicts with integer keys, which the default serializer
@@ -379,5 +409,7 @@ class ServerSerializer(WellKnownLCSerializer):
     def dumps(self, obj: Any) -> bytes:
         """Dump to JSON bytes."""
         return orjson.dumps(
-            obj, default=_default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
+            bounded_event(obj),
+            default=_default,
+            option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY,
         )

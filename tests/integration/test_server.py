@@ -434,6 +434,27 @@ def test_stream_events_reach_the_client(server: Server):
     assert end and end[-1]["data"]["output"]["status"] == "answered"
 
 
+def test_stream_events_stay_bounded(server: Server):
+    """Node events name the state's keys instead of repeating the state (159 KB a question
+    before, with node inputs alone left out): the events and the answer still arrive."""
+    with server.client() as c:
+        r = c.post(
+            "/rag/stream_events",
+            json={"input": {"question": REVENUE_QUESTION}, "version": "v2"},
+        )
+    assert r.status_code == 200
+    events = [d for e, d in sse_events(r.content) if e == "data"]
+    assert {"retrieve", "gate", "validate"} <= {e.get("name") for e in events}
+    sizes = sorted(len(json.dumps(e)) for e in events)
+    assert len(r.content) < 60_000, (len(r.content), sizes[-3:])
+    inner = [len(json.dumps(e)) for e in events if e.get("parent_ids")]
+    assert max(inner) < 2_000, sizes[-3:]
+    retrieve = next(e for e in events if e["event"] == "on_chain_end" and e["name"] == "retrieve")
+    assert "candidates" in retrieve["data"]["output"]["keys"]
+    end = [e for e in events if e["event"] == "on_chain_end" and not e.get("parent_ids")]
+    assert end and end[-1]["data"]["output"]["status"] == "answered"
+
+
 def test_board_member_gets_the_restricted_answer(server: Server):
     out = server.ask(BOARD_QUESTION, token=BOARD_TOKEN)
     assert out["status"] == "answered", out["reason"]
