@@ -221,6 +221,12 @@ def bearer_token(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
     return None
 
 
+def _path_matches(path: str, pattern: str) -> bool:
+    """``pattern`` ending in ``/`` is a prefix (``/app/api/``); any other is the path itself
+    (``/rag/stream`` accepts ``/rag/stream``, not ``/rag/stream_events``)."""
+    return path.startswith(pattern) if pattern.endswith("/") else path == pattern
+
+
 def cookie_value(headers: Iterable[tuple[bytes, bytes]], name: str) -> str | None:
     """Return a cookie's value from the request headers, if present."""
     for key, value in headers:
@@ -283,7 +289,7 @@ class AuthMiddleware:
     def _cookie_token(self, path: str, headers: Iterable[tuple[bytes, bytes]]) -> str | None:
         """The token of the first cookie accepted on this path that the request carries."""
         for name, prefixes in self.cookies:
-            if prefixes and path.startswith(prefixes):
+            if any(_path_matches(path, p) for p in prefixes):
                 token = cookie_value(headers, name)
                 if token:
                     return token

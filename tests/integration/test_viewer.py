@@ -427,3 +427,71 @@ def test_viewer_api_bad_input_is_a_clear_4xx(server: Server):
     assert httpx.get(f"{server.url}/app/api/documents/{pdf}/text").status_code == 401
     with httpx.Client(base_url=server.url, headers=auth("unknown-token-000000000")) as c:
         assert c.get(f"/app/api/documents/{pdf}/text").status_code == 401
+
+
+@pytest.fixture(scope="module")
+def chat_endpoint() -> Iterator[Any]:
+    from tests.support.openai_server import ScriptedOpenAIServer
+
+    endpoint = ScriptedOpenAIServer().start()
+    yield endpoint
+    endpoint.close()
+
+
+@pytest.fixture(scope="module")
+def model_server(
+    tmp_path_factory: pytest.TempPathFactory,
+    sample_index: Path,
+    embedding_model: Any,
+    chat_endpoint: Any,
+) -> Iterator[Server]:
+    """The server with a chat model: the scripted OpenAI-compatible endpoint."""
+    from dataclasses import replace
+
+    root = tmp_path_factory.mktemp("viewer_model")
+    shutil.copytree(sample_index, root / "index", symlinks=True)
+    write_tokens(root / "tokens.json")
+    settings = replace(
+        server_settings(root),
+        model="openai:scripted-model",
+        rag_defaults={"model_base_url": chat_endpoint.base_url, "model_max_retries": 0},
+    ).validate()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("OPENAI_API_KEY", raising=False)
+        mp.delenv("OPENAI_BASE_URL", raising=False)
+        with running_server(settings, embedding_model) as srv:
+            yield srv
+
+
+def test_the_answer_streams_into_the_page_and_markers_become_links_when_validated(
+    chromium: str, playwright_driver: Any, model_server: Server, chat_endpoint: Any, tmp_path: Path
+):
+    from playwright.sync_api import expect
+
+    from tests.support.fake_models import good_answer
+    from tests.support.openai_server import hold
+
+    context = playwright_driver.chromium.launch_persistent_context(
+        str(tmp_path / "profile-stream"), executable_path=chromium, args=CHROMIUM_ARGS
+    )
+    try:
+        s = Session(context.pages[0] if context.pages else context.new_page(), model_server)
+        s.sign_in(PUBLIC_TOKEN)
+        chat_endpoint.set_script(hold(good_answer(1), after=3, chunk=4))
+        page = s.page
+        page.fill("#question", "What does inverter fault code E-217 mean?")
+        page.click("#ask-button")
+        result = page.locator("#result")
+        # half-written: the draft is on the page before the model has finished
+        expect(result).to_have_attribute("data-state", "streaming", timeout=WAIT_MS)
+        expect(page.locator("#answer")).to_have_text("The passage ", timeout=WAIT_MS)
+        assert page.locator("#answer button.marker").count() == 0
+        assert page.inner_text("#status") == "Writing…"
+        chat_endpoint.proceed()
+        expect(result).to_have_attribute("data-state", "done", timeout=WAIT_MS)
+        assert result.get_attribute("data-status") == "answered"
+        expect(page.locator("#answer button.marker", has_text="[1]")).to_have_count(1)
+        assert '[1: "' not in page.inner_text("#answer")  # the draft's marker text is gone
+        s.assert_only_local_requests()
+    finally:
+        context.close()

@@ -10,6 +10,8 @@ step of the script:
   of the request's messages;
 * :func:`stall` — accept and never answer (``after`` pieces of a reply first: a stall
   mid-stream);
+* :func:`hold` — stream part of a reply, wait for :meth:`ScriptedOpenAIServer.proceed`,
+  then the rest;
 * :func:`error` — an HTTP error with an OpenAI-shaped body.
 
 Stalled handlers wait on an event that :meth:`ScriptedOpenAIServer.close` sets, so closing
@@ -64,6 +66,12 @@ def stall(text: Text = "", after: int = 0, chunk: int = 8) -> Step:
     return Step("stall", text, chunk, after)
 
 
+def hold(text: Text, after: int, chunk: int = 8) -> Step:
+    """Stream ``after`` pieces of ``text``, wait until :meth:`ScriptedOpenAIServer.proceed`
+    is called, then stream the rest (lets a test look at a half-written answer)."""
+    return Step("hold", text, chunk, after)
+
+
 def error(status: int, message: str = "scripted error") -> Step:
     """An HTTP error with an OpenAI-shaped JSON body."""
     return Step("error", message, status=status)
@@ -101,6 +109,7 @@ class ScriptedOpenAIServer:
     structured: bool = False
     refused_formats: list[dict[str, Any]] = field(default_factory=list)
     _release: threading.Event = field(default_factory=threading.Event)
+    _proceed: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _httpd: ThreadingHTTPServer | None = None
 
@@ -156,6 +165,8 @@ class ScriptedOpenAIServer:
                 limit = step.after if step.kind == "stall" else len(pieces)
                 try:
                     for n, piece in enumerate(pieces[:limit]):
+                        if step.kind == "hold" and n == step.after:
+                            server._proceed.wait()
                         if step.pace_s and n:
                             time.sleep(step.pace_s)  # a model's pace, not synchronisation
                         self._event(_chunk(body, piece))
@@ -193,6 +204,7 @@ class ScriptedOpenAIServer:
             self.script = list(steps)
             self.requests.clear()
             self.refused_formats.clear()
+            self._proceed.clear()
             if structured is not None:
                 self.structured = structured
 
@@ -204,9 +216,14 @@ class ScriptedOpenAIServer:
                 return reply("")
             return self.script[min(n, len(self.script) - 1)]
 
+    def proceed(self) -> None:
+        """Let a held reply (:func:`hold`) stream the rest."""
+        self._proceed.set()
+
     def close(self) -> None:
         """Release stalled handlers and stop listening."""
         self._release.set()
+        self._proceed.set()
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()

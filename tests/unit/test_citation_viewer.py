@@ -321,7 +321,7 @@ def test_viewer_cookie_is_accepted_only_on_its_paths(tmp_path: Path):
     mw = AuthMiddleware(
         app,
         tokens=TokenStore(tokens_file),
-        cookies=[(VIEWER_COOKIE, ("/rag/invoke", "/app/api/"))],
+        cookies=[(VIEWER_COOKIE, ("/rag/invoke", "/rag/stream", "/app/api/"))],
     )
 
     def status(path: str, cookie: str) -> int:
@@ -343,8 +343,11 @@ def test_viewer_cookie_is_accepted_only_on_its_paths(tmp_path: Path):
 
     assert status("/rag/invoke", VIEWER_COOKIE) == 200
     assert status("/app/api/me", VIEWER_COOKIE) == 200
-    assert seen == ["u", "u"]
+    assert seen[:2] == ["u", "u"]
     assert status("/documents", VIEWER_COOKIE) == 401
     assert status("/rag/batch", VIEWER_COOKIE) == 401
+    assert status("/rag/stream", VIEWER_COOKIE) == 200
+    assert status("/rag/stream_events", VIEWER_COOKIE) == 401  # exact path, not a prefix
+    assert status("/rag/invoke2", VIEWER_COOKIE) == 401
     assert status("/index/documents", VIEWER_COOKIE) == 401
     assert status("/rag/invoke", PLAYGROUND_COOKIE) == 401  # playground cookie not enabled

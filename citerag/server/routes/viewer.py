@@ -5,8 +5,8 @@ Page and sign-in (public: they hold no data):
 * ``GET /app/``: the page (``static/index.html`` with its CSS and JS under ``/app/static/``).
 * ``POST /app/login`` ``{"token": "..."}``: checks the token and sets the HttpOnly,
   ``SameSite=Strict`` viewer cookie (:data:`~citerag.server.auth.VIEWER_COOKIE`), which the
-  auth middleware accepts on ``/rag/invoke`` and ``/app/api/*`` only. ``POST /app/logout``
-  clears it.
+  auth middleware accepts on ``/rag/invoke``, ``/rag/stream`` and ``/app/api/*`` only.
+  ``POST /app/logout`` clears it.
 
 Document API (bearer token or the viewer cookie):
 
@@ -54,8 +54,9 @@ log = logging.getLogger(__name__)
 
 #: Where the page lives.
 APP_PATH = "/app"
-#: Paths the viewer cookie is accepted on (prefixes).
-COOKIE_PATHS = ("/rag/invoke", f"{APP_PATH}/api/")
+#: Paths the viewer cookie is accepted on (one ending in ``/`` is a prefix, any other the path
+#: itself): the page asks through ``/rag/stream`` (``/rag/invoke`` kept for scripts of it).
+COOKIE_PATHS = ("/rag/invoke", "/rag/stream", f"{APP_PATH}/api/")
 #: Paths served without a token: the page, its assets and the sign-in routes.
 PUBLIC_PATHS = (APP_PATH, f"{APP_PATH}/", f"{APP_PATH}/login", f"{APP_PATH}/logout")
 PUBLIC_PREFIXES = (f"{APP_PATH}/static/",)
