@@ -199,12 +199,16 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from graphs.deps import GraphDeps
-    from graphs.rag import build_graph, checkpoint_serde
+    from citerag.cli import loading
+    from graphs.rag import checkpoint_serde, load_default_graph
 
     configurable = settings_from_args(args)
-    deps = GraphDeps.from_index(args.index, embedding_model=args.embedding_model)
-    graph = build_graph(deps, checkpointer=InMemorySaver(serde=checkpoint_serde()))
+    with loading():
+        graph = load_default_graph(
+            args.index,
+            embedding_model=args.embedding_model,
+            checkpointer=InMemorySaver(serde=checkpoint_serde()),
+        )
     config: RunnableConfig = {"configurable": {**configurable, "thread_id": uuid4().hex}}
     groups = [g for g in (args.groups or "").split(",") if g]
     print(

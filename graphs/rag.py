@@ -257,6 +257,7 @@ def load_default_graph(
     model: BaseChatModel | Answerer | None = None,
     embedding_model: str | None = None,
     traced_queries: bool = True,
+    checkpointer: Checkpointer = None,
 ) -> CompiledStateGraph:
     """Load an index directory with the offline defaults and build the graph.
 
@@ -271,6 +272,7 @@ def load_default_graph(
         traced_queries: Send questions through a traced copy of the encoder
             (:mod:`citerag.traced_queries`: ~0.4 s at load, a few ms saved per question);
             ``False`` for a single question, which then goes through ``encode``.
+        checkpointer: Keeps conversations per ``thread_id`` (see :func:`build_graph`).
 
     Raises:
         IndexNotFoundError: Nothing has been ingested into ``index_dir``.
@@ -288,7 +290,7 @@ def load_default_graph(
     loaded = time.perf_counter()
     deps = GraphDeps.from_index(index_dir, embedding_model=emb, model=model)
     opened = time.perf_counter()
-    graph = build_graph(deps)
+    graph = build_graph(deps, checkpointer=checkpointer)
     log.info(
         "graph loaded in %.2f s: index checked %.3f s, embedding model %.2f s, index opened "
         "%.2f s, graph compiled %.3f s",

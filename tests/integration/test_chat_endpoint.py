@@ -301,3 +301,23 @@ def test_structured_output_outside_the_schema_falls_back_to_the_text_prompt(
     assert len(endpoint.requests) == 2
     assert "response_format" in endpoint.requests[0]
     assert "response_format" not in endpoint.requests[1]
+
+
+def test_citerag_chat_keeps_the_conversation_and_shows_the_rewrite(sample_index: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "citerag", "chat", "--index", str(sample_index)],
+        input="What was Northwind's total revenue in 2025?\nAnd the year before?\nexit\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count("[answered]") == 2, run.stdout
+    assert "(asked as: What was Northwind's total revenue in 2024?)" in run.stdout
+    first, second = run.stdout.split("(asked as:", 1)
+    assert "412,860" in first and "371,540" in second
