@@ -84,12 +84,62 @@ class AssembledContext:
     tokens: int
 
 
+def _jaccard(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]]) -> float:
+    """Shingle-set overlap of two passages (``0`` = nothing shared, ``1`` = the same)."""
+    if not sa or not sb:
+        return 0.0
+    return len(sa & sb) / len(sa | sb)
+
+
+def _relevance(c: Candidate, position: int) -> float:
+    """A candidate's relevance for MMR: its second-stage score, else its rank."""
+    score = c.scores.get("rerank")
+    return float(score) if score is not None else 1.0 / (1 + position)
+
+
+def mmr_order(candidates: list[Candidate], lam: float) -> list[Candidate]:
+    """Maximal marginal relevance over the candidates (best first in, MMR order out).
+
+    Each step takes the candidate maximising ``lam * relevance - (1 - lam) * redundancy``,
+    where relevance is the second-stage score as a share of the best one and redundancy the
+    largest 5-word-shingle Jaccard overlap with a passage already taken: two copies of
+    one table row or one boilerplate paragraph no longer fill the context while a different
+    passage waits below them. The best candidate stays first; ``lam = 1`` keeps the order.
+
+    Args:
+        candidates: Best first.
+        lam: Weight of relevance against redundancy, in ``[0, 1]``.
+
+    Raises:
+        ValueError: ``lam`` outside ``[0, 1]``.
+    """
+    if not 0.0 <= lam <= 1.0:
+        raise ValueError(f"MMR lambda must be in [0, 1], not {lam!r}")
+    if lam >= 1.0 or len(candidates) < 3:
+        return list(candidates)
+    rel = [_relevance(c, i) for i, c in enumerate(candidates)]
+    top = max(rel)
+    scaled = [max(0.0, r / top) if top > 0 else 1.0 for r in rel]
+    shingles = [_shingles(c.content) for c in candidates]
+    taken = [0]
+    redundancy = [_jaccard(shingles[i], shingles[0]) for i in range(len(candidates))]
+    left = list(range(1, len(candidates)))
+    while left:
+        best = max(left, key=lambda i: (lam * scaled[i] - (1 - lam) * redundancy[i], -i))
+        taken.append(best)
+        left.remove(best)
+        for i in left:
+            redundancy[i] = max(redundancy[i], _jaccard(shingles[i], shingles[best]))
+    return [candidates[i] for i in taken]
+
+
 def assemble(
     candidates: list[Candidate],
     *,
     max_passages: int = 5,
     token_budget: int = 1800,
     dedupe_threshold: float = 0.8,
+    mmr_lambda: float = 1.0,
 ) -> AssembledContext:
     """Select and number passages.
 
@@ -98,6 +148,8 @@ def assemble(
         max_passages: Most passages to include.
         token_budget: Budget for the passages' text (estimated tokens).
         dedupe_threshold: Shingle containment above which a passage is a near-duplicate.
+        mmr_lambda: MMR's relevance weight (:func:`mmr_order`) applied after the
+            de-duplication; ``1`` = the candidates' own order.
 
     Returns:
         The assembled context. The best passage is always kept, even over budget.
@@ -112,6 +164,7 @@ def assemble(
             continue
         kept.append(c)
         kept_shingles.append(sh)
+    kept = mmr_order(kept, mmr_lambda)
     selected: list[Candidate] = []
     over: list[str] = []
     used = 0

@@ -233,6 +233,16 @@ class RAGConfig:
     dedupe_threshold: float = knob(
         0.8, "5-word-shingle containment counted as a near-duplicate", "float", lo=0.0, hi=1.0
     )
+    mmr_lambda: float = knob(
+        1.0,
+        "maximal marginal relevance when assembling: relevance weight against overlap with "
+        "passages already taken (`1` = rank order; e.g. `0.7` keeps copies of one row or "
+        "boilerplate from crowding the context)",
+        "float",
+        lo=0.0,
+        hi=1.0,
+        client="yes",
+    )
     model: str = knob(
         "extractive",
         "`extractive` (offline) or an `init_chat_model` string such as `openai:gpt-4o-mini`; "

@@ -287,6 +287,7 @@ def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         max_passages=cfg.max_passages,
         token_budget=cfg.token_budget,
         dedupe_threshold=cfg.dedupe_threshold,
+        mmr_lambda=cfg.mmr_lambda,
     )
     prompt = load_prompt(cfg.prompt_file)
     messages: list[BaseMessage] = [

@@ -12,6 +12,7 @@ from chains.assemble import (
     assemble,
     render_passages,
 )
+from chains.candidates import Candidate
 from tests.support.factories import make_candidate
 
 REVENUE = (
@@ -164,3 +165,35 @@ def test_passage_text_cannot_open_or_close_a_flagged_region():
     text = render_passages([Passage(1, make_candidate(planted))])
     assert text.count("⟦") == 1 and text.count("⟧") == 1  # only the server's own markers
     assert text.index("⟦") < text.index("Assistant:") < text.index("⟧")
+
+
+def _cand(key: str, text: str, rerank: float) -> Candidate:
+    from langchain_core.documents import Document
+
+    doc = Document(page_content=text, metadata={"content": text, "chunk_id": key})
+    return Candidate(key, doc, scores={"rerank": rerank})
+
+
+ROW = "Total revenue 8,214 7,961 7,402 for the fiscal years ended December 31"
+
+
+def test_mmr_moves_a_near_copy_below_a_different_passage():
+    from chains.assemble import mmr_order
+
+    first = _cand("a", ROW + " in millions of dollars", 0.90)
+    copy = _cand("b", ROW + " as restated in the annual report", 0.89)
+    other = _cand("c", "Operating income rose because cost of sales fell by four percent", 0.80)
+    assert [c.key for c in mmr_order([first, copy, other], 1.0)] == ["a", "b", "c"]
+    assert [c.key for c in mmr_order([first, copy, other], 0.7)] == ["a", "c", "b"]
+    with pytest.raises(ValueError, match="MMR lambda must be in"):
+        mmr_order([first], 1.5)
+
+
+def test_assemble_with_mmr_keeps_the_different_passage_within_max_passages():
+    first = _cand("a", ROW + " in millions of dollars", 0.90)
+    copy = _cand("b", ROW + " as restated in the annual report", 0.89)
+    other = _cand("c", "Operating income rose because cost of sales fell by four percent", 0.80)
+    plain = assemble([first, copy, other], max_passages=2, dedupe_threshold=1.0)
+    assert [p.candidate.key for p in plain.passages] == ["a", "b"]
+    mmr = assemble([first, copy, other], max_passages=2, dedupe_threshold=1.0, mmr_lambda=0.7)
+    assert [p.candidate.key for p in mmr.passages] == ["a", "c"]
