@@ -631,6 +631,31 @@ def contract_text(answer: dict[str, Any]) -> str:
     return f"{prose}\n<summary>{json.dumps(block)}</summary>"
 
 
+class ModelCancelledError(RuntimeError):
+    """A generation abandoned by :func:`cancel_generations` (the server is shutting down)."""
+
+
+#: The queues of the generations waiting for a model right now (see :func:`cancel_generations`).
+_WAITING: set[queue.Queue[tuple[str, Any]]] = set()
+_WAITING_LOCK = threading.Lock()
+
+
+def cancel_generations(reason: str) -> int:
+    """Wake every generation waiting for a model with :class:`ModelCancelledError`.
+
+    ``citerag serve`` calls it when it is told to stop, so a request waiting on a stalled
+    model is answered ``failed`` at once instead of holding the shutdown until its deadline.
+
+    Returns:
+        How many generations were woken.
+    """
+    with _WAITING_LOCK:
+        waiting = list(_WAITING)
+    for q in waiting:
+        q.put(("error", ModelCancelledError(reason)))
+    return len(waiting)
+
+
 class StructuredUnavailableError(RuntimeError):
     """The structured rung could not answer (no support, or output outside the schema)."""
 
@@ -810,28 +835,35 @@ class ChatModelAnswerer:
             except BaseException as exc:  # handed to the caller's thread
                 pieces.put(("error", exc))
 
-        threading.Thread(target=work, name="citerag-model", daemon=True).start()
-        out: list[str] = []
-        timeout = self.settings.timeout_s
-        got_any = False
-        while True:
-            try:
-                kind, value = pieces.get(timeout=timeout)
-            except queue.Empty:
-                stop.set()
-                raise ModelTimeoutError(
-                    f"no token within {timeout:g} s ({'after' if got_any else 'before'} the first)"
-                ) from None
-            if kind == "end":
-                return "".join(out)
-            if kind == "error":
-                raise value
-            got_any = True
-            text = text_of(value.content if hasattr(value, "content") else value)
-            if text:
-                out.append(text)
-                if on_token is not None:
-                    on_token(text)
+        with _WAITING_LOCK:
+            _WAITING.add(pieces)
+        try:
+            threading.Thread(target=work, name="citerag-model", daemon=True).start()
+            out: list[str] = []
+            timeout = self.settings.timeout_s
+            got_any = False
+            while True:
+                try:
+                    kind, value = pieces.get(timeout=timeout)
+                except queue.Empty:
+                    where = "after" if got_any else "before"
+                    raise ModelTimeoutError(
+                        f"no token within {timeout:g} s ({where} the first)"
+                    ) from None
+                if kind == "end":
+                    return "".join(out)
+                if kind == "error":
+                    raise value
+                got_any = True
+                text = text_of(value.content if hasattr(value, "content") else value)
+                if text:
+                    out.append(text)
+                    if on_token is not None:
+                        on_token(text)
+        finally:
+            stop.set()
+            with _WAITING_LOCK:
+                _WAITING.discard(pieces)
 
 
 def _content_text(content: Any) -> str:

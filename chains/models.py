@@ -42,12 +42,22 @@ FailureKind = Literal[
     "bad_request",
     "server",
     "setup",
+    "cancelled",
     "other",
 ]
 #: Failure kinds another generation attempt cannot fix (the client already retried what is
 #: retryable, and a timeout would double the wait past the deadline).
 FINAL_KINDS: frozenset[str] = frozenset(
-    {"timeout", "connection", "auth", "rate_limit", "not_found", "bad_request", "setup"}
+    {
+        "timeout",
+        "connection",
+        "auth",
+        "rate_limit",
+        "not_found",
+        "bad_request",
+        "setup",
+        "cancelled",
+    }
 )
 
 
@@ -438,6 +448,8 @@ def describe_model_error(
     detail = _one_line(exc)
     if isinstance(exc, ModelSetupError):
         return ModelFailure("setup", str(exc), True)
+    if "ModelCancelledError" in names:
+        return ModelFailure("cancelled", f"the answer was abandoned: {detail}", True)
     # the watchdog's deadline or an HTTP client's timeout (a bare TimeoutError a model raises
     # at once is an ordinary error, retried by the ladder)
     if isinstance(exc, ModelTimeoutError) or names & {

@@ -27,6 +27,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import anyio
 from fastapi import FastAPI
@@ -57,6 +58,32 @@ log = logging.getLogger(__name__)
 _DOCS_PATHS = ("/docs", "/docs/oauth2-redirect", "/openapi.json", "/redoc")
 
 
+def _cancel_generations_on_exit() -> None:
+    """Chain SIGTERM/SIGINT to :func:`chains.answerers.cancel_generations`, so requests
+    waiting on a stalled model end ``failed`` at once when the server is told to stop
+    (uvicorn waits for open requests before it exits). Only in the main thread, where
+    uvicorn installed its own handlers; a server run in a thread (tests) keeps them."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    from chains.answerers import cancel_generations
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        if not callable(previous):
+            continue
+
+        def handler(signum: int, frame: Any, previous: Any = previous) -> None:
+            woken = cancel_generations("the server is shutting down")
+            if woken:
+                log.info("shutting down: %d answer(s) waiting on the model abandoned", woken)
+            previous(signum, frame)
+
+        signal.signal(sig, handler)
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start the index worker (which loads the model and the index); stop it on shutdown."""
@@ -64,6 +91,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     worker: IndexWorker = app.state.worker
     settings: ServerSettings = app.state.settings
+    _cancel_generations_on_exit()
     worker.start()
     log.info(
         "citerag server (pid %d): index %s, data %s, %d token(s)",

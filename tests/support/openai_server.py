@@ -110,6 +110,7 @@ class ScriptedOpenAIServer:
     refused_formats: list[dict[str, Any]] = field(default_factory=list)
     _release: threading.Event = field(default_factory=threading.Event)
     _proceed: threading.Event = field(default_factory=threading.Event)
+    received: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _httpd: ThreadingHTTPServer | None = None
 
@@ -205,6 +206,7 @@ class ScriptedOpenAIServer:
             self.requests.clear()
             self.refused_formats.clear()
             self._proceed.clear()
+            self.received.clear()
             if structured is not None:
                 self.structured = structured
 
@@ -212,6 +214,7 @@ class ScriptedOpenAIServer:
         with self._lock:
             n = len(self.requests)
             self.requests.append(body)
+            self.received.set()
             if not self.script:
                 return reply("")
             return self.script[min(n, len(self.script) - 1)]

@@ -202,3 +202,47 @@ def test_a_bare_timeout_error_is_an_ordinary_retryable_error():
     assert (failure.kind, failure.final, failure.reason) == ("other", False, "TimeoutError: t1")
     read = describe_model_error(httpx.ReadTimeout("slow"), "openai:m")
     assert (read.kind, read.final) == ("timeout", True)
+
+
+def test_cancel_generations_wakes_a_generation_waiting_on_a_stalled_model():
+    import threading
+    from typing import Any
+
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import HumanMessage
+
+    from chains.answerers import ChatModelAnswerer, ModelCancelledError, cancel_generations
+
+    started, release = threading.Event(), threading.Event()
+
+    class Stalled(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "stalled"
+
+        def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any):
+            started.set()
+            release.wait(30)
+            raise RuntimeError("released")
+
+    answerer = ChatModelAnswerer(Stalled(), settings=ModelSettings(timeout_s=600), structured="off")
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answerer.generate("q", [], [HumanMessage(content="q")])
+        except BaseException as exc:
+            raised.append(exc)
+
+    t = threading.Thread(target=run)
+    t.start()
+    assert started.wait(30)
+    assert cancel_generations("the server is shutting down") == 1
+    t.join(30)
+    release.set()
+    assert not t.is_alive()
+    assert isinstance(raised[0], ModelCancelledError)
+    failure = describe_model_error(raised[0], "openai:m")
+    assert (failure.kind, failure.final) == ("cancelled", True)
+    assert failure.reason == "the answer was abandoned: the server is shutting down"
+    assert cancel_generations("nothing waits") == 0
