@@ -379,6 +379,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import EvalConfig, generate_answers, parse_config
     from citerag.index.calibration import calibration_path, write_calibration
+    from citerag.index.location import describe
     from graphs.rag import build_graph
 
     questions = _limit(load_questions(args.questions), args.limit)
@@ -479,7 +480,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                     "blockers": decision.blockers,
                     "warnings": decision.warnings,
                     "plot": str(plot_path) if plot_path else None,
-                    "written": str(written) if written else None,
+                    "written": describe(written) if written else None,
                     "tables": {
                         cal.scores.key: [
                             calib.evaluate_threshold(cal.scores, r["threshold"]) for r in cal.table
@@ -505,7 +506,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             _echo(f"{head}: {b}")
     if written:
         _echo(
-            f"wrote {written} ({', '.join(entries)}): these thresholds now override the "
+            f"wrote {describe(written)} ({', '.join(entries)}): these thresholds now override the "
             "packaged defaults for this index; `citerag calibrate --reset` removes them"
         )
     elif refused:

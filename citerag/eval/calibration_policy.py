@@ -355,4 +355,12 @@ def decide_write(
                 f"the proposed thresholds keep {kept.lost} fewer answerable question(s) than "
                 "the current ones on this sample"
             )
+        more = kept.current_refused.k - kept.proposed_refused.k
+        if more > 0:
+            d.warnings.append(
+                f"the proposed thresholds answer {more} more unanswerable question(s) than the "
+                f"current ones on this sample ({kept.current_refused.k}/"
+                f"{kept.current_refused.n} -> {kept.proposed_refused.k}/"
+                f"{kept.proposed_refused.n} refused)"
+            )
     return d

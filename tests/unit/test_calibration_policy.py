@@ -87,6 +87,12 @@ def test_markedly_fewer_answerable_kept_blocks_writing():
     assert not d.allowed and "keep 2 fewer answerable questions" in d.blockers[0]
     d1 = policy.decide_write(policy.SampleRule(), 12, 12, "unanswerable", one)
     assert d1.allowed and "1 fewer answerable" in d1.warnings[0]
+    looser = policy.compare_kept(ids, unans, current, [True] * 12)
+    d3 = policy.decide_write(policy.SampleRule(), 12, 12, "unanswerable", looser)
+    assert d3.allowed and d3.warnings == [
+        "the proposed thresholds answer 1 more unanswerable question(s) than the current ones "
+        "on this sample (1/2 -> 0/2 refused)"
+    ]
     d2 = policy.decide_write(policy.SampleRule(), 10, 6, "unanswerable", None)
     assert len(d2.blockers) == 2
     with pytest.raises(ValueError, match="same length"):
