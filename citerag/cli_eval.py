@@ -368,6 +368,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     diff and what it keeps, and write INDEX/calibration.json only with ``--write`` (and an
     adequate sample, unless ``--force``); ``--reset`` removes it."""
     if args.reset:
+        if args.questions or args.write:
+            raise ValueError("--reset removes the calibration: give it no question file or --write")
         return _reset_calibration(args.index)
     if not args.questions:
         raise ValueError("give a question file (or --reset to remove the index's calibration)")

@@ -32,9 +32,10 @@ Selection rules (:class:`Rule`):
 * ``min-kept``: the highest threshold that still keeps at least the given share of
   answerable questions.
 
-The chosen threshold is rounded *up* to 0.001 (never raising the bluff rate) and written to
-``INDEX/calibration.json`` in the shape of ``chains/gate_defaults.json`` with its provenance;
-the per-index file overrides the packaged defaults (see ``graphs.config.RAGConfig``).
+The chosen threshold is rounded *up* to 0.001 (never raising the bluff rate); ``citerag
+calibrate --write`` writes it to ``INDEX/calibration.json`` in the shape of
+``chains/gate_defaults.json`` with its provenance; the per-index file overrides the packaged
+defaults (see ``graphs.config.RAGConfig``).
 """
 
 from __future__ import annotations

@@ -138,6 +138,9 @@ def test_write_on_an_adequate_sample_is_used_by_the_graph_and_reset_removes_it(
     assert gate["threshold_source"] == "index calibration"
     assert gate["threshold"] == entry["threshold"]
 
+    assert main(["calibrate", str(sample), "--reset", "--index", str(index)]) == 2
+    assert "--reset removes the calibration" in capsys.readouterr().err
+    assert calibration_path(index).exists()
     assert main(["calibrate", "--reset", "--index", str(index)]) == 0
     assert "packaged defaults (chains/gate_defaults.json) apply again" in capsys.readouterr().out
     assert not calibration_path(index).exists() and read_calibration(index) == {}
