@@ -476,6 +476,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                     "full_graph": {
                         "current_gate": gate_now,
                         "proposed_gate": gate_new,
+                        "predicted_answerable_kept": _predicted_kept(result, gate_new),
                         **kept.to_json(),
                     },
                     "sample_rule": sample.describe(),
@@ -610,6 +611,25 @@ def _print_calibration(
         f"answerable kept, proposed against current: {p.wins} won, {p.losses} lost "
         f"(exact sign test p = {p.p_value:.3g})"
     )
+    predicted = _predicted_kept(result, gate_new)
+    if predicted is not None and predicted != kept.proposed_kept.k:
+        _echo(
+            f"note: the sweep predicted {predicted} answerable kept at the proposed threshold "
+            f"(from the gate-open run); the full graph at that threshold kept "
+            f"{kept.proposed_kept.k} (the answerer reads fewer passages once the gate cuts)"
+        )
+
+
+def _predicted_kept(result: Any, gate: dict[str, Any]) -> int | None:
+    """Answerable kept at the proposed threshold as the sweep predicted it, for the score the
+    graph uses (``None``: that score was not calibrated)."""
+    key = {"answerability model": "answerability"}.get(
+        str(gate.get("score_of")), gate.get("score_of")
+    )
+    for cal in result.calibrations:
+        if cal.scores.key == key:
+            return int(cal.chosen["answerable_kept"].k)
+    return None
 
 
 def _count(p: Any) -> str:

@@ -133,6 +133,9 @@ def test_write_on_an_adequate_sample_is_used_by_the_graph_and_reset_removes_it(
     assert full["proposed_gate"]["threshold_source"] == "index calibration"
     assert full["proposed_gate"]["threshold"] == entry["threshold"]
     assert full["markedly_fewer"] is False
+    # the sweep's prediction (gate-open outcomes) against the full graph at the threshold
+    assert full["predicted_answerable_kept"] == round(entry["answerable_kept"] * 12)
+    assert full["proposed_answerable_kept"]["n"] == 12
     # the graph now gates on the written threshold
     gate = _ask_gate(index, capsys)
     assert gate["threshold_source"] == "index calibration"
