@@ -5,7 +5,8 @@
     citerag eval QUESTIONS.jsonl --index DIR [--config dense --config hybrid ...]
     citerag eval QUESTIONS.jsonl --index DIR --compare hybrid+sentence hybrid
     citerag eval QUESTIONS.jsonl --index DIR --generate [CONFIG ...] --judge openai:gpt-4.1-mini
-    citerag calibrate QUESTIONS.jsonl --index DIR [--ood OFFTOPIC.jsonl] [--max-bluff 0.10]
+    citerag calibrate QUESTIONS.jsonl --index DIR [--ood OFFTOPIC.jsonl] [--max-bluff 0.1] --write
+    citerag calibrate --reset --index DIR
     citerag chunking-study --corpus DIR --questions QUESTIONS.jsonl
     citerag ladder --sample [-n 20000]
     citerag eval-prepare squad|scifact|financebench --work DIR [--ingest]
@@ -314,21 +315,90 @@ def cmd_eval(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------------------
 
 
+def _reset_calibration(index: Path | str) -> int:
+    """``citerag calibrate --reset``: remove the index's calibration."""
+    from citerag.index.calibration import reset_calibration
+
+    where = reset_calibration(index)
+    if where is None:
+        _echo(
+            f"{index} has no calibration: the packaged defaults (chains/gate_defaults.json) apply"
+        )
+    else:
+        _echo(
+            f"removed the calibration of {index} ({where}): the packaged defaults "
+            "(chains/gate_defaults.json) apply again"
+        )
+    return 0
+
+
+def _packaged_thresholds() -> dict[str, Any]:
+    """The packaged thresholds by calibration key (with the packaged answerability model)."""
+    from chains.gate import gate_defaults, packaged_answerability
+
+    out: dict[str, Any] = dict(gate_defaults())
+    model = packaged_answerability()
+    if model is not None:
+        out["answerability"] = {"threshold": model.threshold}
+    return out
+
+
+def _gate_in_effect(gens: list[Any]) -> dict[str, Any]:
+    """The gate record (score, threshold, source) of the first run that reached the gate."""
+    for g in gens:
+        gate = (g.result.get("trace") or {}).get("gate")
+        if gate:
+            return {k: gate.get(k) for k in ("score", "score_of", "threshold", "threshold_source")}
+    return {}
+
+
+def _ask_to_write(path: str) -> bool:
+    """In an interactive terminal: ask before writing."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        reply = input(f"write these thresholds to {path}? [y/N] ")
+    except EOFError:
+        return False
+    return reply.strip().lower() in ("y", "yes")
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    """Sweep the gate threshold, choose one by a rule, write INDEX/calibration.json."""
+    """Sweep the gate threshold on the full graph's outcome, choose one by a rule, show the
+    diff and what it keeps, and write INDEX/calibration.json only with ``--write`` (and an
+    adequate sample, unless ``--force``); ``--reset`` removes it."""
+    if args.reset:
+        if args.questions or args.write:
+            raise ValueError("--reset removes the calibration: give it no question file or --write")
+        return _reset_calibration(args.index)
+    if not args.questions:
+        raise ValueError("give a question file (or --reset to remove the index's calibration)")
+    from dataclasses import replace
+
     from citerag.eval import calibrate as calib
+    from citerag.eval import calibration_policy as policy
     from citerag.eval.adapters import out_of_domain
     from citerag.eval.questions import load_questions
-    from citerag.eval.runner import parse_config
-    from citerag.index.calibration import write_calibration
+    from citerag.eval.runner import EvalConfig, generate_answers, parse_config
+    from citerag.index.calibration import calibration_path, write_calibration
+    from citerag.index.location import describe
+    from graphs.rag import build_graph
 
     questions = _limit(load_questions(args.questions), args.limit)
     ood: list[Any] = []
     for path in args.ood or []:
         ood += out_of_domain(load_questions(path), f"ood:{Path(path).stem}:")
     cfg = parse_config(args.config)
+    if args.model:
+        cfg = EvalConfig(
+            f"{cfg.name}+{args.model}", tuple(sorted({**cfg.conf, "model": args.model}.items()))
+        )
     model, loaded = _open_index(args.index, args.embedding_model)
-    ev = _evaluator(args, model, loaded, _groups(args))
+    groups = _groups(args)
+    ev = _evaluator(args, model, loaded, groups)
+    progress = not args.no_progress
+    current = dict(ev.deps.calibration or {})
+    answer_graph = build_graph(ev.deps)
     rule = (
         calib.Rule("min-kept", args.min_kept)
         if args.min_kept is not None
@@ -341,33 +411,79 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         ood=ood,
         rule=rule,
         bluff_set=args.bluff_set,
-        progress=not args.no_progress,
+        progress=progress,
+        answer_graph=answer_graph,
     )
     cals, bluff_set = result.calibrations, result.bluff_set
     data = {"questions": str(args.questions), "ood": [str(p) for p in args.ood or []]}
     entries = result.entries(data)
+    intervals: dict[str, policy.ThresholdInterval | None] = {}
+    for cal in cals:
+        try:
+            intervals[cal.scores.key] = policy.threshold_interval(cal.scores, rule, bluff_set)
+        except ValueError:
+            intervals[cal.scores.key] = None
+    for cal in cals:
+        iv = intervals[cal.scores.key]
+        if iv is not None:
+            entries[cal.scores.key]["threshold_ci95"] = [round(iv.low, 6), round(iv.high, 6)]
+    diff = policy.threshold_diff(entries, current, _packaged_thresholds())
+
+    # the full graph under the current thresholds and under the proposed ones
+    allq = [*questions, *ood]
+    cur_gens = generate_answers(answer_graph, allq, cfg, user_groups=groups, progress=progress)
+    proposed_graph = build_graph(replace(ev.deps, calibration={**current, **entries}))
+    new_gens = generate_answers(proposed_graph, allq, cfg, user_groups=groups, progress=progress)
+    kept = policy.compare_kept(
+        [q.id for q in allq],
+        [q.unanswerable for q in allq],
+        [g.status == "answered" for g in cur_gens],
+        [g.status == "answered" for g in new_gens],
+    )
+    gate_now, gate_new = _gate_in_effect(cur_gens), _gate_in_effect(new_gens)
+    sample = policy.SampleRule()
+    n_bluff = len(result.negatives[bluff_set].unanswerable)
+    decision = policy.decide_write(sample, len(result.run.answerable), n_bluff, bluff_set, kept)
+    target = str(args.index) if is_store_url(args.index) else str(calibration_path(args.index))
+    written = None
+    refused = bool(decision.blockers) and not args.force
+    if not refused and (args.write or (not args.json and _ask_to_write(target))):
+        written = write_calibration(args.index, entries)
+    plot_path: Path | None = None
     if args.plot:
         plot_path = Path(args.plot)
-    elif is_store_url(args.index):
-        plot_path = Path("calibration.png")  # a store URL has no folder to put it in
-    else:
+    elif written is not None and not is_store_url(args.index):
         plot_path = Path(args.index) / "calibration.png"
-    calib.plot(
-        cals,
-        plot_path,
-        title=f"gate calibration — {Path(args.questions).name}"
-        + (f" + out-of-domain {', '.join(Path(p).name for p in args.ood)}" if args.ood else ""),
-    )
-    written = None
-    if not args.dry_run:
-        written = write_calibration(args.index, entries)
+    if plot_path is not None:
+        calib.plot(
+            cals,
+            plot_path,
+            title=f"gate calibration — {Path(args.questions).name}"
+            + (f" + out-of-domain {', '.join(Path(p).name for p in args.ood)}" if args.ood else ""),
+        )
+    refused_anyway = result.refused_anyway()
     if args.json:
         _echo(
             json.dumps(
                 {
                     "entries": entries,
-                    "plot": str(plot_path),
-                    "written": str(written) if written else None,
+                    "decided_on": {
+                        "generator": result.generator,
+                        "refused_with_gate_open": refused_anyway,
+                    },
+                    "thresholds": {r.key: r.to_json() for r in diff},
+                    "intervals": {k: (iv.to_json() if iv else None) for k, iv in intervals.items()},
+                    "full_graph": {
+                        "current_gate": gate_now,
+                        "proposed_gate": gate_new,
+                        "predicted_answerable_kept": _predicted_kept(result, gate_new),
+                        **kept.to_json(),
+                    },
+                    "sample_rule": sample.describe(),
+                    "blockers": decision.blockers,
+                    "warnings": decision.warnings,
+                    "plot": str(plot_path) if plot_path else None,
+                    "written": describe(written) if written else None,
                     "tables": {
                         cal.scores.key: [
                             calib.evaluate_threshold(cal.scores, r["threshold"]) for r in cal.table
@@ -378,9 +494,61 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 indent=2,
             )
         )
-        return 0
-    _echo(f"rule: {rule.describe(bluff_set)}")
-    for cal in cals:
+        return 1 if args.write and refused else 0
+    _print_calibration(
+        args, result, rule, intervals, diff, kept, gate_now, gate_new, refused_anyway
+    )
+    _echo(f"\nsample rule: {sample.describe()}")
+    for w in decision.warnings:
+        _echo(f"warning: {w}")
+    if plot_path is not None:
+        _echo(f"plot: {plot_path}")
+    if decision.blockers:
+        head = "NOT WRITTEN" if refused else "written anyway (--force)" if written else "note"
+        for b in decision.blockers:
+            _echo(f"{head}: {b}")
+    if written:
+        _echo(
+            f"wrote {describe(written)} ({', '.join(entries)}): these thresholds now override the "
+            "packaged defaults for this index; `citerag calibrate --reset` removes them"
+        )
+    elif refused:
+        _echo(
+            f"{target} not written: add questions (or pass --force to write anyway); the "
+            "thresholds in effect are unchanged"
+        )
+        return 1 if args.write else 0
+    else:
+        _echo(
+            f"not written: pass --write to write {target}; the thresholds in effect are unchanged"
+        )
+    return 0
+
+
+def _print_calibration(
+    args: argparse.Namespace,
+    result: Any,
+    rule: Any,
+    intervals: dict[str, Any],
+    diff: list[Any],
+    kept: Any,
+    gate_now: dict[str, Any],
+    gate_new: dict[str, Any],
+    refused_anyway: dict[str, list[str]],
+) -> None:
+    """The text report of ``citerag calibrate``."""
+    from citerag.eval import calibrate as calib
+    from citerag.eval import report
+
+    _echo(f"rule: {rule.describe(result.bluff_set)}")
+    ra, ru = refused_anyway["answerable"], refused_anyway["unanswerable"]
+    _echo(
+        f"decided on the full graph's outcome ({result.generator or 'the'} answerer, gate "
+        f"open): it does not answer {len(ra)} answerable and {len(ru)} unanswerable "
+        "question(s) whatever the threshold — those are never kept, and never bluffs"
+        + (f" (unanswerable: {', '.join(ru[:8])}{' …' if len(ru) > 8 else ''})" if ru else "")
+    )
+    for cal in result.calibrations:
         s = cal.scores
         _echo(
             f"\ngate score {s.score} ({s.key}): {len(s.positives)} answerable; "
@@ -391,25 +559,88 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         _echo("")
         _echo(calib.format_table(cal))
         c = cal.chosen
-        bl = "; ".join(
-            f"bluffs ({k.split(':', 1)[1]}) {v.k}/{v.n} = {v.value:.1%}"
-            for k, v in c.items()
-            if k.startswith("bluffs:")
+        iv = intervals.get(s.key)
+        ivt = (
+            f" (95 % interval {iv.fmt()}: stratified bootstrap over the questions, "
+            f"{iv.resamples} resamples)"
+            if iv is not None
+            else ""
         )
+        parts = [f"answerable kept {_count(c['answerable_kept'])}"]
+        for k, v in c.items():
+            if k.startswith("bluffs:"):
+                name = k.split(":", 1)[1]
+                parts.append(f"{name} refused {_count(_complement(v))}")
+        _echo(f"\nchosen threshold {cal.threshold:.3f}{ivt}: " + "; ".join(parts))
+    _echo("\nThresholds: packaged default -> this index's calibration -> proposed\n")
+    rows = [
+        [
+            r.key,
+            "—" if r.packaged is None else f"{r.packaged:.3f}",
+            "—" if r.current is None else f"{r.current:.3f}",
+            f"{r.proposed:.3f}" + ("" if r.changed else " (unchanged)"),
+        ]
+        for r in diff
+    ]
+    _echo(report.table(["score", "packaged", "current", "proposed"], rows))
+
+    def gate_txt(g: dict[str, Any]) -> str:
+        if not g:
+            return "no question reached the gate"
+        return f"{g['score_of']} >= {float(g['threshold']):.3f}, {g['threshold_source']}"
+
+    p = kept.paired
+    _echo(
+        f"\nThe full graph on this sample (configuration {args.config}), current "
+        f"({gate_txt(gate_now)}) against proposed ({gate_txt(gate_new)}):\n"
+    )
+    _echo(
+        report.table(
+            ["figure", "current", "proposed"],
+            [
+                ["answerable kept", _count(kept.current_kept), _count(kept.proposed_kept)],
+                [
+                    "unanswerable refused (all negative sets)",
+                    _count(kept.current_refused),
+                    _count(kept.proposed_refused),
+                ],
+            ],
+        )
+    )
+    _echo(
+        f"answerable kept, proposed against current: {p.wins} won, {p.losses} lost "
+        f"(exact sign test p = {p.p_value:.3g})"
+    )
+    predicted = _predicted_kept(result, gate_new)
+    if predicted is not None and predicted != kept.proposed_kept.k:
         _echo(
-            f"\nchosen threshold {cal.threshold:.3f}: answerable kept "
-            f"{c['answerable_kept'].k}/{c['answerable_kept'].n} = "
-            f"{c['answerable_kept'].value:.1%}; {bl}"
+            f"note: the sweep predicted {predicted} answerable kept at the proposed threshold "
+            f"(from the gate-open run); the full graph at that threshold kept "
+            f"{kept.proposed_kept.k} (the answerer reads fewer passages once the gate cuts)"
         )
-    _echo(f"\nplot: {plot_path}")
-    if written:
-        _echo(
-            f"wrote {written} ({', '.join(entries)}): these thresholds now override the "
-            "packaged defaults for this index"
-        )
-    else:
-        _echo("dry run: calibration.json not written")
-    return 0
+
+
+def _predicted_kept(result: Any, gate: dict[str, Any]) -> int | None:
+    """Answerable kept at the proposed threshold as the sweep predicted it, for the score the
+    graph uses (``None``: that score was not calibrated)."""
+    key = {"answerability model": "answerability"}.get(
+        str(gate.get("score_of")), gate.get("score_of")
+    )
+    for cal in result.calibrations:
+        if cal.scores.key == key:
+            return int(cal.chosen["answerable_kept"].k)
+    return None
+
+
+def _count(p: Any) -> str:
+    lo, hi = p.interval
+    return f"{p.k}/{p.n} = {p.value:.0%} [{lo:.0%}, {hi:.0%}]"
+
+
+def _complement(p: Any) -> Any:
+    from citerag.eval.metrics import Proportion
+
+    return Proportion(p.n - p.k, p.n)
 
 
 # ------------------------------------------------------------------------------------------
@@ -680,13 +911,20 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
 
     sp = sub.add_parser(
         "calibrate",
-        help="sweep the gate threshold and write INDEX/calibration.json",
+        help="choose gate thresholds on your questions; --write them to INDEX/calibration.json",
         description="Sweep the gate threshold over answerable vs unanswerable (and "
-        "out-of-domain) questions, choose one by a stated rule, write it to "
-        "INDEX/calibration.json and save a plot.",
+        "out-of-domain) questions, decided on the full graph's outcome (a question the "
+        "answerer refuses anyway is never a bluff), choose one by a stated rule and report it "
+        "with a bootstrap interval, what it keeps and refuses (Wilson intervals) and the diff "
+        "against the thresholds in effect. Writes INDEX/calibration.json only with --write, "
+        "and only on an adequate sample (--force overrides); --reset removes it.",
     )
     shared(sp)
-    sp.add_argument("questions", help="question file with answerable (and unanswerable) questions")
+    sp.add_argument(
+        "questions",
+        nargs="?",
+        help="question file with answerable (and unanswerable) questions",
+    )
     sp.add_argument(
         "--ood",
         action="append",
@@ -715,8 +953,26 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         default="auto",
         help="negatives the rule applies to (auto: out-of-domain if given)",
     )
-    sp.add_argument("--plot", help="PNG path (default INDEX/calibration.png)")
-    sp.add_argument("--dry-run", action="store_true", help="do not write calibration.json")
+    sp.add_argument(
+        "--write",
+        action="store_true",
+        help="write the proposed thresholds to INDEX/calibration.json (without it: show what "
+        "would be written and the diff; an interactive terminal is asked)",
+    )
+    sp.add_argument(
+        "--force",
+        action="store_true",
+        help="write even below the minimum sample or when the proposed thresholds keep "
+        "markedly fewer answerable questions than the current ones",
+    )
+    sp.add_argument(
+        "--reset",
+        action="store_true",
+        help="remove the index's calibration (the packaged defaults apply again)",
+    )
+    sp.add_argument("--model", help="chat model whose answers decide (default: extractive)")
+    sp.add_argument("--plot", help="PNG path (default with --write: INDEX/calibration.png)")
+    sp.add_argument("--dry-run", action="store_true", help=argparse.SUPPRESS)  # the default now
     sp.add_argument("--groups", help="comma-separated user groups to evaluate as")
     sp.add_argument("--limit", type=int, help="only the first N questions")
     sp.set_defaults(func=cmd_calibrate)

@@ -1,15 +1,24 @@
 """Calibrate the gate: sweep its threshold over answerable vs unanswerable questions.
 
 The gate compares one number per question with a threshold: the best candidate's ``rerank``
-score (the second stage's score, e.g. ``sentence-maxsim``) or its ``dense`` cosine. For each
-threshold ``t`` the sweep counts:
+score (the second stage's score, e.g. ``sentence-maxsim``) or its ``dense`` cosine. The
+decision is taken on the **full graph's outcome**: the scores come from the compiled graph's
+``stop_after="assemble"`` prefix, and every question is also run through the full compiled
+graph (:func:`graphs.rag.build_graph`, the extractive answerer or the configured model) with
+the gate open. A question the answerer does not answer even then is refused whatever the
+threshold: an unanswerable one is never a bluff the gate must catch, an answerable one is
+never kept. For each threshold ``t`` the sweep counts:
 
-* **answerable kept** — answerable questions whose best score is ``>= t`` (the model is asked);
+* **answerable kept** — answerable questions whose best score is ``>= t`` and that the
+  answerer answers (with the gate open);
 * **answerable lost** — the others (a "no evidence" reply to a question the corpus answers);
-* **bluffs** — unanswerable questions whose best score is ``>= t``: the graph would hand the
-  model passages for a question the corpus does not answer;
+* **bluffs** — unanswerable questions whose best score is ``>= t`` and that the answerer
+  answers: the graph would reply to a question the corpus does not answer;
 * **kept with evidence** — answerable, kept, and a chunk that hits the evidence is among the
   first ``max_passages`` candidates and itself scores ``>= t``.
+
+Whether the result may be written (sample size, the threshold's interval, the comparison with
+the current thresholds) is :mod:`citerag.eval.calibration_policy`.
 
 Negatives come in two kinds and are reported separately: the question file's own
 ``unanswerable`` questions (for SQuAD 2.0, adversarial near-misses written against the very
@@ -23,15 +32,16 @@ Selection rules (:class:`Rule`):
 * ``min-kept``: the highest threshold that still keeps at least the given share of
   answerable questions.
 
-The chosen threshold is rounded *up* to 0.001 (never raising the bluff rate) and written to
-``INDEX/calibration.json`` in the shape of ``chains/gate_defaults.json`` with its provenance;
-the per-index file overrides the packaged defaults (see ``graphs.config.RAGConfig``).
+The chosen threshold is rounded *up* to 0.001 (never raising the bluff rate); ``citerag
+calibrate --write`` writes it to ``INDEX/calibration.json`` in the shape of
+``chains/gate_defaults.json`` with its provenance; the per-index file overrides the packaged
+defaults (see ``graphs.config.RAGConfig``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,9 +50,11 @@ from typing import Any
 from chains.gate import AnswerabilityModel, fit_answerability
 from citerag.eval import metrics as stats
 from citerag.eval.questions import Question
-from citerag.eval.runner import ConfigRun, EvalConfig, Evaluator
+from citerag.eval.runner import ConfigRun, EvalConfig, Evaluator, QuestionResult, generate_answers
 
 GRID_STEP = 0.001
+#: The request threshold that opens the gate (every candidate with a score passes).
+OPEN_GATE = -1e9
 
 
 @dataclass(frozen=True)
@@ -94,13 +106,22 @@ class ScoreScores:
     evidence: list[float | None]
     negatives: dict[str, list[float]] = field(default_factory=dict)
 
+    def finite(self) -> list[float]:
+        """Every score that is not ``-inf`` (a question without candidates, or one the
+        answerer refuses whatever the gate does)."""
+        allv = [*self.positives, *(v for neg in self.negatives.values() for v in neg)]
+        return [v for v in allv if v > -math.inf]
+
 
 def _v(x: float | None) -> float:
     return -math.inf if x is None else float(x)
 
 
 def collect(
-    answerable: ConfigRun, negatives: dict[str, ConfigRun], reranker: str
+    answerable: ConfigRun,
+    negatives: dict[str, ConfigRun],
+    reranker: str,
+    answered: Mapping[str, bool] | None = None,
 ) -> dict[str, ScoreScores]:
     """Gather best scores per gate score from evaluation runs.
 
@@ -109,20 +130,33 @@ def collect(
         negatives: Name -> run whose questions are all bluff candidates (its unanswerable
             questions are used; pass out-of-domain questions marked unanswerable).
         reranker: Name of the reranker the ``rerank`` score came from.
+        answered: Question id -> whether the full graph answers it with the gate open
+            (``None``: decide on the gate alone). A question it does not answer scores
+            ``-inf``: refused at every threshold.
     """
+
+    def v(r: QuestionResult, x: float | None) -> float:
+        return -math.inf if answered is not None and not answered.get(r.id, False) else _v(x)
+
+    def ev(r: QuestionResult, x: float | None) -> float | None:
+        return None if answered is not None and not answered.get(r.id, False) else x
+
     pos = answerable.answerable
     out = {
         "rerank": ScoreScores(
-            "rerank", reranker, [_v(r.best_rerank) for r in pos], [r.hit_rerank for r in pos]
+            "rerank",
+            reranker,
+            [v(r, r.best_rerank) for r in pos],
+            [ev(r, r.hit_rerank) for r in pos],
         ),
         "dense": ScoreScores(
-            "dense", "dense", [_v(r.best_dense) for r in pos], [r.hit_dense for r in pos]
+            "dense", "dense", [v(r, r.best_dense) for r in pos], [ev(r, r.hit_dense) for r in pos]
         ),
     }
     for name, run in negatives.items():
         un = run.unanswerable
-        out["rerank"].negatives[name] = [_v(r.best_rerank) for r in un]
-        out["dense"].negatives[name] = [_v(r.best_dense) for r in un]
+        out["rerank"].negatives[name] = [v(r, r.best_rerank) for r in un]
+        out["dense"].negatives[name] = [v(r, r.best_dense) for r in un]
     return out
 
 
@@ -162,20 +196,32 @@ def choose(s: ScoreScores, rule: Rule, bluff_set: str) -> float:
     if not pos:
         raise ValueError("no answerable questions to calibrate against")
 
+    finite = s.finite()
+    if not finite:
+        raise ValueError("no question has a score: nothing to choose a threshold from")
+
     def above(v: float) -> float:  # smallest grid point strictly above v
         return (math.floor(v / GRID_STEP + 1e-9) + 1) * GRID_STEP
 
     if rule.kind == "max-bluff":
         allowed = math.floor(rule.value * len(neg) + 1e-9)  # bluffs permitted
-        if allowed >= len(neg):
-            t = math.floor(min(pos + neg) / GRID_STEP) * GRID_STEP
+        if allowed >= len(neg) or neg[allowed] == -math.inf:
+            # the limit holds at any threshold: keep everything that has a score
+            t = math.floor(min(finite) / GRID_STEP) * GRID_STEP
         else:
             t = above(neg[allowed])  # the (allowed+1)-th highest negative is refused
         return round(t, 6)
     need = math.ceil(rule.value * len(pos) - 1e-9)  # answerable questions to keep
     if need <= 0:
-        return round(above(max(pos + neg)), 6)
+        return round(above(max(finite)), 6)
     v = pos[need - 1]  # keep everything scoring >= the need-th best positive
+    if v == -math.inf:
+        refused = sum(1 for p in pos if p == -math.inf)
+        raise ValueError(
+            f"no threshold keeps {rule.value:.0%} of the answerable questions: {refused} of "
+            f"{len(pos)} are refused whatever the gate does (no candidates, or the answerer "
+            "does not answer them)"
+        )
     return round(math.floor(v / GRID_STEP + 1e-9) * GRID_STEP, 6)
 
 
@@ -240,9 +286,7 @@ class Calibration:
 def calibrate(s: ScoreScores, rule: Rule, bluff_set: str, step: float = 0.05) -> Calibration:
     """Choose a threshold for one score and tabulate the sweep."""
     t = choose(s, rule, bluff_set)
-    allv = [v for v in s.positives if v > -math.inf] + [
-        v for neg in s.negatives.values() for v in neg if v > -math.inf
-    ]
+    allv = s.finite()
     lo = min(allv) if allv else 0.0
     hi = max(allv) if allv else 1.0
     ts = sorted({*grid(lo, hi, step), t})
@@ -270,6 +314,9 @@ class CalibrationRun:
         calibrations: One per gate score: ``rerank`` first, then ``dense``, then
             ``answerability`` when the model was fitted.
         model: The fitted answerability model (its threshold chosen by the rule).
+        outcomes: Question id -> the full graph's status with the gate open (``answered``,
+            ``no_evidence``, ``failed``); empty when decided on the gate alone.
+        generator: The answerer that produced the outcomes (``extractive`` or a model).
     """
 
     run: ConfigRun
@@ -279,6 +326,19 @@ class CalibrationRun:
     reranker: str
     calibrations: list[Calibration]
     model: AnswerabilityModel | None = None
+    outcomes: dict[str, str] = field(default_factory=dict)
+    generator: str = ""
+
+    def refused_anyway(self) -> dict[str, list[str]]:
+        """Questions the answerer does not answer even with the gate open, by class."""
+        out: dict[str, list[str]] = {"answerable": [], "unanswerable": []}
+        for r in [*self.run.results, *(x for n in self.negatives.values() for x in n.results)]:
+            st = self.outcomes.get(r.id)
+            if st is not None and st != "answered":
+                kind = "unanswerable" if r.unanswerable else "answerable"
+                if r.id not in out[kind]:
+                    out[kind].append(r.id)
+        return out
 
     def for_score(self, score: str) -> Calibration:
         """The calibration of one gate score (``rerank`` or ``dense``).
@@ -294,7 +354,14 @@ class CalibrationRun:
     def entries(self, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """``calibration.json`` entries keyed by reranker name / ``dense``."""
         conf = self.run.config.conf
-        out = {c.scores.key: c.entry(data, conf) for c in self.calibrations}
+        decided = (
+            f"the full graph's outcome ({self.generator} answerer, gate open)"
+            if self.outcomes
+            else "the gate's score alone"
+        )
+        out = {
+            c.scores.key: {**c.entry(data, conf), "decided_on": decided} for c in self.calibrations
+        }
         if self.model is not None and "answerability" in out:
             out["answerability"] = {**self.model.to_dict(), **out["answerability"]}
         return out
@@ -310,8 +377,15 @@ def run_calibration(
     bluff_set: str = "auto",
     progress: bool = True,
     answerability: bool = True,
+    answer_graph: Any = None,
+    on_outcome: bool = True,
 ) -> CalibrationRun:
     """Run the questions (and out-of-domain ones) and calibrate both gate scores.
+
+    The scores come from the evaluator (the compiled graph's ``stop_after="assemble"``
+    prefix); with ``on_outcome`` every question also runs through the full compiled graph
+    with the gate open, and a question the answerer does not answer then is refused at every
+    threshold (never a bluff, never kept).
 
     Args:
         evaluator: A :class:`~citerag.eval.runner.Evaluator` over the index.
@@ -324,6 +398,10 @@ def run_calibration(
         progress: Progress bars.
         answerability: Also fit the answerability model (a logistic model over every
             candidate signal, :mod:`chains.gate`) and choose its threshold by the rule.
+        answer_graph: The full compiled graph for the outcomes (default:
+            ``build_graph(evaluator.deps)``: the extractive answerer, or the configuration's
+            ``model``).
+        on_outcome: Decide on the full graph's outcome (default) rather than the gate alone.
 
     Returns:
         The runs and one :class:`Calibration` per gate score; nothing is written (see
@@ -353,21 +431,93 @@ def run_calibration(
     if bluff_set not in negatives:
         raise ValueError(f"bluff set {bluff_set!r} is empty")
     reranker = evaluator.deps.reranker(config.conf.get("reranker", "sentence")).name
-    scores = collect(run, negatives, reranker)
+    outcomes: dict[str, str] = {}
+    generator = ""
+    if on_outcome:
+        outcomes, generator = open_gate_outcomes(
+            evaluator,
+            [*questions, *ood],
+            config,
+            answer_graph=answer_graph,
+            progress=progress,
+        )
+    answered = {k: v == "answered" for k, v in outcomes.items()} if on_outcome else None
+    scores = collect(run, negatives, reranker, answered)
     cals = [calibrate(scores[s], rule, bluff_set) for s in ("rerank", "dense")]
     model = None
     if answerability:
-        fitted = fit_gate_model(run, negatives, bluff_set)
+        fitted = fit_gate_model(run, negatives, bluff_set, answered)
         if fitted is not None:
             model, ascores = fitted
             cal = calibrate(ascores, rule, bluff_set, step=0.1)
             model = replace(model, threshold=cal.threshold)
             cals.append(cal)
-    return CalibrationRun(run, negatives, bluff_set, rule, reranker, cals, model)
+    return CalibrationRun(
+        run, negatives, bluff_set, rule, reranker, cals, model, outcomes, generator
+    )
+
+
+def gate_open(config: EvalConfig) -> EvalConfig:
+    """The configuration with the gate open (:data:`OPEN_GATE` as the request threshold)."""
+    return EvalConfig(
+        f"{config.name}+gate-open",
+        tuple(sorted({**config.conf, "gate_threshold": OPEN_GATE}.items())),
+    )
+
+
+def full_graph_statuses(
+    graph: Any,
+    questions: Sequence[Question],
+    config: EvalConfig,
+    *,
+    user_groups: Sequence[str] = (),
+    progress: bool = True,
+) -> tuple[list[str], str]:
+    """Run every question through the full compiled graph; return each status and the
+    answerer's name (``generator`` of the first result that names one)."""
+    gens = generate_answers(
+        graph, questions, config, user_groups=list(user_groups), progress=progress
+    )
+    generator = next((str(g.result["generator"]) for g in gens if g.result.get("generator")), "")
+    return [g.status for g in gens], generator
+
+
+def open_gate_outcomes(
+    evaluator: Evaluator,
+    questions: Sequence[Question],
+    config: EvalConfig,
+    *,
+    answer_graph: Any = None,
+    progress: bool = True,
+) -> tuple[dict[str, str], str]:
+    """Question id -> the full graph's status with the gate open, and the answerer's name.
+
+    Args:
+        evaluator: Supplies the graph's dependencies and the user groups.
+        questions: The questions (ids unique).
+        config: The configuration calibrated (its gate is opened).
+        answer_graph: The full compiled graph (default ``build_graph(evaluator.deps)``).
+        progress: Progress bar.
+    """
+    if answer_graph is None:
+        from graphs.rag import build_graph
+
+        answer_graph = build_graph(evaluator.deps)
+    statuses, generator = full_graph_statuses(
+        answer_graph,
+        questions,
+        gate_open(config),
+        user_groups=evaluator.user_groups,
+        progress=progress,
+    )
+    return {q.id: st for q, st in zip(questions, statuses, strict=True)}, generator
 
 
 def fit_gate_model(
-    run: ConfigRun, negatives: dict[str, ConfigRun], bluff_set: str
+    run: ConfigRun,
+    negatives: dict[str, ConfigRun],
+    bluff_set: str,
+    answered: Mapping[str, bool] | None = None,
 ) -> tuple[AnswerabilityModel, ScoreScores] | None:
     """Fit the answerability model on the first candidate's signals of the answerable
     questions (positives) and of the bluff set's questions (negatives).
@@ -377,6 +527,8 @@ def fit_gate_model(
         negatives: Every negative set by name (each gets its probabilities, so the
             threshold can be chosen against any of them).
         bluff_set: The set the model is fitted against.
+        answered: As in :func:`collect`: questions the full graph does not answer with the
+            gate open get probability ``-inf`` (refused at every threshold).
 
     Returns:
         The model (threshold 0.5 until a rule chooses one) and its per-question
@@ -388,15 +540,17 @@ def fit_gate_model(
         return None
     model = fit_answerability(pos, neg)
 
-    def prob(sig: dict[str, float] | None) -> float:
-        return -math.inf if sig is None else model.probability(sig)
+    def prob(r: QuestionResult) -> float:
+        if r.top_signals is None or (answered is not None and not answered.get(r.id, False)):
+            return -math.inf
+        return model.probability(r.top_signals)
 
     scores = ScoreScores(
         "answerability",
         "answerability",
-        [prob(r.top_signals) for r in run.answerable],
-        [prob(r.top_signals) if r.in_context else None for r in run.answerable],
-        {name: [prob(r.top_signals) for r in nr.unanswerable] for name, nr in negatives.items()},
+        [prob(r) for r in run.answerable],
+        [prob(r) if r.in_context and prob(r) > -math.inf else None for r in run.answerable],
+        {name: [prob(r) for r in nr.unanswerable] for name, nr in negatives.items()},
     )
     return model, scores
 

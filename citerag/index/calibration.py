@@ -1,7 +1,8 @@
 """An index's own gate calibration: ``INDEX/calibration.json``.
 
-Written by ``citerag calibrate`` (:func:`write_calibration`), read when a graph is built over
-the index (:func:`read_calibration`). Its shape is that of ``chains/gate_defaults.json``:
+Written by ``citerag calibrate --write`` (:func:`write_calibration`), removed by ``citerag
+calibrate --reset`` (:func:`reset_calibration`), read when a graph is built over the index
+(:func:`read_calibration`). Its shape is that of ``chains/gate_defaults.json``:
 score name (a reranker name such as ``sentence-hybrid``, or ``dense``) ->
 ``{"threshold": float, ...provenance}``; its entries override the packaged defaults.
 """
@@ -73,4 +74,22 @@ def write_calibration(index_dir: Path | str, entries: dict[str, dict[str, Any]])
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+    return path
+
+
+def reset_calibration(index_dir: Path | str) -> Path | str | None:
+    """Remove the index's calibration, so the packaged defaults apply again.
+
+    Returns:
+        Where the calibration was (the file, or the store URL), or ``None`` when the index
+        had none.
+    """
+    if is_store_url(index_dir):
+        from citerag.index.pg_index import reset_pg_calibration
+
+        return str(index_dir) if reset_pg_calibration(str(index_dir)) else None
+    path = calibration_path(index_dir)
+    if not path.exists():
+        return None
+    path.unlink()
     return path

@@ -123,6 +123,17 @@ def write_pg_calibration(location: str | StoreURL, entries: dict[str, Any]) -> N
         conn.commit()
 
 
+def reset_pg_calibration(location: str | StoreURL) -> bool:
+    """Remove the index's calibration entries; return whether it had any."""
+    url = _url(location)
+    with connect(url) as conn:
+        current = read_meta(conn, url, CALIBRATION_KEY)
+        had = isinstance(current, dict) and bool(current)
+        write_meta(conn, url, CALIBRATION_KEY, {})
+        conn.commit()
+    return had
+
+
 def hnsw_settings(conn: psycopg.Connection[Any], url: StoreURL) -> dict[str, int]:
     """The HNSW index's real build settings (an index built earlier keeps its own ``m`` and
     ``ef_construction``, whatever the URL says now) and the URL's ``ef_search``."""

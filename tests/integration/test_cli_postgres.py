@@ -75,6 +75,12 @@ def test_calibration_lives_in_the_store(pg_url: str, sample_corpus: Path, capsys
         "dense": {"threshold": 0.42, "source": "test"},
         "sentence-hybrid": {"threshold": 0.5},
     }
+    # citerag calibrate --reset empties it: the packaged defaults apply again
+    assert cli.main(["calibrate", "--reset", "--store", pg_url]) == 0
+    assert "apply again" in capsys.readouterr().out
+    assert read_calibration(pg_url) == {}
+    assert cli.main(["calibrate", "--reset", "--store", pg_url]) == 0
+    assert "has no calibration" in capsys.readouterr().out
 
 
 def test_a_missing_store_index_is_a_clear_error(pg_url: str, capsys) -> None:

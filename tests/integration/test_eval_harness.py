@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -159,45 +158,6 @@ def test_cli_eval_reports_format_errors(sample_index, tmp_path, capsys):
     bad.write_text('{"id": "x", "question": "?"}\n')
     assert main(["eval", str(bad), "--index", str(sample_index)]) == 2
     assert "give evidence" in capsys.readouterr().err
-
-
-def test_calibrate_writes_the_index_calibration(sample_index, tmp_path, capsys):
-    index = tmp_path / "index"
-    shutil.copytree(sample_index, index, symlinks=True)
-    plot = tmp_path / "cal.png"
-    rc = main(
-        [
-            "calibrate",
-            str(QUESTIONS),
-            "--index",
-            str(index),
-            "--no-progress",
-            "--plot",
-            str(plot),
-            "--max-bluff",
-            "0.5",
-        ]
-    )
-    assert rc == 0
-    text = capsys.readouterr().out
-    assert "chosen threshold" in text and "bluffs (unanswerable)" in text
-    assert plot.read_bytes()[:4] == b"\x89PNG"
-    from chains.gate import resolve
-    from citerag.index.calibration import read_calibration
-
-    cal = read_calibration(index)
-    assert set(cal) == {"sentence-hybrid", "dense", "answerability"}
-    model = cal["answerability"]
-    assert set(model["weights"]) >= {"dense", "sentence", "rerank"}
-    assert 0.0 < model["threshold"] <= 1.0 and model["rule"]
-    entry = cal["sentence-hybrid"]
-    assert entry["n"] == {"answerable": 20, "unanswerable": 8}
-    assert entry["bluff_rates"]["unanswerable"] <= 0.5
-    assert "rule" in entry and "date" in entry
-    g = resolve(
-        gate_score="rerank", gate_threshold=None, reranker_name="sentence-hybrid", calibration=cal
-    )
-    assert (g.score, g.threshold, g.source) == ("rerank", entry["threshold"], "index calibration")
 
 
 def test_ladder_through_the_real_graph(sample_index, capsys):

@@ -96,6 +96,7 @@ class FakeEvaluator:
         self.best = best
         self.deps = _Deps()
         self.calls = 0
+        self.user_groups = []
 
     def run(self, questions, config, progress=True):
         self.calls += 1
@@ -105,6 +106,19 @@ class FakeEvaluator:
             r.best_rerank = r.best_dense = self.best[q.id]
             out.append(r)
         return ConfigRun(config, out)
+
+
+class FakeAnswerGraph:
+    """Stands in for the full graph's answerer: answers every question but ``refuse``."""
+
+    def __init__(self, refuse=()):
+        self.refuse = set(refuse)
+        self.seen = []
+
+    def invoke(self, inputs, config, **kwargs):
+        self.seen.append((inputs["question"], config["configurable"].get("gate_threshold")))
+        status = "no_evidence" if inputs["question"] in self.refuse else "answered"
+        return {"status": status, "generator": "fake", "trace": {}}
 
 
 def _qs():
@@ -132,7 +146,12 @@ def test_run_calibration_auto_bluff_set_and_entries():
     questions, ood, best = _qs()
     ev = FakeEvaluator(best)
     res = calib.run_calibration(
-        ev, questions, parse_config("default"), ood=ood, rule=calib.Rule("max-bluff", 0.0)
+        ev,
+        questions,
+        parse_config("default"),
+        ood=ood,
+        rule=calib.Rule("max-bluff", 0.0),
+        answer_graph=FakeAnswerGraph(),
     )
     assert ev.calls == 2 and res.bluff_set == "out-of-domain"
     assert set(res.negatives) == {"unanswerable", "out-of-domain"}
@@ -148,8 +167,51 @@ def test_run_calibration_auto_bluff_set_and_entries():
         ood=ood,
         rule=calib.Rule("max-bluff", 0.0),
         bluff_set="unanswerable",
+        answer_graph=FakeAnswerGraph(),
     )
     assert strict.for_score("rerank").threshold == pytest.approx(0.851)
+
+
+def test_an_unanswerable_question_the_answerer_refuses_is_not_a_bluff():
+    from citerag.eval.runner import parse_config
+
+    questions, _, best = _qs()
+    graph = FakeAnswerGraph(refuse={"u0"})  # u0 scores 0.85 but the answerer refuses it
+    res = calib.run_calibration(
+        FakeEvaluator(best),
+        questions,
+        parse_config("default"),
+        rule=calib.Rule("max-bluff", 0.0),
+        answer_graph=graph,
+    )
+    # every question went through the full graph once, with the gate open
+    assert sorted(q for q, _ in graph.seen) == sorted(q.question for q in questions)
+    assert {t for _, t in graph.seen} == {calib.OPEN_GATE}
+    cal = res.for_score("rerank")
+    assert cal.threshold == pytest.approx(0.501)  # above u1 (0.5), no longer above u0
+    assert cal.chosen["bluffs:unanswerable"].k == 0
+    assert cal.chosen["answerable_kept"].k == 3  # a0, a1, a2 (0.4 < 0.501)
+    assert res.outcomes["u0"] == "no_evidence" and res.generator == "fake"
+    assert res.refused_anyway() == {"answerable": [], "unanswerable": ["u0"]}
+    assert "full graph" in res.entries({})["sentence-hybrid"]["decided_on"]
+    gate_only = calib.run_calibration(
+        FakeEvaluator(best),
+        questions,
+        parse_config("default"),
+        rule=calib.Rule("max-bluff", 0.0),
+        on_outcome=False,
+    )
+    assert gate_only.for_score("rerank").threshold == pytest.approx(0.851)
+
+
+def test_an_answerable_question_the_answerer_refuses_is_never_kept():
+    s = calib.ScoreScores("rerank", "r", [0.9, -float("inf")], [0.9, None], {"u": [0.3]})
+    assert calib.sweep_row(s, 0.0)["answerable_kept"].k == 1
+    with pytest.raises(ValueError, match="refused whatever the gate does"):
+        calib.choose(s, calib.Rule("min-kept", 1.0), "u")
+    # every negative refused anyway: the limit holds everywhere, keep all that score
+    s2 = calib.ScoreScores("rerank", "r", [0.9, 0.4], [None, None], {"u": [-float("inf")]})
+    assert calib.choose(s2, calib.Rule("max-bluff", 0.0), "u") == pytest.approx(0.4)
 
 
 def test_run_calibration_refuses_without_positives_or_negatives():
@@ -157,9 +219,10 @@ def test_run_calibration_refuses_without_positives_or_negatives():
 
     questions, _, best = _qs()
     cfg = parse_config("default")
+    g = FakeAnswerGraph()
     with pytest.raises(ValueError, match="no answerable"):
-        calib.run_calibration(FakeEvaluator(best), questions[4:], cfg)
+        calib.run_calibration(FakeEvaluator(best), questions[4:], cfg, answer_graph=g)
     with pytest.raises(ValueError, match="no unanswerable"):
-        calib.run_calibration(FakeEvaluator(best), questions[:4], cfg)
+        calib.run_calibration(FakeEvaluator(best), questions[:4], cfg, answer_graph=g)
     with pytest.raises(ValueError, match="bluff set 'out-of-domain' is empty"):
-        calib.run_calibration(FakeEvaluator(best), questions, cfg, bluff_set="ood")
+        calib.run_calibration(FakeEvaluator(best), questions, cfg, bluff_set="ood", answer_graph=g)
