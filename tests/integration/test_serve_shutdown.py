@@ -54,6 +54,7 @@ def test_sigterm_answers_a_stalled_request_failed_and_exits(
     try:
         with log.open("wb") as fh:
             proc = subprocess.Popen(cmd, env=env, cwd=REPO, stdout=fh, stderr=subprocess.STDOUT)
+
         def ready() -> bool:
             assert proc.poll() is None, log.read_text()[-3000:]
             try:
