@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -33,6 +34,7 @@ from chains.prompts import load_prompt
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SupportStatus = Literal["supported", "unsupported", "unchecked", "skipped"]
 Verdict = Literal["supported", "unsupported"]
@@ -218,6 +220,56 @@ class SupportCheck:
         }
 
 
+def ask_until_parsed(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    parse: Callable[[str], T],
+    *,
+    max_attempts: int,
+    what: str,
+    again: str,
+) -> tuple[T | None, int, list[str]]:
+    """Ask a judge model and parse its reply; a malformed reply is answered with the parse
+    error and asked again, up to ``max_attempts`` calls in all.
+
+    A provider error counts as a failed attempt, never a crash: a judge that cannot be
+    asked leaves the item unjudged (the caller's ``unchecked`` / ``unjudged``).
+
+    Args:
+        model: The judge.
+        messages: The request.
+        parse: Turns the reply's text into the result; raises :class:`JudgementError`.
+        max_attempts: Calls at most.
+        what: The judge's name in log lines.
+        again: What the follow-up asks for ("one verdict per claim").
+
+    Returns:
+        ``(result or None, attempts made, errors)``.
+    """
+    errors: list[str] = []
+    for attempt in range(1, max_attempts + 1):
+        try:
+            reply = model.invoke(messages)
+        except Exception as exc:  # a provider error is a failed judgement, not a crash
+            errors.append(f"{type(exc).__name__}: {exc}")
+            log.warning("%s call %d failed: %s", what, attempt, errors[-1])
+            continue
+        text = _text(reply.content)
+        try:
+            return parse(text), attempt, errors
+        except JudgementError as exc:
+            errors.append(f"malformed judgement: {exc}")
+            messages = [
+                *messages,
+                AIMessage(content=text),
+                HumanMessage(
+                    content=f"That reply was not the JSON object asked for ({exc}). Reply "
+                    f"with only the JSON object, {again}."
+                ),
+            ]
+    return None, max_attempts, errors
+
+
 class SupportJudge:
     """An LLM judge of claim support over quoted spans."""
 
@@ -259,29 +311,15 @@ class SupportJudge:
             return SupportCheck(
                 "skipped", action=action, skipped="the answer has no cited claim", prompt=pid
             )
-        messages = self.messages(question, claims)
-        errors: list[str] = []
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                reply = self.model.invoke(messages)
-            except Exception as exc:  # a provider error is a failed judgement, not a crash
-                errors.append(f"{type(exc).__name__}: {exc}")
-                log.warning("support judge call %d failed: %s", attempt, errors[-1])
-                continue
-            text = _text(reply.content)
-            try:
-                verdicts = parse_verdicts(text, len(claims))
-            except JudgementError as exc:
-                errors.append(f"malformed judgement: {exc}")
-                messages = [
-                    *messages,
-                    AIMessage(content=text),
-                    HumanMessage(
-                        content=f"That reply was not the JSON object asked for ({exc}). Reply "
-                        "with only the JSON object, one verdict per claim."
-                    ),
-                ]
-                continue
+        verdicts, attempt, errors = ask_until_parsed(
+            self.model,
+            self.messages(question, claims),
+            lambda text: parse_verdicts(text, len(claims)),
+            max_attempts=self.max_attempts,
+            what="support judge",
+            again="one verdict per claim",
+        )
+        if verdicts is not None:
             rows = tuple(
                 {
                     "claim": c.number,

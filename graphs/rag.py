@@ -337,6 +337,16 @@ def checkpoint_serde() -> JsonPlusSerializer:
 AnswerEvent = tuple[Literal["attempt", "token", "final"], dict[str, Any]]
 
 
+def _answer_event(mode: str, chunk: Any) -> AnswerEvent | None:
+    """What one ``stream_mode=["custom", "values"]`` item means to :func:`stream_answer`:
+    an attempt or token event, the output so far (``("final", ...)``), or nothing."""
+    if mode == "custom":
+        if isinstance(chunk, dict) and chunk.get("type") in ("attempt", "token"):
+            return chunk["type"], chunk
+        return None
+    return ("final", chunk) if isinstance(chunk, dict) else None
+
+
 def stream_answer(
     graph: CompiledStateGraph, graph_input: dict[str, Any], config: RunnableConfig | None = None
 ) -> Iterator[AnswerEvent]:
@@ -355,11 +365,11 @@ def stream_answer(
     """
     final: dict[str, Any] = {}
     for mode, chunk in graph.stream(graph_input, config, stream_mode=["custom", "values"]):
-        if mode == "custom":
-            if isinstance(chunk, dict) and chunk.get("type") in ("attempt", "token"):
-                yield chunk["type"], chunk
-        elif isinstance(chunk, dict):
-            final = chunk
+        event = _answer_event(mode, chunk)
+        if event is not None and event[0] == "final":
+            final = event[1]
+        elif event is not None:
+            yield event
     yield "final", final
 
 
@@ -369,9 +379,9 @@ async def astream_answer(
     """:func:`stream_answer` for an event loop (``graph.astream``)."""
     final: dict[str, Any] = {}
     async for mode, chunk in graph.astream(graph_input, config, stream_mode=["custom", "values"]):
-        if mode == "custom":
-            if isinstance(chunk, dict) and chunk.get("type") in ("attempt", "token"):
-                yield chunk["type"], chunk
-        elif isinstance(chunk, dict):
-            final = chunk
+        event = _answer_event(mode, chunk)
+        if event is not None and event[0] == "final":
+            final = event[1]
+        elif event is not None:
+            yield event
     yield "final", final

@@ -65,6 +65,8 @@ def sample_index(tmp_path_factory: pytest.TempPathFactory, embedding_model, samp
 
 
 # PostgreSQL (pgserver) fixtures, shared by every test module.
+# The scripted OpenAI-compatible chat server (tests/support/openai_server.py).
+from tests.support.openai_server import scripted_openai  # noqa: E402, F401
 from tests.support.pg import (  # noqa: E402, F401
     _close_pg_pools,
     pg_server,

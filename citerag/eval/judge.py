@@ -42,13 +42,19 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from tqdm.auto import tqdm
 
 from chains.models import ModelSettings, build_chat_model
 from chains.prompts import load_prompt
-from chains.support import Claim, JudgementError, Verdict, claims_from, parse_verdicts
-from chains.support import _text as reply_text
+from chains.support import (
+    Claim,
+    JudgementError,
+    Verdict,
+    ask_until_parsed,
+    claims_from,
+    parse_verdicts,
+)
 from citerag.eval import metrics as stats
 from citerag.eval.evidence import IndexedCorpus
 from citerag.eval.questions import Question
@@ -400,29 +406,14 @@ class AnswerJudge:
         Returns:
             ``(reply or None, attempts, errors)``.
         """
-        messages = self.messages(question, answer, claims, gold)
-        errors: list[str] = []
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                reply = self.model.invoke(messages)
-            except Exception as exc:  # a provider error is a failed judgement, not a crash
-                errors.append(f"{type(exc).__name__}: {exc}")
-                log.warning("answer judge call %d failed: %s", attempt, errors[-1])
-                continue
-            text = reply_text(reply.content)
-            try:
-                return parse_reply(text, claims, bool(gold)), attempt, errors
-            except JudgementError as exc:
-                errors.append(f"malformed judgement: {exc}")
-                messages = [
-                    *messages,
-                    AIMessage(content=text),
-                    HumanMessage(
-                        content=f"That reply was not the JSON object asked for ({exc}). Reply "
-                        "with only the JSON object described in the instructions."
-                    ),
-                ]
-        return None, self.max_attempts, errors
+        return ask_until_parsed(
+            self.model,
+            self.messages(question, answer, claims, gold),
+            lambda text: parse_reply(text, claims, bool(gold)),
+            max_attempts=self.max_attempts,
+            what="answer judge",
+            again="as the instructions describe it",
+        )
 
     def judge(self, question: Question, answer: Generation) -> AnswerJudgement:
         """Judge one question's run (no call unless the graph answered it)."""

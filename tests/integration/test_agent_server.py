@@ -128,12 +128,8 @@ def agent_server(tmp_path_factory, sample_index, repo_root: Path) -> Iterator[st
 
 
 @pytest.fixture(scope="module")
-def chat_endpoint() -> Iterator[Any]:
-    from tests.support.openai_server import ScriptedOpenAIServer
-
-    server = ScriptedOpenAIServer().start()
-    yield server
-    server.close()
+def chat_endpoint(scripted_openai: Any) -> Any:
+    return scripted_openai
 
 
 #: The watchdog's deadline for the Agent Server with a chat model.

@@ -7,7 +7,6 @@ The endpoint is :mod:`tests.support.openai_server`, a scripted OpenAI-compatible
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +24,8 @@ STALL_TIMEOUT_S = 1.5
 
 
 @pytest.fixture(scope="module")
-def endpoint() -> Iterator[ScriptedOpenAIServer]:
-    server = ScriptedOpenAIServer().start()
-    yield server
-    server.close()
+def endpoint(scripted_openai: ScriptedOpenAIServer) -> ScriptedOpenAIServer:
+    return scripted_openai
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,7 @@ server's ``[model]`` settings (``rag_defaults``), as a user's TOML file would.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +16,15 @@ import pytest
 
 from tests.integration.test_server import (
     PUBLIC_TOKEN,
-    running_server,
-    server_settings,
     sse_events,
-    write_tokens,
 )
 from tests.support.fake_models import good_answer
-from tests.support.openai_server import ScriptedOpenAIServer, reply, stall
+from tests.support.openai_server import (
+    ScriptedOpenAIServer,
+    reply,
+    serving_chat_model,
+    stall,
+)
 
 pytestmark = [
     pytest.mark.integration,
@@ -36,10 +36,8 @@ TIMEOUT_S = 1.5
 
 
 @pytest.fixture(scope="module")
-def endpoint() -> Iterator[ScriptedOpenAIServer]:
-    server = ScriptedOpenAIServer().start()
-    yield server
-    server.close()
+def endpoint(scripted_openai: ScriptedOpenAIServer) -> ScriptedOpenAIServer:
+    return scripted_openai
 
 
 @pytest.fixture(scope="module")
@@ -50,23 +48,10 @@ def served(
     endpoint: ScriptedOpenAIServer,
 ) -> Iterator[Any]:
     root = tmp_path_factory.mktemp("chat-server")
-    shutil.copytree(sample_index, root / "index", symlinks=True)
-    write_tokens(root / "tokens.json")
-    base = server_settings(root)
-    settings = replace(
-        base,
-        model="openai:scripted-model",
-        rag_defaults={
-            "model_base_url": endpoint.base_url,
-            "model_timeout_s": TIMEOUT_S,
-            "model_max_retries": 0,
-        },
-    ).validate()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.delenv("OPENAI_API_KEY", raising=False)
-        mp.delenv("OPENAI_BASE_URL", raising=False)
-        with running_server(settings, embedding_model) as srv:
-            yield srv
+    with serving_chat_model(
+        root, sample_index, embedding_model, endpoint, model_timeout_s=TIMEOUT_S
+    ) as srv:
+        yield srv
 
 
 def test_stream_sends_tokens_then_the_validated_answer(

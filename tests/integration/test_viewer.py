@@ -430,42 +430,28 @@ def test_viewer_api_bad_input_is_a_clear_4xx(server: Server):
 
 
 @pytest.fixture(scope="module")
-def chat_endpoint() -> Iterator[Any]:
-    from tests.support.openai_server import ScriptedOpenAIServer
-
-    endpoint = ScriptedOpenAIServer().start()
-    yield endpoint
-    endpoint.close()
-
-
-@pytest.fixture(scope="module")
 def model_server(
     tmp_path_factory: pytest.TempPathFactory,
     sample_index: Path,
     embedding_model: Any,
-    chat_endpoint: Any,
+    scripted_openai: Any,
 ) -> Iterator[Server]:
     """The server with a chat model: the scripted OpenAI-compatible endpoint."""
-    from dataclasses import replace
+    from tests.support.openai_server import serving_chat_model
 
     root = tmp_path_factory.mktemp("viewer_model")
-    shutil.copytree(sample_index, root / "index", symlinks=True)
-    write_tokens(root / "tokens.json")
-    settings = replace(
-        server_settings(root),
-        model="openai:scripted-model",
-        rag_defaults={"model_base_url": chat_endpoint.base_url, "model_max_retries": 0},
-    ).validate()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.delenv("OPENAI_API_KEY", raising=False)
-        mp.delenv("OPENAI_BASE_URL", raising=False)
-        with running_server(settings, embedding_model) as srv:
-            yield srv
+    with serving_chat_model(root, sample_index, embedding_model, scripted_openai) as srv:
+        yield srv
 
 
 def test_the_answer_streams_into_the_page_and_markers_become_links_when_validated(
-    chromium: str, playwright_driver: Any, model_server: Server, chat_endpoint: Any, tmp_path: Path
+    chromium: str,
+    playwright_driver: Any,
+    model_server: Server,
+    scripted_openai: Any,
+    tmp_path: Path,
 ):
+    chat_endpoint = scripted_openai
     from playwright.sync_api import expect
 
     from tests.support.fake_models import good_answer

@@ -20,14 +20,18 @@ the server releases them; nothing sleeps.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
+import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 Text = str | Callable[[list[BaseMessage]], str]
@@ -258,3 +262,36 @@ def _chunk(body: dict[str, Any], piece: str | None, finish: str | None = None) -
         "model": body.get("model", "scripted"),
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
     }
+
+
+@pytest.fixture(scope="module")
+def scripted_openai() -> Iterator[ScriptedOpenAIServer]:
+    """A started :class:`ScriptedOpenAIServer` for a test module (closed after it)."""
+    server = ScriptedOpenAIServer().start()
+    yield server
+    server.close()
+
+
+@contextlib.contextmanager
+def serving_chat_model(
+    root: Path, index: Path, embedding_model: Any, endpoint: ScriptedOpenAIServer, **knobs: Any
+) -> Iterator[Any]:
+    """A real ``citerag`` server (uvicorn on 127.0.0.1) over a copy of ``index`` whose answer
+    model is ``endpoint``, configured as a user's ``[model]`` settings would (``knobs``: more
+    server-side defaults such as ``model_timeout_s``); the provider's variables unset."""
+    from dataclasses import replace
+
+    from tests.integration.test_server import running_server, server_settings, write_tokens
+
+    shutil.copytree(index, root / "index", symlinks=True)
+    write_tokens(root / "tokens.json")
+    settings = replace(
+        server_settings(root),
+        model="openai:scripted-model",
+        rag_defaults={"model_base_url": endpoint.base_url, "model_max_retries": 0, **knobs},
+    ).validate()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("OPENAI_API_KEY", raising=False)
+        mp.delenv("OPENAI_BASE_URL", raising=False)
+        with running_server(settings, embedding_model) as srv:
+            yield srv
