@@ -318,3 +318,19 @@ def test_citerag_chat_keeps_the_conversation_and_shows_the_rewrite(sample_index:
     assert "(asked as: What was Northwind's total revenue in 2024?)" in run.stdout
     first, second = run.stdout.split("(asked as:", 1)
     assert "412,860" in first and "371,540" in second
+
+
+def test_stream_mode_messages_carries_the_models_tokens(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    """LangGraph's ``messages`` mode (what the Agent Server streams) sees the model's own
+    chunks: the answerer streams with the node's config, its callbacks included."""
+    endpoint.set_script(reply(good_answer(1), chunk=5))
+    cfg = config_for(endpoint, structured_output="off")
+    pieces = [
+        chunk.content
+        for chunk, meta in graph.stream({"question": QUESTION}, cfg, stream_mode="messages")
+        if meta.get("langgraph_node") == "generate" and isinstance(chunk.content, str)
+    ]
+    assert len(pieces) > 3
+    assert "".join(pieces).startswith("The passage states it [1: ")
