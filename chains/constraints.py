@@ -51,6 +51,10 @@ Matching periods to documents
     each of theirs, each decided on its own. Existence is decided on the gazetteer's
     documents, which are the ones the caller may read: a restricted FY2021 filing changes
     nothing for a caller without its label.
+Unknown values pass
+    A filter removes only documents whose value is known and different: a company filter
+    also admits the documents that name no company (a charity's budget beside its annual
+    reports), and their periods count with that company's documents.
 Stated periods only
     A period is a hard filter only in a corpus organised by period (at least two distinct
     **stated** periods among the readable documents: :func:`period_organised`), and there
@@ -195,9 +199,9 @@ class Constraint:
         note: Why a constraint was downgraded, if it was.
         forward: A forward-looking question about this period ("forecasting for FY2025",
             "guidance for 2025"): answered by the documents published before it.
-        passthrough: Documents a period filter admits whatever their period, because it is
-            not stated (only inferred, or absent) or their company's documents are not
-            organised by period (fewer than two stated periods): ``doc_id`` values, or
+        passthrough: Documents a filter admits whatever their value, because it is not
+            known: for a period, documents whose period is not stated (only inferred, or
+            absent); for a company, documents without a company. ``doc_id`` values, or
             ``doc_name`` when the documents carry no id (see ``passthrough_field``).
         passthrough_field: The metadata field ``passthrough`` lists.
     """
@@ -232,6 +236,7 @@ class Constraint:
         }
         if self.field == "period":
             out["forward"] = self.forward
+        if self.passthrough:
             out["passthrough"] = {self.passthrough_field: list(self.passthrough)}
         return out
 
@@ -1225,8 +1230,21 @@ def parse_constraints(question: str, gazetteer: Gazetteer) -> QuestionConstraint
         if all(d.span[1] <= s or d.span[0] >= e for s, e in company_spans)
     ]
     exact_names = list(dict.fromkeys(n for c in companies if c.match == "exact" for n in c.values))
-    groups = [gazetteer.documents_of([n]) for n in exact_names] or [gazetteer.documents_of(None)]
     key = gazetteer.key_field
+    # documents without a company may be about the one named: a company filter admits them
+    # (by id), and their periods count with that company's
+    anonymous = [d for d in gazetteer.documents if not d.get("company")]
+    if anonymous and key is not None:
+        ids = tuple(dict.fromkeys(str(d[key]) for d in anonymous))
+        companies = [
+            replace(c, passthrough=ids, passthrough_field=key) if c.match == "exact" else c
+            for c in companies
+        ]
+    else:
+        anonymous = []
+    groups = [gazetteer.documents_of([n]) + anonymous for n in exact_names] or [
+        gazetteer.documents_of(None)
+    ]
     organised = period_organised(gazetteer.documents)
     resolved = [_resolve(c, groups, key, organised=organised) for c in periods + doc_types]
     everything = sorted(companies + resolved, key=lambda c: c.span)
@@ -1441,7 +1459,9 @@ def first_stage_order(
     return [c for _k, _p, c in sorted(keyed, key=lambda t: (t[0], t[1]))]
 
 
-def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
+def refusal_reason(
+    qc: QuestionConstraints, *, companies_indexed: bool, every_document_has_a_company: bool = True
+) -> str:
     """Why a question must be refused before retrieval ('' when it need not be).
 
     * A field whose exact constraints no readable document satisfies ("no indexed document
@@ -1451,11 +1471,14 @@ def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
     * A company-like name the index does not hold, when the question matched no indexed
       company, the index holds companies, and the question also names a period or a
       document type (the financial framing that makes the name a company; without it,
-      "Napoleon's army" would be refused on a history corpus).
+      "Napoleon's army" would be refused on a history corpus), and every readable document
+      names its company (in a corpus where some do not — a charity's reports beside its
+      readings and newsletters — "rain at Low Fold in 2025" names a place, not a company).
 
     Args:
         qc: The parse result.
         companies_indexed: Whether any readable document has a ``company``.
+        every_document_has_a_company: Whether every readable document has one.
     """
     dead = [
         c
@@ -1468,7 +1491,13 @@ def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
         about = " ".join([*dict.fromkeys(named), *missing]) or ", ".join(c.text for c in dead)
         return f"no indexed document you can access is about {about}"
     framed = bool(qc.periods or qc.doc_types)
-    if qc.unmatched and not qc.companies and companies_indexed and framed:
+    if (
+        qc.unmatched
+        and not qc.companies
+        and companies_indexed
+        and every_document_has_a_company
+        and framed
+    ):
         names = ", ".join(dict.fromkeys(u.text for u in qc.unmatched))
         period = " ".join(c.text for c in qc.periods)
         return f"no indexed document you can access is about {names}" + (

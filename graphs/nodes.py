@@ -206,7 +206,11 @@ def constrain(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> di
             parsed=parsed,
             filter=flt,
             boosts=tuple((f, tuple(v)) for f, v in rules.boosts_for(qc)),
-            refusal=rules.refusal_reason(qc, companies_indexed=bool(gaz.companies)),
+            refusal=rules.refusal_reason(
+                qc,
+                companies_indexed=bool(gaz.companies),
+                every_document_has_a_company=all(d.get("company") for d in gaz.documents),
+            ),
             recency=qc.recency.doc_values if qc.recency is not None else (),
             period_organised=rules.period_organised(gaz.documents),
         )
