@@ -92,4 +92,5 @@ class ConstraintRecord:
         """JSON-friendly record."""
         out = asdict(self)
         out["boosts"] = [[f, list(v)] for f, v in self.boosts]
+        out["recency"] = list(self.recency)
         return out
