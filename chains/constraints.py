@@ -66,7 +66,9 @@ Stated periods only
     a caller) counts as stated.
 Forward-looking questions
     "What is it forecasting for FY2025", "guidance for 2025", "what will ... in 2025"
-    (:func:`is_forward_looking`) also select the documents published before the period
+    (:func:`is_forward_looking`), naming that one period and not as an anchor ("As of
+    FY2021, what did it expect for 2024?" names its filing), also select the documents
+    published before the period
     (those of the year before, else the latest earlier ones), which are boosted: a forecast
     is in the filing before the period, and the filter never leaves such a question without
     candidates when any earlier document exists.
@@ -1030,6 +1032,9 @@ _FORWARD = re.compile(
 )
 
 
+_ANCHOR = re.compile(r"\bas\s+(?:of|at)\s+(?:the\s+)?$", re.I)
+
+
 def is_forward_looking(question: str) -> bool:
     """Whether a question asks what a company expects rather than what it reported.
 
@@ -1218,12 +1223,20 @@ def parse_constraints(question: str, gazetteer: Gazetteer) -> QuestionConstraint
     """
     companies = _company_constraints(question, gazetteer)
     company_spans = [c.span for c in companies]
-    forward = is_forward_looking(question)
     periods = [
-        replace(p, forward=forward) if p.relation == "single" else p
+        p
         for p in parse_periods(question)
         if all(p.span[1] <= s or p.span[0] >= e for s, e in company_spans)
     ]
+    # forward-looking only with one period, not an anchor ("As of FY2021, what did it expect
+    # for 2024?" names the filing it asks about: that one answers)
+    if (
+        len(periods) == 1
+        and periods[0].relation == "single"
+        and is_forward_looking(question)
+        and not _ANCHOR.search(question[max(0, periods[0].span[0] - 12) : periods[0].span[0]])
+    ):
+        periods = [replace(periods[0], forward=True)]
     doc_types = [
         d
         for d in _doc_type_constraints(question)

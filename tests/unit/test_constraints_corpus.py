@@ -218,6 +218,14 @@ def test_a_forward_looking_question_gets_the_filing_published_before_the_period(
     assert period.forward and "forward-looking" in period.note
 
 
+def test_an_anchored_question_keeps_its_filing() -> None:
+    question = "As of FY2023, what did Acme expect to pay its retirees in 2025?"
+    qc = parse_constraints(question, Gazetteer(FILINGS))
+    assert not any(p.forward for p in qc.periods)
+    assert ("period", ("FY2023",)) in boosts_for(qc)
+    assert "acme23" in _admitted(qc, FILINGS)
+
+
 def test_a_reported_figure_is_not_forward_looking() -> None:
     assert not is_forward_looking("What was Acme's expected return on plan assets in FY2024?")
     qc = parse_constraints("What was Acme's revenue in FY2025?", Gazetteer(FILINGS))
