@@ -29,15 +29,45 @@ at: rules were developed on the calibration half only.
 ``financebench-dev`` is cut by a stated size rule, not by results: the companies whose
 filings total at most ``--max-company-pages`` pages (all their filings are kept, so
 multi-year companies stay multi-year). Results go to ``benchmarks/out/constraints.{json,md}``.
+
+**A non-filing corpus** (set ``trust``): ``benchmarks/corpora/trust/`` — a water trust's
+two annual reports, budget, readings and newsletters, with 24 questions naming years (see
+its README). Per question: **document hit@1**, **evidence hit@4/8** (a candidate containing
+the question's evidence string), **refused before retrieval**, **nothing retrieved**,
+**answered citing the document**. Indexed per code version (``<work>/trust-<label>``): its
+metadata is what the version's ingest infers.
+
+**Against another version of the code** (``--baseline DIR``, e.g. an export of main): the
+script first runs itself on ``DIR``'s library code (``--code DIR --label main``; filing
+indexes are shared, as their inferred periods are the same, ``trust`` is re-indexed), then
+pairs this version's default (constraints on) with the baseline's, question by question:
+Wilson 95 % intervals and exact sign tests, in ``constraints-vs-<label>.{json,md}``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
-from eval_common import (
+
+def _code_from_argv() -> str | None:
+    """``--code DIR`` read before anything imports the library, so ``DIR``'s code is used."""
+    for i, arg in enumerate(sys.argv):
+        if arg == "--code" and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if arg.startswith("--code="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+from eval_common import (  # noqa: E402
+    REPO,
     cached_embeddings,
     index_dir,
     log,
@@ -46,6 +76,9 @@ from eval_common import (
     save_embeddings,
     write,
 )
+
+if _code_from_argv():  # after eval_common, which puts this checkout first on the path
+    sys.path.insert(0, str(Path(_code_from_argv() or "").resolve()))
 
 ON, OFF = "default", "default:constraints=false"
 KS = (1, 4, 8, 20)
@@ -165,7 +198,7 @@ def _filing_rows(
         out[cfg] = row
         per_q[cfg] = flags
     paired = {m: stats.paired(per_q[ON][m], per_q[OFF][m], [q.id for q in qs]) for m in per_q[ON]}
-    return out, paired
+    return out, paired, per_q
 
 
 def _fmt(row: dict[str, Any], key: str) -> str:
@@ -173,16 +206,8 @@ def _fmt(row: dict[str, Any], key: str) -> str:
     return "–" if v is None else (v.fmt() if hasattr(v, "fmt") else str(v))
 
 
-def main() -> int:
-    """Run the benchmark."""
-    p = parser(__doc__.split("\n")[0])
-    p.add_argument("--sets", default="financebench,financebench-dev,squad,scifact")
-    p.add_argument("--max-company-pages", type=int, default=450)
-    p.add_argument("--limit", type=int, help="at most N questions per set (seeded sample)")
-    p.add_argument("--no-generate", action="store_true", help="retrieval figures only")
-    p.add_argument("--seed", type=int, default=0)
-    args = p.parse_args()
-
+def _run_sets(args: Any) -> dict[str, Any]:
+    """Run every set of ``--sets`` on this process's library code; returns the JSON data."""
     from citerag.eval import report
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import load_questions
@@ -193,7 +218,18 @@ def main() -> int:
     configs = {ON: parse_config(ON), OFF: parse_config(OFF)}
     md: list[str] = ["## Question constraints: on (default) vs off\n"]
     data: dict[str, Any] = {"sets": {}, "max_company_pages": args.max_company_pages}
+    stem = "constraints" if args.label == "this" else f"constraints-{args.label}"
+    data["label"] = args.label
+    data["code"] = str(Path(args.code).resolve()) if args.code else str(REPO)
+    import chains.constraints
+
+    log(f"library code: {Path(chains.constraints.__file__).resolve().parent.parent}")
     for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+        if name == "trust":
+            entry = _trust(args, configs, md)
+            data["sets"]["trust"] = entry
+            write(args.out, stem, data, "\n".join(md))
+            continue
         prep, loaded = _index(name, args)
         qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
         if args.limit is not None and len(qs) > args.limit:
@@ -216,7 +252,7 @@ def main() -> int:
                     subsets[h] = [half(q.id) == h for q in qs]
             entry["subsets"] = {}
             for label, keep in subsets.items():
-                rows, paired = _filing_rows(name, qs, runs, gen, docs, keep)
+                rows, paired, flags = _filing_rows(name, qs, runs, gen, docs, keep)
                 n = sum(keep)
                 keys = [k for k in rows[ON] if k != "refused_before_retrieval"]
                 title = f"{prep.name}: {entry['documents']} filings, {n} questions" + (
@@ -245,6 +281,8 @@ def main() -> int:
                         for c, r in rows.items()
                     },
                     "paired": {m: r.to_json() for m, r in paired.items()},
+                    "ids": [q.id for q, k in zip(qs, keep, strict=True) if k],
+                    "flags": flags,
                 }
         else:
             cmp = compare(runs[ON], runs[OFF])
@@ -257,8 +295,218 @@ def main() -> int:
             )
             entry["configs"] = {c: r.summary() for c, r in runs.items()}
             entry["paired"] = {m: r.to_json() for m, r in cmp.items()}
+            entry["subsets"] = {
+                "all": {
+                    "ids": [q.id for q in qs],
+                    "flags": {
+                        c: {f"hit@{k}": [r.hit_at(k) for r in run.answerable] for k in KS}
+                        for c, run in runs.items()
+                    },
+                }
+            }
         data["sets"][prep.name] = entry
-        write(args.out, "constraints", data, "\n".join(md))  # after every set: partial results
+        write(args.out, stem, data, "\n".join(md))  # after every set: partial results
+    return data
+
+
+TRUST = REPO / "benchmarks" / "corpora" / "trust"
+TRUST_KS = (1, 4, 8)
+
+
+def _trust(args: Any, configs: dict[str, Any], md: list[str]) -> dict[str, Any]:
+    """The non-filing corpus through the compiled graph, constraints on and off."""
+    from citerag.eval import metrics as stats
+    from citerag.eval import report
+    from citerag.index.ingest import ingest
+    from graphs.deps import GraphDeps
+    from graphs.rag import build_graph
+
+    folder = args.work / f"trust-{args.label}" / "index"
+    ingest([TRUST / "docs"], folder, model(), progress=False)
+    deps = GraphDeps.from_index(folder, embedding_model=model())
+    graph = build_graph(deps)
+    qs = [json.loads(line) for line in (TRUST / "questions.jsonl").read_text().splitlines()]
+    docs = {
+        str(d.get("doc_name")): {k: d.get(k) for k in ("period", "period_source", "period_span")}
+        for d in deps.documents()
+    }
+    flags: dict[str, dict[str, list[bool]]] = {}
+    for c in configs:
+        f: dict[str, list[bool]] = {}
+        for q in qs:
+            res = graph.invoke(
+                {"question": q["question"], "user_groups": []},
+                {"configurable": {"constraints": c == ON}},
+            )
+            cands = res["trace"].get("candidates") or []
+            row = {
+                "doc_hit@1": bool(cands) and cands[0].get("doc_name") == q["doc_name"],
+                **{
+                    f"evidence_hit@{k}": any(
+                        q["evidence"] in x.get("content", "") for x in cands[:k]
+                    )
+                    for k in TRUST_KS[1:]
+                },
+                "nothing_retrieved": not cands,
+                "refused_before_retrieval": bool(
+                    (res["trace"].get("constraints") or {}).get("refusal")
+                ),
+                "answered": res["status"] == "answered",
+                "answered_citing_the_document": res["status"] == "answered"
+                and q["doc_name"] in {x.get("doc_name") for x in res.get("citations") or []},
+            }
+            for m, v in row.items():
+                f.setdefault(m, []).append(bool(v))
+            if c == ON:
+                log(f"trust {q['id']} [{args.label}]: {res['status']} {res.get('reason', '')[:80]}")
+        flags[c] = f
+    ids = [q["id"] for q in qs]
+    entry: dict[str, Any] = {"questions": len(qs), "documents": docs, "subsets": {}}
+    for label in ("all", "calibration", "test"):
+        keep = [label == "all" or half(i) == label for i in ids]
+        sub_ids = [i for i, k in zip(ids, keep, strict=True) if k]
+        sub = {
+            c: {m: [v for v, k in zip(vals, keep, strict=True) if k] for m, vals in f.items()}
+            for c, f in flags.items()
+        }
+        rows = {
+            c: {m: stats.Proportion(sum(v), len(v)) for m, v in f.items()} for c, f in sub.items()
+        }
+        metrics = list(rows[ON])
+        title = f"trust ({args.label} code): {len(sub_ids)} questions" + (
+            "" if label == "all" else f" ({label} half)"
+        )
+        md.append(
+            f"### {title}\n\n"
+            + report.table(
+                ["constraints", *metrics],
+                [["on" if c == ON else "off", *[rows[c][m].fmt() for m in metrics]] for c in rows],
+            )
+            + "\n"
+        )
+        entry["subsets"][label] = {
+            "ids": sub_ids,
+            "flags": sub,
+            "configs": {c: {m: v.to_json() for m, v in r.items()} for c, r in rows.items()},
+        }
+    md.append(
+        "Document periods: "
+        + "; ".join(f"{n}: {d['period']} ({d['period_source']})" for n, d in sorted(docs.items()))
+        + "\n"
+    )
+    return entry
+
+
+#: Per-question metrics where fewer is better (a "win" of this version is a loss of the flag).
+LOWER_IS_BETTER = {"refused", "nothing_retrieved", "refused_before_retrieval"}
+
+
+def compare_versions(
+    mine: dict[str, Any], base: dict[str, Any], base_label: str
+) -> tuple[dict[str, Any], str]:
+    """Pair this version's default (constraints on) with another version's, per question.
+
+    Returns:
+        The JSON data and the Markdown table: per set, subset and metric, both rates with
+        Wilson 95 % intervals, the discordant questions and an exact sign test.
+    """
+    from citerag.eval import metrics as stats
+    from citerag.eval import report
+
+    rows: list[list[str]] = []
+    data: dict[str, Any] = {"baseline": base_label, "baseline_code": base.get("code"), "sets": {}}
+    for name, entry in mine.get("sets", {}).items():
+        other = base.get("sets", {}).get(name)
+        if not other:
+            continue
+        for sub, m_sub in (entry.get("subsets") or {}).items():
+            o_sub = (other.get("subsets") or {}).get(sub)
+            if not o_sub or o_sub.get("ids") != m_sub.get("ids"):
+                continue
+            ids = m_sub["ids"]
+            for metric, a in m_sub["flags"][ON].items():
+                b = o_sub["flags"][ON].get(metric)
+                if b is None:
+                    continue
+                res = stats.paired(a, b, ids)
+                pa, pb = stats.Proportion(sum(a), len(a)), stats.Proportion(sum(b), len(b))
+                data["sets"].setdefault(name, {}).setdefault(sub, {})[metric] = {
+                    "this": pa.to_json(),
+                    base_label: pb.to_json(),
+                    "paired": res.to_json(),
+                }
+                rows.append(
+                    [
+                        name,
+                        sub,
+                        metric + (" (lower is better)" if metric in LOWER_IS_BETTER else ""),
+                        pa.fmt(),
+                        pb.fmt(),
+                        res.fmt(),
+                    ]
+                )
+    md = (
+        f"## Question constraints: this version vs {base_label}, paired (constraints on)\n\n"
+        + report.table(["set", "questions", "metric", "this", base_label, "paired (+/−, p)"], rows)
+        + "\n"
+    )
+    return data, md
+
+
+def main() -> int:
+    """Run the benchmark (and the baseline version, then pair them, with ``--baseline``)."""
+    p = parser(__doc__.split("\n")[0])
+    p.add_argument("--sets", default="trust,financebench,financebench-dev,squad,scifact")
+    p.add_argument("--max-company-pages", type=int, default=450)
+    p.add_argument("--limit", type=int, help="at most N questions per set (seeded sample)")
+    p.add_argument("--no-generate", action="store_true", help="retrieval figures only")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--code", help="run on another checkout's library code (a directory)")
+    p.add_argument("--label", default="this", help="name of this run's code version")
+    p.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout (e.g. an export of main): run it too, then pair the two",
+    )
+    p.add_argument("--baseline-label", default="main")
+    p.add_argument(
+        "--compare-only", action="store_true", help="pair the saved runs without running"
+    )
+    args = p.parse_args()
+    base_file = args.out / f"constraints-{args.baseline_label}.json"
+    if args.baseline is not None and not args.compare_only:
+        cmd = [
+            sys.executable,
+            __file__,
+            "--code",
+            str(args.baseline),
+            "--label",
+            args.baseline_label,
+            "--sets",
+            args.sets,
+            "--data",
+            str(args.data),
+            "--work",
+            str(args.work),
+            "--out",
+            str(args.out),
+            "--max-company-pages",
+            str(args.max_company_pages),
+            "--seed",
+            str(args.seed),
+        ]
+        cmd += ["--no-progress"] * args.no_progress + ["--no-generate"] * args.no_generate
+        cmd += ["--limit", str(args.limit)] if args.limit is not None else []
+        log(f"baseline: {' '.join(cmd)}")
+        subprocess.run(cmd, check=True, env={**os.environ})
+    if args.compare_only:
+        mine = json.loads((args.out / "constraints.json").read_text())
+    else:
+        mine = _run_sets(args)
+    if args.baseline is not None or args.compare_only:
+        base = json.loads(base_file.read_text())
+        data, md = compare_versions(mine, base, args.baseline_label)
+        write(args.out, f"constraints-vs-{args.baseline_label}", data, md)
     return 0
 
 

@@ -21,8 +21,11 @@ Companies
     (boost only); a name shared by several companies is ``ambiguous`` (boost only).
 Periods, fiscal vs calendar
     ``FY2021``, ``FY21``, "fiscal 2022", "fiscal year 2022", "2021 fiscal period" -> fiscal
-    year ``FY2021``. "Q2 2023", "2023 Q2", "second quarter of 2023", "Q2 FY2023", "Q2 of
-    FY2023" -> ``2023Q2``: the year in a quarter label is the one the question names, read
+    year ``FY2021``. A split year "2024/25", "2024-25", "FY24/25" is the fiscal year that ends
+    in its second year, ``FY2025`` (as "year ended 31 March 2025" is). "Q2 2023", "2023 Q2",
+    "2Q23", "2Q 2023", "Q2-23", "Q2/2023", "FY23 Q2", "fiscal Q2 2023", "second quarter of
+    (fiscal) 2023", "Q2 FY2023", "Q2 of FY2023" -> ``2023Q2``: the year in a quarter label is
+    the one the question names, read
     as the company's fiscal year when the question says so and as given otherwise; no
     calendar/fiscal conversion is attempted (the company's fiscal calendar is unknown). A
     bare year ("in 2019") is a calendar year, label ``2019``. "As of December 31, 2021" (also
@@ -48,6 +51,31 @@ Matching periods to documents
     each of theirs, each decided on its own. Existence is decided on the gazetteer's
     documents, which are the ones the caller may read: a restricted FY2021 filing changes
     nothing for a caller without its label.
+Unknown values pass
+    A filter removes only documents whose value is known and different: a company filter
+    also admits the documents that name no company (a charity's budget beside its annual
+    reports), and their periods count with that company's documents.
+Stated periods only
+    A period is a hard filter only in a corpus organised by period (at least two distinct
+    **stated** periods among the readable documents: :func:`period_organised`), and there
+    it removes only documents whose period is stated (``period_source``, see
+    :mod:`loaders.metadata`) and is another one: documents whose period is only inferred
+    (file name, title) or absent are admitted (``passthrough``, by ``doc_id``) and the
+    matching ones boosted. In any other corpus a year is a boost, never a filter or a
+    refusal. Metadata without ``period_source`` (written before it existed, or supplied by
+    a caller) counts as stated.
+Forward-looking questions
+    "What is it forecasting for FY2025", "guidance for 2025", "what will ... in 2025"
+    (:func:`is_forward_looking`), naming that one period and not as an anchor ("As of
+    FY2021, what did it expect for 2024?" names its filing), also select the documents
+    published before the period
+    (those of the year before, else the latest earlier ones), which are boosted: a forecast
+    is in the filing before the period, and the filter never leaves such a question without
+    candidates when any earlier document exists.
+Recency
+    A question naming one company exactly and no period boosts that company's most recent
+    document of each type (``QuestionConstraints.recency``, shown in the trace): "What is
+    3M's debt?" prefers the latest 10-K, never filters out the older ones.
 Document types
     "10-K", "10-Q", "8-K", "20-F" are exact; "annual report", "quarterly report", "earnings
     release/call", "proxy statement" are partial (boost only: a user's "annual report" may
@@ -67,7 +95,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -77,12 +105,14 @@ from citerag.index.filters import combine, matches
 from loaders.metadata import (
     DATE_RE,
     ORDINALS,
+    SPLIT_YEAR_RE,
     YEAR_RE,
     date_from_match,
     fiscal_year_label,
     name_variants,
     normalize_doc_type,
     period_years,
+    split_year,
     strip_company_suffixes,
 )
 
@@ -93,11 +123,13 @@ __all__ = [
     "UnmatchedEntity",
     "boosts_for",
     "filter_for",
+    "is_forward_looking",
     "load_aliases",
     "matching_periods",
     "named_periods",
     "parse_constraints",
     "parse_periods",
+    "period_organised",
     "select_periods",
     "statement_terms",
     "unmatched",
@@ -167,6 +199,13 @@ class Constraint:
             ``calendar_year``, ``as_of``, ``date``; doc types ``form`` or ``wording``.
         relation: ``single`` or ``range`` (two endpoints: "between 2019 and 2021").
         note: Why a constraint was downgraded, if it was.
+        forward: A forward-looking question about this period ("forecasting for FY2025",
+            "guidance for 2025"): answered by the documents published before it.
+        passthrough: Documents a filter admits whatever their value, because it is not
+            known: for a period, documents whose period is not stated (only inferred, or
+            absent); for a company, documents without a company. ``doc_id`` values, or
+            ``doc_name`` when the documents carry no id (see ``passthrough_field``).
+        passthrough_field: The metadata field ``passthrough`` lists.
     """
 
     field: str
@@ -179,10 +218,13 @@ class Constraint:
     kind: str = ""
     relation: str = "single"
     note: str = ""
+    forward: bool = False
+    passthrough: tuple[str, ...] = ()
+    passthrough_field: str = "doc_id"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form for the trace."""
-        return {
+        out: dict[str, Any] = {
             "field": self.field,
             "values": list(self.values),
             "span": list(self.span),
@@ -194,6 +236,11 @@ class Constraint:
             "relation": self.relation,
             "note": self.note,
         }
+        if self.field == "period":
+            out["forward"] = self.forward
+        if self.passthrough:
+            out["passthrough"] = {self.passthrough_field: list(self.passthrough)}
+        return out
 
 
 @dataclass(frozen=True)
@@ -223,11 +270,15 @@ class QuestionConstraints:
         question: The question.
         constraints: Company, period and doc-type constraints in question order.
         unmatched: Company-like names with no indexed document (see :func:`unmatched`).
+        recency: For a question naming a company but no period, a ``partial`` period
+            constraint on the company's most recent documents (boost only; its span is the
+            company's), else ``None``.
     """
 
     question: str
     constraints: tuple[Constraint, ...] = ()
     unmatched: tuple[UnmatchedEntity, ...] = ()
+    recency: Constraint | None = None
 
     def by_field(self, name: str) -> tuple[Constraint, ...]:
         """The constraints on one field."""
@@ -250,8 +301,12 @@ class QuestionConstraints:
 
     @property
     def uncovered(self) -> tuple[Constraint, ...]:
-        """Exact constraints that no indexed document satisfies (empty ``doc_values``)."""
-        return tuple(c for c in self.constraints if c.match == "exact" and not c.doc_values)
+        """Exact constraints that no indexed document satisfies (nothing selected or admitted)."""
+        return tuple(
+            c
+            for c in self.constraints
+            if c.match == "exact" and not c.doc_values and not c.passthrough
+        )
 
     def is_empty(self) -> bool:
         """Whether the question constrains nothing and names no unknown company."""
@@ -262,6 +317,7 @@ class QuestionConstraints:
         return {
             "constraints": [c.to_dict() for c in self.constraints],
             "unmatched": [u.to_dict() for u in self.unmatched],
+            "recency": self.recency.to_dict() if self.recency is not None else None,
             "filter": filter_for(self),
             "boosts": [[f, list(v)] for f, v in boosts_for(self)],
         }
@@ -335,9 +391,17 @@ class Gazetteer:
                 "period": d.get("period"),
                 "doc_type": d.get("doc_type"),
                 "doc_name": d.get("doc_name"),
+                "doc_id": d.get("doc_id"),
+                "period_source": d.get("period_source"),
+                "period_end": d.get("period_end"),
             }
             for d in raw
         ]
+        #: The field that names a document in filters (``passthrough``): ``doc_id`` when every
+        #: document has one, else ``doc_name`` when every one has that, else ``None``.
+        self.key_field: str | None = next(
+            (f for f in ("doc_id", "doc_name") if all(d.get(f) for d in self.documents)), None
+        )
         self.entities: list[_Entity] = []
         # key -> {entity index: kind}; loose keys are compact lower-case, exact keys case-kept
         self._loose: dict[str, dict[int, str]] = {}
@@ -571,6 +635,16 @@ class _Period:
 _Y4 = r"(?:19|20)\d\d"
 _YR = rf"(?:{_Y4}|'?\d\d)"
 _ORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
+_YQ = r"(?:(?:19|20)\d\d|'?\d\d)"
+#: Quarter spellings with named parts (tried first): "2Q23", "2Q 2023", "2QFY23", "Q2-23",
+#: "Q2-2023", "Q2/23", "FY23 Q2", "FY2023-Q2", "fiscal Q2 2023", "quarter 2 of 2023".
+_NAMED_QUARTERS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"\b(?P<q>[1-4])Q\s*(?:FY\s*)?(?P<y>{_YQ})\b", re.I),
+    re.compile(rf"\bQ(?P<q>[1-4])\s*[-/]\s*(?:FY\s*)?(?P<y>{_YQ})\b", re.I),
+    re.compile(rf"\bFY\s*(?P<y>{_YQ})\s*[-/]?\s*Q(?P<q>[1-4])\b", re.I),
+    re.compile(r"\bfiscal\s+(?:year\s+)?Q(?P<q>[1-4])\s*(?:of\s+)?(?P<y>(?:19|20)\d\d)\b", re.I),
+    re.compile(r"\bquarter\s+(?P<q>[1-4])\s*(?:of\s+)?(?:(?:fiscal\s+(?:year\s+)?)|FY\s*)?(?P<y>(?:19|20)\d\d)\b", re.I),  # noqa: E501
+)  # fmt: skip
 _PERIOD_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("quarter", re.compile(rf"\bQ([1-4])\s*(?:of\s+)?(?:the\s+)?(?:FY|fiscal(?:\s+year)?)\s*({_YR})\b", re.I)),  # noqa: E501
     ("quarter", re.compile(rf"\bQ([1-4])\s*(?:of\s+)?[\s']({_Y4})\b|\bQ([1-4])\s*'(\d\d)\b", re.I)),
@@ -606,6 +680,16 @@ def _atomic_periods(question: str) -> list[_Period]:
         found.append(p)
         taken.append((p.start, p.end))
 
+    for m in SPLIT_YEAR_RE.finditer(question):  # "2024/25": the fiscal year ending in 2025
+        year = split_year(m)
+        if year is not None:
+            add(_Period(f"FY{year}", year, "split_year", m.start(), m.end()))
+    for pattern in _NAMED_QUARTERS:
+        for m in pattern.finditer(question):
+            if free(m.start(), m.end()):
+                year = _year(m.group("y"))
+                label = f"{year}Q{m.group('q')}"
+                add(_Period(label, year, "quarter", m.start(), m.end()))
     for kind, pattern in _PERIOD_PATTERNS:
         for m in pattern.finditer(question):
             if not free(m.start(), m.end()):
@@ -937,44 +1021,192 @@ def select_periods(
     return out
 
 
+#: Words that make a question about a period forward-looking ("what is it forecasting for
+#: FY2025", "guidance for 2025", "what does it expect to spend in 2025").
+_FORWARD = re.compile(
+    r"\b(?:forecast\w*|guidance|guid(?:e|es|ed|ing)\s+(?:for|to)|outlook|expects?\s+to|expecting"
+    r"|anticipat\w*|predict\w*|projections?\s+for|plans?\s+(?:to|for)|planned\s+for|will"
+    r"|going\s+to\s+be|next\s+(?:fiscal\s+)?(?:year|quarter)|coming\s+(?:fiscal\s+)?year"
+    r"|upcoming)\b",
+    re.I,
+)
+
+
+_ANCHOR = re.compile(r"\bas\s+(?:of|at)\s+(?:the\s+)?$", re.I)
+
+
+def is_forward_looking(question: str) -> bool:
+    """Whether a question asks what a company expects rather than what it reported.
+
+    Cue words: forecast, guidance, outlook, "expects to", anticipate, predict, "projections
+    for", "plans to/for", will, "next year", "coming year", upcoming. ("Expected" alone is
+    not a cue: "expected return on plan assets" is a reported figure.)
+
+    Args:
+        question: The question.
+    """
+    return bool(_FORWARD.search(question))
+
+
+def _stated(d: Mapping[str, Any]) -> bool:
+    """Whether a document's period is stated (``period_source`` ``stated``, or unrecorded:
+    metadata written before the distinction, or supplied by a caller, is taken as stated)."""
+    return bool(d.get("period")) and d.get("period_source") in (None, "stated")
+
+
+def _end_key(d: Mapping[str, Any]) -> str:
+    """Chronological key of a document's period end (ISO date; from the label if unknown)."""
+    if d.get("period_end"):
+        return str(d["period_end"])
+    label = str(d.get("period") or "")
+    q = re.fullmatch(r"(\d{4})Q([1-4])", label)
+    if q:
+        return f"{q.group(1)}-{int(q.group(2)) * 3:02d}-28"
+    h = re.fullmatch(r"(\d{4})H([12])", label)
+    if h:
+        return f"{h.group(1)}-{int(h.group(2)) * 6:02d}-28"
+    if re.fullmatch(r"\d{4}-\d\d-\d\d", label):
+        return label
+    years = period_years(label)
+    return f"{years[0]}-12-31" if years else ""
+
+
+def _earlier_labels(label: str, present: Sequence[str]) -> list[str]:
+    """Labels of documents published before ``label``'s period: those of the year before it
+    (the annual report, its quarters, dated documents) when any, else the latest earlier."""
+    years = period_years(label)
+    if not years:
+        return []
+    year = years[0]
+    before = [p for p in present if period_years(p) and period_years(p)[0] < year]
+    prior = [p for p in before if period_years(p)[0] == year - 1]
+    if prior:
+        return sorted(prior, key=lambda p: _period_order(p), reverse=True)
+    if not before:
+        return []
+    latest = max(period_years(p)[0] for p in before)
+    return [p for p in before if period_years(p)[0] == latest]
+
+
 def _resolve(
     c: Constraint,
     groups: list[list[dict[str, Any]]],
+    key_field: str | None = None,
+    *,
+    organised: bool = True,
 ) -> Constraint:
-    """Fill ``doc_values`` of a period / doc-type constraint from the relevant documents.
+    """Fill ``doc_values`` (and ``passthrough``) of a period / doc-type constraint.
 
     ``groups`` are the relevant documents, one list per company the question names exactly
-    (one list of every document when it names none): periods are selected per group.
+    (one list of every document when it names none): periods are selected per group, and
+    only among documents whose period is **stated**; the documents whose period is not
+    stated are admitted whatever the question names (``passthrough``). A corpus that is not
+    ``organised`` by period (fewer than two distinct stated periods among the readable
+    documents, :func:`period_organised`) gets a boost, never a filter. A forward-looking period
+    also selects the documents published before it (:func:`_earlier_labels`). Without
+    ``key_field`` (documents without ids) unstated documents downgrade the constraint to a
+    boost instead.
     """
     docs = [d for g in groups for d in g]
     present = [d[c.field] for d in docs if d.get(c.field)]
     missing = len(docs) - len(present)
+    match, note = c.match, c.note
+    passthrough: list[str] = []
     if c.field == "period":
         selected: list[str] = []
+        unstated_docs = 0
         for g in groups:
-            labels = select_periods(c, [d["period"] for d in g if d.get("period")])
+            labels_all = [d["period"] for d in g if d.get("period")]
+            stated = [d["period"] for d in g if _stated(d)]
+            pool = stated if organised else labels_all
+            labels = select_periods(c, pool)
+            if c.forward:
+                earlier = [e for v in named_periods(c) for e in _earlier_labels(v, pool)]
+                labels = [*dict.fromkeys([*earlier, *labels])]
             selected.extend(v for v in labels if v not in selected)
+            admit = [d for d in g if not organised or not _stated(d)]
+            unstated_docs += len(admit)
+            if key_field is not None:
+                passthrough.extend(
+                    str(d[key_field]) for d in admit if str(d[key_field]) not in passthrough
+                )
         values = tuple(selected)
+        if match == "exact" and not organised:
+            match = "partial"
+            note = "the corpus is not organised by stated period: a boost, not a filter"
+            passthrough = []
+        elif match == "exact" and unstated_docs and key_field is None:
+            match = "partial"
+            note = (
+                f"{unstated_docs} relevant indexed document(s) have no period, or only an "
+                "inferred one: not used as a filter"
+            )
+            passthrough = []
+        elif match == "exact" and not values and not passthrough:
+            note = "no indexed document matches this period"
+        elif match == "exact" and passthrough:
+            note = (
+                f"filters documents with a stated period; {len(passthrough)} without one "
+                "(or of a company not organised by period) admitted"
+            )
+        if c.forward and values:
+            note = (note + "; " if note else "") + "forward-looking: the documents published "
+            note += "before the period first"
+        if match != "exact":
+            passthrough = []
     else:
         wanted = set(c.values)
         values = tuple(sorted({v for v in present if v in wanted}))
-    match, note = c.match, c.note
-    if match == "exact" and missing:
-        match = "partial"
-        note = f"{missing} relevant indexed document(s) have no {c.field}: not used as a filter"
-    elif match == "exact" and not values:
-        note = f"no indexed document matches this {c.field}"
-    return Constraint(
-        field=c.field,
-        values=c.values,
-        span=c.span,
-        text=c.text,
+        if match == "exact" and missing:
+            match = "partial"
+            note = f"{missing} relevant indexed document(s) have no {c.field}: not used as a filter"
+        elif match == "exact" and not values:
+            note = f"no indexed document matches this {c.field}"
+    return replace(
+        c,
         match=match,
         doc_values=values,
-        years=c.years,
-        kind=c.kind,
-        relation=c.relation,
         note=note,
+        passthrough=tuple(passthrough),
+        passthrough_field=key_field or "doc_id",
+    )
+
+
+def period_organised(documents: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether a corpus is organised by reporting period: at least two distinct **stated**
+    periods among its (readable) documents. A single report, or documents whose periods are
+    only inferred, are not: a year the question names is then a boost, never a filter."""
+    return len({str(d["period"]) for d in documents if _stated(d)}) >= 2
+
+
+def _recency(companies: Sequence[Constraint], gazetteer: Gazetteer) -> Constraint | None:
+    """A boost to the most recent documents of the one company a question names exactly.
+
+    The latest period end of each document type the company has (its latest 10-K and its
+    latest 10-Q, ...), when its documents cover at least two periods; ``None`` otherwise.
+    """
+    exact = [c for c in companies if c.match == "exact"]
+    if len(exact) != 1:
+        return None
+    docs = [d for d in gazetteer.documents_of(exact[0].values) if d.get("period")]
+    if len({d["period"] for d in docs}) < 2:
+        return None
+    latest: dict[str, dict[str, Any]] = {}
+    for d in docs:
+        kind = str(d.get("doc_type") or "")
+        if kind not in latest or _end_key(d) > _end_key(latest[kind]):
+            latest[kind] = d
+    labels = tuple(dict.fromkeys(str(d["period"]) for d in latest.values()))
+    c = exact[0]
+    return Constraint(
+        field="period",
+        values=labels,
+        span=c.span,
+        text=c.text,
+        match="partial",
+        doc_values=labels,
+        kind="recency",
+        note="names a company but no period: its most recent documents first (a boost)",
     )
 
 
@@ -986,7 +1218,8 @@ def parse_constraints(question: str, gazetteer: Gazetteer) -> QuestionConstraint
         gazetteer: What the index holds (see :class:`Gazetteer`).
 
     Returns:
-        The constraints (question order) and the unmatched company-like names.
+        The constraints (question order), the unmatched company-like names and, for a
+        question naming one company and no period, the recency boost.
     """
     companies = _company_constraints(question, gazetteer)
     company_spans = [c.span for c in companies]
@@ -995,19 +1228,44 @@ def parse_constraints(question: str, gazetteer: Gazetteer) -> QuestionConstraint
         for p in parse_periods(question)
         if all(p.span[1] <= s or p.span[0] >= e for s, e in company_spans)
     ]
+    # forward-looking only with one period, not an anchor ("As of FY2021, what did it expect
+    # for 2024?" names the filing it asks about: that one answers)
+    if (
+        len(periods) == 1
+        and periods[0].relation == "single"
+        and is_forward_looking(question)
+        and not _ANCHOR.search(question[max(0, periods[0].span[0] - 12) : periods[0].span[0]])
+    ):
+        periods = [replace(periods[0], forward=True)]
     doc_types = [
         d
         for d in _doc_type_constraints(question)
         if all(d.span[1] <= s or d.span[0] >= e for s, e in company_spans)
     ]
     exact_names = list(dict.fromkeys(n for c in companies if c.match == "exact" for n in c.values))
-    groups = [gazetteer.documents_of([n]) for n in exact_names] or [gazetteer.documents_of(None)]
-    resolved = [_resolve(c, groups) for c in periods + doc_types]
+    key = gazetteer.key_field
+    # documents without a company may be about the one named: a company filter admits them
+    # (by id), and their periods count with that company's
+    anonymous = [d for d in gazetteer.documents if not d.get("company")]
+    if anonymous and key is not None:
+        ids = tuple(dict.fromkeys(str(d[key]) for d in anonymous))
+        companies = [
+            replace(c, passthrough=ids, passthrough_field=key) if c.match == "exact" else c
+            for c in companies
+        ]
+    else:
+        anonymous = []
+    groups = [gazetteer.documents_of([n]) + anonymous for n in exact_names] or [
+        gazetteer.documents_of(None)
+    ]
+    organised = period_organised(gazetteer.documents)
+    resolved = [_resolve(c, groups, key, organised=organised) for c in periods + doc_types]
     everything = sorted(companies + resolved, key=lambda c: c.span)
     return QuestionConstraints(
         question=question,
         constraints=tuple(everything),
         unmatched=unmatched(question, gazetteer, everything),
+        recency=None if periods else _recency(companies, gazetteer),
     )
 
 
@@ -1016,6 +1274,9 @@ def filter_for(constraints: QuestionConstraints | Sequence[Constraint]) -> dict[
 
     Each field gives ``{"field": {"$in": [...]}}`` over the union of its exact constraints'
     ``doc_values`` (several companies named: any of them); fields are ANDed with ``$and``.
+    A period constraint with ``passthrough`` documents (period not stated, or a company not
+    organised by period) gives ``{"$or": [{"period": {"$in": [...]}}, {"doc_id": {"$in":
+    [...]}}]}``: the filter removes only documents whose stated period is another one.
     The syntax is that of :mod:`citerag.index.filters`.
 
     Args:
@@ -1031,9 +1292,16 @@ def filter_for(constraints: QuestionConstraints | Sequence[Constraint]) -> dict[
         if not exact:
             continue
         values: list[str] = []
+        admitted: dict[str, list[str]] = {}
         for c in exact:
             values.extend(v for v in c.doc_values if v not in values)
-        parts.append({name: {"$in": values}})
+            ids = admitted.setdefault(c.passthrough_field, [])
+            ids.extend(i for i in c.passthrough if i not in ids)
+        alternatives: list[dict[str, Any]] = [{name: {"$in": values}}] if values else []
+        alternatives += [{f: {"$in": ids}} for f, ids in admitted.items() if ids]
+        if not alternatives:
+            alternatives = [{name: {"$in": []}}]
+        parts.append(alternatives[0] if len(alternatives) == 1 else {"$or": alternatives})
     return combine(*parts)
 
 
@@ -1049,7 +1317,9 @@ def boosts_for(
     the exact ones still come first. For a **range** ("from FY2019 to FY2021") the filter
     admits every period of it, and the boost goes to the latest one indexed: a periodic
     report presents the prior years as comparatives, so the range's last report covers most
-    of it, and it is the one whose figures are current (restated, not superseded).
+    of it, and it is the one whose figures are current (restated, not superseded). A
+    forward-looking period boosts the documents published before it; a parse result's
+    ``recency`` boosts the named company's most recent documents.
 
     Args:
         constraints: A parse result, or its constraints.
@@ -1057,10 +1327,18 @@ def boosts_for(
     Returns:
         ``[(field, values), ...]`` without duplicates, in question order.
     """
-    items = constraints.constraints if isinstance(constraints, QuestionConstraints) else constraints
+    items = list(
+        constraints.constraints if isinstance(constraints, QuestionConstraints) else constraints
+    )
+    if isinstance(constraints, QuestionConstraints) and constraints.recency is not None:
+        items.append(constraints.recency)
     out: list[tuple[str, tuple[str, ...]]] = []
     for c in items:
-        if c.match != "exact":
+        if c.field == "period" and c.forward and c.doc_values:
+            # forward-looking: the documents published before the period come first
+            keys = {_annual_key(v) for v in named_periods(c)}
+            values = tuple(v for v in c.doc_values if _annual_key(v) not in keys) or c.doc_values
+        elif c.match != "exact":
             values = c.doc_values or c.values
         elif c.field == "period":
             keys = {_annual_key(v) for v in named_periods(c)}
@@ -1194,7 +1472,9 @@ def first_stage_order(
     return [c for _k, _p, c in sorted(keyed, key=lambda t: (t[0], t[1]))]
 
 
-def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
+def refusal_reason(
+    qc: QuestionConstraints, *, companies_indexed: bool, every_document_has_a_company: bool = True
+) -> str:
     """Why a question must be refused before retrieval ('' when it need not be).
 
     * A field whose exact constraints no readable document satisfies ("no indexed document
@@ -1204,11 +1484,14 @@ def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
     * A company-like name the index does not hold, when the question matched no indexed
       company, the index holds companies, and the question also names a period or a
       document type (the financial framing that makes the name a company; without it,
-      "Napoleon's army" would be refused on a history corpus).
+      "Napoleon's army" would be refused on a history corpus), and every readable document
+      names its company (in a corpus where some do not — a charity's reports beside its
+      readings and newsletters — "rain at Low Fold in 2025" names a place, not a company).
 
     Args:
         qc: The parse result.
         companies_indexed: Whether any readable document has a ``company``.
+        every_document_has_a_company: Whether every readable document has one.
     """
     dead = [
         c
@@ -1221,7 +1504,13 @@ def refusal_reason(qc: QuestionConstraints, *, companies_indexed: bool) -> str:
         about = " ".join([*dict.fromkeys(named), *missing]) or ", ".join(c.text for c in dead)
         return f"no indexed document you can access is about {about}"
     framed = bool(qc.periods or qc.doc_types)
-    if qc.unmatched and not qc.companies and companies_indexed and framed:
+    if (
+        qc.unmatched
+        and not qc.companies
+        and companies_indexed
+        and every_document_has_a_company
+        and framed
+    ):
         names = ", ".join(dict.fromkeys(u.text for u in qc.unmatched))
         period = " ".join(c.text for c in qc.periods)
         return f"no indexed document you can access is about {names}" + (

@@ -182,7 +182,9 @@ def constrain(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> di
     Exact matches against the readable documents' metadata become a hard filter (ANDed with
     the access filter inside every index by ``retrieve``); ambiguous or partial ones become
     ordering boosts; a constraint no readable document satisfies ends the run
-    ``no_evidence`` with a reason naming it.
+    ``no_evidence`` with a reason naming it. A period filters only documents whose period is
+    stated, in a corpus organised by period; a question naming one company and no period
+    prefers its most recent documents (see :mod:`chains.constraints`).
     """
     cfg = RAGConfig.from_runnable_config(config)
     if not cfg.constraints:
@@ -204,7 +206,13 @@ def constrain(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> di
             parsed=parsed,
             filter=flt,
             boosts=tuple((f, tuple(v)) for f, v in rules.boosts_for(qc)),
-            refusal=rules.refusal_reason(qc, companies_indexed=bool(gaz.companies)),
+            refusal=rules.refusal_reason(
+                qc,
+                companies_indexed=bool(gaz.companies),
+                every_document_has_a_company=all(d.get("company") for d in gaz.documents),
+            ),
+            recency=qc.recency.doc_values if qc.recency is not None else (),
+            period_organised=rules.period_organised(gaz.documents),
         )
     }
 

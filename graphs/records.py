@@ -73,6 +73,10 @@ class ConstraintRecord:
         filter: The hard metadata filter ANDed into retrieval (``None``: none).
         boosts: ``(field, values)`` preferred when ordering candidates.
         refusal: Why the question is refused before retrieval ('' when it is not).
+        recency: For a question naming one company and no period, the period labels of its
+            most recent documents (boosted, never required); empty otherwise.
+        period_organised: Whether the readable documents are organised by stated period
+            (at least two distinct stated periods): only then is a period a filter.
     """
 
     enabled: bool
@@ -81,9 +85,12 @@ class ConstraintRecord:
     filter: dict[str, Any] | None = None
     boosts: tuple[tuple[str, tuple[str, ...]], ...] = ()
     refusal: str = ""
+    recency: tuple[str, ...] = ()
+    period_organised: bool = False
 
     def to_trace(self) -> dict[str, Any]:
         """JSON-friendly record."""
         out = asdict(self)
         out["boosts"] = [[f, list(v)] for f, v in self.boosts]
+        out["recency"] = list(self.recency)
         return out

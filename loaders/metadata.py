@@ -20,6 +20,19 @@ Period labels (one vocabulary, shared with :mod:`chains.constraints`):
   name such as ``BESTBUY_2024Q2_10Q.pdf`` is taken as the owner's (fiscal) label and wins.
 * ``2023H1`` — a half year; ``2022`` — a calendar year (or a year of unknown kind);
   ``2022-05-04`` — a dated document such as an 8-K current report.
+* A split year ("2024/25", "2024-25", "FY2024/25") is the fiscal year that **ends** in its
+  second year: ``FY2025`` (the same convention as a period end: "year ended 31 March 2025" is
+  ``FY2025``).
+
+Stated or inferred: a period is **stated** when the document's own opening text says what
+period it reports ("for the year ended 31 March 2025", "For the fiscal year ended December
+31, 2018", "For the quarterly period ended July 29, 2023", "Date of Report ...", "reports
+first-quarter 2023 results") — :func:`stated_period`, whose span is kept in
+``period_span`` — or when the user supplied it. A period read only from a file name, a title
+or a lone year is **inferred** (``period_source``). Where the text states an annual period
+that a file name or title contradicts ("annual_report_2024.pdf" for the year ended 31 March
+2025), the text wins. A quarter label from a filing's file name stays (the owner's fiscal
+label) and counts as stated when the cover states a quarter of the same or the previous year.
 """
 
 from __future__ import annotations
@@ -38,6 +51,7 @@ __all__ = [
     "FileNameExtractor",
     "FilingsExtractor",
     "GenericExtractor",
+    "StatedPeriod",
     "date_from_match",
     "fiscal_quarter_label",
     "fiscal_year_label",
@@ -49,6 +63,8 @@ __all__ = [
     "period_years",
     "readable_file_name",
     "registrant_name",
+    "split_year",
+    "stated_period",
     "strip_company_suffixes",
 ]
 
@@ -292,6 +308,152 @@ def period_years(label: str | None) -> tuple[int, ...]:
     return (int(year),)
 
 
+#: "2024/25", "2024-25", "2024/2025", "FY2024/25", "FY24/25": a split (fiscal) year.
+SPLIT_YEAR_RE = re.compile(
+    r"(?<![\d/])(?:FY\s*'?(?P<a>\d\d)|(?:FY\s*)?(?P<b>(?:19|20)\d\d))"
+    r"\s*(?P<sep>[/–-])\s*(?P<c>(?:19|20)\d\d|\d\d)(?![\d/%])",
+    re.IGNORECASE,
+)
+
+
+def split_year(m: re.Match[str]) -> int | None:
+    """The year a :data:`SPLIT_YEAR_RE` match ends in (``2024/25`` -> 2025), or ``None``.
+
+    Only consecutive years count, and a four-digit second year only after a slash
+    ("2024/2025"; "2024-2025" is a range of two years); "2019-21" is not a split year.
+
+    Args:
+        m: A match of :data:`SPLIT_YEAR_RE`.
+
+    Returns:
+        The second (ending) year, or ``None``.
+    """
+    first = m.group("a") or m.group("b")
+    second = m.group("c")
+    if len(second) == 4 and m.group("sep") != "/":
+        return None
+    y1 = int(first) if len(first) == 4 else 2000 + int(first)
+    y2 = int(second) if len(second) == 4 else (y1 // 100) * 100 + int(second)
+    return y2 if y2 == y1 + 1 else None
+
+
+@dataclass(frozen=True)
+class StatedPeriod:
+    """A reporting period the document's own text states.
+
+    Attributes:
+        label: The period label (``FY2025``, ``2023Q3``, ``2022-05-04``).
+        kind: ``annual``, ``quarter`` or ``dated``.
+        text: The span of the text that states it ("for the year ended 31 March 2025").
+        start: Offset of the span in the text searched.
+        end: End offset of the span.
+        end_date: ISO date of the period end (or the report date).
+    """
+
+    label: str
+    kind: str
+    text: str
+    start: int
+    end: int
+    end_date: str
+
+
+_STATED_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("annual", re.compile(r"\b(?:(?:fiscal|financial)\s+)?year\s+(?:ended|ending|to)\s*:?\s*(?:on\s+)?", re.I)),  # noqa: E501
+    ("annual", re.compile(r"\b(?:twelve|12)\s+months\s+(?:ended|ending|to)\s*:?\s*", re.I)),
+    ("annual", re.compile(r"\b5[23][\s-]+weeks\s+ended\s*:?\s*", re.I)),
+    ("quarter", re.compile(r"\bquarterly\s+period\s+ended\s*:?\s*", re.I)),
+    ("quarter", re.compile(r"\b(?:three|3|thirteen|13)[\s-]+(?:months|weeks)\s+ended\s*:?\s*", re.I)),  # noqa: E501
+    ("dated", re.compile(r"date\s+of\s+report\s*(?:\(date\s+of\s+earliest\s+event\s+reported\))?\s*:?\s*", re.I)),  # noqa: E501
+)  # fmt: skip
+_STATED_FY = re.compile(
+    r"\b(?:fiscal|financial)\s+year\s+(?:(?P<split>(?:19|20)\d\d\s*[/–-]\s*\d{2,4})|(?P<y>(?:19|20)\d\d))\b",
+    re.I,
+)
+_STATED_QUARTER = re.compile(
+    r"\b(?:reports?|announces?|announced|reported)\b[^.]{0,60}?\b(first|second|third|fourth)[\s-]+"
+    r"quarter\s+(?:(?:of\s+)?(fiscal)\s+(?:year\s+)?)?((?:19|20)\d\d)\b",
+    re.I,
+)
+
+
+def stated_period(text: str) -> StatedPeriod | None:
+    """The reporting period a document's opening text states, if it states one.
+
+    Read: "for the (fiscal/financial) year ended/ending/to <date>", "twelve months ended",
+    "52 weeks ended" (annual, ``FY<year the year ends in>``, seven-day rule); "for the
+    quarterly period ended <date>", "three months ended" (a quarter: the fiscal quarter the
+    text names, "second quarter of fiscal 2024", else the calendar quarter of the end);
+    "Date of Report: <date>" (dated); "financial year 2024/25" (``FY2025``); an earnings
+    headline "reports first-quarter 2023 results". Annual statements win over quarterly
+    ones (a 10-K cover also mentions quarters); among several of one kind the latest period
+    end wins (comparatives are earlier).
+
+    Args:
+        text: The opening text (first page or two).
+
+    Returns:
+        The stated period with its span, or ``None``.
+    """
+    found: list[tuple[int, StatedPeriod]] = []
+    kind_rank = {"annual": 0, "quarter": 1, "dated": 2}
+    for kind, cue in _STATED_CUES:
+        for m in cue.finditer(text):
+            d_m = DATE_RE.match(text, m.end())
+            if d_m is None:
+                continue
+            d = date_from_match(d_m)
+            if d is None:
+                continue
+            start = m.start()
+            # include the "for the" before the cue in the span shown
+            lead = re.search(r"for\s+the\s+$", text[max(0, start - 10) : start], re.I)
+            if lead:
+                start -= len(lead.group(0))
+            if kind == "annual":
+                label = fiscal_year_label(d)
+            elif kind == "quarter":
+                fq = _FISCAL_Q_RE.search(text[: m.end() + 400])
+                if fq:
+                    ordinal = fq.group(1) or fq.group(4)
+                    label = f"{fq.group(2) or fq.group(3)}Q{ORDINALS[ordinal.lower()]}"
+                else:
+                    label = fiscal_quarter_label(d)
+            else:
+                label = d.isoformat()
+            span = text[start : d_m.end()]
+            found.append(
+                (kind_rank[kind], StatedPeriod(label, kind, span, start, d_m.end(), d.isoformat()))
+            )
+    for m in _STATED_FY.finditer(text):
+        if m.group("split"):
+            sm = SPLIT_YEAR_RE.search(m.group("split"))
+            year = split_year(sm) if sm else None
+        else:
+            year = int(m.group("y"))
+        if year is None:
+            continue
+        found.append(
+            (
+                kind_rank["annual"],
+                StatedPeriod(f"FY{year}", "annual", m.group(0), m.start(), m.end(), ""),
+            )
+        )
+    for m in _STATED_QUARTER.finditer(text[:2000]):
+        label = f"{m.group(3)}Q{ORDINALS[m.group(1).lower()]}"
+        stated = StatedPeriod(label, "quarter", m.group(0), m.start(), m.end(), "")
+        found.append((kind_rank["quarter"], stated))
+    if not found:
+        return None
+    best_kind = min(k for k, _ in found)
+    same = [p for k, p in found if k == best_kind]
+    dated = [p for p in same if p.end_date]
+    if dated:
+        latest = max(p.end_date for p in dated)
+        return next(p for p in dated if p.end_date == latest)
+    return same[0]
+
+
 def normalize_doc_type(text: str) -> str | None:
     """Map a spelling of a document type to its canonical name (``10k`` -> ``10-K``).
 
@@ -528,6 +690,11 @@ class DocumentMetadata:
         years: Years the document is about (from its period, else from its title).
         attributes_source: Source of each attribute that has a value (``user``,
             ``file_name``, ``cover_page``, ``title``, ``first_page``).
+        period_source: ``stated`` (the document's text states its period, or the user
+            supplied it) or ``inferred`` (file name, title, a lone year); ``None`` without a
+            period. Only stated periods are hard filters (see :mod:`chains.constraints`).
+        period_span: The text that states the period ("for the year ended 31 March 2025"),
+            ``user`` for a user-supplied period, ``None`` when inferred.
     """
 
     title: str
@@ -539,18 +706,23 @@ class DocumentMetadata:
     company_aliases: tuple[str, ...] = ()
     years: tuple[int, ...] = ()
     attributes_source: Mapping[str, str] = field(default_factory=dict)
+    period_source: str | None = None
+    period_span: str | None = None
 
     def to_metadata(self) -> dict[str, Any]:
         """Flat dict for chunk metadata (scalar values, so dict filters can test them).
 
         Returns:
-            ``title``, ``company``, ``period``, ``doc_type``, ``period_end``, ``years``
-            (list of ints) and ``company_aliases`` (list of str).
+            ``title``, ``company``, ``period``, ``period_source``, ``period_span``,
+            ``doc_type``, ``period_end``, ``years`` (list of ints) and ``company_aliases``
+            (list of str).
         """
         return {
             "title": self.title,
             "company": self.company,
             "period": self.period,
+            "period_source": self.period_source,
+            "period_span": self.period_span,
             "doc_type": self.doc_type,
             "period_end": self.period_end,
             "years": list(self.years),
@@ -1010,6 +1182,8 @@ class GenericExtractor:
             period = f"{year}Q{ORDINALS[(qp.group(1) or qp.group(5)).lower()]}"
         elif fy:
             period = f"FY{_two_digit_year(fy.group(1) or fy.group(2))}"
+        elif (sy := SPLIT_YEAR_RE.search(title)) and split_year(sy):
+            period = f"FY{split_year(sy)}"
         elif m is None:
             years = YEAR_RE.findall(title)
             if len(set(years)) == 1:
@@ -1154,8 +1328,13 @@ def infer_metadata(
                 company = spelled
                 break
     aliases = tuple(a for a in dict.fromkeys(others) if a and a != company)
-    period = best.get("period", (None, ""))[0]
     doc_type = best.get("doc_type", (None, ""))[0]
+    if "period" in user and user["period"] is None:  # the user cleared it: nothing stated
+        period, period_source, period_span, stated_end = None, None, None, None
+    else:
+        period, period_source, period_span, stated_end = _settle_period(
+            best, doc_type, first_page_text
+        )
 
     readable = readable_file_name(file_name)
     if user.get("title"):
@@ -1176,6 +1355,8 @@ def infer_metadata(
     if not years:
         years = tuple(sorted({int(y) for y in YEAR_RE.findall(doc_title)}))
     sources = {key: src for key, (_v, src) in best.items()}
+    if period is not None and best.get("period", (None, ""))[0] != period:
+        sources["period"] = "first_page"  # the text's statement replaced a file name's guess
     if not aliases:
         sources.pop("company_aliases", None)
     return DocumentMetadata(
@@ -1184,8 +1365,54 @@ def infer_metadata(
         company=company,
         period=period,
         doc_type=doc_type,
-        period_end=best.get("period_end", (None, ""))[0],
+        period_end=best.get("period_end", (None, ""))[0] or stated_end,
         company_aliases=aliases,
         years=years,
         attributes_source=sources,
+        period_source=period_source,
+        period_span=period_span,
     )
+
+
+def _compatible(label: str, stated: StatedPeriod) -> bool:
+    """Whether a period label names the period the text states.
+
+    The same label; the same annual period (``FY2025`` = ``2025``); or, for quarters, a
+    label of the same or the next year (a filing's file name names the owner's fiscal
+    quarter, the cover its calendar end: ``BESTBUY_2024Q2_10Q`` for the quarter ended July
+    29, 2023).
+    """
+    if label == stated.label:
+        return True
+    annual = re.fullmatch(r"(?:FY)?(\d{4})", label)
+    if annual and stated.kind == "annual":
+        return stated.label == f"FY{annual.group(1)}"
+    q = re.fullmatch(r"(\d{4})Q[1-4]", label)
+    if q and stated.kind == "quarter":
+        return int(q.group(1)) - period_years(stated.label)[0] in (0, 1)
+    d = re.fullmatch(r"(\d{4})-\d\d-\d\d", label)
+    return bool(d) and stated.kind == "dated" and label[:4] == stated.label[:4]
+
+
+def _settle_period(
+    best: Mapping[str, tuple[Any, str]], doc_type: str | None, text: str
+) -> tuple[str | None, str | None, str | None, str | None]:
+    """The period, whether it is stated or inferred, its span, and the stated end date.
+
+    A user's period is stated. Otherwise the text's own statement (:func:`stated_period`)
+    confirms a compatible label (which stays), fills a missing one, or replaces an annual
+    label it contradicts (a file name's or title's year is a guess; the text says which
+    year ends when). A contradicted quarter or dated label of a filing stays, inferred.
+    """
+    period, source = best.get("period", (None, ""))
+    if period is not None and source == "user":
+        return str(period), "stated", "user", None
+    stated = stated_period(text[:8000])
+    if stated is None:
+        return (period, "inferred" if period else None, None, None)
+    if period is None or _compatible(str(period), stated):
+        return (period or stated.label, "stated", stated.text, stated.end_date or None)
+    annual_doc = doc_type in _ANNUAL_TYPES or doc_type is None
+    if stated.kind == "annual" and annual_doc and not re.fullmatch(r"\d{4}Q[1-4]", str(period)):
+        return stated.label, "stated", stated.text, stated.end_date or None
+    return period, "inferred", None, None

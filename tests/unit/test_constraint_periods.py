@@ -125,9 +125,9 @@ def _filter(docs: list[dict], groups: list[str]) -> object:
 
 
 def test_a_restricted_exact_filing_changes_nothing_for_a_caller_without_its_label() -> None:
-    public = _doc("Corning", "FY2022")
-    restricted = [public, _doc("Corning", "FY2021", access="board")]
-    absent = [public]
+    public = [_doc("Corning", "FY2022"), _doc("3M", "FY2018")]  # a corpus organised by period
+    restricted = [*public, _doc("Corning", "FY2021", access="board")]
+    absent = public
     assert _filter(restricted, []) == _filter(absent, [])  # the comparative filing, both times
     assert "FY2022" in str(_filter(restricted, []))
     insider = str(_filter(restricted, ["board"]))

@@ -206,7 +206,13 @@ def test_exact_period_nobody_covers_is_reported(gaz: Gazetteer) -> None:
 
 
 def test_missing_period_metadata_downgrades_to_boost() -> None:
-    g = Gazetteer([{"company": "Acme", "period": "FY2021"}, {"company": "Acme", "period": None}])
+    g = Gazetteer(
+        [
+            {"company": "Acme", "period": "FY2021"},
+            {"company": "Acme", "period": "FY2022"},
+            {"company": "Acme", "period": None},
+        ]
+    )
     qc = parse_constraints("Acme's FY2021 revenue?", g)
     (period,) = qc.periods
     assert period.match == "partial" and "no period" in period.note
