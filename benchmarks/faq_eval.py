@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/faq_eval.py [--base /tmp/faq-base] [--squad N] [--scifact N]
+    .venv/bin/python benchmarks/faq_eval.py [--base /tmp/faq-base] [--squad N] [--scifact N] [--reuse]
 
 Two code versions run the same questions through the real compiled graph
 (``graphs.rag.build_graph`` over ``GraphDeps.from_store``, default settings, the extractive
@@ -10,8 +10,9 @@ answerer): ``base`` (a worktree of the branch point, ``git worktree add --detach
 /tmp/faq-base <commit>``) and ``new`` (this checkout). Each runs in a subprocess with its
 own code first on ``sys.path`` and ingests the FAQ set (``benchmarks/faqset/``,
 :mod:`faqset_check`) into its own index, since the sentence rule is also an ingest rule.
-SQuAD 2.0 and SciFact share one index per set when the two versions' sentence spans are
-identical on every document of it (checked, and reported), else each version gets its own.
+SQuAD 2.0 and SciFact are materialised and indexed per version (``<work>/<version>/``),
+so two workers can run at once; :func:`same_spans` reports whether the two sentence rules
+split their documents alike.
 
 Reported, per half (calibration / test; the split of :func:`faqset_check.split_of`, fixed
 before any result) and per version, with 95 % Wilson intervals, and paired with an exact
@@ -57,7 +58,9 @@ def _args() -> Any:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--worker", help=argparse_hidden(), default=None)
     p.add_argument("--code", type=Path, help=argparse_hidden(), default=None)
-    p.add_argument("--shared", default="", help=argparse_hidden())
+    p.add_argument(
+        "--reuse", action="store_true", help="reuse a version's outcomes run with these settings"
+    )
     return p.parse_args()
 
 
@@ -121,7 +124,12 @@ def worker(args: Any) -> int:
     model = load_embedding_model(None)
     emb = CachedEmbeddings(model.embeddings)
     progress = not args.no_progress
-    out: dict[str, Any] = {"version": args.worker, "code": str(args.code), "sets": {}}
+    out: dict[str, Any] = {
+        "version": args.worker,
+        "code": str(args.code),
+        "settings": _settings(args),
+        "sets": {},
+    }
 
     corpus = fs.materialise(args.work / "faqset" / "corpus")
     index_dir = args.work / "faqset" / f"index-{args.worker}"
@@ -131,12 +139,12 @@ def worker(args: Any) -> int:
     out["sets"]["faqset"] = _records(_graph(loaded, emb, model), qs, progress)
 
     rng = random.Random(args.seed)
-    shared = set(args.shared.split(",")) if args.shared else set()
     for name, limit in (("squad", args.squad), ("scifact", args.scifact)):
         if limit <= 0:
             continue
-        prep = prepare(name, args.data, args.work)
-        folder = Path(prep.root) / ("index" if name in shared else f"index-{args.worker}")
+        # each version materialises its own copy: two workers may run at once
+        prep = prepare(name, args.data, args.work / args.worker)
+        folder = Path(prep.root) / "index"
         ensure_index(prep, folder, model, progress=progress)
         loaded = load_index(folder, model)
         allq = load_questions(prep.questions)
@@ -344,7 +352,7 @@ def same_spans(name: str, args: Any) -> bool:
     )
     from citerag.eval.adapters import prepare
 
-    docs = Path(prepare(name, args.data, args.work).corpus)
+    docs = Path(prepare(name, args.data, args.work / "spans").corpus)
     digests = [
         subprocess.run(
             [sys.executable, "-c", code, str(c), str(docs)],
@@ -358,43 +366,35 @@ def same_spans(name: str, args: Any) -> bool:
     return digests[0] == digests[1]
 
 
+def _settings(args: Any) -> dict[str, Any]:
+    return {"squad": args.squad, "scifact": args.scifact, "seed": args.seed}
+
+
 def main() -> int:
-    """Run both versions (subprocesses), then score and compare."""
+    """Run both versions (subprocesses, one after the other), then score and compare."""
     args = _args()
     if args.worker:
         return worker(args)
-    shared = [n for n, k in (("squad", args.squad), ("scifact", args.scifact)) if k > 0]
-    shared = [n for n in shared if same_spans(n, args)]
     for version, code in (("base", args.base), ("new", REPO)):
-        cmd = [
-            sys.executable,
-            str(HERE / "faq_eval.py"),
-            "--worker",
-            version,
-            "--code",
-            str(code),
-            "--work",
-            str(args.work),
-            "--out",
-            str(args.out),
-            "--data",
-            str(args.data),
-            "--squad",
-            str(args.squad),
-            "--scifact",
-            str(args.scifact),
-            "--seed",
-            str(args.seed),
-            "--shared",
-            ",".join(shared),
-        ]
+        done = args.out / f"faq_eval-{version}.json"
+        if args.reuse and done.exists():
+            if json.loads(done.read_text(encoding="utf-8")).get("settings") == _settings(args):
+                log(f"{version}: reusing {done}")
+                continue
+        cmd = [sys.executable, str(HERE / "faq_eval.py"), "--worker", version, "--code", str(code)]
+        for key in ("work", "out", "data", "squad", "scifact", "seed"):
+            cmd += [f"--{key}", str(getattr(args, key))]
         if args.no_progress:
             cmd.append("--no-progress")
         subprocess.run(cmd, check=True)
     base = json.loads((args.out / "faq_eval-base.json").read_text(encoding="utf-8"))
     new = json.loads((args.out / "faq_eval-new.json").read_text(encoding="utf-8"))
     data, md = report(base, new)
-    data["shared_indexes"] = shared
+    spans = {n: same_spans(n, args) for n in ("squad", "scifact") if getattr(args, n) > 0}
+    data["sentence_spans_identical"] = spans
+    md += "\n\nSentence spans identical under both rules: " + (
+        ", ".join(f"{n}: {'yes' if v else 'no'}" for n, v in spans.items()) or "—"
+    )
     write(args.out, "faq_eval", data, md)
     return 0
 

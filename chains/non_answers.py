@@ -55,6 +55,12 @@ _CAPTION = re.compile(
     re.IGNORECASE,
 )
 _TERMINAL = (".", "!", "?", ";", ":")
+#: A line ending like this goes on in the next one (wrapped prose), whatever its length.
+_GOES_ON = (",", "-", "–", "—", "(", "/", "&")
+_GOES_ON_WORDS = frozenset(
+    "a an the and or but nor of to in on at by for from with as than that which who whose "
+    "is are was were be been has have had will would can could may might must should".split()
+)
 _DIGIT = re.compile(r"\d")
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 #: Signs of a table row or a key/value line, not a heading: a column gap, a cell divider.
@@ -104,13 +110,16 @@ def asks(core: str) -> bool:
 
 def is_heading_text(text: str) -> bool:
     """Whether one line reads as a heading by itself: short, no sentence punctuation at its
-    end, no figures beyond a leading section number, no column gaps or cell dividers."""
+    end, no figures beyond a leading section number, no column gaps or cell dividers, and
+    not ending as a wrapped line of prose does (a comma, a hyphen, "the", "and", "of")."""
     line = text.strip()
     if not line or "\n" in line:
         return False
     core = bare(line)
     if not core or core.endswith(_TERMINAL) or _ROW_SIGNS.search(line.lstrip("#* ")):
         return False
+    if core.endswith(_GOES_ON) or core.split()[-1].lower() in _GOES_ON_WORDS:
+        return False  # a wrapped line of prose ("... and agreed the", "... in May,")
     return len(core.split()) <= HEADING_WORDS and not _DIGIT.search(core)
 
 
