@@ -2,7 +2,8 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/faq_eval.py [--base /tmp/faq-base] [--squad N] [--scifact N] [--reuse]
+    .venv/bin/python benchmarks/faq_eval.py [--base /tmp/faq-base] [--squad N] [--scifact N]
+        [--reuse]
 
 Two code versions run the same questions through the real compiled graph
 (``graphs.rag.build_graph`` over ``GraphDeps.from_store``, default settings, the extractive
@@ -109,6 +110,9 @@ def _records(graph: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
 def worker(args: Any) -> int:
     """Run one code version (``--code`` first on ``sys.path``) and write its outcomes."""
     import faqset_check as fs
+    from refusal_rules import squad_halves
+
+    import chains.answerers
     from citerag.embeddings import load_embedding_model
     from citerag.eval.adapters import ensure_index, prepare
     from citerag.eval.evidence import IndexedCorpus
@@ -116,9 +120,6 @@ def worker(args: Any) -> int:
     from citerag.eval.runner import CachedEmbeddings
     from citerag.index.ingest import ingest
     from citerag.index.loaded import load_index
-    from refusal_rules import squad_halves
-
-    import chains.answerers
 
     log(f"{args.worker}: code {Path(chains.answerers.__file__).parent.parent}")
     model = load_embedding_model(None)
@@ -137,6 +138,8 @@ def worker(args: Any) -> int:
     loaded = load_index(index_dir, model)
     qs = [parse_question(r) for r in fs.load_questions()]
     out["sets"]["faqset"] = _records(_graph(loaded, emb, model), qs, progress)
+    path = args.out / f"faq_eval-{args.worker}.json"
+    _save(path, out)  # after each set: a slow later set leaves the earlier ones usable
 
     rng = random.Random(args.seed)
     for name, limit in (("squad", args.squad), ("scifact", args.scifact)):
@@ -170,11 +173,14 @@ def worker(args: Any) -> int:
             rec["unanswerable"] = q.unanswerable
             rec["cites_gold"] = any(c.get("chunk_id") in gold for c in rec["citations"])
         out["sets"][name] = records
-    path = args.out / f"faq_eval-{args.worker}.json"
+        _save(path, out)
+    return 0
+
+
+def _save(path: Path, out: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    log(f"{args.worker}: wrote {path}")
-    return 0
+    log(f"{out['version']}: wrote {path} ({', '.join(out['sets'])})")
 
 
 # -- scoring ---------------------------------------------------------------------------------
@@ -377,10 +383,13 @@ def main() -> int:
         return worker(args)
     for version, code in (("base", args.base), ("new", REPO)):
         done = args.out / f"faq_eval-{version}.json"
-        if args.reuse and done.exists():
-            if json.loads(done.read_text(encoding="utf-8")).get("settings") == _settings(args):
-                log(f"{version}: reusing {done}")
-                continue
+        if (
+            args.reuse
+            and done.exists()
+            and json.loads(done.read_text(encoding="utf-8")).get("settings") == _settings(args)
+        ):
+            log(f"{version}: reusing {done}")
+            continue
         cmd = [sys.executable, str(HERE / "faq_eval.py"), "--worker", version, "--code", str(code)]
         for key in ("work", "out", "data", "squad", "scifact", "seed"):
             cmd += [f"--{key}", str(getattr(args, key))]

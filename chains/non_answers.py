@@ -57,10 +57,11 @@ _CAPTION = re.compile(
 _TERMINAL = (".", "!", "?", ";", ":")
 #: A line ending like this goes on in the next one (wrapped prose), whatever its length.
 _GOES_ON = (",", "-", "–", "—", "(", "/", "&")
-_GOES_ON_WORDS = frozenset(
+_GOES_ON_TEXT = (
     "a an the and or but nor of to in on at by for from with as than that which who whose "
-    "is are was were be been has have had will would can could may might must should".split()
+    "is are was were be been has have had will would can could may might must should"
 )
+_GOES_ON_WORDS = frozenset(_GOES_ON_TEXT.split())
 _DIGIT = re.compile(r"\d")
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 #: Signs of a table row or a key/value line, not a heading: a column gap, a cell divider.

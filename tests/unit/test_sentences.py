@@ -105,7 +105,10 @@ def test_random_text_spans_are_ordered_stripped_and_complete(seed: int) -> None:
 
 def test_a_heading_line_is_never_glued_onto_the_next_sentence() -> None:
     text = "People\nAt the end of 2025 we employed 412 staff across three sites."
-    assert _texts(text) == ["People", "At the end of 2025 we employed 412 staff across three sites."]
+    assert _texts(text) == [
+        "People",
+        "At the end of 2025 we employed 412 staff across three sites.",
+    ]
     text = "Opening hours are posted online.\n3.2 Warranty\nThe pump is covered for 24 months."
     assert _texts(text) == [
         "Opening hours are posted online.",
