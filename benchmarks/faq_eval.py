@@ -372,6 +372,34 @@ def same_spans(name: str, args: Any) -> bool:
     return digests[0] == digests[1]
 
 
+def non_answer_counts(name: str, args: Any) -> dict[str, int]:
+    """How many sentences of a data set's documents the new rules never quote (questions,
+    headings, captions) or cut a glued heading off: outside these, the answerer's choice is
+    the old one (a static count over every document, no model)."""
+    from chains import non_answers as na
+    from citerag.eval.adapters import prepare
+    from loaders.registry import load_file
+    from loaders.sentences import sentence_spans
+
+    counts = {"sentences": 0, "question": 0, "heading": 0, "caption": 0, "label": 0, "cut": 0}
+    corpus = Path(prepare(name, args.data, args.work / "spans").corpus)
+    for f in sorted(corpus.rglob("*")):
+        if not f.is_file():
+            continue
+        doc = load_file(f)
+        for seg in doc.segments:
+            text = doc.text[seg.start : seg.end]
+            meta = {"title": doc.title, "section": seg.section}
+            for s, e in sentence_spans(text):
+                counts["sentences"] += 1
+                cut = na.leading_heading(text, s, e)
+                counts["cut"] += cut != s
+                kind = na.non_answer(text, cut, e, meta)
+                if kind:
+                    counts[kind] += 1
+    return counts
+
+
 def _settings(args: Any) -> dict[str, Any]:
     return {"squad": args.squad, "scifact": args.scifact, "seed": args.seed}
 
@@ -403,6 +431,15 @@ def main() -> int:
     data["sentence_spans_identical"] = spans
     md += "\n\nSentence spans identical under both rules: " + (
         ", ".join(f"{n}: {'yes' if v else 'no'}" for n, v in spans.items()) or "—"
+    )
+    counts = {n: non_answer_counts(n, args) for n in ("squad", "scifact")}
+    data["non_answer_sentences"] = counts
+    md += "\n\nSentences the new rules never quote, of all sentences of the documents: " + (
+        "; ".join(
+            f"{n}: {c['question']} questions, {c['heading']} headings/titles, "
+            f"{c['caption']} captions, {c['cut']} glued headings cut, of {c['sentences']}"
+            for n, c in counts.items()
+        )
     )
     write(args.out, "faq_eval", data, md)
     return 0
