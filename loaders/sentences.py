@@ -45,8 +45,8 @@ def is_label_line(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a whole line that labels what follows (a heading).
 
     It starts a line, ends where the line ends (a line break follows), has no sentence
-    punctuation at its end, and the next non-blank line starts with a capital letter or a
-    digit: ``"People\nAt the end of 2025 ..."``, ``"Returns\n30 days ..."``. A line continued
+    punctuation at its end, is words rather than figures (more letters than digits), and the
+    next non-blank line starts with a capital letter or a digit: ``"People\nAt the end of 2025 ..."``, ``"Returns\n30 days ..."``. A line continued
     in lower case is prose, not a label.
 
     Args:
@@ -62,6 +62,9 @@ def is_label_line(text: str, start: int, end: int) -> bool:
     line = text[start:end]
     if "\n" in line or line.rstrip().endswith(_TERMINAL):
         return False
+    letters = sum(ch.isalpha() for ch in line)
+    if letters < 2 or letters <= sum(ch.isdigit() for ch in line):
+        return False  # a figure or a table cell of figures ("251,960", "2025 (GBP)")
     nxt = _next_line_start(text, end)
     return bool(nxt) and (nxt.isupper() or nxt.isdigit())
 

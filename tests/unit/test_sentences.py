@@ -153,3 +153,6 @@ def test_label_line_needs_a_whole_line_and_a_capitalised_next_line() -> None:
     assert not is_label_line("See: Refunds\nWe refund it.", 5, 12)  # not a whole line
     assert not is_label_line("Refunds are paid.\nWe refund it.", 0, 17)  # a sentence
     assert not is_label_line("Refunds", 0, 7)  # nothing follows
+    assert not is_label_line("251,960\n236,310", 0, 7)  # a figure, not a label
+    assert not is_label_line("2025 (GBP)\n2024 (GBP)", 0, 10)
+    assert is_label_line("3.2 Warranty\nThe pump is covered.", 0, 12)
