@@ -46,8 +46,9 @@ def is_label_line(text: str, start: int, end: int) -> bool:
 
     It starts a line, ends where the line ends (a line break follows), has no sentence
     punctuation at its end, is words rather than figures (more letters than digits), and the
-    next non-blank line starts with a capital letter or a digit: ``"People\nAt the end of 2025 ..."``, ``"Returns\n30 days ..."``. A line continued
-    in lower case is prose, not a label.
+    next non-blank line starts with a capital letter or a digit: ``"People\nAt the end of
+    2025 ..."``, ``"Returns\n30 days ..."``. A line continued in lower case is prose, not a
+    label.
 
     Args:
         text: The whole text.
