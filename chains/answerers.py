@@ -5,7 +5,9 @@ contract: prose with ``[n: "quote"]`` markers and a ``<summary>{...}</summary>``
 the same validation and fallback ladder applies to either.
 
 * :class:`ExtractiveAnswerer` (default; no model, no key, no network) quotes the passages'
-  best-matching sentences verbatim with their ``[n]``. It is extractive and says so in the
+  best-matching sentences verbatim with their ``[n]`` — never a question, a heading, a title or
+  a caption (:mod:`chains.non_answers`; an FAQ question line points at the answer under it).
+  It is extractive and says so in the
   result (``generator: extractive``); it never paraphrases and never adds knowledge.
 * :class:`ChatModelAnswerer` wraps any ``BaseChatModel`` — an injected instance, or a
   ``init_chat_model`` string such as ``openai:gpt-4o-mini`` or ``ollama:llama3.1`` (the
@@ -32,6 +34,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 
 from chains import answer_checks as checks
+from chains import non_answers
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
@@ -61,6 +64,9 @@ COVERAGE_FLOOR = 0.35
 #: Graded focus rule: weight of the quoted sentence's own coverage (with its header) against
 #: that of every supplied passage of its document.
 COVERAGE_SENTENCE_WEIGHT = 0.5
+#: An FAQ answer's sentences take their question line's score, less this per sentence after
+#: the first (so the answer's first sentences are quoted, in order).
+FAQ_STEP = 0.02
 #: The rules a sentence fails for its passage's terms: other passages are tried farther down.
 _FOCUS_RULES = frozenset({"focus_check", "focus_names_check", "focus_coverage"})
 #: The answer types ``quantity_check`` reads.
@@ -487,30 +493,55 @@ class ExtractiveAnswerer:
 
     # -- answering ----------------------------------------------------------------------
 
-    def _scored(self, question: str, passages: list[Passage]) -> list[_Sentence]:
+    def _scored(self, question: str, passages: list[Passage]) -> tuple[list[_Sentence], int]:
+        """The passages' quotable sentences, best first, and how many were left out as
+        questions, headings, titles or captions (:mod:`chains.non_answers`).
+
+        A heading glued onto the front of a stored span is cut off the quote; an FAQ
+        question line is never quoted, its answer (the statements after it in the passage)
+        taking its score instead.
+        """
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
         q_terms = set(tokenize(question))
         scored: list[_Sentence] = []
+        dropped = 0
         for p in passages[:3]:
             spans, vecs = self._sentence_vectors(p)
             sims = vecs @ q
+            content = p.candidate.content
+            meta = p.candidate.meta
+            items: list[tuple[float, str, np.ndarray]] = []
+            kinds: list[non_answers.NonAnswer | None] = []
             for (s, e), sim, vec in zip(spans, sims, vecs, strict=True):
-                sent = p.candidate.content[s:e]
+                s = non_answers.leading_heading(content, s, e)
+                sent = content[s:e]
                 terms = set(tokenize(sent))
                 coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
                 # A heading or table cell is rarely an answer: prefer real sentences.
                 short = 0.15 if len(sent.split()) < 5 else 0.0
-                score = float(sim) + self.lexical_weight * coverage - short
-                scored.append(_Sentence(score, p, sent, vec))
+                items.append((float(sim) + self.lexical_weight * coverage - short, sent, vec))
+                kinds.append(non_answers.non_answer(content, s, e, meta))
+            scores = [score for score, _, _ in items]
+            for i, kind in enumerate(kinds):
+                if kind == "question":  # its answer is what follows it
+                    for r, j in enumerate(non_answers.faq_answer_follows(kinds, i)):
+                        scores[j] = max(scores[j], items[i][0] - FAQ_STEP * r)
+            for (_, sent, vec), score, kind in zip(items, scores, kinds, strict=True):
+                if kind is None:
+                    scored.append(_Sentence(score, p, sent, vec))
+                else:
+                    dropped += 1
         scored.sort(key=lambda t: -t.score)
-        return scored
+        return scored, dropped
 
     def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
         """Pick sentences by cosine and word overlap with the question; quote them verbatim.
 
-        Instruction-shaped sentences are dropped before choosing; the enabled checks then
-        decide whether the best remaining sentences answer the question.
+        Instruction-shaped sentences, questions, headings, titles and captions
+        (:mod:`chains.non_answers`) are dropped before choosing (an FAQ question line passes
+        its score to the answer under it); the enabled checks then decide whether the best
+        remaining sentences answer the question.
         """
         if not passages:
             block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
@@ -522,8 +553,13 @@ class ExtractiveAnswerer:
                     f"the question asks about {', '.join(missing)}, which no supplied passage "
                     "mentions"
                 )
-        scored = self._scored(question, passages)
+        scored, dropped = self._scored(question, passages)
         safe = [s for s in scored if not checks.is_instruction(s.text)]
+        if not scored and dropped:
+            return _insufficient(
+                "the only matching sentences are questions, headings, titles or captions, "
+                "which state no answer"
+            )
         if not safe:
             return _insufficient(
                 "the only matching sentences are instructions addressed to the reader or the "

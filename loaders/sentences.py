@@ -3,7 +3,13 @@
 Rules: a sentence ends at ``.``, ``!`` or ``?`` (optionally followed by closing quotes or
 brackets) before whitespace, except after common abbreviations; at a blank line; and at a
 single line break only when the line is short (a heading, a table cell, a list item) or ends
-with sentence punctuation — so prose hard-wrapped by PDF extraction stays in one sentence.
+with sentence punctuation — so prose hard-wrapped by PDF extraction stays in one sentence —
+and the next line does not continue it in lower case (a wrapped list item, a narrow column).
+
+Fragments shorter than ``MIN_CHARS`` are merged into the next sentence, except a *label
+line* (:func:`is_label_line`): a whole line without sentence punctuation followed by a line
+break and a line starting with a capital or a digit ("People\nAt the end of 2025 ..."), a
+heading that stays a span of its own and is never glued onto the sentence after it.
 """
 
 from __future__ import annotations
@@ -20,9 +26,48 @@ MIN_CHARS = 12
 SHORT_LINE = 45
 
 
+#: What ends a line as a sentence: its last character is one of these.
+_TERMINAL = (".", "!", "?", ":", ";")
+
+
 def _line_before(text: str, pos: int) -> str:
     start = text.rfind("\n", 0, pos) + 1
     return text[start:pos]
+
+
+def _next_line_start(text: str, pos: int) -> str:
+    """The first non-blank character after ``pos`` (``""`` at the end of the text)."""
+    rest = text[pos:].lstrip()
+    return rest[:1]
+
+
+def is_label_line(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a whole line that labels what follows (a heading).
+
+    It starts a line, ends where the line ends (a line break follows), has no sentence
+    punctuation at its end, is words rather than figures (more letters than digits), and the
+    next non-blank line starts with a capital letter or a digit: ``"People\nAt the end of
+    2025 ..."``, ``"Returns\n30 days ..."``. A line continued in lower case is prose, not a
+    label.
+
+    Args:
+        text: The whole text.
+        start: Start of the candidate line (after stripping).
+        end: Its end (after stripping).
+    """
+    before = text[:start].rstrip(" \t")
+    if before and not before.endswith(("\n", "\r")):
+        return False  # the tail of a line, not a whole line
+    if not text[end:].lstrip(" \t").startswith(("\n", "\r")):
+        return False  # the line goes on, or the text ends
+    line = text[start:end]
+    if "\n" in line or line.rstrip().endswith(_TERMINAL):
+        return False
+    letters = sum(ch.isalpha() for ch in line)
+    if letters < 2 or letters <= sum(ch.isdigit() for ch in line):
+        return False  # a figure or a table cell of figures ("251,960", "2025 (GBP)")
+    nxt = _next_line_start(text, end)
+    return bool(nxt) and (nxt.isupper() or nxt.isdigit())
 
 
 def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int]]:
@@ -44,8 +89,10 @@ def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int
         sep = m.group(0)
         if sep == "\n":  # a single line break inside a paragraph
             line = _line_before(text, m.start()).rstrip()
-            if len(line) >= SHORT_LINE and not line.endswith((".", "!", "?", ":", ";")):
-                continue
+            if not line.endswith(_TERMINAL) and (
+                len(line) >= SHORT_LINE or _next_line_start(text, m.end()).islower()
+            ):
+                continue  # hard-wrapped prose, or a line continued in lower case
         elif "\n" not in sep and _ABBREV.search(text[max(0, m.start() - 8) : m.start()]):
             continue  # "e.g. ", "No. 4": an abbreviation, not a sentence end
         closers = len(sep) - len(sep.lstrip("\"'”’)]"))  # a closing quote ends the sentence
@@ -63,7 +110,7 @@ def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int
         if pending is not None:
             s = pending
             pending = None
-        if e - s < min_chars:
+        if e - s < min_chars and not is_label_line(text, s, e):
             pending = s
             continue
         out.append((s, e))

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from loaders.sentences import MIN_CHARS, sentence_spans
+from loaders.sentences import MIN_CHARS, is_label_line, sentence_spans
 
 
 def _texts(text: str) -> list[str]:
@@ -25,7 +25,8 @@ def check_spans(text: str, spans: list[tuple[int, int]], min_chars: int = MIN_CH
     for pos, ch in enumerate(text):
         assert ch.isspace() or covered[pos], f"{ch!r} at {pos} is in no sentence"
     if len(spans) > 1:
-        assert all(e - s >= min_chars for s, e in spans), "a short fragment was not merged"
+        short = [(s, e) for s, e in spans if e - s < min_chars and not is_label_line(text, s, e)]
+        assert not short, "a short fragment was not merged"
 
 
 def test_splits_at_sentence_punctuation() -> None:
@@ -100,3 +101,58 @@ def test_random_text_spans_are_ordered_stripped_and_complete(seed: int) -> None:
     ]
     text = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 120)))
     check_spans(text, sentence_spans(text))
+
+
+def test_a_heading_line_is_never_glued_onto_the_next_sentence() -> None:
+    text = "People\nAt the end of 2025 we employed 412 staff across three sites."
+    assert _texts(text) == [
+        "People",
+        "At the end of 2025 we employed 412 staff across three sites.",
+    ]
+    text = "Opening hours are posted online.\n3.2 Warranty\nThe pump is covered for 24 months."
+    assert _texts(text) == [
+        "Opening hours are posted online.",
+        "3.2 Warranty",
+        "The pump is covered for 24 months.",
+    ]
+    assert _texts("Returns\n30 days from delivery, unused items only.") == [
+        "Returns",
+        "30 days from delivery, unused items only.",
+    ]
+
+
+def test_a_faq_question_line_is_its_own_sentence() -> None:
+    text = "### Can I get a refund?\nYes. Refunds are paid within 14 days of the return."
+    assert _texts(text) == [
+        "### Can I get a refund?",
+        "Yes. Refunds are paid within 14 days of the return.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Dr. Smith reset the pump at noon on Friday.", 1),
+        ("Wear gloves, e.g. this nitrile pair, when you clean it.", 1),
+        # a list item wrapped onto a second line, continued in lower case
+        ("- Returns are accepted within 30 days of\n  delivery if the item is unused.", 1),
+        # prose hard-wrapped by PDF extraction, a long line continued with a capital
+        ("The committee approved the revised budget for the new\nHarbour Road depot in May.", 1),
+        # a short line continued in lower case is prose, not a label
+        ("Staff may work\nfrom home two days a week.", 1),
+    ],
+)
+def test_what_the_heading_rule_does_not_split(text: str, kept: int) -> None:
+    assert len(sentence_spans(text)) == kept, _texts(text)
+
+
+def test_label_line_needs_a_whole_line_and_a_capitalised_next_line() -> None:
+    text = "Refunds\nWe refund the price.\nrefunds\nare paid."
+    assert is_label_line(text, 0, 7)
+    assert not is_label_line("Refunds\nwe refund the price.", 0, 7)  # continued in lower case
+    assert not is_label_line("See: Refunds\nWe refund it.", 5, 12)  # not a whole line
+    assert not is_label_line("Refunds are paid.\nWe refund it.", 0, 17)  # a sentence
+    assert not is_label_line("Refunds", 0, 7)  # nothing follows
+    assert not is_label_line("251,960\n236,310", 0, 7)  # a figure, not a label
+    assert not is_label_line("2025 (GBP)\n2024 (GBP)", 0, 10)
+    assert is_label_line("3.2 Warranty\nThe pump is covered.", 0, 12)

@@ -1,0 +1,449 @@
+"""FAQ answers, not their questions: the FAQ-style development set and SQuAD / SciFact, paired.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/faq_eval.py [--base /tmp/faq-base] [--squad N] [--scifact N]
+        [--reuse]
+
+Two code versions run the same questions through the real compiled graph
+(``graphs.rag.build_graph`` over ``GraphDeps.from_store``, default settings, the extractive
+answerer): ``base`` (a worktree of the branch point, ``git worktree add --detach
+/tmp/faq-base <commit>``) and ``new`` (this checkout). Each runs in a subprocess with its
+own code first on ``sys.path`` and ingests the FAQ set (``benchmarks/faqset/``,
+:mod:`faqset_check`) into its own index, since the sentence rule is also an ingest rule.
+SQuAD 2.0 and SciFact are materialised and indexed per version (``<work>/<version>/``),
+so two workers can run at once; :func:`same_spans` reports whether the two sentence rules
+split their documents alike.
+
+Reported, per half (calibration / test; the split of :func:`faqset_check.split_of`, fixed
+before any result) and per version, with 95 % Wilson intervals, and paired with an exact
+two-sided sign test:
+
+* answerable **answered right**: answered, citing the needle's document with a quote that
+  contains the needle, or is a part of it at least half its length (whitespace-normalised);
+* answerable **answered with a question / heading / title**: a cited quote that is one of
+  the corpus's question or heading lines (read from the markup, :func:`faqset_check.labels`,
+  not from the answerer's rules), begins with one glued onto a sentence, or contains a
+  question line;
+* answerable answered wrong (answered, not right), and unanswerable **refused**;
+* SQuAD 2.0 (seeded sample of each half's answerable and unanswerable questions; the halves of
+  ``refusal_rules.squad_halves``) and SciFact claims: answered, answered citing the gold
+  evidence, unanswerable refused.
+
+Writes ``benchmarks/out/faq_eval.{json,md}`` and each version's per-question outcomes
+``benchmarks/out/faq_eval-<version>.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from eval_common import REPO, log, parser, write
+
+HERE = Path(__file__).resolve().parent
+if "--code" in sys.argv:  # a worker: its version's code first, before any project import
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()))
+
+
+def _args() -> Any:
+    p = parser(__doc__.split("\n")[0])
+    p.add_argument("--base", type=Path, default=Path("/tmp/faq-base"), help="base worktree")
+    p.add_argument("--squad", type=int, default=150, help="SQuAD questions per kind and half")
+    p.add_argument("--scifact", type=int, default=150, help="SciFact claims (seeded sample)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--worker", help=argparse_hidden(), default=None)
+    p.add_argument("--code", type=Path, help=argparse_hidden(), default=None)
+    p.add_argument(
+        "--reuse", action="store_true", help="reuse a version's outcomes run with these settings"
+    )
+    return p.parse_args()
+
+
+def argparse_hidden() -> str:
+    """Help text of the internal worker options."""
+    import argparse
+
+    return argparse.SUPPRESS
+
+
+# -- worker: one code version ----------------------------------------------------------------
+
+
+def _graph(loaded: Any, emb: Any, model: Any) -> Any:
+    from graphs.deps import GraphDeps
+    from graphs.rag import build_graph
+
+    deps = GraphDeps.from_store(
+        loaded.store, embeddings=emb, manifest_id=loaded.manifest_id, embedding_model=model.name
+    )
+    return build_graph(deps)
+
+
+def _records(graph: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
+    from citerag.eval.runner import EvalConfig, parse_config, run_generation
+
+    cfg = parse_config("default")
+    results = run_generation(graph, qs, EvalConfig("default", cfg.configurable), progress=progress)
+    out = []
+    for q, res in zip(qs, results, strict=True):
+        out.append(
+            {
+                "id": q.id,
+                "status": res.get("status", "failed"),
+                "answer": res.get("answer", ""),
+                "reason": res.get("reason", ""),
+                "citations": [
+                    {k: c.get(k) for k in ("doc_name", "chunk_id", "quote")}
+                    for c in res.get("citations") or []
+                ],
+            }
+        )
+    return out
+
+
+def worker(args: Any) -> int:
+    """Run one code version (``--code`` first on ``sys.path``) and write its outcomes."""
+    import faqset_check as fs
+    from refusal_rules import squad_halves
+
+    import chains.answerers
+    from citerag.embeddings import load_embedding_model
+    from citerag.eval.adapters import ensure_index, prepare
+    from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.questions import load_questions, parse_question
+    from citerag.eval.runner import CachedEmbeddings
+    from citerag.index.ingest import ingest
+    from citerag.index.loaded import load_index
+
+    log(f"{args.worker}: code {Path(chains.answerers.__file__).parent.parent}")
+    model = load_embedding_model(None)
+    emb = CachedEmbeddings(model.embeddings)
+    progress = not args.no_progress
+    out: dict[str, Any] = {
+        "version": args.worker,
+        "code": str(args.code),
+        "settings": _settings(args),
+        "sets": {},
+    }
+
+    corpus = fs.materialise(args.work / "faqset" / "corpus")
+    index_dir = args.work / "faqset" / f"index-{args.worker}"
+    ingest([corpus], index_dir, model, progress=progress)
+    loaded = load_index(index_dir, model)
+    qs = [parse_question(r) for r in fs.load_questions()]
+    out["sets"]["faqset"] = _records(_graph(loaded, emb, model), qs, progress)
+    path = args.out / f"faq_eval-{args.worker}.json"
+    _save(path, out)  # after each set: a slow later set leaves the earlier ones usable
+
+    rng = random.Random(args.seed)
+    for name, limit in (("squad", args.squad), ("scifact", args.scifact)):
+        if limit <= 0:
+            continue
+        # each version materialises its own copy: two workers may run at once
+        prep = prepare(name, args.data, args.work / args.worker)
+        folder = Path(prep.root) / "index"
+        ensure_index(prep, folder, model, progress=progress)
+        loaded = load_index(folder, model)
+        allq = load_questions(prep.questions)
+        picked: list[tuple[str, Any]] = []
+        if name == "squad":
+            cal, _test = squad_halves(list({str(q.meta.get("article")) for q in allq}))
+            for half in ("calibration", "test"):
+                for unans in (False, True):
+                    pool = [
+                        q
+                        for q in allq
+                        if q.unanswerable == unans
+                        and (q.meta.get("article") in cal) == (half == "calibration")
+                    ]
+                    picked += [(half, q) for q in rng.sample(pool, min(limit, len(pool)))]
+        else:
+            picked = [("all", q) for q in rng.sample(allq, min(limit, len(allq)))]
+        records = _records(_graph(loaded, emb, model), [q for _, q in picked], progress)
+        ic = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents)
+        for (half, q), rec in zip(picked, records, strict=True):
+            gold = set().union(*(ic.chunk_ids(ic.hits(ev)) for ev in q.evidence))
+            rec["half"] = half
+            rec["unanswerable"] = q.unanswerable
+            rec["cites_gold"] = any(c.get("chunk_id") in gold for c in rec["citations"])
+        out["sets"][name] = records
+        _save(path, out)
+    return 0
+
+
+def _save(path: Path, out: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    log(f"{out['version']}: wrote {path} ({', '.join(out['sets'])})")
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def quote_states(needle: str, quote: str) -> bool:
+    """Whether a quote states the needle: it contains it, or is a part of it at least half
+    its length (whitespace-normalised)."""
+    n, q = _norm(needle), _norm(quote)
+    return bool(q) and (n in q or (q in n and len(q) >= 0.5 * len(n)))
+
+
+def is_label_quote(quote: str, labels: list[str]) -> bool:
+    """Whether a quote is, starts with, or contains (for questions) a question/heading line."""
+    q = _norm(quote).strip(" *#")
+    for lab in labels:
+        if q == lab:
+            return True
+        if q.startswith(lab + " ") and q[len(lab) + 1 : len(lab) + 2].isupper():
+            return True  # a heading glued onto the sentence after it
+        if lab.endswith("?") and lab in q:
+            return True
+    return False
+
+
+_MARKER = re.compile(r"\s*\[\d+(?::[^\]]*)?\]")
+
+
+def quoted(rec: dict[str, Any]) -> list[str]:
+    """Everything an answer quotes: its citations' quotes, and each line of its text without
+    the ``[n]`` markers (the extractive answer's lines are its quotes; a passage cited twice
+    keeps only its first quote among the citations)."""
+    lines = [_MARKER.sub("", x).strip() for x in str(rec.get("answer") or "").splitlines()]
+    return [c.get("quote") or "" for c in rec["citations"]] + [x for x in lines if x]
+
+
+def score_faq(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per question: kind, half and the outcome flags."""
+    import faqset_check as fs
+
+    qs = {q["id"]: q for q in fs.load_questions()}
+    labels = fs.labels()
+    all_labels = sorted({x for v in labels.values() for x in v}, key=len, reverse=True)
+    out = {}
+    for rec in records:
+        q = qs[rec["id"]]
+        answered = rec["status"] == "answered"
+        quotes = quoted(rec)
+        row = {"kind": q["kind"], "half": q["split"], "answered": answered}
+        if q["kind"] == "answerable":
+            ev = q["evidence"][0]
+            docs = {c.get("doc_name") for c in rec["citations"]}
+            row["right"] = (
+                answered
+                and bool(docs & {ev["doc"], Path(ev["doc"]).stem})
+                and any(quote_states(ev["needle"], x) for x in quotes)
+            )
+            row["label_quote"] = answered and any(is_label_quote(x, all_labels) for x in quotes)
+            row["wrong"] = answered and not row["right"]
+        else:
+            row["refused"] = rec["status"] == "no_evidence"
+        out[rec["id"]] = row
+    return out
+
+
+def _prop(k: int, n: int) -> dict[str, Any]:
+    from citerag.eval.metrics import Proportion
+
+    return Proportion(k, n).to_json()
+
+
+def _fmt(p: dict[str, Any]) -> str:
+    lo, hi = p["ci95"]
+    return f"{p['value']:.2f} [{lo:.2f}, {hi:.2f}] ({p['k']}/{p['n']})"
+
+
+def paired(base: list[bool], new: list[bool]) -> dict[str, Any]:
+    """Wins (new true, base false), losses and the sign test's p."""
+    from citerag.eval.metrics import sign_test
+
+    wins = sum(b and not a for a, b in zip(base, new, strict=True))
+    losses = sum(a and not b for a, b in zip(base, new, strict=True))
+    return {"wins": wins, "losses": losses, "p": sign_test(wins, losses)}
+
+
+def _p(x: float) -> str:
+    from citerag.eval.metrics import format_p
+
+    return format_p(x)
+
+
+def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The figures and their Markdown."""
+    sb = score_faq(base["sets"]["faqset"])
+    sn = score_faq(new["sets"]["faqset"])
+    data: dict[str, Any] = {"faqset": {}, "other": {}}
+    md = [
+        "## FAQ-style development set (full graph, default settings, extractive answerer)\n",
+        "| half | measure | n | base | new | paired +/− (p) |",
+        "|---|---|---:|---|---|---|",
+    ]
+    for half in ("calibration", "test", "all"):
+        ids = [i for i in sb if half == "all" or sb[i]["half"] == half]
+        ans = [i for i in ids if sb[i]["kind"] == "answerable"]
+        una = [i for i in ids if sb[i]["kind"] != "answerable"]
+        for label, key, pool in (
+            ("answerable answered right", "right", ans),
+            ("answerable answered with a question/heading", "label_quote", ans),
+            ("answerable answered wrong", "wrong", ans),
+            ("answerable answered", "answered", ans),
+            ("unanswerable refused", "refused", una),
+        ):
+            b = [bool(sb[i][key]) for i in pool]
+            n = [bool(sn[i][key]) for i in pool]
+            pr = paired(b, n)
+            cell = {"base": _prop(sum(b), len(b)), "new": _prop(sum(n), len(n)), "paired": pr}
+            data["faqset"][f"{half}.{key}"] = cell
+            md.append(
+                f"| {half} | {label} | {len(pool)} | {_fmt(cell['base'])} | "
+                f"{_fmt(cell['new'])} | +{pr['wins']}/−{pr['losses']} ({_p(pr['p'])}) |"
+            )
+    md += [
+        "",
+        "## SQuAD 2.0 / SciFact (same graph; seeded samples)\n",
+        "| set | measure | n | base | new | paired +/− (p) |",
+        "|---|---|---:|---|---|---|",
+    ]
+    for name in ("squad", "scifact"):
+        rb = {r["id"]: r for r in base["sets"].get(name, [])}
+        rn = {r["id"]: r for r in new["sets"].get(name, [])}
+        for half in ("calibration", "test", "all"):
+            ids = [i for i in rb if i in rn and rb[i]["half"] == half]
+            if not ids:
+                continue
+            ans = [i for i in ids if not rb[i]["unanswerable"]]
+            una = [i for i in ids if rb[i]["unanswerable"]]
+            for label, pool, f in (
+                ("answerable answered", ans, lambda r: r["status"] == "answered"),
+                (
+                    "answerable answered citing the evidence",
+                    ans,
+                    lambda r: r["status"] == "answered" and r["cites_gold"],
+                ),
+                ("unanswerable refused", una, lambda r: r["status"] == "no_evidence"),
+            ):
+                if not pool:
+                    continue
+                b = [bool(f(rb[i])) for i in pool]
+                n = [bool(f(rn[i])) for i in pool]
+                pr = paired(b, n)
+                cell = {"base": _prop(sum(b), len(b)), "new": _prop(sum(n), len(n)), "paired": pr}
+                data["other"][f"{name}.{half}.{label}"] = cell
+                md.append(
+                    f"| {name} {half} | {label} | {len(pool)} | {_fmt(cell['base'])} | "
+                    f"{_fmt(cell['new'])} | +{pr['wins']}/−{pr['losses']} ({_p(pr['p'])}) |"
+                )
+    return data, "\n".join(md)
+
+
+def same_spans(name: str, args: Any) -> bool:
+    """Whether both versions' sentence rules give the same spans on every chunk of a data
+    set's documents (then one index serves both exactly)."""
+    code = (
+        "import sys, json, hashlib; sys.path.insert(0, sys.argv[1]);"
+        "from pathlib import Path; from loaders.registry import load_file;"
+        "from loaders.sentences import sentence_spans;"
+        "h = hashlib.sha256();"
+        "[h.update(json.dumps(sentence_spans(load_file(f).text)).encode()) "
+        "for f in sorted(Path(sys.argv[2]).rglob('*')) if f.is_file()];"
+        "print(h.hexdigest())"
+    )
+    from citerag.eval.adapters import prepare
+
+    docs = Path(prepare(name, args.data, args.work / "spans").corpus)
+    digests = [
+        subprocess.run(
+            [sys.executable, "-c", code, str(c), str(docs)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for c in (args.base, REPO)
+    ]
+    log(f"{name}: sentence spans {'identical' if digests[0] == digests[1] else 'differ'}")
+    return digests[0] == digests[1]
+
+
+def non_answer_counts(name: str, args: Any) -> dict[str, int]:
+    """How many sentences of a data set's documents the new rules never quote (questions,
+    headings, captions) or cut a glued heading off: outside these, the answerer's choice is
+    the old one (a static count over every document, no model)."""
+    from chains import non_answers as na
+    from citerag.eval.adapters import prepare
+    from loaders.registry import load_file
+    from loaders.sentences import sentence_spans
+
+    counts = {"sentences": 0, "question": 0, "heading": 0, "caption": 0, "label": 0, "cut": 0}
+    corpus = Path(prepare(name, args.data, args.work / "spans").corpus)
+    for f in sorted(corpus.rglob("*")):
+        if not f.is_file():
+            continue
+        doc = load_file(f)
+        for seg in doc.segments:
+            text = doc.text[seg.start : seg.end]
+            meta = {"title": doc.title, "section": seg.section}
+            for s, e in sentence_spans(text):
+                counts["sentences"] += 1
+                cut = na.leading_heading(text, s, e)
+                counts["cut"] += cut != s
+                kind = na.non_answer(text, cut, e, meta)
+                if kind:
+                    counts[kind] += 1
+    return counts
+
+
+def _settings(args: Any) -> dict[str, Any]:
+    return {"squad": args.squad, "scifact": args.scifact, "seed": args.seed}
+
+
+def main() -> int:
+    """Run both versions (subprocesses, one after the other), then score and compare."""
+    args = _args()
+    if args.worker:
+        return worker(args)
+    for version, code in (("base", args.base), ("new", REPO)):
+        done = args.out / f"faq_eval-{version}.json"
+        if (
+            args.reuse
+            and done.exists()
+            and json.loads(done.read_text(encoding="utf-8")).get("settings") == _settings(args)
+        ):
+            log(f"{version}: reusing {done}")
+            continue
+        cmd = [sys.executable, str(HERE / "faq_eval.py"), "--worker", version, "--code", str(code)]
+        for key in ("work", "out", "data", "squad", "scifact", "seed"):
+            cmd += [f"--{key}", str(getattr(args, key))]
+        if args.no_progress:
+            cmd.append("--no-progress")
+        subprocess.run(cmd, check=True)
+    base = json.loads((args.out / "faq_eval-base.json").read_text(encoding="utf-8"))
+    new = json.loads((args.out / "faq_eval-new.json").read_text(encoding="utf-8"))
+    data, md = report(base, new)
+    spans = {n: same_spans(n, args) for n in ("squad", "scifact") if getattr(args, n) > 0}
+    data["sentence_spans_identical"] = spans
+    md += "\n\nSentence spans identical under both rules: " + (
+        ", ".join(f"{n}: {'yes' if v else 'no'}" for n, v in spans.items()) or "—"
+    )
+    counts = {n: non_answer_counts(n, args) for n in ("squad", "scifact")}
+    data["non_answer_sentences"] = counts
+    md += "\n\nSentences the new rules never quote, of all sentences of the documents: " + (
+        "; ".join(
+            f"{n}: {c['question']} questions, {c['heading']} headings/titles, "
+            f"{c['caption']} captions, {c['cut']} glued headings cut, of {c['sentences']}"
+            for n, c in counts.items()
+        )
+    )
+    write(args.out, "faq_eval", data, md)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,211 @@
+"""Sentences that are never an answer: questions, headings, titles and captions.
+
+The extractive answerer quotes the sentence nearest to the question; in an FAQ the nearest
+sentence is the FAQ's own *question line* ("Can I get a refund?"), in a manual or a report a
+heading ("3.2 Warranty", "People") or a caption ("Figure 2: Pump assembly"). None of them
+states a fact, so none is quotable. The rules read the text alone (and the chunk's metadata
+when a loader wrote it):
+
+* a **question**: after its line markers (``###``, ``**``, ``Q:``, a list bullet) it ends
+  with ``?``, or it is a short line without sentence punctuation or a comma that opens with
+  a wh-word ("How to clean the filter"; not "Do not immerse the unit", an instruction);
+* a **heading**: one short line without sentence punctuation that is written as a heading
+  (``#`` in Markdown), or labels the line after it (:func:`loaders.sentences.is_label_line`)
+  and holds no figure beyond its section number ("3.2 Warranty" is a heading, "Total revenue
+  8,214" a table row), or ends the passage the same way; or whose words are the chunk's
+  ``section`` or ``title``;
+* a **caption**: "Figure 3: ...", "Table 2. ..." and the like, short;
+* any sentence of a chunk whose ``block_type`` (written by the structural loaders, read
+  defensively) is a heading, title, caption or page header/footer.
+
+:func:`faq_answer_follows` tells the answerer where a question line's answer is: the
+statements after it in the same passage, up to the next question or heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from loaders.sentences import is_label_line
+
+#: ``label`` is a marker with no words of its own (``A:`` on its own line).
+NonAnswer = Literal["question", "heading", "caption", "label"]
+
+#: ``block_type`` values (from the structural loaders) whose text is never quoted alone.
+NON_ANSWER_BLOCKS: frozenset[str] = frozenset(
+    {"heading", "title", "caption", "page_header", "page_footer", "header", "footer"}
+)
+#: Most words a heading has.
+HEADING_WORDS = 12
+#: Most words a caption has.
+CAPTION_WORDS = 16
+
+#: Leading line markers: Markdown headings, emphasis, bullets, ``Q:`` labels, section numbers.
+_MARKERS = re.compile(
+    r"^(?:\s*(?:#{1,6}(?=\s)|[-*•▪·]+(?=\s)|\*\*|__|(?:Q|A|Question|Answer|FAQ)\s*\d*\s*[:.)]|"
+    r"\d+(?:\.\d+)*[.)]?(?=\s)|[A-Z][.)](?=\s)))+\s*",
+    re.IGNORECASE,
+)
+_CLOSERS = re.compile(r"(?:\s*(?:\*\*|__|#+))+\s*$")
+_CAPTION = re.compile(
+    r"^(?:figure|fig\.|table|chart|exhibit|photo|image|diagram|plate|illustration|graph)"
+    r"\s*[0-9IVX]+[a-z]?\s*[.:—–-]",
+    re.IGNORECASE,
+)
+_TERMINAL = (".", "!", "?", ";", ":")
+#: A line ending like this goes on in the next one (wrapped prose), whatever its length.
+_GOES_ON = (",", "-", "–", "—", "(", "/", "&")
+_GOES_ON_TEXT = (
+    "a an the and or but nor of to in on at by for from with as than that which who whose "
+    "is are was were be been has have had will would can could may might must should"
+)
+_GOES_ON_WORDS = frozenset(_GOES_ON_TEXT.split())
+_DIGIT = re.compile(r"\d")
+_WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+#: Signs of a table row or a key/value line, not a heading: a column gap, a cell divider.
+_ROW_SIGNS = re.compile(r"\t| {2,}|\||:\s")
+
+
+def bare(text: str) -> str:
+    """``text`` without its line markers (``### ``, ``**``, ``Q:``, a bullet, a section
+    number) and with its whitespace collapsed."""
+    text = " ".join(text.split())
+    text = _CLOSERS.sub("", _MARKERS.sub("", text, count=1))
+    return text.strip()
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _labels(meta: Mapping[str, Any]) -> set[str]:
+    """The chunk's heading words: its ``title``, its ``section`` and each part of a section
+    path (``"Returns > Refunds"``), normalised."""
+    out: set[str] = set()
+    for key in ("title", "section", "heading"):
+        value = meta.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        out.add(_norm(bare(value)))
+        for part in re.split(r"\s*(?:>|›|»|/)\s*", value):
+            if part.strip():
+                out.add(_norm(bare(part)))
+    out.discard("")
+    return out
+
+
+def asks(core: str) -> bool:
+    """Whether marker-free text (:func:`bare`) is a question: it ends with ``?``, or is a
+    short line without sentence punctuation or a comma that opens with a wh-word."""
+    if core.endswith("?"):
+        return True
+    return (
+        not core.endswith(_TERMINAL)
+        and "," not in core
+        and len(core.split()) <= HEADING_WORDS
+        and _WH.match(core) is not None
+    )
+
+
+def is_heading_text(text: str) -> bool:
+    """Whether one line reads as a heading by itself: short, no sentence punctuation at its
+    end, no figures beyond a leading section number, no column gaps or cell dividers, and
+    not ending as a wrapped line of prose does (a comma, a hyphen, "the", "and", "of")."""
+    line = text.strip()
+    if not line or "\n" in line:
+        return False
+    core = bare(line)
+    if not core or core.endswith(_TERMINAL) or _ROW_SIGNS.search(line.lstrip("#* ")):
+        return False
+    if core.endswith(_GOES_ON) or core.split()[-1].lower() in _GOES_ON_WORDS:
+        return False  # a wrapped line of prose ("... and agreed the", "... in May,")
+    return len(core.split()) <= HEADING_WORDS and not _DIGIT.search(core)
+
+
+def non_answer(
+    content: str,
+    start: int,
+    end: int,
+    meta: Mapping[str, Any] | None = None,
+) -> NonAnswer | None:
+    """What keeps ``content[start:end]`` from being an answer, or ``None`` (a statement).
+
+    Args:
+        content: The passage's content (the sentence's context: the line after it).
+        start: The sentence's start in ``content``.
+        end: Its end.
+        meta: The chunk's metadata (``block_type``, ``section``, ``title``), when known.
+
+    Returns:
+        ``"question"``, ``"heading"``, ``"caption"`` or ``"label"``, or ``None``.
+    """
+    meta = meta or {}
+    text = content[start:end]
+    core = bare(text)
+    block = str(meta.get("block_type") or "").lower()
+    if block in NON_ANSWER_BLOCKS:
+        return "caption" if block == "caption" else "heading"
+    if not core:
+        return "label"
+    if asks(core):
+        return "question"
+    if _CAPTION.match(core) and len(core.split()) <= CAPTION_WORDS:
+        return "caption"
+    if _norm(core) in _labels(meta):
+        return "heading"
+    if "\n" in text.strip() or core.endswith(_TERMINAL):
+        return None
+    if text.lstrip().startswith("#") and len(core.split()) <= HEADING_WORDS:
+        return "heading"  # a Markdown heading
+    if not is_heading_text(text):
+        return None
+    if is_label_line(content, start, end):
+        return "heading"
+    at_end = not content[end:].strip()
+    line_start = not content[:start].strip() or content[:start].rstrip(" \t").endswith("\n")
+    return "heading" if at_end and line_start and start > 0 else None
+
+
+def leading_heading(content: str, start: int, end: int) -> int:
+    """Where the statement of ``content[start:end]`` starts once a heading line glued onto
+    its front is cut off (``start`` when there is none): spans stored by an older sentence
+    rule can hold ``"People\\nAt the end of 2025 ..."``.
+
+    Args:
+        content: The passage's content.
+        start: The span's start.
+        end: Its end.
+    """
+    newline = content.find("\n", start, end)
+    if newline < 0:
+        return start
+    first_end = start + len(content[start:newline].rstrip())
+    if first_end <= start or not is_heading_text(content[start:first_end]):
+        return start
+    if not is_label_line(content, start, first_end):
+        return start
+    rest = newline + 1
+    while rest < end and content[rest].isspace():
+        rest += 1
+    return rest if rest < end else start
+
+
+def faq_answer_follows(kinds: Sequence[NonAnswer | None], index: int) -> list[int]:
+    """The sentences answering the question line ``index``: the statements after it, up to
+    the next question or heading (indices into ``kinds``, one entry per sentence of the
+    passage in order, :func:`non_answer`'s result for each).
+
+    Args:
+        kinds: What each sentence of the passage is (``None`` for a statement).
+        index: The question line.
+    """
+    out: list[int] = []
+    for j in range(index + 1, len(kinds)):
+        if kinds[j] == "label" and not out:
+            continue  # "A:" on its own line between the question and its answer
+        if kinds[j] is not None:
+            break  # the next question or heading: this question's answer has ended
+        out.append(j)
+    return out

@@ -1,0 +1,111 @@
+"""An FAQ's question line is never the answer and a heading is never glued into a quote, end
+to end: a small FAQ, handbook and report (a real PDF) ingested into a temporary index with
+the real embedding model, asked through the offline graph."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from citerag.index.ingest import ingest
+from citerag.index.loaded import load_index
+from graphs.rag import build_graph
+from tests.support.pdfs import Line, write_pdf
+
+pytestmark = pytest.mark.integration
+
+HANDBOOK = """HARBOURSIDE STAFF HANDBOOK
+
+Common questions
+
+Q: Can I work from home?
+A: Office staff may work from home up to two days a week with their manager's agreement.
+
+Q: Is there a pension scheme?
+A: Everyone joins the group pension after three months of service.
+"""
+FAQ = """# Help centre
+
+**Can I get a refund?**
+Refunds are paid to the original card within five working days of receiving the parcel.
+
+**Do you ship abroad?**
+Orders go to the EU, Norway and Switzerland and take seven to ten working days.
+"""
+REPORT = [
+    "Northfield Community Energy",
+    "Annual Report 2025",
+    "Generation",
+    "The co-operative generated 14.2 GWh of electricity in 2025, up from 12.9 GWh in 2024.",
+    "People",
+    "At the end of 2025 the co-operative employed 9 staff, of whom 4 work part time.",
+]
+#: (question in the FAQ's own words, the FAQ's question line, words of the answer under it)
+FAQ_PAIRS = [
+    ("Can I work from home?", "Can I work from home?", "two days a week"),
+    ("Is there a pension scheme?", "Is there a pension scheme?", "three months of service"),
+    ("Can I get a refund?", "Can I get a refund?", "five working days"),
+    ("Do you ship abroad?", "Do you ship abroad?", "the EU, Norway and Switzerland"),
+]
+NO_GATE = {"gate_threshold": 0.0}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory, embedding_model):
+    root = tmp_path_factory.mktemp("faq")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "handbook.txt").write_text(HANDBOOK, encoding="utf-8")
+    (docs / "help.md").write_text(FAQ, encoding="utf-8")
+    write_pdf(docs / "report.pdf", [[Line(x) for x in REPORT]])
+    report = ingest([docs], root / "index", embedding_model, progress=False)
+    assert not report.failed
+    return load_index(root / "index", embedding_model)
+
+
+@pytest.fixture(scope="module")
+def graph(index, embedding_model):
+    return build_graph(
+        index.store, embeddings=embedding_model.embeddings, manifest_id=index.manifest_id
+    )
+
+
+def quoted(result: dict) -> list[str]:
+    return [" ".join(c["quote"].split()) for c in result["citations"]]
+
+
+@pytest.mark.parametrize(("question", "line", "answer"), FAQ_PAIRS)
+def test_an_faq_question_line_is_never_the_answer(graph, embedding_model, question, line, answer):
+    # the question line is the sentence nearest to the question: quoting by similarity alone
+    # would quote it
+    emb = embedding_model.embeddings
+    q, near, under = (np.asarray(v) for v in emb.embed_documents([question, line, answer]))
+    assert float(q @ near) > float(q @ under)
+
+    result = graph.invoke({"question": question}, {"configurable": NO_GATE})
+    assert result["status"] == "answered", result.get("reason")
+    quotes = quoted(result)
+    assert quotes and not any(x.rstrip("*").endswith("?") for x in quotes), quotes
+    assert any(answer in x for x in quotes), quotes
+    assert line not in result["answer"]
+
+
+def test_a_heading_is_never_glued_into_a_quote(graph, index):
+    result = graph.invoke(
+        {"question": "How many staff did the co-operative employ at the end of 2025?"},
+        {"configurable": NO_GATE},
+    )
+    assert result["status"] == "answered", result.get("reason")
+    quotes = quoted(result)
+    assert any(x.startswith("At the end of 2025 the co-operative employed 9 staff") for x in quotes)
+    assert not any("People" in x or "Generation" in x for x in quotes), quotes
+    # and in the stored sentence spans the heading is a span of its own
+    store = index.store
+    texts = [
+        meta["content"][s:e]
+        for key, meta in store.iter_metadata()
+        if meta.get("doc_name") == "report.pdf"
+        for s, e in store.sentences[key][0]
+    ]
+    assert "People" in texts and "Generation" in texts, texts
+    assert not any(t.startswith(("People ", "People\n", "Generation\n")) for t in texts), texts

@@ -1,0 +1,132 @@
+"""Questions, headings, titles and captions are never an answer (``chains.non_answers``), and
+the extractive answerer quotes the answer under an FAQ question, never the question."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from langchain_core.documents import Document
+
+from chains import non_answers as na
+from chains.answerers import ExtractiveAnswerer
+from chains.assemble import Passage
+from chains.candidates import Candidate
+from chains.citations import parse_output
+
+
+def kind(text: str, meta: dict | None = None) -> str | None:
+    return na.non_answer(text, 0, len(text), meta)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("### Can I get a refund?", "question"),
+        ("**Can I get a refund?**", "question"),
+        ("Q: Can I work from home?", "question"),
+        ("Why is the tank light flashing?", "question"),
+        ("How to clean the filter", "question"),
+        ("## Returns", "heading"),
+        ("Figure 2: Pump assembly", "caption"),
+        ("Table 1. Technical data", "caption"),
+        ("A:", "label"),
+        ("Refunds are paid within 14 days of the return.", None),
+        ("Do not immerse the unit in water", None),  # an instruction, not a question
+        ("Total revenue 8,214 7,961", None),  # a table row holds figures
+        ("Warranty: two years from purchase", None),  # a key and its value
+        ("When the light flashes, press reset", None),
+    ],
+)
+def test_what_is_never_an_answer(text, expected):
+    assert kind(text) == expected
+
+
+def test_a_heading_is_read_from_its_place_in_the_passage():
+    content = "Our year in brief.\nPeople\nAt the end of 2025 we employed 9 staff."
+    start = content.index("People")
+    assert na.non_answer(content, start, start + len("People")) == "heading"
+    # the same words continued in lower case are prose
+    prose = "Our year in brief.\nPeople\nwho joined us in 2025 stayed."
+    assert na.non_answer(prose, start, start + len("People")) is None
+
+
+def test_the_chunks_section_and_title_are_headings():
+    meta = {"section": "Handbook > Returns and exchanges", "title": "Staff Handbook"}
+    assert kind("Returns and exchanges", meta) == "heading"
+    assert kind("Staff Handbook", meta) == "heading"
+    assert kind("Returns are free for customers in the UK.", meta) is None
+
+
+@pytest.mark.parametrize("block", ["heading", "title", "caption", "page_footer"])
+def test_a_structural_block_type_is_never_quoted(block):
+    assert kind("Refunds are paid within 14 days.", {"block_type": block}) is not None
+    assert kind("Refunds are paid within 14 days.", {"block_type": "paragraph"}) is None
+
+
+def test_a_heading_glued_onto_a_stored_span_is_cut_off():
+    content = "People\nAt the end of 2025 we employed 9 staff."
+    assert content[na.leading_heading(content, 0, len(content)) :] == (
+        "At the end of 2025 we employed 9 staff."
+    )
+    for wrapped in (
+        "The board met twice in May and approved the\nBattery store at Hollin Ridge.",
+        "After two years of planning,\nMembers voted for the battery store.",
+    ):
+        assert na.leading_heading(wrapped, 0, len(wrapped)) == 0  # wrapped prose
+
+
+def test_faq_answer_follows_its_question_up_to_the_next_question():
+    kinds = ["question", None, None, "question", None, "heading", None]
+    assert na.faq_answer_follows(kinds, 0) == [1, 2]
+    assert na.faq_answer_follows(kinds, 3) == [4]
+    assert na.faq_answer_follows(["question", "label", None], 0) == [2]
+    assert na.faq_answer_follows(["question", "heading", None], 0) == []
+
+
+class Overlap:
+    """Embeds a text by the words it shares with a fixed vocabulary (deterministic, no model):
+    the FAQ's question line is nearest to a question in its own words."""
+
+    VOCAB = ("refund", "get", "can", "money", "back", "days", "return", "paid", "work", "home")
+
+    def _vec(self, text):
+        words = text.lower().replace("?", " ").replace(".", " ").split()
+        v = [float(sum(w.startswith(t) for w in words)) for t in self.VOCAB]
+        norm = sum(x * x for x in v) ** 0.5 or 1.0
+        return [x / norm for x in v]
+
+    def embed_query(self, text):
+        return self._vec(text)
+
+    def embed_documents(self, texts):
+        return [self._vec(t) for t in texts]
+
+
+def faq_passage(content: str, meta: dict | None = None) -> Passage:
+    md = {"content": content, "doc_name": "faq.txt", **(meta or {})}
+    return Passage(1, Candidate("k1", Document(page_content=content, metadata=md)))
+
+
+def quotes(raw: str) -> list[str]:
+    prose = parse_output(raw).prose
+    return [m.split('"', 1)[1].rsplit('"', 1)[0] for m in prose.split("[1: ")[1:]]
+
+
+def test_the_answerer_quotes_the_answer_under_the_question_line():
+    content = (
+        "Q: Can I get a refund?\nA: Refunds are paid back within 14 days of the return.\n\n"
+        "Q: Can I work from home?\nA: Office staff may work from home two days a week."
+    )
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=1).generate(
+        "can I get a refund?", [faq_passage(content)], []
+    )
+    assert quotes(raw) == ["A: Refunds are paid back within 14 days of the return."]
+
+
+def test_only_questions_and_headings_match_then_the_answerer_refuses():
+    content = "Returns\nCan I get a refund?"
+    raw = ExtractiveAnswerer(Overlap()).generate("can I get a refund?", [faq_passage(content)], [])
+    block = json.loads(raw.split("<summary>")[1].split("</summary>")[0])
+    assert block["insufficient_evidence"] is True
+    assert "questions, headings" in block["reason"]
