@@ -315,7 +315,7 @@ def detect_blocks(
         if not in_seg:
             flush()
             if paginated:
-                kind = "page_header" if _starts_page(text, line.start) else "page_footer"
+                kind = "page_header" if _starts_page(text, segments, line.start) else "page_footer"
                 blocks.append(Block(kind, line.start, line.end, _page_near(segments, line.start)))
                 continue
             blocks.append(Block("heading", line.start, line.end))
@@ -350,11 +350,16 @@ def detect_blocks(
     return [b for b in blocks if not (b.kind == "heading" and b.start in pair_starts)]
 
 
-def _starts_page(text: str, pos: int) -> bool:
-    """Whether only running lines precede ``pos`` on its page (a header, not a footer)."""
-    before = text.rfind("\n\n", 0, pos)
-    # Page text before pos on this page: a header has little before it.
-    return len(text[before + 2 if before >= 0 else 0 : pos].strip()) < 200
+def _starts_page(text: str, segments: list[Segment], pos: int) -> bool:
+    """Whether a line outside the segments opens its page (a header) rather than ends it.
+
+    Between the previous page's segment and a header lies a page break (the blank line
+    :mod:`loaders.pdf` joins pages with); between a page's segment and its footer none.
+    """
+    before = [s for s in segments if s.end <= pos]
+    if not before:
+        return True
+    return "\n\n" in text[before[-1].end : pos]
 
 
 def _page_near(segments: list[Segment], pos: int) -> int | None:
