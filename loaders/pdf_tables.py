@@ -343,7 +343,8 @@ def _assemble(
                 label_only = True
             continue
         label_only = False
-        idx = [used.index(p) if (p := _column_of(c, columns)) in used else -1 for c in cells]
+        places = [_column_of(c, columns) for c in cells]
+        idx = [used.index(col) if col is not None and col in used else -1 for col in places]
         rows.append((group, label, [c.text for c in cells], idx))
     title = " ".join([*title_lines, *title_extra]).strip()
     return RawTable(title, names, rows)
