@@ -167,6 +167,21 @@ def _print_document_metadata(documents: Iterable[dict[str, Any]]) -> None:
         print("  " + " ".join(f"{c:{w}}" for c, w in zip(row, widths, strict=False)) + f" {row[4]}")
 
 
+def _print_blocks(documents: Any) -> None:
+    """The structural model per document: how many blocks of each type (and tables)."""
+    from loaders.blocks import BLOCK_TYPES
+
+    docs = [d for d in documents if d.get("blocks")]
+    if not docs:
+        return
+    kinds = [k for k in BLOCK_TYPES if any(d["blocks"].get(k) for d in docs)]
+    short = {k: k.replace("page_", "p_").replace("_item", "").replace("_pair", "") for k in kinds}
+    print("\nstructure (blocks per type):")
+    print("  " + " ".join(f"{short[k]:>9}" for k in kinds) + "  source")
+    for d in sorted(docs, key=lambda d: d["source"]):
+        print("  " + " ".join(f"{d['blocks'].get(k, 0):>9}" for k in kinds) + f"  {d['source']}")
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Print the manifest's parsing review."""
     from citerag.index.loaded import read_manifest
@@ -211,6 +226,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             f"{d.get('access', ''):8} {d['source']}"
         )
     _print_document_metadata(data["documents"].values())
+    _print_blocks(data["documents"].values())
     failed = [d for d in data["documents"].values() if d["status"] == "failed"]
     if failed:
         print("\nfailed documents (retried on the next ingest):")

@@ -84,6 +84,7 @@ def build_trace(
                     "number": p.number,
                     "chunk_id": p.candidate.chunk_id,
                     "label": p.label(),
+                    "block_type": p.candidate.meta.get("block_type"),
                     "instruction_sentences": len(p.instruction_spans),
                 }
                 for p in ctx.passages

@@ -6,12 +6,17 @@ A loader turns the bytes of one file into a :class:`ParsedDocument`:
   citerag (chunk ``start``/``end``, citation ``#char=`` fragments) indexes into this string.
 * ``segments`` cut the canonical text into the units chunking works inside: PDF pages, or
   Markdown/HTML sections with their heading path. Chunks never cross a segment boundary.
+* ``blocks`` and ``tables`` are the document's structural model (:mod:`loaders.blocks`):
+  typed spans of the canonical text, never a change to it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from loaders.blocks import Block, Table
 
 
 class DocumentLoadError(Exception):
@@ -68,6 +73,9 @@ class ParsedDocument:
             (hidden HTML elements, HTML comments, ``<template>``/``<noscript>``; HTML
             comments in Markdown) that were left out of the index (retrieved text is data,
             and what nobody sees must not be able to answer).
+        blocks: Typed spans (heading, paragraph, list item, table row, question/answer
+            pair, caption, page header/footer) in document order; see :mod:`loaders.blocks`.
+        tables: Tables with their title, column names and rows (verbatim spans).
     """
 
     text: str
@@ -83,3 +91,5 @@ class ParsedDocument:
     parser: str = ""
     warnings: list[str] = field(default_factory=list)
     hidden_chars: int = 0
+    blocks: list[Block] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)

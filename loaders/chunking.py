@@ -11,6 +11,13 @@ Each chunk keeps **two texts** (see the design notes in ``README.md``):
 
 Splitting uses LangChain's ``RecursiveCharacterTextSplitter`` inside each segment (a page or
 a section), so a chunk never crosses a page or section boundary.
+
+Table rows (:attr:`~loaders.base.ParsedDocument.tables`) are never cut: a table's rows are
+chunked by row groups (up to ``chunk_size`` characters of content, or
+:data:`TABLE_EMBED_CHARS` of embedded text), each group's embedded text carrying the table's
+title and, per row, its column headers (``Total revenue — 2024: 8,214; 2023: 7,961``), while
+its ``content`` stays the verbatim span of the rows. Each chunk's ``block_type`` (the most
+specific block type it overlaps, see :mod:`loaders.blocks`) is in its metadata.
 """
 
 from __future__ import annotations
@@ -23,11 +30,15 @@ from typing import Any
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from loaders.base import ParsedDocument
+from loaders.blocks import BlockIndex, Table, TableRow
 
 _NON_SPACE = re.compile(r"\S")
 
 #: Separators tried in order: paragraphs, lines, sentence ends, clauses, words, characters.
 SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
+#: A row group's embedded rows (without the header lines) stop growing at this many
+#: characters: the embedding model reads about 256 word pieces, and numbers cost several.
+TABLE_EMBED_CHARS = 700
 
 
 @dataclass(frozen=True)
@@ -38,11 +49,14 @@ class ChunkSettings:
         chunk_size: Target maximum characters of a chunk's own content.
         chunk_overlap: Characters shared between consecutive chunks of one segment.
         contextual_header: Prefix the embedded text with ``title > section``.
+        table_rows: Chunk tables by whole rows with their headers in the embedded text
+            (``False``: tables are split as plain text, as before the structural model).
     """
 
     chunk_size: int = 600
     chunk_overlap: int = 80
     contextual_header: bool = True
+    table_rows: bool = True
 
     def describe(self) -> dict[str, Any]:
         """Return the settings plus splitter identity for the build manifest."""
@@ -250,13 +264,13 @@ def chunk_document(
 
     Args:
         doc: The parsed document.
-        settings: Chunk size, overlap and header switch.
+        settings: Chunk size, overlap, header and table switches.
         doc_meta: Document-level metadata (must include ``doc_id``) copied onto each chunk.
             Its ``title`` (the document's usable title, see :mod:`loaders.pipeline`) heads
             the embedded text; without one, the parser's ``doc.title`` does.
 
     Returns:
-        Chunks in document order.
+        Chunks in document order, each with its ``block_type`` in its metadata.
 
     Raises:
         AssertionError: If a chunk cannot be located in the canonical text (a bug).
@@ -264,16 +278,161 @@ def chunk_document(
     splitter = make_splitter(settings)
     title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
+    runs = _table_runs(doc.tables) if settings.table_rows else []
+    ri = 0
     for seg in doc.segments:
-        chunks += chunk_segment(
-            doc.text[seg.start : seg.end],
-            seg.start,
-            header=make_header(title, seg.section),
-            page=seg.page,
-            section=seg.section,
-            settings=settings,
-            doc_meta=doc_meta,
-            first_index=len(chunks),
-            splitter=splitter,
-        )
+        header = make_header(title, seg.section)
+        pos = seg.start
+        while ri < len(runs) and runs[ri][1][0].start < seg.start:
+            ri += 1
+        while ri < len(runs) and runs[ri][1][-1].end <= seg.end:
+            table, rows = runs[ri]
+            chunks += _text_chunks(
+                doc, pos, rows[0].start, header, seg, settings, doc_meta, chunks, splitter
+            )
+            chunks += table_chunks(
+                doc.text,
+                table,
+                rows,
+                header=header,
+                page=seg.page,
+                section=seg.section,
+                settings=settings,
+                doc_meta=doc_meta,
+                first_index=len(chunks),
+            )
+            pos = rows[-1].end
+            ri += 1
+        chunks += _text_chunks(doc, pos, seg.end, header, seg, settings, doc_meta, chunks, splitter)
+    index = BlockIndex(doc.blocks)
+    for chunk in chunks:
+        kinds = index.kinds(chunk.start, chunk.end) if doc.blocks else []
+        if chunk.metadata.get("block_type") != "table_row":
+            chunk.metadata["block_type"] = kinds[0] if kinds else "paragraph"
     return chunks
+
+
+def _text_chunks(
+    doc: ParsedDocument,
+    start: int,
+    end: int,
+    header: str,
+    seg: Any,
+    settings: ChunkSettings,
+    doc_meta: dict[str, Any],
+    chunks: list[Chunk],
+    splitter: RecursiveCharacterTextSplitter,
+) -> list[Chunk]:
+    body = doc.text[start:end]
+    if not body.strip():
+        return []
+    return chunk_segment(
+        body,
+        start,
+        header=header,
+        page=seg.page,
+        section=seg.section,
+        settings=settings,
+        doc_meta=doc_meta,
+        first_index=len(chunks),
+        splitter=splitter,
+    )
+
+
+def _table_runs(tables: list[Table]) -> list[tuple[Table, list[TableRow]]]:
+    """Each table with its rows, in document order, tables overlapping an earlier one dropped."""
+    out: list[tuple[Table, list[TableRow]]] = []
+    last_end = -1
+    for table in sorted(tables, key=lambda t: t.start):
+        rows = sorted(table.rows, key=lambda r: r.start)
+        if rows and rows[0].start >= last_end:
+            out.append((table, rows))
+            last_end = rows[-1].end
+    return out
+
+
+def _describe_rows(rows: list[TableRow]) -> str:
+    """The rows with their headers, one a line; a group name stated once where it starts."""
+    lines: list[str] = []
+    group = None
+    for row in rows:
+        if row.group and row.group != group:
+            lines.append(row.group)
+        group = row.group
+        lines.append(row.describe(with_group=False))
+    return "\n".join(lines)
+
+
+def table_chunks(
+    text: str,
+    table: Table,
+    rows: list[TableRow],
+    *,
+    header: str,
+    page: int | None,
+    section: str,
+    settings: ChunkSettings,
+    doc_meta: dict[str, Any],
+    first_index: int = 0,
+) -> list[Chunk]:
+    """Chunk a table by whole rows: groups of rows, the headers repeated in each group.
+
+    A group's ``content`` runs from the end of the previous group (its first row's start for
+    the first group) to its last row's end, so the text between rows (sub-headings) is
+    quoted where it stands; its embedded text is the contextual header, the table's title and
+    one line per row with its column headers (:meth:`~loaders.blocks.TableRow.describe`).
+
+    Args:
+        text: The canonical text.
+        table: The table.
+        rows: Its rows in document order.
+        header: The contextual header.
+        page: The page (``None`` when not paginated).
+        section: The heading path.
+        settings: Chunk size (of a group's content) and header switch.
+        doc_meta: Document-level metadata copied onto each chunk.
+        first_index: The document position of the first chunk.
+
+    Returns:
+        One chunk per row group, ``text[start:end] == content``.
+    """
+    doc_id = doc_meta["doc_id"]
+    groups: list[list[TableRow]] = []
+    for row in rows:
+        if groups:
+            group = groups[-1]
+            content_len = row.end - group[0].start
+            embed_len = len(_describe_rows(group)) + len(row.describe()) + 1
+            if content_len <= settings.chunk_size and embed_len <= TABLE_EMBED_CHARS:
+                group.append(row)
+                continue
+        groups.append([row])
+    out: list[Chunk] = []
+    prev_end: int | None = None
+    lead = [header] if settings.contextual_header else []
+    if table.title:
+        lead.append(table.title)
+    for group in groups:
+        start = group[0].start if prev_end is None else prev_end
+        while start < group[0].start and text[start].isspace():
+            start += 1
+        end = group[-1].end
+        content = text[start:end]
+        prev_end = end
+        embedded = "\n".join([*lead, _describe_rows(group)])
+        meta = dict(doc_meta)
+        meta["block_type"] = "table_row"
+        out.append(
+            Chunk(
+                chunk_id=f"{doc_id}:{start}-{end}",
+                text=embedded,
+                content=content,
+                start=start,
+                end=end,
+                page=page,
+                section=section,
+                index=first_index + len(out),
+                metadata=meta,
+            )
+        )
+    return out

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-from loaders.base import ParsedDocument
+from loaders.base import ParsedDocument, Segment
+from loaders.blocks import Table, TableRow
 from loaders.css import (
     HIDING,
     Stylesheet,
@@ -233,6 +234,7 @@ _BLOCK = {
     "hr",
     "td",
     "th",
+    "caption",
 }
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"[ \t\r\n\f\v]+")
@@ -261,6 +263,14 @@ class _Extractor(HTMLParser):
         self._count: dict[str, int] = {}  # open elements per tag (no stack scan when 0)
         self._invisible = 0
         self.hidden_chars = 0
+        #: Per block: (role, table number, row number); role is ``td``, ``th``, ``caption``,
+        #: ``li`` or '' (the structural model reads tables from it).
+        self.roles: list[tuple[str, int, int]] = []
+        self._ending: str | None = None
+        self._starting = False
+        self._tables: list[int] = []
+        self._table_count = 0
+        self._row = 0
 
     @property
     def _hidden(self) -> bool:
@@ -272,6 +282,19 @@ class _Extractor(HTMLParser):
         text = raw.strip("\n") if self._pre else _WS.sub(" ", raw).strip()
         if text:
             self.blocks.append((self._heading, text))
+            self.roles.append(self._role())
+
+    def _role(self) -> tuple[str, int, int]:
+        """What the block being flushed is: a table cell, caption, list item, or ''."""
+        open_tags = [o.tag for o in (self._open[:-1] if self._starting else self._open)]
+        tags = ([self._ending] if self._ending else []) + open_tags[::-1]
+        table = self._tables[-1] if self._tables else 0
+        for tag in tags:
+            if tag in ("td", "th", "caption", "li"):
+                return tag, table, self._row
+            if tag == "table":
+                break
+        return "", table, self._row
 
     def _push(self, state: _Open) -> None:
         self._open.append(state)
@@ -328,8 +351,15 @@ class _Extractor(HTMLParser):
         if tag in _SKIP:
             self._skip += 1
             return
+        if tag == "table":
+            self._table_count += 1
+            self._tables.append(self._table_count)
+        elif tag == "tr":
+            self._row += 1
         if tag in _HEADINGS or tag in _BLOCK:
+            self._starting = True
             self._flush()
+            self._starting = False
             if tag in _HEADINGS:
                 self._heading = _HEADINGS[tag]
             if tag == "pre":
@@ -354,7 +384,11 @@ class _Extractor(HTMLParser):
             self._skip = max(0, self._skip - 1)
             return
         if tag in _HEADINGS or tag in _BLOCK:
+            self._ending = tag
             self._flush()
+            self._ending = None
+            if tag == "table" and self._tables:
+                self._tables.pop()
             if tag in _HEADINGS:
                 self._heading = 0
             if tag == "pre":
@@ -377,6 +411,53 @@ class _Extractor(HTMLParser):
         self._flush()
 
 
+def html_tables(
+    blocks: list[tuple[int, str]],
+    roles: list[tuple[str, int, int]],
+    spans: list[tuple[int, int]],
+    segments: list[Segment],
+) -> list[Table]:
+    """Tables from the cells the extractor saw: ``<th>`` rows name the columns.
+
+    A row's first cell is its label, the others its values; a row of ``<th>`` cells only is
+    the header (its cells after the first name the value columns); ``<caption>`` is the title.
+    A row lying across a section boundary is left out.
+    """
+    by_table: dict[int, dict[int, list[tuple[str, str, int, int]]]] = {}
+    captions: dict[int, str] = {}
+    for (_, text), (role, table, row), (a, b) in zip(blocks, roles, spans, strict=True):
+        if role == "caption" and table:
+            captions.setdefault(table, text)
+        elif role in ("td", "th") and table:
+            by_table.setdefault(table, {}).setdefault(row, []).append((role, text, a, b))
+    out: list[Table] = []
+    for table, rows in by_table.items():
+        columns: list[str] = []
+        found: list[TableRow] = []
+        for cells in rows.values():
+            if all(role == "th" for role, *_ in cells) and not found:
+                columns = [t for _, t, _, _ in cells[1:]]
+                continue
+            start, end = cells[0][2], cells[-1][3]
+            if not any(s.start <= start and end <= s.end for s in segments):
+                continue
+            values = tuple(t for _, t, _, _ in cells[1:])
+            names = tuple((columns[i] if i < len(columns) else "") for i in range(len(values)))
+            found.append(TableRow(start, end, cells[0][1], values, names))
+        if found:
+            out.append(
+                Table(
+                    found[0].start,
+                    found[-1].end,
+                    captions.get(table, ""),
+                    columns,
+                    found,
+                    source="html",
+                )
+            )
+    return out
+
+
 def load_html(path: Path, data: bytes) -> ParsedDocument:
     """Load an HTML file.
 
@@ -394,11 +475,13 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
     ex.close()
     parts: list[str] = []
     heads: list[tuple[int, int, int, str]] = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     for level, block in ex.blocks:
         if parts:
             parts.append("\n\n")
             pos += 2
+        spans.append((pos, pos + len(block)))
         if level:
             heads.append((pos, pos + len(block) + 2, level, block))
         parts.append(block)
@@ -414,9 +497,11 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
         title, source = first_h1, "first_heading"
     else:
         title, source = path.stem, "file_name"
+    segments = split_sections(text, heads)
     return ParsedDocument(
         text=text,
-        segments=split_sections(text, heads),
+        segments=segments,
+        tables=html_tables(ex.blocks, ex.roles, spans, segments),
         title=title,
         file_type="html",
         title_source=source,

@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.blocks import Table
+from loaders.pdf_tables import pdf_tables
 
 log = logging.getLogger(__name__)
 
@@ -429,6 +431,7 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
     segments: list[Segment] = []
     empty: list[int] = []
     pos = 0
+    offsets: list[int] = []
     running = running_lines(bodies)
     for i, (page, body) in enumerate(zip(pages, bodies, strict=True)):
         number = int(page.metadata.get("page", i)) + 1
@@ -437,6 +440,7 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         if i:
             parts.append(PAGE_SEPARATOR)
             pos += len(PAGE_SEPARATOR)
+        offsets.append(pos)
         parts.append(body)
         # Running headers/footers stay in the canonical text but outside the segment, so
         # they are neither embedded nor quoted.
@@ -445,6 +449,12 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
             segments.append(Segment(pos + start, pos + end, page=number))
         pos += len(body)
     text = "".join(parts)
+    tables = (
+        []
+        if len(empty) == len(pages)
+        else pdf_tables(path, bodies, offsets, running, password=password)
+    )
+    tables = _inside_segments(tables, segments)
     if len(empty) == len(pages) and invisible.hidden_chars:
         raise DocumentLoadError(
             f"{path.name}: all of its text is invisible (render mode 3 or 7, "
@@ -490,7 +500,22 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         parser=f"langchain_community.PyPDFLoader (pypdf {pypdf_version}, plain; no invisible text)",
         warnings=warn,
         hidden_chars=invisible.hidden_chars,
+        tables=tables,
     )
+
+
+def _inside_segments(tables: list[Table], segments: list[Segment]) -> list[Table]:
+    """The tables with only their rows inside a segment (a running line is never a row)."""
+    out = []
+    for table in tables:
+        rows = [
+            r for r in table.rows if any(s.start <= r.start and r.end <= s.end for s in segments)
+        ]
+        if len(rows) >= 2:
+            table.rows = rows
+            table.start, table.end = rows[0].start, rows[-1].end
+            out.append(table)
+    return out
 
 
 @dataclass

@@ -34,6 +34,7 @@ from typing import Any
 
 from loaders.access import matching_values, read_rules_file
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.blocks import block_counts
 from loaders.chunking import (
     Chunk,
     ChunkSettings,
@@ -444,6 +445,8 @@ def _ledger_info(
         "characters": len(parsed.text),
         "hidden_chars": parsed.hidden_chars,
         "instruction_sentences": instruction_count(parsed),
+        "blocks": block_counts(parsed.blocks),
+        "tables": len(parsed.tables),
         "warnings": parsed.warnings + warnings,
     }
 

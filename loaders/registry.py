@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from loaders.base import DocumentLoadError, ParsedDocument
+from loaders.blocks import detect_blocks, markdown_tables
 from loaders.html import load_html
 from loaders.markdown import load_markdown
 from loaders.pdf import load_pdf
@@ -62,4 +63,22 @@ def load_file(path: Path, data: bytes | None = None) -> ParsedDocument:
     doc = loader(path, data)
     if not doc.text.strip() or not doc.segments:
         raise DocumentLoadError(f"{path.name}: no text could be extracted", kind="empty")
+    add_structure(doc)
     return doc
+
+
+def add_structure(doc: ParsedDocument) -> None:
+    """Give a parsed document its structural model (blocks; Markdown pipe tables).
+
+    Loaders that read tables themselves (PDF layout, HTML ``<table>``) set ``doc.tables``;
+    pipe tables are looked for in Markdown and plain text.
+    """
+    if doc.file_type in ("markdown", "text") and not doc.tables:
+        doc.tables = markdown_tables(doc.text, doc.segments)
+    doc.blocks = detect_blocks(
+        doc.text,
+        doc.segments,
+        doc.tables,
+        body_start=doc.body_start,
+        paginated=doc.file_type == "pdf",
+    )

@@ -1,0 +1,214 @@
+"""Tables as evidence: page hit@k with table rows chunked with their headers, vs flat chunks.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/structure_eval.py [--sets financebench,financebench-dev]
+        [--max-company-pages 100] [--ingest-time]
+
+Each set is indexed twice with the default settings but for one chunking knob (sentence
+vectors off, to keep ingest within minutes; the sentence reranker embeds the shortlist's
+sentences on the fly):
+
+* ``structure`` — ``ChunkSettings()`` (tables chunked by whole rows, headers in the
+  embedded text: :func:`loaders.chunking.table_chunks`);
+* ``flat`` — ``ChunkSettings(table_rows=False)``: main's chunking (the same pypdf text,
+  running lines trimmed, split by ``RecursiveCharacterTextSplitter`` inside each page);
+
+and the plain LangChain recipe is run side by side: ``PyPDFLoader`` ->
+``RecursiveCharacterTextSplitter(600, 80)`` -> ``FAISS.from_documents`` with the same
+embedding model (``benchmarks/speed.py``'s peer). Both citerag indexes are queried through
+the evaluation runner (the graph's retrieval: hybrid search, reranking, constraints).
+
+A **page hit@k** is a returned chunk within the first ``k`` whose (document, page) equals an
+evidence (document, page) (FinanceBench's ``evidence_page_num`` is zero-based; the adapter
+makes it 1-based). Paired exact sign tests (structure vs flat, structure vs plain) on the
+same questions, Wilson 95 % intervals. On ``financebench-dev`` the test half by
+:func:`constraints_eval.half` (a hash of the question id fixed before results) is reported,
+and all questions; the set is cut by ``--max-company-pages`` (companies whose filings total
+at most that many pages; the rule of ``constraints_eval.py``).
+
+``--ingest-time`` times a full default ingest (sentence vectors on, as ``citerag ingest``)
+of the 4 shared filings with this checkout and with ``../main`` (today's main), each in a
+fresh process and index. Results go to ``benchmarks/out/structure.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from constraints_eval import half
+from eval_common import REPO, cached_embeddings, log, model, parser, save_embeddings, write
+
+KS = (1, 4, 8)
+CONFIGS = ("structure", "flat")
+
+_INGEST_SCRIPT = """
+import os, sys, time
+sys.path.insert(0, os.getcwd())
+from citerag.embeddings import load_embedding_model
+from citerag.index.ingest import ingest
+m = load_embedding_model(None)
+t = time.perf_counter()
+ingest([__import__("pathlib").Path(sys.argv[1])], __import__("pathlib").Path(sys.argv[2]), m,
+       progress=False)
+print(time.perf_counter() - t)
+"""
+
+
+def _ingest_seconds(code: Path, corpus: Path) -> float:
+    """Wall seconds of a default ingest of ``corpus`` by the checkout at ``code``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [sys.executable, "-c", _INGEST_SCRIPT, str(corpus), str(Path(tmp) / "index")],
+            cwd=code,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def _indexes(name: str, args: Any) -> tuple[Any, dict[str, Any], dict[str, float]]:
+    from citerag.eval.adapters import ensure_index, prepare
+    from citerag.index.loaded import load_index
+    from loaders.chunking import ChunkSettings
+
+    kwargs: dict[str, Any] = {}
+    if name == "financebench-dev" and args.max_company_pages:
+        kwargs["max_company_pages"] = args.max_company_pages
+    prep = prepare(name, args.data, args.work, **kwargs)
+    loaded: dict[str, Any] = {}
+    seconds: dict[str, float] = {}
+    for cfg in CONFIGS:
+        folder = Path(prep.root) / f"index-{cfg}"
+        chunking = ChunkSettings() if cfg == "structure" else ChunkSettings(table_rows=False)
+        t0 = time.perf_counter()
+        report = ensure_index(
+            prep,
+            folder,
+            model(),
+            chunking=chunking,
+            sentence_vectors=False,
+            progress=not args.no_progress,
+        )
+        seconds[cfg] = time.perf_counter() - t0
+        log(f"{prep.name} {cfg}: {report.summary()} ({seconds[cfg]:.0f} s)")
+        loaded[cfg] = load_index(folder, model())
+    return prep, loaded, seconds
+
+
+def _plain_hits(corpus: Path, qs: list[Any], k: int) -> list[list[tuple[str, int]]]:
+    """The plain recipe's top-``k`` (file name, 1-based page) per question."""
+    from langchain_community.document_loaders import PyPDFLoader
+    from langchain_community.vectorstores import FAISS
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    docs = []
+    for pdf in sorted(corpus.glob("*.pdf")):
+        docs += PyPDFLoader(str(pdf)).load()
+    chunks = RecursiveCharacterTextSplitter(chunk_size=600, chunk_overlap=80).split_documents(docs)
+    store = FAISS.from_documents(chunks, model().embeddings)
+    out = []
+    for q in qs:
+        found = store.similarity_search(q.question, k=k)
+        out.append(
+            [(Path(d.metadata["source"]).name, int(d.metadata.get("page", 0)) + 1) for d in found]
+        )
+    return out
+
+
+def _plain_hit(q: Any, top: list[tuple[str, int]], k: int) -> bool:
+    gold = {(Path(e.doc).name, e.page) for e in q.evidence}
+    return any(t in gold for t in top[:k])
+
+
+def main() -> int:
+    """Run the benchmark."""
+    p = parser(__doc__.split("\n")[0])
+    p.add_argument("--sets", default="financebench,financebench-dev")
+    p.add_argument("--max-company-pages", type=int, default=100)
+    p.add_argument("--ingest-time", action="store_true", help="time ingest against ../main")
+    args = p.parse_args()
+
+    from citerag.eval import metrics as stats
+    from citerag.eval import report
+    from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.questions import load_questions
+    from citerag.eval.runner import Evaluator, parse_config
+
+    emb = cached_embeddings(args)
+    md: list[str] = ["## Tables as evidence: page hit@k, structure vs flat chunks vs plain\n"]
+    data: dict[str, Any] = {"sets": {}, "max_company_pages": args.max_company_pages}
+    for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+        prep, loaded, seconds = _indexes(name, args)
+        qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
+        hits: dict[str, dict[int, list[bool]]] = {}
+        chunks: dict[str, int] = {}
+        for cfg, idx in loaded.items():
+            corpus = IndexedCorpus.from_store(idx.store, idx.manifest.documents)
+            ev = Evaluator(idx.store, emb, corpus, calibration={}, manifest_id=idx.manifest_id)
+            run = ev.run(qs, parse_config("default"), progress=not args.no_progress)
+            res = run.answerable
+            hits[cfg] = {k: [r.hit_at(k) for r in res] for k in KS}
+            chunks[cfg] = sum(int(d.get("chunks") or 0) for d in idx.manifest.documents.values())
+        save_embeddings(emb, args)
+        plain = _plain_hits(Path(prep.corpus), qs, max(KS))
+        pairs = list(zip(qs, plain, strict=True))
+        hits["plain"] = {k: [_plain_hit(q, t, k) for q, t in pairs] for k in KS}
+        subsets = {"all": [True] * len(qs)}
+        if name == "financebench-dev":
+            subsets = {"test": [half(q.id) == "test" for q in qs], "all": subsets["all"]}
+        entry: dict[str, Any] = {"ingest_seconds": seconds, "chunks": chunks, "subsets": {}}
+        for label, keep in subsets.items():
+            ids = [q.id for q, k in zip(qs, keep, strict=True) if k]
+            sel = {
+                c: {k: [h for h, kk in zip(v[k], keep, strict=True) if kk] for k in KS}
+                for c, v in hits.items()
+            }
+            rows = [
+                [c, *[stats.Proportion(sum(sel[c][k]), len(ids)).fmt() for k in KS]] for c in sel
+            ]
+            paired = {
+                f"structure vs {other} hit@{k}": stats.paired(
+                    sel["structure"][k], sel[other][k], ids
+                )
+                for other in ("flat", "plain")
+                for k in KS
+            }
+            md.append(
+                f"### {prep.name}: {len(loaded['structure'].manifest.documents)} filings, "
+                f"{len(ids)} questions ({label})\n\n"
+                + report.table(["chunking", *[f"page hit@{k}" for k in KS]], rows)
+                + "\n\nPaired: "
+                + "; ".join(f"{m} {r.fmt()}" for m, r in paired.items())
+                + f"\n\nChunks: {chunks}; ingest (sentence vectors off) s: "
+                + ", ".join(f"{c} {s:.0f}" for c, s in seconds.items())
+                + "\n"
+            )
+            entry["subsets"][label] = {
+                "questions": len(ids),
+                "hits": {c: {k: sum(v[k]) for k in KS} for c, v in sel.items()},
+                "paired": {m: r.to_json() for m, r in paired.items()},
+            }
+        data["sets"][prep.name] = entry
+        write(args.out, "structure", data, "\n".join(md))
+    if args.ingest_time:
+        corpus = args.data / "financebench" / "pdfs"
+        here = _ingest_seconds(REPO, corpus)
+        main_s = _ingest_seconds(REPO.parent / "main", corpus)
+        data["ingest_time"] = {"structure_s": here, "main_s": main_s, "ratio": here / main_s}
+        md.append(
+            f"### Ingest time, 4 shared filings (default ingest, sentence vectors on)\n\n"
+            f"this branch {here:.0f} s, main {main_s:.0f} s: {here / main_s:.2f}x\n"
+        )
+        write(args.out, "structure", data, "\n".join(md))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,430 @@
+"""The structural model of a document: typed blocks and tables, as spans of its canonical text.
+
+Every loader's :class:`~loaders.base.ParsedDocument` carries ``blocks`` (in document order)
+and ``tables``. A block never changes the canonical text: it is a typed ``[start, end)``
+range of it, so ``canonical[block.start:block.end]`` is the block's verbatim text.
+
+Block types (:data:`BLOCK_TYPES`):
+
+* ``heading`` — a Markdown ``#`` line, an HTML ``<h1>``–``<h6>``, or any text a loader left
+  between sections (the section's title);
+* ``paragraph`` — a run of non-blank lines;
+* ``list_item`` — a line opened by a bullet or a number (``-``, ``*``, ``•``, ``1.``, ``a)``);
+* ``table`` — a table (with its ``rows`` and their cells in :attr:`ParsedDocument.tables`);
+* ``table_row`` — one row of a table: its label and cells, verbatim;
+* ``qa_pair`` — a question (a heading or a line ending with ``?``) with the answer text that
+  follows it, up to the next heading or question: one unit, the question for context, the
+  answer as the quotable part (:attr:`Block.answer_start`);
+* ``caption`` — a line opened by ``Figure 3``, ``Table 2``, ``Chart``, ``Exhibit`` or
+  ``Source:``;
+* ``page_header`` / ``page_footer`` — a PDF page's running lines (repeated on most pages,
+  digits ignored): kept in the canonical text but out of the segments, hence out of every
+  chunk's embedded and quoted text.
+
+:func:`detect_blocks` finds every type but tables from the canonical text and the segments
+alone (so it serves every format); tables come from the loaders (PDF layout in
+:mod:`loaders.pdf_tables`, HTML ``<table>`` in :mod:`loaders.html`, Markdown pipe tables
+here, :func:`markdown_tables`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from loaders.base import Segment
+
+#: Every block type a document can have.
+BLOCK_TYPES = (
+    "heading",
+    "paragraph",
+    "list_item",
+    "table",
+    "table_row",
+    "qa_pair",
+    "caption",
+    "page_header",
+    "page_footer",
+)
+#: Separates the parts of a table row's embedded text.
+ROW_SEP = " — "
+
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])[ \t]+\S")
+_CAPTION = re.compile(r"[ \t]*(?:(?:Figure|Fig\.|Table|Chart|Exhibit|Graph)\s+\d+|Source:)", re.I)
+_MD_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
+_MD_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$")
+_MD_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+#: A question line is at most this many characters (a long line ending "?" is prose).
+MAX_QUESTION_CHARS = 200
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table row, verbatim in the canonical text.
+
+    Attributes:
+        start: First character of the row (its label, else its first cell).
+        end: One past its last cell.
+        label: The row's label (its first, non-numeric part; '' when none).
+        cells: The row's values in column order, as printed.
+        columns: Each cell's column name ('' when the column has no header).
+        group: The nearest label-only line above it inside the table (a sub-heading such as
+            "Cash Flows from Investing Activities"; '' when none).
+    """
+
+    start: int
+    end: int
+    label: str
+    cells: tuple[str, ...]
+    columns: tuple[str, ...]
+    group: str = ""
+
+    def describe(self, *, with_group: bool = True) -> str:
+        """``group — label — column: cell; column: cell`` (the row with its headers).
+
+        Args:
+            with_group: Lead with the row's group (left out where a chunk already states it).
+        """
+        pairs = "; ".join(
+            f"{c}: {v}" if c else v for c, v in zip(self.columns, self.cells, strict=True)
+        )
+        parts = [p for p in (self.group if with_group else "", self.label, pairs) if p]
+        return ROW_SEP.join(parts)
+
+
+@dataclass
+class Table:
+    """A table: where it is, what it is called, its column names and its rows.
+
+    Attributes:
+        start: First character of its first row.
+        end: One past its last row.
+        title: The table's title or caption (statement title, ``<caption>``; '' when none).
+        columns: Column names of its value columns (from the header lines or cells).
+        rows: Its rows in order, each verbatim in the canonical text.
+        page: 1-based page (PDF), else ``None``.
+        source: How it was read (``pdf-layout``, ``html``, ``markdown``).
+    """
+
+    start: int
+    end: int
+    title: str
+    columns: list[str]
+    rows: list[TableRow]
+    page: int | None = None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.rows:
+            raise ValueError("a table needs at least one row")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A typed span of the canonical text.
+
+    Attributes:
+        kind: One of :data:`BLOCK_TYPES`.
+        start: First character.
+        end: One past the last character.
+        page: 1-based page (PDF), else ``None``.
+        answer_start: For a ``qa_pair``, where the answer begins (the question is
+            ``[start, answer_start)``); else ``None``.
+    """
+
+    kind: str
+    start: int
+    end: int
+    page: int | None = None
+    answer_start: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in BLOCK_TYPES:
+            raise ValueError(f"unknown block kind {self.kind!r} (expected one of {BLOCK_TYPES})")
+        if not 0 <= self.start <= self.end:
+            raise ValueError(f"bad block span {self.start}-{self.end}")
+
+
+@dataclass
+class _Line:
+    start: int
+    end: int
+    text: str
+
+
+def _lines(text: str, start: int, end: int) -> list[_Line]:
+    out: list[_Line] = []
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        raw = text[pos:stop]
+        if raw.strip():
+            lead = len(raw) - len(raw.lstrip())
+            out.append(_Line(pos + lead, pos + len(raw.rstrip()), raw.strip()))
+        pos = stop + 1
+    return out
+
+
+def _page_of(segments: list[Segment], pos: int) -> int | None:
+    for seg in segments:
+        if seg.start <= pos < seg.end:
+            return seg.page
+    return None
+
+
+def is_question(line: str) -> bool:
+    """Whether a line reads as a question (ends with ``?``, short, no sentence before it)."""
+    line = line.strip().lstrip("#").strip().strip("*_").strip()
+    if not line.endswith("?") or len(line) > MAX_QUESTION_CHARS:
+        return False
+    body = line[:-1]
+    # "We asked. Why?" is prose; "Q: Can I ...?" and "1. Can I ...?" are questions.
+    return not re.search(r"[.!?]\s+[A-Z]", re.sub(r"^(?:Q|Question)\s*[:.]\s*", "", body))
+
+
+def markdown_tables(text: str, segments: list[Segment]) -> list[Table]:
+    """Pipe tables in Markdown (``| a | b |`` lines; a ``|---|`` rule under the header).
+
+    The header row's cells name the columns (the first column, the row labels', is left
+    out); each later row becomes a :class:`TableRow` whose label is its first cell.
+    """
+    tables: list[Table] = []
+    for seg in segments:
+        lines = _lines(text, seg.start, seg.end)
+        i = 0
+        while i < len(lines):
+            if not (
+                i + 1 < len(lines)
+                and _MD_TABLE_ROW.match(lines[i].text)
+                and _MD_TABLE_RULE.match(lines[i + 1].text)
+            ):
+                i += 1
+                continue
+            header = _md_cells(lines[i].text)
+            j = i + 2
+            rows: list[TableRow] = []
+            while j < len(lines) and _MD_TABLE_ROW.match(lines[j].text):
+                cells = _md_cells(lines[j].text)
+                names = [*header[1:], *[""] * len(cells)][: max(0, len(cells) - 1)]
+                rows.append(
+                    TableRow(lines[j].start, lines[j].end, cells[0], tuple(cells[1:]), tuple(names))
+                )
+                j += 1
+            if rows:
+                title = _title_above(text, seg.start, lines[i].start)
+                tables.append(
+                    Table(
+                        rows[0].start, rows[-1].end, title, header[1:], rows, seg.page, "markdown"
+                    )
+                )
+            i = j
+    return tables
+
+
+def _md_cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [c.strip() for c in inner.split("|")]
+
+
+def _title_above(text: str, floor: int, pos: int) -> str:
+    """The last non-blank line before ``pos`` (not before ``floor``), if it is short."""
+    before = _lines(text, max(floor, pos - 400), pos)
+    if not before:
+        return ""
+    last = before[-1].text.lstrip("#").strip()
+    return last if len(last) <= 120 and not _MD_TABLE_ROW.match(last) else ""
+
+
+def detect_blocks(
+    text: str,
+    segments: list[Segment],
+    tables: list[Table],
+    *,
+    body_start: int = 0,
+    paginated: bool = False,
+) -> list[Block]:
+    """Type the canonical text: every non-blank line belongs to exactly one block.
+
+    Args:
+        text: The canonical text.
+        segments: The loader's segments (text outside them is a heading, or on a PDF page a
+            running header or footer).
+        tables: Tables the loader read (their rows become ``table_row`` blocks).
+        body_start: Where the indexed text starts (after front matter).
+        paginated: A PDF: text outside the segments is ``page_header``/``page_footer``.
+
+    Returns:
+        Blocks in document order (a ``table`` block precedes its rows).
+    """
+    blocks: list[Block] = []
+    row_spans = sorted((r.start, r.end) for t in tables for r in t.rows)
+    table_at = {t.start: t for t in tables}
+    captions = {t.title for t in tables if t.title and t.source == "html"}
+    emitted: set[int] = set()
+    inside = sorted((s.start, s.end, s.page) for s in segments)
+    lines = _lines(text, body_start, len(text))
+    # Which lines are inside a table row, a segment, or outside every segment.
+    ri = 0
+    si = 0
+    para: list[_Line] = []
+    para_page: int | None = None
+    pending_q: tuple[int, int | None] | None = None  # (question start, page) awaiting answer
+
+    def flush() -> None:
+        nonlocal para, pending_q
+        if para:
+            start, end = para[0].start, para[-1].end
+            if pending_q is not None:
+                q_start, _ = pending_q
+                blocks.append(Block("qa_pair", q_start, end, para_page, answer_start=start))
+                pending_q = None
+            else:
+                blocks.append(Block("paragraph", start, end, para_page))
+        para = []
+
+    prev_end = body_start
+    for line in lines:
+        while ri < len(row_spans) and row_spans[ri][1] <= line.start:
+            ri += 1
+        while si < len(inside) and inside[si][1] <= line.start:
+            si += 1
+        in_seg = si < len(inside) and inside[si][0] <= line.start < inside[si][1]
+        page = inside[si][2] if in_seg else _page_of(segments, line.start)
+        gap = text[prev_end : line.start]
+        if _BLANK_LINE.search(gap):
+            flush()
+        prev_end = line.end
+        if ri < len(row_spans) and row_spans[ri][0] <= line.start < row_spans[ri][1]:
+            flush()
+            pending_q = None
+            start, end = row_spans[ri]
+            if start not in emitted:
+                emitted.add(start)
+                if start in table_at:
+                    t = table_at[start]
+                    blocks.append(Block("table", t.start, t.end, t.page))
+                blocks.append(Block("table_row", start, end, page))
+            prev_end = max(prev_end, end)
+            continue
+        if not in_seg:
+            flush()
+            if paginated:
+                kind = "page_header" if _starts_page(text, segments, line.start) else "page_footer"
+                blocks.append(Block(kind, line.start, line.end, _page_near(segments, line.start)))
+                continue
+            blocks.append(Block("heading", line.start, line.end))
+            pending_q = (line.start, None) if is_question(line.text) else None
+            continue
+        if _MD_HEADING.match(line.text):
+            flush()
+            blocks.append(Block("heading", line.start, line.end, page))
+            pending_q = (line.start, page) if is_question(line.text) else None
+            continue
+        if _LIST_ITEM.match(line.text):
+            flush()
+            blocks.append(Block("list_item", line.start, line.end, page))
+            continue
+        if line.text in captions or (
+            _CAPTION.match(line.text) and len(line.text) <= MAX_QUESTION_CHARS
+        ):
+            flush()
+            blocks.append(Block("caption", line.start, line.end, page))
+            continue
+        if is_question(line.text) and not para:
+            flush()
+            pending_q = (line.start, page)
+            blocks.append(Block("heading", line.start, line.end, page))
+            continue
+        if not para:
+            para_page = page
+        para.append(line)
+    flush()
+    # A question line followed by its answer: fold the question's heading block into the pair.
+    pair_starts = {b.start for b in blocks if b.kind == "qa_pair"}
+    return [b for b in blocks if not (b.kind == "heading" and b.start in pair_starts)]
+
+
+def _starts_page(text: str, segments: list[Segment], pos: int) -> bool:
+    """Whether a line outside the segments opens its page (a header) rather than ends it.
+
+    Between the previous page's segment and a header lies a page break (the blank line
+    :mod:`loaders.pdf` joins pages with); between a page's segment and its footer none.
+    """
+    before = [s for s in segments if s.end <= pos]
+    if not before:
+        return True
+    return "\n\n" in text[before[-1].end : pos]
+
+
+def _page_near(segments: list[Segment], pos: int) -> int | None:
+    best: int | None = None
+    for seg in segments:
+        if seg.start <= pos:
+            best = seg.page
+        else:
+            return best if best is not None else seg.page
+    return best
+
+
+def block_counts(blocks: list[Block]) -> dict[str, int]:
+    """How many blocks of each type (types with none left out), in :data:`BLOCK_TYPES` order."""
+    counts = Counter(b.kind for b in blocks)
+    return {k: counts[k] for k in BLOCK_TYPES if counts[k]}
+
+
+@dataclass
+class BlockIndex:
+    """Looks up which block types overlap a character range (for chunk metadata).
+
+    Attributes:
+        blocks: The document's blocks.
+    """
+
+    blocks: list[Block]
+    _starts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.blocks = sorted(self.blocks, key=lambda b: (b.start, b.end))
+        self._starts = [b.start for b in self.blocks]
+
+    def kinds(self, start: int, end: int) -> list[str]:
+        """Block types overlapping ``[start, end)``, most specific first, no repeats."""
+        import bisect
+
+        hi = bisect.bisect_left(self._starts, end)
+        found = {
+            b.kind
+            for b in self.blocks[max(0, hi - 400) : hi]
+            if b.end > start and b.start < end and b.kind != "table"
+        }
+        return [k for k in _PRIORITY if k in found]
+
+
+#: Which type names a chunk that spans several (the first found wins).
+_PRIORITY = (
+    "table_row",
+    "qa_pair",
+    "list_item",
+    "caption",
+    "paragraph",
+    "heading",
+    "page_header",
+    "page_footer",
+)
+
+
+def table_dict(table: Table) -> dict[str, Any]:
+    """A JSON-able summary of a table (for the parsing review)."""
+    return {
+        "page": table.page,
+        "title": table.title,
+        "columns": table.columns,
+        "rows": len(table.rows),
+        "source": table.source,
+    }

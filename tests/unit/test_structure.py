@@ -1,0 +1,232 @@
+"""The structural model: typed blocks, tables read from a real PDF's layout, from HTML and
+Markdown, and table rows chunked whole with their headers in the embedded text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loaders.blocks import Block, Table, TableRow, block_counts, detect_blocks, is_question
+from loaders.chunking import ChunkSettings, chunk_document
+from loaders.registry import load_file
+from tests.support.pdfs import Line, write_pdf
+
+#: Helvetica advance widths (1/1000 em) of the characters the statement uses.
+_WIDTH = {**dict.fromkeys("0123456789", 556), ",": 278, "(": 333, ")": 333, " ": 278}
+ROWS = [
+    ("Total revenue", ("8,214", "7,961", "7,402")),
+    ("Cost of revenue", ("(3,120)", "(2,988)", "(2,750)")),
+    ("Gross profit", ("5,094", "4,973", "4,652")),
+    ("Research and development", ("1,204", "1,101", "998")),
+    ("Operating income", ("2,310", "2,245", "2,101")),
+]
+COLUMNS = (400.0, 470.0, 540.0)  # right edges of the value columns
+
+
+def _at(x: float, y: float, text: str, size: int = 10) -> str:
+    esc = text.replace("(", "\\(").replace(")", "\\)")
+    return f"BT /F1 {size} Tf {x:.2f} {y:.2f} Td ({esc}) Tj ET"
+
+
+def _right(right: float, y: float, text: str) -> str:
+    width = sum(_WIDTH.get(ch, 556) for ch in text) * 10 / 1000
+    return _at(right - width, y, text)
+
+
+def _statement_page(title: str, running: str, number: int) -> list[Line]:
+    ops = [_at(72, 760, running), _at(200, 720, title, 12), _at(72, 700, "(In millions)")]
+    ops += [_right(r, 680, str(year)) for r, year in zip(COLUMNS, (2024, 2023, 2022), strict=True)]
+    y = 660.0
+    for label, cells in ROWS:
+        ops.append(_at(72, y, label))
+        ops += [_right(r, y, c) for r, c in zip(COLUMNS, cells, strict=True)]
+        y -= 16
+    ops.append(_at(300, 40, f"Page {number}"))
+    return [Line(raw=op) for op in ops]
+
+
+def _prose_page(running: str, number: int, text: str) -> list[Line]:
+    return [
+        Line(raw=_at(72, 760, running)),
+        Line(raw=_at(72, 700, text)),
+        Line(raw=_at(300, 40, f"Page {number}")),
+    ]
+
+
+@pytest.fixture(scope="module")
+def statement_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("structure") / "acme-annual-report.pdf"
+    running = "Acme Corp Annual Report"
+    pages = [
+        _prose_page(running, 1, "Acme makes anvils and sells them to coyotes worldwide."),
+        _statement_page("Consolidated Statements of Operations", running, 2),
+        _prose_page(running, 3, "Revenue grew because coyotes kept buying anvils."),
+        _prose_page(running, 4, "The board met four times during the year."),
+    ]
+    return write_pdf(path, pages)
+
+
+def test_pdf_table_rows_carry_title_and_column_headers(statement_pdf: Path) -> None:
+    doc = load_file(statement_pdf)
+    assert len(doc.tables) == 1
+    table = doc.tables[0]
+    assert table.page == 2
+    assert "Consolidated Statements of Operations" in table.title
+    assert table.columns == ["2024", "2023", "2022"]
+    assert [r.label for r in table.rows] == [label for label, _ in ROWS]
+    first = table.rows[0]
+    assert first.describe() == "Total revenue — 2024: 8,214; 2023: 7,961; 2022: 7,402"
+    for row, (label, cells) in zip(table.rows, ROWS, strict=True):
+        quoted = doc.text[row.start : row.end]
+        assert quoted.startswith(label) and quoted.rstrip().endswith(cells[-1])
+        assert row.cells == cells
+
+
+def test_pdf_row_chunks_embed_headers_and_quote_verbatim(statement_pdf: Path) -> None:
+    doc = load_file(statement_pdf)
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d", "title": "Acme 2024"})
+    for c in chunks:
+        assert doc.text[c.start : c.end] == c.content
+    rows = [c for c in chunks if c.metadata["block_type"] == "table_row"]
+    assert rows, "the statement's rows are a table_row chunk"
+    embedded = "\n".join(c.text for c in rows)
+    assert "Consolidated Statements of Operations" in embedded
+    assert "Total revenue — 2024: 8,214; 2023: 7,961; 2022: 7,402" in embedded
+    # The quoted content is the page's text, not the rewritten row.
+    assert all("2024:" not in c.content for c in rows)
+    # Without the structural chunking the same text carries no column names.
+    flat = chunk_document(doc, ChunkSettings(table_rows=False), {"doc_id": "d", "title": "A"})
+    assert all("2024: 8,214" not in c.text for c in flat)
+
+
+def test_no_chunk_splits_a_row(statement_pdf: Path) -> None:
+    doc = load_file(statement_pdf)
+    for size in (40, 90, 200, 600):
+        chunks = chunk_document(
+            doc, ChunkSettings(chunk_size=size, chunk_overlap=min(20, size // 4)), {"doc_id": "d"}
+        )
+        for row in doc.tables[0].rows:
+            holders = [c for c in chunks if c.start < row.end and row.start < c.end]
+            assert len(holders) == 1, f"row {row.label!r} is cut at chunk size {size}"
+            assert holders[0].start <= row.start and row.end <= holders[0].end
+        groups = [c for c in chunks if c.metadata["block_type"] == "table_row"]
+        if size < 200:
+            assert len(groups) > 1  # a long table is chunked by row groups ...
+        for c in groups:  # ... each with the header repeated
+            assert "Consolidated Statements of Operations" in c.text
+            assert "2024: " in c.text
+
+
+def test_repeated_page_header_kept_out_of_embedded_text(statement_pdf: Path) -> None:
+    doc = load_file(statement_pdf)
+    kinds = block_counts(doc.blocks)
+    assert kinds.get("page_header", 0) == 4 and kinds.get("page_footer", 0) == 4
+    header = next(b for b in doc.blocks if b.kind == "page_header")
+    assert doc.text[header.start : header.end] == "Acme Corp Annual Report"
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d", "title": "Acme 2024"})
+    assert chunks
+    for c in chunks:
+        assert "Acme Corp Annual Report" not in c.text
+        assert "Page " not in c.content
+
+
+def test_html_table_header_cells_name_columns(tmp_path: Path) -> None:
+    path = tmp_path / "report.html"
+    path.write_text(
+        "<html><body><h2>Revenue</h2><table><caption>Segment revenue</caption>"
+        "<tr><th>Segment</th><th>2024</th><th>2023</th></tr>"
+        "<tr><td>Cloud</td><td>8,214</td><td>7,961</td></tr>"
+        "<tr><td>Retail</td><td>1,020</td><td>998</td></tr></table>"
+        "<p>Cloud grew fastest.</p></body></html>",
+        encoding="utf-8",
+    )
+    doc = load_file(path)
+    (table,) = doc.tables
+    assert table.title == "Segment revenue" and table.columns == ["2024", "2023"]
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "h", "title": "Report"})
+    row_chunk = next(c for c in chunks if c.metadata["block_type"] == "table_row")
+    assert "Cloud — 2024: 8,214; 2023: 7,961" in row_chunk.text
+    assert "Segment revenue" in row_chunk.text
+    assert doc.text[row_chunk.start : row_chunk.end] == row_chunk.content
+    assert "caption" in block_counts(doc.blocks)
+
+
+def test_markdown_pipe_table(tmp_path: Path) -> None:
+    path = tmp_path / "prices.md"
+    path.write_text(
+        "# Prices\n\nPrice list for 2025\n\n| Item | Price | Stock |\n|---|---|---|\n"
+        "| Anvil | 40 | 12 |\n| Rocket skates | 95 | 3 |\n\nPrices include tax.\n",
+        encoding="utf-8",
+    )
+    doc = load_file(path)
+    (table,) = doc.tables
+    assert table.columns == ["Price", "Stock"]
+    assert table.rows[1].describe() == "Rocket skates — Price: 95; Stock: 3"
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "m", "title": "Prices"})
+    row_chunk = next(c for c in chunks if c.metadata["block_type"] == "table_row")
+    assert "Price list for 2025" in row_chunk.text
+    assert row_chunk.content == doc.text[row_chunk.start : row_chunk.end]
+
+
+@pytest.mark.parametrize(
+    ("name", "body"),
+    [
+        (
+            "faq.md",
+            "# Shop FAQ\n\n### Can I get a refund?\n\nYes, within 30 days of delivery.\n\n"
+            "### Do you ship abroad?\n\nOnly inside the EU.\n",
+        ),
+        (
+            "faq.txt",
+            "Shop FAQ\n\nCan I get a refund?\nYes, within 30 days of delivery.\n\n"
+            "Do you ship abroad?\nOnly inside the EU.\n",
+        ),
+        (
+            "faq.html",
+            "<html><body><h1>Shop FAQ</h1><h3>Can I get a refund?</h3>"
+            "<p>Yes, within 30 days of delivery.</p><h3>Do you ship abroad?</h3>"
+            "<p>Only inside the EU.</p></body></html>",
+        ),
+    ],
+)
+def test_faq_question_and_answer_are_one_unit(tmp_path: Path, name: str, body: str) -> None:
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    doc = load_file(path)
+    pairs = [b for b in doc.blocks if b.kind == "qa_pair"]
+    assert len(pairs) == 2
+    first = pairs[0]
+    assert first.answer_start is not None
+    assert doc.text[first.start : first.answer_start].strip().lstrip("# ") == (
+        "Can I get a refund?"
+    )
+    assert doc.text[first.answer_start : first.end] == "Yes, within 30 days of delivery."
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "f", "title": "FAQ"})
+    answer = next(c for c in chunks if "30 days" in c.content)
+    assert answer.metadata["block_type"] == "qa_pair"
+
+
+def test_detect_blocks_types_lines() -> None:
+    from loaders.base import Segment
+
+    text = "Intro paragraph line one\nline two.\n\n- first item\n- second item\n\nFigure 2: Sales."
+    blocks = detect_blocks(text, [Segment(0, len(text))], [])
+    assert [b.kind for b in blocks] == ["paragraph", "list_item", "list_item", "caption"]
+    assert text[blocks[0].start : blocks[0].end] == "Intro paragraph line one\nline two."
+
+
+def test_question_lines() -> None:
+    assert is_question("### Can I get a refund?")
+    assert is_question("Q: How long is the warranty?")
+    assert not is_question("We asked a lot. Then came the real question: why?")
+    assert not is_question("No question here.")
+
+
+def test_records_validate() -> None:
+    with pytest.raises(ValueError, match="unknown block kind"):
+        Block("sidebar", 0, 1)
+    with pytest.raises(ValueError, match="at least one row"):
+        Table(0, 1, "", [], [])
+    row = TableRow(0, 5, "", ("1", "2"), ("", "2023"))
+    assert row.describe() == "1; 2023: 2"
