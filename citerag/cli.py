@@ -117,7 +117,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         [Path(p) for p in args.paths],
         args.index,
         model,
-        chunking=ChunkSettings(args.chunk_size, args.chunk_overlap, not args.no_header),
+        chunking=ChunkSettings(
+            args.chunk_size, args.chunk_overlap, not args.no_header, table_rows=args.table_rows
+        ),
         sentence_vectors=not args.no_sentence_vectors,
         default_access=args.access,
         prune_missing=not args.no_prune,
@@ -299,6 +301,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-header",
         action="store_true",
         help="do not prefix embedded text with 'title > section'",
+    )
+    sp.add_argument(
+        "--table-rows",
+        action="store_true",
+        help="chunk tables by whole rows, each row's embedded text carrying the table's title "
+        "and column headers (off by default: not better on the measured filings)",
     )
     sp.add_argument(
         "--no-sentence-vectors",

@@ -333,5 +333,6 @@ class Engine:
             chunk_size=int(ch.get("chunk_size", defaults.chunk_size)),
             chunk_overlap=int(ch.get("chunk_overlap", defaults.chunk_overlap)),
             contextual_header=bool(ch.get("contextual_header", defaults.contextual_header)),
+            table_rows=bool(ch.get("table_rows", defaults.table_rows)),
         )
         return chunking, bool((snap.manifest.index or {}).get("sentence_vectors", True))

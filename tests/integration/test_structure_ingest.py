@@ -11,6 +11,7 @@ import pytest
 from citerag import cli
 from citerag.index.ingest import ingest
 from citerag.index.loaded import load_index
+from loaders.chunking import ChunkSettings
 
 FAQ = (
     "# Shop FAQ\n\n### Can I get a refund?\n\nYes, within 30 days of delivery.\n\n"
@@ -33,7 +34,13 @@ def structured(tmp_path_factory: pytest.TempPathFactory, embedding_model) -> Pat
     (corpus / "faq.md").write_text(FAQ, encoding="utf-8")
     (corpus / "report.html").write_text(REPORT, encoding="utf-8")
     index_dir = root / "index"
-    ingest([corpus], index_dir, embedding_model, progress=False)
+    ingest(
+        [corpus],
+        index_dir,
+        embedding_model,
+        progress=False,
+        chunking=ChunkSettings(table_rows=True),  # citerag ingest --table-rows
+    )
     return index_dir
 
 

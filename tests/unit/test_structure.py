@@ -12,6 +12,9 @@ from loaders.chunking import ChunkSettings, chunk_document
 from loaders.registry import load_file
 from tests.support.pdfs import Line, write_pdf
 
+#: Table rows on (``citerag ingest --table-rows``; off by default).
+ROW_CHUNKS = ChunkSettings(table_rows=True)
+
 #: Helvetica advance widths (1/1000 em) of the characters the statement uses.
 _WIDTH = {**dict.fromkeys("0123456789", 556), ",": 278, "(": 333, ")": 333, " ": 278}
 ROWS = [
@@ -85,7 +88,7 @@ def test_pdf_table_rows_carry_title_and_column_headers(statement_pdf: Path) -> N
 
 def test_pdf_row_chunks_embed_headers_and_quote_verbatim(statement_pdf: Path) -> None:
     doc = load_file(statement_pdf)
-    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d", "title": "Acme 2024"})
+    chunks = chunk_document(doc, ROW_CHUNKS, {"doc_id": "d", "title": "Acme 2024"})
     for c in chunks:
         assert doc.text[c.start : c.end] == c.content
     rows = [c for c in chunks if c.metadata["block_type"] == "table_row"]
@@ -104,7 +107,9 @@ def test_no_chunk_splits_a_row(statement_pdf: Path) -> None:
     doc = load_file(statement_pdf)
     for size in (40, 90, 200, 600):
         chunks = chunk_document(
-            doc, ChunkSettings(chunk_size=size, chunk_overlap=min(20, size // 4)), {"doc_id": "d"}
+            doc,
+            ChunkSettings(chunk_size=size, chunk_overlap=min(20, size // 4), table_rows=True),
+            {"doc_id": "d"},
         )
         for row in doc.tables[0].rows:
             holders = [c for c in chunks if c.start < row.end and row.start < c.end]
@@ -124,7 +129,7 @@ def test_repeated_page_header_kept_out_of_embedded_text(statement_pdf: Path) -> 
     assert kinds.get("page_header", 0) == 4 and kinds.get("page_footer", 0) == 4
     header = next(b for b in doc.blocks if b.kind == "page_header")
     assert doc.text[header.start : header.end] == "Acme Corp Annual Report"
-    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d", "title": "Acme 2024"})
+    chunks = chunk_document(doc, ROW_CHUNKS, {"doc_id": "d", "title": "Acme 2024"})
     assert chunks
     for c in chunks:
         assert "Acme Corp Annual Report" not in c.text
@@ -144,7 +149,7 @@ def test_html_table_header_cells_name_columns(tmp_path: Path) -> None:
     doc = load_file(path)
     (table,) = doc.tables
     assert table.title == "Segment revenue" and table.columns == ["2024", "2023"]
-    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "h", "title": "Report"})
+    chunks = chunk_document(doc, ROW_CHUNKS, {"doc_id": "h", "title": "Report"})
     row_chunk = next(c for c in chunks if c.metadata["block_type"] == "table_row")
     assert "Cloud — 2024: 8,214; 2023: 7,961" in row_chunk.text
     assert "Segment revenue" in row_chunk.text
@@ -163,7 +168,7 @@ def test_markdown_pipe_table(tmp_path: Path) -> None:
     (table,) = doc.tables
     assert table.columns == ["Price", "Stock"]
     assert table.rows[1].describe() == "Rocket skates — Price: 95; Stock: 3"
-    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "m", "title": "Prices"})
+    chunks = chunk_document(doc, ROW_CHUNKS, {"doc_id": "m", "title": "Prices"})
     row_chunk = next(c for c in chunks if c.metadata["block_type"] == "table_row")
     assert "Price list for 2025" in row_chunk.text
     assert row_chunk.content == doc.text[row_chunk.start : row_chunk.end]
