@@ -317,8 +317,10 @@ def test_fast_invoke_answers_exactly_as_langserves_handler(
             answers[fast] = got
     assert answers[True] == answers[False]
     codes = [code for code, _ in answers[True]]
-    # too long, a bad knob value and no question are refused; a knob clients may not set
-    # (``model``) is dropped, as LangServe drops it
-    assert codes == [200, 200, 200, 422, 422, 200, 422], codes
-    board = answers[True][2][1]["output"]
+    # spoofed groups in configurable, too long, a bad knob value, a knob clients may not set
+    # (``model``) and no question are refused, by both handlers alike
+    assert codes == [200, 200, 422, 422, 422, 422, 422], codes
+    board = answers[True][2][1]
+    assert "user_groups" in str(board["detail"])  # named, and refused
     assert "board_minutes" not in str(board)  # groups come from the token only
+    assert "'model' may not be set by clients" in str(answers[True][5][1]["detail"])
