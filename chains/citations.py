@@ -314,6 +314,12 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
                 "fragment": fragment,
                 "quote": quote,
                 "quote_verified": bool(quotes),
+                # a quote read by OCR from a scanned page (its text may hold misreadings)
+                **(
+                    {"ocr": True, "ocr_confidence": meta.get("ocr_confidence")}
+                    if meta.get("ocr")
+                    else {}
+                ),
                 "scores": {
                     k: round(val, 6)
                     for k, val in cand.scores.items()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from loaders.blocks import Block, Table
+    from loaders.ocr import OcrPage
 
 
 class DocumentLoadError(Exception):
@@ -76,6 +77,8 @@ class ParsedDocument:
         blocks: Typed spans (heading, paragraph, list item, table row, question/answer
             pair, caption, page header/footer) in document order; see :mod:`loaders.blocks`.
         tables: Tables with their title, column names and rows (verbatim spans).
+        ocr_pages: 1-based page -> its OCR result (text, confidence, words with their
+            canonical character ranges and boxes in points), for pages read by OCR.
     """
 
     text: str
@@ -93,3 +96,4 @@ class ParsedDocument:
     hidden_chars: int = 0
     blocks: list[Block] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    ocr_pages: dict[int, OcrPage] = field(default_factory=dict)

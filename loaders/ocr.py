@@ -387,7 +387,17 @@ def ocr_image(
     text, placed = assemble(engine.recognize(image, dpi))
     s = points_per_pixel
     words = [
-        PageWord(start, end, (w.left * s, w.top * s, w.right * s, w.bottom * s), w.confidence)
+        PageWord(
+            start,
+            end,
+            (
+                round(w.left * s, 2),
+                round(w.top * s, 2),
+                round(w.right * s, 2),
+                round(w.bottom * s, 2),
+            ),
+            w.confidence,
+        )
         for start, end, w in placed
     ]
     chars = sum(w.end - w.start for w in words)

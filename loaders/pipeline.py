@@ -47,6 +47,7 @@ from loaders.chunking import (
 from loaders.instructions import instruction_spans
 from loaders.markdown import front_matter_text
 from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
+from loaders.ocr import ocr_summary
 from loaders.registry import load_file
 from loaders.text import STREAMABLE_SUFFIXES, iter_text, scan_text
 
@@ -447,6 +448,7 @@ def _ledger_info(
         "instruction_sentences": instruction_count(parsed),
         "blocks": block_counts(parsed.blocks),
         "tables": len(parsed.tables),
+        **(ocr_summary(parsed.ocr_pages) if parsed.ocr_pages else {}),
         "warnings": parsed.warnings + warnings,
     }
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import detect_blocks, markdown_tables
 from loaders.html import load_html
+from loaders.image import load_image
 from loaders.markdown import load_markdown
 from loaders.pdf import load_pdf
 from loaders.text import load_text
@@ -24,6 +25,11 @@ LOADERS: dict[str, Loader] = {
     ".txt": load_text,
     ".text": load_text,
     ".rst": load_text,
+    ".png": load_image,
+    ".jpg": load_image,
+    ".jpeg": load_image,
+    ".tif": load_image,
+    ".tiff": load_image,
 }
 
 #: Files larger than this are refused (bytes).
@@ -80,5 +86,5 @@ def add_structure(doc: ParsedDocument) -> None:
         doc.segments,
         doc.tables,
         body_start=doc.body_start,
-        paginated=doc.file_type == "pdf",
+        paginated=doc.file_type in ("pdf", "image"),
     )
