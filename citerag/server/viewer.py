@@ -19,6 +19,9 @@ PDFs, its 1-based ``page``. This module turns that into what the viewer page sho
   rectangles) are mapped to fractions of the rendered page through pdfium's page-to-device
   transform (crop box and ``/Rotate`` included), and each rectangle's text is read back
   from the characters inside it, so a client can check what is highlighted.
+* **Scanned pages and images** (read by OCR at ingest): the loader's re-read OCRs the page
+  again (deterministic: one Tesseract thread), and the quote's words are marked with their
+  own OCR boxes (:func:`ocr_highlight`); an image's page is its frame as PNG.
 
 pdfium is not thread-safe: every call into it holds :data:`PDFIUM_LOCK`.
 """
@@ -40,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.ocr import OcrPage, PageWord, words_in_range
 
 log = logging.getLogger(__name__)
 
@@ -466,6 +470,81 @@ def highlight_on_page(path: Path, page: int, quote: str, hint: float | None) -> 
             pdf.close()
 
 
+# -- OCR pages (scans and images: the recognised words' own boxes) ---------------------------
+
+
+def ocr_highlight(ocr: OcrPage, pages: int, text: str, start: int, end: int) -> PageHighlight:
+    """The rectangles of ``text[start:end]`` on a page read by OCR, from its words' boxes.
+
+    The page has no text layer for pdfium to search: the words OCR recognised carry their
+    canonical character ranges and their boxes in points (:class:`loaders.ocr.OcrPage`), so
+    the words overlapping the range are marked, one rectangle per line.
+
+    Args:
+        ocr: The page's OCR result, placed in the canonical text.
+        pages: Pages in the document.
+        text: The canonical text.
+        start: First character of the quote.
+        end: One past its last character.
+
+    Returns:
+        The highlight (``method`` ``ocr``).
+    """
+    out = PageHighlight(ocr.page, pages, ocr.width, ocr.height, text[start:end])
+    words = words_in_range(ocr, start, end)
+    if not words or ocr.width <= 0 or ocr.height <= 0:
+        out.note = "The quote's words were not found among this scanned page's OCR words."
+        return out
+    lines: list[list[PageWord]] = [[words[0]]]
+    for word in words[1:]:
+        if "\n" in text[lines[-1][-1].end : word.start]:
+            lines.append([word])
+        else:
+            lines[-1].append(word)
+    pad = 0.002
+    for line in lines:
+        left = max(min(w.box[0] for w in line) / ocr.width - pad, 0.0)
+        top = max(min(w.box[1] for w in line) / ocr.height - pad, 0.0)
+        right = min(max(w.box[2] for w in line) / ocr.width + pad, 1.0)
+        bottom = min(max(w.box[3] for w in line) / ocr.height + pad, 1.0)
+        said = " ".join(text[w.start : w.end] for w in line)
+        out.boxes.append(Box(left, top, right - left, bottom - top, said))
+    out.text = " ".join(b.text for b in out.boxes)
+    out.method, out.score = "ocr", 1.0
+    out.note = (
+        f"This page is a scan read by OCR (confidence {ocr.confidence:.0%}): the highlight "
+        "marks the recognised words; check the quote against the image."
+    )
+    return out
+
+
+def render_image_png(path: Path, page: int) -> bytes:
+    """One page (frame) of an image file as PNG, shrunk under :data:`MAX_PIXELS`.
+
+    Raises:
+        ViewerError: 404 for a frame the file does not have; 409 if it cannot be decoded.
+    """
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            frames = int(getattr(image, "n_frames", 1) or 1)
+            if not 1 <= page <= frames:
+                raise ViewerError(404, f"no page {page} (the image has {frames})")
+            image.seek(page - 1)
+            frame = image.convert("RGB")
+    except ViewerError:
+        raise
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise ViewerError(409, f"the image cannot be decoded ({exc})") from exc
+    if frame.width * frame.height > MAX_PIXELS:
+        ratio = (MAX_PIXELS / (frame.width * frame.height)) ** 0.5
+        frame = frame.resize((int(frame.width * ratio), int(frame.height * ratio)))
+    buf = io.BytesIO()
+    frame.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
 # -- documents -----------------------------------------------------------------------------
 
 
@@ -581,7 +660,10 @@ class DocumentViews:
             hit = self._cache_get(self._images, key)
         if hit is not None:
             return bytes(hit)
-        png = render_page_png(opened.path, page, scale)
+        if opened.parsed.file_type == "image":
+            png = render_image_png(opened.path, page)
+        else:
+            png = render_page_png(opened.path, page, scale)
         with self._lock:
             self._cache_put(self._images, key, png, self.max_images)
         return png
@@ -602,9 +684,12 @@ class DocumentViews:
         text = opened.parsed.text
         check_range(text, start, end)
         hint = position_on_page(opened.parsed, page, start, end)
+        ocr = opened.parsed.ocr_pages.get(page)
+        if ocr is not None:
+            return ocr_highlight(ocr, pages, text, start, end)
         return highlight_on_page(opened.path, page, text[start:end], hint)
 
     def _pdf(self, record: dict[str, Any]) -> OpenedDocument:
-        if record.get("file_type") != "pdf":
+        if record.get("file_type") not in ("pdf", "image"):
             raise ViewerError(422, "this document has no pages: open its text instead")
         return self.canonical(record)
