@@ -17,7 +17,8 @@ Writes ``benchmarks/out/ocr_engines.json``.
 Engines: ``tess-psm4`` is the loader's own (:class:`loaders.ocr.TesseractEngine`, Debian's
 ``tesseract-ocr``, page segmentation mode 4), ``tess-psm3`` the same with Tesseract's
 automatic layout analysis; ``rapidocr`` is ``rapidocr_onnxruntime.RapidOCR`` with the ONNX weights
-its wheel carries (it loads offline). An engine that is not installed is skipped.
+its wheel carries (it loads offline; ``pip install -e ".[ocr-bench]"``), ``rapid-ts0`` the
+same keeping every detected line (``text_score=0``). An engine not installed is skipped.
 """
 
 from __future__ import annotations
@@ -133,8 +134,12 @@ def tesseract(psm: int = DEFAULT_PSM) -> Callable[[Any, int], str] | None:
     return lambda image, dpi: assemble(engine.recognize(image, dpi))[0]
 
 
-def rapidocr() -> Callable[[Any, int], str] | None:
-    """RapidOCR (PP-OCRv4 det/rec ONNX from the wheel), or ``None`` when not installed."""
+def rapidocr(text_score: float | None = None) -> Callable[[Any, int], str] | None:
+    """RapidOCR (PP-OCRv4 det/rec ONNX from the wheel), or ``None`` when not installed.
+
+    ``text_score`` overrides its threshold on a line's recognition score (0.5 by default:
+    lines read with less confidence are dropped from the result).
+    """
     try:
         import numpy as np
         from rapidocr_onnxruntime import RapidOCR
@@ -143,7 +148,8 @@ def rapidocr() -> Callable[[Any, int], str] | None:
     engine = RapidOCR()
 
     def run(image: Any, dpi: int) -> str:
-        result, _ = engine(np.asarray(image))
+        extra = {} if text_score is None else {"text_score": text_score}
+        result, _ = engine(np.asarray(image), **extra)
         words = []
         for n, (box, text, score) in enumerate(result or []):
             xs = [p[0] for p in box]
@@ -178,6 +184,7 @@ def main() -> None:
         (f"tess-psm{DEFAULT_PSM}", tesseract),
         ("tess-psm3", lambda: tesseract(3)),
         ("rapidocr", rapidocr),
+        ("rapid-ts0", lambda: rapidocr(0.0)),
     ]
     for name, make in makers:
         t0 = time.perf_counter()

@@ -17,20 +17,25 @@ Switches (read at load time, so ingest and the viewer's re-read agree):
   reported ``needs_ocr`` as before. ``citerag ingest --no-ocr`` sets it.
 * ``CITERAG_OCR_MAX_PAGES`` (default :data:`DEFAULT_MAX_PAGES`) caps the pages OCR'd per
   document; the rest stay empty and are listed in the document's warnings.
+* ``CITERAG_OCR_CACHE`` is where recognised words are kept by page image
+  (:func:`recognize_cached`; default ``~/.cache/citerag/ocr``, ``off`` to keep none).
 * ``CITERAG_OCR_PSM`` sets Tesseract's page segmentation mode (default :data:`DEFAULT_PSM`;
   ``3`` for documents set in several columns of prose).
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import logging
 import os
 import shutil
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -86,6 +91,10 @@ class OcrEngine(Protocol):
 
     def version(self) -> str:
         """The engine's name and version, for the build manifest."""
+        ...
+
+    def settings(self) -> str:
+        """Everything besides the image that decides the output (for the OCR cache key)."""
         ...
 
     def recognize(self, image: Image, dpi: int) -> list[OcrWord]:
@@ -236,6 +245,10 @@ class TesseractEngine:
             self._version = first[0] if first else "tesseract (unknown version)"
         return self._version
 
+    def settings(self) -> str:
+        """Version, language and page segmentation mode."""
+        return f"{self.version()}|lang={self.language}|psm={self.psm}"
+
     def recognize(self, image: Image, dpi: int) -> list[OcrWord]:
         """Run Tesseract on one image and parse its TSV (see :func:`parse_tsv`).
 
@@ -367,6 +380,51 @@ def assemble(words: Iterable[OcrWord]) -> tuple[str, list[tuple[int, int, OcrWor
     return "".join(parts), placed
 
 
+def cache_dir() -> Path | None:
+    """Where OCR results are kept: ``CITERAG_OCR_CACHE``, else ``$XDG_CACHE_HOME/citerag/ocr``
+    (``~/.cache/citerag/ocr``); ``None`` when the variable is ``off`` (or ``0``)."""
+    raw = os.environ.get("CITERAG_OCR_CACHE", "").strip()
+    if raw.lower() in _OFF:
+        return None
+    if raw:
+        return Path(raw)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "citerag" / "ocr"
+
+
+def recognize_cached(image: Image, engine: OcrEngine, dpi: int) -> list[OcrWord]:
+    """``engine.recognize(image, dpi)``, kept on disk by the image's pixels and the settings.
+
+    The viewer re-reads a document to show a citation (:mod:`citerag.server.viewer`); with
+    the words cached, a scanned page is OCR'd once, not on every re-read, and the re-read
+    yields exactly the indexed text. The key is the SHA-256 of the pixels, size, mode, dpi
+    and :meth:`OcrEngine.settings`; a cache that cannot be read or written is skipped.
+    """
+    folder = cache_dir()
+    if folder is None:
+        return engine.recognize(image, dpi)
+    digest = hashlib.sha256()
+    for part in (engine.settings(), str(dpi), image.mode, str(image.size)):
+        digest.update(part.encode() + b"\0")
+    digest.update(image.tobytes())
+    path = folder / f"{digest.hexdigest()}.json"
+    try:
+        return [OcrWord(**w) for w in json.loads(path.read_text(encoding="utf-8"))]
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, TypeError) as exc:
+        log.warning("OCR cache entry %s unreadable (%s): OCR again", path.name, exc)
+    words = engine.recognize(image, dpi)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps([asdict(w) for w in words]), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        log.warning("OCR cache not written (%s)", exc)
+    return words
+
+
 def ocr_image(
     image: Image, engine: OcrEngine, *, page: int, dpi: int, points_per_pixel: float
 ) -> OcrPage:
@@ -384,7 +442,7 @@ def ocr_image(
     """
     if image.mode not in ("L", "RGB"):
         image = image.convert("RGB")
-    text, placed = assemble(engine.recognize(image, dpi))
+    text, placed = assemble(recognize_cached(image, engine, dpi))
     s = points_per_pixel
     words = [
         PageWord(

@@ -6,12 +6,15 @@ text. A page with (almost) no text that draws an image is rendered by pdfium at
 extraction, so the page is a segment like any other and offsets hold. Pages without an image
 (a blank separator page) are not OCR'd. At most ``CITERAG_OCR_MAX_PAGES`` pages are read per
 document (:func:`loaders.ocr.max_pages`); the others are reported, as are pages left unread
-because OCR is off or not installed.
+because OCR is off or not installed. A progress bar shows on a terminal from
+:data:`PROGRESS_MIN_PAGES` pages on; each document's OCR time is logged.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,8 +102,9 @@ def ocr_empty_pages(
             desc=f"OCR {path.name}",
             unit="page",
             leave=False,
-            disable=len(todo) < PROGRESS_MIN_PAGES,
+            disable=len(todo) < PROGRESS_MIN_PAGES or not sys.stderr.isatty(),
         )
+        t0 = time.perf_counter()
         for number in bar:
             image = pdf[number - 1].render(scale=dpi / 72).to_pil()
             try:
@@ -112,6 +116,7 @@ def ocr_empty_pages(
                 out.failed[number] = str(exc)
             finally:
                 image.close()
+        log.info("%s: OCR'd %d page(s) in %.1f s", path.name, len(todo), time.perf_counter() - t0)
     finally:
         pdf.close()
     return out

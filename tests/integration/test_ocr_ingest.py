@@ -6,6 +6,7 @@ OCR words on the page image; ``citerag inspect`` lists the OCR pages."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,15 @@ NOTE = [
     "Site note from the Ridgeway depot",
     "The spare inverter is kept in cabinet number 14 behind the workshop.",
 ]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _ocr_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A fresh OCR cache for this module (ingest OCRs; the viewer's re-read hits the cache)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("CITERAG_OCR", raising=False)
+        mp.setenv("CITERAG_OCR_CACHE", str(tmp_path_factory.mktemp("ocr-cache")))
+        yield
 
 
 @pytest.fixture(scope="module")

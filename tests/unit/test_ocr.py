@@ -7,6 +7,7 @@ from __future__ import annotations
 import struct
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -41,9 +42,10 @@ STATEMENT = [
 
 
 @pytest.fixture(autouse=True)
-def _ocr_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def _ocr_on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("CITERAG_OCR", raising=False)
     monkeypatch.delenv("CITERAG_OCR_MAX_PAGES", raising=False)
+    monkeypatch.setenv("CITERAG_OCR_CACHE", str(tmp_path / "ocr-cache"))  # each test OCRs
 
 
 @pytest.fixture(scope="module")
@@ -228,3 +230,36 @@ def test_bad_settings_name_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
         TesseractEngine(psm=20)
     with pytest.raises(FileNotFoundError):
         TesseractEngine(binary="no-such-tesseract")
+
+
+class _Counting:
+    """The real engine, counting its calls."""
+
+    def __init__(self, engine: TesseractEngine) -> None:
+        self.engine, self.calls, self.name = engine, 0, engine.name
+
+    def version(self) -> str:
+        return self.engine.version()
+
+    def settings(self) -> str:
+        return self.engine.settings()
+
+    def recognize(self, image: Any, dpi: int) -> list[OcrWord]:
+        self.calls += 1
+        return self.engine.recognize(image, dpi)
+
+
+def test_ocr_results_are_cached_by_page_image(
+    tmp_path: Path, engine: TesseractEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    image = render_pages(text_pdf(tmp_path / "page.pdf", [LINES]))[0]
+    counting = _Counting(engine)
+    first = ocr_image(image, counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    again = ocr_image(image, counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    assert counting.calls == 1 and again == first
+    assert len(list((tmp_path / "ocr-cache").glob("*.json"))) == 1
+    other = ocr_image(image.rotate(180), counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    assert counting.calls == 2 and other.text != first.text
+    monkeypatch.setenv("CITERAG_OCR_CACHE", "off")
+    ocr_image(image, counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    assert counting.calls == 3
