@@ -135,15 +135,15 @@ def test_manifest_and_inspect_list_the_ocr_pages(
     assert any(d.get("ocr_pages") for d in data["documents"].values())
 
 
-def test_ingest_with_ocr_off_fails_the_scan_as_needs_ocr(
-    scanned: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedding_model
+def test_ingest_no_ocr_fails_the_scan_as_needs_ocr(
+    scanned: dict[str, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("CITERAG_OCR", "0")
-    report = ingest(
-        [scanned["docs"] / "service_manual.pdf"],
-        tmp_path / "index",
-        embedding_model,
-        progress=False,
-    )
-    (reason,) = report.failed.values()
+    monkeypatch.setenv("CITERAG_OCR", "1")  # restored after the test: --no-ocr sets it to 0
+    scan = str(scanned["docs"] / "service_manual.pdf")
+    index = str(tmp_path / "index")
+    assert cli.main(["ingest", scan, "--index", index, "--no-ocr", "--quiet", "--json"]) == 0
+    (reason,) = json.loads(capsys.readouterr().out)["failed"].values()
     assert "no text layer" in reason and "OCR is turned off" in reason
