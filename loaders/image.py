@@ -39,6 +39,9 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
 #: Largest frame accepted (pixels): an A4 page at 600 dpi is 34.8 million.
 MAX_IMAGE_PIXELS = 40_000_000
 PAGE_SEPARATOR = "\n\n"
+#: A page whose OCR text has fewer non-whitespace characters is left out as empty (a few
+#: stray characters read from a logo or a photo are not text to index), as in a PDF.
+MIN_PAGE_CHARS = 20
 #: Resolutions outside this range in a file's header are ignored (Tesseract's own bounds).
 _DPI_RANGE = (70, 2400)
 
@@ -144,7 +147,7 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
             parts.append(PAGE_SEPARATOR)
             pos += len(PAGE_SEPARATOR)
         parts.append(page.text)
-        if page.text.strip():
+        if len("".join(page.text.split())) >= MIN_PAGE_CHARS:
             segments.append(Segment(pos, pos + len(page.text), page=number))
             placed[number] = page.placed(pos)
         else:
@@ -163,7 +166,10 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
             "per document (CITERAG_OCR_MAX_PAGES)"
         )
     if empty:
-        warn.append(f"{len(empty)} of {len(pages)} pages have no text OCR could read: {empty[:20]}")
+        warn.append(
+            f"{len(empty)} of {len(pages)} pages have no text OCR could read (under "
+            f"{MIN_PAGE_CHARS} characters): {empty[:20]}"
+        )
     engine = next(iter(pages.values())).engine if pages else ""
     return ParsedDocument(
         text="".join(parts),

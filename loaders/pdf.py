@@ -437,8 +437,11 @@ def load_pdf(
         i + 1 for i, body in enumerate(bodies) if len("".join(body.split())) < NEAR_EMPTY_CHARS
     ]
     ocr = ocr_empty_pages(path, blank, password=password, engine=ocr_engine)
-    for number, result in ocr.pages.items():
-        if result.text.strip():
+    for number, result in list(ocr.pages.items()):
+        # as few characters as an empty page's: a signature or a logo, not text to index
+        if len("".join(result.text.split())) < NEAR_EMPTY_CHARS:
+            ocr.blank.append(ocr.pages.pop(number).page)
+        else:
             bodies[number - 1] = result.text
 
     parts: list[str] = []
@@ -476,8 +479,8 @@ def load_pdf(
             kind="empty",
         )
     if len(empty) == len(pages):
-        if ocr.pages and not ocr.reason:
-            ocr.reason = f"OCR found no text on its {len(ocr.pages)} scanned page(s)"
+        if ocr.blank and not ocr.reason:
+            ocr.reason = f"OCR found no text on its {len(ocr.blank)} scanned page(s)"
         why = f" ({ocr.reason})" if ocr.reason else ""
         raise DocumentLoadError(
             f"{path.name}: no text layer on any of its {len(pages)} page(s); "
@@ -508,7 +511,7 @@ def load_pdf(
             f"{invisible.unsplit_pages[:20]}"
         )
     parser = f"langchain_community.PyPDFLoader (pypdf {pypdf_version}, plain; no invisible text)"
-    placed = {n: r.placed(offsets[n - 1]) for n, r in ocr.pages.items() if r.text.strip()}
+    placed = {n: r.placed(offsets[n - 1]) for n, r in ocr.pages.items()}
     if placed:
         engine = next(iter(placed.values())).engine
         parser += f"; OCR {engine} at {DEFAULT_DPI} dpi ({len(placed)} pages)"
@@ -538,6 +541,11 @@ def _ocr_warnings(ocr: PdfOcr) -> list[str]:
         shown = {n: ocr.pages[n].confidence for n in low[:20]}
         warn.append(
             f"low OCR confidence (below {LOW_CONFIDENCE:.0%}) on {len(low)} page(s): {shown}"
+        )
+    if ocr.blank:
+        warn.append(
+            f"OCR found no text (under {NEAR_EMPTY_CHARS} characters) on {len(ocr.blank)} "
+            f"scanned page(s), left empty: {ocr.blank[:20]}"
         )
     if ocr.skipped:
         warn.append(

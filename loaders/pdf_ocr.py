@@ -35,9 +35,12 @@ class PdfOcr:
         skipped: Scanned pages not read (over the cap, or OCR off/unavailable).
         reason: Why pages were skipped ('' when none were).
         failed: Pages the engine failed on, with the error.
+        blank: Pages OCR found (almost) no text on; the loader moves them here from
+            ``pages`` (a signature or a logo reads as a few stray characters).
     """
 
     pages: dict[int, OcrPage] = field(default_factory=dict)
+    blank: list[int] = field(default_factory=list)
     skipped: list[int] = field(default_factory=list)
     reason: str = ""
     failed: dict[int, str] = field(default_factory=dict)

@@ -263,3 +263,14 @@ def test_ocr_results_are_cached_by_page_image(
     monkeypatch.setenv("CITERAG_OCR_CACHE", "off")
     ocr_image(image, counting, page=1, dpi=200, points_per_pixel=72 / 200)
     assert counting.calls == 3
+
+
+def test_a_scanned_page_with_a_few_stray_characters_stays_empty(tmp_path: Path) -> None:
+    require_tesseract()
+    doc = load_file(scanned_pdf(tmp_path / "signed.pdf", [LINES, ["Signed: J.S."]]))
+    assert sorted(doc.ocr_pages) == [1] and 2 in doc.empty_pages
+    assert [s.page for s in doc.segments] == [1]
+    assert any("OCR found no text" in w and "[2]" in w for w in doc.warnings)
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(scanned_pdf(tmp_path / "only.pdf", [["Signed: J.S."]]))
+    assert err.value.kind == "needs_ocr" and "OCR found no text on its 1" in err.value.reason
