@@ -15,7 +15,7 @@ import pytest
 from citerag import cli
 from citerag.index.ingest import ingest
 from citerag.index.loaded import load_index, read_manifest
-from citerag.server.viewer import DocumentViews
+from citerag.server.viewer import DocumentViews, ViewerError
 from graphs.rag import build_graph
 from loaders.registry import load_file
 from tests.support.scans import render_pages, require_tesseract, scanned_pdf, text_pdf
@@ -147,3 +147,18 @@ def test_ingest_no_ocr_fails_the_scan_as_needs_ocr(
     assert cli.main(["ingest", scan, "--index", index, "--no-ocr", "--quiet", "--json"]) == 0
     (reason,) = json.loads(capsys.readouterr().out)["failed"].values()
     assert "no text layer" in reason and "OCR is turned off" in reason
+
+
+def test_viewer_shows_an_image_document_with_its_ocr_highlight(scanned: dict[str, Any]) -> None:
+    views = DocumentViews()
+    record = _record(scanned["index"], "site_note.png")
+    text = views.canonical(record).parsed.text
+    start = text.index("cabinet number 14")
+    hl = views.page_highlight(record, 1, start, start + len("cabinet number 14"))
+    assert hl.method == "ocr" and hl.text == "cabinet number 14" and len(hl.boxes) == 1
+    assert hl.width == pytest.approx(612, abs=1)  # 200 dpi pixels as points
+    png = views.page_png(record, 1, 2.0)
+    assert png.startswith(b"\x89PNG")
+    with pytest.raises(ViewerError) as err:
+        views.page_highlight(record, 2, start, start + 3)
+    assert err.value.status == 404
