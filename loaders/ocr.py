@@ -353,6 +353,16 @@ def default_engine() -> tuple[OcrEngine | None, str]:
     return engine, ""
 
 
+def ocr_fingerprint() -> dict[str, Any] | str:
+    """What decides OCR output now, for ingest's settings fingerprint (``"off"`` without
+    OCR): a change (OCR turned on, another engine, mode or page cap) re-processes every
+    document, so pages read or not read before are read again."""
+    engine, _ = default_engine()
+    if engine is None:
+        return "off"
+    return {"engine": engine.settings(), "dpi": DEFAULT_DPI, "max_pages": max_pages()}
+
+
 def assemble(words: Iterable[OcrWord]) -> tuple[str, list[tuple[int, int, OcrWord]]]:
     """Join words into a page text: a space inside a line, a newline between lines, a
     blank line between blocks.

@@ -64,6 +64,7 @@ from citerag.index.store import CiteragStore
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
 from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings
+from loaders.ocr import ocr_fingerprint
 from loaders.pipeline import (
     DEFAULT_MAX_DOCUMENT_MB,
     METADATA_VERSION,
@@ -254,13 +255,15 @@ def _settings_fingerprint(
     Returns:
         A JSON-friendly description, stored in the manifest's ``last_run``. The
         sentence-vector method is included when it is not ``separate`` (the only method
-        before it was recorded, so older builds compare equal).
+        before it was recorded, so older builds compare equal). ``ocr`` is the OCR engine's
+        settings, or ``off`` (:func:`loaders.ocr.ocr_fingerprint`).
     """
     out: dict[str, Any] = {
         "model": model.name,
         "chunking": chunking.describe(),
         "sentence_vectors": sentences,
         "document_metadata": METADATA_VERSION,
+        "ocr": ocr_fingerprint(),
     }
     method = sentence_method(model.embeddings) if sentences else SEPARATE
     if method != SEPARATE:

@@ -120,6 +120,10 @@ def test_manifest_and_inspect_list_the_ocr_pages(
     assert note["status"] == "indexed" and note["file_type"] == "image"
     assert note["pages"] == 1 and list(note["ocr_pages"]) == ["1"]
 
+    fingerprint = read_manifest(scanned["index"]).to_json()["last_run"]["fingerprint"]
+    assert fingerprint["ocr"]["engine"].startswith("tesseract")
+    assert fingerprint["ocr"]["max_pages"] == 50
+
     index = str(scanned["index"])
     assert cli.main(["inspect", "--index", index]) == 0
     out = capsys.readouterr().out
@@ -147,6 +151,8 @@ def test_ingest_no_ocr_fails_the_scan_as_needs_ocr(
     assert cli.main(["ingest", scan, "--index", index, "--no-ocr", "--quiet", "--json"]) == 0
     (reason,) = json.loads(capsys.readouterr().out)["failed"].values()
     assert "no text layer" in reason and "OCR is turned off" in reason
+    # the switch is part of the settings: turning OCR back on re-reads every document
+    assert read_manifest(tmp_path / "index").to_json()["last_run"]["fingerprint"]["ocr"] == "off"
 
 
 def test_viewer_shows_an_image_document_with_its_ocr_highlight(scanned: dict[str, Any]) -> None:
