@@ -60,7 +60,7 @@ class ParsedDocument:
         text: Canonical text; all character ranges index into it.
         segments: Pages or sections, in document order, covering the useful text.
         title: Display title (from metadata/headings, else the file name).
-        file_type: ``pdf``, ``markdown``, ``html`` or ``text``.
+        file_type: ``pdf``, ``markdown``, ``html``, ``text`` or ``image`` (read by OCR).
         title_source: Where ``title`` came from: ``pdf_title``, ``html_title``,
             ``front_matter``, ``first_heading`` or ``file_name`` (the loader's fallback).
         first_heading: The document's first level-1 heading, if it has one.
