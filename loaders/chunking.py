@@ -22,6 +22,7 @@ specific block type it overlaps, see :mod:`loaders.blocks`) is in its metadata.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from dataclasses import asdict, dataclass, field
@@ -53,12 +54,17 @@ class ChunkSettings:
             (``citerag ingest --table-rows``). Off by default: on the FinanceBench filings it
             found the evidence page no more often than plain splitting (README "Structure");
             the structural model (block types, tables) is recorded either way.
+        table_titles: Add the title of the table a chunk overlaps (a statement's
+            ``Consolidated Statements of Cash Flows … (Millions)``) to its embedded header, so
+            a chunk cut from the middle of a statement still says which statement it is
+            from. Only with ``contextual_header``; row groups carry the title either way.
     """
 
     chunk_size: int = 600
     chunk_overlap: int = 80
     contextual_header: bool = True
     table_rows: bool = False
+    table_titles: bool = False
 
     def describe(self) -> dict[str, Any]:
         """Return the settings plus splitter identity for the build manifest."""
@@ -306,12 +312,42 @@ def chunk_document(
             pos = rows[-1].end
             ri += 1
         chunks += _text_chunks(doc, pos, seg.end, header, seg, settings, doc_meta, chunks, splitter)
+    if settings.table_titles and settings.contextual_header and doc.tables:
+        _add_table_titles(chunks, doc.tables, title)
     index = BlockIndex(doc.blocks)
     for chunk in chunks:
         kinds = index.kinds(chunk.start, chunk.end) if doc.blocks else []
         if chunk.metadata.get("block_type") != "table_row":
             chunk.metadata["block_type"] = kinds[0] if kinds else "paragraph"
     return chunks
+
+
+#: A table title longer than this is cut (at a word) before it joins an embedded header.
+MAX_TITLE_CHARS = 160
+
+
+def _add_table_titles(chunks: list[Chunk], tables: list[Table], doc_title: str) -> None:
+    """Put the title of the first titled table each text chunk overlaps into its header.
+
+    Only the embedded ``text`` changes (``content`` and offsets stay); row-group chunks
+    (``block_type == "table_row"``) already carry their table's title.
+    """
+    titled = sorted((t for t in tables if t.title.strip()), key=lambda t: t.start)
+    if not titled:
+        return
+    starts = [t.start for t in titled]
+    for chunk in chunks:
+        if chunk.metadata.get("block_type") == "table_row":
+            continue
+        i = bisect.bisect_right(starts, chunk.end) - 1
+        # the latest titled table starting before the chunk ends (tables do not nest)
+        if i < 0 or titled[i].end <= chunk.start:
+            continue
+        table_title = " ".join(titled[i].title.split())
+        if len(table_title) > MAX_TITLE_CHARS:
+            table_title = table_title[:MAX_TITLE_CHARS].rsplit(" ", 1)[0]
+        header = make_header(doc_title, chunk.section)
+        chunk.text = f"{header}\n{table_title}\n{chunk.content}"
 
 
 def _text_chunks(
