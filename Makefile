@@ -49,7 +49,8 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	# the documentation site (mkdocs.yml, docs/): broken links or anchors fail the build
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir .citerag/site
+	# (not --quiet: it hides the warnings that --strict turns into a failure)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .citerag/site
 
 docs: setup  # browse the documentation site at http://127.0.0.1:8000
 	$(BIN)/mkdocs serve

@@ -1,4 +1,5 @@
-"""The README stays a landing page, and no relative link in it or in docs/ is broken.
+"""The README stays a landing page, no relative link in it or in docs/ is broken, and the
+documentation site builds with ``mkdocs build --strict``.
 
 The README is read on GitHub and the docs/ pages both on GitHub and as the MkDocs site, so a
 relative link must name an existing file, and its ``#anchor`` a heading of that file (GitHub's
@@ -7,7 +8,11 @@ anchors; mkdocs.yml slugifies headings the same way).
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -98,3 +103,29 @@ def test_every_relative_link_names_an_existing_file_and_heading(page):
         elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
             broken.append(f"{target}: no heading with that anchor in {dest.name}")
     assert broken == [], f"{page.relative_to(ROOT)}: {broken}"
+
+
+def _mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=300,
+    )
+
+
+def test_the_site_builds_strict_and_a_broken_anchor_fails_it(tmp_path):
+    built = _mkdocs_build(ROOT, tmp_path / "site")
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert (tmp_path / "site" / "reference" / "configuration" / "index.html").is_file()
+    # the same site with one anchor that names no heading: --strict must refuse it
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    shutil.copytree(DOCS, copy / "docs")
+    with (copy / "docs" / "quickstart.md").open("a", encoding="utf-8") as f:
+        f.write("\nSee [the gate](concepts/answering-graph.md#no-such-heading).\n")
+    broken = _mkdocs_build(copy, tmp_path / "broken-site")
+    assert broken.returncode != 0 and "no-such-heading" in broken.stderr
