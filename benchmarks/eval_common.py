@@ -3,7 +3,7 @@
 
 Every benchmark reads the public data from ``<repo>/../shared/data`` (never copied into the
 repository), materialises it under ``benchmarks/out/work/`` and writes its results (JSON and
-a Markdown file with the README tables) to ``benchmarks/out/`` — both git-ignored.
+a Markdown file with the tables of docs/benchmarks/) to ``benchmarks/out/`` — both git-ignored.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ class RAGOutput(TypedDict, total=False):
             document's canonical text, ``page``, ``section``, ``scores``.
         reason: Why the run ended ``no_evidence`` or ``failed`` ('' when answered).
         generator: Which answerer produced the text (``extractive`` or a model name).
-        trace: Everything needed to audit the run (see the README's trace section).
+        trace: Everything needed to audit the run (see docs/reference/trace.md).
         messages: The conversation including this turn (see :class:`RAGInput`).
     """
 

@@ -1,6 +1,6 @@
 """Split a parsed document into chunks that know exactly where they came from.
 
-Each chunk keeps **two texts** (see the design notes in ``README.md``):
+Each chunk keeps **two texts** (see ``docs/index.md``, "What it does"):
 
 * ``text`` — what is embedded and searched: a contextual header ``title > section path``
   followed by the chunk's own words. The header tells the embedding model what an otherwise
@@ -52,7 +52,7 @@ class ChunkSettings:
         contextual_header: Prefix the embedded text with ``title > section``.
         table_rows: Chunk tables by whole rows with their headers in the embedded text
             (``citerag ingest --table-rows``). Off by default: on the FinanceBench filings it
-            found the evidence page no more often than plain splitting (README "Structure");
+            found the evidence page no more often than plain splitting (docs/concepts/structure.md);
             the structural model (block types, tables) is recorded either way.
         table_titles: Add the title of the table a chunk overlaps (a statement's
             ``Consolidated Statements of Cash Flows … (Millions)``) to its embedded header, so

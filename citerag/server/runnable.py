@@ -51,7 +51,7 @@ SERVER_KEYS = (SERVER_GROUPS_KEY, SERVER_USER_KEY)
 #: The ``trace`` detail the server answers with unless ``[rag] trace`` or the client says
 #: otherwise: the decisions, ids, scores and timings without passage text or the model
 #: request (a ``full`` trace of the sample corpus is several times larger, and encoding it
-#: is a measurable share of a request; README "Measured figures").
+#: is a measurable share of a request; docs/benchmarks/serving.md).
 SERVER_TRACE_DEFAULT = "summary"
 
 #: Most earlier messages a request may carry in ``chat_history``.
