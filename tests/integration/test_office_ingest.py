@@ -14,6 +14,7 @@ import pytest
 
 from citerag.index.ingest import ingest
 from citerag.index.loaded import load_index, read_manifest
+from citerag.server.viewer import DocumentViews, ViewerError, check_range
 from graphs.rag import build_graph
 from loaders.chunking import doc_id_for
 from loaders.office import OLE2_MAGIC
@@ -135,3 +136,25 @@ def test_each_type_answers_with_a_citation(
     assert cite["fragment"].startswith(fragment)
     text = load_file(folder / doc).text
     assert text[cite["start"] : cite["end"]] == cite["quote"]
+
+
+def test_viewer_opens_each_cited_document_as_its_canonical_text(graph, office_index) -> None:
+    """The viewer re-reads every type from the manifest's record (no page image for a
+    slide: its citation's fragment is ``#slide=N``, which the page opens as text)."""
+    _, index_dir, _ = office_index
+    manifest = read_manifest(index_dir)
+    views = DocumentViews()
+    seen = set()
+    for question, *_ in CASES:
+        cite = graph.invoke({"question": question})["citations"][0]
+        record = manifest.documents[cite["doc_id"]]
+        opened = views.canonical({**record, "doc_id": cite["doc_id"]})
+        check_range(opened.parsed.text, cite["start"], cite["end"])
+        assert opened.parsed.text[cite["start"] : cite["end"]] == cite["quote"]
+        seen.add(record["file_type"])
+        if record["file_type"] == "pptx":
+            assert cite["page"] == 1 and not cite["fragment"].startswith("#page=")
+            with pytest.raises(ViewerError) as info:
+                views.page_highlight({**record, "doc_id": cite["doc_id"]}, 1, 0, 1)
+            assert info.value.status == 422
+    assert seen == {"docx", "pptx", "xlsx", "csv", "eml"}
