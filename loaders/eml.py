@@ -118,6 +118,12 @@ class _Composer:
             if self.attachments == MAX_ATTACHMENTS + 1:
                 self.warnings.append(f"more than {MAX_ATTACHMENTS} attachments: the rest skipped")
             return
+        if part.is_multipart() and ctype != "message/rfc822":
+            self._container(part, prefix, where, depth)
+            return
+        if not filename and ctype in ("text/plain", "text/html"):
+            self._body(part, prefix)  # an inline text part of a nested multipart
+            return
         is_message = ctype == "message/rfc822" or filename.lower().endswith(".eml")
         if is_message:
             if depth + 1 > MAX_DEPTH:
@@ -148,6 +154,15 @@ class _Composer:
         self.out.gap()
         self.out.add(label)
         self.append_doc(doc, where)
+
+    def _container(self, part: email.message.MIMEPart, prefix: str, where: str, depth: int) -> None:
+        """A multipart attachment (``multipart/mixed`` inside the message): its parts, one
+        level deeper."""
+        if depth + 1 > MAX_DEPTH:
+            self.warnings.append(f"{where}: parts nested deeper than {MAX_DEPTH} levels, skipped")
+            return
+        for sub in part.iter_parts():
+            self._attachment(sub, prefix, depth + 1)
 
 
 def _part_bytes(part: email.message.MIMEPart) -> bytes:
@@ -202,7 +217,9 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
     composer = _Composer(path.name)
     try:
         composer.message(msg, "", 0)
-    except (LookupError, UnicodeError, ValueError, IndexError) as exc:
+    except DocumentLoadError:
+        raise
+    except Exception as exc:  # the email package's errors on malformed structure
         raise DocumentLoadError(f"{path.name}: malformed message ({exc})") from exc
     subject = " ".join(str(msg.get("Subject") or "").split())
     meta = {

@@ -14,8 +14,9 @@ whatever the global ``--table-rows`` switch says; each such chunk records its ``
 line per non-empty row, cells joined by `` | `` (trailing empty cells dropped); sheets are
 separated by blank lines. A sheet's segment (``section`` = sheet name) runs from its first
 data row to its last, so the name and header lines are headings, not chunk content. Values
-are the cached results (``data_only=True``), never formulas. Hidden and very hidden sheets
-and hidden rows are not indexed; their characters count as hidden content.
+are the cached results (``data_only=True``), never formulas. Hidden and very hidden sheets,
+hidden rows and hidden columns are not indexed; their characters count as hidden content.
+(A hidden column's header cell is blanked like any other cell of it.)
 
 **csv** canonical text: the decoded file itself (:func:`~loaders.decode.decode_text`), so a
 ``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``). One segment
@@ -50,6 +51,8 @@ from loaders.office import TextBuilder, check_office_zip
 MAX_SHEET_ROWS = 100_000
 #: Most cells a sheet may have.
 MAX_SHEET_CELLS = 200_000
+#: Excel's last column (XFD).
+MAX_COLUMNS = 16_384
 CELL_SEP = " | "
 _WS = re.compile(r"\s+")
 _CELL_REF = re.compile(r"([A-Z]{1,3})(\d+)")
@@ -142,22 +145,32 @@ def _too_large(name: str, sheet: str, what: str, count: int, limit: int) -> Docu
     )
 
 
-def _scan_sheet_xml(
-    name: str, sheet: str, zf: zipfile.ZipFile, part: str
-) -> tuple[set[int], int, int]:
-    """Hidden row numbers, highest row number and cell count of a worksheet part.
+@dataclass
+class _SheetScan:
+    """What the pre-scan of a worksheet's XML found."""
+
+    hidden_rows: set[int] = field(default_factory=set)
+    hidden_columns: set[int] = field(default_factory=set)
+    last_row: int = 0
+    cells: int = 0
+
+
+def _scan_sheet_xml(name: str, sheet: str, zf: zipfile.ZipFile, part: str) -> _SheetScan:
+    """Hidden rows and columns, highest row number and cell count of a worksheet part.
 
     Cells are counted as openpyxl would produce them: each row filled up to its last cell.
 
     Raises:
         DocumentLoadError: ``too_large`` past :data:`MAX_SHEET_ROWS` / :data:`MAX_SHEET_CELLS`.
     """
-    hidden: set[int] = set()
-    last_row = cells = 0
+    scan = _SheetScan()
     row_no = 0
     with zf.open(part) as fh:
         for _event, el in ET.iterparse(fh, events=("end",)):
-            if el.tag == _X + "row":
+            if el.tag == _X + "col" and el.get("hidden", "0").lower() in ("1", "true"):
+                low, high = int(el.get("min", "1")), int(el.get("max", "1"))
+                scan.hidden_columns.update(range(max(1, low), min(high, MAX_COLUMNS) + 1))
+            elif el.tag == _X + "row":
                 r = el.get("r")
                 row_no = int(r) if r and r.isdigit() else row_no + 1
                 last_col = 0
@@ -165,15 +178,15 @@ def _scan_sheet_xml(
                     m = _CELL_REF.match(c.get("r", ""))
                     last_col = max(last_col, _column_index(m.group(1)) if m else i)
                 if el.get("hidden", "0").lower() in ("1", "true"):
-                    hidden.add(row_no)
-                last_row = max(last_row, row_no)
-                cells += last_col
-                if last_row > MAX_SHEET_ROWS:
-                    raise _too_large(name, sheet, "rows", last_row, MAX_SHEET_ROWS)
-                if cells > MAX_SHEET_CELLS:
-                    raise _too_large(name, sheet, "cells", cells, MAX_SHEET_CELLS)
+                    scan.hidden_rows.add(row_no)
+                scan.last_row = max(scan.last_row, row_no)
+                scan.cells += last_col
+                if scan.last_row > MAX_SHEET_ROWS:
+                    raise _too_large(name, sheet, "rows", scan.last_row, MAX_SHEET_ROWS)
+                if scan.cells > MAX_SHEET_CELLS:
+                    raise _too_large(name, sheet, "cells", scan.cells, MAX_SHEET_CELLS)
                 el.clear()
-    return hidden, last_row, cells
+    return scan
 
 
 def load_xlsx(path: Path, data: bytes) -> ParsedDocument:
@@ -217,10 +230,10 @@ def _read_workbook(path: Path, zf: zipfile.ZipFile, wb: Any, version: str) -> Pa
     hidden_sheets: list[str] = []
     for ws in wb.worksheets:
         part = getattr(ws, "_worksheet_path", None)
-        hidden_rows: set[int] = set()
+        scan = _SheetScan()
         if part:
             try:
-                hidden_rows, _, _ = _scan_sheet_xml(path.name, ws.title, zf, part)
+                scan = _scan_sheet_xml(path.name, ws.title, zf, part)
             except (ET.ParseError, KeyError) as exc:
                 reason = f"{path.name}: sheet {ws.title!r} unreadable ({exc})"
                 raise DocumentLoadError(reason) from exc
@@ -239,9 +252,18 @@ def _read_workbook(path: Path, zf: zipfile.ZipFile, wb: Any, version: str) -> Pa
                 cells.pop()
             if not cells:
                 continue
-            if sheet_hidden or number in hidden_rows:
+            if sheet_hidden or number in scan.hidden_rows:
                 hidden_chars += sum(len(c) for c in cells)
                 continue
+            if scan.hidden_columns:
+                hidden_chars += sum(
+                    len(c) for i, c in enumerate(cells, 1) if i in scan.hidden_columns
+                )
+                cells = ["" if i in scan.hidden_columns else c for i, c in enumerate(cells, 1)]
+                while cells and not cells[-1]:
+                    cells.pop()
+                if not cells:
+                    continue
             sheet.add_row(number, cells)
         if sheet_hidden or sheet.header is None:
             out.truncate(mark)

@@ -38,7 +38,11 @@ def _shape_texts(shapes: Any, skip: Any) -> list[Any]:
     for shape in shapes:
         if skip is not None and shape.shape_id == skip:
             continue
-        if getattr(shape, "shape_type", None) == 6:  # MSO_SHAPE_TYPE.GROUP
+        try:
+            kind = shape.shape_type
+        except NotImplementedError:  # a graphic frame python-pptx does not model
+            kind = None
+        if kind == 6:  # MSO_SHAPE_TYPE.GROUP
             out += _shape_texts(shape.shapes, None)
         elif getattr(shape, "has_table", False) and shape.has_table:
             rows = [[_clean(c.text) for c in row.cells] for row in shape.table.rows]
@@ -73,6 +77,16 @@ def load_pptx(path: Path, data: bytes) -> ParsedDocument:
         deck = pptx.Presentation(io.BytesIO(data))
     except Exception as exc:
         raise DocumentLoadError(f"{path.name}: unreadable PowerPoint file ({exc})") from exc
+    try:
+        return _read_deck(path, deck, pptx.__version__)
+    except DocumentLoadError:
+        raise
+    except Exception as exc:  # a malformed slide part (python-pptx parses slides lazily)
+        raise DocumentLoadError(f"{path.name}: unreadable PowerPoint file ({exc})") from exc
+
+
+def _read_deck(path: Path, deck: Any, version: str) -> ParsedDocument:
+    """The canonical text, one segment per visible slide (see the module docstring)."""
     out = TextBuilder()
     segments: list[Segment] = []
     tables: list[Table] = []
@@ -129,7 +143,7 @@ def load_pptx(path: Path, data: bytes) -> ParsedDocument:
         first_heading=first_title,
         pages=count,
         empty_pages=empty,
-        parser=f"citerag.pptx/1 (python-pptx {getattr(pptx, '__version__', 'unknown')})",
+        parser=f"citerag.pptx/1 (python-pptx {version})",
         hidden_chars=hidden,
         warnings=[f"left out {hidden} characters of hidden slides"] if hidden else [],
     )

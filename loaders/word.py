@@ -136,6 +136,16 @@ def load_docx(path: Path, data: bytes) -> ParsedDocument:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:
         raise DocumentLoadError(f"{path.name}: unreadable Word document ({exc})") from exc
+    try:
+        return _read_document(path, document)
+    except DocumentLoadError:
+        raise
+    except Exception as exc:  # a malformed part python-docx reads lazily (styles, properties)
+        raise DocumentLoadError(f"{path.name}: unreadable Word document ({exc})") from exc
+
+
+def _read_document(path: Path, document: Any) -> ParsedDocument:
+    """The canonical text of the body, sections and tables (see the module docstring)."""
     styles = {s.style_id: s.name or "" for s in document.styles}
     walker = _Walker()
     out = TextBuilder()
