@@ -233,6 +233,10 @@ def _software() -> dict[str, str]:
         "faiss-cpu",
         "sentence-transformers",
         "cryptography",
+        "python-docx",
+        "python-pptx",
+        "openpyxl",
+        "defusedxml",
     ):
         try:
             out[pkg] = md.version(pkg)
