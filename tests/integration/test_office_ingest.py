@@ -96,6 +96,7 @@ def graph(office_index, embedding_model):
 def test_hostile_file_fails_alone(office_index, embedding_model) -> None:
     folder, index_dir, report = office_index
     assert list(report.failed) == [PREFIX + "locked.docx"]
+    assert report.pages == 0  # slides are not counted as PDF pages
     assert "encrypted or not an Office Open XML file" in report.failed[PREFIX + "locked.docx"]
     manifest = read_manifest(index_dir)
     rec = manifest.documents[doc_id_for(PREFIX + "locked.docx")]

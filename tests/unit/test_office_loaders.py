@@ -313,6 +313,21 @@ def test_entity_expansion_refused(tmp_path: Path) -> None:
     assert err.kind == "unsafe" and "word/document.xml" in err.reason and "DTD" in err.reason
 
 
+XXE_SHEET = b"""<?xml version="1.0"?>
+<!DOCTYPE worksheet [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">
+<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&xxe;</t></is></c></row></sheetData>
+</worksheet>"""
+
+
+def test_external_entity_in_a_sheet_refused(tmp_path: Path) -> None:
+    good = make_xlsx(tmp_path / "good.xlsx")
+    bad = _rezip(good, tmp_path / "xxe.xlsx", {"xl/worksheets/sheet1.xml": XXE_SHEET})
+    err = _load_error(bad)
+    assert err.kind == "unsafe" and "xl/worksheets/sheet1.xml" in err.reason
+    assert "root:" not in err.reason
+
+
 def test_zip_bomb_ratio_refused(tmp_path: Path) -> None:
     good = make_docx(tmp_path / "good.docx")
     bomb = _rezip(good, tmp_path / "bomb.docx", {"word/media/pad.bin": b""})
