@@ -10,7 +10,8 @@ block ``<summary>{...}</summary>``. This module:
   fabricated quotes are removed from the answer and flagged; sentences without a citation are
   flagged;
 * builds citations from what the **server** knows: document, locator label, link fragment
-  (``#page=N`` for PDFs, ``#char=start,end`` otherwise), the verified quote and its exact
+  (``#page=N`` for PDFs, ``#slide=N`` for slides, ``#sheet=Sales&rows=12-18`` for spreadsheet
+  rows, ``#char=start,end`` otherwise), the verified quote and its exact
   range in the document's canonical text, and the passage's scores.
 """
 
