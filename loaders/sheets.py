@@ -14,7 +14,8 @@ whatever the global ``--table-rows`` switch says; each such chunk records its ``
 line per non-empty row, cells joined by `` | `` (trailing empty cells dropped); sheets are
 separated by blank lines. A sheet's segment (``section`` = sheet name) runs from its first
 data row to its last, so the name and header lines are headings, not chunk content. Values
-are the cached results (``data_only=True``), never formulas. Hidden and very hidden sheets,
+are the cached results (``data_only=True``), never formulas, shown with their common
+number formats (:func:`display_text`: ``1,204``, ``12.5%``). Hidden and very hidden sheets,
 hidden rows and hidden columns are not indexed; their characters count as hidden content.
 (A hidden column's header cell is blanked like any other cell of it.)
 
@@ -76,6 +77,53 @@ def cell_text(value: Any) -> str:
     if isinstance(value, dt.date | dt.time):
         return value.isoformat()
     return _WS.sub(" ", str(value)).strip()
+
+
+_FMT_TOKEN = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|[_*].|[#0,.%]+|.', re.S)
+_PLAIN_NUMBER_FMT = re.compile(r"[#0,]*0(?:\.(0+))?%?")
+
+
+def _literal(token: str) -> str:
+    """What a non-numeric token of a number format prints."""
+    if token.startswith('"'):
+        return token[1:-1]
+    if token.startswith("\\"):
+        return token[1:]
+    if token.startswith("[$"):  # [$€-407]: a currency symbol and a locale
+        return token[2:-1].split("-", 1)[0]
+    if token.startswith(("[", "_", "*")):  # colours, conditions, spacing, fill
+        return ""
+    return token
+
+
+def display_text(value: Any, number_format: str | None) -> str:
+    """A cell as a spreadsheet shows it, for the common number formats.
+
+    Thousands separators (``#,##0`` -> ``1,204``), fixed decimals (``0.00``), percentages
+    (``0.0%`` -> ``12.5%``) and literal text around the number (``"$"#,##0.00`` ->
+    ``$1,234.50``) are applied; anything else (scientific, fractions, scaling, ``General``)
+    falls back to :func:`cell_text`. Dates are already dates (openpyxl reads date-formatted
+    numbers as such).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not number_format:
+        return cell_text(value)
+    tokens = _FMT_TOKEN.findall(number_format.split(";")[0])
+    numeric = [i for i, t in enumerate(tokens) if t[0] in "#0,.%" and any(ch in t for ch in "#0")]
+    if len(numeric) != 1:
+        return cell_text(value)
+    core = tokens[numeric[0]]
+    m = _PLAIN_NUMBER_FMT.fullmatch(core)
+    if not m:
+        return cell_text(value)
+    percent = core.endswith("%")
+    decimals = len(m.group(1) or "")
+    comma = "," if "," in core else ""
+    shown = abs(value) * 100 if percent else abs(value)
+    number = f"{shown:{comma}.{decimals}f}" + ("%" if percent else "")
+    prefix = "".join(_literal(t) for t in tokens[: numeric[0]])
+    suffix = "".join(_literal(t) for t in tokens[numeric[0] + 1 :])
+    sign = "-" if value < 0 and number.strip("0.,%") else ""
+    return f"{sign}{prefix}{number}{suffix}".strip()
 
 
 def column_letter(index: int) -> str:
@@ -246,8 +294,8 @@ def _read_workbook(path: Path, zf: zipfile.ZipFile, wb: Any, version: str) -> Pa
         out.add(ws.title)
         out.add("\n")
         sheet = _Sheet(out, ws.title, "xlsx")
-        for number, values in enumerate(ws.iter_rows(min_row=1, values_only=True), start=1):
-            cells = [cell_text(v) for v in values]
+        for number, row in enumerate(ws.iter_rows(min_row=1), start=1):
+            cells = [display_text(c.value, c.number_format) for c in row]
             while cells and not cells[-1]:
                 cells.pop()
             if not cells:

@@ -168,6 +168,7 @@ def make_xlsx(path: Path) -> Path:
     ws["D1"] = "Total"
     ws["D2"] = "=B2*2"  # a formula: only a cached value would be indexed, never "=B2*2"
     ws.row_dimensions[3].hidden = True
+    ws["B2"].number_format = "#,##0"  # shown as a spreadsheet shows it
     for i in range(40):
         ws.append([f"Region {i}", i, "Q1"])
     secret = wb.create_sheet("Secret")
@@ -190,7 +191,8 @@ def test_xlsx_rows_carry_headers_and_locators(tmp_path: Path) -> None:
     chunks = _chunks(doc)
     assert all(c.metadata["block_type"] == "table_row" for c in chunks)
     first = chunks[0]
-    assert "Region: North; Units sold: 1204; Quarter: Q3" in first.text
+    assert "Region: North; Units sold: 1,204; Quarter: Q3" in first.text
+    assert "North | 1,204 | Q3" in first.content
     assert "Region: South; Units sold: 551.5; Quarter: Q4" in first.text
     assert first.metadata["sheet"] == "Sales" and first.metadata["row_start"] == 2
     last = chunks[-1]
@@ -199,6 +201,24 @@ def test_xlsx_rows_carry_headers_and_locators(tmp_path: Path) -> None:
     end = first.metadata["row_end"]
     assert fragment == f"#sheet=Sales&rows=2-{end}" and label == f"sheet Sales, rows 2-{end}"
     assert len(chunks) > 1
+
+
+@pytest.mark.parametrize(
+    ("value", "fmt", "shown"),
+    [
+        (1204, "#,##0", "1,204"),
+        (0.125, "0.0%", "12.5%"),
+        (1234.5, '"$"#,##0.00', "$1,234.50"),
+        (-5.5, "0.00", "-5.50"),
+        (5, '0 "kg"', "5 kg"),
+        (1234.5, "0.00E+00", "1234.5"),  # not modelled: the plain value
+        (3.0, "General", "3"),
+    ],
+)
+def test_display_text(value: float, fmt: str, shown: str) -> None:
+    from loaders.sheets import display_text
+
+    assert display_text(value, fmt) == shown
 
 
 def test_csv_dialect_quotes_and_rows(tmp_path: Path) -> None:
