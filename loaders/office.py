@@ -10,7 +10,9 @@ any parser sees one, :func:`check_office_zip` refuses, with a :class:`DocumentLo
 * a zip bomb, judged from the archive's directory alone (nothing is inflated): more than
   :data:`MAX_ZIP_MEMBERS` members, more than :data:`MAX_UNCOMPRESSED_BYTES` uncompressed in
   total (``too_large``), or a member inflating more than :data:`MAX_COMPRESSION_RATIO` times
-  (``unsafe``);
+  (``unsafe``). A member whose header under-declares its size cannot get past this either:
+  :mod:`zipfile` never inflates a member beyond its declared size, and the CRC check then
+  fails the read (``corrupt``);
 * an XML part with a document type declaration (``<!DOCTYPE``): entity-expansion attacks
   ("billion laughs", external entities) need one, and Office never writes one (``unsafe``).
   Each XML part is read with :mod:`defusedxml` (``forbid_dtd=True``) only up to its root

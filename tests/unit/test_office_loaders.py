@@ -494,3 +494,35 @@ def test_malformed_slide_part_fails_as_corrupt(tmp_path: Path) -> None:
     err = _load_error(bad)
     assert err.kind == "corrupt"
     assert "slide1.xml" in err.reason or "unreadable PowerPoint" in err.reason
+
+
+def _lie_about_size(data: bytes, name: str, size: int) -> bytes:
+    """Patch a member's declared uncompressed size in its local and central headers."""
+    import struct
+
+    raw = bytearray(data)
+    key = name.encode()
+    for sig, size_at in ((b"PK\x01\x02", 24), (b"PK\x03\x04", 22)):
+        pos = raw.find(sig)
+        while pos >= 0:
+            name_at = pos + (46 if sig == b"PK\x01\x02" else 30)
+            name_len = struct.unpack_from("<H", raw, pos + (28 if sig == b"PK\x01\x02" else 26))[0]
+            if bytes(raw[name_at : name_at + name_len]) == key:
+                struct.pack_into("<I", raw, pos + size_at, size)
+            pos = raw.find(sig, pos + 4)
+    return bytes(raw)
+
+
+def test_member_lying_about_its_size_is_not_inflated_past_it(tmp_path: Path) -> None:
+    """A zip bomb that declares a small size: zipfile stops at the declared size, the CRC
+    check fails, and the document fails as corrupt (the cap on declared sizes holds)."""
+    good = make_docx(tmp_path / "good.docx")
+    with zipfile.ZipFile(good) as zf:
+        xml = zf.read("word/document.xml")
+    padded = xml.replace(b"<w:body>", b"<w:body>" + b" " * (30 * 1024 * 1024), 1)
+    bomb = _rezip(good, tmp_path / "bomb.docx", {"word/document.xml": padded})
+    lying = _lie_about_size(bomb.read_bytes(), "word/document.xml", 4096)
+    with zipfile.ZipFile(io.BytesIO(lying)) as zf:
+        assert zf.getinfo("word/document.xml").file_size == 4096
+    err = _load_error(tmp_path / "lying.docx", lying)
+    assert err.kind == "corrupt" and "word/document.xml" in err.reason, err.reason
