@@ -1,6 +1,7 @@
 """Word loader (``.docx``, python-docx): paragraphs, headings, lists and tables in body order.
 
-The canonical text is the document body read in order: each paragraph on its own, separated
+The canonical text is the document body read in order (through content controls,
+``w:sdt``, and custom XML wrappers): each paragraph on its own, separated
 by blank lines; a list paragraph (numbering or a ``List …`` style) opened by ``- `` so it is
 a ``list_item`` block; a table as one line per row, cells joined by `` | `` (a cell's
 paragraphs joined by spaces). Headings (``Title``, ``Heading 1``–``Heading 9`` styles) stay
@@ -151,7 +152,7 @@ def _read_document(path: Path, document: Any) -> ParsedDocument:
     out = TextBuilder()
     heads: list[tuple[int, int, int, str]] = []
     tables: list[Table] = []
-    for child in document.element.body.iterchildren():
+    for child in _body_blocks(document.element.body):
         if child.tag == W + "p":
             text = walker.text(child)
             if not text:
@@ -193,6 +194,19 @@ def _read_document(path: Path, document: Any) -> ParsedDocument:
         hidden_chars=hidden,
         warnings=[f"left out {hidden} characters of hidden text"] if hidden else [],
     )
+
+
+#: Body-level wrappers whose content is ordinary body text (content controls, custom XML).
+_WRAPPERS = frozenset({W + "sdt", W + "sdtContent", W + "customXml"})
+
+
+def _body_blocks(el: Any) -> Any:
+    """The body's paragraphs and tables in order, read through content controls."""
+    for child in el.iterchildren():
+        if child.tag in (W + "p", W + "tbl"):
+            yield child
+        elif child.tag in _WRAPPERS:
+            yield from _body_blocks(child)
 
 
 def _table(tbl: Any, walker: _Walker, out: TextBuilder) -> Table | None:

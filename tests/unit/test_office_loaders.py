@@ -88,6 +88,12 @@ def make_docx(path: Path) -> Path:
         for j, value in enumerate(row):
             table.cell(i, j).text = value
     d.add_comment(p.runs[0], text="COMMENTTEXT reviewer remark", author="R")
+    # A content control (w:sdt) around a paragraph: its text is body text.
+    wrapped = d.add_paragraph("Gloves are issued at the gate.")._p
+    sdt, content = OxmlElement("w:sdt"), OxmlElement("w:sdtContent")
+    wrapped.addprevious(sdt)
+    content.append(wrapped)
+    sdt.append(content)
     d.save(path)
     return path
 
@@ -96,7 +102,7 @@ def test_docx_sections_lists_tables_and_exclusions(tmp_path: Path) -> None:
     doc = load_file(make_docx(tmp_path / "handbook.docx"))
     assert doc.file_type == "docx"
     assert doc.title == "Site safety handbook" and doc.title_source == "office_title"
-    assert "Wear a helmet" in doc.text
+    assert "Wear a helmet" in doc.text and "Gloves are issued at the gate." in doc.text
     for absent in ("DELETEDWORDS", "HIDDENRUN", "COMMENTTEXT"):
         assert absent not in doc.text
     assert doc.hidden_chars == len("HIDDENRUN planted text")
