@@ -18,6 +18,14 @@ chunked by row groups (up to ``chunk_size`` characters of content, or
 title and, per row, its column headers (``Total revenue — 2024: 8,214; 2023: 7,961``), while
 its ``content`` stays the verbatim span of the rows. Each chunk's ``block_type`` (the most
 specific block type it overlaps, see :mod:`loaders.blocks`) is in its metadata.
+
+Row-group chunking is opt-in (``ChunkSettings.table_rows``) except for tables whose
+``source`` is in :data:`ROW_TABLE_SOURCES`: a spreadsheet sheet (:mod:`loaders.sheets`) is
+nothing but rows, and a row split as plain text would lose the column names that say what
+its numbers are. This is decided per table, from the table itself, so neither the settings
+nor the ingest fingerprint change and other documents of the same build are chunked as
+before. A row group of numbered rows records ``row_start``/``row_end`` (and, for xlsx, its
+``sheet``) in its metadata for the citation locator.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
 #: A row group's embedded rows (without the header lines) stop growing at this many
 #: characters: the embedding model reads about 256 word pieces, and numbers cost several.
 TABLE_EMBED_CHARS = 700
+#: Table sources always chunked by row groups, whatever ``ChunkSettings.table_rows`` says.
+ROW_TABLE_SOURCES = frozenset({"xlsx", "csv"})
 
 
 @dataclass(frozen=True)
@@ -286,7 +296,9 @@ def chunk_document(
     splitter = make_splitter(settings)
     title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
-    runs = _table_runs(doc.tables) if settings.table_rows else []
+    # A spreadsheet's table is the whole sheet: chunked by row groups whatever the switch.
+    row_tables = [t for t in doc.tables if settings.table_rows or t.source in ROW_TABLE_SOURCES]
+    runs = _table_runs(row_tables)
     ri = 0
     for seg in doc.segments:
         header = make_header(title, seg.section)
@@ -460,6 +472,10 @@ def table_chunks(
         embedded = "\n".join([*lead, _describe_rows(group)])
         meta = dict(doc_meta)
         meta["block_type"] = "table_row"
+        if group[0].number is not None and group[-1].number is not None:
+            meta["row_start"], meta["row_end"] = group[0].number, group[-1].number
+            if table.source == "xlsx":
+                meta["sheet"] = section
         out.append(
             Chunk(
                 chunk_id=f"{doc_id}:{start}-{end}",

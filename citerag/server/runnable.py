@@ -90,8 +90,9 @@ class CiteragAnswer(BaseModel):
     answer: str = Field(default="", description="The answer with [n] citation markers.")
     citations: list[dict[str, Any]] = Field(
         default_factory=list,
-        description="One per cited passage: index, doc_name, locator, fragment (#page=N or "
-        "#char=a,b), quote, start/end, page, section, scores.",
+        description="One per cited passage: index, doc_name, locator, fragment (#page=N, "
+        "#slide=N, #sheet=S&rows=a-b, #rows=a-b or #char=a,b), quote, start/end, page, section, "
+        "scores.",
     )
     reason: str = Field(default="", description="Why the run ended no_evidence or failed.")
     generator: str | None = Field(default=None, description="The answerer that wrote it.")
