@@ -10,7 +10,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup ocr-engine demo serve test test-fast lint typecheck clean
+.PHONY: setup ocr-engine demo serve test test-fast lint typecheck docs clean
 
 setup: $(VENV)/.installed ocr-engine
 
@@ -55,6 +55,12 @@ test-fast: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	# the documentation site (mkdocs.yml, docs/): broken links or anchors fail the build
+	# (not --quiet: it hides the warnings that --strict turns into a failure)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .citerag/site
+
+docs: setup  # browse the documentation site at http://127.0.0.1:8000
+	$(BIN)/mkdocs serve
 
 typecheck: setup
 	$(BIN)/mypy

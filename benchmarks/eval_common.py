@@ -3,7 +3,7 @@
 
 Every benchmark reads the public data from ``<repo>/../shared/data`` (never copied into the
 repository), materialises it under ``benchmarks/out/work/`` and writes its results (JSON and
-a Markdown file with the README tables) to ``benchmarks/out/`` — both git-ignored.
+a Markdown file with the tables of docs/benchmarks/) to ``benchmarks/out/`` — both git-ignored.
 """
 
 from __future__ import annotations
@@ -187,3 +187,38 @@ def write(out: Path, stem: str, data: dict[str, Any], markdown: str) -> None:
     (out / f"{stem}.md").write_text(markdown + "\n", encoding="utf-8")
     print(markdown)
     log(f"wrote {out / (stem + '.json')} and {out / (stem + '.md')}")
+
+
+def cache_chunk_vectors(args: argparse.Namespace) -> None:
+    """Reuse chunk vectors across this benchmark's indexes (``<work>/chunk_vectors-<model>``).
+
+    Indexes that differ in one chunking knob share most embedded texts; this keeps the
+    vector of every text embedded once (keyed by a hash of the text and the model), so only
+    the texts a knob changes are embedded again. Vectors are the model's own: a text is
+    embedded exactly as :func:`citerag.embeddings.embed_texts` would, in its own batch.
+    """
+    import hashlib
+
+    import numpy as np
+
+    from citerag.index import chunk_vectors
+
+    _configure(args)
+    folder = args.work / f"chunk_vectors-{_model_slug(_MODEL_NAME) or 'default'}"
+    folder.mkdir(parents=True, exist_ok=True)
+    inner = chunk_vectors.embed_texts
+
+    def cached(emb: Any, texts: list[str], *a: Any, **kw: Any) -> Any:
+        keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
+        paths = [folder / k[:2] / f"{k}.npy" for k in keys]
+        todo = [i for i, p in enumerate(paths) if not p.exists()]
+        if todo:
+            fresh = inner(emb, [texts[i] for i in todo], *a, **kw)
+            for row, i in enumerate(todo):
+                paths[i].parent.mkdir(exist_ok=True)
+                np.save(paths[i], fresh[row])
+        if not texts:
+            return inner(emb, texts, *a, **kw)
+        return np.stack([np.load(p) for p in paths]).astype(np.float32)
+
+    chunk_vectors.embed_texts = cached  # type: ignore[assignment]

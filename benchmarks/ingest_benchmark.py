@@ -907,7 +907,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"\nWARNING: library code changed during the benchmark: {git_before} -> {git_after}"
             )
-        print("\nMarkdown (README):\n")
+        print("\nMarkdown (docs/benchmarks/ingestion.md):\n")
         print(md)
         result = {
             "benchmark": "ingest",

@@ -191,7 +191,7 @@ def plot(result: dict[str, Any], path: Path) -> None:
 
 
 def markdown(r: dict[str, Any]) -> str:
-    """The README table."""
+    """The table of docs/benchmarks/ingestion.md."""
     small = next((e for e in r["publications"] if "small.md" in e["sources"]), None)
     big = next((e for e in r["publications"] if "big.txt" in e["sources"]), None)
     rows = [

@@ -942,7 +942,7 @@ def serve_part(uri: str, model: Any, n: int, deadline: float) -> dict[str, Any]:
 
 
 def markdown(res: dict[str, Any]) -> str:
-    """The README-style tables."""
+    """The tables of docs/benchmarks/stores.md."""
     md = [
         f"## FAISS vs PostgreSQL + pgvector — {res['chunks']} chunks\n",
         f"{res['distinct']} distinct chunks (SciFact + SQuAD, default chunking), padded with "

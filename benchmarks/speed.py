@@ -724,7 +724,8 @@ INGEST_VARIANTS: dict[str, tuple[str, str | None, int | None, str | None]] = {
     "citerag-int8": ("citerag", "minilm-int8", None, None),
     "citerag-1thread": ("citerag", None, 1, None),
     "citerag-int8-1thread": ("citerag", "minilm-int8", 1, None),
-    # sentence vectors pooled from the chunk's own encoder pass (not the default: README)
+    # sentence vectors pooled from the chunk's own encoder pass (not the default:
+    # docs/benchmarks/ingestion.md)
     "citerag-contextual": ("citerag-contextual", None, None, None),
     "citerag-int8-contextual": ("citerag-contextual", "minilm-int8", None, None),
 }

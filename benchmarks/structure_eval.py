@@ -42,10 +42,26 @@ from pathlib import Path
 from typing import Any
 
 from constraints_eval import half
-from eval_common import REPO, cached_embeddings, log, model, parser, save_embeddings, write
+from eval_common import (
+    REPO,
+    cache_chunk_vectors,
+    cached_embeddings,
+    log,
+    model,
+    parser,
+    save_embeddings,
+    write,
+)
 
 KS = (1, 4, 8)
-CONFIGS = ("structure", "flat")
+#: Chunking configurations: name -> ``ChunkSettings`` keyword arguments. ``flat`` is the
+#: default; every other one is paired against it and against the plain recipe.
+CONFIGS: dict[str, dict[str, Any]] = {
+    "flat": {},
+    "titles": {"table_titles": True},
+    "structure": {"table_rows": True},
+}
+BASE = "flat"
 
 _INGEST_SCRIPT = """
 import os, sys, time
@@ -84,9 +100,9 @@ def _indexes(name: str, args: Any) -> tuple[Any, dict[str, Any], dict[str, float
     prep = prepare(name, args.data, args.work, **kwargs)
     loaded: dict[str, Any] = {}
     seconds: dict[str, float] = {}
-    for cfg in CONFIGS:
+    for cfg in args.configs:
         folder = Path(prep.root) / f"index-{cfg}"
-        chunking = ChunkSettings() if cfg == "structure" else ChunkSettings(table_rows=False)
+        chunking = ChunkSettings(**CONFIGS[cfg])
         t0 = time.perf_counter()
         report = ensure_index(
             prep,
@@ -112,7 +128,15 @@ def _plain_hits(corpus: Path, qs: list[Any], k: int) -> list[list[tuple[str, int
     for pdf in sorted(corpus.glob("*.pdf")):
         docs += PyPDFLoader(str(pdf)).load()
     chunks = RecursiveCharacterTextSplitter(chunk_size=600, chunk_overlap=80).split_documents(docs)
-    store = FAISS.from_documents(chunks, model().embeddings)
+    from citerag.index import chunk_vectors  # the (cached) vectors of the same model
+
+    texts = [c.page_content for c in chunks]
+    vectors = chunk_vectors.embed_texts(model().embeddings, texts)
+    store = FAISS.from_embeddings(
+        list(zip(texts, vectors.tolist(), strict=True)),
+        model().embeddings,
+        metadatas=[c.metadata for c in chunks],
+    )
     out = []
     for q in qs:
         found = store.similarity_search(q.question, k=k)
@@ -133,7 +157,24 @@ def main() -> int:
     p.add_argument("--sets", default="financebench,financebench-dev")
     p.add_argument("--max-company-pages", type=int, default=100)
     p.add_argument("--ingest-time", action="store_true", help="time ingest against ../main")
+    p.add_argument(
+        "--configs",
+        default="flat,titles,structure",
+        help=f"chunking configurations to index and compare (of {', '.join(CONFIGS)}; "
+        f"'{BASE}' always included)",
+    )
+    p.add_argument(
+        "--half",
+        default=None,
+        choices=("calibration", "test"),
+        help="only this financebench-dev half",
+    )
     args = p.parse_args()
+    args.configs = [BASE] + [c for c in args.configs.split(",") if c and c != BASE]
+    unknown = [c for c in args.configs if c not in CONFIGS]
+    if unknown:
+        p.error(f"unknown configuration(s) {unknown}; choose from {list(CONFIGS)}")
+    cache_chunk_vectors(args)
 
     from citerag.eval import metrics as stats
     from citerag.eval import report
@@ -147,6 +188,8 @@ def main() -> int:
     for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
         prep, loaded, seconds = _indexes(name, args)
         qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
+        if name == "financebench-dev" and args.half:
+            qs = [q for q in qs if half(q.id) == args.half]
         hits: dict[str, dict[int, list[bool]]] = {}
         chunks: dict[str, int] = {}
         for cfg, idx in loaded.items():
@@ -160,8 +203,8 @@ def main() -> int:
         plain = _plain_hits(Path(prep.corpus), qs, max(KS))
         pairs = list(zip(qs, plain, strict=True))
         hits["plain"] = {k: [_plain_hit(q, t, k) for q, t in pairs] for k in KS}
-        subsets = {"all": [True] * len(qs)}
-        if name == "financebench-dev":
+        subsets = {args.half or "all": [True] * len(qs)}
+        if name == "financebench-dev" and not args.half:
             subsets = {"test": [half(q.id) == "test" for q in qs], "all": subsets["all"]}
         entry: dict[str, Any] = {"ingest_seconds": seconds, "chunks": chunks, "subsets": {}}
         for label, keep in subsets.items():
@@ -174,14 +217,14 @@ def main() -> int:
                 [c, *[stats.Proportion(sum(sel[c][k]), len(ids)).fmt() for k in KS]] for c in sel
             ]
             paired = {
-                f"structure vs {other} hit@{k}": stats.paired(
-                    sel["structure"][k], sel[other][k], ids
-                )
-                for other in ("flat", "plain")
+                f"{cfg} vs {other} hit@{k}": stats.paired(sel[cfg][k], sel[other][k], ids)
+                for cfg in [*args.configs[1:], BASE]
+                for other in (BASE, "plain")
+                if other != cfg
                 for k in KS
             }
             md.append(
-                f"### {prep.name}: {len(loaded['structure'].manifest.documents)} filings, "
+                f"### {prep.name}: {len(loaded[BASE].manifest.documents)} filings, "
                 f"{len(ids)} questions ({label})\n\n"
                 + report.table(["chunking", *[f"page hit@{k}" for k in KS]], rows)
                 + "\n\nPaired: "

@@ -64,8 +64,8 @@ REFUSAL_RULES: tuple[str, ...] = (
     "focus_names_check",
     "focus_check",
 )
-#: The rules on by default: each paid for itself in ``benchmarks/refusal_rules.py`` (README,
-#: "Refusal rules"). The one source of the defaults ``RAGConfig`` and
+#: The rules on by default: each paid for itself in ``benchmarks/refusal_rules.py`` (docs/
+#: benchmarks/answering.md, "Refusal rules"). The one source of the defaults ``RAGConfig`` and
 #: :func:`chains.answerers.make_answerer` give them.
 DEFAULT_RULES: frozenset[str] = frozenset(
     {

@@ -10,7 +10,8 @@ block ``<summary>{...}</summary>``. This module:
   fabricated quotes are removed from the answer and flagged; sentences without a citation are
   flagged;
 * builds citations from what the **server** knows: document, locator label, link fragment
-  (``#page=N`` for PDFs, ``#char=start,end`` otherwise), the verified quote and its exact
+  (``#page=N`` for PDFs, ``#slide=N`` for slides, ``#sheet=Sales&rows=12-18`` for spreadsheet
+  rows, ``#char=start,end`` otherwise), the verified quote and its exact
   range in the document's canonical text, and the passage's scores.
 """
 
@@ -20,6 +21,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote as url_quote
 
 from chains.assemble import Passage
 from loaders.sentences import sentence_spans
@@ -266,15 +268,28 @@ def validate(prose: str, passages: list[Passage]) -> Validation:
 def locator(meta: dict[str, Any], start: int, end: int) -> tuple[str, str]:
     """Return ``(label, fragment)`` for a range of a document.
 
-    PDFs link to the page (``#page=N``, PDF Open Parameters); other documents to the
+    PDFs link to the page (``#page=N``, PDF Open Parameters); slides of a presentation to
+    the slide (``#slide=N``); a spreadsheet's row group to its sheet and rows
+    (``#sheet=Sales&rows=12-18``, or ``#rows=12-18`` for a CSV file); other documents to the
     character range in their canonical text (``#char=start,end``).
     """
+    file_type = meta.get("file_type")
+    section = meta.get("section")
+    if file_type == "pptx" and meta.get("page"):
+        label = f"slide {meta['page']}" + (f", {section}" if section else "")
+        return label, f"#slide={meta['page']}"
+    if file_type in ("xlsx", "csv") and meta.get("row_start") is not None:
+        rows = f"{meta['row_start']}-{meta.get('row_end', meta['row_start'])}"
+        sheet = meta.get("sheet")
+        if sheet:
+            fragment = f"#sheet={url_quote(str(sheet), safe='')}&rows={rows}"
+            return f"sheet {sheet}, rows {rows}", fragment
+        return f"rows {rows}", f"#rows={rows}"
     if meta.get("page"):
         label = f"page {meta['page']}"
         if meta.get("section"):
             label += f", {meta['section']}"
         return label, f"#page={meta['page']}"
-    section = meta.get("section")
     label = (f"{section}, " if section else "") + f"characters {start}–{end}"
     return label, f"#char={start},{end}"
 

@@ -133,7 +133,7 @@ def same_scale(model: str, calibrated_with: str) -> bool:
 
     The same model — by identity, or a local folder named as the hub model (``.../all-mpnet-
     base-v2`` for ``sentence-transformers/all-mpnet-base-v2``) — or the bundled model's int8
-    ONNX export (cosine >= 0.998 with the float vectors, README "Measured figures"). An
+    ONNX export (cosine >= 0.998 with the float vectors, docs/benchmarks/serving.md). An
     entry's ``holds_for`` lists further models its threshold was checked on.
     """
     from citerag.embeddings import DEFAULT_MODEL, INT8_MODEL

@@ -501,7 +501,7 @@ def describe_model_error(
 
 
 def settings_table_markdown() -> str:
-    """The README's chat-model settings table, generated from :data:`MODEL_SETTINGS`."""
+    """The settings table of docs/guides/your-own-model.md, from :data:`MODEL_SETTINGS`."""
     from graphs.config import MODEL_KNOBS
 
     knob_of = {setting: name for name, setting in MODEL_KNOBS.items()}

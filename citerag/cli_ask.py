@@ -289,7 +289,7 @@ def _answer_arguments(sp: argparse.ArgumentParser) -> None:
         dest="settings",
         action="append",
         metavar="KEY=VALUE",
-        help="any configuration knob (see the README's configuration table), e.g. "
+        help="any configuration knob (see docs/reference/configuration.md), e.g. "
         "--set number_check=false --set k=30; repeatable",
     )
     sp.add_argument("--embedding-model", default=None)

@@ -11,7 +11,7 @@
     citerag ladder --sample [-n 20000]
     citerag eval-prepare squad|scifact|financebench --work DIR [--ingest]
 
-The question format is documented in :mod:`citerag.eval.questions` and the README.
+The question format is documented in :mod:`citerag.eval.questions` and docs/guides/evaluation.md.
 """
 
 from __future__ import annotations
@@ -850,8 +850,8 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp = sub.add_parser(
         "eval",
         help="retrieval metrics with intervals, failure attribution, paired tests",
-        description="Run a question file (JSONL; see the README's 'Question format') through "
-        "the graph's retrieval stages under one or more configurations.",
+        description="Run a question file (JSONL; see docs/guides/evaluation.md, 'Question "
+        "format') through the graph's retrieval stages under one or more configurations.",
     )
     shared(sp)
     sp.add_argument("questions", help="question file (JSONL)")

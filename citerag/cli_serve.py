@@ -1,7 +1,7 @@
 """``citerag serve``: run the HTTP service (LangServe graph routes + documents API) with uvicorn.
 
 Settings come from ``--config FILE`` (TOML), then ``CITERAG_*`` environment variables, then
-these flags; see :mod:`citerag.server.settings` and the README's "Serve it" section.
+these flags; see :mod:`citerag.server.settings` and docs/guides/serving.md.
 
 By default one uvicorn worker process per core (at most 4; ``--workers N`` to choose, ``1``
 for a single process) shares one port; each builds the app from the parent's settings,

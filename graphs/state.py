@@ -61,11 +61,12 @@ class RAGOutput(TypedDict, total=False):
         status: ``answered``, ``no_evidence`` or ``failed``.
         answer: The answer with ``[n]`` markers (a fixed no-evidence sentence otherwise).
         citations: One entry per cited passage: ``index``, ``doc_name``, ``locator``,
-            ``fragment`` (``#page=N`` / ``#char=a,b``), ``quote``, ``start``/``end`` in the
+            ``fragment`` (``#page=N`` / ``#slide=N`` / ``#sheet=S&rows=a-b`` / ``#rows=a-b``
+            / ``#char=a,b``), ``quote``, ``start``/``end`` in the
             document's canonical text, ``page``, ``section``, ``scores``.
         reason: Why the run ended ``no_evidence`` or ``failed`` ('' when answered).
         generator: Which answerer produced the text (``extractive`` or a model name).
-        trace: Everything needed to audit the run (see the README's trace section).
+        trace: Everything needed to audit the run (see docs/reference/trace.md).
         messages: The conversation including this turn (see :class:`RAGInput`).
     """
 

@@ -26,7 +26,9 @@ class DocumentLoadError(Exception):
     Attributes:
         reason: A short human-readable reason recorded in the failed-document ledger.
         kind: A machine-readable category (``corrupt``, ``encrypted``, ``empty``,
-            ``binary``, ``unsupported``, ``needs_ocr``, ``too_large``, ``bad_metadata``).
+            ``binary``, ``unsupported``, ``needs_ocr``, ``too_large``, ``bad_metadata``;
+            for Office files also ``mismatch`` (the content is not what the suffix says)
+            and ``unsafe`` (a zip bomb's compression ratio, an XML DTD/entity declaration)).
     """
 
     def __init__(self, reason: str, kind: str = "corrupt") -> None:
@@ -60,7 +62,8 @@ class ParsedDocument:
         text: Canonical text; all character ranges index into it.
         segments: Pages or sections, in document order, covering the useful text.
         title: Display title (from metadata/headings, else the file name).
-        file_type: ``pdf``, ``markdown``, ``html``, ``text`` or ``image`` (read by OCR).
+        file_type: ``pdf``, ``markdown``, ``html``, ``text``, ``docx``, ``pptx``, ``xlsx``,
+            ``csv``, ``eml`` or ``image`` (read by OCR).
         title_source: Where ``title`` came from: ``pdf_title``, ``html_title``,
             ``front_matter``, ``first_heading`` or ``file_name`` (the loader's fallback).
         first_heading: The document's first level-1 heading, if it has one.
@@ -77,6 +80,8 @@ class ParsedDocument:
         blocks: Typed spans (heading, paragraph, list item, table row, question/answer
             pair, caption, page header/footer) in document order; see :mod:`loaders.blocks`.
         tables: Tables with their title, column names and rows (verbatim spans).
+        properties: Format-specific document properties copied onto every chunk's metadata
+            (an e-mail's ``email_from``, ``email_to``, ``email_date``); strings only.
         ocr_pages: 1-based page -> its OCR result (text, confidence, words with their
             canonical character ranges and boxes in points), for pages read by OCR.
     """
@@ -96,4 +101,5 @@ class ParsedDocument:
     hidden_chars: int = 0
     blocks: list[Block] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    properties: dict[str, str] = field(default_factory=dict)
     ocr_pages: dict[int, OcrPage] = field(default_factory=dict)

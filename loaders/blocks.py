@@ -73,6 +73,8 @@ class TableRow:
         columns: Each cell's column name ('' when the column has no header).
         group: The nearest label-only line above it inside the table (a sub-heading such as
             "Cash Flows from Investing Activities"; '' when none).
+        number: The row's number in its source (a spreadsheet's row number, a CSV record's
+            1-based number counting the header); ``None`` when it has none.
     """
 
     start: int
@@ -81,6 +83,7 @@ class TableRow:
     cells: tuple[str, ...]
     columns: tuple[str, ...]
     group: str = ""
+    number: int | None = None
 
     def describe(self, *, with_group: bool = True) -> str:
         """``group — label — column: cell; column: cell`` (the row with its headers).

@@ -1,6 +1,6 @@
 """Split a parsed document into chunks that know exactly where they came from.
 
-Each chunk keeps **two texts** (see the design notes in ``README.md``):
+Each chunk keeps **two texts** (see ``docs/index.md``, "What it does"):
 
 * ``text`` — what is embedded and searched: a contextual header ``title > section path``
   followed by the chunk's own words. The header tells the embedding model what an otherwise
@@ -18,10 +18,19 @@ chunked by row groups (up to ``chunk_size`` characters of content, or
 title and, per row, its column headers (``Total revenue — 2024: 8,214; 2023: 7,961``), while
 its ``content`` stays the verbatim span of the rows. Each chunk's ``block_type`` (the most
 specific block type it overlaps, see :mod:`loaders.blocks`) is in its metadata.
+
+Row-group chunking is opt-in (``ChunkSettings.table_rows``) except for tables whose
+``source`` is in :data:`ROW_TABLE_SOURCES`: a spreadsheet sheet (:mod:`loaders.sheets`) is
+nothing but rows, and a row split as plain text would lose the column names that say what
+its numbers are. This is decided per table, from the table itself, so neither the settings
+nor the ingest fingerprint change and other documents of the same build are chunked as
+before. A row group of numbered rows records ``row_start``/``row_end`` (and, for xlsx, its
+``sheet``) in its metadata for the citation locator.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from dataclasses import asdict, dataclass, field
@@ -39,6 +48,8 @@ SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
 #: A row group's embedded rows (without the header lines) stop growing at this many
 #: characters: the embedding model reads about 256 word pieces, and numbers cost several.
 TABLE_EMBED_CHARS = 700
+#: Table sources always chunked by row groups, whatever ``ChunkSettings.table_rows`` says.
+ROW_TABLE_SOURCES = frozenset({"xlsx", "csv"})
 
 
 @dataclass(frozen=True)
@@ -51,14 +62,19 @@ class ChunkSettings:
         contextual_header: Prefix the embedded text with ``title > section``.
         table_rows: Chunk tables by whole rows with their headers in the embedded text
             (``citerag ingest --table-rows``). Off by default: on the FinanceBench filings it
-            found the evidence page no more often than plain splitting (README "Structure");
+            found the evidence page no more often than plain splitting (docs/concepts/structure.md);
             the structural model (block types, tables) is recorded either way.
+        table_titles: Add the title of the table a chunk overlaps (a statement's
+            ``Consolidated Statements of Cash Flows … (Millions)``) to its embedded header, so
+            a chunk cut from the middle of a statement still says which statement it is
+            from. Only with ``contextual_header``; row groups carry the title either way.
     """
 
     chunk_size: int = 600
     chunk_overlap: int = 80
     contextual_header: bool = True
     table_rows: bool = False
+    table_titles: bool = False
 
     def describe(self) -> dict[str, Any]:
         """Return the settings plus splitter identity for the build manifest."""
@@ -281,7 +297,9 @@ def chunk_document(
     splitter = make_splitter(settings)
     title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
-    runs = _table_runs(doc.tables) if settings.table_rows else []
+    # A spreadsheet's table is the whole sheet: chunked by row groups whatever the switch.
+    row_tables = [t for t in doc.tables if settings.table_rows or t.source in ROW_TABLE_SOURCES]
+    runs = _table_runs(row_tables)
     ri = 0
     for seg in doc.segments:
         header = make_header(title, seg.section)
@@ -307,6 +325,8 @@ def chunk_document(
             pos = rows[-1].end
             ri += 1
         chunks += _text_chunks(doc, pos, seg.end, header, seg, settings, doc_meta, chunks, splitter)
+    if settings.table_titles and settings.contextual_header and doc.tables:
+        _add_table_titles(chunks, doc.tables, title)
     index = BlockIndex(doc.blocks)
     for chunk in chunks:
         kinds = index.kinds(chunk.start, chunk.end) if doc.blocks else []
@@ -317,6 +337,34 @@ def chunk_document(
             chunk.metadata["ocr"] = True
             chunk.metadata["ocr_confidence"] = ocr.confidence
     return chunks
+
+
+#: A table title longer than this is cut (at a word) before it joins an embedded header.
+MAX_TITLE_CHARS = 160
+
+
+def _add_table_titles(chunks: list[Chunk], tables: list[Table], doc_title: str) -> None:
+    """Put the title of the first titled table each text chunk overlaps into its header.
+
+    Only the embedded ``text`` changes (``content`` and offsets stay); row-group chunks
+    (``block_type == "table_row"``) already carry their table's title.
+    """
+    titled = sorted((t for t in tables if t.title.strip()), key=lambda t: t.start)
+    if not titled:
+        return
+    starts = [t.start for t in titled]
+    for chunk in chunks:
+        if chunk.metadata.get("block_type") == "table_row":
+            continue
+        i = bisect.bisect_right(starts, chunk.end) - 1
+        # the latest titled table starting before the chunk ends (tables do not nest)
+        if i < 0 or titled[i].end <= chunk.start:
+            continue
+        table_title = " ".join(titled[i].title.split())
+        if len(table_title) > MAX_TITLE_CHARS:
+            table_title = table_title[:MAX_TITLE_CHARS].rsplit(" ", 1)[0]
+        header = make_header(doc_title, chunk.section)
+        chunk.text = f"{header}\n{table_title}\n{chunk.content}"
 
 
 def _text_chunks(
@@ -429,6 +477,10 @@ def table_chunks(
         embedded = "\n".join([*lead, _describe_rows(group)])
         meta = dict(doc_meta)
         meta["block_type"] = "table_row"
+        if group[0].number is not None and group[-1].number is not None:
+            meta["row_start"], meta["row_end"] = group[0].number, group[-1].number
+            if table.source == "xlsx":
+                meta["sheet"] = section
         out.append(
             Chunk(
                 chunk_id=f"{doc_id}:{start}-{end}",

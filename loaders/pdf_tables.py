@@ -24,8 +24,8 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
    text stays an ordinary paragraph).
 
 Everything is geometric: no vocabulary of statement names or labels. Measured against
-pdfplumber (its ``lines`` and ``text`` table strategies) in ``README.md``
-(Tables as evidence): pdfplumber was 10–30 times slower per page and split statements into
+pdfplumber (its ``lines`` and ``text`` table strategies) in
+``docs/concepts/structure.md``: pdfplumber was 10–30 times slower per page and split statements into
 fragments or words into pieces.
 """
 

@@ -380,7 +380,7 @@ def infer_document(
     ):
         user.update(layer)
         origin.update(dict.fromkeys(layer, name))
-    from_parser = doc.title_source in ("pdf_title", "html_title")
+    from_parser = doc.title_source in ("pdf_title", "html_title", "office_title", "email_subject")
     meta = infer_metadata(
         src.path.name,
         doc.title if from_parser else None,
@@ -417,6 +417,7 @@ def document_metadata(
         "doc_name": src.doc_name or src.path.name,
         "source": src.source,
         **about,
+        **parsed.properties,
         "file_type": parsed.file_type,
         "sha256": sha256,
         "access": src.access,

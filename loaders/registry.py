@@ -1,4 +1,11 @@
-"""Choose a loader by file type and load one file into a :class:`ParsedDocument`."""
+"""Choose a loader by file type and load one file into a :class:`ParsedDocument`.
+
+The suffix picks the loader; the content is checked where that is cheap. Office files
+(``.docx``, ``.pptx``, ``.xlsx``) must be zip archives holding the matching main part
+(:func:`loaders.office.check_office_zip`, which also refuses zip bombs, XML DTDs and
+password-protected OLE2 files); a ``.pdf`` that is really a zip or OLE2 file fails
+``mismatch`` before the PDF parser sees it.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,16 @@ from pathlib import Path
 
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import detect_blocks, markdown_tables
+from loaders.eml import load_eml
 from loaders.html import load_html
 from loaders.image import load_image
 from loaders.markdown import load_markdown
+from loaders.office import OLE2_MAGIC, ZIP_MAGIC, office_kind
 from loaders.pdf import load_pdf
+from loaders.sheets import load_csv, load_xlsx
+from loaders.slides import load_pptx
 from loaders.text import load_text
+from loaders.word import load_docx
 
 Loader = Callable[[Path, bytes], ParsedDocument]
 
@@ -25,6 +37,11 @@ LOADERS: dict[str, Loader] = {
     ".txt": load_text,
     ".text": load_text,
     ".rst": load_text,
+    ".docx": load_docx,
+    ".pptx": load_pptx,
+    ".xlsx": load_xlsx,
+    ".csv": load_csv,
+    ".eml": load_eml,
     ".png": load_image,
     ".jpg": load_image,
     ".jpeg": load_image,
@@ -66,11 +83,33 @@ def load_file(path: Path, data: bytes | None = None) -> ParsedDocument:
         data = path.read_bytes()
     if len(data) > MAX_FILE_BYTES:
         raise DocumentLoadError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes", "too_large")
+    check_content(path, data)
     doc = loader(path, data)
     if not doc.text.strip() or not doc.segments:
         raise DocumentLoadError(f"{path.name}: no text could be extracted", kind="empty")
     add_structure(doc)
     return doc
+
+
+def check_content(path: Path, data: bytes) -> None:
+    """Refuse a PDF-suffixed file whose bytes are a zip or OLE2 container.
+
+    (Office suffixes are checked by their loaders, :func:`loaders.office.check_office_zip`.)
+
+    Raises:
+        DocumentLoadError: ``mismatch``, naming what the file really is.
+    """
+    if path.suffix.lower() != ".pdf":
+        return
+    if data.startswith(ZIP_MAGIC):
+        kind = office_kind(data)
+        what = f"a {kind} file" if kind else "a zip archive"
+        raise DocumentLoadError(f"{path.name}: the file is {what}, not a PDF", kind="mismatch")
+    if data.startswith(OLE2_MAGIC):
+        raise DocumentLoadError(
+            f"{path.name}: the file is an OLE2 compound file (a legacy Office document), not a PDF",
+            kind="mismatch",
+        )
 
 
 def add_structure(doc: ParsedDocument) -> None:

@@ -234,6 +234,10 @@ def _software() -> dict[str, str]:
         "faiss-cpu",
         "sentence-transformers",
         "cryptography",
+        "python-docx",
+        "python-pptx",
+        "openpyxl",
+        "defusedxml",
     ):
         try:
             out[pkg] = md.version(pkg)
@@ -786,7 +790,8 @@ class ChunkFeed:
                 report.chunks_deleted += self.build.delete_document(src.doc_id)
             self.bar.set_postfix(failed=len(report.failed))
             return []
-        report.pages += pf.info.get("pages") or 0
+        if pf.info.get("file_type") == "pdf":  # a presentation's slides are not PDF pages
+            report.pages += pf.info.get("pages") or 0
         if pf.batches is not None:  # streamed: counted per segment by _stream
             rec.update(status="indexed", reason="", kind="")
             (report.updated if known else report.indexed).append(src.source)

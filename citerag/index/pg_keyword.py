@@ -20,8 +20,8 @@ Differences from the in-process BM25 (:mod:`citerag.index.bm25`): stemming ("fil
 "filing"); a compound like ``LOG-0042`` is one lexeme besides its parts; term frequency counts
 positions (at most 256 per lexeme) and length is counted in distinct lexemes; a chunk that
 holds only very common words of the question is not a candidate once the rarer ones fill the
-budget (in a large index only). The README has the measured
-difference.
+budget (in a large index only). docs/benchmarks/stores.md has the
+measured difference.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ SERVER_KEYS = (SERVER_GROUPS_KEY, SERVER_USER_KEY)
 #: The ``trace`` detail the server answers with unless ``[rag] trace`` or the client says
 #: otherwise: the decisions, ids, scores and timings without passage text or the model
 #: request (a ``full`` trace of the sample corpus is several times larger, and encoding it
-#: is a measurable share of a request; README "Measured figures").
+#: is a measurable share of a request; docs/benchmarks/serving.md).
 SERVER_TRACE_DEFAULT = "summary"
 
 #: Most earlier messages a request may carry in ``chat_history``.
@@ -90,8 +90,9 @@ class CiteragAnswer(BaseModel):
     answer: str = Field(default="", description="The answer with [n] citation markers.")
     citations: list[dict[str, Any]] = Field(
         default_factory=list,
-        description="One per cited passage: index, doc_name, locator, fragment (#page=N or "
-        "#char=a,b), quote, start/end, page, section, scores.",
+        description="One per cited passage: index, doc_name, locator, fragment (#page=N, "
+        "#slide=N, #sheet=S&rows=a-b, #rows=a-b or #char=a,b), quote, start/end, page, section, "
+        "scores.",
     )
     reason: str = Field(default="", description="Why the run ended no_evidence or failed.")
     generator: str | None = Field(default=None, description="The answerer that wrote it.")

@@ -11,7 +11,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     host = "127.0.0.1"
     port = 8000
     log_level = "info"
-    playground = false          # LangServe playground at /rag/playground/ (see README)
+    playground = false          # LangServe playground at /rag/playground/ (docs/guides/serving.md)
     public_docs = false         # true: /docs and /openapi.json without a token (schemas only)
     cookie_secure = false       # mark the playground cookie Secure (set behind HTTPS)
     workers = 0                 # uvicorn worker processes; 0 = one per core (at most 4)
@@ -44,7 +44,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     embedding_precision = "auto" # forward passes in bf16 where the CPU has it; "fp32" = off
     traced_queries = true       # questions through a traced copy of the encoder
 
-    [model]                     # the answer model and its settings (README "Use your own model")
+    [model]                     # the answer model and its settings (docs/guides/your-own-model.md)
     name = "openai:gpt-4.1-mini"  # as [models] answer
     base_url = "http://127.0.0.1:8080/v1"  # an OpenAI-compatible server (default: the provider's)
     api_key_env = "OPENAI_API_KEY"  # the variable holding the key (never the key itself)
@@ -161,8 +161,9 @@ class ServerSettings:
         host: Interface to bind (``127.0.0.1`` = this machine only).
         port: TCP port.
         log_level: Uvicorn/Python log level.
-        playground: Serve LangServe's playground at ``/rag/playground/`` (see the README's
-            "Playground" note: it authenticates with a cookie set by ``/playground/login``).
+        playground: Serve LangServe's playground at ``/rag/playground/`` (see the
+            "Playground" note in docs/reference/http-routes.md: it authenticates with a
+            cookie set by ``/playground/login``).
         public_docs: Serve ``/docs`` and ``/openapi.json`` without a token.
         cookie_secure: Mark the playground cookie ``Secure`` (only sent over HTTPS).
         workers: Uvicorn worker processes of ``citerag serve``; ``0`` (the default) means

@@ -37,7 +37,8 @@ BAD = {
     "truncated.pdf": ("corrupt", ["unreadable PDF"]),
     "empty.txt": ("empty", ["empty"]),
     "junk.txt": ("binary", ["binary"]),
-    "data.xlsx": ("unsupported", ["unsupported", ".xlsx"]),
+    "data.xls": ("unsupported", ["unsupported", ".xls"]),
+    "data.xlsx": ("corrupt", ["corrupt zip archive"]),
     "locked.pdf": ("encrypted", ["encrypted", "password"]),
     "scanned.pdf": ("needs_ocr", ["no text layer", "OCR"]),
 }
@@ -50,6 +51,7 @@ def _make_bad_files(folder: Path, sample_pdf: Path) -> None:
     (folder / "truncated.pdf").write_bytes(data[: len(data) // 2])
     (folder / "empty.txt").write_bytes(b"")
     (folder / "junk.txt").write_bytes(rng.randbytes(5000))
+    (folder / "data.xls").write_bytes(b"PK\x03\x04" + rng.randbytes(500))
     (folder / "data.xlsx").write_bytes(b"PK\x03\x04" + rng.randbytes(500))
     locked = PdfWriter()
     locked.add_page(PdfReader(sample_pdf).pages[1])

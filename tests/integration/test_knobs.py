@@ -36,6 +36,22 @@ def test_python_number_check_and_k(graph):
         graph.invoke({"question": NEAR_MISS}, {"configurable": {"k": 201}})
 
 
+def test_python_context_sets_knobs(graph):
+    """``context=`` (a RAGConfig or a mapping) sets knobs as ``configurable`` does."""
+    from graphs.config import RAGConfig
+
+    few = graph.invoke({"question": NEAR_MISS}, context=RAGConfig(retrieval_mode="bm25", k=3))
+    assert few["trace"]["config"]["k"] == 3 and few["trace"]["retrieval"]["found"] == 3
+    assert few["trace"]["config"]["retrieval_mode"] == "bm25"
+    off = graph.invoke({"question": NEAR_MISS}, context={"number_check": False})
+    assert off["status"] == "answered" and off["trace"]["config"]["number_check"] is False
+    # configurable wins over context on a clash
+    both = graph.invoke({"question": NEAR_MISS}, {"configurable": {"k": 5}}, context={"k": 3})
+    assert both["trace"]["config"]["k"] == 5
+    with pytest.raises(TypeError, match="nonsense"):  # LangGraph builds RAGConfig(**context)
+        graph.invoke({"question": NEAR_MISS}, context={"nonsense": 1})
+
+
 def test_cli_number_check_and_k(sample_index, capsys):
     base = ["ask", NEAR_MISS, "--index", str(sample_index), "--json"]
     assert main(base) == 0

@@ -17,7 +17,8 @@ from graphs.config import (
     parse_knob,
 )
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+#: The configuration reference page, where the generated table lives (the README links it).
+CONFIG_PAGE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "configuration.md"
 
 
 def test_every_field_has_knob_metadata_and_a_valid_default():
@@ -98,13 +99,16 @@ def test_command_line_values_out_of_range_or_unknown_are_refused():
         parse_knob("number_check", "maybe")
 
 
-def test_readme_configuration_table_is_the_generated_one():
-    text = README.read_text(encoding="utf-8")
+def test_docs_configuration_table_is_the_generated_one():
+    text = CONFIG_PAGE.read_text(encoding="utf-8")
     begin, end = "<!-- config-table:begin -->", "<!-- config-table:end -->"
-    assert begin in text and end in text, "README lacks the generated configuration table"
+    assert begin in text and end in text, (
+        "docs/reference/configuration.md lacks the generated configuration table"
+    )
     table = text.split(begin, 1)[1].split(end, 1)[0].strip()
     assert table == config_table_markdown(), (
-        "README configuration table is stale: paste graphs.config.config_table_markdown()"
+        "docs/reference/configuration.md: the configuration table is stale; paste "
+        "graphs.config.config_table_markdown() between the config-table markers"
     )
 
 

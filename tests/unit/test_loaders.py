@@ -356,7 +356,7 @@ def test_text_file_of_junk_fails_through_registry(tmp_path: Path) -> None:
 # -- registry and PDF -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["data.xlsx", "report.docx", "README"])
+@pytest.mark.parametrize("name", ["data.xls", "report.doc", "README"])
 def test_unsupported_suffix(tmp_path: Path, name: str) -> None:
     path = tmp_path / name
     path.write_bytes(b"PK\x03\x04 not really")

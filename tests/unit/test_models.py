@@ -138,15 +138,20 @@ def test_unknown_configurable_keys_are_refused_and_framework_keys_pass():
         check_configurable({"bogus_knob": 1})
 
 
-def test_readme_model_settings_table_is_the_generated_one():
+def test_docs_model_settings_table_is_the_generated_one():
     from pathlib import Path
 
     from chains.models import settings_table_markdown
 
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parents[2] / "docs" / "guides" / "your-own-model.md"
+    text = page.read_text(encoding="utf-8")
     begin, end = "<!-- model-settings:begin -->", "<!-- model-settings:end -->"
+    assert begin in text and end in text, f"{page.name} lacks the generated settings table"
     table = text.split(begin, 1)[1].split(end, 1)[0].strip()
-    assert table == settings_table_markdown(), "paste chains.models.settings_table_markdown()"
+    assert table == settings_table_markdown(), (
+        "docs/guides/your-own-model.md: paste chains.models.settings_table_markdown() "
+        "between the model-settings markers"
+    )
 
 
 def test_model_and_settings_from_the_environment():

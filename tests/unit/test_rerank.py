@@ -1,7 +1,8 @@
 """Second-stage arithmetic on hand-made vectors (a fixed-vector fake of the embedding model).
 
-README: ``sentence-hybrid = 0.5·max sentence cos + 0.5·chunk cos + 0.3·max sentence idf
-coverage``; ``sentence-maxsim`` drops the lexical term; ``none`` keeps the first-stage order.
+docs/concepts/answering-graph.md: ``sentence-hybrid = 0.5·max sentence cos + 0.5·chunk cos
++ 0.3·max sentence idf coverage``; ``sentence-maxsim`` drops the lexical term; ``none`` keeps
+the first-stage order.
 """
 
 from __future__ import annotations

@@ -103,6 +103,30 @@ def test_pdf_row_chunks_embed_headers_and_quote_verbatim(statement_pdf: Path) ->
     assert all("2024: 8,214" not in c.text for c in flat)
 
 
+def test_table_title_joins_the_header_of_chunks_cut_from_the_table(statement_pdf: Path) -> None:
+    doc = load_file(statement_pdf)
+    meta = {"doc_id": "d", "title": "Acme 2024"}
+    small = {"chunk_size": 60, "chunk_overlap": 10}
+    titled = chunk_document(doc, ChunkSettings(**small, table_titles=True), meta)
+    plain = chunk_document(doc, ChunkSettings(**small), meta)
+    assert [(c.start, c.end) for c in titled] == [(c.start, c.end) for c in plain]
+    table = doc.tables[0]
+    inside = 0
+    for t, p in zip(titled, plain, strict=True):
+        assert t.content == p.content == doc.text[t.start : t.end]
+        overlaps = t.start < table.end and table.start < t.end
+        in_content = "Consolidated Statements of Operations" in t.content
+        assert ("Consolidated Statements of Operations" in t.text) == (overlaps or in_content)
+        assert "Consolidated Statements of Operations" not in p.text.split("\n", 1)[0]
+        inside += overlaps
+    assert inside > 1  # the table is cut into several chunks, each told its title
+    # without contextual headers there is no header to join
+    bare = chunk_document(
+        doc, ChunkSettings(**small, contextual_header=False, table_titles=True), meta
+    )
+    assert all(c.text == c.content for c in bare)
+
+
 def test_no_chunk_splits_a_row(statement_pdf: Path) -> None:
     doc = load_file(statement_pdf)
     for size in (40, 90, 200, 600):

@@ -292,16 +292,18 @@
     $("viewer-where").textContent = citation.locator || "";
     $("viewer-note").textContent = "";
     $("viewer-body").replaceChildren();
+    // Only a PDF page (#page=N) is shown as an image; a slide number opens the text.
+    const paged = Boolean(citation.page) && String(citation.fragment || "").startsWith("#page=");
     Object.assign(viewer.dataset, {
       state: "loading",
       docId: citation.doc_id,
       cite: String(citation.index),
-      kind: citation.page ? "pdf" : "text",
+      kind: paged ? "pdf" : "text",
     });
-    if (citation.page) viewer.dataset.page = String(citation.page);
+    if (paged) viewer.dataset.page = String(citation.page);
     else delete viewer.dataset.page;
     try {
-      if (citation.page) await showPage(citation, ticket);
+      if (paged) await showPage(citation, ticket);
       else await showText(citation, ticket);
     } catch (err) {
       if (ticket !== opening) return;

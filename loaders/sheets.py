@@ -1,0 +1,417 @@
+"""Spreadsheet loaders: ``.xlsx`` (openpyxl, values not formulas) and ``.csv`` (stdlib csv).
+
+A sheet is nothing but rows, so each row is a :class:`~loaders.blocks.TableRow` whose cells
+carry their column names (from the sheet's first non-empty row, the header; a column
+without a name is called by its letter, ``C``). Tables read here have ``source`` ``xlsx`` or
+``csv`` (:data:`loaders.chunking.ROW_TABLE_SOURCES`), which
+:func:`loaders.chunking.chunk_document` always chunks by row groups, the
+header names repeated in each group's embedded text ("Region: North; Units sold: 1204"),
+whatever the global ``--table-rows`` switch says; each such chunk records its ``sheet`` and
+``row_start``/``row_end`` (spreadsheet row numbers), and citations link to
+``#sheet=Sales&rows=12-18``.
+
+**xlsx** canonical text: per visible sheet, its name on a line, the header row, then one
+line per non-empty row, cells joined by `` | `` (trailing empty cells dropped); sheets are
+separated by blank lines. A sheet's segment (``section`` = sheet name) runs from its first
+data row to its last, so the name and header lines are headings, not chunk content. Values
+are the cached results (``data_only=True``), never formulas, shown with their common
+number formats (:func:`display_text`: ``1,204``, ``12.5%``). Hidden and very hidden sheets,
+hidden rows and hidden columns are not indexed; their characters count as hidden content.
+(A hidden column's header cell is blanked like any other cell of it.)
+
+**csv** canonical text: the decoded file itself (:func:`~loaders.decode.decode_text`), so a
+``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``). One segment
+runs from the first data record to the end.
+
+Limits (a sheet larger than this **fails the document** with kind ``too_large``, rather than
+being indexed in part, so an answer never rests on a silently cut table): at most
+:data:`MAX_SHEET_ROWS` rows (for xlsx: the highest row number) and :data:`MAX_SHEET_CELLS`
+cells per sheet (for xlsx counted from the sheet's XML before any value is read, as openpyxl
+would fill each row up to its last cell).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.blocks import Table, TableRow
+from loaders.decode import decode_text
+from loaders.office import TextBuilder, check_office_zip
+
+#: Most rows a sheet may have (for xlsx, its highest row number).
+MAX_SHEET_ROWS = 100_000
+#: Most cells a sheet may have.
+MAX_SHEET_CELLS = 200_000
+#: Excel's last column (XFD).
+MAX_COLUMNS = 16_384
+CELL_SEP = " | "
+_WS = re.compile(r"\s+")
+_CELL_REF = re.compile(r"([A-Z]{1,3})(\d+)")
+_X = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+def cell_text(value: Any) -> str:
+    """A cell value as text: numbers without a spurious ``.0``, dates in ISO form."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.15g}"
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time(0):
+            return value.date().isoformat()
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    return _WS.sub(" ", str(value)).strip()
+
+
+_FMT_TOKEN = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|[_*].|[#0,.%]+|.', re.S)
+_PLAIN_NUMBER_FMT = re.compile(r"[#0,]*0(?:\.(0+))?%?")
+
+
+def _literal(token: str) -> str:
+    """What a non-numeric token of a number format prints."""
+    if token.startswith('"'):
+        return token[1:-1]
+    if token.startswith("\\"):
+        return token[1:]
+    if token.startswith("[$"):  # [$€-407]: a currency symbol and a locale
+        return token[2:-1].split("-", 1)[0]
+    if token.startswith(("[", "_", "*")):  # colours, conditions, spacing, fill
+        return ""
+    return token
+
+
+def display_text(value: Any, number_format: str | None) -> str:
+    """A cell as a spreadsheet shows it, for the common number formats.
+
+    Thousands separators (``#,##0`` -> ``1,204``), fixed decimals (``0.00``), percentages
+    (``0.0%`` -> ``12.5%``) and literal text around the number (``"$"#,##0.00`` ->
+    ``$1,234.50``) are applied; anything else (scientific, fractions, scaling, ``General``)
+    falls back to :func:`cell_text`. Dates are already dates (openpyxl reads date-formatted
+    numbers as such).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not number_format:
+        return cell_text(value)
+    tokens = _FMT_TOKEN.findall(number_format.split(";")[0])
+    numeric = [i for i, t in enumerate(tokens) if t[0] in "#0,.%" and any(ch in t for ch in "#0")]
+    if len(numeric) != 1:
+        return cell_text(value)
+    core = tokens[numeric[0]]
+    m = _PLAIN_NUMBER_FMT.fullmatch(core)
+    if not m:
+        return cell_text(value)
+    percent = core.endswith("%")
+    decimals = len(m.group(1) or "")
+    comma = "," if "," in core else ""
+    shown = abs(value) * 100 if percent else abs(value)
+    number = f"{shown:{comma}.{decimals}f}" + ("%" if percent else "")
+    prefix = "".join(_literal(t) for t in tokens[: numeric[0]])
+    suffix = "".join(_literal(t) for t in tokens[numeric[0] + 1 :])
+    sign = "-" if value < 0 and number.strip("0.,%") else ""
+    return f"{sign}{prefix}{number}{suffix}".strip()
+
+
+def column_letter(index: int) -> str:
+    """1 -> ``A``, 27 -> ``AA``."""
+    out = ""
+    while index > 0:
+        index, rem = divmod(index - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def _column_index(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+@dataclass
+class _Sheet:
+    """What a sheet's rows give the canonical text."""
+
+    builder: TextBuilder
+    name: str
+    source: str
+    header: list[str] | None = None
+    rows: list[TableRow] = field(default_factory=list)
+    header_span: tuple[int, int] | None = None
+
+    def add_row(self, number: int, cells: list[str]) -> None:
+        """Write a non-empty row (the first one is the header)."""
+        if self.header is None:
+            self.header = [c or column_letter(i + 1) for i, c in enumerate(cells)]
+            self.header_span = self.builder.add(CELL_SEP.join(cells))
+            return
+        self.builder.add("\n")
+        start, end = self.builder.add(CELL_SEP.join(cells))
+        self.rows.append(self.row(start, end, number, cells))
+
+    def row(self, start: int, end: int, number: int, cells: list[str]) -> TableRow:
+        """A row with the header's names for its non-empty cells."""
+        header = self.header or []
+        names = [header[i] if i < len(header) else column_letter(i + 1) for i in range(len(cells))]
+        pairs = [(n, c) for n, c in zip(names, cells, strict=True) if c]
+        return TableRow(
+            start, end, "", tuple(c for _, c in pairs), tuple(n for n, _ in pairs), number=number
+        )
+
+    def table(self) -> Table | None:
+        if not self.rows:
+            return None
+        return Table(
+            self.rows[0].start,
+            self.rows[-1].end,
+            "",
+            list(self.header or []),
+            self.rows,
+            source=self.source,
+        )
+
+
+def _too_large(name: str, sheet: str, what: str, count: int, limit: int) -> DocumentLoadError:
+    where = f"sheet {sheet!r}" if sheet else "the file"
+    return DocumentLoadError(
+        f"{name}: {where} has {count} {what}, over the limit of {limit} per sheet",
+        kind="too_large",
+    )
+
+
+@dataclass
+class _SheetScan:
+    """What the pre-scan of a worksheet's XML found."""
+
+    hidden_rows: set[int] = field(default_factory=set)
+    hidden_columns: set[int] = field(default_factory=set)
+    last_row: int = 0
+    cells: int = 0
+
+
+def _scan_sheet_xml(name: str, sheet: str, zf: zipfile.ZipFile, part: str) -> _SheetScan:
+    """Hidden rows and columns, highest row number and cell count of a worksheet part.
+
+    Cells are counted as openpyxl would produce them: each row filled up to its last cell.
+
+    Raises:
+        DocumentLoadError: ``too_large`` past :data:`MAX_SHEET_ROWS` / :data:`MAX_SHEET_CELLS`.
+    """
+    scan = _SheetScan()
+    row_no = 0
+    with zf.open(part) as fh:
+        for _event, el in ET.iterparse(fh, events=("end",)):
+            if el.tag == _X + "col" and el.get("hidden", "0").lower() in ("1", "true"):
+                low, high = int(el.get("min", "1")), int(el.get("max", "1"))
+                scan.hidden_columns.update(range(max(1, low), min(high, MAX_COLUMNS) + 1))
+            elif el.tag == _X + "row":
+                r = el.get("r")
+                row_no = int(r) if r and r.isdigit() else row_no + 1
+                last_col = 0
+                for i, c in enumerate(el.iter(_X + "c"), start=1):
+                    m = _CELL_REF.match(c.get("r", ""))
+                    last_col = max(last_col, _column_index(m.group(1)) if m else i)
+                if el.get("hidden", "0").lower() in ("1", "true"):
+                    scan.hidden_rows.add(row_no)
+                scan.last_row = max(scan.last_row, row_no)
+                scan.cells += last_col
+                if scan.last_row > MAX_SHEET_ROWS:
+                    raise _too_large(name, sheet, "rows", scan.last_row, MAX_SHEET_ROWS)
+                if scan.cells > MAX_SHEET_CELLS:
+                    raise _too_large(name, sheet, "cells", scan.cells, MAX_SHEET_CELLS)
+                el.clear()
+    return scan
+
+
+def load_xlsx(path: Path, data: bytes) -> ParsedDocument:
+    """Load an Excel workbook (values as last calculated, never formulas).
+
+    Args:
+        path: The file's path.
+        data: The file's bytes.
+
+    Returns:
+        The parsed document (``file_type`` ``xlsx``).
+
+    Raises:
+        DocumentLoadError: For an unsafe or unreadable workbook, or a sheet over the limits.
+    """
+    zf = check_office_zip(path, data)
+    import openpyxl
+
+    try:
+        try:
+            wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        except Exception as exc:
+            raise DocumentLoadError(f"{path.name}: unreadable Excel workbook ({exc})") from exc
+        try:
+            doc = _read_workbook(path, zf, wb, openpyxl.__version__)
+            title = (wb.properties.title or "").strip() if wb.properties else ""
+            if title:
+                doc.title, doc.title_source = title, "office_title"
+            return doc
+        finally:
+            wb.close()
+    finally:
+        zf.close()
+
+
+def _read_workbook(path: Path, zf: zipfile.ZipFile, wb: Any, version: str) -> ParsedDocument:
+    out = TextBuilder()
+    segments: list[Segment] = []
+    tables: list[Table] = []
+    hidden_chars = 0
+    hidden_sheets: list[str] = []
+    for ws in wb.worksheets:
+        part = getattr(ws, "_worksheet_path", None)
+        scan = _SheetScan()
+        if part:
+            try:
+                scan = _scan_sheet_xml(path.name, ws.title, zf, part)
+            except (ET.ParseError, KeyError) as exc:
+                reason = f"{path.name}: sheet {ws.title!r} unreadable ({exc})"
+                raise DocumentLoadError(reason) from exc
+        ws.reset_dimensions()
+        sheet_hidden = ws.sheet_state != "visible"
+        if sheet_hidden:
+            hidden_sheets.append(ws.title)
+        mark = out.pos
+        out.gap()
+        out.add(ws.title)
+        out.add("\n")
+        sheet = _Sheet(out, ws.title, "xlsx")
+        for number, row in enumerate(ws.iter_rows(min_row=1), start=1):
+            cells = [display_text(c.value, c.number_format) for c in row]
+            while cells and not cells[-1]:
+                cells.pop()
+            if not cells:
+                continue
+            if sheet_hidden or number in scan.hidden_rows:
+                hidden_chars += sum(len(c) for c in cells)
+                continue
+            if scan.hidden_columns:
+                hidden_chars += sum(
+                    len(c) for i, c in enumerate(cells, 1) if i in scan.hidden_columns
+                )
+                cells = ["" if i in scan.hidden_columns else c for i, c in enumerate(cells, 1)]
+                while cells and not cells[-1]:
+                    cells.pop()
+                if not cells:
+                    continue
+            sheet.add_row(number, cells)
+        if sheet_hidden or sheet.header is None:
+            out.truncate(mark)
+            continue
+        table = sheet.table()
+        if table is not None:
+            tables.append(table)
+            segments.append(Segment(table.start, table.end, section=ws.title))
+        elif sheet.header_span is not None:
+            segments.append(Segment(*sheet.header_span, section=ws.title))
+    warnings = []
+    if hidden_sheets:
+        warnings.append(f"left out hidden sheets: {', '.join(hidden_sheets)}")
+    if hidden_chars:
+        warnings.append(f"left out {hidden_chars} characters of hidden sheets and rows")
+    return ParsedDocument(
+        text=out.text(),
+        segments=segments,
+        tables=tables,
+        title=path.stem,
+        file_type="xlsx",
+        parser=f"citerag.xlsx/1 (openpyxl {version}, values only)",
+        hidden_chars=hidden_chars,
+        warnings=warnings,
+    )
+
+
+def _records(text: str, dialect: Any) -> Iterator[tuple[int, int, list[str]]]:
+    """CSV records with their ``[start, end)`` in ``text`` (line end excluded)."""
+    consumed = 0
+
+    def lines() -> Iterator[str]:
+        nonlocal consumed
+        for line in text.splitlines(keepends=True):
+            consumed += len(line)
+            yield line
+
+    start = 0
+    for record in csv.reader(lines(), dialect):
+        end = consumed
+        span_end = end
+        while span_end > start and text[span_end - 1] in "\r\n":
+            span_end -= 1
+        yield start, span_end, record
+        start = end
+
+
+def load_csv(path: Path, data: bytes) -> ParsedDocument:
+    """Load a CSV file; its decoded text is the canonical text.
+
+    Args:
+        path: The file's path.
+        data: The file's bytes.
+
+    Returns:
+        The parsed document (``file_type`` ``csv``).
+
+    Raises:
+        DocumentLoadError: For binary junk, a malformed file, or one over the limits.
+    """
+    text = decode_text(data, path)
+    try:
+        dialect: Any = csv.Sniffer().sniff(text[:65536], delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    out = TextBuilder()  # only for the row bookkeeping of _Sheet; positions come from text
+    sheet = _Sheet(out, "", "csv")
+    cells_total = 0
+    try:
+        for number, (start, end, record) in enumerate(_records(text, dialect), start=1):
+            if number > MAX_SHEET_ROWS:
+                raise _too_large(path.name, "", "rows", number, MAX_SHEET_ROWS)
+            cells_total += len(record)
+            if cells_total > MAX_SHEET_CELLS:
+                raise _too_large(path.name, "", "cells", cells_total, MAX_SHEET_CELLS)
+            cells = [_WS.sub(" ", c).strip() for c in record]
+            while cells and not cells[-1]:
+                cells.pop()
+            if not cells:
+                continue
+            if sheet.header is None:
+                sheet.header = [c or column_letter(i + 1) for i, c in enumerate(cells)]
+                sheet.header_span = (start, end)
+                continue
+            sheet.rows.append(sheet.row(start, end, number, cells))
+    except csv.Error as exc:
+        raise DocumentLoadError(f"{path.name}: malformed CSV ({exc})") from exc
+    table = sheet.table()
+    segments: list[Segment] = []
+    tables: list[Table] = []
+    if table is not None:
+        tables.append(table)
+        segments.append(Segment(table.start, table.end))
+    elif sheet.header_span is not None:
+        segments.append(Segment(*sheet.header_span))
+    return ParsedDocument(
+        text=text,
+        segments=segments,
+        tables=tables,
+        title=path.stem,
+        file_type="csv",
+        parser=f"citerag.csv/1 (csv, delimiter {getattr(dialect, 'delimiter', ',')!r})",
+    )

@@ -1,0 +1,167 @@
+"""PowerPoint loader (``.pptx``, python-pptx): one segment per slide, speaker notes included.
+
+Each slide becomes one segment whose ``page`` is the slide number (citations link to
+``#slide=N``) and whose ``section`` is the slide's title (``Slide N`` when it has none). A
+slide's canonical text is its title, then the text of its other shapes in slide order (a
+shape's paragraphs one a line, shapes separated by blank lines, group shapes read through),
+tables one line per row with cells joined by `` | `` (the first row names the columns, the
+others are :class:`~loaders.blocks.TableRow` s), and last its speaker notes on a line opened
+by ``Notes:`` so a quote from them is recognisably a note. Slides are separated by blank
+lines.
+
+Hidden slides (``show="0"``) are not indexed; their characters count as hidden content.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.blocks import Table, TableRow
+from loaders.office import TextBuilder, check_office_zip
+
+NOTES_LABEL = "Notes: "
+CELL_SEP = " | "
+_WS = re.compile(r"[ \t\v\f\r\u000b]+")
+
+
+def _clean(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def _shape_texts(shapes: Any, skip: Any) -> list[Any]:
+    """Text pieces of shapes in order: ``str`` for a text frame, a list of rows for a table."""
+    out: list[Any] = []
+    for shape in shapes:
+        if skip is not None and shape.shape_id == skip:
+            continue
+        try:
+            kind = shape.shape_type
+        except NotImplementedError:  # a graphic frame python-pptx does not model
+            kind = None
+        if kind == 6:  # MSO_SHAPE_TYPE.GROUP
+            out += _shape_texts(shape.shapes, None)
+        elif getattr(shape, "has_table", False) and shape.has_table:
+            rows = [[_clean(c.text) for c in row.cells] for row in shape.table.rows]
+            rows = [r for r in rows if any(r)]
+            if rows:
+                out.append(rows)
+        elif getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+            lines = [_clean(p.text) for p in shape.text_frame.paragraphs]
+            text = "\n".join(line for line in lines if line)
+            if text:
+                out.append(text)
+    return out
+
+
+def load_pptx(path: Path, data: bytes) -> ParsedDocument:
+    """Load a PowerPoint presentation.
+
+    Args:
+        path: The file's path.
+        data: The file's bytes.
+
+    Returns:
+        The parsed document (``file_type`` ``pptx``, ``pages`` = number of slides).
+
+    Raises:
+        DocumentLoadError: For a file that is not a safe, readable ``.pptx``.
+    """
+    check_office_zip(path, data).close()
+    import pptx
+
+    try:
+        deck = pptx.Presentation(io.BytesIO(data))
+    except Exception as exc:
+        raise DocumentLoadError(f"{path.name}: unreadable PowerPoint file ({exc})") from exc
+    try:
+        return _read_deck(path, deck, pptx.__version__)
+    except DocumentLoadError:
+        raise
+    except Exception as exc:  # a malformed slide part (python-pptx parses slides lazily)
+        raise DocumentLoadError(f"{path.name}: unreadable PowerPoint file ({exc})") from exc
+
+
+def _read_deck(path: Path, deck: Any, version: str) -> ParsedDocument:
+    """The canonical text, one segment per visible slide (see the module docstring)."""
+    out = TextBuilder()
+    segments: list[Segment] = []
+    tables: list[Table] = []
+    empty: list[int] = []
+    hidden = 0
+    first_title: str | None = None
+    count = 0
+    for number, slide in enumerate(deck.slides, start=1):
+        count = number
+        title_shape = slide.shapes.title
+        title = _clean(title_shape.text_frame.text) if title_shape is not None else ""
+        pieces = _shape_texts(slide.shapes, title_shape.shape_id if title_shape else None)
+        notes = ""
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            notes = _clean(slide.notes_slide.notes_text_frame.text.replace("\n", " "))
+        if slide.element.get("show", "1").lower() in ("0", "false"):
+            hidden += len(title) + len(notes) + sum(len(str(p)) for p in pieces)
+            continue
+        if not (title or pieces or notes):
+            empty.append(number)
+            continue
+        first_title = first_title or title or None
+        out.gap()
+        seg_start = out.pos
+        if title:
+            out.add(title)
+        for piece in pieces:
+            out.gap()
+            if isinstance(piece, str):
+                out.add(piece)
+            else:
+                table = _table(piece, out, number)
+                if table is not None:
+                    tables.append(table)
+        if notes:
+            out.gap()
+            out.add(NOTES_LABEL + notes)
+        section = title or f"Slide {number}"
+        segments.append(Segment(seg_start, out.pos, page=number, section=section))
+    core_title = (deck.core_properties.title or "").strip()
+    if core_title:
+        doc_title, source = core_title, "office_title"
+    elif first_title:
+        doc_title, source = first_title, "first_heading"
+    else:
+        doc_title, source = path.stem, "file_name"
+    return ParsedDocument(
+        text=out.text(),
+        segments=segments,
+        tables=tables,
+        title=doc_title,
+        file_type="pptx",
+        title_source=source,
+        first_heading=first_title,
+        pages=count,
+        empty_pages=empty,
+        parser=f"citerag.pptx/1 (python-pptx {version})",
+        hidden_chars=hidden,
+        warnings=[f"left out {hidden} characters of hidden slides"] if hidden else [],
+    )
+
+
+def _table(rows: list[list[str]], out: TextBuilder, page: int) -> Table | None:
+    header: list[str] | None = None
+    found: list[TableRow] = []
+    for i, cells in enumerate(rows):
+        if i:
+            out.add("\n")
+        start, end = out.add(CELL_SEP.join(cells))
+        if header is None:
+            header = cells
+            continue
+        values = tuple(cells[1:])
+        names = tuple((header[j + 1] if j + 1 < len(header) else "") for j in range(len(values)))
+        found.append(TableRow(start, end, cells[0], values, names))
+    if not found:
+        return None
+    return Table(found[0].start, found[-1].end, "", (header or [])[1:], found, page, "pptx")

@@ -1,0 +1,244 @@
+"""Word loader (``.docx``, python-docx): paragraphs, headings, lists and tables in body order.
+
+The canonical text is the document body read in order (through content controls,
+``w:sdt``, and custom XML wrappers): each paragraph on its own, separated
+by blank lines; a list paragraph (numbering or a ``List …`` style) opened by ``- `` so it is
+a ``list_item`` block; a table as one line per row, cells joined by `` | `` (a cell's
+paragraphs joined by spaces). Headings (``Title``, ``Heading 1``–``Heading 9`` styles) stay
+in the text but open a new section: segments run from after a heading to the next one, with
+the heading path as ``section`` (as in :mod:`loaders.html`). Locators are ``#char=`` ranges
+of this text plus the section.
+
+A table's first row names its columns; every later row is a
+:class:`~loaders.blocks.TableRow` (first cell the label, the others the values with their
+column names), so with row-group chunking (``--table-rows``) the embedded text carries the
+column names.
+
+Left out: footnotes, endnotes and comments (other parts of the package; only their
+reference marks are in the body), text of tracked deletions (``w:del``, ``w:moveFrom``),
+the VML fallback copy of text boxes (``mc:Fallback``), field codes. Text formatted hidden
+(``w:vanish``) is not indexed and counts as hidden content (``hidden_chars``).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from loaders.base import DocumentLoadError, ParsedDocument
+from loaders.blocks import Table, TableRow
+from loaders.markdown import split_sections
+from loaders.office import TextBuilder, check_office_zip
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+#: Elements whose text a reader of the document does not see as body text.
+_SKIP = frozenset(
+    {
+        W + "del",
+        W + "moveFrom",
+        W + "instrText",
+        W + "delInstrText",
+        W + "rPr",
+        W + "pPr",
+        _MC + "Fallback",
+    }
+)
+_HEADING_STYLE = re.compile(r"heading\s*([1-9])$", re.I)
+_WS = re.compile(r"\s+")
+CELL_SEP = " | "
+
+
+class _Walker:
+    """Collects the visible text of a body element and counts hidden characters."""
+
+    def __init__(self) -> None:
+        self.hidden_chars = 0
+
+    def text(self, el: Any) -> str:
+        out: list[str] = []
+        self._walk(el, False, out)
+        return _WS.sub(" ", "".join(out)).strip()
+
+    def _walk(self, el: Any, vanish: bool, out: list[str]) -> None:
+        for child in el:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in _SKIP:
+                continue
+            if tag == W + "r":
+                self._walk(child, vanish or _vanished(child), out)
+            elif tag == W + "t":
+                if vanish:
+                    self.hidden_chars += len((child.text or "").strip())
+                else:
+                    out.append(child.text or "")
+            elif tag in (W + "tab", W + "br", W + "cr"):
+                out.append(" ")
+            elif tag == W + "p":
+                self._walk(child, vanish, out)
+                out.append(" ")
+            else:
+                self._walk(child, vanish, out)
+
+
+def _vanished(run: Any) -> bool:
+    """Whether a run is formatted hidden (``w:rPr/w:vanish`` not switched off)."""
+    rpr = run.find(W + "rPr")
+    if rpr is None:
+        return False
+    v = rpr.find(W + "vanish")
+    return v is not None and v.get(W + "val", "true").lower() not in ("0", "false", "off")
+
+
+def _style_name(par: Any, styles: dict[str, str]) -> str:
+    ppr = par.find(W + "pPr")
+    if ppr is None:
+        return ""
+    ps = ppr.find(W + "pStyle")
+    if ps is None:
+        return ""
+    sid = ps.get(W + "val", "")
+    return styles.get(sid, sid)
+
+
+def _is_list(par: Any, style: str) -> bool:
+    ppr = par.find(W + "pPr")
+    return (ppr is not None and ppr.find(W + "numPr") is not None) or style.lower().startswith(
+        "list"
+    )
+
+
+def _heading_level(style: str) -> int:
+    if style.lower() == "title":
+        return 1
+    m = _HEADING_STYLE.match(style.strip())
+    return int(m.group(1)) if m else 0
+
+
+def load_docx(path: Path, data: bytes) -> ParsedDocument:
+    """Load a Word document.
+
+    Args:
+        path: The file's path.
+        data: The file's bytes.
+
+    Returns:
+        The parsed document (``file_type`` ``docx``).
+
+    Raises:
+        DocumentLoadError: For a file that is not a safe, readable ``.docx``.
+    """
+    check_office_zip(path, data).close()
+    import docx
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except Exception as exc:
+        raise DocumentLoadError(f"{path.name}: unreadable Word document ({exc})") from exc
+    try:
+        return _read_document(path, document)
+    except DocumentLoadError:
+        raise
+    except Exception as exc:  # a malformed part python-docx reads lazily (styles, properties)
+        raise DocumentLoadError(f"{path.name}: unreadable Word document ({exc})") from exc
+
+
+def _read_document(path: Path, document: Any) -> ParsedDocument:
+    """The canonical text of the body, sections and tables (see the module docstring)."""
+    styles = {s.style_id: s.name or "" for s in document.styles}
+    walker = _Walker()
+    out = TextBuilder()
+    heads: list[tuple[int, int, int, str]] = []
+    tables: list[Table] = []
+    for child in _body_blocks(document.element.body):
+        if child.tag == W + "p":
+            text = walker.text(child)
+            if not text:
+                continue
+            style = _style_name(child, styles)
+            level = _heading_level(style)
+            if not level and _is_list(child, style):
+                text = "- " + text
+            out.gap()
+            start, end = out.add(text)
+            if level:
+                heads.append((start, end, level, text))
+        elif child.tag == W + "tbl":
+            table = _table(child, walker, out)
+            if table is not None:
+                tables.append(table)
+    text = out.text()
+    heads = [(a, min(b + 2, len(text)), lvl, t) for a, b, lvl, t in heads]
+    first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), None)
+    core_title = (document.core_properties.title or "").strip()
+    if core_title:
+        title, source = core_title, "office_title"
+    elif first_h1:
+        title, source = first_h1, "first_heading"
+    else:
+        title, source = path.stem, "file_name"
+    segments = split_sections(text, heads)
+    tables = [t for t in tables if any(s.start <= t.start and t.end <= s.end for s in segments)]
+    hidden = walker.hidden_chars
+    return ParsedDocument(
+        text=text,
+        segments=segments,
+        tables=tables,
+        title=title,
+        file_type="docx",
+        title_source=source,
+        first_heading=first_h1,
+        parser=f"citerag.docx/1 (python-docx {_version()})",
+        hidden_chars=hidden,
+        warnings=[f"left out {hidden} characters of hidden text"] if hidden else [],
+    )
+
+
+#: Body-level wrappers whose content is ordinary body text (content controls, custom XML).
+_WRAPPERS = frozenset({W + "sdt", W + "sdtContent", W + "customXml"})
+
+
+def _body_blocks(el: Any) -> Any:
+    """The body's paragraphs and tables in order, read through content controls."""
+    for child in el.iterchildren():
+        if child.tag in (W + "p", W + "tbl"):
+            yield child
+        elif child.tag in _WRAPPERS:
+            yield from _body_blocks(child)
+
+
+def _table(tbl: Any, walker: _Walker, out: TextBuilder) -> Table | None:
+    """Write a table, one line per row; its first row names the columns."""
+    header: list[str] | None = None
+    rows: list[TableRow] = []
+    first = True
+    for tr in tbl.iterchildren(W + "tr"):
+        cells = [walker.text(tc) for tc in tr.iterchildren(W + "tc")]
+        if not any(cells):
+            continue
+        if first:
+            out.gap()
+            first = False
+        else:
+            out.add("\n")
+        start, end = out.add(CELL_SEP.join(cells))
+        if header is None:
+            header = cells
+            continue
+        values = tuple(cells[1:])
+        names = tuple((header[i + 1] if i + 1 < len(header) else "") for i in range(len(values)))
+        rows.append(TableRow(start, end, cells[0], values, names))
+    if not rows:
+        return None
+    return Table(rows[0].start, rows[-1].end, "", list((header or [])[1:]), rows, source="docx")
+
+
+def _version() -> str:
+    from importlib.metadata import version
+
+    try:
+        return version("python-docx")
+    except Exception:
+        return "unknown"
