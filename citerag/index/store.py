@@ -29,6 +29,7 @@ from langchain_core.vectorstores import VectorStore
 
 from citerag.index.bm25 import BM25Index
 from citerag.index.chunk_vectors import embed_chunks
+from citerag.index.contract import DEFAULT_KEYWORD_SCORE_TYPE, first_per_document
 from citerag.index.faiss_store import CompactDocstore, PendingVectors, load_faiss, new_faiss
 from citerag.index.filters import Filter, matches
 from citerag.index.sentence_table import SentenceTable, SentenceVectors
@@ -84,7 +85,19 @@ class CosineSearch(VectorStore):
 
 
 class CiteragStore(CosineSearch):
-    """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface."""
+    """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface.
+
+    Implements :class:`~citerag.index.contract.SearchIndex`: dense search in FAISS, keyword
+    search and idf from the in-process :class:`~citerag.index.bm25.BM25Index`.
+    """
+
+    #: The keyword leg is the in-process BM25 index (:meth:`bm25_search`).
+    has_keyword_leg = True
+    #: :meth:`idf` reads the BM25 index's document frequencies.
+    has_term_statistics = True
+    #: Both legs compute in this process: the retriever runs them one after the other.
+    concurrent_legs = False
+    lexical_score_type = DEFAULT_KEYWORD_SCORE_TYPE
 
     def __init__(
         self,
@@ -313,6 +326,11 @@ class CiteragStore(CosineSearch):
         docs = {d.id: d for d in self.get_by_ids([key for key, _ in hits])}
         return [(docs[key], score) for key, score in hits if key in docs]
 
+    def idf(self, terms: Iterable[str]) -> dict[str, float]:
+        """BM25 idf of the terms the index holds (see
+        :meth:`citerag.index.contract.SearchIndex.idf`; unseen terms get no entry)."""
+        return self.bm25.idf(set(terms))
+
     @classmethod
     def from_texts(
         cls,
@@ -336,6 +354,18 @@ class CiteragStore(CosineSearch):
         for key in self._dense.index_to_docstore_id.values():
             doc = self._dense.docstore.search(key)
             yield key, doc.metadata
+
+    def iter_document_metadata(self) -> Iterable[dict[str, Any]]:
+        """The metadata of the first stored chunk of each document."""
+        return first_per_document(meta for _, meta in self.iter_metadata())
+
+    def count_by_doc(self) -> dict[str, int]:
+        """Chunks held per document id."""
+        counts: dict[str, int] = {}
+        for _, meta in self.iter_metadata():
+            doc = str(meta.get("doc_id"))
+            counts[doc] = counts.get(doc, 0) + 1
+        return counts
 
     def _masks(self, flt: Filter) -> tuple[np.ndarray, np.ndarray]:
         cache_key = json.dumps(flt, sort_keys=True, default=str)
@@ -380,6 +410,15 @@ class CiteragStore(CosineSearch):
     def sentence_vectors_for(self, key: str) -> SentenceVectors | None:
         """Return the precomputed sentence spans (within ``content``) and vectors of a chunk."""
         return self.sentences.get(key)
+
+    def sentence_vectors_many(self, keys: Sequence[str]) -> dict[str, SentenceVectors]:
+        """Precomputed sentence spans and vectors of the chunks that have them."""
+        out: dict[str, SentenceVectors] = {}
+        for key in keys:
+            got = self.sentences.get(key)
+            if got is not None:
+                out[key] = got
+        return out
 
     # -- persistence -----------------------------------------------------------------------
 
