@@ -141,7 +141,8 @@ class HybridRetriever:
 
         Args:
             query: The question.
-            mode: ``dense``, ``bm25`` or ``hybrid`` (RRF of both).
+            mode: ``dense``, ``bm25`` or ``hybrid`` (RRF of both; dense only when the index
+                has no keyword leg).
             k_dense: Depth of the dense list.
             k_bm25: Depth of the BM25 list.
             k: Candidates returned after fusion.
@@ -153,6 +154,9 @@ class HybridRetriever:
 
         Returns:
             The fused, filtered candidates.
+
+        Raises:
+            ValueError: ``mode`` is ``bm25`` and there is no keyword leg.
         """
         flt = combine(access_filter(user_groups), metadata_filter)
         lexical_query = keyword_query or query
@@ -169,9 +173,11 @@ class HybridRetriever:
             qvec = self.embeddings.embed_query(query)
             hits = self.store.similarity_search_with_score_by_vector(qvec, k_dense, filter=flt)
             lists["dense"] = self._collect(hits, "dense", by_key)
-        if mode in ("bm25", "hybrid"):
-            if self.lexical is None:
-                raise ValueError(f"retrieval mode {mode!r} needs a lexical (BM25) index")
+        if mode == "bm25" and self.lexical is None:
+            raise ValueError(f"retrieval mode {mode!r} needs a lexical (BM25) index")
+        if mode in ("bm25", "hybrid") and self.lexical is not None:
+            # hybrid over an index without a keyword leg (a wrapped plain VectorStore,
+            # which said so when wrapped) is dense retrieval only
             if lexical_hits is not None:
                 hits = lexical_hits.result()
             else:
