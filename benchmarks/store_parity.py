@@ -173,6 +173,93 @@ def markdown(figures: dict[str, Any], head: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def diff_runs(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Paired before/after figures of two result files over the same questions.
+
+    For each per-question agreement between the stores (status, gate, top chunk, and the
+    answer text on the questions answered on both stores in both runs): how many questions
+    agree only after / only before, with the exact sign test; per store, how many outputs
+    are unchanged; the mean |PostgreSQL - FAISS| top rerank score on the questions whose
+    top chunk is the same on both stores in both runs (bootstrap interval).
+    """
+    from citerag.eval.metrics import Mean, paired
+
+    runs = {"before": before["runs"], "after": after["runs"]}
+    ids = [r["id"] for r in runs["before"]["faiss"]]
+    for run in runs.values():
+        if [r["id"] for r in run["faiss"]] != ids or [r["id"] for r in run["postgres"]] != ids:
+            raise ValueError("the two result files hold different questions")
+
+    def agrees(run: dict[str, Any], field: str, idx: list[int]) -> list[bool]:
+        return [run["faiss"][i][field] == run["postgres"][i][field] for i in idx]
+
+    every = list(range(len(ids)))
+    both = [
+        i
+        for i in every
+        if all(run[s][i]["status"] == "answered" for run in runs.values() for s in run)
+    ]
+    out: dict[str, Any] = {"questions": len(ids), "answered_on_both_in_both_runs": len(both)}
+    lines = [
+        "| stores agree on | before | after | only after / only before (sign test) |",
+        "|---|---:|---:|---|",
+    ]
+    for name, field, idx in (
+        ("status", "status", every),
+        ("gate decision", "gate_passed", every),
+        ("top reranked chunk", "top_chunk", every),
+        ("answer text (answered on both, both runs)", "answer", both),
+    ):
+        a, b = agrees(runs["after"], field, idx), agrees(runs["before"], field, idx)
+        pr = paired(a, b)
+        out[field] = {"before": sum(b), "after": sum(a), "n": len(idx), **pr.to_json()}
+        lines.append(f"| {name} | {sum(b)}/{len(idx)} | {sum(a)}/{len(idx)} | {pr.fmt()} |")
+    same_top = [
+        i
+        for i in every
+        if all(
+            run["faiss"][i]["top_chunk"] == run["postgres"][i]["top_chunk"]
+            and run["faiss"][i]["top_rerank"] is not None
+            for run in runs.values()
+        )
+    ]
+    gaps = {
+        label: Mean(
+            [
+                abs(run["faiss"][i]["top_rerank"] - run["postgres"][i]["top_rerank"])
+                for i in same_top
+            ]
+        )
+        for label, run in runs.items()
+    }
+    shrink = Mean([b - a for b, a in zip(gaps["before"].values, gaps["after"].values, strict=True)])
+    out["top_rerank_gap"] = {k: v.to_json() for k, v in gaps.items()}
+    out["top_rerank_gap"]["before_minus_after"] = shrink.to_json()
+    lines += [
+        "",
+        f"Mean |PostgreSQL − FAISS| rerank score of the top chunk ({len(same_top)} questions "
+        f"with the same top chunk on both stores in both runs): before "
+        f"{gaps['before'].fmt(4)}, after {gaps['after'].fmt(4)}; paired difference "
+        f"{shrink.fmt(4)} (bootstrap).",
+    ]
+    for store in ("faiss", "postgres"):
+        fields = ("status", "answer", "gate_passed", "top_chunk", "top_rerank")
+        unchanged = {
+            f: sum(
+                x[f] == y[f]
+                for x, y in zip(runs["before"][store], runs["after"][store], strict=True)
+            )
+            for f in fields
+        }
+        out[f"{store}_unchanged"] = unchanged
+        lines.append(
+            f"\n{store}: outputs unchanged between the runs (of {len(ids)}): "
+            + ", ".join(f"{f} {n}" for f, n in unchanged.items())
+            + "."
+        )
+    return out, "\n".join(lines) + "\n"
+
+
 def main() -> int:
     """Run the comparison."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -184,7 +271,24 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-idf", action="store_true", help="PostgreSQL without term statistics")
     p.add_argument("--tag", default="", help="suffix of the result files")
+    p.add_argument(
+        "--diff",
+        nargs=2,
+        type=Path,
+        metavar=("BEFORE", "AFTER"),
+        help="compare two result files (paired, before/after) instead of running",
+    )
     args = p.parse_args()
+    if args.diff:
+        before, after = (json.loads(f.read_text(encoding="utf-8")) for f in args.diff)
+        figures, text = diff_runs(before, after)
+        stem = "store_parity-diff" + (f"-{args.tag}" if args.tag else "")
+        head = f"## Before / after: {args.diff[0].name} → {args.diff[1].name}\n\n"
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / f"{stem}.json").write_text(json.dumps(figures, indent=1), encoding="utf-8")
+        (args.out / f"{stem}.md").write_text(head + text, encoding="utf-8")
+        sys.stdout.write(head + text)
+        return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     for noisy in ("httpx", "citerag", "chains", "graphs"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
