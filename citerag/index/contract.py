@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
@@ -292,3 +292,9 @@ def as_search_index(store: Any) -> SearchIndex:
     if isinstance(store, SearchIndex):
         return store
     return VectorStoreIndex(store)
+
+
+if TYPE_CHECKING:  # the wrapper implements the contract (checked by mypy)
+
+    def _implements_search_index(index: VectorStoreIndex) -> SearchIndex:
+        return index

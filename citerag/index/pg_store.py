@@ -30,7 +30,7 @@ import threading
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import psycopg
@@ -41,6 +41,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from citerag.index.chunk_vectors import embed_chunks
+from citerag.index.contract import SearchIndex
 from citerag.index.filters import Filter
 from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL
 from citerag.index.pg_filters import compile_filter
@@ -479,3 +480,9 @@ class PostgresStore(CosineSearch):
     def sentence_vectors_for(self, key: str) -> SentenceVectors | None:
         """Sentence spans (within ``content``) and vectors of one chunk."""
         return self.sentence_vectors_many([key]).get(key)
+
+
+if TYPE_CHECKING:  # the store implements the contract (checked by mypy)
+
+    def _implements_search_index(store: PostgresStore) -> SearchIndex:
+        return store

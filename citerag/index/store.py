@@ -20,7 +20,7 @@ import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from langchain_core.documents import Document
@@ -29,7 +29,11 @@ from langchain_core.vectorstores import VectorStore
 
 from citerag.index.bm25 import BM25Index
 from citerag.index.chunk_vectors import embed_chunks
-from citerag.index.contract import DEFAULT_KEYWORD_SCORE_TYPE, first_per_document
+from citerag.index.contract import (
+    DEFAULT_KEYWORD_SCORE_TYPE,
+    SearchIndex,
+    first_per_document,
+)
 from citerag.index.faiss_store import CompactDocstore, PendingVectors, load_faiss, new_faiss
 from citerag.index.filters import Filter, matches
 from citerag.index.sentence_table import SentenceTable, SentenceVectors
@@ -455,3 +459,9 @@ class CiteragStore(CosineSearch):
             spill_dir=spill,
             writer=writer,
         )
+
+
+if TYPE_CHECKING:  # the store implements the contract (checked by mypy)
+
+    def _implements_search_index(store: CiteragStore) -> SearchIndex:
+        return store
