@@ -936,10 +936,7 @@ def publish_build(target: IngestTarget, build: _Build, report: IngestReport, run
 
 def chunk_counts(store: CiteragStore | PostgresStore) -> Counter[str]:
     """Chunks each document holds in a store."""
-    counter = getattr(store, "count_by_doc", None)
-    if counter is not None:
-        return Counter(counter())
-    return Counter(str(m.get("doc_id")) for _, m in store.iter_metadata())
+    return Counter(store.count_by_doc())
 
 
 def target_for(index: Path | str) -> IngestTarget:
