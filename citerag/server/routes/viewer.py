@@ -35,7 +35,15 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 
 from citerag.server.auth import VIEWER_COOKIE
-from citerag.server.deps import Caller, CurrentSnapshot, Registry, Settings, Tokens, bearer
+from citerag.server.deps import (
+    Caller,
+    CurrentSnapshot,
+    EngineDep,
+    Registry,
+    Settings,
+    Tokens,
+    bearer,
+)
 from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.documents import upload_id_of
 from citerag.server.engine import Snapshot
@@ -56,7 +64,14 @@ log = logging.getLogger(__name__)
 APP_PATH = "/app"
 #: Paths the viewer cookie is accepted on (one ending in ``/`` is a prefix, any other the path
 #: itself): the page asks through ``/rag/stream`` (``/rag/invoke`` kept for scripts of it).
-COOKIE_PATHS = ("/rag/invoke", "/rag/stream", f"{APP_PATH}/api/")
+COOKIE_PATHS = (
+    "/rag/invoke",
+    "/rag/stream",
+    f"{APP_PATH}/api/",
+    "/documents",
+    "/documents/",
+    "/index/documents",
+)
 #: Paths served without a token: the page, its assets and the sign-in routes.
 PUBLIC_PATHS = (APP_PATH, f"{APP_PATH}/", f"{APP_PATH}/login", f"{APP_PATH}/logout")
 PUBLIC_PREFIXES = (f"{APP_PATH}/static/",)
@@ -111,6 +126,25 @@ def readable_record(snap: Snapshot, who: Caller, doc_id: str) -> dict[str, Any]:
     ):
         raise HTTPException(404, "no such document")
     return rec
+
+
+def suggestion(snap: Snapshot, who: Caller) -> str:
+    """A placeholder question naming a document the caller may read ('' if none).
+
+    The newest indexed readable document's title (or file name) is chosen, so the
+    suggestion follows the corpus, never a hard-coded example.
+    """
+    labels = allowed_labels(list(who.groups))
+    docs = [
+        d
+        for d in snap.manifest.documents.values()
+        if d.get("status") == "indexed" and str(d.get("access") or "public") in labels
+    ]
+    if not docs:
+        return ""
+    doc = max(docs, key=lambda d: (str(d.get("ingested_at") or ""), str(d.get("doc_id"))))
+    name = str(doc.get("title") or doc.get("doc_name") or "").strip()
+    return f"What does “{name[:80]}” say about …?" if name else ""
 
 
 def local_record(registry: AnyRegistry, rec: dict[str, Any]) -> dict[str, Any]:
@@ -197,9 +231,15 @@ def viewer_router() -> APIRouter:
         return resp
 
     @api.get("/me")
-    def me(who: Caller) -> dict[str, Any]:
-        """Who is signed in."""
-        return {"user": who.user, "groups": list(who.groups)}
+    def me(who: Caller, engine: EngineDep) -> dict[str, Any]:
+        """Who is signed in, and a question to suggest from the documents they may read."""
+        snap = engine.current()
+        return {
+            "user": who.user,
+            "groups": list(who.groups),
+            "admin": who.admin,
+            "suggestion": suggestion(snap, who) if snap is not None else "",
+        }
 
     @api.get("/documents/{doc_id}/text")
     async def document_text(
