@@ -238,6 +238,7 @@ def create_app(
         public_prefixes=public_prefixes,
         cookie_prefix=f"{rag.RAG_PATH}/" if settings.playground else None,
         cookies=[(VIEWER_COOKIE, viewer.COOKIE_PATHS)],
+        csrf_cookies=[VIEWER_COOKIE],
     )
     app.add_middleware(MetricsMiddleware, observer=observer)
     return app

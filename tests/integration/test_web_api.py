@@ -193,10 +193,7 @@ def test_metrics_move_and_need_an_admin(server: Server):
         before, "citerag_http_requests_total", **invokes
     )
     assert _metric(text, "citerag_gate_total", outcome="refused") >= 1
-    assert (
-        'citerag_node_seconds_count{node="retrieve"}' in text
-        or "citerag_node_seconds_count" in text
-    )
+    assert 'citerag_node_seconds_count{node="' in text  # a histogram per graph node
     assert 'citerag_documents{status="indexed"}' in text
     assert "citerag_ingest_queue " in text
 

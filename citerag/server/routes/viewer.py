@@ -13,6 +13,8 @@ Document API (bearer token or the viewer cookie):
 * ``GET /app/api/me``: who is signed in.
 * ``GET /app/api/documents/{doc_id}/text[?start=&end=]``: the canonical text (or, for a very
   long document, a window of it around the range), with its sections.
+* ``GET /app/api/documents/{doc_id}/review``: the parsing review (each page's text and
+  blocks, empty and short pages, warnings; :mod:`citerag.server.review`).
 * ``GET /app/api/documents/{doc_id}/pages/{page}/image[?scale=]``: a PDF page as PNG.
 * ``GET /app/api/documents/{doc_id}/pages/{page}/highlight?start=&end=``: where
   ``canonical[start:end]`` sits on that page (rectangles as fractions of the page).
@@ -47,6 +49,7 @@ from citerag.server.deps import (
 from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.documents import upload_id_of
 from citerag.server.engine import Snapshot
+from citerag.server.review import parsing_review
 from citerag.server.viewer import (
     DEFAULT_SCALE,
     MAX_SCALE,
@@ -292,6 +295,32 @@ def viewer_router() -> APIRouter:
             },
             headers=_PRIVATE,
         )
+
+    @api.get("/documents/{doc_id}/review")
+    async def document_review(
+        doc_id: str, who: Caller, snap: CurrentSnapshot, registry: Registry
+    ) -> JSONResponse:
+        """The parsing review: each page's extracted text and blocks, empty and short
+        pages, the loader's warnings (:mod:`citerag.server.review`); for a PDF each page's
+        ``image`` URL (the rendered page)."""
+        rec = readable_record(snap, who, doc_id)
+        rec = await anyio.to_thread.run_sync(local_record, registry, rec)
+        try:
+            opened = await anyio.to_thread.run_sync(views.canonical, rec)
+        except ViewerError as exc:
+            raise _fail(exc) from None
+        body = parsing_review(opened.parsed)
+        base = f"{APP_PATH}/api/documents/{doc_id}/pages"
+        for page in body["pages"]:
+            is_pdf = opened.parsed.file_type == "pdf" and page["page"]
+            page["image"] = f"{base}/{page['page']}/image" if is_pdf else None
+        body.update(
+            doc_id=doc_id,
+            doc_name=rec.get("doc_name"),
+            access=rec.get("access") or "public",
+            chunks=rec.get("chunks"),
+        )
+        return JSONResponse(body, headers=_PRIVATE)
 
     @api.get("/documents/{doc_id}/pages/{page}/image")
     async def page_image(
