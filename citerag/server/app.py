@@ -19,6 +19,8 @@ Routes (one router module each, under :mod:`citerag.server.routes`):
   uploads, lists and deletes under the same rules as the API.
 * ``/``: browsers are redirected to ``/app/``, API clients get JSON (public,
   :mod:`~citerag.server.routes.home`).
+* ``/app/api/conversation``: each user's conversation in the page, kept server-side
+  (:mod:`~citerag.server.routes.conversation`).
 * ``POST /app/api/feedback``, ``GET /feedback``, ``GET /feedback/export`` (admin):
   votes on answers (:mod:`~citerag.server.routes.feedback`).
 * ``GET /metrics`` (admin): Prometheus metrics (:mod:`~citerag.server.routes.operators`,
@@ -44,6 +46,7 @@ import citerag
 from citerag.embeddings import EmbeddingModel
 from citerag.server import deps
 from citerag.server.auth import VIEWER_COOKIE, AuthMiddleware, TokenStore
+from citerag.server.conversations import CONVERSATIONS_FILE, ConversationStore
 from citerag.server.documents import (
     PgDocumentRegistry,
     Registry,
@@ -54,7 +57,17 @@ from citerag.server.engine import Engine
 from citerag.server.feedback import FEEDBACK_FILE, FeedbackStore
 from citerag.server.hardening import StrictJSONMiddleware
 from citerag.server.observe import MetricsMiddleware, Observer, tracer_provider_from_env
-from citerag.server.routes import documents, feedback, home, index, operators, probes, rag, viewer
+from citerag.server.routes import (
+    conversation,
+    documents,
+    feedback,
+    home,
+    index,
+    operators,
+    probes,
+    rag,
+    viewer,
+)
 from citerag.server.settings import SETTINGS_JSON_ENV, ServerSettings, settings_from_json
 from citerag.server.worker import (
     IndexWorker,
@@ -117,6 +130,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.engine.close()
         app.state.registry.close()
         app.state.feedback.close()
+        app.state.conversations.close()
 
 
 def _open_tokens(settings: ServerSettings) -> TokenStore:
@@ -199,6 +213,7 @@ def create_app(
     observer = Observer(tracer_provider or tracer_provider_from_env())
     app.state.observer = observer
     app.state.feedback = FeedbackStore(settings.data_dir / FEEDBACK_FILE)
+    app.state.conversations = ConversationStore(settings.data_dir / CONVERSATIONS_FILE)
 
     app.include_router(home.router)
     app.include_router(probes.router)
@@ -206,6 +221,7 @@ def create_app(
     app.include_router(index.router)
     app.include_router(rag.rag_router(engine, settings, observe=observer.answer))
     app.include_router(feedback.router)
+    app.include_router(conversation.router)
     app.include_router(operators.router)
     if settings.playground:
         app.include_router(rag.playground_router)

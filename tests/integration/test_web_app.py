@@ -21,6 +21,7 @@ from citerag.eval.questions import parse_questions
 from tests.integration.test_server import (
     ADMIN_TOKEN,
     BOARD_TOKEN,
+    OTHER_TOKEN,
     PUBLIC_TOKEN,
     REVENUE_QUESTION,
     Server,
@@ -190,11 +191,14 @@ def test_a_user_without_the_label_sees_neither_the_document_nor_its_review(
     assert director.fetch_status(f"/app/api/documents/{board_doc_id}/review")[0] == 200
 
 
-def test_a_follow_up_is_answered_in_the_thread_with_its_rewritten_question(session_factory):
+def test_a_follow_up_is_answered_in_the_thread_with_its_rewritten_question(session_factory, server):
     expect = _expect()
+    with server.client(OTHER_TOKEN) as c:  # a user of their own: a known, empty history
+        assert c.delete("/app/api/conversation").status_code == 200
     s = session_factory()
-    s.sign_in(PUBLIC_TOKEN)
+    s.sign_in(OTHER_TOKEN)
     page = s.page
+    expect(page.locator("#thread")).to_have_attribute("data-restored", "0", timeout=WAIT_MS)
     assert s.ask(REVENUE_QUESTION) == "answered"
     assert "412,860" in page.inner_text("#answer")
     assert page.locator("#rewritten").is_hidden()  # a first question is not rewritten
@@ -205,8 +209,22 @@ def test_a_follow_up_is_answered_in_the_thread_with_its_rewritten_question(sessi
     page.locator("#rewritten summary").click()
     assert page.inner_text("#rewritten-text") == "What was Northwind's total revenue in 2024?"
     assert "annual_report_2025.pdf" in page.inner_text("#sources")
+    assert page.locator("#answer button.marker").count() >= 1
+
+    # kept per user on the server: a reload (or another browser) shows the thread again,
+    # and the next follow-up is read with it
+    page.reload()
+    expect(page.locator("#thread")).to_have_attribute("data-restored", "2", timeout=WAIT_MS)
+    assert "371,540" in page.inner_text("#thread") and REVENUE_QUESTION in page.inner_text(
+        "#thread"
+    )
+    with server.client(BOARD_TOKEN) as c:  # another user's conversation is their own
+        assert c.get("/app/api/conversation").json()["turns"] == []
     page.click("#new-thread")
     expect(page.locator("#thread li")).to_have_count(0)
+    expect(page.locator("#new-thread")).to_be_hidden()
+    with server.client(OTHER_TOKEN) as c:  # cleared on the server too
+        assert c.get("/app/api/conversation").json()["turns"] == []
     s.assert_only_local_requests()
 
 

@@ -137,6 +137,7 @@
       el("option", { value: g, text: g === "public" ? "Everyone (public)" : "Group " + g })));
     selectTab("tab-ask");
     $("question").focus();
+    restoreThread();
   }
 
   async function start() {
@@ -292,19 +293,21 @@
   let lastAnswer = null; // {out, question} of the turn on show
   let currentQuestion = "";
 
-  // The turn on show moves into the thread (compact: question, status, answer text).
-  function archiveTurn() {
-    if (!lastAnswer) return;
-    const out = lastAnswer.out;
+  // A turn in the thread (compact: question, status, answer text).
+  function threadItem(question, out) {
     const status = out.status || "failed";
-    const li = el("li", { class: "turn", dataset: { status: status } }, [
-      el("p", { class: "turn-q" }, [el("span", { class: "who-tag", text: "You" }), " ",
-        lastAnswer.question]),
+    $("thread").append(el("li", { class: "turn", dataset: { status: status } }, [
+      el("p", { class: "turn-q" }, [el("span", { class: "who-tag", text: "You" }), " ", question]),
       el("p", { class: "turn-a" }, [
         el("span", { class: "who-tag status-" + status, text: STATUS_TEXT[status] || status }),
         " ", out.answer || PLAIN_REASON[status] || ""]),
-    ]);
-    $("thread").append(li);
+    ]));
+  }
+
+  // The turn on show moves into the thread.
+  function archiveTurn() {
+    if (!lastAnswer) return;
+    threadItem(lastAnswer.question, lastAnswer.out);
     lastAnswer = null;
   }
 
@@ -312,10 +315,52 @@
     history = [];
     lastAnswer = null;
     $("thread").replaceChildren();
+    delete $("thread").dataset.restored;
     $("new-thread").hidden = true;
   }
 
-  $("new-thread").addEventListener("click", () => {
+  // The conversation is kept per user on the server: restored after a reload or sign-in.
+  async function restoreThread() {
+    resetThread();
+    let saved;
+    try {
+      saved = await call("/app/api/conversation");
+    } catch (err) {
+      $("thread").dataset.restored = "0";
+      return; // the page still works without it
+    }
+    (saved.turns || []).forEach((t) => {
+      threadItem(t.question, t);
+      history.push({ role: "user", content: t.question });
+      history.push({ role: "assistant", content: t.answer || t.reason || "" });
+    });
+    history = history.slice(-40);
+    $("new-thread").hidden = history.length === 0;
+    $("thread").dataset.restored = String((saved.turns || []).length);
+  }
+
+  function saveTurn(question, out) {
+    const condense = out.trace && out.trace.condense;
+    const standalone = condense && condense.standalone !== condense.original
+      ? condense.standalone : "";
+    return call("/app/api/conversation/turns", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        question: question,
+        status: out.status || "failed",
+        answer: out.answer || "",
+        reason: out.reason || "",
+        standalone: standalone || "",
+        trace_id: (out.trace && out.trace.trace_id) || "",
+        citations: (out.citations || []).map((c) => ({ doc_name: c.doc_name, doc_id: c.doc_id,
+          page: c.page, locator: c.locator })),
+      }),
+    }).catch(() => null);
+  }
+
+  $("new-thread").addEventListener("click", async () => {
+    await call("/app/api/conversation", { method: "DELETE" }).catch(() => null);
     resetThread();
     clearResult();
     clearViewer();
@@ -341,6 +386,7 @@
       history = history.slice(-40);
       $("new-thread").hidden = false;
       $("question").value = "";
+      await saveTurn(question, out);
     } catch (err) {
       clearResult();
       $("status").textContent = err.status === 503 ? "The index is still loading" : "Error";
