@@ -41,8 +41,9 @@ class ReviewPage:
         chars: Its length (before any cut).
         sections: Heading paths of its segments, in order, without repeats.
         blocks: Its typed blocks (offsets relative to ``text``).
-        empty: No or almost no text was extracted (a scan, an image).
-        short: Fewer than :data:`SHORT_PAGE_CHARS` characters.
+        empty: No or almost no text was extracted (a scan, an image; the loader's
+            ``empty_pages``).
+        short: Not empty, but fewer than :data:`SHORT_PAGE_CHARS` characters.
         truncated: ``text`` was cut at :data:`MAX_PAGE_CHARS`.
     """
 
@@ -98,6 +99,7 @@ def parsing_review(doc: ParsedDocument, short_chars: int = SHORT_PAGE_CHARS) -> 
     for page, start, end in _page_spans(doc):
         text = doc.text[start:end]
         stripped = len(text.strip())
+        is_empty = page in empty or stripped == 0
         cut = text[:MAX_PAGE_CHARS]
         sections = list(
             dict.fromkeys(
@@ -121,8 +123,8 @@ def parsing_review(doc: ParsedDocument, short_chars: int = SHORT_PAGE_CHARS) -> 
                 chars=len(text),
                 sections=sections[:50],
                 blocks=blocks,
-                empty=(page in empty) or stripped == 0,
-                short=0 < stripped < short_chars,
+                empty=is_empty,
+                short=not is_empty and stripped < short_chars,
                 truncated=len(text) > len(cut),
             )
         )
