@@ -146,8 +146,10 @@ def suggestion(snap: Snapshot, who: Caller) -> str:
     if not docs:
         return ""
     doc = max(docs, key=lambda d: (str(d.get("ingested_at") or ""), str(d.get("doc_id"))))
-    name = str(doc.get("title") or doc.get("doc_name") or "").strip()
-    return f"What does “{name[:80]}” say about …?" if name else ""
+    name = " ".join(str(doc.get("title") or doc.get("doc_name") or "").split())
+    if len(name) > 48:
+        name = name[:47].rstrip() + "…"
+    return f"Ask about “{name}”…" if name else ""
 
 
 def local_record(registry: AnyRegistry, rec: dict[str, Any]) -> dict[str, Any]:

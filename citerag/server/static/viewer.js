@@ -545,7 +545,7 @@
   async function sendVote() {
     const rating = $("feedback").dataset.rating;
     if (!lastAnswer || !rating) {
-      $("vote-note").textContent = "Choose 👍 or 👎 first.";
+      $("vote-note").textContent = "Choose Yes or No first.";
       return;
     }
     const out = lastAnswer.out;
