@@ -83,43 +83,60 @@ class ConversationStore:
         """
         if max_turns < 1:
             raise ValueError(f"max_turns must be >= 1, not {max_turns}")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
         self.max_turns = max_turns
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        with self._lock, self._db:
-            self._db.execute(_SCHEMA)
-            self._db.execute("CREATE INDEX IF NOT EXISTS turns_user ON turns (user, id)")
+        self._conn: sqlite3.Connection | None = None
+
+    def _db(self, *, create: bool) -> sqlite3.Connection | None:
+        """The connection, opened on first use; ``None`` while the file does not exist and
+        ``create`` is false (a server whose page is never used writes nothing)."""
+        if self._conn is None:
+            if not create and not self.path.exists():
+                return None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(str(self.path), check_same_thread=False)
+            with self._conn:
+                self._conn.execute(_SCHEMA)
+                self._conn.execute("CREATE INDEX IF NOT EXISTS turns_user ON turns (user, id)")
+        return self._conn
 
     def add(self, user: str, turn: Turn) -> None:
         """Append a turn to the user's conversation (dropping the oldest beyond the cap)."""
         row = asdict(turn)
-        with self._lock, self._db:
-            self._db.execute(
-                "INSERT INTO turns (user, question, status, answer, reason, standalone, "
-                "trace_id, citations, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    user,
-                    row["question"],
-                    row["status"],
-                    row["answer"],
-                    row["reason"],
-                    row["standalone"],
-                    row["trace_id"],
-                    json.dumps(row["citations"]),
-                    now_iso(),
-                ),
-            )
-            self._db.execute(
-                "DELETE FROM turns WHERE user = ? AND id NOT IN "
-                "(SELECT id FROM turns WHERE user = ? ORDER BY id DESC LIMIT ?)",
-                (user, user, self.max_turns),
-            )
+        values = (
+            user,
+            row["question"],
+            row["status"],
+            row["answer"],
+            row["reason"],
+            row["standalone"],
+            row["trace_id"],
+            json.dumps(row["citations"]),
+            now_iso(),
+        )
+        with self._lock:
+            db = self._db(create=True)
+            assert db is not None
+            with db:
+                db.execute(
+                    "INSERT INTO turns (user, question, status, answer, reason, standalone, "
+                    "trace_id, citations, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    values,
+                )
+                db.execute(
+                    "DELETE FROM turns WHERE user = ? AND id NOT IN "
+                    "(SELECT id FROM turns WHERE user = ? ORDER BY id DESC LIMIT ?)",
+                    (user, user, self.max_turns),
+                )
 
     def turns(self, user: str) -> list[dict[str, Any]]:
         """The user's conversation, oldest first."""
         with self._lock:
-            cur = self._db.execute(
+            db = self._db(create=False)
+            if db is None:
+                return []
+            cur = db.execute(
                 "SELECT question, status, answer, reason, standalone, trace_id, citations, "
                 "created_at FROM turns WHERE user = ? ORDER BY id",
                 (user,),
@@ -132,10 +149,16 @@ class ConversationStore:
 
     def clear(self, user: str) -> int:
         """Forget the user's conversation; return how many turns were dropped."""
-        with self._lock, self._db:
-            return self._db.execute("DELETE FROM turns WHERE user = ?", (user,)).rowcount
+        with self._lock:
+            db = self._db(create=False)
+            if db is None:
+                return 0
+            with db:
+                return db.execute("DELETE FROM turns WHERE user = ?", (user,)).rowcount
 
     def close(self) -> None:
         """Close the database."""
         with self._lock:
-            self._db.close()
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

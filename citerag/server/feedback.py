@@ -88,31 +88,45 @@ class FeedbackStore:
         Args:
             path: The SQLite file (its folder is created).
         """
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        with self._lock, self._db:
-            self._db.execute(_SCHEMA)
+        self._conn: sqlite3.Connection | None = None
+
+    def _db(self, *, create: bool) -> sqlite3.Connection | None:
+        """The connection, opened on first use; ``None`` while the file does not exist and
+        ``create`` is false (a server that never receives a vote writes nothing)."""
+        if self._conn is None:
+            if not create and not self.path.exists():
+                return None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(str(self.path), check_same_thread=False)
+            with self._conn:
+                self._conn.execute(_SCHEMA)
+        return self._conn
 
     def add(self, fb: Feedback) -> None:
         """Store a vote (replacing the same user's earlier vote on the same run)."""
-        with self._lock, self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO feedback (trace_id, user, rating, comment, question, "
-                "status, answer, citations, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    fb.trace_id,
-                    fb.user,
-                    fb.rating,
-                    fb.comment,
-                    fb.question,
-                    fb.status,
-                    fb.answer,
-                    json.dumps(list(fb.citations)),
-                    now_iso(),
-                ),
-            )
+        values = (
+            fb.trace_id,
+            fb.user,
+            fb.rating,
+            fb.comment,
+            fb.question,
+            fb.status,
+            fb.answer,
+            json.dumps(list(fb.citations)),
+            now_iso(),
+        )
+        with self._lock:
+            db = self._db(create=True)
+            assert db is not None
+            with db:
+                db.execute(
+                    "INSERT OR REPLACE INTO feedback (trace_id, user, rating, comment, "
+                    "question, status, answer, citations, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    values,
+                )
 
     def rows(self, rating: str | None = None) -> list[dict[str, Any]]:
         """Every vote (or those with one rating), oldest first."""
@@ -125,7 +139,10 @@ class FeedbackStore:
             query += " WHERE rating = ?"
             args = (rating,)
         with self._lock:
-            cur = self._db.execute(query + " ORDER BY id", args)
+            db = self._db(create=False)
+            if db is None:
+                return []
+            cur = db.execute(query + " ORDER BY id", args)
             names = [d[0] for d in cur.description]
             out = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         for row in out:
@@ -135,7 +152,9 @@ class FeedbackStore:
     def counts(self) -> dict[str, int]:
         """Votes per rating."""
         with self._lock:
-            got = dict(self._db.execute("SELECT rating, COUNT(*) FROM feedback GROUP BY rating"))
+            db = self._db(create=False)
+            rows = db.execute("SELECT rating, COUNT(*) FROM feedback GROUP BY rating") if db else []
+            got = dict(rows)
         return {r: int(got.get(r, 0)) for r in RATINGS}
 
     def export_questions(self, rating: str = "down") -> tuple[str, int]:
@@ -184,4 +203,6 @@ class FeedbackStore:
     def close(self) -> None:
         """Close the database."""
         with self._lock:
-            self._db.close()
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

@@ -239,6 +239,14 @@ def test_thumbs_down_with_a_comment_is_stored_and_exported(session_factory, serv
     page.fill("#vote-comment", "I wanted the figure before tax")
     page.keyboard.press("Enter")
     expect(page.locator("#feedback")).to_have_attribute("data-stored", "down", timeout=WAIT_MS)
+    # the cookie alone does not change anything: a POST without the page's header is refused
+    status = page.evaluate(
+        """async () => (await fetch('/app/api/feedback', {method: 'POST',
+            headers: {'content-type': 'application/json'},
+            body: JSON.stringify({trace_id: 'x', rating: 'up', question: 'q'})})).status"""
+    )
+    assert status == 403
+    assert s.fetch_status("/documents")[0] == 200  # reading needs no header
     with server.client(ADMIN_TOKEN) as c:
         export = c.get("/feedback/export")
     questions = parse_questions(export.text.splitlines(), "export")

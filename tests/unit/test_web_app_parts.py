@@ -171,3 +171,16 @@ def test_tracing_env_is_checked():
     assert tracer_provider_from_env({"CITERAG_OTEL_EXPORTER": "console"}) is not None
     with pytest.raises(ValueError, match="CITERAG_OTEL_EXPORTER"):
         tracer_provider_from_env({"CITERAG_OTEL_EXPORTER": "zipkin"})
+
+
+def test_stores_write_nothing_until_used(tmp_path: Path):
+    fb = FeedbackStore(tmp_path / "data" / "fb.sqlite3")
+    conv = ConversationStore(tmp_path / "data" / "c.sqlite3")
+    assert fb.rows() == [] and fb.counts() == {"up": 0, "down": 0}
+    assert fb.export_questions() == ("", 0)
+    assert conv.turns("ann") == [] and conv.clear("ann") == 0
+    assert not (tmp_path / "data").exists()  # a read-only server stays read-only
+    conv.add("ann", Turn(question="q", status="answered"))
+    assert (tmp_path / "data" / "c.sqlite3").is_file()
+    fb.close()
+    conv.close()
