@@ -119,7 +119,8 @@ class Observer:
         return uuid.uuid4().hex
 
     def answer(self, out: dict[str, Any], user: str = "") -> dict[str, Any]:
-        """Record one answer; return it with ``trace.trace_id`` set.
+        """Record one answer; return it with ``trace.trace_id`` set (unless the trace is
+        empty: a client that asked for ``trace: none`` gets none).
 
         Args:
             out: The graph's output (``status``, ``trace`` with ``timings_s`` and ``gate``).
@@ -136,6 +137,8 @@ class Observer:
         for node, seconds in nodes:
             self.node_seconds.labels(node).observe(max(0.0, seconds))
         trace_id = self._spans(nodes, status, user) if self.tracer is not None else None
+        if not trace:
+            return out  # ``trace: none`` asked for no trace: not even its id
         trace["trace_id"] = trace_id or self.new_trace_id()
         return {**out, "trace": trace}
 

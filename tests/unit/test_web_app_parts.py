@@ -161,8 +161,9 @@ def test_observer_counts_answers_and_emits_a_span_per_node():
     assert 'citerag_gate_total{outcome="refused"} 1.0' in text
     assert 'citerag_node_seconds_count{node="retrieve"} 1.0' in text
     # without a provider: a fresh id, no spans
-    plain = Observer().answer({"status": "answered", "trace": {}}, "")
+    plain = Observer().answer({"status": "answered", "trace": {"status": "answered"}}, "")
     assert len(plain["trace"]["trace_id"]) == 32
+    assert Observer().answer({"status": "answered", "trace": {}}, "")["trace"] == {}
 
 
 def test_tracing_env_is_checked():
