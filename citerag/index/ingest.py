@@ -8,7 +8,9 @@ What a run does:
    skipped) under the source key ``<folder name>/<relative path>``; a file argument is keyed
    by its name. Access labels come from the folder's ``.citerag-access.json``, user-supplied
    document metadata from its ``.citerag-metadata.json`` (see :mod:`loaders.pipeline`). Each
-   file's bytes are hashed, and so are its sidecar and folder metadata.
+   file's bytes are hashed, and so are its sidecar and folder metadata. Each supported
+   attachment of an ``.eml`` file becomes a child source of its own, read from the message
+   file and planned with its sha256 (:func:`citerag.index.attached.with_attachments`).
 2. **Plan** (:func:`citerag.index.plan.plan_ingest`, pure): compare each source's sha256,
    metadata digest, access label and the settings fingerprint with the current manifest's
    ledger. Unchanged →
@@ -52,6 +54,7 @@ from langchain_core.indexing import index as lc_index
 from tqdm.auto import tqdm
 
 from citerag.embeddings import EmbeddingModel
+from citerag.index.attached import with_attachments
 from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
 from citerag.index.chunk_vectors import SEPARATE, add_stage, recording_stages, sentence_method
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
@@ -774,11 +777,12 @@ class ChunkFeed:
             "doc_id": src.doc_id,
             "source": src.source,
             "path": str(src.path),
-            "doc_name": src.doc_name or src.path.name,
+            "doc_name": src.doc_name or src.file_name,
             "sha256": pf.sha256,
             "access": src.access,
             "folder_metadata": src.metadata,
             "ingested_at": self.run.now,
+            **src.link_record(),
             **pf.info,
         }
         self.ledger[src.doc_id] = rec
@@ -1011,7 +1015,7 @@ def ingest(
     stream_min_bytes = STREAM_MIN_BYTES if stream_min_bytes is None else stream_min_bytes
     found, prefixes = collect_sources(paths, default_access)
     found += sources or []
-    collected = hash_sources(found)
+    collected = with_attachments(hash_sources(found))
     report = IngestReport()
     fingerprint = _settings_fingerprint(model, chunking, sentence_vectors)
     target = target_for(index_dir)
