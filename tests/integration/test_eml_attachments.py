@@ -105,7 +105,8 @@ def test_attachments_are_documents_linked_to_their_message(
         manifest_id=loaded.manifest_id,
         embedding_model=embedding_model.name,
     )
-    result = graph.invoke({"question": "What is the minimum order quantity of the galvanised hex bolt M8?"})
+    question = "What is the minimum order quantity of the galvanised hex bolt M8?"
+    result = graph.invoke({"question": question})
     assert result["status"] == "answered", result["reason"]
     cite = result["citations"][0]
     assert cite["doc_id"] == doc_id_for(SHEET) and cite["doc_name"] == "price-list.xlsx"
