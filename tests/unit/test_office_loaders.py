@@ -266,7 +266,7 @@ def test_eml_headers_html_body_and_attachments(tmp_path: Path) -> None:
     assert doc.file_type == "eml" and doc.title == "Q3 ladder audit"
     assert doc.properties["email_from"] == "Ann Lee <ann@example.com>"
     assert doc.text.startswith("Subject: Q3 ladder audit\nFrom: Ann Lee")
-    # attachments are documents of their own (tests/unit/test_eml_attachments.py): the
+    # attachments are documents of their own (tests/unit/test_attachment_sources.py): the
     # message names them and does not hold their text
     assert doc.text.endswith("Attachments: handbook.docx; x.zip")
     assert "Wear a helmet" not in doc.text
