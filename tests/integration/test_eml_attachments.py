@@ -96,6 +96,9 @@ def test_attachments_are_documents_linked_to_their_message(
     assert docs[doc_id_for(PDF)]["file_type"] == "pdf" and docs[doc_id_for(PDF)]["pages"] == 1
     assert docs[doc_id_for(BROKEN)]["status"] == "failed"
     assert docs[doc_id_for(BROKEN)]["attachment_name"] == "quote.docx"
+    listed = {r["doc_id"]: r for r in read_manifest(store_location).public_records()}
+    assert listed[doc_id_for(SHEET)]["parent_doc_id"] == doc_id_for(MESSAGE)
+    assert listed[doc_id_for(MESSAGE)]["parent_doc_id"] is None
 
     loaded = load_index(store_location, embedding_model)
     assert_store_in_step(loaded.store, store_location)
