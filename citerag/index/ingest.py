@@ -61,7 +61,13 @@ from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.loaded import RECORDS_FILE, open_build
 from citerag.index.location import is_store_url
 from citerag.index.manifest import MANIFEST_FILE, Manifest
-from citerag.index.plan import ActionKind, CollectedSource, IngestPlan, plan_ingest
+from citerag.index.plan import (
+    ActionKind,
+    CollectedSource,
+    DocumentAction,
+    IngestPlan,
+    plan_ingest,
+)
 from citerag.index.record_manager import SQLiteRecordManager
 from citerag.index.store import CiteragStore
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
@@ -878,6 +884,13 @@ def _file_size(src: SourceFile) -> int:
         return 0
 
 
+def _file_of(action: DocumentAction) -> str:
+    """The source key of the file an action's document is read from (its message file for
+    an e-mail attachment)."""
+    attached = action.file.attached if action.file is not None else None
+    return attached.root_source if attached is not None else action.source
+
+
 def split_phases(plan: IngestPlan, large_bytes: int = LARGE_BYTES) -> list[IngestPlan]:
     """Split a plan so that large documents are published after the others.
 
@@ -887,13 +900,22 @@ def split_phases(plan: IngestPlan, large_bytes: int = LARGE_BYTES) -> list[Inges
 
     Returns:
         The first phase (every action except the large writes: deletions, small documents,
-        skips), then one single-action phase per large document, smallest first.
+        skips), then one phase per large document, smallest first; a large message file's
+        attachments to write are in its phase (they are read from the same file).
     """
-    large = [a for a in plan.to_write if a.file is not None and _file_size(a.file) >= large_bytes]
+    large = [
+        a
+        for a in plan.to_write
+        if a.file is not None and a.file.attached is None and _file_size(a.file) >= large_bytes
+    ]
     large.sort(key=lambda a: _file_size(a.file) if a.file is not None else 0)
-    rest = tuple(a for a in plan.actions if not any(a is b for b in large))
+    files = {a.source for a in large}
+    rest = tuple(a for a in plan.actions if not (a.writes and _file_of(a) in files))
     return [IngestPlan(rest, plan.settings_changed)] + [
-        IngestPlan((a,), plan.settings_changed) for a in large
+        IngestPlan(
+            tuple(b for b in plan.to_write if _file_of(b) == a.source), plan.settings_changed
+        )
+        for a in large
     ]
 
 

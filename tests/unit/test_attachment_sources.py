@@ -254,3 +254,17 @@ def test_plan_reprocesses_attachments_from_the_message_after_a_settings_change(
     assert child is not None and child.attached == collected[1].file.attached
     out = process_file(child, ChunkSettings())
     assert out.status == "ok" and out.chunks[0].metadata["sheet"] == "Prices"
+
+
+def test_a_large_message_is_published_with_its_attachments(tmp_path: Path) -> None:
+    from citerag.index.ingest import split_phases
+
+    path = _offer(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Deliveries on weekday mornings.\n", encoding="utf-8")
+    collected = [*_collect(path), CollectedSource(SourceFile(notes, "mail/notes.txt"), "n")]
+    plan = plan_ingest(collected, {}, fingerprint=FINGERPRINT, previous_fingerprint=None)
+    first, *large = split_phases(plan, large_bytes=path.stat().st_size)
+    assert [a.source for a in first.actions] == ["mail/notes.txt"]
+    assert len(large) == 1
+    assert [a.source for a in large[0].actions] == [c.file.source for c in collected[:-1]]
