@@ -268,3 +268,22 @@ def test_a_large_message_is_published_with_its_attachments(tmp_path: Path) -> No
     assert [a.source for a in first.actions] == ["mail/notes.txt"]
     assert len(large) == 1
     assert [a.source for a in large[0].actions] == [c.file.source for c in collected[:-1]]
+
+
+def test_a_zip_bomb_attachment_fails_alone(tmp_path: Path) -> None:
+    import zipfile
+
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr("word/document.xml", b" " * (8 * 1024 * 1024))
+    msg = _message("Report", "The report is attached.")
+    msg.add_attachment(
+        bomb.getvalue(), maintype="application", subtype="octet-stream", filename="report.docx"
+    )
+    msg.add_attachment(b"Kept in locker 9.\n", maintype="text", subtype="plain", filename="k.txt")
+    path = tmp_path / "bomb.eml"
+    path.write_bytes(bytes(msg))
+    out = [process_file(c.file, ChunkSettings()) for c in _collect(path, "bomb.eml")]
+    assert [o.status for o in out] == ["ok", "failed", "ok"]
+    assert out[1].kind == "unsafe" and "report.docx" in out[1].reason
