@@ -22,6 +22,11 @@ PDFs, its 1-based ``page``. This module turns that into what the viewer page sho
 * **Scanned pages and images** (read by OCR at ingest): the loader's re-read OCRs the page
   again (deterministic: one Tesseract thread), and the quote's words are marked with their
   own OCR boxes (:func:`ocr_highlight`); an image's page is its frame as PNG.
+* **E-mail attachments** (documents of their own, see :mod:`citerag.index.attached`): the
+  record's ``path`` is the message file, checked against its sha256 as for any file; the
+  attachment's bytes are read from it by the record's ``attachment_positions``
+  (:func:`loaders.attachments.read_attachment`) and loaded by the loader for its name, and
+  a PDF or image attachment's pages are rendered from those bytes.
 
 pdfium is not thread-safe: every call into it holds :data:`PDFIUM_LOCK`.
 """
@@ -361,11 +366,11 @@ class PageHighlight:
         }
 
 
-def _open_pdf(path: Path) -> Any:
+def _open_pdf(path: Path | bytes) -> Any:
     import pypdfium2 as pdfium
 
     try:
-        return pdfium.PdfDocument(str(path))
+        return pdfium.PdfDocument(path if isinstance(path, bytes) else str(path))
     except pdfium.PdfiumError as exc:
         raise ViewerError(409, f"pdfium cannot open this PDF ({exc})") from exc
 
@@ -390,11 +395,11 @@ def _device_mapper(page: Any) -> Callable[[float, float], tuple[float, float]]:
     return to_device
 
 
-def render_page_png(path: Path, page: int, scale: float) -> bytes:
+def render_page_png(path: Path | bytes, page: int, scale: float) -> bytes:
     """Render one page of a PDF to PNG bytes.
 
     Args:
-        path: The PDF.
+        path: The PDF (a file, or its bytes).
         page: 1-based page number.
         scale: Pixels per point (lowered for very large pages, see :func:`fit_scale`).
 
@@ -418,7 +423,9 @@ def render_page_png(path: Path, page: int, scale: float) -> bytes:
     return buf.getvalue()
 
 
-def highlight_on_page(path: Path, page: int, quote: str, hint: float | None) -> PageHighlight:
+def highlight_on_page(
+    path: Path | bytes, page: int, quote: str, hint: float | None
+) -> PageHighlight:
     """Find a quote on a PDF page and return its rectangles as fractions of the page.
 
     Args:
@@ -518,7 +525,7 @@ def ocr_highlight(ocr: OcrPage, pages: int, text: str, start: int, end: int) -> 
     return out
 
 
-def render_image_png(path: Path, page: int) -> bytes:
+def render_image_png(path: Path | bytes, page: int) -> bytes:
     """One page (frame) of an image file as PNG, shrunk under :data:`MAX_PIXELS`.
 
     Raises:
@@ -527,7 +534,7 @@ def render_image_png(path: Path, page: int) -> bytes:
     from PIL import Image
 
     try:
-        with Image.open(path) as image:
+        with Image.open(io.BytesIO(path) if isinstance(path, bytes) else path) as image:
             frames = int(getattr(image, "n_frames", 1) or 1)
             if not 1 <= page <= frames:
                 raise ViewerError(404, f"no page {page} (the image has {frames})")
@@ -556,11 +563,18 @@ class OpenedDocument:
         doc_id: The document id.
         path: Where the file is (server side only, never sent to clients).
         parsed: The loader's result; ``parsed.text`` is the canonical text.
+        member: An e-mail attachment's own bytes (``path`` is then its message file).
     """
 
     doc_id: str
     path: Path
     parsed: ParsedDocument
+    member: bytes | None = None
+
+    @property
+    def pages_from(self) -> Path | bytes:
+        """What its pages are rendered from: the attachment's bytes, else the file."""
+        return self.member if self.member is not None else self.path
 
 
 class DocumentViews:
@@ -602,7 +616,7 @@ class DocumentViews:
 
         Args:
             record: The document's manifest record (``doc_id``, ``path``, ``sha256``,
-                ``characters``).
+                ``characters``; an attachment's link fields).
 
         Returns:
             The opened document.
@@ -611,6 +625,8 @@ class DocumentViews:
             ViewerError: 410 when the file is gone; 409 when it changed since it was
                 indexed (other bytes, or the loader now reads it to a different length).
         """
+        from loaders.attachments import load_attachment, read_attachment
+        from loaders.pipeline import AttachedTo
         from loaders.registry import load_file
 
         doc_id = str(record.get("doc_id") or "")
@@ -630,8 +646,14 @@ class DocumentViews:
             raise ViewerError(
                 409, "the document's file changed after it was indexed; re-ingest it to cite it"
             )
+        member: bytes | None = None
+        attached = AttachedTo.from_record(record)
         try:
-            parsed = load_file(path, data)
+            if attached is None:
+                parsed = load_file(path, data)
+            else:
+                name, member = read_attachment(data, attached.positions)
+                parsed = load_attachment(name, member)
         except DocumentLoadError as exc:
             raise ViewerError(409, f"the document can no longer be read: {exc.reason}") from exc
         chars = record.get("characters")
@@ -641,7 +663,7 @@ class DocumentViews:
                 "the loader now reads this document differently from when it was indexed "
                 f"({len(parsed.text)} characters, indexed {chars}); re-ingest it",
             )
-        opened = OpenedDocument(doc_id, path, parsed)
+        opened = OpenedDocument(doc_id, path, parsed, member)
         with self._lock:
             self._cache_put(self._docs, (doc_id, sha), opened, self.max_documents)
         log.info("viewer: opened %s (%d characters)", record.get("doc_name"), len(parsed.text))
@@ -661,9 +683,9 @@ class DocumentViews:
         if hit is not None:
             return bytes(hit)
         if opened.parsed.file_type == "image":
-            png = render_image_png(opened.path, page)
+            png = render_image_png(opened.pages_from, page)
         else:
-            png = render_page_png(opened.path, page, scale)
+            png = render_page_png(opened.pages_from, page, scale)
         with self._lock:
             self._cache_put(self._images, key, png, self.max_images)
         return png
@@ -687,7 +709,7 @@ class DocumentViews:
         ocr = opened.parsed.ocr_pages.get(page)
         if ocr is not None:
             return ocr_highlight(ocr, pages, text, start, end)
-        return highlight_on_page(opened.path, page, text[start:end], hint)
+        return highlight_on_page(opened.pages_from, page, text[start:end], hint)
 
     def _pdf(self, record: dict[str, Any]) -> OpenedDocument:
         if record.get("file_type") not in ("pdf", "image"):
