@@ -6,12 +6,14 @@ the app's lifespan, which never runs here). :func:`routes_reference_markdown` re
 per operation of its OpenAPI document (method, path, summary, who may call it, request and
 responses), the "who" read from the app's own
 :class:`~citerag.server.auth.AuthMiddleware` settings, so the page cannot drift from the code:
-a unit test compares the page's generated block with this function.
+a unit test compares the page's generated block with this function, and
+``python -m citerag.reference_pages`` rewrites it.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,7 +36,8 @@ def reference_app() -> Iterator[Any]:
 
     Yields:
         The FastAPI app, over an empty index folder, data folder and token file in a
-        temporary folder removed afterwards (its lifespan never runs: no model, no index).
+        temporary folder removed afterwards (its lifespan never runs: no model, no index;
+        the token file's one user has a random token nobody knows).
     """
     from citerag.server.app import create_app
     from citerag.server.settings import ServerSettings
@@ -42,7 +45,8 @@ def reference_app() -> Iterator[Any]:
     with tempfile.TemporaryDirectory(prefix="citerag-routes-") as tmp:
         root = Path(tmp)
         tokens = root / "tokens.json"
-        tokens.write_text(json.dumps({"users": []}), encoding="utf-8")
+        user = {"user": "reference", "token": secrets.token_urlsafe(32), "groups": []}
+        tokens.write_text(json.dumps({"users": [user]}), encoding="utf-8")
         settings = ServerSettings(
             index_dir=root / "index", data_dir=root / "data", tokens_file=tokens
         ).validate()
@@ -140,40 +144,3 @@ def app_routes_reference() -> str:
     """:func:`routes_reference_markdown` of the app ``citerag serve`` builds by default."""
     with reference_app() as app:
         return routes_reference_markdown(app.openapi(), _auth_settings(app))
-
-
-def update_page(page: Path) -> bool:
-    """Write the generated table between the page's markers.
-
-    Args:
-        page: ``docs/reference/http-routes.md``.
-
-    Returns:
-        Whether the page changed.
-
-    Raises:
-        ValueError: The page lacks the markers.
-    """
-    text = page.read_text(encoding="utf-8")
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"{page} lacks the {BEGIN} / {END} markers")
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1]
-    new = f"{head}{BEGIN}\n{app_routes_reference()}\n{END}{tail}"
-    if new == text:
-        return False
-    page.write_text(new, encoding="utf-8")
-    return True
-
-
-#: The markers around the generated table in ``docs/reference/http-routes.md``.
-BEGIN, END = "<!-- http-routes:begin -->", "<!-- http-routes:end -->"
-
-if __name__ == "__main__":  # python -m citerag.server.routes_reference [PAGE]
-    import logging
-    import sys
-
-    logging.basicConfig(level=logging.INFO)
-    target = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/reference/http-routes.md")
-    changed = update_page(target)
-    logging.getLogger(__name__).info("%s %s", target, "updated" if changed else "unchanged")

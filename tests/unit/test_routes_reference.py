@@ -7,8 +7,6 @@ from pathlib import Path
 import pytest
 
 from citerag.server.routes_reference import (
-    BEGIN,
-    END,
     _auth_settings,
     reference_app,
     routes_reference_markdown,
@@ -34,10 +32,11 @@ def _rows(text: str) -> dict[tuple[str, str], list[str]]:
 
 def test_docs_http_routes_are_the_generated_ones(app_spec):
     text = PAGE.read_text(encoding="utf-8")
-    assert BEGIN in text and END in text, "docs/reference/http-routes.md lacks the generated block"
-    block = text.split(BEGIN, 1)[1].split(END, 1)[0].strip()
+    begin, end = "<!-- http-routes:begin -->", "<!-- http-routes:end -->"
+    assert begin in text and end in text, "docs/reference/http-routes.md lacks the generated block"
+    block = text.split(begin, 1)[1].split(end, 1)[0].strip()
     assert block == routes_reference_markdown(*app_spec), (
-        "docs/reference/http-routes.md is stale: run python -m citerag.server.routes_reference"
+        "docs/reference/http-routes.md is stale: run python -m citerag.reference_pages"
     )
 
 
