@@ -86,11 +86,18 @@ def _who(path: str, auth: dict[str, Any]) -> str:
 
 
 def _schema_name(content: dict[str, Any]) -> str:
-    """``application/json`` (or another type) and the schema it names, if any."""
+    """The media type and the schema it names (or, inline, its fields: ``file``, ...)."""
     parts = []
     for media, body in content.items():
-        ref = str(body.get("schema", {}).get("$ref", ""))
-        parts.append(f"{media} `{ref.rsplit('/', 1)[-1]}`" if ref else media)
+        schema = body.get("schema", {})
+        ref = str(schema.get("$ref", ""))
+        fields = ", ".join(f"`{name}`" for name in schema.get("properties", {}))
+        if ref:
+            parts.append(f"{media} `{ref.rsplit('/', 1)[-1]}`")
+        elif fields:
+            parts.append(f"{media} ({fields})")
+        else:
+            parts.append(media)
     return ", ".join(parts)
 
 

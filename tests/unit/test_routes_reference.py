@@ -73,3 +73,11 @@ def test_a_changed_route_changes_the_table(app_spec):
     changed = {**spec, "paths": {**spec["paths"], "/new": {"get": {"description": "New."}}}}
     assert "| GET | `/new` | New. | token | – | – |" in routes_reference_markdown(changed, auth)
     assert routes_reference_markdown(changed, auth) != routes_reference_markdown(spec, auth)
+
+
+def test_the_upload_row_names_its_form_and_refusals(app_spec):
+    rows = _rows(routes_reference_markdown(*app_spec))
+    upload = rows[("POST", "/documents")]
+    assert upload[4] == "multipart/form-data (`file`, `access`)"
+    for status in ("202", "200", "403", "413", "415", "422", "503"):
+        assert status in upload[5].split(", "), status
