@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import uuid
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -222,14 +223,15 @@ class PostgresStore(CosineSearch):
 
         Args:
             documents: Chunks (``metadata["content"]``: own words, ``access``, ``doc_id``).
-            **kwargs: ``ids`` (required for sync with the record manager).
+            **kwargs: ``ids`` (required for sync with the record manager; without them each
+                document keeps its ``id``, or gets a new UUID, as in LangChain's stores).
 
         Returns:
             The ids written.
         """
         if not documents:
             return []
-        ids = list(kwargs.get("ids") or [d.id or str(i) for i, d in enumerate(documents)])
+        ids = list(kwargs.get("ids") or [d.id or str(uuid.uuid4()) for d in documents])
         done = embed_chunks(self._embedding, documents, sentence_vectors=self.sentence_vectors)
         self.embedded_texts += done.texts_embedded
         rows = [

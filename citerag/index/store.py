@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -174,13 +175,13 @@ class CiteragStore(CosineSearch):
 
         Args:
             documents: Chunks; ``metadata["content"]`` (own words) is used for sentences.
-            **kwargs: ``ids`` (required for sync with the record manager).
+            **kwargs: ``ids`` (required for sync with the record manager; without them each
+                document keeps its ``id``, or gets a new UUID, as in LangChain's stores).
 
         Returns:
             The ids written.
         """
-        ids = kwargs.get("ids") or [d.id or str(i) for i, d in enumerate(documents)]
-        ids = list(ids)
+        ids = list(kwargs.get("ids") or [d.id or str(uuid.uuid4()) for d in documents])
         if not documents:
             return []
         replace = [i for i in ids if self._has(i)]

@@ -54,7 +54,41 @@ log = logging.getLogger(__name__)
 router = APIRouter(prefix="/documents", tags=["documents"], dependencies=[Security(bearer)])
 
 
-@router.post("", status_code=202)
+#: The upload's body in the OpenAPI document: the handler streams it itself (to refuse a large
+#: file before it is read), so FastAPI cannot derive it from a parameter.
+_UPLOAD_BODY = {
+    "required": True,
+    "content": {
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "required": ["file"],
+                "properties": {
+                    "file": {"type": "string", "format": "binary"},
+                    "access": {"type": "string", "description": "public (default) or a group"},
+                },
+            }
+        }
+    },
+}
+_UPLOAD_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The same bytes are already a document you may see: nothing queued"},
+    400: {"description": "An invalid Content-Length"},
+    403: {"description": "The access label is not one of the uploader's groups"},
+    405: {"description": "A read-only server"},
+    413: {"description": "Larger than max_upload_mb (refused while streaming)"},
+    415: {"description": "Not multipart/form-data, or a file type not accepted"},
+    422: {"description": "A malformed form, no file, an empty file or a bad label"},
+    503: {"description": "max_pending_uploads uploads already wait for indexing"},
+}
+
+
+@router.post(
+    "",
+    status_code=202,
+    openapi_extra={"requestBody": _UPLOAD_BODY},
+    responses=_UPLOAD_RESPONSES,
+)
 async def upload_document(
     request: Request, who: Caller, settings: Settings, registry: Registry, worker: Worker
 ) -> Response:
