@@ -268,9 +268,9 @@ def main() -> int:
 
     scans = not args.no_scans
     if scans:
-        try:
-            from loaders import ocr  # noqa: F401
-        except ImportError:
+        import importlib.util
+
+        if importlib.util.find_spec("loaders.ocr") is None:
             log("this checkout has no OCR (loaders/ocr.py): run with --no-scans")
             return 2
     work = args.work / "mixed"
