@@ -23,7 +23,9 @@ Wilson intervals, for the test half and for all questions (the halves of
 :func:`mixed_corpus.half`, a hash of the question id fixed before any result). With the
 scans, the same questions are also asked of an index of the born-digital originals (the
 text PDFs the scans were rendered from; every other file identical) and the scan formats'
-"right" outcomes are paired against the originals' (exact two-sided sign test).
+"right" outcomes are paired against the originals' (exact two-sided sign test), and each
+scan's OCR text is compared with its original's text layer (character error rate,
+``citerag.eval.cer``, whitespace-normalised).
 
 ``--no-scans`` leaves the scanned PDFs and table images out of the corpus and their
 questions out of the run (for a checkout without OCR). Writes
@@ -129,6 +131,22 @@ def score(q: dict[str, Any], rec: dict[str, Any]) -> dict[str, bool]:
     }
 
 
+def scan_cer(built: dict[str, Any]) -> dict[str, float]:
+    """Each scan's character error rate: its OCR text (the real loader, OCR on) against the
+    text layer of the born-digital original it was rendered from."""
+    from citerag.eval.cer import character_error_rate
+    from loaders.registry import load_file
+
+    out = {}
+    for name, fmt in sorted(built["files"].items()):
+        if fmt not in SCAN_FORMATS:
+            continue
+        ocr_text = load_file(built["corpus"] / name).text
+        original = load_file(built["originals"] / f"{Path(name).stem}.pdf").text
+        out[name] = round(character_error_rate(ocr_text, original), 4)
+    return out
+
+
 def _prop(k: int, n: int) -> dict[str, Any]:
     from citerag.eval.metrics import Proportion
 
@@ -166,6 +184,7 @@ def report(
         "failed": run["failed"],
         "ingest_seconds": run["ingest_seconds"],
         "answer_seconds": run["answer_seconds"],
+        "ocr_cer": run.get("cer", {}),
         "formats": {},
     }
     md = [
@@ -249,6 +268,10 @@ def report(
                     f"| {fmt} | {half} | {len(ids)} | {_fmt(cell['scans'])} | "
                     f"{_fmt(cell['originals'])} | +{wins}/−{losses} ({_p(cell['paired']['p'])}) |"
                 )
+    if run.get("cer"):
+        md += ["", "| scan | OCR character error rate against the original's text |"]
+        md += ["|---|---:|"]
+        md += [f"| {name} | {100 * v:.2f} % |" for name, v in run["cer"].items()]
     md += [
         "",
         f"Ingest {run['ingest_seconds']} s for {len(files)} files; answering "
