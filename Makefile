@@ -10,9 +10,16 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup demo serve test test-fast lint typecheck docs clean
+.PHONY: setup ocr-engine demo serve test test-fast lint typecheck docs clean
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed ocr-engine
+
+# OCR of scanned pages and images (docs/ocr.md): Debian's Tesseract, installed when missing
+# (needs root; without it ingest reports scanned pages as needs_ocr, as with CITERAG_OCR=0)
+ocr-engine:
+	@command -v tesseract >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng) || \
+		echo "warning: tesseract-ocr not installed: OCR is off (docs/ocr.md)"
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

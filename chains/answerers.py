@@ -39,6 +39,7 @@ from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
 from citerag.index.bm25 import tokenize
+from citerag.index.contract import SearchIndex, as_search_index
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -187,8 +188,9 @@ class ExtractiveAnswerer:
 
         Args:
             embeddings: Embedding model for scoring sentences against the question.
-            store: Store with precomputed ``sentence_vectors_for(key)`` (optional) and a
-                ``bm25`` index (idf weights of focus terms; optional).
+            store: The index (:class:`~citerag.index.contract.SearchIndex`; anything else is
+                wrapped by :func:`~citerag.index.contract.as_search_index`): precomputed
+                sentence vectors and idf weights of focus terms; optional.
             max_sentences: Most sentences quoted.
             margin: A further sentence is quoted only if within this score of the first.
             lexical_weight: Weight of the share of question words a sentence contains.
@@ -288,9 +290,18 @@ class ExtractiveAnswerer:
         self.coverage_floor = COVERAGE_FLOOR if coverage_floor is None else coverage_floor
         self._word_vectors = _shared_word_vectors(embeddings)
 
+    @property
+    def store(self) -> SearchIndex | None:
+        """The index read through the contract (``None``: none)."""
+        return self._store
+
+    @store.setter
+    def store(self, value: Any) -> None:
+        self._store = None if value is None else as_search_index(value)
+
     def _sentence_vectors(self, passage: Passage) -> tuple[list[tuple[int, int]], np.ndarray]:
-        getter = getattr(self.store, "sentence_vectors_for", None)
-        got = getter(passage.candidate.key) if getter else None
+        key = passage.candidate.key
+        got = None if self.store is None else self.store.sentence_vectors_many([key]).get(key)
         if got is not None and len(got[0]):
             return got[0], np.asarray(got[1], dtype=np.float32)
         content = passage.candidate.content
@@ -317,10 +328,9 @@ class ExtractiveAnswerer:
     # -- focus terms --------------------------------------------------------------------
 
     def _idf(self, question: str) -> dict[str, float] | None:
-        bm25 = getattr(self.store, "bm25", None)
-        if bm25 is None:
-            return None
-        return dict(bm25.idf(set(tokenize(question))))  # terms the index never saw: absent
+        if self.store is None or not self.store.has_term_statistics:
+            return None  # the focus terms' length heuristic
+        return dict(self.store.idf(set(tokenize(question))))  # terms the index never saw: absent
 
     def _vectors(self, words: Sequence[str]) -> np.ndarray:
         """Embeddings of single words (cached in-process, least recently used dropped)."""

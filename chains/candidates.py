@@ -58,4 +58,5 @@ class Candidate:
             "scores": {k: round(v, 6) for k, v in self.scores.items()},
             "ranks": dict(self.ranks),
             "lists": sorted(k for k in self.ranks if k in ("dense", "bm25")),
+            **({"ocr": True, "ocr_confidence": m.get("ocr_confidence")} if m.get("ocr") else {}),
         }

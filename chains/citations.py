@@ -265,6 +265,11 @@ def validate(prose: str, passages: list[Passage]) -> Validation:
     return v
 
 
+#: Chunk metadata of an e-mail attachment's document that links it to its message; copied
+#: onto its citations.
+ATTACHMENT_LINK = ("parent_doc_id", "parent_source", "attachment_name")
+
+
 def locator(meta: dict[str, Any], start: int, end: int) -> tuple[str, str]:
     """Return ``(label, fragment)`` for a range of a document.
 
@@ -299,7 +304,9 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
 
     The quote is the model's verified quote mapped back to the exact canonical text; without
     one it is the passage's own content. ``start``/``end`` index the document's canonical
-    text, so ``canonical[start:end] == quote`` holds.
+    text, so ``canonical[start:end] == quote`` holds. A citation of an e-mail attachment
+    also carries its message's ``parent_doc_id`` and ``parent_source`` and its
+    ``attachment_name``.
     """
     by_num = {p.number: p for p in passages}
     out = []
@@ -329,6 +336,14 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
                 "fragment": fragment,
                 "quote": quote,
                 "quote_verified": bool(quotes),
+                # an e-mail attachment: the message it is attached to
+                **{k: meta[k] for k in ATTACHMENT_LINK if meta.get(k)},
+                # a quote read by OCR from a scanned page (its text may hold misreadings)
+                **(
+                    {"ocr": True, "ocr_confidence": meta.get("ocr_confidence")}
+                    if meta.get("ocr")
+                    else {}
+                ),
                 "scores": {
                     k: round(val, 6)
                     for k, val in cand.scores.items()

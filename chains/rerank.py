@@ -28,6 +28,7 @@ from langchain_core.embeddings import Embeddings
 
 from chains.candidates import Candidate
 from citerag.index.bm25 import tokenize
+from citerag.index.contract import SearchIndex, as_search_index
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -84,9 +85,10 @@ class SentenceReranker:
 
         Args:
             embeddings: The index's embedding model (query and sentence vectors).
-            store: A store with ``sentence_vectors_for(key)`` (precomputed vectors) and
-                optionally ``bm25`` (for idf); chunks without sentence vectors are embedded
-                on the fly and cached.
+            store: The index (:class:`~citerag.index.contract.SearchIndex`; anything else is
+                wrapped by :func:`~citerag.index.contract.as_search_index`): precomputed
+                sentence vectors and idf; chunks without sentence vectors are embedded on
+                the fly and cached. ``None``: no index (uniform term weights).
             sentence_weight: Weight of the best sentence against the whole chunk.
             lexical_weight: Weight of the best sentence's idf-weighted query-term coverage
                 (0 = pure embedding ``sentence-maxsim``).
@@ -112,16 +114,23 @@ class SentenceReranker:
         # chunks again and again, and tokenising ~100 sentences was a quarter of this node.
         self._terms: OrderedDict[tuple[Any, ...], list[frozenset[str]]] = OrderedDict()
 
+    @property
+    def store(self) -> SearchIndex | None:
+        """The index read through the contract (``None``: none)."""
+        return self._store
+
+    @store.setter
+    def store(self, value: Any) -> None:
+        self._store = None if value is None else as_search_index(value)
+
     def _sentences(self, cands: list[Candidate]) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
         out: list[tuple[list[tuple[int, int]], np.ndarray] | None] = []
         missing: list[int] = []
-        getter = getattr(self.store, "sentence_vectors_for", None)
-        many = getattr(self.store, "sentence_vectors_many", None)
-        if many is not None:  # one round trip for the whole shortlist (PostgreSQL)
-            fetched = many([c.key for c in cands])
-            getter = fetched.get
+        # one call for the whole shortlist (one round trip on PostgreSQL)
+        keys = [c.key for c in cands]
+        fetched = {} if self.store is None else self.store.sentence_vectors_many(keys)
         for i, c in enumerate(cands):
-            got = getter(c.key) if getter else None
+            got = fetched.get(c.key)
             if got is None:
                 got = self._cache.get(c.key)
             if got is None:
@@ -163,10 +172,11 @@ class SentenceReranker:
 
     def _query_weights(self, query: str) -> dict[str, float]:
         terms = set(tokenize(query))
-        bm25 = getattr(self.store, "bm25", None)
-        if bm25 is None:
+        if self.store is None:
             return dict.fromkeys(terms, 1.0)
-        return bm25.idf(terms)  # terms absent from the index cannot be covered: weight 0
+        # terms absent from the index cannot be covered: weight 0 (no entry); an index
+        # without term statistics weighs every term 1.0
+        return self.store.idf(terms)
 
     def rerank(
         self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None

@@ -4,7 +4,9 @@ Access control is a metadata filter passed *into* each index, so forbidden chunk
 ranked and never leave the retriever; ``k`` allowed results come back even when most of the
 index is forbidden. The dense side works with any LangChain ``VectorStore`` that accepts a
 dict ``filter`` (FAISS through :class:`~citerag.index.store.CiteragStore`, PGVector, ...);
-the lexical side needs an object with ``bm25_search(query, k, filter)``. A lexical index that
+the lexical side needs an object with ``bm25_search(query, k, filter)``. The store is read
+through :class:`~citerag.index.contract.SearchIndex` (a plain ``VectorStore`` is wrapped by
+:func:`~citerag.index.contract.as_search_index`, which says what degrades). An index that
 declares ``concurrent_legs = True`` (the PostgreSQL store: its legs wait on the database) has
 its hybrid keyword leg run in a worker thread while the question is embedded and the dense
 leg searches, so hybrid costs about the slower leg instead of their sum.
@@ -16,7 +18,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -26,6 +28,7 @@ from langchain_core.vectorstores import VectorStore
 from pydantic import Field
 
 from chains.candidates import Candidate
+from citerag.index.contract import DEFAULT_KEYWORD_SCORE_TYPE, SearchIndex, as_search_index
 from citerag.index.filters import Filter, combine
 from loaders.access import allowed_labels
 
@@ -101,22 +104,22 @@ class HybridRetriever:
 
     def __init__(
         self,
-        store: VectorStore,
+        store: SearchIndex | VectorStore,
         lexical: LexicalSearch | None = None,
         embeddings: Embeddings | None = None,
     ) -> None:
         """Create a retriever.
 
         Args:
-            store: The dense vector store.
-            lexical: BM25 search (defaults to ``store`` when it has ``bm25_search``).
-            embeddings: Query embedder (defaults to ``store.embeddings``).
+            store: The index (a plain ``VectorStore`` is wrapped by
+                :func:`~citerag.index.contract.as_search_index`).
+            lexical: BM25 search (defaults to the index when it has a keyword leg).
+            embeddings: Query embedder (defaults to the index's ``embeddings``).
         """
-        self.store = store
-        self.lexical: LexicalSearch | None = lexical or (
-            cast(LexicalSearch, store) if hasattr(store, "bm25_search") else None
-        )
-        emb = embeddings or store.embeddings
+        self.store: SearchIndex = as_search_index(store)
+        own_leg = self.store if self.store.has_keyword_leg else None
+        self.lexical: LexicalSearch | None = lexical or own_leg
+        emb = embeddings or self.store.embeddings
         if emb is None:
             raise ValueError("the vector store has no embeddings; pass embeddings=")
         self.embeddings = emb
@@ -138,7 +141,8 @@ class HybridRetriever:
 
         Args:
             query: The question.
-            mode: ``dense``, ``bm25`` or ``hybrid`` (RRF of both).
+            mode: ``dense``, ``bm25`` or ``hybrid`` (RRF of both; dense only when the index
+                has no keyword leg).
             k_dense: Depth of the dense list.
             k_bm25: Depth of the BM25 list.
             k: Candidates returned after fusion.
@@ -150,6 +154,9 @@ class HybridRetriever:
 
         Returns:
             The fused, filtered candidates.
+
+        Raises:
+            ValueError: ``mode`` is ``bm25`` and there is no keyword leg.
         """
         flt = combine(access_filter(user_groups), metadata_filter)
         lexical_query = keyword_query or query
@@ -157,22 +164,20 @@ class HybridRetriever:
         lists: dict[str, list[str]] = {}
         qvec: list[float] | None = None
         lexical_hits: Future[list[tuple[Document, float]]] | None = None
-        if mode == "hybrid" and getattr(self.lexical, "concurrent_legs", False):
+        if mode == "hybrid" and self.lexical is self.store and self.store.concurrent_legs:
             # a keyword leg that waits on a database runs while the question is embedded
             # and the dense leg searches (results are merged in the same order as below)
             assert self.lexical is not None
             lexical_hits = _leg_pool().submit(self.lexical.bm25_search, lexical_query, k_bm25, flt)
         if mode in ("dense", "hybrid"):
             qvec = self.embeddings.embed_query(query)
-            by_vector = getattr(self.store, "similarity_search_with_score_by_vector", None)
-            if by_vector is not None:  # FAISS, PGVector, ...: reuse the query vector
-                hits = by_vector(qvec, k_dense, filter=flt)
-            else:
-                hits = self.store.similarity_search_with_score(query, k_dense, filter=flt)
+            hits = self.store.similarity_search_with_score_by_vector(qvec, k_dense, filter=flt)
             lists["dense"] = self._collect(hits, "dense", by_key)
-        if mode in ("bm25", "hybrid"):
-            if self.lexical is None:
-                raise ValueError(f"retrieval mode {mode!r} needs a lexical (BM25) index")
+        if mode == "bm25" and self.lexical is None:
+            raise ValueError(f"retrieval mode {mode!r} needs a lexical (BM25) index")
+        if mode in ("bm25", "hybrid") and self.lexical is not None:
+            # hybrid over an index without a keyword leg (a wrapped plain VectorStore,
+            # which said so when wrapped) is dense retrieval only
             if lexical_hits is not None:
                 hits = lexical_hits.result()
             else:
@@ -185,12 +190,11 @@ class HybridRetriever:
             cand.scores["rrf"] = score
             cand.ranks["fused"] = rank
             out.append(cand)
-        cosine_for = getattr(self.store, "cosine_for", None)
-        if cosine_for is not None and out:
+        missing = [c.key for c in out if "dense" not in c.scores]
+        if missing:
             if qvec is None:
                 qvec = self.embeddings.embed_query(query)
-            missing = [c.key for c in out if "dense" not in c.scores]
-            for key, cos in cosine_for(missing, qvec).items():
+            for key, cos in self.store.cosine_for(missing, qvec).items():
                 by_key[key].scores["dense"] = cos
         return RetrievalResult(
             candidates=out,
@@ -198,10 +202,10 @@ class HybridRetriever:
             filter=flt,
             score_types={
                 "dense": "cosine similarity of query and chunk embeddings (-1..1, higher=closer)",
-                "bm25": getattr(
-                    self.lexical,
-                    "lexical_score_type",
-                    "Okapi BM25 (k1=1.2, b=0.75), unbounded, higher=better",
+                "bm25": (
+                    self.store.lexical_score_type
+                    if self.lexical is self.store
+                    else DEFAULT_KEYWORD_SCORE_TYPE
                 ),
                 "rrf": f"reciprocal rank fusion, sum of 1/({rrf_k}+rank)",
             },

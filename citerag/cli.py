@@ -109,6 +109,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from citerag.index.ingest import ingest
     from loaders.chunking import ChunkSettings
 
+    if args.no_ocr:
+        # read at load time by loaders.ocr, in this process and in ingest's workers
+        os.environ["CITERAG_OCR"] = "0"
     # ingest embeds documents only: no traced question path (0.2 s and ~40 MB for nothing)
     model = load_embedding_model(
         args.embedding_model, precision=args.embedding_precision, traced=False
@@ -184,6 +187,22 @@ def _print_blocks(documents: Any) -> None:
         print("  " + " ".join(f"{d['blocks'].get(k, 0):>9}" for k in kinds) + f"  {d['source']}")
 
 
+def _print_ocr(documents: Iterable[dict[str, Any]]) -> None:
+    """Documents with pages read by OCR, and their low-confidence pages to check."""
+    from loaders.ocr import LOW_CONFIDENCE
+
+    docs = sorted((d for d in documents if d.get("ocr_pages")), key=lambda d: d["source"])
+    if not docs:
+        return
+    print(f"\npages read by OCR (confidence 0-1; below {LOW_CONFIDENCE:.2f} is low: check them):")
+    for d in docs:
+        pages: dict[str, float] = d["ocr_pages"]
+        low = {int(p): c for p, c in pages.items() if c < LOW_CONFIDENCE}
+        mean = sum(pages.values()) / len(pages)
+        note = f"; LOW confidence on pages {low}" if low else ""
+        print(f"  {d['source']}: {len(pages)} page(s), mean confidence {mean:.2f}{note}")
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Print the manifest's parsing review."""
     from citerag.index.loaded import read_manifest
@@ -247,6 +266,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         )
         for d in planted:
             print(f"  {d['source']}: {d['instruction_sentences']}")
+    _print_ocr(data["documents"].values())
     empties = [d for d in data["documents"].values() if d.get("empty_pages")]
     if empties:
         print("\npages with no or almost no text (check them; scanned pages need OCR):")
@@ -322,6 +342,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-prune",
         action="store_true",
         help="keep documents whose files disappeared from an ingested folder",
+    )
+    sp.add_argument(
+        "--no-ocr",
+        action="store_true",
+        help="do not OCR scanned pages and images (they fail needs_ocr; same as CITERAG_OCR=0)",
     )
     sp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(func=cmd_ingest)

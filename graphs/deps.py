@@ -25,6 +25,7 @@ from chains.answerers import Answerer, make_answerer
 from chains.constraints import Gazetteer
 from chains.rerank import Reranker, make_reranker
 from chains.retrieval import HybridRetriever
+from citerag.index.contract import SearchIndex, as_search_index, document_key
 from graphs.config import RAGConfig
 from loaders.access import PUBLIC, allowed_labels
 
@@ -70,7 +71,9 @@ class GraphDeps:
     Attributes:
         retriever: First-stage retriever over the index.
         embeddings: The index's embedding model.
-        store: The vector store (for precomputed sentence vectors).
+        store: The index the nodes read (:class:`~citerag.index.contract.SearchIndex`; any
+            other store given is wrapped once by
+            :func:`~citerag.index.contract.as_search_index`, which says what degrades).
         manifest_id: Build id of the loaded index, recorded in traces.
         embedding_model: Embedding model identity, recorded in traces.
         answerer: An injected answerer or chat model; overrides ``config.model``.
@@ -85,7 +88,7 @@ class GraphDeps:
 
     retriever: HybridRetriever
     embeddings: Embeddings
-    store: Any = None
+    store: SearchIndex | Any = None
     manifest_id: str = ""
     embedding_model: str = ""
     answerer: Answerer | BaseChatModel | None = None
@@ -97,6 +100,11 @@ class GraphDeps:
     _documents: list[dict[str, Any]] | None = field(default=None, repr=False)
     _gazetteers: dict[tuple[str, ...], Gazetteer] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        """Hold the store through the contract (wrapped once when it is not an index)."""
+        if self.store is not None:
+            self.store = as_search_index(self.store)
 
     @classmethod
     def from_store(
@@ -129,16 +137,17 @@ class GraphDeps:
         Raises:
             ValueError: Neither ``embeddings`` nor ``store.embeddings`` is set.
         """
+        index = as_search_index(store)
         emb = embeddings
         if emb is None:
-            own = getattr(store, "embeddings", None)
+            own = index.embeddings
             if own is None:
                 raise ValueError("the store has no embedding model: pass embeddings=")
             emb = _query_cache(own)
         return cls(
-            retriever=HybridRetriever(store, lexical=lexical, embeddings=emb),
+            retriever=HybridRetriever(index, lexical=lexical, embeddings=emb),
             embeddings=emb,
-            store=store,
+            store=index,
             manifest_id=manifest_id,
             embedding_model=embedding_model,
             answerer=model,
@@ -215,22 +224,15 @@ class GraphDeps:
     def documents(self) -> list[dict[str, Any]]:
         """One metadata record per indexed document (read once from the store's chunks).
 
-        A store that cannot list its chunks (no ``iter_metadata``) yields none, and the
-        ``constrain`` node then applies nothing.
+        A store that cannot list its documents (a wrapped plain ``VectorStore``) yields
+        none, and the ``constrain`` node then applies nothing.
         """
         with self._lock:
             if self._documents is None:
                 seen: dict[str, dict[str, Any]] = {}
-                per_doc = getattr(self.store, "iter_document_metadata", None)
-                lister = getattr(self.store, "iter_metadata", None)
-                if per_doc is not None:  # one row per document (PostgreSQL)
-                    metas: Any = per_doc()
-                elif lister is not None:
-                    metas = (meta for _, meta in lister())
-                else:
-                    metas = ()
+                metas = () if self.store is None else self.store.iter_document_metadata()
                 for meta in metas:
-                    doc_id = str(meta.get("doc_id") or meta.get("doc_name") or "")
+                    doc_id = document_key(meta)
                     if doc_id and doc_id not in seen:
                         seen[doc_id] = {k: meta.get(k) for k in DOCUMENT_FIELDS}
                 self._documents = list(seen.values())

@@ -81,6 +81,8 @@ def context_knobs(context: Any, *, strict: bool = True) -> dict[str, Any]:
     raise ValueError(
         f"context must be a RAGConfig or a mapping of knobs, not {type(context).__name__}"
     )
+
+
 log = logging.getLogger(__name__)
 
 #: Reads the caller's groups from the run config (see ``build_graph(groups_from=...)``).

@@ -85,6 +85,8 @@ def build_trace(
                     "chunk_id": p.candidate.chunk_id,
                     "label": p.label(),
                     "block_type": p.candidate.meta.get("block_type"),
+                    "ocr": bool(p.candidate.meta.get("ocr")),
+                    "ocr_confidence": p.candidate.meta.get("ocr_confidence"),
                     "instruction_sentences": len(p.instruction_spans),
                 }
                 for p in ctx.passages

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from loaders.blocks import Block, Table
+    from loaders.ocr import OcrPage
 
 
 class DocumentLoadError(Exception):
@@ -62,7 +63,7 @@ class ParsedDocument:
         segments: Pages or sections, in document order, covering the useful text.
         title: Display title (from metadata/headings, else the file name).
         file_type: ``pdf``, ``markdown``, ``html``, ``text``, ``docx``, ``pptx``, ``xlsx``,
-            ``csv`` or ``eml``.
+            ``csv``, ``eml`` or ``image`` (read by OCR).
         title_source: Where ``title`` came from: ``pdf_title``, ``html_title``,
             ``front_matter``, ``first_heading`` or ``file_name`` (the loader's fallback).
         first_heading: The document's first level-1 heading, if it has one.
@@ -81,6 +82,8 @@ class ParsedDocument:
         tables: Tables with their title, column names and rows (verbatim spans).
         properties: Format-specific document properties copied onto every chunk's metadata
             (an e-mail's ``email_from``, ``email_to``, ``email_date``); strings only.
+        ocr_pages: 1-based page -> its OCR result (text, confidence, words with their
+            canonical character ranges and boxes in points), for pages read by OCR.
     """
 
     text: str
@@ -99,3 +102,4 @@ class ParsedDocument:
     blocks: list[Block] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
+    ocr_pages: dict[int, OcrPage] = field(default_factory=dict)

@@ -288,7 +288,8 @@ def chunk_document(
             the embedded text; without one, the parser's ``doc.title`` does.
 
     Returns:
-        Chunks in document order, each with its ``block_type`` in its metadata.
+        Chunks in document order, each with its ``block_type`` in its metadata, and
+        ``ocr: True`` with the page's ``ocr_confidence`` when its page was read by OCR.
 
     Raises:
         AssertionError: If a chunk cannot be located in the canonical text (a bug).
@@ -331,6 +332,10 @@ def chunk_document(
         kinds = index.kinds(chunk.start, chunk.end) if doc.blocks else []
         if chunk.metadata.get("block_type") != "table_row":
             chunk.metadata["block_type"] = kinds[0] if kinds else "paragraph"
+        ocr = doc.ocr_pages.get(chunk.page) if chunk.page is not None else None
+        if ocr is not None:
+            chunk.metadata["ocr"] = True
+            chunk.metadata["ocr_confidence"] = ocr.confidence
     return chunks
 
 

@@ -3,30 +3,34 @@
 The canonical text of a message is a short header block (``Subject:``, ``From:``, ``To:``,
 ``Cc:``, ``Date:``; one segment, section ``Headers``), then its body: the ``text/plain``
 part, else the ``text/html`` part's visible text as :mod:`loaders.html` extracts it (its
-sections and hidden-content count kept). The subject is the title; ``from``/``to``/``date``
-are document properties (``ParsedDocument.properties``: ``email_from``, ``email_to``,
+sections and hidden-content count kept), then any unnamed text parts of multipart containers
+inside the message; then one ``Attachments: a.xlsx; b.pdf`` line (section ``Attachments``)
+naming its attachments in order. The subject is the title; ``from``/``to``/``date`` are
+document properties (``ParsedDocument.properties``: ``email_from``, ``email_to``,
 ``email_date``), copied onto every chunk's metadata.
 
-Attachments of a supported type are **indexed as labelled segments of the message**, not as
-documents of their own (that would need ingest to publish several documents from one file):
-an ``Attachment: report.docx`` line, then the attachment's canonical text as its loader
-produced it, its segments' sections prefixed ``Attachment: report.docx`` and its tables
-kept (a spreadsheet attachment is still chunked by rows). Its page numbers are dropped:
-locators are ``#char=`` ranges of the message. An attached message (``message/rfc822`` or a
-``.eml`` file) is read the same way, up to :data:`MAX_DEPTH` levels of nesting; deeper
-ones, attachments that fail to load and unsupported ones are skipped with a warning, never
-an error. At most :data:`MAX_ATTACHMENTS` attachments are read per file.
+Attachments are **not** read into the message's text: ingest makes each supported one a
+document of its own, linked to the message (:mod:`loaders.attachments` decides what the
+attachments are and numbers them; :mod:`citerag.index.attached` collects them as sources).
+This loader names the message's direct attachments only (an attached message's attachments
+are named by that message's own document), at most :data:`MAX_ATTACHMENTS` of them.
 """
 
 from __future__ import annotations
 
-import email
 import email.message
 import logging
 from dataclasses import replace
-from email import policy
 from pathlib import Path
 
+from loaders.attachments import (
+    MAX_ATTACHMENTS,
+    MAX_DEPTH,
+    attachment_name,
+    message_parts,
+    parse_message,
+    part_bytes,
+)
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table
 from loaders.decode import decode_text
@@ -34,16 +38,15 @@ from loaders.office import TextBuilder
 
 log = logging.getLogger(__name__)
 
-#: Deepest nesting of attached messages that is read (the file itself is level 0).
-MAX_DEPTH = 5
-#: Most attachments read per file (all levels together).
-MAX_ATTACHMENTS = 100
+__all__ = ["MAX_ATTACHMENTS", "MAX_DEPTH", "load_eml"]
+
 HEADERS = ("Subject", "From", "To", "Cc", "Date")
 HEADER_SECTION = "Headers"
+ATTACHMENTS_SECTION = "Attachments"
 
 
 class _Composer:
-    """Builds one message's canonical text, segments and tables, attachments included."""
+    """Builds one message's canonical text, segments and tables (attachments named only)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -52,26 +55,24 @@ class _Composer:
         self.tables: list[Table] = []
         self.warnings: list[str] = []
         self.hidden_chars = 0
-        self.attachments = 0
 
-    def append_doc(self, doc: ParsedDocument, prefix: str) -> None:
-        """Append a parsed document's text, its segments (sections prefixed) and tables."""
+    def append_doc(self, doc: ParsedDocument) -> None:
+        """Append a parsed body's text, its segments and tables."""
         self.out.gap()
         base = self.out.pos
         self.out.add(doc.text)
         for seg in doc.segments:
-            section = " > ".join(p for p in (prefix, seg.section) if p)
-            self.segments.append(Segment(base + seg.start, base + seg.end, None, section))
+            self.segments.append(Segment(base + seg.start, base + seg.end, None, seg.section))
         for t in doc.tables:
             rows = [replace(r, start=r.start + base, end=r.end + base) for r in t.rows]
             self.tables.append(
                 Table(t.start + base, t.end + base, t.title, t.columns, rows, None, t.source)
             )
         self.hidden_chars += doc.hidden_chars
-        self.warnings += [f"{prefix or self.name}: {w}" for w in doc.warnings]
+        self.warnings += [f"{self.name}: {w}" for w in doc.warnings]
 
-    def message(self, msg: email.message.EmailMessage, prefix: str, depth: int) -> None:
-        """Append a message: header block, body, attachments."""
+    def message(self, msg: email.message.EmailMessage) -> None:
+        """Append a message: header block, body, the line naming its attachments."""
         lines = []
         for key in HEADERS:
             value = msg.get(key)
@@ -80,16 +81,20 @@ class _Composer:
         if lines:
             self.out.gap()
             start, end = self.out.add("\n".join(lines))
-            section = " > ".join(p for p in (prefix, HEADER_SECTION) if p)
-            self.segments.append(Segment(start, end, None, section))
-        body = msg.get_body(preferencelist=("plain", "html"))
-        if body is not None:
-            self._body(body, prefix)
-        for part in msg.iter_attachments():
-            self._attachment(part, prefix, depth)
+            self.segments.append(Segment(start, end, None, HEADER_SECTION))
+        parts = message_parts(msg)
+        self.warnings += parts.warnings
+        for body in ([parts.body] if parts.body is not None else []) + parts.more_text:
+            self._body(body)
+        names = [attachment_name(p, n) for n, p in enumerate(parts.attachments, 1)]
+        if names:
+            self.out.gap()
+            line = "Attachments: " + "; ".join(names[:MAX_ATTACHMENTS])
+            start, end = self.out.add(line)
+            self.segments.append(Segment(start, end, None, ATTACHMENTS_SECTION))
 
-    def _body(self, part: email.message.MIMEPart, prefix: str) -> None:
-        raw = _part_bytes(part)
+    def _body(self, part: email.message.MIMEPart) -> None:
+        raw = part_bytes(part)
         if part.get_content_type() == "text/html":
             from loaders.html import load_html
 
@@ -98,79 +103,13 @@ class _Composer:
             except DocumentLoadError as exc:
                 self.warnings.append(f"message body not read: {exc.reason}")
                 return
-            self.append_doc(doc, prefix)
+            self.append_doc(doc)
             return
         text = _part_text(part, raw).replace("\r\n", "\n").replace("\r", "\n").strip()
         if text:
             self.out.gap()
             start, end = self.out.add(text)
-            self.segments.append(Segment(start, end, None, prefix))
-
-    def _attachment(self, part: email.message.MIMEPart, prefix: str, depth: int) -> None:
-        from loaders.registry import is_supported, load_file
-
-        filename = part.get_filename() or ""
-        ctype = part.get_content_type()
-        label = f"Attachment: {filename or ctype}"
-        where = " > ".join(p for p in (prefix, label) if p)
-        self.attachments += 1
-        if self.attachments > MAX_ATTACHMENTS:
-            if self.attachments == MAX_ATTACHMENTS + 1:
-                self.warnings.append(f"more than {MAX_ATTACHMENTS} attachments: the rest skipped")
-            return
-        if part.is_multipart() and ctype != "message/rfc822":
-            self._container(part, prefix, where, depth)
-            return
-        if not filename and ctype in ("text/plain", "text/html"):
-            self._body(part, prefix)  # an inline text part of a nested multipart
-            return
-        is_message = ctype == "message/rfc822" or filename.lower().endswith(".eml")
-        if is_message:
-            if depth + 1 > MAX_DEPTH:
-                self.warnings.append(
-                    f"{where}: attached message nested deeper than {MAX_DEPTH} levels, skipped"
-                )
-                return
-            inner = _inner_message(part)
-            if inner is None:
-                self.warnings.append(f"{where}: unreadable attached message, skipped")
-                return
-            self.out.gap()
-            self.out.add(label)
-            self.message(inner, where, depth + 1)
-            return
-        if not filename or not is_supported(Path(filename)):
-            self.warnings.append(f"{where}: type {ctype} not indexed")
-            return
-        try:
-            doc = load_file(Path(filename), _part_bytes(part))
-        except DocumentLoadError as exc:
-            self.warnings.append(f"{where}: skipped ({exc.kind}: {exc.reason})")
-            return
-        except Exception as exc:  # a loader bug in one attachment must not fail the message
-            log.warning("attachment %s of %s failed: %s", filename, self.name, exc)
-            self.warnings.append(f"{where}: skipped ({type(exc).__name__}: {exc})")
-            return
-        self.out.gap()
-        self.out.add(label)
-        self.append_doc(doc, where)
-
-    def _container(self, part: email.message.MIMEPart, prefix: str, where: str, depth: int) -> None:
-        """A multipart attachment (``multipart/mixed`` inside the message): its parts, one
-        level deeper."""
-        if depth + 1 > MAX_DEPTH:
-            self.warnings.append(f"{where}: parts nested deeper than {MAX_DEPTH} levels, skipped")
-            return
-        for sub in part.iter_parts():
-            self._attachment(sub, prefix, depth + 1)
-
-
-def _part_bytes(part: email.message.MIMEPart) -> bytes:
-    payload = part.get_payload(decode=True)
-    if isinstance(payload, bytes):
-        return payload
-    content = part.get_content() if part.get_content_maintype() != "multipart" else b""
-    return content if isinstance(content, bytes) else str(content).encode("utf-8")
+            self.segments.append(Segment(start, end, None, ""))
 
 
 def _part_text(part: email.message.MIMEPart, raw: bytes) -> str:
@@ -187,14 +126,6 @@ def _part_text(part: email.message.MIMEPart, raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
-def _inner_message(part: email.message.MIMEPart) -> email.message.EmailMessage | None:
-    if part.get_content_type() == "message/rfc822":
-        inner = part.get_content()
-        return inner if isinstance(inner, email.message.EmailMessage) else None
-    msg = email.message_from_bytes(_part_bytes(part), policy=policy.default)
-    return msg if isinstance(msg, email.message.EmailMessage) else None
-
-
 def load_eml(path: Path, data: bytes) -> ParsedDocument:
     """Load an e-mail message (RFC 5322 ``.eml``).
 
@@ -209,14 +140,12 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
         DocumentLoadError: For an empty or binary file.
     """
     decode_text(data, path)  # refuses empty files and binary junk with the usual reasons
-    msg = email.message_from_bytes(data, policy=policy.default)
-    if not isinstance(msg, email.message.EmailMessage) or not any(
-        msg.get(k) for k in ("From", "To", "Subject", "Date")
-    ):
+    msg = parse_message(data)
+    if msg is None or not any(msg.get(k) for k in ("From", "To", "Subject", "Date")):
         raise DocumentLoadError(f"{path.name}: not an e-mail message (no headers)", "corrupt")
     composer = _Composer(path.name)
     try:
-        composer.message(msg, "", 0)
+        composer.message(msg)
     except DocumentLoadError:
         raise
     except Exception as exc:  # the email package's errors on malformed structure
@@ -235,7 +164,7 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
         file_type="eml",
         title_source="email_subject" if subject else "file_name",
         properties=meta,
-        parser="citerag.eml/1 (email, policy.default)",
+        parser="citerag.eml/2 (email, policy.default)",
         hidden_chars=composer.hidden_chars,
         warnings=composer.warnings,
     )

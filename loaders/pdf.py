@@ -6,8 +6,9 @@ The canonical text of a PDF is its pages' extracted text joined by a blank line;
 one segment carrying its 1-based ``page`` number, so chunks never cross pages and a citation
 can link ``#page=N`` (PDF Open Parameters). AES-encrypted PDFs that open with an empty
 password (common for "copy-protected" filings) are decrypted with ``cryptography``; PDFs that
-need a real password fail with a clear reason. A PDF whose pages carry no text layer is
-reported as needing OCR instead of being indexed as empty.
+need a real password fail with a clear reason. Scanned pages (no text layer, an image drawn)
+are OCR'd (:mod:`loaders.pdf_ocr`); with OCR off or not installed, a PDF whose pages carry no
+text layer is reported as needing OCR instead of being indexed as empty.
 
 Text a reader never sees is not indexed: text drawn in an invisible render mode (``3 Tr``,
 neither filled nor stroked; ``7 Tr``, clipping only) is a classic carrier of planted
@@ -31,6 +32,8 @@ from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table
+from loaders.ocr import DEFAULT_DPI, LOW_CONFIDENCE, OcrEngine, low_confidence
+from loaders.pdf_ocr import PdfOcr, ocr_empty_pages
 from loaders.pdf_tables import pdf_tables
 
 log = logging.getLogger(__name__)
@@ -393,13 +396,17 @@ def _classify(exc: Exception, name: str) -> DocumentLoadError:
     )
 
 
-def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocument:
-    """Load a PDF page by page.
+def load_pdf(
+    path: Path, data: bytes, password: str | None = None, ocr_engine: OcrEngine | None = None
+) -> ParsedDocument:
+    """Load a PDF page by page; scanned pages without text are OCR'd (:mod:`loaders.pdf_ocr`).
 
     Args:
         path: The file's path (``PyPDFLoader`` reads it from disk).
         data: The file's bytes, used for quick sanity checks.
         password: Password for encrypted files; ``None`` lets pypdf try the empty password.
+        ocr_engine: The OCR engine for scanned pages; ``None`` takes the default
+            (:func:`loaders.ocr.default_engine`: Tesseract unless ``CITERAG_OCR=0``).
 
     Returns:
         The parsed document with one segment per non-empty page.
@@ -426,6 +433,16 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         raise DocumentLoadError(f"{path.name}: the PDF has no pages", kind="empty")
     bodies = [unix_newlines(p.page_content) for p in pages]
     invisible = _drop_invisible(path, password, bodies)
+    blank = [
+        i + 1 for i, body in enumerate(bodies) if len("".join(body.split())) < NEAR_EMPTY_CHARS
+    ]
+    ocr = ocr_empty_pages(path, blank, password=password, engine=ocr_engine)
+    for number, result in list(ocr.pages.items()):
+        # as few characters as an empty page's: a signature or a logo, not text to index
+        if len("".join(result.text.split())) < NEAR_EMPTY_CHARS:
+            ocr.blank.append(ocr.pages.pop(number).page)
+        else:
+            bodies[number - 1] = result.text
 
     parts: list[str] = []
     segments: list[Segment] = []
@@ -462,9 +479,12 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
             kind="empty",
         )
     if len(empty) == len(pages):
+        if ocr.blank and not ocr.reason:
+            ocr.reason = f"OCR found no text on its {len(ocr.blank)} scanned page(s)"
+        why = f" ({ocr.reason})" if ocr.reason else ""
         raise DocumentLoadError(
             f"{path.name}: no text layer on any of its {len(pages)} page(s); "
-            "it looks scanned and needs OCR before it can be indexed",
+            f"it looks scanned and needs OCR before it can be indexed{why}",
             kind="needs_ocr",
         )
     meta = pages[0].metadata
@@ -484,11 +504,17 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
             f"kept the invisible text layer of {len(invisible.ocr_pages)} scanned page(s) as "
             f"their OCR text: {invisible.ocr_pages[:20]}"
         )
+    warn += _ocr_warnings(ocr)
     if invisible.unsplit_pages:
         warn.append(
             "pages that draw invisible text but could not be split, kept as extracted: "
             f"{invisible.unsplit_pages[:20]}"
         )
+    parser = f"langchain_community.PyPDFLoader (pypdf {pypdf_version}, plain; no invisible text)"
+    placed = {n: r.placed(offsets[n - 1]) for n, r in ocr.pages.items()}
+    if placed:
+        engine = next(iter(placed.values())).engine
+        parser += f"; OCR {engine} at {DEFAULT_DPI} dpi ({len(placed)} pages)"
     return ParsedDocument(
         text=text,
         segments=segments,
@@ -497,11 +523,39 @@ def load_pdf(path: Path, data: bytes, password: str | None = None) -> ParsedDocu
         title_source="pdf_title" if pdf_title else "file_name",
         pages=len(pages),
         empty_pages=empty,
-        parser=f"langchain_community.PyPDFLoader (pypdf {pypdf_version}, plain; no invisible text)",
+        parser=parser,
         warnings=warn,
         hidden_chars=invisible.hidden_chars,
         tables=tables,
+        ocr_pages=placed,
     )
+
+
+def _ocr_warnings(ocr: PdfOcr) -> list[str]:
+    """The parsing review's lines about OCR: pages read, low confidence, skipped, failed."""
+    warn = []
+    if ocr.pages:
+        warn.append(f"OCR read {len(ocr.pages)} scanned page(s): {sorted(ocr.pages)[:20]}")
+    low = low_confidence(ocr.pages)
+    if low:
+        shown = {n: ocr.pages[n].confidence for n in low[:20]}
+        warn.append(
+            f"low OCR confidence (below {LOW_CONFIDENCE:.0%}) on {len(low)} page(s): {shown}"
+        )
+    if ocr.blank:
+        warn.append(
+            f"OCR found no text (under {NEAR_EMPTY_CHARS} characters) on {len(ocr.blank)} "
+            f"scanned page(s), left empty: {ocr.blank[:20]}"
+        )
+    if ocr.skipped:
+        warn.append(
+            f"{len(ocr.skipped)} scanned page(s) not OCR'd, {ocr.reason}: {ocr.skipped[:20]}"
+        )
+    if ocr.failed:
+        warn.append(
+            f"OCR failed on {len(ocr.failed)} page(s): {dict(list(ocr.failed.items())[:5])}"
+        )
+    return warn
 
 
 def _inside_segments(tables: list[Table], segments: list[Segment]) -> list[Table]:

@@ -20,6 +20,15 @@ The title in the embedded ``title > section`` header is the document's usable ti
 title, else the loader's title when :func:`~loaders.metadata.is_meaningful_title` (kept
 verbatim, so embedded text does not change), else the inferred one (the readable file name,
 or company, type and period) instead of an EDGAR accession number or a hash.
+
+**E-mail attachments.** A :class:`SourceFile` with ``attached`` set is one attachment of a
+``.eml`` file (see :mod:`loaders.attachments`; ingest collects them, see
+:mod:`citerag.index.attached`): its ``path`` is the message file and its bytes are read from
+it by position, so its recorded ``sha256`` is the message file's. It is loaded by the loader
+for the attachment's name, has no sidecar or folder metadata of its own, takes its title
+from its name and content, and its chunks carry ``parent_doc_id``, ``parent_source`` and
+``attachment_name``. A message's chunks (the file's or an attached message's) carry the
+``attachments`` that are documents and their ``attachment_doc_ids``.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.access import matching_values, read_rules_file
+from loaders.attachments import attachment_tree, load_attachment, read_attachment
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import block_counts
 from loaders.chunking import (
@@ -47,6 +57,7 @@ from loaders.chunking import (
 from loaders.instructions import instruction_spans
 from loaders.markdown import front_matter_text
 from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
+from loaders.ocr import ocr_summary
 from loaders.registry import load_file
 from loaders.text import STREAMABLE_SUFFIXES, iter_text, scan_text
 
@@ -57,8 +68,9 @@ SIDECAR_SUFFIX = ".meta.json"
 #: Keys a user may supply.
 USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: Identifies how document metadata and the header title are derived; part of the ingest
-#: settings fingerprint, so changing it re-processes every document once.
-METADATA_VERSION = "citerag.document-metadata/1"
+#: settings fingerprint, so changing it re-processes every document once (``/2``: e-mail
+#: attachments became documents of their own, linked to their message).
+METADATA_VERSION = "citerag.document-metadata/2"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000
 #: Characters of a PDF's first two pages that inference reads (an SEC cover page).
@@ -70,6 +82,55 @@ STREAM_MIN_BYTES = 4 * 1024 * 1024
 #: Characters of a streamed text file chunked at a time (one segment, cut at a paragraph).
 STREAM_SEGMENT_CHARS = 64 * 1024
 MIB = 1024 * 1024
+#: The link fields of an attachment that its chunks (and so its citations) carry.
+CHUNK_LINK_FIELDS = ("parent_doc_id", "parent_source", "attachment_name")
+
+
+@dataclass(frozen=True)
+class AttachedTo:
+    """Where an attachment document's bytes are: inside a message file.
+
+    Attributes:
+        root_source: The source key of the ``.eml`` file that holds it.
+        parent_source: The source key of the message it is attached to (the file's, or an
+            attached message's).
+        positions: Its positions in the file (see :mod:`loaders.attachments`).
+        name: Its sanitised file name (picks its loader).
+    """
+
+    root_source: str
+    parent_source: str
+    positions: tuple[int, ...]
+    name: str
+
+    def __post_init__(self) -> None:
+        if not self.positions or any(n < 1 for n in self.positions):
+            raise ValueError(f"positions must be 1-based numbers, got {self.positions!r}")
+        if not self.name:
+            raise ValueError("an attachment needs a name")
+
+    def record(self) -> dict[str, Any]:
+        """The ledger fields that link it to its message (and find its bytes again)."""
+        return {
+            "parent_doc_id": doc_id_for(self.parent_source),
+            "parent_source": self.parent_source,
+            "attachment_name": self.name,
+            "root_source": self.root_source,
+            "attachment_positions": list(self.positions),
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> AttachedTo | None:
+        """Read :meth:`record`'s fields back (``None`` for a document that is a file)."""
+        positions = record.get("attachment_positions")
+        if not positions:
+            return None
+        return cls(
+            str(record["root_source"]),
+            str(record["parent_source"]),
+            tuple(int(n) for n in positions),
+            str(record["attachment_name"]),
+        )
 
 
 @dataclass
@@ -84,6 +145,8 @@ class SourceFile:
         doc_name: Display name (defaults to the file name).
         metadata: User-supplied document metadata from the ingest root's
             ``.citerag-metadata.json`` (or given by the caller); see :data:`USER_FIELDS`.
+        attached: Set for an attachment of the message file ``path`` (its source key is
+            then the message's plus the attachment's address).
     """
 
     path: Path
@@ -91,11 +154,21 @@ class SourceFile:
     access: str = "public"
     doc_name: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
+    attached: AttachedTo | None = None
 
     @property
     def doc_id(self) -> str:
         """Stable document id."""
         return doc_id_for(self.source)
+
+    @property
+    def file_name(self) -> str:
+        """The document's file name: the attachment's, else the file's."""
+        return self.attached.name if self.attached is not None else self.path.name
+
+    def link_record(self) -> dict[str, Any]:
+        """Ledger fields linking an attachment to its message (``{}`` for a file)."""
+        return self.attached.record() if self.attached is not None else {}
 
 
 @dataclass
@@ -281,6 +354,8 @@ def user_metadata_digest(src: SourceFile) -> str:
     Raises:
         OSError: If its sidecar exists but cannot be read.
     """
+    if src.attached is not None:  # the message's sidecar is the message's
+        return metadata_digest(None, src.metadata)
     return metadata_digest(_read_sidecar_bytes(src.path), src.metadata)
 
 
@@ -368,7 +443,7 @@ def infer_document(
         of ``user``; and warnings about front matter values that were ignored.
     """
     front, warnings = clean_user_metadata(
-        doc.front_matter, f"{src.path.name} front matter", strict=False
+        doc.front_matter, f"{src.file_name} front matter", strict=False
     )
     user: dict[str, Any] = {}
     origin: dict[str, str] = {}
@@ -381,7 +456,7 @@ def infer_document(
         origin.update(dict.fromkeys(layer, name))
     from_parser = doc.title_source in ("pdf_title", "html_title", "office_title", "email_subject")
     meta = infer_metadata(
-        src.path.name,
+        src.file_name,
         doc.title if from_parser else None,
         opening_text(doc),
         user=user,
@@ -413,13 +488,14 @@ def document_metadata(
     about = {k: v for k, v in meta.to_metadata().items() if v is not None}
     return {
         "doc_id": src.doc_id,
-        "doc_name": src.doc_name or src.path.name,
+        "doc_name": src.doc_name or src.file_name,
         "source": src.source,
         **about,
         **parsed.properties,
         "file_type": parsed.file_type,
         "sha256": sha256,
         "access": src.access,
+        **{k: v for k, v in src.link_record().items() if k in CHUNK_LINK_FIELDS},
     }
 
 
@@ -448,6 +524,7 @@ def _ledger_info(
         "instruction_sentences": instruction_count(parsed),
         "blocks": block_counts(parsed.blocks),
         "tables": len(parsed.tables),
+        **(ocr_summary(parsed.ocr_pages) if parsed.ocr_pages else {}),
         "warnings": parsed.warnings + warnings,
     }
 
@@ -494,6 +571,8 @@ def _read_sidecar(src: SourceFile) -> tuple[bytes | None, dict[str, Any]]:
     Raises:
         DocumentLoadError: ``bad_metadata`` for an unreadable or invalid sidecar.
     """
+    if src.attached is not None:  # an attachment has no sidecar of its own
+        return None, {}
     try:
         sidecar_bytes = _read_sidecar_bytes(src.path)
     except OSError as exc:
@@ -623,6 +702,58 @@ def stream_text_file(
     )
 
 
+def load_source(src: SourceFile, data: bytes) -> ParsedDocument:
+    """Load a source from its file's bytes: the file itself, or its attachment.
+
+    Args:
+        src: The source.
+        data: The bytes of ``src.path`` (for an attachment: the message file's).
+
+    Returns:
+        The parsed document.
+
+    Raises:
+        DocumentLoadError: As :func:`~loaders.registry.load_file`; ``corrupt`` when the
+            message no longer holds the attachment.
+    """
+    if src.attached is None:
+        return load_file(src.path, data)
+    name, member = read_attachment(data, src.attached.positions)
+    return load_attachment(name, member)
+
+
+def message_links(
+    src: SourceFile, parsed: ParsedDocument, data: bytes
+) -> tuple[dict[str, Any], list[str]]:
+    """The attachment documents of a message document, for its metadata.
+
+    Args:
+        src: The source (a ``.eml`` file, or an attached message).
+        parsed: Its parsed document.
+        data: The bytes of ``src.path``.
+
+    Returns:
+        ``attachments`` (names) and ``attachment_doc_ids`` of its direct attachments that
+        are documents (nothing when it has none or is not a message), and, for a file, the
+        warnings of its whole attachment tree (caps, types not indexed).
+    """
+    if parsed.file_type != "eml":
+        return {}, []
+    try:
+        tree = attachment_tree(data)
+    except Exception as exc:  # the email package's errors on malformed structure
+        return {}, [f"{src.file_name}: attachments not listed ({type(exc).__name__}: {exc})"]
+    root = src.attached.root_source if src.attached is not None else src.source
+    kids = tree.children(src.attached.positions if src.attached is not None else ())
+    links: dict[str, Any] = {}
+    if kids:
+        links = {
+            "attachments": [a.name for a in kids],
+            "attachment_doc_ids": [doc_id_for(root + a.address) for a in kids],
+        }
+    return links, (tree.warnings if src.attached is None else [])
+
+
 def process_file(
     src: SourceFile, settings: ChunkSettings, max_chars: int | None = None
 ) -> ProcessedFile:
@@ -636,7 +767,8 @@ def process_file(
 
     Returns:
         A :class:`ProcessedFile` with status ``ok`` and chunks, or ``failed`` and a reason
-        (also for a bad metadata sidecar).
+        (also for a bad metadata sidecar). An attachment's ``sha256`` is its message
+        file's.
     """
     t0 = time.perf_counter()
     try:
@@ -646,18 +778,20 @@ def process_file(
     digest = hashlib.sha256(data).hexdigest()
     try:
         sidecar_bytes, sidecar = _read_sidecar(src)
-        parsed = load_file(src.path, data)
+        parsed = load_source(src, data)
+        links, link_warnings = message_links(src, parsed, data)
         del data
         if max_chars is not None and len(parsed.text) > max_chars:
             raise DocumentLoadError(
-                too_large_reason(src.path.name, len(parsed.text), max_chars), "too_large"
+                too_large_reason(src.file_name, len(parsed.text), max_chars), "too_large"
             )
         meta, warnings = infer_document(src, parsed, sidecar)
         t_chunk = time.perf_counter()
-        chunks = chunk_document(parsed, settings, document_metadata(src, parsed, digest, meta))
+        doc_meta = {**document_metadata(src, parsed, digest, meta), **links}
+        chunks = chunk_document(parsed, settings, doc_meta)
         t_chunk = time.perf_counter() - t_chunk
         if not chunks:
-            raise DocumentLoadError(f"{src.path.name}: no text to index", kind="empty")
+            raise DocumentLoadError(f"{src.file_name}: no text to index", kind="empty")
     except DocumentLoadError as exc:
         return ProcessedFile(
             src, digest, "failed", exc.reason, exc.kind, parse_seconds=time.perf_counter() - t0
@@ -671,7 +805,10 @@ def process_file(
             "error",
             parse_seconds=time.perf_counter() - t0,
         )
-    info = _ledger_info(parsed, meta, metadata_digest(sidecar_bytes, src.metadata), warnings)
+    info = _ledger_info(
+        parsed, meta, metadata_digest(sidecar_bytes, src.metadata), warnings + link_warnings
+    )
+    info.update(links)
     return ProcessedFile(
         src,
         digest,

@@ -16,6 +16,7 @@ from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import detect_blocks, markdown_tables
 from loaders.eml import load_eml
 from loaders.html import load_html
+from loaders.image import load_image
 from loaders.markdown import load_markdown
 from loaders.office import OLE2_MAGIC, ZIP_MAGIC, office_kind
 from loaders.pdf import load_pdf
@@ -41,6 +42,11 @@ LOADERS: dict[str, Loader] = {
     ".xlsx": load_xlsx,
     ".csv": load_csv,
     ".eml": load_eml,
+    ".png": load_image,
+    ".jpg": load_image,
+    ".jpeg": load_image,
+    ".tif": load_image,
+    ".tiff": load_image,
 }
 
 #: Files larger than this are refused (bytes).
@@ -119,5 +125,5 @@ def add_structure(doc: ParsedDocument) -> None:
         doc.segments,
         doc.tables,
         body_start=doc.body_start,
-        paginated=doc.file_type == "pdf",
+        paginated=doc.file_type in ("pdf", "image"),
     )

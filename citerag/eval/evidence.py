@@ -25,7 +25,7 @@ document). For every evidence item it computes, once, the set of chunks that hit
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -63,13 +63,26 @@ class SourceText:
 TextProvider = Callable[[str], SourceText | None]
 
 
-def source_text_from_file(path: Path) -> SourceText | None:
-    """Load a file with citerag's own loaders and return its canonical text (or ``None``)."""
+def source_text_from_file(
+    path: Path, attachment_positions: Sequence[int] | None = None
+) -> SourceText | None:
+    """Load a file with citerag's own loaders and return its canonical text (or ``None``).
+
+    Args:
+        path: The file.
+        attachment_positions: For an e-mail attachment's document, its positions in the
+            message file ``path`` (its record's ``attachment_positions``).
+    """
+    from loaders.attachments import load_attachment, read_attachment
     from loaders.base import DocumentLoadError
     from loaders.registry import load_file
 
     try:
-        doc = load_file(path)
+        if attachment_positions:
+            name, data = read_attachment(path.read_bytes(), tuple(attachment_positions))
+            doc = load_attachment(name, data)
+        else:
+            doc = load_file(path)
     except (OSError, DocumentLoadError) as exc:
         log.warning("cannot read source %s: %s", path, exc)
         return None
@@ -146,7 +159,7 @@ class IndexedCorpus:
             rec = docs.get(doc_id)
             if not rec or not rec.get("path"):
                 return None
-            return source_text_from_file(Path(rec["path"]))
+            return source_text_from_file(Path(rec["path"]), rec.get("attachment_positions"))
 
         return cls(chunks, provider)
 

@@ -8,7 +8,9 @@ What a run does:
    skipped) under the source key ``<folder name>/<relative path>``; a file argument is keyed
    by its name. Access labels come from the folder's ``.citerag-access.json``, user-supplied
    document metadata from its ``.citerag-metadata.json`` (see :mod:`loaders.pipeline`). Each
-   file's bytes are hashed, and so are its sidecar and folder metadata.
+   file's bytes are hashed, and so are its sidecar and folder metadata. Each supported
+   attachment of an ``.eml`` file becomes a child source of its own, read from the message
+   file and planned with its sha256 (:func:`citerag.index.attached.with_attachments`).
 2. **Plan** (:func:`citerag.index.plan.plan_ingest`, pure): compare each source's sha256,
    metadata digest, access label and the settings fingerprint with the current manifest's
    ledger. Unchanged →
@@ -52,18 +54,26 @@ from langchain_core.indexing import index as lc_index
 from tqdm.auto import tqdm
 
 from citerag.embeddings import EmbeddingModel
+from citerag.index.attached import with_attachments
 from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
 from citerag.index.chunk_vectors import SEPARATE, add_stage, recording_stages, sentence_method
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.loaded import RECORDS_FILE, open_build
 from citerag.index.location import is_store_url
 from citerag.index.manifest import MANIFEST_FILE, Manifest
-from citerag.index.plan import ActionKind, CollectedSource, IngestPlan, plan_ingest
+from citerag.index.plan import (
+    ActionKind,
+    CollectedSource,
+    DocumentAction,
+    IngestPlan,
+    plan_ingest,
+)
 from citerag.index.record_manager import SQLiteRecordManager
 from citerag.index.store import CiteragStore
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
 from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings
+from loaders.ocr import ocr_fingerprint
 from loaders.pipeline import (
     DEFAULT_MAX_DOCUMENT_MB,
     METADATA_VERSION,
@@ -258,13 +268,15 @@ def _settings_fingerprint(
     Returns:
         A JSON-friendly description, stored in the manifest's ``last_run``. The
         sentence-vector method is included when it is not ``separate`` (the only method
-        before it was recorded, so older builds compare equal).
+        before it was recorded, so older builds compare equal). ``ocr`` is the OCR engine's
+        settings, or ``off`` (:func:`loaders.ocr.ocr_fingerprint`).
     """
     out: dict[str, Any] = {
         "model": model.name,
         "chunking": chunking.describe(),
         "sentence_vectors": sentences,
         "document_metadata": METADATA_VERSION,
+        "ocr": ocr_fingerprint(),
     }
     method = sentence_method(model.embeddings) if sentences else SEPARATE
     if method != SEPARATE:
@@ -771,11 +783,12 @@ class ChunkFeed:
             "doc_id": src.doc_id,
             "source": src.source,
             "path": str(src.path),
-            "doc_name": src.doc_name or src.path.name,
+            "doc_name": src.doc_name or src.file_name,
             "sha256": pf.sha256,
             "access": src.access,
             "folder_metadata": src.metadata,
             "ingested_at": self.run.now,
+            **src.link_record(),
             **pf.info,
         }
         self.ledger[src.doc_id] = rec
@@ -871,6 +884,13 @@ def _file_size(src: SourceFile) -> int:
         return 0
 
 
+def _file_of(action: DocumentAction) -> str:
+    """The source key of the file an action's document is read from (its message file for
+    an e-mail attachment)."""
+    attached = action.file.attached if action.file is not None else None
+    return attached.root_source if attached is not None else action.source
+
+
 def split_phases(plan: IngestPlan, large_bytes: int = LARGE_BYTES) -> list[IngestPlan]:
     """Split a plan so that large documents are published after the others.
 
@@ -880,13 +900,22 @@ def split_phases(plan: IngestPlan, large_bytes: int = LARGE_BYTES) -> list[Inges
 
     Returns:
         The first phase (every action except the large writes: deletions, small documents,
-        skips), then one single-action phase per large document, smallest first.
+        skips), then one phase per large document, smallest first; a large message file's
+        attachments to write are in its phase (they are read from the same file).
     """
-    large = [a for a in plan.to_write if a.file is not None and _file_size(a.file) >= large_bytes]
+    large = [
+        a
+        for a in plan.to_write
+        if a.file is not None and a.file.attached is None and _file_size(a.file) >= large_bytes
+    ]
     large.sort(key=lambda a: _file_size(a.file) if a.file is not None else 0)
-    rest = tuple(a for a in plan.actions if not any(a is b for b in large))
+    files = {a.source for a in large}
+    rest = tuple(a for a in plan.actions if not (a.writes and _file_of(a) in files))
     return [IngestPlan(rest, plan.settings_changed)] + [
-        IngestPlan((a,), plan.settings_changed) for a in large
+        IngestPlan(
+            tuple(b for b in plan.to_write if _file_of(b) == a.source), plan.settings_changed
+        )
+        for a in large
     ]
 
 
@@ -933,10 +962,7 @@ def publish_build(target: IngestTarget, build: _Build, report: IngestReport, run
 
 def chunk_counts(store: CiteragStore | PostgresStore) -> Counter[str]:
     """Chunks each document holds in a store."""
-    counter = getattr(store, "count_by_doc", None)
-    if counter is not None:
-        return Counter(counter())
-    return Counter(str(m.get("doc_id")) for _, m in store.iter_metadata())
+    return Counter(store.count_by_doc())
 
 
 def target_for(index: Path | str) -> IngestTarget:
@@ -1008,7 +1034,7 @@ def ingest(
     stream_min_bytes = STREAM_MIN_BYTES if stream_min_bytes is None else stream_min_bytes
     found, prefixes = collect_sources(paths, default_access)
     found += sources or []
-    collected = hash_sources(found)
+    collected = with_attachments(hash_sources(found))
     report = IngestReport()
     fingerprint = _settings_fingerprint(model, chunking, sentence_vectors)
     target = target_for(index_dir)

@@ -95,8 +95,9 @@ class Manifest:
             ``source`` (the key relative to the ingest root, never an absolute path),
             ``title``, ``company``, ``period``, ``doc_type``, ``file_type``, ``access``,
             ``status``, ``reason``, ``chunks``,
-            ``pages``, ``ingested_at``, ``origin`` (``upload`` or ``ingest``) and
-            ``upload_id``.
+            ``pages``, ``ingested_at``, ``origin`` (``upload`` or ``ingest``),
+            ``upload_id``, and for an e-mail attachment's document ``parent_doc_id`` and
+            ``attachment_name`` (``None`` for other documents).
         """
         out: list[dict[str, Any]] = []
         for doc in self.documents.values():
@@ -125,6 +126,8 @@ class Manifest:
                     "ingested_at": doc.get("ingested_at"),
                     "origin": "upload" if upload_id else "ingest",
                     "upload_id": upload_id,
+                    "parent_doc_id": doc.get("parent_doc_id"),
+                    "attachment_name": doc.get("attachment_name"),
                 }
             )
         out.sort(key=lambda rec: str(rec["source"]))

@@ -134,6 +134,50 @@ def question_weights(
     return lexemes, idf, selective, max(total / n, 1.0)
 
 
+def term_idf(
+    conn: psycopg.Connection[Any], url: StoreURL, terms: Sequence[str]
+) -> dict[str, float]:
+    """BM25 idf of citerag tokens, read from the ``<ns>_terms`` statistics in one query.
+
+    Each token (unstemmed, from :func:`citerag.index.bm25.tokenize`) is mapped to its lexeme
+    with ``to_tsvector`` (the chunks' Snowball stemming), then weighed as the keyword leg
+    weighs that lexeme: ``ln(1 + (N - df + 0.5) / (df + 0.5))``, ``N`` from the ``#chunks``
+    row. A token PostgreSQL drops (a stop word) or whose lexeme no chunk holds gets no entry;
+    a token split into several lexemes (``foo_bar``) takes the rarest one's weight.
+
+    Args:
+        conn: A connection to the store's database.
+        url: The store URL (its namespace names the tables).
+        terms: Tokens.
+
+    Returns:
+        ``{token: idf}`` for the tokens the index holds.
+    """
+    tokens = sorted({t for t in terms if t and not t.startswith("#")})
+    if not tokens:
+        return {}
+    terms_table = url.table("terms")
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT q.token, min(t.df) FROM unnest(%s::text[]) AS q(token)"
+            " CROSS JOIN LATERAL unnest(to_tsvector({}, q.token)) AS l"
+            " JOIN {} AS t ON t.lexeme = l.lexeme WHERE t.df > 0 GROUP BY q.token"
+            " UNION ALL SELECT NULL, df FROM {} WHERE lexeme = %s"
+        ).format(sql.Literal(TS_CONFIG), terms_table, terms_table),
+        [tokens, N_ROW],
+    ).fetchall()
+    n = 0
+    dfs: dict[str, int] = {}
+    for token, df in rows:
+        if token is None:
+            n = max(int(df), 0)
+        else:
+            dfs[str(token)] = int(df)
+    if not n:
+        return {}
+    return {t: math.log(1.0 + (n - df + 0.5) / (df + 0.5)) for t, df in dfs.items()}
+
+
 def search_sql(url: StoreURL, where: sql.Composable) -> sql.Composed:
     """The BM25 query: candidates from the GIN index, scored over the question's lexemes.
 

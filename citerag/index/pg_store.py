@@ -1,9 +1,9 @@
 """``PostgresStore``: chunks, keyword search and sentence vectors in PostgreSQL + pgvector.
 
-The PostgreSQL counterpart of :class:`~citerag.index.store.CiteragStore`, with the same
-duck-typed surface the retriever and rerankers use (``similarity_search_with_score_by_vector``,
-``bm25_search``, ``cosine_for``, ``sentence_vectors_for``, ``get_by_ids``, ``iter_metadata``)
-behind LangChain's ``VectorStore`` interface, so the graph does not know which store it runs on.
+The PostgreSQL counterpart of :class:`~citerag.index.store.CiteragStore`: both implement
+:class:`~citerag.index.contract.SearchIndex` (dense and keyword search, idf, sentence vectors,
+cosine by key, document metadata) behind LangChain's ``VectorStore`` interface, so the graph
+does not know which store it runs on.
 
 * **Dense**: pgvector cosine distance through the HNSW index, ``hnsw.ef_search`` set per
   query. An HNSW scan filters *after* it walks the graph, so under a selective filter (a
@@ -30,7 +30,7 @@ import threading
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import psycopg
@@ -41,6 +41,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from citerag.index.chunk_vectors import embed_chunks
+from citerag.index.contract import SearchIndex
 from citerag.index.filters import Filter
 from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL
 from citerag.index.pg_filters import compile_filter
@@ -50,6 +51,7 @@ from citerag.index.pg_keyword import (
     question_weights,
     remove_stats,
     search_sql,
+    term_idf,
     tsquery_text,
 )
 from citerag.index.sentence_table import SentenceVectors
@@ -371,9 +373,25 @@ class PostgresStore(CosineSearch):
             ).fetchall()
         return [(_document(r), float(r[3])) for r in rows if r[3] and r[3] > 0]
 
+    def idf(self, terms: Iterable[str]) -> dict[str, float]:
+        """BM25 idf of citerag tokens from the ``<ns>_terms`` table, in one query.
+
+        Tokens are stemmed to PostgreSQL lexemes first (:func:`citerag.index.pg_keyword.
+        term_idf`); stop words and tokens no chunk holds get no entry.
+        """
+        wanted = list(terms)
+        if not wanted:
+            return {}
+        with self._connection() as conn:
+            return term_idf(conn, self.url, wanted)
+
     lexical_score_type = KEYWORD_SCORE_TYPE
     #: Both legs wait on the database: the retriever runs them at the same time.
     concurrent_legs = True
+    #: The keyword leg is BM25 over PostgreSQL lexemes (:meth:`bm25_search`).
+    has_keyword_leg = True
+    #: :meth:`idf` reads the ``<ns>_terms`` document frequencies.
+    has_term_statistics = True
 
     @classmethod
     def from_texts(
@@ -462,3 +480,9 @@ class PostgresStore(CosineSearch):
     def sentence_vectors_for(self, key: str) -> SentenceVectors | None:
         """Sentence spans (within ``content``) and vectors of one chunk."""
         return self.sentence_vectors_many([key]).get(key)
+
+
+if TYPE_CHECKING:  # the store implements the contract (checked by mypy)
+
+    def _implements_search_index(store: PostgresStore) -> SearchIndex:
+        return store

@@ -18,6 +18,13 @@ The rules:
   asked to be deleted, or when it lay under an ingested folder and pruning is on.
 * Otherwise it is **kept**, except that after a settings change it is processed again from
   its recorded path when that file still exists.
+
+An e-mail attachment's document (its record has ``root_source``, the source key of the
+message file it is read from; see :mod:`citerag.index.attached`) follows its message file:
+it is **deleted** when that key was asked to be deleted, and when the message file is among
+the run's sources but the attachment was not collected from it again (the message changed,
+or can no longer be read); it is re-processed from the message file after a settings change
+like any document.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.access import PUBLIC
-from loaders.pipeline import SourceFile
+from loaders.pipeline import AttachedTo, SourceFile
 
 #: The ledger status of a document whose chunks are in the index.
 INDEXED = "indexed"
@@ -58,6 +65,7 @@ class Reason(StrEnum):
     PREVIOUSLY_FAILED = "it failed in the previous build"
     REQUESTED = "its deletion was requested"
     GONE = "its file is gone from an ingested folder"
+    ATTACHMENT_GONE = "its message no longer holds it as an attachment"
     PRUNE_DISABLED = "its file is gone from an ingested folder, but pruning is off"
     FILE_MISSING = "the settings changed, but its recorded file is gone"
     NOT_IN_RUN = "it is not part of this run"
@@ -189,14 +197,18 @@ def _plan_absent(
     delete_sources: Collection[str],
     prune_missing: bool,
     existing: Collection[str],
+    run_files: Collection[str],
 ) -> DocumentAction:
     """Decide what to do with a previous document that is not among the run's sources."""
     source = prev.get("source", "")
     status = prev.get("status")
     under_folder = any(source.startswith(p) for p in prefixes)
+    root = prev.get("root_source")
     file = None
-    if prev.get("source") in delete_sources:
+    if prev.get("source") in delete_sources or (root and root in delete_sources):
         kind, reason = ActionKind.DELETE, Reason.REQUESTED
+    elif root and root in run_files:
+        kind, reason = ActionKind.DELETE, Reason.ATTACHMENT_GONE
     elif prune_missing and under_folder:
         kind, reason = ActionKind.DELETE, Reason.GONE
     elif not same_settings and doc_id in existing:
@@ -206,6 +218,7 @@ def _plan_absent(
             prev.get("access", PUBLIC),
             prev.get("doc_name", ""),
             dict(prev.get("folder_metadata") or {}),
+            attached=AttachedTo.from_record(prev),
         )
         if status == INDEXED:
             kind, reason = ActionKind.PROCESS, Reason.SETTINGS_CHANGED
@@ -243,7 +256,8 @@ def plan_ingest(
         previous_fingerprint: The settings the previous build was made with (``None`` when
             unknown or there is no previous build).
         prefixes: Source-key prefixes of the ingested folders (``"<folder name>/"``).
-        delete_sources: Source keys to delete.
+        delete_sources: Source keys to delete (a message file's key also deletes its
+            attachments' documents).
         prune_missing: Delete documents that lay under an ingested folder and are gone.
         existing: Ids of previous documents whose recorded file still exists (consulted only
             after a settings change, to re-process documents outside this run).
@@ -254,6 +268,7 @@ def plan_ingest(
     same_settings = previous_fingerprint is not None and previous_fingerprint == fingerprint
     actions = [_plan_source(src, previous.get(src.doc_id), same_settings) for src in sources]
     seen = {src.doc_id for src in sources}
+    run_files = {src.file.source for src in sources if src.file.attached is None}
     actions += [
         _plan_absent(
             doc_id,
@@ -263,6 +278,7 @@ def plan_ingest(
             delete_sources=delete_sources,
             prune_missing=prune_missing,
             existing=existing,
+            run_files=run_files,
         )
         for doc_id, prev in previous.items()
         if doc_id not in seen

@@ -20,7 +20,7 @@ import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from langchain_core.documents import Document
@@ -29,6 +29,11 @@ from langchain_core.vectorstores import VectorStore
 
 from citerag.index.bm25 import BM25Index
 from citerag.index.chunk_vectors import embed_chunks
+from citerag.index.contract import (
+    DEFAULT_KEYWORD_SCORE_TYPE,
+    SearchIndex,
+    first_per_document,
+)
 from citerag.index.faiss_store import CompactDocstore, PendingVectors, load_faiss, new_faiss
 from citerag.index.filters import Filter, matches
 from citerag.index.sentence_table import SentenceTable, SentenceVectors
@@ -84,7 +89,19 @@ class CosineSearch(VectorStore):
 
 
 class CiteragStore(CosineSearch):
-    """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface."""
+    """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface.
+
+    Implements :class:`~citerag.index.contract.SearchIndex`: dense search in FAISS, keyword
+    search and idf from the in-process :class:`~citerag.index.bm25.BM25Index`.
+    """
+
+    #: The keyword leg is the in-process BM25 index (:meth:`bm25_search`).
+    has_keyword_leg = True
+    #: :meth:`idf` reads the BM25 index's document frequencies.
+    has_term_statistics = True
+    #: Both legs compute in this process: the retriever runs them one after the other.
+    concurrent_legs = False
+    lexical_score_type = DEFAULT_KEYWORD_SCORE_TYPE
 
     def __init__(
         self,
@@ -313,6 +330,11 @@ class CiteragStore(CosineSearch):
         docs = {d.id: d for d in self.get_by_ids([key for key, _ in hits])}
         return [(docs[key], score) for key, score in hits if key in docs]
 
+    def idf(self, terms: Iterable[str]) -> dict[str, float]:
+        """BM25 idf of the terms the index holds (see
+        :meth:`citerag.index.contract.SearchIndex.idf`; unseen terms get no entry)."""
+        return self.bm25.idf(set(terms))
+
     @classmethod
     def from_texts(
         cls,
@@ -336,6 +358,18 @@ class CiteragStore(CosineSearch):
         for key in self._dense.index_to_docstore_id.values():
             doc = self._dense.docstore.search(key)
             yield key, doc.metadata
+
+    def iter_document_metadata(self) -> Iterable[dict[str, Any]]:
+        """The metadata of the first stored chunk of each document."""
+        return first_per_document(meta for _, meta in self.iter_metadata())
+
+    def count_by_doc(self) -> dict[str, int]:
+        """Chunks held per document id."""
+        counts: dict[str, int] = {}
+        for _, meta in self.iter_metadata():
+            doc = str(meta.get("doc_id"))
+            counts[doc] = counts.get(doc, 0) + 1
+        return counts
 
     def _masks(self, flt: Filter) -> tuple[np.ndarray, np.ndarray]:
         cache_key = json.dumps(flt, sort_keys=True, default=str)
@@ -381,6 +415,15 @@ class CiteragStore(CosineSearch):
         """Return the precomputed sentence spans (within ``content``) and vectors of a chunk."""
         return self.sentences.get(key)
 
+    def sentence_vectors_many(self, keys: Sequence[str]) -> dict[str, SentenceVectors]:
+        """Precomputed sentence spans and vectors of the chunks that have them."""
+        out: dict[str, SentenceVectors] = {}
+        for key in keys:
+            got = self.sentences.get(key)
+            if got is not None:
+                out[key] = got
+        return out
+
     # -- persistence -----------------------------------------------------------------------
 
     def save(self, folder: Path) -> None:
@@ -416,3 +459,9 @@ class CiteragStore(CosineSearch):
             spill_dir=spill,
             writer=writer,
         )
+
+
+if TYPE_CHECKING:  # the store implements the contract (checked by mypy)
+
+    def _implements_search_index(store: CiteragStore) -> SearchIndex:
+        return store

@@ -13,8 +13,18 @@ Routes (one router module each, under :mod:`citerag.server.routes`):
   ingests and uploads), with status and counts (:mod:`~citerag.server.routes.index`).
 * ``/health`` (process up) and ``/ready`` (index loaded): public
   (:mod:`~citerag.server.routes.probes`).
-* ``/app/``: the citation viewer page (public) and its document API under ``/app/api/``
-  (token or the viewer's cookie) (:mod:`~citerag.server.routes.viewer`).
+* ``/app/``: the web app (public) and its document API under ``/app/api/``
+  (token or the viewer's cookie) (:mod:`~citerag.server.routes.viewer`); the cookie is
+  also accepted on ``/documents``, ``/index/documents`` and the feedback route, so the page
+  uploads, lists and deletes under the same rules as the API.
+* ``/``: browsers are redirected to ``/app/``, API clients get JSON (public,
+  :mod:`~citerag.server.routes.home`).
+* ``/app/api/conversation``: each user's conversation in the page, kept server-side
+  (:mod:`~citerag.server.routes.conversation`).
+* ``POST /app/api/feedback``, ``GET /feedback``, ``GET /feedback/export`` (admin):
+  votes on answers (:mod:`~citerag.server.routes.feedback`).
+* ``GET /metrics`` (admin): Prometheus metrics (:mod:`~citerag.server.routes.operators`,
+  :mod:`citerag.server.observe`).
 
 Every other path needs ``Authorization: Bearer <token>`` (see :mod:`citerag.server.auth`).
 JSON bodies are checked strictly before any handler reads them
@@ -36,6 +46,7 @@ import citerag
 from citerag.embeddings import EmbeddingModel
 from citerag.server import deps
 from citerag.server.auth import VIEWER_COOKIE, AuthMiddleware, TokenStore
+from citerag.server.conversations import CONVERSATIONS_FILE, ConversationStore
 from citerag.server.documents import (
     PgDocumentRegistry,
     Registry,
@@ -43,8 +54,20 @@ from citerag.server.documents import (
     open_registry,
 )
 from citerag.server.engine import Engine
+from citerag.server.feedback import FEEDBACK_FILE, FeedbackStore
 from citerag.server.hardening import StrictJSONMiddleware
-from citerag.server.routes import documents, index, probes, rag, viewer
+from citerag.server.observe import MetricsMiddleware, Observer, tracer_provider_from_env
+from citerag.server.routes import (
+    conversation,
+    documents,
+    feedback,
+    home,
+    index,
+    operators,
+    probes,
+    rag,
+    viewer,
+)
 from citerag.server.settings import SETTINGS_JSON_ENV, ServerSettings, settings_from_json
 from citerag.server.worker import (
     IndexWorker,
@@ -106,6 +129,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(worker.stop)
         app.state.engine.close()
         app.state.registry.close()
+        app.state.feedback.close()
+        app.state.conversations.close()
 
 
 def _open_tokens(settings: ServerSettings) -> TokenStore:
@@ -125,6 +150,7 @@ def create_app(
     embedding_model: EmbeddingModel | None = None,
     warmup: bool = True,
     watch_interval: float | None = None,
+    tracer_provider: Any | None = None,
 ) -> FastAPI:
     """Build the application (the model and index load in the background on startup).
 
@@ -134,6 +160,8 @@ def create_app(
         warmup: Run one query through each new graph before serving it.
         watch_interval: Seconds between checks for index builds published by others
             (``None``: ``settings.watch_interval``).
+        tracer_provider: An OpenTelemetry tracer provider for per-node spans (``None``: as
+            ``$CITERAG_OTEL_EXPORTER`` says, off by default; see :mod:`citerag.server.observe`).
 
     Returns:
         The FastAPI app; run it with uvicorn. With an index directory, one of any number of
@@ -182,11 +210,19 @@ def create_app(
     deps.attach(
         app, settings=settings, engine=engine, registry=registry, worker=worker, tokens=tokens
     )
+    observer = Observer(tracer_provider or tracer_provider_from_env())
+    app.state.observer = observer
+    app.state.feedback = FeedbackStore(settings.data_dir / FEEDBACK_FILE)
+    app.state.conversations = ConversationStore(settings.data_dir / CONVERSATIONS_FILE)
 
+    app.include_router(home.router)
     app.include_router(probes.router)
     app.include_router(documents.router)
     app.include_router(index.router)
-    app.include_router(rag.rag_router(engine, settings))
+    app.include_router(rag.rag_router(engine, settings, observe=observer.answer))
+    app.include_router(feedback.router)
+    app.include_router(conversation.router)
+    app.include_router(operators.router)
     if settings.playground:
         app.include_router(rag.playground_router)
     app.include_router(viewer.viewer_router())
@@ -200,6 +236,7 @@ def create_app(
         langserve_prefix=rag.RAG_PATH,
     )
     public_paths = [
+        "/",
         "/health",
         "/ready",
         *viewer.PUBLIC_PATHS,
@@ -217,7 +254,9 @@ def create_app(
         public_prefixes=public_prefixes,
         cookie_prefix=f"{rag.RAG_PATH}/" if settings.playground else None,
         cookies=[(VIEWER_COOKIE, viewer.COOKIE_PATHS)],
+        csrf_cookies=[VIEWER_COOKIE],
     )
+    app.add_middleware(MetricsMiddleware, observer=observer)
     return app
 
 

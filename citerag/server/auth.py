@@ -50,6 +50,9 @@ PLAYGROUND_COOKIE = "citerag_playground"
 #: Cookie the viewer page's sign-in sets (only honoured on the paths the app lists for it:
 #: ``/rag/invoke`` and the viewer's document API).
 VIEWER_COOKIE = "citerag_viewer"
+#: Header the web app sends with every request that changes something (any value): a
+#: cookie-authenticated POST or DELETE without it is refused (see :class:`AuthMiddleware`).
+CSRF_HEADER = "X-Citerag-Page"
 #: ``scope["state"]`` key holding the authenticated :class:`Identity`.
 IDENTITY_KEY = "citerag_identity"
 
@@ -258,6 +261,7 @@ class AuthMiddleware:
         public_prefixes: Iterable[str] = (),
         cookie_prefix: str | None = None,
         cookies: Iterable[tuple[str, Iterable[str]]] = (),
+        csrf_cookies: Iterable[str] = (),
     ) -> None:
         """Wrap an ASGI app.
 
@@ -274,7 +278,12 @@ class AuthMiddleware:
                 (``None``: the cookie is never accepted).
             cookies: ``(cookie name, path prefixes)`` pairs: further cookies holding a token
                 and the path prefixes where each is accepted.
+            csrf_cookies: Cookies that authenticate a request other than GET/HEAD only with
+                the :data:`CSRF_HEADER` header (which a page of another site cannot send
+                without a CORS preflight this server never allows): a second guard
+                besides ``SameSite=Strict``.
         """
+        self.csrf_cookies = frozenset(csrf_cookies)
         self.app = app
         self.tokens = tokens
         self.public_paths = frozenset(public_paths)
@@ -286,13 +295,16 @@ class AuthMiddleware:
         if cookie_prefix:
             self.cookies.insert(0, (PLAYGROUND_COOKIE, (cookie_prefix,)))
 
-    def _cookie_token(self, path: str, headers: Iterable[tuple[bytes, bytes]]) -> str | None:
-        """The token of the first cookie accepted on this path that the request carries."""
+    def _cookie_token(
+        self, path: str, headers: Iterable[tuple[bytes, bytes]]
+    ) -> tuple[str, str] | None:
+        """The name and token of the first cookie accepted on this path that the request
+        carries."""
         for name, prefixes in self.cookies:
             if any(_path_matches(path, p) for p in prefixes):
                 token = cookie_value(headers, name)
                 if token:
-                    return token
+                    return name, token
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -307,7 +319,17 @@ class AuthMiddleware:
         headers = scope.get("headers") or []
         token = bearer_token(headers)
         if token is None:
-            token = self._cookie_token(path, headers)
+            by_cookie = self._cookie_token(path, headers)
+            if by_cookie is not None:
+                name, token = by_cookie
+                unsafe = scope.get("method", "GET") not in ("GET", "HEAD", "OPTIONS")
+                if unsafe and name in self.csrf_cookies and not _has_header(headers, CSRF_HEADER):
+                    await _send_json(
+                        send,
+                        403,
+                        f"requests signed in by cookie must send the {CSRF_HEADER} header",
+                    )
+                    return
         identity = self.tokens.lookup(token)
         if identity is None:
             detail = "missing bearer token" if token is None else "unknown or revoked token"
@@ -315,6 +337,26 @@ class AuthMiddleware:
             return
         scope.setdefault("state", {})[IDENTITY_KEY] = identity
         await self.app(scope, receive, send)
+
+
+def _has_header(headers: Iterable[tuple[bytes, bytes]], name: str) -> bool:
+    want = name.lower().encode("latin-1")
+    return any(key.lower() == want and value for key, value in headers)
+
+
+async def _send_json(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _send_401(scope: Scope, send: Send, detail: str) -> None:

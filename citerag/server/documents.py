@@ -977,3 +977,24 @@ def visible(rec: DocumentRecord, who: Identity) -> bool:
 def may_delete(rec: DocumentRecord, who: Identity) -> bool:
     """Whether a user may delete a document (its uploader, or an admin)."""
     return who.admin or (rec.uploaded_by == who.user and who.can_read(rec.access))
+
+
+def find_duplicate(
+    records: Iterable[DocumentRecord], sha256: str, who: Identity
+) -> DocumentRecord | None:
+    """The document the caller can see with these exact bytes, if any.
+
+    Args:
+        records: The registry's records.
+        sha256: Hex digest of the new upload.
+        who: The uploader (a document they may not see is never revealed as a duplicate).
+
+    Returns:
+        The oldest visible record with that digest that is not ``failed`` or ``deleting``.
+    """
+    if not sha256:
+        return None
+    for rec in records:
+        if rec.sha256 == sha256 and rec.status in ("pending", "indexed") and visible(rec, who):
+            return rec
+    return None

@@ -334,5 +334,7 @@ class Engine:
             chunk_overlap=int(ch.get("chunk_overlap", defaults.chunk_overlap)),
             contextual_header=bool(ch.get("contextual_header", defaults.contextual_header)),
             table_rows=bool(ch.get("table_rows", defaults.table_rows)),
+            # an index built before table titles existed was built without them
+            table_titles=bool(ch.get("table_titles", False)),
         )
         return chunking, bool((snap.manifest.index or {}).get("sentence_vectors", True))

@@ -263,6 +263,7 @@ def build_served_runnable(
     max_question_chars: int,
     client_keys: Sequence[str],
     server_defaults: dict[str, Any],
+    observe: Callable[[dict[str, Any], str], dict[str, Any]] | None = None,
 ) -> Runnable:
     """Wrap the engine's current graph for LangServe.
 
@@ -271,6 +272,8 @@ def build_served_runnable(
         max_question_chars: Longest accepted question.
         client_keys: Graph knobs clients may set in ``configurable``.
         server_defaults: ``configurable`` defaults the server sets for the graph.
+        observe: Called with each answer and the caller's user name; returns the answer
+            as sent (:meth:`citerag.server.observe.Observer.answer` adds the trace id).
 
     Returns:
         A runnable with input ``{question, filters?}`` and the graph's output.
@@ -306,9 +309,16 @@ def build_served_runnable(
         }
         return snap, graph_input, graph_config
 
+    def finish(out: Any, config: RunnableConfig) -> dict[str, Any]:
+        answer = _answer(out)
+        if observe is None:
+            return answer
+        user = str((config.get("configurable") or {}).get(SERVER_USER_KEY) or "")
+        return observe(answer, user)
+
     def run(inp: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
         snap, graph_input, graph_config = prepare(inp, config)
-        return _answer(snap.graph.invoke(graph_input, graph_config))
+        return finish(snap.graph.invoke(graph_input, graph_config), config)
 
     async def arun(inp: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
         snap, graph_input, graph_config = prepare(inp, config)
@@ -321,8 +331,8 @@ def build_served_runnable(
             out = await loop.run_in_executor(
                 None, functools.partial(snap.graph.invoke, graph_input, graph_config)
             )
-            return _answer(out)
-        return _answer(await snap.graph.ainvoke(graph_input, graph_config))
+            return finish(out, config)
+        return finish(await snap.graph.ainvoke(graph_input, graph_config), config)
 
     async def tokens(inp: dict[str, Any], config: RunnableConfig) -> AsyncIterator[dict]:
         from graphs.rag import astream_answer
@@ -332,7 +342,7 @@ def build_served_runnable(
         run_config = cast(RunnableConfig, graph_config)
         async for kind, event in astream_answer(snap.graph, graph_input, run_config):
             if kind == "final":
-                yield {"type": "final", **_answer(event)}
+                yield {"type": "final", **finish(event, config)}
             else:
                 yield event
 

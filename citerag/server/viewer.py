@@ -19,6 +19,14 @@ PDFs, its 1-based ``page``. This module turns that into what the viewer page sho
   rectangles) are mapped to fractions of the rendered page through pdfium's page-to-device
   transform (crop box and ``/Rotate`` included), and each rectangle's text is read back
   from the characters inside it, so a client can check what is highlighted.
+* **Scanned pages and images** (read by OCR at ingest): the loader's re-read OCRs the page
+  again (deterministic: one Tesseract thread), and the quote's words are marked with their
+  own OCR boxes (:func:`ocr_highlight`); an image's page is its frame as PNG.
+* **E-mail attachments** (documents of their own, see :mod:`citerag.index.attached`): the
+  record's ``path`` is the message file, checked against its sha256 as for any file; the
+  attachment's bytes are read from it by the record's ``attachment_positions``
+  (:func:`loaders.attachments.read_attachment`) and loaded by the loader for its name, and
+  a PDF or image attachment's pages are rendered from those bytes.
 
 pdfium is not thread-safe: every call into it holds :data:`PDFIUM_LOCK`.
 """
@@ -40,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.ocr import OcrPage, PageWord, words_in_range
 
 log = logging.getLogger(__name__)
 
@@ -357,11 +366,11 @@ class PageHighlight:
         }
 
 
-def _open_pdf(path: Path) -> Any:
+def _open_pdf(path: Path | bytes) -> Any:
     import pypdfium2 as pdfium
 
     try:
-        return pdfium.PdfDocument(str(path))
+        return pdfium.PdfDocument(path if isinstance(path, bytes) else str(path))
     except pdfium.PdfiumError as exc:
         raise ViewerError(409, f"pdfium cannot open this PDF ({exc})") from exc
 
@@ -386,11 +395,11 @@ def _device_mapper(page: Any) -> Callable[[float, float], tuple[float, float]]:
     return to_device
 
 
-def render_page_png(path: Path, page: int, scale: float) -> bytes:
+def render_page_png(path: Path | bytes, page: int, scale: float) -> bytes:
     """Render one page of a PDF to PNG bytes.
 
     Args:
-        path: The PDF.
+        path: The PDF (a file, or its bytes).
         page: 1-based page number.
         scale: Pixels per point (lowered for very large pages, see :func:`fit_scale`).
 
@@ -414,7 +423,9 @@ def render_page_png(path: Path, page: int, scale: float) -> bytes:
     return buf.getvalue()
 
 
-def highlight_on_page(path: Path, page: int, quote: str, hint: float | None) -> PageHighlight:
+def highlight_on_page(
+    path: Path | bytes, page: int, quote: str, hint: float | None
+) -> PageHighlight:
     """Find a quote on a PDF page and return its rectangles as fractions of the page.
 
     Args:
@@ -466,6 +477,81 @@ def highlight_on_page(path: Path, page: int, quote: str, hint: float | None) -> 
             pdf.close()
 
 
+# -- OCR pages (scans and images: the recognised words' own boxes) ---------------------------
+
+
+def ocr_highlight(ocr: OcrPage, pages: int, text: str, start: int, end: int) -> PageHighlight:
+    """The rectangles of ``text[start:end]`` on a page read by OCR, from its words' boxes.
+
+    The page has no text layer for pdfium to search: the words OCR recognised carry their
+    canonical character ranges and their boxes in points (:class:`loaders.ocr.OcrPage`), so
+    the words overlapping the range are marked, one rectangle per line.
+
+    Args:
+        ocr: The page's OCR result, placed in the canonical text.
+        pages: Pages in the document.
+        text: The canonical text.
+        start: First character of the quote.
+        end: One past its last character.
+
+    Returns:
+        The highlight (``method`` ``ocr``).
+    """
+    out = PageHighlight(ocr.page, pages, ocr.width, ocr.height, text[start:end])
+    words = words_in_range(ocr, start, end)
+    if not words or ocr.width <= 0 or ocr.height <= 0:
+        out.note = "The quote's words were not found among this scanned page's OCR words."
+        return out
+    lines: list[list[PageWord]] = [[words[0]]]
+    for word in words[1:]:
+        if "\n" in text[lines[-1][-1].end : word.start]:
+            lines.append([word])
+        else:
+            lines[-1].append(word)
+    pad = 0.002
+    for line in lines:
+        left = max(min(w.box[0] for w in line) / ocr.width - pad, 0.0)
+        top = max(min(w.box[1] for w in line) / ocr.height - pad, 0.0)
+        right = min(max(w.box[2] for w in line) / ocr.width + pad, 1.0)
+        bottom = min(max(w.box[3] for w in line) / ocr.height + pad, 1.0)
+        said = " ".join(text[w.start : w.end] for w in line)
+        out.boxes.append(Box(left, top, right - left, bottom - top, said))
+    out.text = " ".join(b.text for b in out.boxes)
+    out.method, out.score = "ocr", 1.0
+    out.note = (
+        f"This page is a scan read by OCR (confidence {ocr.confidence:.0%}): the highlight "
+        "marks the recognised words; check the quote against the image."
+    )
+    return out
+
+
+def render_image_png(path: Path | bytes, page: int) -> bytes:
+    """One page (frame) of an image file as PNG, shrunk under :data:`MAX_PIXELS`.
+
+    Raises:
+        ViewerError: 404 for a frame the file does not have; 409 if it cannot be decoded.
+    """
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(path) if isinstance(path, bytes) else path) as image:
+            frames = int(getattr(image, "n_frames", 1) or 1)
+            if not 1 <= page <= frames:
+                raise ViewerError(404, f"no page {page} (the image has {frames})")
+            image.seek(page - 1)
+            frame = image.convert("RGB")
+    except ViewerError:
+        raise
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise ViewerError(409, f"the image cannot be decoded ({exc})") from exc
+    if frame.width * frame.height > MAX_PIXELS:
+        ratio = (MAX_PIXELS / (frame.width * frame.height)) ** 0.5
+        frame = frame.resize((int(frame.width * ratio), int(frame.height * ratio)))
+    buf = io.BytesIO()
+    frame.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
 # -- documents -----------------------------------------------------------------------------
 
 
@@ -477,11 +563,18 @@ class OpenedDocument:
         doc_id: The document id.
         path: Where the file is (server side only, never sent to clients).
         parsed: The loader's result; ``parsed.text`` is the canonical text.
+        member: An e-mail attachment's own bytes (``path`` is then its message file).
     """
 
     doc_id: str
     path: Path
     parsed: ParsedDocument
+    member: bytes | None = None
+
+    @property
+    def pages_from(self) -> Path | bytes:
+        """What its pages are rendered from: the attachment's bytes, else the file."""
+        return self.member if self.member is not None else self.path
 
 
 class DocumentViews:
@@ -523,7 +616,7 @@ class DocumentViews:
 
         Args:
             record: The document's manifest record (``doc_id``, ``path``, ``sha256``,
-                ``characters``).
+                ``characters``; an attachment's link fields).
 
         Returns:
             The opened document.
@@ -532,6 +625,8 @@ class DocumentViews:
             ViewerError: 410 when the file is gone; 409 when it changed since it was
                 indexed (other bytes, or the loader now reads it to a different length).
         """
+        from loaders.attachments import load_attachment, read_attachment
+        from loaders.pipeline import AttachedTo
         from loaders.registry import load_file
 
         doc_id = str(record.get("doc_id") or "")
@@ -551,8 +646,14 @@ class DocumentViews:
             raise ViewerError(
                 409, "the document's file changed after it was indexed; re-ingest it to cite it"
             )
+        member: bytes | None = None
+        attached = AttachedTo.from_record(record)
         try:
-            parsed = load_file(path, data)
+            if attached is None:
+                parsed = load_file(path, data)
+            else:
+                name, member = read_attachment(data, attached.positions)
+                parsed = load_attachment(name, member)
         except DocumentLoadError as exc:
             raise ViewerError(409, f"the document can no longer be read: {exc.reason}") from exc
         chars = record.get("characters")
@@ -562,7 +663,7 @@ class DocumentViews:
                 "the loader now reads this document differently from when it was indexed "
                 f"({len(parsed.text)} characters, indexed {chars}); re-ingest it",
             )
-        opened = OpenedDocument(doc_id, path, parsed)
+        opened = OpenedDocument(doc_id, path, parsed, member)
         with self._lock:
             self._cache_put(self._docs, (doc_id, sha), opened, self.max_documents)
         log.info("viewer: opened %s (%d characters)", record.get("doc_name"), len(parsed.text))
@@ -581,7 +682,10 @@ class DocumentViews:
             hit = self._cache_get(self._images, key)
         if hit is not None:
             return bytes(hit)
-        png = render_page_png(opened.path, page, scale)
+        if opened.parsed.file_type == "image":
+            png = render_image_png(opened.pages_from, page)
+        else:
+            png = render_page_png(opened.pages_from, page, scale)
         with self._lock:
             self._cache_put(self._images, key, png, self.max_images)
         return png
@@ -602,9 +706,12 @@ class DocumentViews:
         text = opened.parsed.text
         check_range(text, start, end)
         hint = position_on_page(opened.parsed, page, start, end)
-        return highlight_on_page(opened.path, page, text[start:end], hint)
+        ocr = opened.parsed.ocr_pages.get(page)
+        if ocr is not None:
+            return ocr_highlight(ocr, pages, text, start, end)
+        return highlight_on_page(opened.pages_from, page, text[start:end], hint)
 
     def _pdf(self, record: dict[str, Any]) -> OpenedDocument:
-        if record.get("file_type") != "pdf":
+        if record.get("file_type") not in ("pdf", "image"):
             raise ViewerError(422, "this document has no pages: open its text instead")
         return self.canonical(record)

@@ -16,6 +16,7 @@ from citerag.index.ingest import ingest
 from citerag.index.loaded import load_index, read_manifest
 from citerag.server.viewer import DocumentViews, ViewerError, check_range
 from graphs.rag import build_graph
+from loaders.attachments import load_attachment, read_attachment
 from loaders.chunking import doc_id_for
 from loaders.office import OLE2_MAGIC
 from loaders.registry import load_file
@@ -101,7 +102,8 @@ def test_hostile_file_fails_alone(office_index, embedding_model) -> None:
     manifest = read_manifest(index_dir)
     rec = manifest.documents[doc_id_for(PREFIX + "locked.docx")]
     assert rec["status"] == "failed" and rec["kind"] == "encrypted"
-    good = sorted(p.name for p in folder.iterdir() if p.name != "locked.docx")
+    # canteen.eml's attachment parking.txt is a document of its own
+    good = sorted([p.name for p in folder.iterdir() if p.name != "locked.docx"] + ["parking.txt"])
     assert sorted(Path(s).name for s in report.indexed) == good
     store = load_index(index_dir, embedding_model).store
     paths = {PREFIX + p.name: p for p in folder.iterdir()}
@@ -120,7 +122,7 @@ CASES = [
     ("How many units were sold in the Westfield region?", "regional_sales.xlsx", "3318", "#sheet="),
     ("What is the mileage of the Carlisle depot's Truck 7?", "depot_fleet.csv", "130554", "#rows="),
     ("When will the staff canteen be closed for refurbishment?", "canteen.eml", "14 Sep", "#char="),
-    ("Which parking bays are reserved for visitors?", "canteen.eml", "zone C", "#char="),
+    ("Which parking bays are reserved for visitors?", "parking.txt", "zone C", "#char="),
 ]
 
 
@@ -135,7 +137,12 @@ def test_each_type_answers_with_a_citation(
     assert cite["doc_name"] == doc
     assert expect in cite["quote"]
     assert cite["fragment"].startswith(fragment)
-    text = load_file(folder / doc).text
+    if doc == "parking.txt":  # an attachment of canteen.eml, linked to it
+        assert cite["parent_source"] == PREFIX + "canteen.eml"
+        name, data = read_attachment((folder / "canteen.eml").read_bytes(), (1,))
+        text = load_attachment(name, data).text
+    else:
+        text = load_file(folder / doc).text
     assert text[cite["start"] : cite["end"]] == cite["quote"]
 
 
@@ -158,4 +165,4 @@ def test_viewer_opens_each_cited_document_as_its_canonical_text(graph, office_in
             with pytest.raises(ViewerError) as info:
                 views.page_highlight({**record, "doc_id": cite["doc_id"]}, 1, 0, 1)
             assert info.value.status == 422
-    assert seen == {"docx", "pptx", "xlsx", "csv", "eml"}
+    assert seen == {"docx", "pptx", "xlsx", "csv", "eml", "text"}

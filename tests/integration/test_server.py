@@ -214,17 +214,18 @@ def server_dirs(tmp_path_factory: pytest.TempPathFactory, embedding_model, sampl
 
 @contextlib.contextmanager
 def running_server(
-    settings: Any, embedding_model: Any, wait_for: str = "/ready"
+    settings: Any, embedding_model: Any, wait_for: str = "/ready", **app_kwargs: Any
 ) -> Iterator[Server]:
     """Run the app with uvicorn on 127.0.0.1 (a free port) in a thread until the block ends.
 
     Startup waits until ``wait_for`` answers 200 (``/health`` for a server without an index).
+    ``app_kwargs`` go to ``create_app`` (``tracer_provider``).
     """
     import uvicorn
 
     from citerag.server import create_app
 
-    app = create_app(settings, embedding_model=embedding_model, watch_interval=0.5)
+    app = create_app(settings, embedding_model=embedding_model, watch_interval=0.5, **app_kwargs)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))  # the OS picks a free port; uvicorn serves this socket
     port = sock.getsockname()[1]

@@ -277,6 +277,7 @@ def _comparable(body: dict[str, Any]) -> dict[str, Any]:
     out = dict(body["output"])
     trace = dict(out["trace"])
     trace.pop("timings_s", None)
+    assert len(trace.pop("trace_id")) == 32  # one per run, like the run id
     out["trace"] = trace
     return {"output": out, "metadata_keys": sorted(body["metadata"])}
 

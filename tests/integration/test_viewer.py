@@ -328,8 +328,13 @@ def test_no_evidence_shows_its_reason_and_no_sources(session_factory):
     assert s.ask(PASSPORT_QUESTION) == "no_evidence"
     page = s.page
     assert page.inner_text("#status") == "No evidence"
+    # plain words first; the gate's technical reason behind a toggle, closed at first
     reason = page.inner_text("#reason")
-    assert reason.startswith("Reason: ") and "threshold" in reason
+    assert "None of the documents you may read answers this" in reason
+    assert "threshold" not in reason
+    assert page.locator("#reason-technical").is_hidden()
+    page.locator("#reason-details summary").click()
+    assert "threshold" in page.inner_text("#reason-technical")
     assert page.locator("#sources li").count() == 0
     assert page.locator("#answer button.marker").count() == 0
     assert page.locator("#sources-title").is_hidden()
@@ -352,9 +357,11 @@ def test_sign_in_cookie_sign_out_and_phone_width(session_factory, server: Server
     cookie = viewer_cookies[0]
     assert cookie["httpOnly"] is True and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
     assert page.evaluate("document.cookie") == ""  # not readable by scripts
-    # the cookie is not a bearer token elsewhere: the documents API still wants the header
-    assert s.fetch_status("/documents")[0] == 401
+    # the cookie is not a bearer token elsewhere: batch, metrics and exports want the header
+    assert s.fetch_status("/feedback/export")[0] == 401
+    assert s.fetch_status("/metrics")[0] == 401
     assert s.fetch_status("/app/api/me")[0] == 200
+    assert s.fetch_status("/documents")[0] == 200  # the page lists documents with it
 
     # phone width: one column, the source below the answer, no sideways scrolling
     assert s.ask(REVENUE_QUESTION) == "answered"

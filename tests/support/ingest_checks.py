@@ -14,6 +14,7 @@ from citerag.index.builds import current_build
 from citerag.index.loaded import RECORDS_FILE
 from citerag.index.record_manager import SQLiteRecordManager
 from citerag.index.store import CiteragStore
+from loaders.attachments import MARK, load_attachment, read_attachment
 from loaders.registry import load_file
 
 
@@ -61,19 +62,30 @@ def assert_parts_in_step(store: CiteragStore) -> None:
         assert set(store.sentences) == dense
 
 
+def _load_source(source: str, path_for_source: dict[str, Path]) -> Any:
+    """Load a source: a file, or an e-mail attachment read from its message file."""
+    if source in path_for_source or MARK not in source:
+        return load_file(path_for_source[source])
+    root, *steps = source.split(MARK)
+    positions = tuple(int(step.split("/", 1)[0]) for step in steps)
+    name, data = read_attachment(path_for_source[root].read_bytes(), positions)
+    return load_attachment(name, data)
+
+
 def assert_offsets(store: CiteragStore, path_for_source: dict[str, Path]) -> int:
     """Re-load every document and check ``canonical[start:end] == content`` for each chunk.
 
     Args:
         store: The loaded store.
-        path_for_source: Source key -> file on disk, for every source in the store.
+        path_for_source: Source key -> file on disk, for every source in the store (an
+            e-mail attachment is read from its message's file).
 
     Returns:
         How many chunks were checked.
     """
     checked = 0
     for source, items in chunks_by_source(store).items():
-        parsed = load_file(path_for_source[source])
+        parsed = _load_source(source, path_for_source)
         for key, meta in items:
             start, end = meta["start"], meta["end"]
             assert parsed.text[start:end] == meta["content"], f"{source} {key} {start}-{end}"

@@ -25,7 +25,6 @@ from chains.citations import locator
 from loaders import office
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.chunking import Chunk, ChunkSettings, chunk_document
-from loaders.eml import MAX_DEPTH
 from loaders.pipeline import SourceFile, process_file
 from loaders.registry import is_supported, load_file
 
@@ -267,11 +266,12 @@ def test_eml_headers_html_body_and_attachments(tmp_path: Path) -> None:
     assert doc.file_type == "eml" and doc.title == "Q3 ladder audit"
     assert doc.properties["email_from"] == "Ann Lee <ann@example.com>"
     assert doc.text.startswith("Subject: Q3 ladder audit\nFrom: Ann Lee")
-    assert "Attachment: handbook.docx" in doc.text and "Wear a helmet" in doc.text
+    # attachments are documents of their own (tests/unit/test_attachment_sources.py): the
+    # message names them and does not hold their text
+    assert doc.text.endswith("Attachments: handbook.docx; x.zip")
+    assert "Wear a helmet" not in doc.text
     sections = [s.section for s in doc.segments]
-    assert sections[0] == "Headers"
-    assert "Attachment: handbook.docx > Safety > Ladders" in sections
-    assert any("x.zip" in w for w in doc.warnings)
+    assert sections[0] == "Headers" and sections[-1] == "Attachments"
     chunks = _chunks(doc)
     assert all(_loc(c)[1].startswith("#char=") for c in chunks)
 
@@ -294,19 +294,15 @@ def test_eml_html_body_goes_through_html_extraction(tmp_path: Path) -> None:
     _chunks(doc)
 
 
-def test_eml_nesting_depth_is_capped(tmp_path: Path) -> None:
+def test_eml_attached_message_is_named_not_inlined(tmp_path: Path) -> None:
+    inner = _message("level 1", "body 1")
     msg = _message("level 0", "body 0")
-    for level in range(1, MAX_DEPTH + 3):
-        outer = _message(f"level {level}", f"body {level}")
-        outer.add_attachment(msg)
-        msg = outer
-    path = tmp_path / "deep.eml"
+    msg.add_attachment(inner)
+    path = tmp_path / "fwd.eml"
     path.write_bytes(bytes(msg))
     doc = load_file(path)
-    top = MAX_DEPTH + 2
-    assert f"body {top}" in doc.text and f"body {top - MAX_DEPTH}" in doc.text
-    assert f"body {top - MAX_DEPTH - 1}" not in doc.text
-    assert any("nested deeper" in w for w in doc.warnings)
+    assert "body 0" in doc.text and "body 1" not in doc.text
+    assert doc.text.endswith("Attachments: message.eml")
     _chunks(doc)
 
 
@@ -475,7 +471,7 @@ def test_xlsx_hidden_column_is_not_indexed(tmp_path: Path) -> None:
     assert "Name: Bob; Team: Sales" in chunk.text and "SECRETCOL" not in chunk.text
 
 
-def test_eml_nested_multipart_attachments_are_read(tmp_path: Path) -> None:
+def test_eml_nested_multipart_text_is_body_and_attachments_are_named(tmp_path: Path) -> None:
     msg = _message("Bundle", "See the bundle.")
     inner = EmailMessage()
     inner.set_content("Inline words of the inner part.")
@@ -487,9 +483,9 @@ def test_eml_nested_multipart_attachments_are_read(tmp_path: Path) -> None:
     path = tmp_path / "bundle.eml"
     path.write_bytes(bytes(msg))
     doc = load_file(path)
-    assert "Forklift keys are kept in locker 9." in doc.text
-    assert "Inline words of the inner part." in doc.text
-    assert "Attachment: k.txt" in [s.section for s in doc.segments]
+    assert "Forklift keys are kept in locker 9." not in doc.text  # k.txt: its own document
+    assert "Inline words of the inner part." in doc.text  # unnamed text: body
+    assert doc.text.endswith("Attachments: k.txt")
     _chunks(doc)
 
 

@@ -1,4 +1,10 @@
-"""The documents API: upload (``POST /documents``), list, status, delete.
+"""The documents API: upload (``POST /documents``), list, status, delete, re-ingest.
+
+The same bytes uploaded twice make one document: a second upload whose sha256 matches a
+document the caller can see (not ``failed`` or ``deleting``) answers 200 with that document
+and ``duplicate: true`` instead of queueing another copy. ``DELETE`` and ``/reingest``
+take an upload's id or the index document id ``GET /index/documents`` lists for it; a
+document ingested with ``citerag ingest`` answers 409 saying how to remove it.
 
 Uploads are streamed to disk (never read into memory), stored under a generated id and
 indexed by the background :class:`~citerag.server.worker.IndexWorker`; statuses live in the
@@ -19,14 +25,23 @@ from fastapi import APIRouter, HTTPException, Request, Security
 from fastapi.responses import JSONResponse, Response
 
 from citerag.server.auth import LABEL_RE, Identity
-from citerag.server.deps import Caller, EngineDep, Registry, Settings, Worker, bearer
+from citerag.server.deps import (
+    Caller,
+    EngineDep,
+    Registry,
+    Settings,
+    Worker,
+    bearer,
+)
 from citerag.server.documents import (
     ID_RE,
     DocumentRecord,
     PendingLimitError,
+    find_duplicate,
     make_record,
     may_delete,
     served_view,
+    upload_id_of,
     visible,
 )
 from citerag.server.documents import Registry as AnyRegistry
@@ -74,6 +89,19 @@ async def upload_document(
                 403,
                 f"you may only label uploads 'public' or with one of your "
                 f"groups {list(who.groups)}, not {access!r}",
+            )
+        same = await anyio.to_thread.run_sync(find_duplicate, registry.all(), up.sha256, who)
+        if same is not None:
+            up.path.unlink(missing_ok=True)
+            log.info("upload by %s is a duplicate of %s", who.user, same.id)
+            return JSONResponse(
+                {
+                    **same.public(),
+                    "duplicate": True,
+                    "detail": f"already {same.status} as {same.name!r} (id {same.id})",
+                },
+                status_code=200,
+                headers={"Location": f"/documents/{same.id}"},
             )
         doc_id = uuid.uuid4().hex
         stored = stored_name(up.name, up.suffix)
@@ -153,6 +181,31 @@ def _visible_record(registry: AnyRegistry, who: Identity, doc_id: str) -> Docume
     return rec
 
 
+def _resolve(engine: Engine, who: Identity, doc_id: str) -> str:
+    """An upload id for ``doc_id``, which may be the index document id of an upload.
+
+    Raises:
+        HTTPException: 409 for a document ingested with ``citerag ingest`` (it has no upload
+            to delete), 404 for an id that is neither (or one the caller may not see).
+    """
+    if ID_RE.match(doc_id):
+        return doc_id
+    snap = engine.current()
+    snap_docs = snap.manifest.documents if snap is not None else {}
+    rec = snap_docs.get(doc_id) if len(doc_id) <= 128 else None
+    if rec is None or not who.can_read(str(rec.get("access") or "public")):
+        raise HTTPException(404, "no such document")
+    upload = upload_id_of(str(rec.get("source") or ""))
+    if upload is not None:
+        return upload
+    raise HTTPException(
+        409,
+        f"{rec.get('doc_name') or doc_id} was ingested with `citerag ingest` "
+        f"(source {rec.get('source')!r}), not uploaded: remove the file from the ingested "
+        "folder and run `citerag ingest` again, which drops documents whose files are gone",
+    )
+
+
 @router.get("/{doc_id}")
 def get_document(doc_id: str, who: Caller, registry: Registry, engine: EngineDep) -> dict[str, Any]:
     """One document's status: ``pending``, ``indexed``, ``failed`` or ``deleting``."""
@@ -161,15 +214,23 @@ def get_document(doc_id: str, who: Caller, registry: Registry, engine: EngineDep
 
 @router.delete("/{doc_id}", status_code=202)
 def delete_document(
-    doc_id: str, who: Caller, settings: Settings, registry: Registry, worker: Worker
+    doc_id: str,
+    who: Caller,
+    settings: Settings,
+    registry: Registry,
+    worker: Worker,
+    engine: EngineDep,
 ) -> JSONResponse:
     """Remove a document's chunks from every index (in the background).
 
+    ``doc_id`` is an upload's id or the index document id ``GET /index/documents`` lists.
     Answers 202 with status ``deleting``; once the new build is served the document is
-    gone and ``GET /documents/{id}`` answers 404. A read-only server answers 405.
+    gone and ``GET /documents/{id}`` answers 404. A document ingested with ``citerag
+    ingest`` answers 409 (remove its file and ingest again). A read-only server answers 405.
     """
     if settings.read_only:
         return _read_only()
+    doc_id = _resolve(engine, who, doc_id)
     rec = _visible_record(registry, who, doc_id)
     if not may_delete(rec, who):
         raise HTTPException(403, "only the uploader or an admin may delete this document")
@@ -179,3 +240,34 @@ def delete_document(
     return JSONResponse(
         now.public() if now else {"id": doc_id, "status": "deleting"}, status_code=202
     )
+
+
+@router.post("/{doc_id}/reingest", status_code=202)
+def reingest_document(
+    doc_id: str,
+    who: Caller,
+    settings: Settings,
+    registry: Registry,
+    worker: Worker,
+    engine: EngineDep,
+) -> JSONResponse:
+    """Index an uploaded document again from its stored file (after a failure, or after the
+    server's parsing settings changed).
+
+    Answers 202 with status ``pending``; 409 while it is pending or being deleted, or for a
+    document ingested with ``citerag ingest``. Only its uploader or an admin may.
+    """
+    if settings.read_only:
+        return _read_only()
+    doc_id = _resolve(engine, who, doc_id)
+    rec = _visible_record(registry, who, doc_id)
+    if not may_delete(rec, who):
+        raise HTTPException(403, "only the uploader or an admin may re-ingest this document")
+    now = registry.update(
+        doc_id, only_if=("indexed", "failed"), status="pending", reason="", chunks=None
+    )
+    if now is None:
+        raise HTTPException(409, f"the document is {rec.status}; re-ingest it once it settles")
+    worker.submit("add", doc_id)
+    log.info("re-ingest of %s requested by %s", doc_id, who.user)
+    return JSONResponse(now.public(), status_code=202)

@@ -126,7 +126,11 @@ def checked_per_request(
     return modifier
 
 
-def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
+def rag_router(
+    engine: Engine,
+    settings: ServerSettings,
+    observe: Callable[[dict[str, Any], str], dict[str, Any]] | None = None,
+) -> APIRouter:
     """The LangServe routes for the served graph.
 
     Args:
@@ -134,6 +138,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
             embedding (batching, cache) is configured from ``settings`` here.
         settings: Limits, client-tunable knobs, server-side graph defaults, playground,
             question batching.
+        observe: Called with every answer (metrics, spans, the trace id).
 
     Returns:
         A router with ``/rag/*``; request bodies are capped at ``max_request_kb``.
@@ -154,6 +159,7 @@ def rag_router(engine: Engine, settings: ServerSettings) -> APIRouter:
         max_question_chars=settings.max_question_chars,
         client_keys=settings.client_config_keys,
         server_defaults=settings.graph_defaults(),
+        observe=observe,
     )
     modifier = checked_per_request(tuple(settings.client_config_keys))
     endpoints: list[EndpointName] = list(RAG_ENDPOINTS)

@@ -13,6 +13,8 @@ Document API (bearer token or the viewer cookie):
 * ``GET /app/api/me``: who is signed in.
 * ``GET /app/api/documents/{doc_id}/text[?start=&end=]``: the canonical text (or, for a very
   long document, a window of it around the range), with its sections.
+* ``GET /app/api/documents/{doc_id}/review``: the parsing review (each page's text and
+  blocks, empty and short pages, warnings; :mod:`citerag.server.review`).
 * ``GET /app/api/documents/{doc_id}/pages/{page}/image[?scale=]``: a PDF page as PNG.
 * ``GET /app/api/documents/{doc_id}/pages/{page}/highlight?start=&end=``: where
   ``canonical[start:end]`` sits on that page (rectangles as fractions of the page).
@@ -35,10 +37,19 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, ConfigDict, Field
 
 from citerag.server.auth import VIEWER_COOKIE
-from citerag.server.deps import Caller, CurrentSnapshot, Registry, Settings, Tokens, bearer
+from citerag.server.deps import (
+    Caller,
+    CurrentSnapshot,
+    EngineDep,
+    Registry,
+    Settings,
+    Tokens,
+    bearer,
+)
 from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.documents import upload_id_of
 from citerag.server.engine import Snapshot
+from citerag.server.review import parsing_review
 from citerag.server.viewer import (
     DEFAULT_SCALE,
     MAX_SCALE,
@@ -56,7 +67,14 @@ log = logging.getLogger(__name__)
 APP_PATH = "/app"
 #: Paths the viewer cookie is accepted on (one ending in ``/`` is a prefix, any other the path
 #: itself): the page asks through ``/rag/stream`` (``/rag/invoke`` kept for scripts of it).
-COOKIE_PATHS = ("/rag/invoke", "/rag/stream", f"{APP_PATH}/api/")
+COOKIE_PATHS = (
+    "/rag/invoke",
+    "/rag/stream",
+    f"{APP_PATH}/api/",
+    "/documents",
+    "/documents/",
+    "/index/documents",
+)
 #: Paths served without a token: the page, its assets and the sign-in routes.
 PUBLIC_PATHS = (APP_PATH, f"{APP_PATH}/", f"{APP_PATH}/login", f"{APP_PATH}/logout")
 PUBLIC_PREFIXES = (f"{APP_PATH}/static/",)
@@ -111,6 +129,27 @@ def readable_record(snap: Snapshot, who: Caller, doc_id: str) -> dict[str, Any]:
     ):
         raise HTTPException(404, "no such document")
     return rec
+
+
+def suggestion(snap: Snapshot, who: Caller) -> str:
+    """A placeholder question naming a document the caller may read ('' if none).
+
+    The newest indexed readable document's title (or file name) is chosen, so the
+    suggestion follows the corpus, never a hard-coded example.
+    """
+    labels = allowed_labels(list(who.groups))
+    docs = [
+        d
+        for d in snap.manifest.documents.values()
+        if d.get("status") == "indexed" and str(d.get("access") or "public") in labels
+    ]
+    if not docs:
+        return ""
+    doc = max(docs, key=lambda d: (str(d.get("ingested_at") or ""), str(d.get("doc_id"))))
+    name = " ".join(str(doc.get("title") or doc.get("doc_name") or "").split())
+    if len(name) > 48:
+        name = name[:47].rstrip() + "…"
+    return f"Ask about “{name}”…" if name else ""
 
 
 def local_record(registry: AnyRegistry, rec: dict[str, Any]) -> dict[str, Any]:
@@ -197,9 +236,15 @@ def viewer_router() -> APIRouter:
         return resp
 
     @api.get("/me")
-    def me(who: Caller) -> dict[str, Any]:
-        """Who is signed in."""
-        return {"user": who.user, "groups": list(who.groups)}
+    def me(who: Caller, engine: EngineDep) -> dict[str, Any]:
+        """Who is signed in, and a question to suggest from the documents they may read."""
+        snap = engine.current()
+        return {
+            "user": who.user,
+            "groups": list(who.groups),
+            "admin": who.admin,
+            "suggestion": suggestion(snap, who) if snap is not None else "",
+        }
 
     @api.get("/documents/{doc_id}/text")
     async def document_text(
@@ -252,6 +297,32 @@ def viewer_router() -> APIRouter:
             },
             headers=_PRIVATE,
         )
+
+    @api.get("/documents/{doc_id}/review")
+    async def document_review(
+        doc_id: str, who: Caller, snap: CurrentSnapshot, registry: Registry
+    ) -> JSONResponse:
+        """The parsing review: each page's extracted text and blocks, empty and short
+        pages, the loader's warnings (:mod:`citerag.server.review`); for a PDF each page's
+        ``image`` URL (the rendered page)."""
+        rec = readable_record(snap, who, doc_id)
+        rec = await anyio.to_thread.run_sync(local_record, registry, rec)
+        try:
+            opened = await anyio.to_thread.run_sync(views.canonical, rec)
+        except ViewerError as exc:
+            raise _fail(exc) from None
+        body = parsing_review(opened.parsed)
+        base = f"{APP_PATH}/api/documents/{doc_id}/pages"
+        for page in body["pages"]:
+            is_pdf = opened.parsed.file_type == "pdf" and page["page"]
+            page["image"] = f"{base}/{page['page']}/image" if is_pdf else None
+        body.update(
+            doc_id=doc_id,
+            doc_name=rec.get("doc_name"),
+            access=rec.get("access") or "public",
+            chunks=rec.get("chunks"),
+        )
+        return JSONResponse(body, headers=_PRIVATE)
 
     @api.get("/documents/{doc_id}/pages/{page}/image")
     async def page_image(

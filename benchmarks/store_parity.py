@@ -1,0 +1,354 @@
+"""Whole-graph parity, FAISS vs PostgreSQL: the same questions, the same documents, paired.
+
+Usage (from the repository root; ``-m`` so that this checkout's code is imported)::
+
+    nice -n 10 .venv/bin/python -m benchmarks.store_parity [--articles 3] [--questions 200]
+        [--no-idf] [--tag NAME] [--data ../shared/data] [--work benchmarks/out/work/store_parity]
+
+The first ``--articles`` SQuAD 2.0 dev articles (``citerag.eval.adapters.prepare_squad``) are
+ingested, default settings, into a FAISS index directory and into a PostgreSQL namespace
+(PostgreSQL 16 + pgvector from the ``pgserver`` wheel, data folder under ``--work``). A seeded
+sample of ``--questions`` questions (half answerable, half unanswerable) then goes through the
+compiled graph (``graphs.rag.build_graph`` over ``GraphDeps.from_index``, default
+configuration: hybrid retrieval, ``sentence-hybrid`` reranker, packaged gate, extractive
+answerer) on each store. Reported, paired per question: status agreement (answered /
+refused), gate agreement, top reranked chunk agreement, answer text agreement among the
+questions answered on both, each with its 95 % Wilson interval, and the exact two-sided sign
+test on "answered" (PostgreSQL-only vs FAISS-only answers).
+
+``--no-idf`` reproduces the PostgreSQL store as it was before the store contract (issue 33):
+no term statistics, so the reranker's coverage weighs every term 1.0 and the extractive
+answerer weighs focus terms by length.
+
+Writes ``benchmarks/out/store_parity[-TAG].{json,md}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import platform
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("store_parity")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def pg_server(folder: Path) -> Iterator[str]:
+    """Start PostgreSQL from the ``pgserver`` wheel in ``folder``; yield its URI; stop it."""
+    import pgserver
+
+    folder.mkdir(parents=True, exist_ok=True)
+    server = pgserver.get_server(folder, cleanup_mode="stop")
+    try:
+        server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+def store_url(uri: str, namespace: str) -> str:
+    """A citerag store URL: ``uri`` with ``namespace`` added."""
+    return f"{uri}{'&' if '?' in uri else '?'}namespace={namespace}"
+
+
+def pick(questions: list[Any], n: int, seed: int) -> list[Any]:
+    """A seeded sample of ``n`` questions, half answerable and half unanswerable (file order)."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    for unanswerable, share in ((False, n - n // 2), (True, n // 2)):
+        pool = [q for q in questions if q.unanswerable == unanswerable]
+        chosen = set(id(q) for q in rng.sample(pool, min(share, len(pool))))
+        out += [q for q in pool if id(q) in chosen]
+    return out
+
+
+def run_store(graph: Any, questions: list[Any]) -> list[dict[str, Any]]:
+    """Each question through the graph: status, answer, gate and the top reranked chunk."""
+    rows = []
+    for q in questions:
+        out = graph.invoke({"question": q.question, "user_groups": []})
+        trace = out.get("trace") or {}
+        gate = trace.get("gate") or {}
+        cands = trace.get("candidates") or []
+        top = cands[0] if cands else {}
+        rows.append(
+            {
+                "id": q.id,
+                "unanswerable": q.unanswerable,
+                "status": out.get("status"),
+                "answer": out.get("answer", ""),
+                "gate_passed": bool(gate.get("passed")),
+                "gate_best": gate.get("best"),
+                "top_chunk": top.get("chunk_id"),
+                "top_rerank": (top.get("scores") or {}).get("rerank"),
+            }
+        )
+    return rows
+
+
+def agreement(a: list[Any], b: list[Any]) -> Any:
+    """The share of positions where ``a`` and ``b`` agree, as a Wilson proportion."""
+    from citerag.eval.metrics import Proportion
+
+    return Proportion(sum(x == y for x, y in zip(a, b, strict=True)), len(a))
+
+
+def compare(faiss: list[dict[str, Any]], pg: list[dict[str, Any]]) -> dict[str, Any]:
+    """Paired figures of the two stores' runs over the same questions."""
+    from citerag.eval.metrics import Proportion, paired
+
+    ids = [r["id"] for r in faiss]
+    answered = {
+        side: [r["status"] == "answered" for r in rows] for side, rows in (("f", faiss), ("p", pg))
+    }
+    both = [i for i, (x, y) in enumerate(zip(answered["f"], answered["p"], strict=True)) if x and y]
+    sign = paired(answered["p"], answered["f"], ids)
+    out: dict[str, Any] = {
+        "questions": len(ids),
+        "status_agree": agreement([r["status"] for r in faiss], [r["status"] for r in pg]),
+        "gate_agree": agreement([r["gate_passed"] for r in faiss], [r["gate_passed"] for r in pg]),
+        "top_chunk_agree": agreement([r["top_chunk"] for r in faiss], [r["top_chunk"] for r in pg]),
+        "answer_agree_both_answered": agreement(
+            [faiss[i]["answer"] for i in both], [pg[i]["answer"] for i in both]
+        ),
+        "answered": {
+            "faiss": Proportion(sum(answered["f"]), len(ids)),
+            "postgres": Proportion(sum(answered["p"]), len(ids)),
+        },
+        "answered_sign_test": sign,
+    }
+    for kind, unans in (("answerable", False), ("unanswerable", True)):
+        idx = [i for i, r in enumerate(faiss) if r["unanswerable"] == unans]
+        out[f"status_agree_{kind}"] = agreement(
+            [faiss[i]["status"] for i in idx], [pg[i]["status"] for i in idx]
+        )
+    return out
+
+
+def to_json(value: Any) -> Any:
+    """Figures as JSON (proportions and paired results by their own ``to_json``)."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    return value
+
+
+def markdown(figures: dict[str, Any], head: dict[str, Any]) -> str:
+    """The figures as a Markdown table."""
+    sign = figures["answered_sign_test"]
+    lines = [
+        f"## Whole-graph parity, FAISS vs PostgreSQL ({head['label']})\n",
+        f"{figures['questions']} SQuAD 2.0 questions over {head['articles']} articles "
+        f"(code {head['commit']}, {head['machine']}); 95 % Wilson intervals.\n",
+        "| measure | agree | share [95 % CI] |",
+        "|---|---:|---|",
+    ]
+    for name in (
+        "status_agree",
+        "status_agree_answerable",
+        "status_agree_unanswerable",
+        "gate_agree",
+        "top_chunk_agree",
+        "answer_agree_both_answered",
+    ):
+        p = figures[name]
+        lines.append(f"| {name} | {p.k}/{p.n} | {p.fmt()} |")
+    lines += [
+        "",
+        f"Answered: FAISS {figures['answered']['faiss'].fmt()}, PostgreSQL "
+        f"{figures['answered']['postgres'].fmt()}; answered on PostgreSQL only / FAISS only: "
+        f"{sign.fmt()} (exact two-sided sign test).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def diff_runs(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Paired before/after figures of two result files over the same questions.
+
+    For each per-question agreement between the stores (status, gate, top chunk, and the
+    answer text on the questions answered on both stores in both runs): how many questions
+    agree only after / only before, with the exact sign test; per store, how many outputs
+    are unchanged; the mean |PostgreSQL - FAISS| top rerank score on the questions whose
+    top chunk is the same on both stores in both runs (bootstrap interval).
+    """
+    from citerag.eval.metrics import Mean, paired
+
+    runs = {"before": before["runs"], "after": after["runs"]}
+    ids = [r["id"] for r in runs["before"]["faiss"]]
+    for run in runs.values():
+        if [r["id"] for r in run["faiss"]] != ids or [r["id"] for r in run["postgres"]] != ids:
+            raise ValueError("the two result files hold different questions")
+
+    def agrees(run: dict[str, Any], field: str, idx: list[int]) -> list[bool]:
+        return [run["faiss"][i][field] == run["postgres"][i][field] for i in idx]
+
+    every = list(range(len(ids)))
+    both = [
+        i
+        for i in every
+        if all(run[s][i]["status"] == "answered" for run in runs.values() for s in run)
+    ]
+    out: dict[str, Any] = {"questions": len(ids), "answered_on_both_in_both_runs": len(both)}
+    lines = [
+        "| stores agree on | before | after | only after / only before (sign test) |",
+        "|---|---:|---:|---|",
+    ]
+    for name, field, idx in (
+        ("status", "status", every),
+        ("gate decision", "gate_passed", every),
+        ("top reranked chunk", "top_chunk", every),
+        ("answer text (answered on both, both runs)", "answer", both),
+    ):
+        a, b = agrees(runs["after"], field, idx), agrees(runs["before"], field, idx)
+        pr = paired(a, b)
+        out[field] = {"before": sum(b), "after": sum(a), "n": len(idx), **pr.to_json()}
+        lines.append(f"| {name} | {sum(b)}/{len(idx)} | {sum(a)}/{len(idx)} | {pr.fmt()} |")
+    same_top = [
+        i
+        for i in every
+        if all(
+            run["faiss"][i]["top_chunk"] == run["postgres"][i]["top_chunk"]
+            and run["faiss"][i]["top_rerank"] is not None
+            for run in runs.values()
+        )
+    ]
+    gaps = {
+        label: Mean(
+            [
+                abs(run["faiss"][i]["top_rerank"] - run["postgres"][i]["top_rerank"])
+                for i in same_top
+            ]
+        )
+        for label, run in runs.items()
+    }
+    shrink = Mean([b - a for b, a in zip(gaps["before"].values, gaps["after"].values, strict=True)])
+    out["top_rerank_gap"] = {k: v.to_json() for k, v in gaps.items()}
+    out["top_rerank_gap"]["before_minus_after"] = shrink.to_json()
+    lines += [
+        "",
+        f"Mean |PostgreSQL − FAISS| rerank score of the top chunk ({len(same_top)} questions "
+        f"with the same top chunk on both stores in both runs): before "
+        f"{gaps['before'].fmt(4)}, after {gaps['after'].fmt(4)}; paired difference "
+        f"{shrink.fmt(4)} (bootstrap).",
+    ]
+    for store in ("faiss", "postgres"):
+        fields = ("status", "answer", "gate_passed", "top_chunk", "top_rerank")
+        unchanged = {
+            f: sum(
+                x[f] == y[f]
+                for x, y in zip(runs["before"][store], runs["after"][store], strict=True)
+            )
+            for f in fields
+        }
+        out[f"{store}_unchanged"] = unchanged
+        lines.append(
+            f"\n{store}: outputs unchanged between the runs (of {len(ids)}): "
+            + ", ".join(f"{f} {n}" for f, n in unchanged.items())
+            + "."
+        )
+    return out, "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    """Run the comparison."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--data", type=Path, default=ROOT / ".." / "shared" / "data")
+    p.add_argument("--work", type=Path, default=ROOT / "benchmarks/out/work/store_parity")
+    p.add_argument("--out", type=Path, default=ROOT / "benchmarks/out")
+    p.add_argument("--articles", type=int, default=3)
+    p.add_argument("--questions", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-idf", action="store_true", help="PostgreSQL without term statistics")
+    p.add_argument("--tag", default="", help="suffix of the result files")
+    p.add_argument(
+        "--diff",
+        nargs=2,
+        type=Path,
+        metavar=("BEFORE", "AFTER"),
+        help="compare two result files (paired, before/after) instead of running",
+    )
+    args = p.parse_args()
+    if args.diff:
+        before, after = (json.loads(f.read_text(encoding="utf-8")) for f in args.diff)
+        figures, text = diff_runs(before, after)
+        stem = "store_parity-diff" + (f"-{args.tag}" if args.tag else "")
+        head = f"## Before / after: {args.diff[0].name} → {args.diff[1].name}\n\n"
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / f"{stem}.json").write_text(json.dumps(figures, indent=1), encoding="utf-8")
+        (args.out / f"{stem}.md").write_text(head + text, encoding="utf-8")
+        sys.stdout.write(head + text)
+        return 0
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    for noisy in ("httpx", "citerag", "chains", "graphs"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+    from citerag.embeddings import load_embedding_model
+    from citerag.eval.adapters import ensure_index, prepare_squad
+    from citerag.eval.questions import load_questions
+    from graphs.deps import GraphDeps
+    from graphs.rag import build_graph
+
+    model = load_embedding_model()
+    prep = prepare_squad(args.data, args.work, limit_articles=args.articles)
+    questions = pick(load_questions(prep.questions), args.questions, args.seed)
+    log.info("%d questions, corpus %s", len(questions), prep.counts)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+    ).stdout.strip()
+    runs: dict[str, list[dict[str, Any]]] = {}
+    seconds: dict[str, float] = {}
+    with pg_server(args.work / "pgdata") as uri:
+        locations = {
+            "faiss": args.work / "faiss_index",
+            "postgres": store_url(uri, f"parity_{args.articles}"),
+        }
+        for name, location in locations.items():
+            t0 = time.perf_counter()
+            rep = ensure_index(prep, location, model, progress=False)
+            log.info("%s: %s (%.0f s)", name, rep.summary(), time.perf_counter() - t0)
+            deps = GraphDeps.from_index(location, embedding_model=model)
+            if name == "postgres" and args.no_idf:
+                # the store before the contract: no term statistics
+                deps.store.has_term_statistics = False
+                deps.store.idf = lambda terms: dict.fromkeys(terms, 1.0)
+            graph = build_graph(deps)
+            t0 = time.perf_counter()
+            runs[name] = run_store(graph, questions)
+            seconds[name] = round(time.perf_counter() - t0, 1)
+            log.info("%s: %d questions in %.0f s", name, len(questions), seconds[name])
+            close = getattr(deps.store, "close", None)
+            if close is not None:
+                close()
+    figures = compare(runs["faiss"], runs["postgres"])
+    head = {
+        "label": args.tag or ("PostgreSQL without idf" if args.no_idf else "idf on both"),
+        "articles": args.articles,
+        "commit": commit,
+        "machine": f"{platform.machine()} {platform.python_version()}, {sys.platform}",
+        "no_idf": args.no_idf,
+        "seed": args.seed,
+        "seconds": seconds,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = "store_parity" + (f"-{args.tag}" if args.tag else "")
+    data = {**head, "figures": to_json(figures), "runs": runs}
+    (args.out / f"{stem}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    text = markdown(figures, head)
+    (args.out / f"{stem}.md").write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

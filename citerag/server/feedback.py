@@ -1,0 +1,208 @@
+"""Answer feedback: thumbs up or down and an optional comment, kept with the run's trace id.
+
+Stored in SQLite (``<data_dir>/feedback.sqlite3`` by default), one row per vote. The
+export (:meth:`FeedbackStore.export_questions`) writes the evaluation question format
+(:mod:`citerag.eval.questions`) that ``citerag eval`` reads: every answer voted down
+becomes a question to review and label, its cited documents as the evidence to check
+(``needs_review: true`` until a person has fixed the evidence).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from citerag.server.documents import now_iso
+
+log = logging.getLogger(__name__)
+
+FEEDBACK_FILE = "feedback.sqlite3"
+MAX_COMMENT_CHARS = 2000
+RATINGS = ("up", "down")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS feedback (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    trace_id TEXT NOT NULL,
+    user TEXT NOT NULL,
+    rating TEXT NOT NULL,
+    comment TEXT NOT NULL DEFAULT '',
+    question TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT '',
+    answer TEXT NOT NULL DEFAULT '',
+    citations TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL,
+    UNIQUE (trace_id, user)
+)
+"""
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """One vote on one answer.
+
+    Attributes:
+        trace_id: The run's trace id (``trace.trace_id`` of the answer).
+        user: Who voted (from their token).
+        rating: ``up`` or ``down``.
+        comment: Optional free text.
+        question: The question as asked.
+        status: The answer's status (``answered``, ``no_evidence``, ``failed``).
+        answer: The answer's text.
+        citations: The answer's citations (``doc_name``, ``page``, ``quote`` are exported).
+    """
+
+    trace_id: str
+    user: str
+    rating: str
+    comment: str
+    question: str
+    status: str = ""
+    answer: str = ""
+    citations: tuple[dict[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        """Check the fields."""
+        if self.rating not in RATINGS:
+            raise ValueError(f"rating must be one of {RATINGS}, not {self.rating!r}")
+        if not self.trace_id or len(self.trace_id) > 128:
+            raise ValueError(f"trace_id must be 1-128 characters, not {self.trace_id!r}")
+        if not self.question.strip():
+            raise ValueError("question must not be empty")
+        if len(self.comment) > MAX_COMMENT_CHARS:
+            raise ValueError(f"comment longer than {MAX_COMMENT_CHARS} characters")
+
+
+class FeedbackStore:
+    """Votes in one SQLite file (thread-safe; a later vote of a user on a run replaces
+    theirs)."""
+
+    def __init__(self, path: Path) -> None:
+        """Open (or create) the store.
+
+        Args:
+            path: The SQLite file (its folder is created).
+        """
+        self.path = path
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+
+    def _db(self, *, create: bool) -> sqlite3.Connection | None:
+        """The connection, opened on first use; ``None`` while the file does not exist and
+        ``create`` is false (a server that never receives a vote writes nothing)."""
+        if self._conn is None:
+            if not create and not self.path.exists():
+                return None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(str(self.path), check_same_thread=False)
+            with self._conn:
+                self._conn.execute(_SCHEMA)
+        return self._conn
+
+    def add(self, fb: Feedback) -> None:
+        """Store a vote (replacing the same user's earlier vote on the same run)."""
+        values = (
+            fb.trace_id,
+            fb.user,
+            fb.rating,
+            fb.comment,
+            fb.question,
+            fb.status,
+            fb.answer,
+            json.dumps(list(fb.citations)),
+            now_iso(),
+        )
+        with self._lock:
+            db = self._db(create=True)
+            assert db is not None
+            with db:
+                db.execute(
+                    "INSERT OR REPLACE INTO feedback (trace_id, user, rating, comment, "
+                    "question, status, answer, citations, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    values,
+                )
+
+    def rows(self, rating: str | None = None) -> list[dict[str, Any]]:
+        """Every vote (or those with one rating), oldest first."""
+        query = (
+            "SELECT trace_id, user, rating, comment, question, status, answer, citations, "
+            "created_at FROM feedback"
+        )
+        args: tuple[str, ...] = ()
+        if rating:
+            query += " WHERE rating = ?"
+            args = (rating,)
+        with self._lock:
+            db = self._db(create=False)
+            if db is None:
+                return []
+            cur = db.execute(query + " ORDER BY id", args)
+            names = [d[0] for d in cur.description]
+            out = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+        for row in out:
+            row["citations"] = json.loads(row["citations"])
+        return out
+
+    def counts(self) -> dict[str, int]:
+        """Votes per rating."""
+        with self._lock:
+            db = self._db(create=False)
+            rows = db.execute("SELECT rating, COUNT(*) FROM feedback GROUP BY rating") if db else []
+            got = dict(rows)
+        return {r: int(got.get(r, 0)) for r in RATINGS}
+
+    def export_questions(self, rating: str = "down") -> tuple[str, int]:
+        """The votes with ``rating`` as an evaluation question file (JSON Lines).
+
+        An answer is exported with its cited documents (and pages) as the evidence to
+        check; every line carries ``needs_review``, the comment and the trace id in
+        ``feedback``. A vote on an answer without citations (a refusal, a failure) cannot
+        name its evidence, so it is left out and counted (see :meth:`rows` for all).
+
+        Returns:
+            The file's text and how many votes were left out.
+        """
+        lines = []
+        skipped = 0
+        for n, row in enumerate(self.rows(rating), start=1):
+            evidence = []
+            for c in row["citations"]:
+                doc = c.get("doc_name") or c.get("doc_id")
+                if not doc:
+                    continue
+                item: dict[str, Any] = {"doc": doc}
+                if isinstance(c.get("page"), int) and c["page"] >= 1:
+                    item["page"] = c["page"]
+                evidence.append(item)
+            q: dict[str, Any] = {
+                "id": f"feedback-{n:04d}-{row['trace_id'][:8]}",
+                "question": row["question"],
+                "needs_review": True,
+                "feedback": {
+                    "rating": row["rating"],
+                    "comment": row["comment"],
+                    "trace_id": row["trace_id"],
+                    "status": row["status"],
+                    "user": row["user"],
+                    "at": row["created_at"],
+                },
+            }
+            if not evidence:
+                skipped += 1
+                continue
+            q["evidence"] = evidence
+            lines.append(json.dumps(q, ensure_ascii=False))
+        return "".join(line + "\n" for line in lines), skipped
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

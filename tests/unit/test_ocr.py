@@ -1,0 +1,276 @@
+"""OCR of scanned pages and images with the real Tesseract: rendered pages whose words are
+known come back as text with boxes on the page; oversized images are refused before they
+are decoded; with OCR off a scan still fails ``needs_ocr``."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader, PdfWriter
+
+from citerag.eval.cer import character_error_rate
+from loaders.base import DocumentLoadError
+from loaders.chunking import ChunkSettings, chunk_document
+from loaders.image import MAX_IMAGE_PIXELS
+from loaders.ocr import (
+    OcrWord,
+    TesseractEngine,
+    assemble,
+    max_pages,
+    ocr_image,
+    parse_tsv,
+    words_in_range,
+)
+from loaders.registry import load_file
+from tests.support.scans import render_pages, require_tesseract, scanned_pdf, text_pdf
+
+LINES = [
+    "Northwind Energy maintenance report for the year 2025",
+    "Inverter fault code E-217 means the grid voltage left its band.",
+    "The technician replaced the surge module on 14 March 2025.",
+    "Total cost of the repair was EUR 1,842.50 including labour.",
+]
+STATEMENT = [
+    "Statement of income 2025 2024",
+    "Revenue 48,210 41,977",
+    "Operating profit 4,319 2,481",
+]
+
+
+@pytest.fixture(autouse=True)
+def _ocr_on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("CITERAG_OCR", raising=False)
+    monkeypatch.delenv("CITERAG_OCR_MAX_PAGES", raising=False)
+    monkeypatch.setenv("CITERAG_OCR_CACHE", str(tmp_path / "ocr-cache"))  # each test OCRs
+
+
+@pytest.fixture(scope="module")
+def engine() -> TesseractEngine:
+    require_tesseract()
+    return TesseractEngine()
+
+
+def test_rendered_page_is_read_back_with_boxes_on_the_page(
+    tmp_path: Path, engine: TesseractEngine
+) -> None:
+    image = render_pages(text_pdf(tmp_path / "page.pdf", [LINES]))[0]
+    page = ocr_image(image, engine, page=1, dpi=200, points_per_pixel=72 / 200)
+    assert character_error_rate(page.text, "\n".join(LINES)) < 0.10
+    assert page.width == pytest.approx(612, abs=1) and page.height == pytest.approx(792, abs=1)
+    assert 0.5 < page.confidence <= 1.0
+    assert len(page.words) >= 30
+    for word in page.words:
+        left, top, right, bottom = word.box
+        assert 0 <= left < right <= page.width and 0 <= top < bottom <= page.height
+        assert page.text[word.start : word.end].strip() == page.text[word.start : word.end]
+    # the first line was drawn at x = 72 pt, baseline 740 pt from the bottom (52 from the top)
+    first = page.words[0]
+    assert page.text[first.start : first.end] == "Northwind"
+    assert first.box[0] == pytest.approx(72, abs=3) and 40 < first.box[1] < 52 < first.box[3]
+
+
+def test_scanned_pdf_pages_get_ocr_text_offsets_and_chunk_flags(tmp_path: Path) -> None:
+    require_tesseract()
+    text = text_pdf(tmp_path / "cover.pdf", [["Cover page with a real text layer, no OCR."]])
+    scan = scanned_pdf(tmp_path / "scan.pdf", [LINES, STATEMENT])
+    mixed = PdfWriter()
+    for source in (text, scan):
+        for pg in PdfReader(source).pages:
+            mixed.add_page(pg)
+    path = tmp_path / "mixed.pdf"
+    mixed.write(path)
+
+    doc = load_file(path)
+    assert doc.pages == 3 and sorted(doc.ocr_pages) == [2, 3]
+    assert "Cover page" in doc.text
+    seg = {s.page: s for s in doc.segments}
+    page2 = doc.text[seg[2].start : seg[2].end]
+    assert character_error_rate(page2, "\n".join(LINES)) < 0.10
+    # a statement's rows are read across its columns (page segmentation mode 4)
+    assert "Revenue 48,210 41,977" in doc.text[seg[3].start : seg[3].end]
+    for number, page in doc.ocr_pages.items():
+        assert seg[number].start <= page.words[0].start and page.words[-1].end <= seg[number].end
+        assert all(
+            doc.text[w.start : w.end] and " " not in doc.text[w.start : w.end] for w in page.words
+        )
+    e217 = doc.text.index("E-217")
+    hit = words_in_range(doc.ocr_pages[2], e217, e217 + 5)
+    assert [doc.text[w.start : w.end] for w in hit] == ["E-217"]
+    assert any("OCR read 2 scanned page(s)" in w for w in doc.warnings)
+    assert "OCR tesseract" in doc.parser
+
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d1", "title": "Mixed"})
+    by_page = {c.page: c.metadata for c in chunks}
+    assert "ocr" not in by_page[1]
+    assert by_page[2]["ocr"] is True
+    assert by_page[2]["ocr_confidence"] == doc.ocr_pages[2].confidence
+    for chunk in chunks:
+        assert doc.text[chunk.start : chunk.end] == chunk.content
+
+
+def test_ocr_off_keeps_the_needs_ocr_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scan = scanned_pdf(tmp_path / "scan.pdf", [LINES])
+    png = tmp_path / "scan.png"
+    render_pages(text_pdf(tmp_path / "p.pdf", [LINES]))[0].save(png)
+    monkeypatch.setenv("CITERAG_OCR", "0")
+    for path in (scan, png):
+        with pytest.raises(DocumentLoadError) as err:
+            load_file(path)
+        assert err.value.kind == "needs_ocr"
+        assert "OCR is turned off" in err.value.reason
+
+
+def test_image_files_are_read_as_pages_and_tiff_frames_are_capped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_tesseract()
+    image = render_pages(text_pdf(tmp_path / "p.pdf", [LINES]))[0]
+    png = tmp_path / "note.png"
+    image.save(png, dpi=(200, 200))
+    doc = load_file(png)
+    assert doc.file_type == "image" and doc.pages == 1
+    assert character_error_rate(doc.text, "\n".join(LINES)) < 0.10
+    assert doc.ocr_pages[1].width == pytest.approx(612, abs=1)
+
+    tiff = tmp_path / "fax.tif"
+    image.save(tiff, save_all=True, append_images=[image, image], dpi=(200, 200))
+    monkeypatch.setenv("CITERAG_OCR_MAX_PAGES", "2")
+    doc = load_file(tiff)
+    assert doc.pages == 2 and [s.page for s in doc.segments] == [1, 2]
+    assert any("1 of 3 frames not OCR'd" in w for w in doc.warnings)
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` x ``height`` and whose pixel data is garbage:
+    loading it fails as corrupt unless it is refused from the header alone."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", b"not deflate data")
+        + chunk(b"IEND", b"")
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(30_000, 30_000), (7_000, 7_000)])
+def test_oversized_image_is_refused_before_decoding(
+    tmp_path: Path, width: int, height: int
+) -> None:
+    assert width * height > MAX_IMAGE_PIXELS
+    path = tmp_path / "huge.png"
+    path.write_bytes(_png_header_only(width, height))
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(path)
+    assert err.value.kind == "too_large"
+    assert "pixels" in err.value.reason and "huge.png" in err.value.reason
+
+
+def test_unreadable_image_fails_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff not really a jpeg")
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(path)
+    assert err.value.kind == "corrupt"
+
+
+def test_tsv_words_are_joined_into_lines_and_blocks() -> None:
+    head = "\t".join(
+        [
+            "level",
+            "page_num",
+            "block_num",
+            "par_num",
+            "line_num",
+            "word_num",
+            "left",
+            "top",
+            "width",
+            "height",
+            "conf",
+            "text",
+        ]
+    )
+    rows = [
+        "5\t1\t1\t1\t1\t1\t10\t10\t50\t12\t96.5\tTotal",
+        "5\t1\t1\t1\t1\t2\t70\t10\t40\t12\t91\trevenue",
+        "4\t1\t1\t1\t2\t0\t10\t30\t90\t12\t-1\t",
+        "5\t1\t1\t1\t2\t1\t10\t30\t60\t12\t88\t412,860",
+        "5\t1\t2\t1\t1\t1\t10\t90\t60\t12\t40\tNotes",
+        "5\t1\t2\t1\t1\t2\t80\t90\t10\t12\t95\t ",
+    ]
+    words = parse_tsv("\n".join([head, *rows]))
+    assert [w.text for w in words] == ["Total", "revenue", "412,860", "Notes"]
+    assert words[0].confidence == pytest.approx(0.965) and words[0].right == 60
+    text, placed = assemble(words)
+    assert text == "Total revenue\n412,860\n\nNotes"
+    assert [text[s:e] for s, e, _ in placed] == ["Total", "revenue", "412,860", "Notes"]
+    assert assemble([]) == ("", [])
+    assert isinstance(words[0], OcrWord)
+
+
+def test_bad_settings_name_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITERAG_OCR_MAX_PAGES", "many")
+    with pytest.raises(ValueError, match=r"CITERAG_OCR_MAX_PAGES.*'many'"):
+        max_pages()
+    monkeypatch.setenv("CITERAG_OCR_MAX_PAGES", "7")
+    assert max_pages() == 7
+    require_tesseract()
+    with pytest.raises(ValueError, match="psm"):
+        TesseractEngine(psm=20)
+    with pytest.raises(FileNotFoundError):
+        TesseractEngine(binary="no-such-tesseract")
+
+
+class _Counting:
+    """The real engine, counting its calls."""
+
+    def __init__(self, engine: TesseractEngine) -> None:
+        self.engine, self.calls, self.name = engine, 0, engine.name
+
+    def version(self) -> str:
+        return self.engine.version()
+
+    def settings(self) -> str:
+        return self.engine.settings()
+
+    def recognize(self, image: Any, dpi: int) -> list[OcrWord]:
+        self.calls += 1
+        return self.engine.recognize(image, dpi)
+
+
+def test_ocr_results_are_cached_by_page_image(
+    tmp_path: Path, engine: TesseractEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    image = render_pages(text_pdf(tmp_path / "page.pdf", [LINES]))[0]
+    counting = _Counting(engine)
+    first = ocr_image(image, counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    again = ocr_image(image, counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    assert counting.calls == 1 and again == first
+    assert len(list((tmp_path / "ocr-cache").glob("*.json"))) == 1
+    other = ocr_image(image.rotate(180), counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    assert counting.calls == 2 and other.text != first.text
+    monkeypatch.setenv("CITERAG_OCR_CACHE", "off")
+    ocr_image(image, counting, page=1, dpi=200, points_per_pixel=72 / 200)
+    assert counting.calls == 3
+
+
+def test_a_scanned_page_with_a_few_stray_characters_stays_empty(tmp_path: Path) -> None:
+    require_tesseract()
+    doc = load_file(scanned_pdf(tmp_path / "signed.pdf", [LINES, ["Signed: J.S."]]))
+    assert sorted(doc.ocr_pages) == [1] and 2 in doc.empty_pages
+    assert [s.page for s in doc.segments] == [1]
+    assert any("OCR found no text" in w and "[2]" in w for w in doc.warnings)
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(scanned_pdf(tmp_path / "only.pdf", [["Signed: J.S."]]))
+    assert err.value.kind == "needs_ocr" and "OCR found no text on its 1" in err.value.reason
