@@ -71,10 +71,24 @@ def load_questions(path: Path = QUESTIONS) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def format_of(name: str) -> str:
-    """The reported format of a corpus file (by its name in ``content.py``)."""
+def attached_to(name: str) -> str | None:
+    """The message a file is attached to (by its name in ``content.py``), else ``None``."""
     import content
 
+    for message, spec in content.EML.items():
+        if name in spec.get("attachments", []):
+            return message
+    return None
+
+
+def format_of(name: str) -> str:
+    """The reported format of a corpus file (by its name in ``content.py``); an e-mail's
+    attachment counts as the e-mail (it is a document of its own in the index, but the
+    file a user drops is the message)."""
+    import content
+
+    if attached_to(name):
+        return "eml"
     if name in content.SCANNED:
         return "scanned pdf"
     if name in content.TABLE_IMAGES:
@@ -325,6 +339,8 @@ def _norm(text: str) -> str:
 
 def check(out: Path) -> list[str]:
     """Build the corpus with its originals and list every problem (empty: all good)."""
+    import content
+
     from loaders.registry import load_file
 
     built = build(out, scans=True)
@@ -336,6 +352,10 @@ def check(out: Path) -> list[str]:
         if counts.get(fmt, 0) < least:
             problems.append(f"{fmt}: {counts.get(fmt, 0)} files, fewer than {least}")
     texts = {f.stem: _norm(load_file(f).text) for f in sorted(built["originals"].iterdir())}
+    (out / "attachments").mkdir(exist_ok=True)
+    for name, blocks in content.ATTACHMENTS.items():
+        doc = load_file(write_docx(out / "attachments" / name, blocks))
+        texts[Path(name).stem] = _norm(doc.text)
     qs = load_questions()
     ids = [q["id"] for q in qs]
     if len(set(ids)) != len(ids):
@@ -346,10 +366,10 @@ def check(out: Path) -> list[str]:
         if q.get("unanswerable"):
             continue
         ev = q["evidence"][0]
-        if ev["doc"] not in built["files"]:
+        if ev["doc"] not in built["files"] and not attached_to(ev["doc"]):
             problems.append(f"{q['id']}: unknown document {ev['doc']}")
             continue
-        if q.get("format") != built["files"][ev["doc"]]:
+        if q.get("format") != format_of(ev["doc"]):
             problems.append(f"{q['id']}: format {q.get('format')!r}")
         n = texts[Path(ev["doc"]).stem].count(_norm(ev["needle"]))
         if n != 1:

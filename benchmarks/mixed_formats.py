@@ -277,6 +277,9 @@ def report(
         f"Ingest {run['ingest_seconds']} s for {len(files)} files; answering "
         f"{len(qs)} questions {run['answer_seconds']} s.",
     ]
+    extra = [n for n in run["indexed"] if n not in files]
+    if extra:
+        md.append("Attachments indexed as documents of their own: " + ", ".join(extra) + ".")
     if run["failed"]:
         md.append("Failed documents: " + "; ".join(f"{k}: {v}" for k, v in run["failed"].items()))
     data["per_question"] = flags
