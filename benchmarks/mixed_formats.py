@@ -317,6 +317,7 @@ def main() -> int:
         originals = run_index(
             built["originals"], work / "index-originals", qs, model, emb, progress
         )
+        run["cer"] = scan_cer(built)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "mixed_formats-outcomes.json").write_text(
         json.dumps(
