@@ -4,7 +4,10 @@ Rules: a sentence ends at ``.``, ``!`` or ``?`` (optionally followed by closing 
 brackets) before whitespace, except after common abbreviations; at a blank line; and at a
 single line break only when the line is short (a heading, a table cell, a list item) or ends
 with sentence punctuation — so prose hard-wrapped by PDF extraction stays in one sentence —
-and the next line does not continue it in lower case (a wrapped list item, a narrow column).
+and the next line does not continue it in lower case (a wrapped list item, a narrow column);
+and between two rows of one table however long they are (:func:`is_row_break`: the same
+number of ``|`` or tab separators, or of bare commas in a CSV record), so each row of a
+spreadsheet, CSV export or extracted table is a sentence of its own.
 
 Fragments shorter than ``MIN_CHARS`` are merged into the next sentence, except a *label
 line* (:func:`is_label_line`): a whole line without sentence punctuation followed by a line
@@ -28,6 +31,40 @@ SHORT_LINE = 45
 
 #: What ends a line as a sentence: its last character is one of these.
 _TERMINAL = (".", "!", "?", ":", ";")
+
+
+#: Cell separators of a table row and the least a row has of each: ``a | b`` (tables of
+#: the Office and PDF loaders), tab-separated rows, CSV records (``a,b,c,d``).
+_ROW_SEPARATORS = (("|", 1), ("\t", 1), (",", 3))
+_COMMA_SPACE = re.compile(r",\s")
+
+
+def _line_after(text: str, pos: int) -> str:
+    end = text.find("\n", pos)
+    return text[pos : len(text) if end < 0 else end]
+
+
+def is_row_break(before: str, after: str) -> bool:
+    """Whether two consecutive lines are rows of one table, so the line break between them
+    ends a sentence however long the lines are.
+
+    Both lines have the same number (at least one) of ``|`` or of tab separators, or the
+    same number (at least three) of commas none of which is followed by a space (a CSV
+    record: prose puts a space after its commas, and a figure's thousands separator
+    ``1,204`` alone is fewer than three).
+
+    Args:
+        before: The line before the break.
+        after: The line after it.
+    """
+    for sep, least in _ROW_SEPARATORS:
+        n = before.count(sep)
+        if n < least or after.count(sep) != n:
+            continue
+        if sep == "," and (_COMMA_SPACE.search(before) or _COMMA_SPACE.search(after)):
+            continue
+        return True
+    return False
 
 
 def _line_before(text: str, pos: int) -> str:
@@ -89,8 +126,10 @@ def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int
         sep = m.group(0)
         if sep == "\n":  # a single line break inside a paragraph
             line = _line_before(text, m.start()).rstrip()
-            if not line.endswith(_TERMINAL) and (
-                len(line) >= SHORT_LINE or _next_line_start(text, m.end()).islower()
+            if (
+                not line.endswith(_TERMINAL)
+                and (len(line) >= SHORT_LINE or _next_line_start(text, m.end()).islower())
+                and not is_row_break(line, _line_after(text, m.end()))
             ):
                 continue  # hard-wrapped prose, or a line continued in lower case
         elif "\n" not in sep and _ABBREV.search(text[max(0, m.start() - 8) : m.start()]):

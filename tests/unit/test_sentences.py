@@ -156,3 +156,37 @@ def test_label_line_needs_a_whole_line_and_a_capitalised_next_line() -> None:
     assert not is_label_line("251,960\n236,310", 0, 7)  # a figure, not a label
     assert not is_label_line("2025 (GBP)\n2024 (GBP)", 0, 10)
     assert is_label_line("3.2 Warranty\nThe pump is covered.", 0, 12)
+
+
+def test_each_long_table_row_is_a_sentence() -> None:
+    csv_rows = (
+        "Nilgiri Hills Estates,India,Ravi Menon,ravi@nilgiri-estates.example,42,60 days\n"
+        "Fujian Cloud Tea Co,China,Mei Lin,mei.lin@fujiancloud.example,56,Prepaid\n"
+        "Cape Rooibos Growers,South Africa,Johan de Wet,johan@caperooibos.example,35,30 days"
+    )
+    assert _texts(csv_rows) == csv_rows.split("\n")
+    sheet_rows = (
+        "TEA-001 | Assam Breakfast | Avonmouth warehouse, bay 4 | 820 | 300\n"
+        "TEA-002 | Earl Grey Supreme | Avonmouth warehouse, bay 7 | 410 | 250"
+    )
+    assert _texts(sheet_rows) == sheet_rows.split("\n")
+    tab_rows = "Region\tDelivery day\tOrder cut-off for the week\tCarrier\n" * 2
+    assert _texts(tab_rows) == tab_rows.strip().split("\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # hard-wrapped prose with commas (a space after each) stays one sentence
+        "Revenue grew in the north, the south, the east and the west, as planned\n"
+        "in March, in April, in May and in June, and the board agreed on it",
+        # figures' thousands separators are not CSV records
+        "Revenue of 1,204,000 was reported by the northern region in the year\n"
+        "against 1,100,000 in the previous year and the board agreed on it",
+        # different numbers of separators: not rows of one table
+        "Region | Units sold and the quarter they were sold in by our team\n"
+        "the figures were checked by the finance team in the last week",
+    ],
+)
+def test_prose_lines_are_not_table_rows(text: str) -> None:
+    assert len(sentence_spans(text)) == 1
