@@ -46,7 +46,7 @@ from typing import Literal
 
 import numpy as np
 
-from citerag.index.bm25 import tokenize
+from citerag.core.text import tokenize
 from loaders.instructions import is_instruction as is_instruction  # re-exported
 
 AnswerType = Literal["person", "date", "quantity"]

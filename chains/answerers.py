@@ -38,7 +38,7 @@ from chains import non_answers
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
-from citerag.index.bm25 import tokenize
+from citerag.core.text import tokenize
 from citerag.index.contract import SearchIndex, as_search_index
 from loaders.sentences import sentence_spans
 

@@ -33,7 +33,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from citerag.server.auth import Identity, TokenStore
+from citerag.core.identity import Identity, TokenStore
 
 log = logging.getLogger(__name__)
 

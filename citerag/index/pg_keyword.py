@@ -139,7 +139,7 @@ def term_idf(
 ) -> dict[str, float]:
     """BM25 idf of citerag tokens, read from the ``<ns>_terms`` statistics in one query.
 
-    Each token (unstemmed, from :func:`citerag.index.bm25.tokenize`) is mapped to its lexeme
+    Each token (unstemmed, from :func:`citerag.core.text.tokenize`) is mapped to its lexeme
     with ``to_tsvector`` (the chunks' Snowball stemming), then weighed as the keyword leg
     weighs that lexeme: ``ln(1 + (N - df + 0.5) / (df + 0.5))``, ``N`` from the ``#chunks``
     row. A token PostgreSQL drops (a stop word) or whose lexeme no chunk holds gets no entry;

@@ -40,9 +40,9 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from citerag.core.filters import Filter
 from citerag.index.chunk_vectors import embed_chunks
 from citerag.index.contract import SearchIndex
-from citerag.index.filters import Filter
 from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL
 from citerag.index.pg_filters import compile_filter
 from citerag.index.pg_keyword import (
