@@ -55,6 +55,8 @@ test-fast: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	# the layers contract of pyproject.toml [tool.importlinter] (docs/reference/architecture.md)
+	$(BIN)/lint-imports
 	# the documentation site (mkdocs.yml, docs/): broken links or anchors fail the build
 	# (not --quiet: it hides the warnings that --strict turns into a failure)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .citerag/site

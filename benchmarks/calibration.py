@@ -57,6 +57,7 @@ def main() -> int:
     from citerag.eval import report
     from citerag.eval.adapters import out_of_domain
     from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.plots import plot_calibration
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import Evaluator, parse_config
     from citerag.index.calibration import write_calibration
@@ -137,7 +138,7 @@ def main() -> int:
         entries = {c.scores.key: c.entry(qfiles, cfg.conf) for c in cals.values()}
         path = write_calibration(index_dir(prep), entries)  # the configured model's index
         stamp[f"{name}_calibration_file"] = str(path)
-        calib.plot(
+        plot_calibration(
             list(cals.values()),
             args.out / f"calibration_{name}.png",
             title=f"gate calibration on {name} (hybrid + {reranker}); "

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from chains.constraints import Gazetteer, filter_for, parse_constraints  # noqa: E402
-from citerag.index.filters import matches  # noqa: E402
+from citerag.core.filters import matches  # noqa: E402
 from loaders.metadata import infer_metadata, name_variants  # noqa: E402
 
 DATA = ROOT / ".." / "shared" / "data"

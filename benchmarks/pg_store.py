@@ -361,7 +361,7 @@ def build_postgres(
             [pad - 1, real],
         )
         if table_exists(conn, u, "terms"):  # the keyword leg's statistics, as add_documents
-            from citerag.index.pg_keyword import add_stats
+            from citerag.index.pg_db import add_stats
 
             add_stats(conn, u, [f"p{i}" for i in range(pad)])
         conn.commit()

@@ -40,43 +40,66 @@ import math
 import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
 
-from citerag.index.bm25 import tokenize
+from citerag.core.text import tokenize
 from loaders.instructions import is_instruction as is_instruction  # re-exported
 
 AnswerType = Literal["person", "date", "quantity"]
 
+
+@dataclass(frozen=True)
+class ExtractiveRules:
+    """The extractive answerer's refusal rules, each on or off: the one source of their defaults.
+
+    The defaults are the rules that each paid for themselves in ``benchmarks/refusal_rules.py``
+    (docs/benchmarks/answering.md, "Refusal rules"). ``RAGConfig``'s knobs of the same names,
+    :func:`chains.answerers.make_answerer` and the :class:`~chains.answerers.ExtractiveAnswerer`
+    constructor all take their defaults from here (``number_check`` is the constructor's
+    ``require_question_numbers``). What each rule does: the constructor's docstring.
+
+    Attributes:
+        number_check: A number of 2+ digits the question asks about must be in a passage.
+        answer_type_check: A who / when / how-many question needs a name / date / quantity.
+        quantity_check: The how-many half of ``answer_type_check``.
+        measure_check: A question asking for a kind of quantity needs a unit of that kind.
+        counted_check: A question counting something needs a sentence that names it.
+        negation_check: A negated question needs a negation or exception.
+        contrast_check: A sentence stating the excluded other word of a pair is refused.
+        focus_names_check: A name the question asks about must be in the passage.
+        focus_check: Names and heavy terms of the question must be in the passage.
+    """
+
+    number_check: bool = True
+    answer_type_check: bool = False
+    quantity_check: bool = True
+    measure_check: bool = True
+    counted_check: bool = False
+    negation_check: bool = True
+    contrast_check: bool = True
+    focus_names_check: bool = True
+    focus_check: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, bool):
+                raise ValueError(f"ExtractiveRules: {f.name} must be True or False, not {value!r}")
+
+    def switched_on(self) -> frozenset[str]:
+        """The names of the rules that are on."""
+        return frozenset(f.name for f in fields(self) if getattr(self, f.name))
+
+
 #: The extractive answerer's refusal rules, by their knob names (``RAGConfig``, and the
 #: keyword arguments of :func:`chains.answerers.make_answerer`).
-REFUSAL_RULES: tuple[str, ...] = (
-    "number_check",
-    "answer_type_check",
-    "quantity_check",
-    "measure_check",
-    "counted_check",
-    "negation_check",
-    "contrast_check",
-    "focus_names_check",
-    "focus_check",
-)
-#: The rules on by default: each paid for itself in ``benchmarks/refusal_rules.py`` (docs/
-#: benchmarks/answering.md, "Refusal rules"). The one source of the defaults ``RAGConfig`` and
-#: :func:`chains.answerers.make_answerer` give them.
-DEFAULT_RULES: frozenset[str] = frozenset(
-    {
-        "number_check",
-        "quantity_check",
-        "measure_check",
-        "negation_check",
-        "contrast_check",
-        "focus_names_check",
-    }
-)
+REFUSAL_RULES: tuple[str, ...] = tuple(f.name for f in fields(ExtractiveRules))
+#: The rules on by default (:class:`ExtractiveRules`' defaults).
+DEFAULT_RULES: frozenset[str] = ExtractiveRules().switched_on()
 
 
 def _wordlist(text: str) -> list[str]:

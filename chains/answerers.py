@@ -16,6 +16,7 @@ the same validation and fallback ladder applies to either.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -35,10 +36,11 @@ from langchain_core.runnables import RunnableConfig
 
 from chains import answer_checks as checks
 from chains import non_answers
+from chains.answer_checks import ExtractiveRules
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
-from citerag.index.bm25 import tokenize
+from citerag.core.text import tokenize
 from citerag.index.contract import SearchIndex, as_search_index
 from loaders.sentences import sentence_spans
 
@@ -143,6 +145,10 @@ def _insufficient(reason: str) -> str:
     return f"{INSUFFICIENT}\n<summary>{json.dumps(block)}</summary>"
 
 
+#: The refusal rules' defaults (the constructor's keyword defaults).
+_RULES = ExtractiveRules()
+
+
 class ExtractiveAnswerer:
     """Quote the best-matching sentences of the top passages (offline default).
 
@@ -166,15 +172,15 @@ class ExtractiveAnswerer:
         max_sentences: int = 2,
         margin: float = 0.05,
         lexical_weight: float = 0.25,
-        require_question_numbers: bool = True,
-        answer_type_check: bool = False,
-        quantity_check: bool = False,
-        measure_check: bool = False,
-        counted_check: bool = False,
-        focus_check: bool = False,
-        negation_check: bool = False,
-        contrast_check: bool = False,
-        focus_names_check: bool = False,
+        require_question_numbers: bool = _RULES.number_check,
+        answer_type_check: bool = _RULES.answer_type_check,
+        quantity_check: bool = _RULES.quantity_check,
+        measure_check: bool = _RULES.measure_check,
+        counted_check: bool = _RULES.counted_check,
+        focus_check: bool = _RULES.focus_check,
+        negation_check: bool = _RULES.negation_check,
+        contrast_check: bool = _RULES.contrast_check,
+        focus_names_check: bool = _RULES.focus_names_check,
         check_margin: float = 0.1,
         focus_margin: float = 0.25,
         focus_similarity: float = FOCUS_SIMILARITY,
@@ -184,7 +190,7 @@ class ExtractiveAnswerer:
         coverage_sentence_weight: float | None = None,
         coverage_floor: float | None = None,
     ) -> None:
-        """Create the answerer.
+        """Create the answerer. The refusal rules' defaults are :class:`ExtractiveRules`'.
 
         Args:
             embeddings: Embedding model for scoring sentences against the question.
@@ -947,7 +953,7 @@ def make_answerer(
         **rules: The extractive answerer's refusal rules by their knob names
             (:data:`chains.answer_checks.REFUSAL_RULES`: ``number_check`` is its
             ``require_question_numbers``, each other one the argument of that name); a rule
-            not given is on when it is in :data:`chains.answer_checks.DEFAULT_RULES`.
+            not given takes its :class:`~chains.answer_checks.ExtractiveRules` default.
 
     Raises:
         ValueError: Unknown spec, or a rule that is not in ``REFUSAL_RULES``.
@@ -960,7 +966,8 @@ def make_answerer(
             f"make_answerer: unknown refusal rule(s) {unknown}; "
             f"known: {', '.join(checks.REFUSAL_RULES)}"
         )
-    on = {r: bool(rules.get(r, r in checks.DEFAULT_RULES)) for r in checks.REFUSAL_RULES}
+    chosen = dataclasses.replace(ExtractiveRules(), **{r: bool(v) for r, v in rules.items()})
+    on = {r: getattr(chosen, r) for r in checks.REFUSAL_RULES}
     settings = settings or ModelSettings()
     if isinstance(spec, BaseChatModel):
         return ChatModelAnswerer(spec, settings=settings, structured=structured)

@@ -101,7 +101,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from citerag.index.filters import combine, matches
+from citerag.core.filters import combine, matches
 from loaders.metadata import (
     DATE_RE,
     ORDINALS,
@@ -1277,7 +1277,7 @@ def filter_for(constraints: QuestionConstraints | Sequence[Constraint]) -> dict[
     A period constraint with ``passthrough`` documents (period not stated, or a company not
     organised by period) gives ``{"$or": [{"period": {"$in": [...]}}, {"doc_id": {"$in":
     [...]}}]}``: the filter removes only documents whose stated period is another one.
-    The syntax is that of :mod:`citerag.index.filters`.
+    The syntax is that of :mod:`citerag.core.filters`.
 
     Args:
         constraints: A parse result, or its constraints.

@@ -208,6 +208,11 @@ class ModelSettings:
 MODEL_SETTINGS: dict[str, dict[str, Any]] = {
     f.name: dict(f.metadata) for f in fields(ModelSettings)
 }
+#: Knob name (:class:`graphs.config.RAGConfig` field) of each chat-model setting but the
+#: temperature, which is the ``temperature`` knob.
+MODEL_KNOBS: dict[str, str] = {
+    f"model_{name}": name for name in MODEL_SETTINGS if name != "temperature"
+}
 
 
 def check_setting(name: str, value: Any, meta: dict[str, Any] | None = None) -> None:
@@ -502,8 +507,6 @@ def describe_model_error(
 
 def settings_table_markdown() -> str:
     """The settings table of docs/guides/your-own-model.md, from :data:`MODEL_SETTINGS`."""
-    from graphs.config import MODEL_KNOBS
-
     knob_of = {setting: name for name, setting in MODEL_KNOBS.items()}
     knob_of["temperature"] = "temperature"
     defaults = {f.name: f.default for f in fields(ModelSettings)}

@@ -27,7 +27,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from chains.candidates import Candidate
-from citerag.index.bm25 import tokenize
+from citerag.core.text import tokenize
 from citerag.index.contract import SearchIndex, as_search_index
 from loaders.sentences import sentence_spans
 

@@ -28,8 +28,8 @@ from langchain_core.vectorstores import VectorStore
 from pydantic import Field
 
 from chains.candidates import Candidate
+from citerag.core.filters import Filter, combine
 from citerag.index.contract import DEFAULT_KEYWORD_SCORE_TYPE, SearchIndex, as_search_index
-from citerag.index.filters import Filter, combine
 from loaders.access import allowed_labels
 
 Mode = Literal["dense", "bm25", "hybrid"]

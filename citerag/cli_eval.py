@@ -378,6 +378,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.eval import calibrate as calib
     from citerag.eval import calibration_policy as policy
     from citerag.eval.adapters import out_of_domain
+    from citerag.eval.plots import plot_calibration
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import EvalConfig, generate_answers, parse_config
     from citerag.index.calibration import calibration_path, write_calibration
@@ -455,7 +456,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     elif written is not None and not is_store_url(args.index):
         plot_path = Path(args.index) / "calibration.png"
     if plot_path is not None:
-        calib.plot(
+        plot_calibration(
             cals,
             plot_path,
             title=f"gate calibration — {Path(args.questions).name}"

@@ -1,8 +1,8 @@
 """Authentication and authorization for the LangGraph Agent Server (``langgraph dev``).
 
 ``langgraph.json`` points its ``auth`` at :data:`auth`. The token file is the one
-``citerag serve`` reads (``$CITERAG_TOKENS``; format in :mod:`citerag.server.auth`, loaded with
-its :class:`~citerag.server.auth.TokenStore`, re-read when it changes):
+``citerag serve`` reads (``$CITERAG_TOKENS``; format in :mod:`citerag.core.identity`, loaded with
+its :class:`~citerag.core.identity.TokenStore`, re-read when it changes):
 
 * **authenticate** — ``Authorization: Bearer <token>`` must name a user of the token file, else
   401. The user's identity is the file's ``user`` and its ``groups`` travel with it; the graph
@@ -33,7 +33,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from citerag.server.auth import Identity, TokenStore
+from citerag.core.identity import Identity, TokenStore
 
 log = logging.getLogger(__name__)
 

@@ -20,6 +20,9 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 
 from chains.answer_checks import DEFAULT_RULES
+
+# MODEL_KNOBS is read here by the server's and the CLI's settings too
+from chains.models import MODEL_KNOBS as MODEL_KNOBS
 from chains.models import MODEL_SETTINGS, ModelSettings
 
 #: Who may set a knob over HTTP: ``yes`` (by default), ``opt-in`` (only when the server's
@@ -104,13 +107,6 @@ class Knob:
 def knob(default: Any, description: str, kind: str, **meta: Any) -> Any:
     """A dataclass field with its :class:`Knob` metadata."""
     return field(default=default, metadata={"knob": Knob(description, kind, **meta)})  # type: ignore[arg-type]
-
-
-#: Knob name of each chat-model setting (:data:`chains.models.MODEL_SETTINGS`) but the
-#: temperature, which is the ``temperature`` knob.
-MODEL_KNOBS: dict[str, str] = {
-    f"model_{name}": name for name in MODEL_SETTINGS if name != "temperature"
-}
 
 
 def model_knob(setting: str) -> Any:

@@ -47,7 +47,7 @@ DOCUMENT_FIELDS = (
 
 if TYPE_CHECKING:
     from citerag.embeddings import EmbeddingModel
-    from citerag.index.loaded import LoadedIndex
+    from citerag.index.handles import LoadedIndex
 
 
 def _query_cache(inner: Embeddings) -> Embeddings:

@@ -23,7 +23,7 @@ from chains.answerers import Answerer, ChatModelAnswerer, ExtractiveAnswerer
 from chains.assemble import AssembledContext
 from chains.models import describe_model_error
 from chains.prompts import load_prompt
-from citerag.index.filters import combine
+from citerag.core.filters import combine
 from graphs.config import RAGConfig
 from graphs.deps import GraphDeps
 from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord

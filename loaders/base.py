@@ -6,8 +6,9 @@ A loader turns the bytes of one file into a :class:`ParsedDocument`:
   citerag (chunk ``start``/``end``, citation ``#char=`` fragments) indexes into this string.
 * ``segments`` cut the canonical text into the units chunking works inside: PDF pages, or
   Markdown/HTML sections with their heading path. Chunks never cross a segment boundary.
-* ``blocks`` and ``tables`` are the document's structural model (:mod:`loaders.blocks`):
-  typed spans of the canonical text, never a change to it.
+* ``blocks`` and ``tables`` are the document's structural model (:class:`Block`,
+  :class:`Table`, found by :mod:`loaders.blocks`): typed spans of the canonical text, never a
+  change to it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from loaders.blocks import Block, Table
     from loaders.ocr import OcrPage
 
 
@@ -52,6 +52,112 @@ class Segment:
     end: int
     page: int | None = None
     section: str = ""
+
+
+#: Every block type a document can have.
+BLOCK_TYPES = (
+    "heading",
+    "paragraph",
+    "list_item",
+    "table",
+    "table_row",
+    "qa_pair",
+    "caption",
+    "page_header",
+    "page_footer",
+)
+#: Separates the parts of a table row's embedded text.
+ROW_SEP = " — "
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table row, verbatim in the canonical text.
+
+    Attributes:
+        start: First character of the row (its label, else its first cell).
+        end: One past its last cell.
+        label: The row's label (its first, non-numeric part; '' when none).
+        cells: The row's values in column order, as printed.
+        columns: Each cell's column name ('' when the column has no header).
+        group: The nearest label-only line above it inside the table (a sub-heading such as
+            "Cash Flows from Investing Activities"; '' when none).
+        number: The row's number in its source (a spreadsheet's row number, a CSV record's
+            1-based number counting the header); ``None`` when it has none.
+    """
+
+    start: int
+    end: int
+    label: str
+    cells: tuple[str, ...]
+    columns: tuple[str, ...]
+    group: str = ""
+    number: int | None = None
+
+    def describe(self, *, with_group: bool = True) -> str:
+        """``group — label — column: cell; column: cell`` (the row with its headers).
+
+        Args:
+            with_group: Lead with the row's group (left out where a chunk already states it).
+        """
+        pairs = "; ".join(
+            f"{c}: {v}" if c else v for c, v in zip(self.columns, self.cells, strict=True)
+        )
+        parts = [p for p in (self.group if with_group else "", self.label, pairs) if p]
+        return ROW_SEP.join(parts)
+
+
+@dataclass
+class Table:
+    """A table: where it is, what it is called, its column names and its rows.
+
+    Attributes:
+        start: First character of its first row.
+        end: One past its last row.
+        title: The table's title or caption (statement title, ``<caption>``; '' when none).
+        columns: Column names of its value columns (from the header lines or cells).
+        rows: Its rows in order, each verbatim in the canonical text.
+        page: 1-based page (PDF), else ``None``.
+        source: How it was read (``pdf-layout``, ``html``, ``markdown``).
+    """
+
+    start: int
+    end: int
+    title: str
+    columns: list[str]
+    rows: list[TableRow]
+    page: int | None = None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.rows:
+            raise ValueError("a table needs at least one row")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A typed span of the canonical text.
+
+    Attributes:
+        kind: One of :data:`BLOCK_TYPES`.
+        start: First character.
+        end: One past the last character.
+        page: 1-based page (PDF), else ``None``.
+        answer_start: For a ``qa_pair``, where the answer begins (the question is
+            ``[start, answer_start)``); else ``None``.
+    """
+
+    kind: str
+    start: int
+    end: int
+    page: int | None = None
+    answer_start: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in BLOCK_TYPES:
+            raise ValueError(f"unknown block kind {self.kind!r} (expected one of {BLOCK_TYPES})")
+        if not 0 <= self.start <= self.end:
+            raise ValueError(f"bad block span {self.start}-{self.end}")
 
 
 @dataclass

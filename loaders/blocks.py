@@ -34,22 +34,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from loaders.base import Segment
-
-#: Every block type a document can have.
-BLOCK_TYPES = (
-    "heading",
-    "paragraph",
-    "list_item",
-    "table",
-    "table_row",
-    "qa_pair",
-    "caption",
-    "page_header",
-    "page_footer",
-)
-#: Separates the parts of a table row's embedded text.
-ROW_SEP = " — "
+# the records (and BLOCK_TYPES) are loaders.base's; importers of loaders.blocks keep them
+from loaders.base import BLOCK_TYPES as BLOCK_TYPES
+from loaders.base import Block, Segment, Table, TableRow
 
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])[ \t]+\S")
 _CAPTION = re.compile(r"[ \t]*(?:(?:Figure|Fig\.|Table|Chart|Exhibit|Graph)\s+\d+|Source:)", re.I)
@@ -59,96 +46,6 @@ _MD_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 #: A question line is at most this many characters (a long line ending "?" is prose).
 MAX_QUESTION_CHARS = 200
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """One table row, verbatim in the canonical text.
-
-    Attributes:
-        start: First character of the row (its label, else its first cell).
-        end: One past its last cell.
-        label: The row's label (its first, non-numeric part; '' when none).
-        cells: The row's values in column order, as printed.
-        columns: Each cell's column name ('' when the column has no header).
-        group: The nearest label-only line above it inside the table (a sub-heading such as
-            "Cash Flows from Investing Activities"; '' when none).
-        number: The row's number in its source (a spreadsheet's row number, a CSV record's
-            1-based number counting the header); ``None`` when it has none.
-    """
-
-    start: int
-    end: int
-    label: str
-    cells: tuple[str, ...]
-    columns: tuple[str, ...]
-    group: str = ""
-    number: int | None = None
-
-    def describe(self, *, with_group: bool = True) -> str:
-        """``group — label — column: cell; column: cell`` (the row with its headers).
-
-        Args:
-            with_group: Lead with the row's group (left out where a chunk already states it).
-        """
-        pairs = "; ".join(
-            f"{c}: {v}" if c else v for c, v in zip(self.columns, self.cells, strict=True)
-        )
-        parts = [p for p in (self.group if with_group else "", self.label, pairs) if p]
-        return ROW_SEP.join(parts)
-
-
-@dataclass
-class Table:
-    """A table: where it is, what it is called, its column names and its rows.
-
-    Attributes:
-        start: First character of its first row.
-        end: One past its last row.
-        title: The table's title or caption (statement title, ``<caption>``; '' when none).
-        columns: Column names of its value columns (from the header lines or cells).
-        rows: Its rows in order, each verbatim in the canonical text.
-        page: 1-based page (PDF), else ``None``.
-        source: How it was read (``pdf-layout``, ``html``, ``markdown``).
-    """
-
-    start: int
-    end: int
-    title: str
-    columns: list[str]
-    rows: list[TableRow]
-    page: int | None = None
-    source: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.rows:
-            raise ValueError("a table needs at least one row")
-
-
-@dataclass(frozen=True)
-class Block:
-    """A typed span of the canonical text.
-
-    Attributes:
-        kind: One of :data:`BLOCK_TYPES`.
-        start: First character.
-        end: One past the last character.
-        page: 1-based page (PDF), else ``None``.
-        answer_start: For a ``qa_pair``, where the answer begins (the question is
-            ``[start, answer_start)``); else ``None``.
-    """
-
-    kind: str
-    start: int
-    end: int
-    page: int | None = None
-    answer_start: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in BLOCK_TYPES:
-            raise ValueError(f"unknown block kind {self.kind!r} (expected one of {BLOCK_TYPES})")
-        if not 0 <= self.start <= self.end:
-            raise ValueError(f"bad block span {self.start}-{self.end}")
 
 
 @dataclass

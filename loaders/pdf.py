@@ -34,7 +34,7 @@ from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table
 from loaders.ocr import DEFAULT_DPI, LOW_CONFIDENCE, OcrEngine, low_confidence
 from loaders.pdf_ocr import PdfOcr, ocr_empty_pages
-from loaders.pdf_tables import pdf_tables
+from loaders.pdf_tables import norm_line, pdf_tables
 
 log = logging.getLogger(__name__)
 
@@ -332,10 +332,6 @@ def unix_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _norm_line(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.split())).lower()
-
-
 def running_lines(pages: list[str]) -> set[str]:
     """Find running headers/footers: edge lines repeated on most pages (digits ignored).
 
@@ -343,14 +339,14 @@ def running_lines(pages: list[str]) -> set[str]:
         pages: Page texts.
 
     Returns:
-        Normalised lines (see ``_norm_line``) that are running headers or footers.
+        Normalised lines (see ``norm_line``) that are running headers or footers.
     """
     if len(pages) < 3:
         return set()
     counts: dict[str, int] = {}
     for body in pages:
         lines = [ln for ln in body.split("\n") if ln.strip()]
-        edge = {_norm_line(ln) for ln in lines[:EDGE_LINES] + lines[-EDGE_LINES:]}
+        edge = {norm_line(ln) for ln in lines[:EDGE_LINES] + lines[-EDGE_LINES:]}
         for norm in edge:
             counts[norm] = counts.get(norm, 0) + 1
     need = max(3, int(len(pages) * RUNNING_SHARE + 0.999))
@@ -363,13 +359,13 @@ def trim_running(body: str, running: set[str]) -> tuple[int, int]:
     for _ in range(EDGE_LINES):
         nl = body.find("\n", start)
         line = body[start : (nl if nl >= 0 else end)]
-        if not line.strip() or _norm_line(line) not in running or nl < 0:
+        if not line.strip() or norm_line(line) not in running or nl < 0:
             break
         start = nl + 1
     for _ in range(EDGE_LINES):
         nl = body.rfind("\n", start, end)
         line = body[nl + 1 : end]
-        if not line.strip() or _norm_line(line) not in running or nl < 0:
+        if not line.strip() or norm_line(line) not in running or nl < 0:
             break
         end = nl
     return start, end

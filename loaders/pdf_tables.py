@@ -102,6 +102,12 @@ class Line:
         return words[:i], words[i:]
 
 
+def norm_line(line: str) -> str:
+    """A line as running header/footer detection compares it: spaces collapsed, digits as
+    ``#``, lower case (:func:`loaders.pdf.running_lines`)."""
+    return re.sub(r"\d+", "#", " ".join(line.split())).lower()
+
+
 def page_words(textpage: Any) -> list[Word]:
     """Words of a pdfium text page (characters joined; spaces and gaps break words)."""
     n = textpage.count_chars()
@@ -219,8 +225,6 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
     Returns:
         The page's tables in reading order.
     """
-    from loaders.pdf import _norm_line
-
     if sum(1 for ln in lines if ln.split()[1]) < MIN_NUMERIC_LINES:
         return []
     columns = _columns(lines)
@@ -266,7 +270,7 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
         used = sorted({p for k in member if kinds[k] == "row" for p in _placed(lines[k], columns)})
         if sum(1 for k in member if kinds[k] == "row") >= 2 and used:
             tables.append(
-                _assemble(lines, kinds, first, last, used, columns, used_until, running, _norm_line)
+                _assemble(lines, kinds, first, last, used, columns, used_until, running, norm_line)
             )
         used_until = last + 1
         i = last + 1

@@ -44,7 +44,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from chains.gate import AnswerabilityModel, fit_answerability
@@ -584,16 +583,6 @@ def format_table(cal: Calibration, markdown: bool = True) -> str:
 
 def _count(p: stats.Proportion) -> str:
     return f"{p.k}/{p.n} ({p.value:.1%})"
-
-
-def plot(cals: Sequence[Calibration], path: Path, title: str = "") -> Path:
-    """Save one panel per gate score: answerable kept and bluff rates against the threshold.
-
-    See :func:`citerag.eval.plots.calibration_curves` for a figure to display instead.
-    """
-    from citerag.eval.plots import calibration_curves, save
-
-    return save(calibration_curves(cals, title), path)
 
 
 def evaluate_threshold(s: ScoreScores, t: float) -> dict[str, Any]:

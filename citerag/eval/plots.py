@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citerag.eval import metrics as stats
+from citerag.eval.calibrate import Calibration, sweep_row
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-    from citerag.eval.calibrate import Calibration
     from citerag.eval.runner import ConfigRun
 
 #: Colour cycle shared by the figures (colour-blind friendly tab10 subset).
@@ -80,8 +80,6 @@ def recall_curves(
 
 def calibration_curves(cals: Sequence[Calibration], title: str = "") -> Figure:
     """One panel per gate score: answerable kept and bluff rates against the threshold."""
-    from citerag.eval.calibrate import sweep_row
-
     fig, axes = _figure(6.4 * len(cals), 5.4, ncols=len(cals))
     for ax, cal in zip(axes, cals, strict=True):
         s = cal.scores
@@ -161,6 +159,11 @@ def destroyed_bars(summaries: Mapping[str, Mapping[str, Any]], title: str = "") 
     ax.set_title(title or "destroyed evidence", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def plot_calibration(cals: Sequence[Calibration], path: Path, title: str = "") -> Path:
+    """Save :func:`calibration_curves` as a PNG (one panel per gate score); return the path."""
+    return save(calibration_curves(cals, title), path)
 
 
 def save(fig: Figure, path: Path | str, dpi: int = 110) -> Path:

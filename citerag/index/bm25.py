@@ -13,7 +13,6 @@ Term weight (Robertson/Spärck Jones, k1=1.2, b=0.75)::
 from __future__ import annotations
 
 import json
-import re
 from array import array
 from collections import Counter
 from pathlib import Path
@@ -21,58 +20,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-_TOKEN = re.compile(r"\w+", re.UNICODE)
-#: Very common English function words; dropping them keeps BM25 on the content words.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "that",
-        "the",
-        "their",
-        "this",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-    ]
-)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens without stop words."""
-    return [t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+from citerag.core.text import tokenize
 
 
 class BM25Index:

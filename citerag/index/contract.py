@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from citerag.index.filters import Filter
+from citerag.core.filters import Filter
 from citerag.index.sentence_table import SentenceVectors
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ class SearchIndex(Protocol):
     Scores: the dense leg returns the **cosine similarity** of query and chunk embeddings
     (-1..1, higher is closer); the keyword leg returns an **Okapi BM25** score (unbounded,
     positive, higher is better; :attr:`lexical_score_type` says over which tokens). Every
-    search applies its ``filter`` (:mod:`citerag.index.filters`: access labels, question
+    search applies its ``filter`` (:mod:`citerag.core.filters`: access labels, question
     constraints) *inside* the index, before ranking, so ``k`` allowed results come back when
     ``k`` exist and a forbidden chunk never leaves the store.
 
@@ -100,7 +100,7 @@ class SearchIndex(Protocol):
         and every value is positive.
 
         Args:
-            terms: Tokens from :func:`citerag.index.bm25.tokenize` (lower-case words).
+            terms: Tokens from :func:`citerag.core.text.tokenize` (lower-case words).
 
         Returns:
             One entry per term the index holds. A term **missing** from the result occurs in

@@ -47,7 +47,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.documents import Document
 from langchain_core.indexing import index as lc_index
@@ -58,6 +58,7 @@ from citerag.index.attached import with_attachments
 from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
 from citerag.index.chunk_vectors import SEPARATE, add_stage, recording_stages, sentence_method
 from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
+from citerag.index.handles import Build, IngestTarget, Run
 from citerag.index.loaded import RECORDS_FILE, open_build
 from citerag.index.location import is_store_url
 from citerag.index.manifest import MANIFEST_FILE, Manifest
@@ -91,7 +92,6 @@ from loaders.pipeline import (
 )
 
 if TYPE_CHECKING:
-    from citerag.index.pg_records import PostgresRecordManager
     from citerag.index.pg_store import PostgresStore
 
 log = logging.getLogger(__name__)
@@ -422,150 +422,40 @@ def _pool(workers: int) -> cf.ProcessPoolExecutor:
     )
 
 
-@dataclass
-class _Build:
-    """The build an ingest phase writes into: a copy of the current FAISS build folder, or an
-    open transaction on the PostgreSQL index.
+def _open_faiss_build(
+    folder: Path,
+    model: EmbeddingModel,
+    sentence_vectors: bool,
+    force_update: bool | None = None,
+) -> Build:
+    """Open the temporary FAISS build made by :func:`start_build` (empty for a first build).
 
-    Attributes:
-        folder: The temporary build folder (``None`` for PostgreSQL).
-        store: Its indexes.
-        manifest: Its manifest; ``manifest.documents`` is the ledger the run updates.
-        records: Its record manager.
-        first: There was no previous build.
-        previous_fingerprint: Settings of the previous build, if known.
-        force_update: Re-embed chunks the record manager would skip (the sentence-vector
-            switch flipped, which chunk hashes do not cover).
+    Args:
+        folder: The temporary build folder.
+        model: The embedding model.
+        sentence_vectors: Whether this run embeds sentence vectors.
+        force_update: See :meth:`Build.of`.
+
+    Returns:
+        The build, with its record manager's schema created.
     """
-
-    folder: Path | None
-    store: CiteragStore | PostgresStore
-    manifest: Manifest
-    records: SQLiteRecordManager | PostgresRecordManager
-    first: bool
-    previous_fingerprint: dict[str, Any] | None
-    force_update: bool
-
-    @classmethod
-    def of(
-        cls,
-        folder: Path | None,
-        store: CiteragStore | PostgresStore,
-        manifest: Manifest | None,
-        records: SQLiteRecordManager | PostgresRecordManager,
-        sentence_vectors: bool,
-        force_update: bool | None = None,
-    ) -> _Build:
-        """Describe a build from its parts (``manifest`` ``None``: a first build).
-
-        Args:
-            folder: The temporary build folder, if any.
-            store: The store written into.
-            manifest: The current manifest, or ``None`` when nothing was built yet.
-            records: The record manager.
-            sentence_vectors: Whether this run embeds sentence vectors.
-            force_update: Override ``force_update`` (a later phase of a run keeps the first
-                phase's, since the first phase's build already records the new setting).
-        """
-        first = manifest is None
-        if manifest is None:
-            manifest = Manifest(
-                build_id="", created_at="", embedding={}, index={}, chunking={}, software={}
-            )
-            force = False
-        else:
-            force = manifest.index.get("sentence_vectors", True) != sentence_vectors
-        fingerprint = None if first else manifest.last_run.get("fingerprint")
-        if not first and sentence_vectors and not force:
-            was = manifest.index.get("sentence_method", SEPARATE)
-            now = sentence_method(store.embeddings)
-            if was != now:
-                log.info(
-                    "sentence-vector method changed (%s -> %s): every chunk is embedded again",
-                    was,
-                    now,
-                )
-                force = True
-        if force_update is not None:
-            force = force_update
-        return cls(folder, store, manifest, records, first, fingerprint, force)
-
-    @classmethod
-    def open(
-        cls,
-        folder: Path,
-        model: EmbeddingModel,
-        sentence_vectors: bool,
-        force_update: bool | None = None,
-    ) -> _Build:
-        """Open the temporary build made by :func:`start_build` (empty for a first build).
-
-        Args:
-            folder: The temporary build folder.
-            model: The embedding model.
-            sentence_vectors: Whether this run embeds sentence vectors.
-            force_update: See :meth:`of`.
-
-        Returns:
-            The build, with its record manager's schema created.
-        """
-        store: CiteragStore
-        manifest: Manifest | None = None
-        if (folder / MANIFEST_FILE).exists():
-            loaded = open_build(folder, model, sentence_vectors=sentence_vectors, writer=True)
-            assert isinstance(loaded.store, CiteragStore)
-            store, manifest = loaded.store, loaded.manifest
-        else:
-            store = CiteragStore(
-                model.embeddings,
-                model.dimension,
-                sentence_vectors=sentence_vectors,
-                spill_dir=folder,
-                writer=True,
-            )
-        records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
-        records.create_schema()
-        return cls.of(folder, store, manifest, records, sentence_vectors, force_update)
-
-    def delete_document(self, doc_id: str) -> int:
-        """Remove a document's chunks from every index and the record manager.
-
-        Args:
-            doc_id: The document id.
-
-        Returns:
-            How many chunks were removed.
-        """
-        keys = self.records.list_keys(group_ids=[doc_id])
-        self.store.delete(keys)
-        self.records.delete_keys(keys)
-        return len(keys)
-
-
-class IngestTarget(Protocol):
-    """Where an ingest run writes: an index directory (FAISS) or a PostgreSQL index."""
-
-    def lock(self) -> AbstractContextManager[None]:
-        """Hold the index's single-writer lock for the whole run."""
-        ...
-
-    def open(
-        self, model: EmbeddingModel, sentence_vectors: bool, force_update: bool | None = None
-    ) -> _Build:
-        """Start one phase's build (a folder copy or a transaction)."""
-        ...
-
-    def index_info(self, build: _Build, run: _Run) -> dict[str, Any]:
-        """The manifest's ``index`` block (store kind and settings)."""
-        ...
-
-    def publish(self, build: _Build) -> None:
-        """Make the described build current, atomically."""
-        ...
-
-    def abort(self, build: _Build | None) -> None:
-        """Drop an unpublished build (the current one stays as it was)."""
-        ...
+    store: CiteragStore
+    manifest: Manifest | None = None
+    if (folder / MANIFEST_FILE).exists():
+        loaded = open_build(folder, model, sentence_vectors=sentence_vectors, writer=True)
+        assert isinstance(loaded.store, CiteragStore)
+        store, manifest = loaded.store, loaded.manifest
+    else:
+        store = CiteragStore(
+            model.embeddings,
+            model.dimension,
+            sentence_vectors=sentence_vectors,
+            spill_dir=folder,
+            writer=True,
+        )
+    records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
+    records.create_schema()
+    return Build.of(folder, store, manifest, records, sentence_vectors, force_update)
 
 
 @dataclass
@@ -585,16 +475,16 @@ class FaissTarget:
 
     def open(
         self, model: EmbeddingModel, sentence_vectors: bool, force_update: bool | None = None
-    ) -> _Build:
+    ) -> Build:
         """Copy the current build into a temporary folder and open it."""
         self._tmp = start_build(self.index_dir)
         try:
-            return _Build.open(self._tmp, model, sentence_vectors, force_update)
+            return _open_faiss_build(self._tmp, model, sentence_vectors, force_update)
         except BaseException:
             self.abort(None)
             raise
 
-    def index_info(self, build: _Build, run: _Run) -> dict[str, Any]:
+    def index_info(self, build: Build, run: Run) -> dict[str, Any]:
         """FAISS type, distance and BM25 constants."""
         assert isinstance(build.store, CiteragStore)
         return {
@@ -610,7 +500,7 @@ class FaissTarget:
             "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
         }
 
-    def publish(self, build: _Build) -> None:
+    def publish(self, build: Build) -> None:
         """Save, fsync, rename and swap ``current`` (:func:`commit_build`)."""
         assert build.folder is not None and isinstance(build.store, CiteragStore)
         t0 = time.perf_counter()
@@ -623,47 +513,13 @@ class FaissTarget:
         add_stage("publish", time.perf_counter() - t1)
         self._tmp = None
 
-    def abort(self, build: _Build | None) -> None:
+    def abort(self, build: Build | None) -> None:
         """Delete the temporary folder."""
         if build is not None:
             build.records.close()
         if self._tmp is not None:
             abort_build(self._tmp)
             self._tmp = None
-
-
-@dataclass(frozen=True)
-class _Run:
-    """The settings of one ingest run.
-
-    Attributes:
-        model: The embedding model.
-        chunking: The chunk settings.
-        sentence_vectors: Whether sentences are embedded too.
-        workers: Parser processes (``None``: :func:`default_workers`).
-        progress: Show a tqdm progress bar.
-        batch_size: Chunks per indexing batch.
-        started: ``time.perf_counter()`` at the start of the run.
-        now: The run's ISO time (recorded per document and as the build time).
-        max_chars: Per-document text limit (characters).
-        stream_min_bytes: Plain-text files at least this large are streamed.
-    """
-
-    model: EmbeddingModel
-    chunking: ChunkSettings
-    sentence_vectors: bool
-    workers: int | None
-    progress: bool
-    batch_size: int
-    started: float
-    now: str
-    max_chars: int | None = None
-    stream_min_bytes: int = STREAM_MIN_BYTES
-
-    @property
-    def fingerprint(self) -> dict[str, Any]:
-        """The settings whose change re-processes every document."""
-        return _settings_fingerprint(self.model, self.chunking, self.sentence_vectors)
 
 
 @dataclass
@@ -696,9 +552,9 @@ class ChunkFeed:
 
     files: list[SourceFile]
     known: set[str]
-    build: _Build
+    build: Build
     report: IngestReport
-    run: _Run
+    run: Run
     workers: int
     bar: tqdm
     ledger: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
@@ -813,7 +669,7 @@ class ChunkFeed:
         return [Document(page_content=c.text, metadata=c.to_metadata()) for c in pf.chunks]
 
 
-def write_documents(plan: IngestPlan, build: _Build, report: IngestReport, run: _Run) -> None:
+def write_documents(plan: IngestPlan, build: Build, report: IngestReport, run: Run) -> None:
     """Carry out a plan's deletions and writes in the temporary build.
 
     Deleted documents leave every index, the record manager and the ledger. The documents to
@@ -919,7 +775,7 @@ def split_phases(plan: IngestPlan, large_bytes: int = LARGE_BYTES) -> list[Inges
     ]
 
 
-def publish_build(target: IngestTarget, build: _Build, report: IngestReport, run: _Run) -> None:
+def publish_build(target: IngestTarget, build: Build, report: IngestReport, run: Run) -> None:
     """Describe the build in its manifest and publish it atomically.
 
     A FAISS build folder is fsynced, renamed to the new build id and published by atomically
@@ -951,13 +807,18 @@ def publish_build(target: IngestTarget, build: _Build, report: IngestReport, run
     manifest.software = _software()
     report.build_id = build_id
     report.seconds = time.perf_counter() - run.started
-    manifest.last_run = {**report.summary(), "fingerprint": run.fingerprint}
+    manifest.last_run = {**report.summary(), "fingerprint": _run_fingerprint(run)}
     inner: defaultdict[str, float] = defaultdict(float)
     t0 = time.perf_counter()
     with recording_stages(inner):
         target.publish(build)
     for name, seconds in (inner or {"publish": time.perf_counter() - t0}).items():
         report.stages[name] += seconds
+
+
+def _run_fingerprint(run: Run) -> dict[str, Any]:
+    """The settings of a run whose change re-processes every document."""
+    return _settings_fingerprint(run.model, run.chunking, run.sentence_vectors)
 
 
 def chunk_counts(store: CiteragStore | PostgresStore) -> Counter[str]:
@@ -1058,7 +919,7 @@ def ingest(
             log.info("settings changed since the last build: re-processing every document")
         report.unchanged = [a.source for a in plan.skipped]
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        run = _Run(
+        run = Run(
             model,
             chunking,
             sentence_vectors,
@@ -1076,7 +937,7 @@ def ingest(
         published = False
         # Only the phase being written is held: a published phase's store (its FAISS index,
         # docstore, BM25) would otherwise stay in memory while the next phase writes.
-        waiting: _Build | None = build
+        waiting: Build | None = build
         del build
         for number, phase in enumerate(phases):
             opened, waiting = waiting, None

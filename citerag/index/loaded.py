@@ -1,48 +1,32 @@
 """Open an index for reading: the store, its manifest and the model check.
 
 An index location is a directory of FAISS builds or a PostgreSQL store URL
-(:mod:`citerag.index.location`); :func:`load_index` and :func:`read_manifest` take either.
+(:mod:`citerag.index.location`); :func:`load_index`, :func:`read_manifest` and
+:func:`check_index` take either. :func:`check_index` reads a location's manifest without
+loading any model, so a missing or unreadable index (or an unreachable store) is reported
+before a model loads.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from citerag.embeddings import EmbeddingModel
 from citerag.index.builds import current_build
-from citerag.index.location import IndexLocation, is_store_url
-from citerag.index.location import IndexNotFoundError as IndexNotFoundError  # re-exported
-from citerag.index.manifest import Manifest
+from citerag.index.handles import LoadedIndex
+from citerag.index.location import (
+    BUILD_FILES,
+    IndexLocation,
+    IndexNotFoundError,
+    IndexUnavailableError,
+    describe,
+    is_store_url,
+)
+from citerag.index.manifest import MANIFEST_FILE, IndexMismatchError, Manifest
 from citerag.index.store import CiteragStore
 
-if TYPE_CHECKING:
-    from citerag.index.pg_store import PostgresStore
-
 RECORDS_FILE = "records.sqlite"
-
-
-@dataclass
-class LoadedIndex:
-    """A loaded index build.
-
-    Attributes:
-        store: The FAISS + BM25 + sentence-vector store, or the PostgreSQL store.
-        manifest: The build's manifest.
-        build_dir: The build folder it was loaded from (``None`` for PostgreSQL).
-        location: Where it was loaded from, as messages show it (a URL's password masked).
-    """
-
-    store: CiteragStore | PostgresStore
-    manifest: Manifest
-    build_dir: Path | None
-    location: str = ""
-
-    @property
-    def manifest_id(self) -> str:
-        """The build id, recorded in every answer's trace."""
-        return self.manifest.build_id
 
 
 def open_build(
@@ -115,3 +99,93 @@ def read_manifest(index_dir: IndexLocation) -> Manifest:
     if build is None:
         raise IndexNotFoundError(f"no index in {index_dir}")
     return Manifest.load(build)
+
+
+def _ingest_hint(location: IndexLocation) -> str:
+    shown = describe(location)
+    target = f"'{shown}'" if is_store_url(location) else shown
+    return f"run `citerag ingest PATH --index {target}` first"
+
+
+def check_index(location: IndexLocation, embedding_model: str | None = None) -> Manifest:
+    """Read an index's manifest without loading any model: the check made before one loads.
+
+    Looks for the current build (a directory's ``current`` link, or the store's meta table),
+    reads its manifest, checks that the build's files are there and, given the identity of
+    the embedding model about to be loaded, that the index was built with it. The error
+    messages are one line and say what to do.
+
+    Args:
+        location: An index directory or a PostgreSQL store URL.
+        embedding_model: The identity of the model that will embed questions (as
+            ``citerag.embeddings.model_identity`` gives it); ``None`` = not checked.
+
+    Returns:
+        The current build's manifest.
+
+    Raises:
+        IndexNotFoundError: Nothing has been ingested at ``location``.
+        IndexUnavailableError: The manifest or a build file cannot be read, or the store
+            cannot be reached.
+        IndexMismatchError: The index was built with another embedding model.
+    """
+    manifest = (
+        _store_manifest(str(location)) if is_store_url(location) else _dir_manifest(Path(location))
+    )
+    built = manifest.embedding.get("model") if isinstance(manifest.embedding, dict) else None
+    if embedding_model is not None and built != embedding_model:
+        raise IndexMismatchError(
+            f"the index at {describe(location)} was built with embedding model {built!r} but "
+            f"{embedding_model!r} is configured: configure that model (--embedding-model {built}) "
+            "or ingest into a new --index directory"
+        )
+    return manifest
+
+
+def _dir_manifest(index_dir: Path) -> Manifest:
+    build = current_build(index_dir)
+    if build is None:
+        raise IndexNotFoundError(f"no index in {index_dir}: {_ingest_hint(index_dir)}")
+    path = build / MANIFEST_FILE
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("not a JSON object")
+        manifest = Manifest.from_json(raw)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        reason = f"no {exc} field" if isinstance(exc, KeyError) else str(exc).splitlines()[0]
+        raise IndexUnavailableError(
+            f"the index in {index_dir} cannot be read ({path}: {reason or type(exc).__name__}); "
+            "ingest again into a new --index directory"
+        ) from exc
+    missing = [name for name in BUILD_FILES if not (build / name).is_file()]
+    if missing:
+        raise IndexUnavailableError(
+            f"the index in {index_dir} cannot be read ({build} has no {', '.join(missing)}); "
+            "ingest again into a new --index directory"
+        )
+    return manifest
+
+
+def _store_manifest(url: str) -> Manifest:
+    import psycopg
+
+    from citerag.index.pg_index import read_pg_manifest
+
+    shown = describe(url)
+    try:
+        manifest = read_pg_manifest(url)
+    except psycopg.OperationalError as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise IndexUnavailableError(
+            f"cannot connect to the PostgreSQL store {shown} ({reason}): start the server "
+            "or check --store / $CITERAG_STORE"
+        ) from exc
+    except (ValueError, KeyError, TypeError) as exc:
+        raise IndexUnavailableError(
+            f"the index at {shown} cannot be read (its manifest: {exc!r}); "
+            "ingest again under a new namespace"
+        ) from exc
+    if manifest is None:
+        raise IndexNotFoundError(f"no index at {shown}: {_ingest_hint(url)}")
+    return manifest

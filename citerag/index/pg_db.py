@@ -30,7 +30,7 @@ import json
 import logging
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,13 +39,15 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import sql
 
-from citerag.index.location import is_store_url
+from citerag.index.location import is_store_url, redact_url
 
 log = logging.getLogger(__name__)
 
 DEFAULT_NAMESPACE = "citerag"
 #: Text search configuration of the keyword leg (stemming + English stop words).
 TS_CONFIG = "english"
+#: Reserved rows of the ``<ns>_terms`` table: N (chunks) and the sum of chunk lengths.
+N_ROW, LENGTH_ROW = "#chunks", "#length"
 
 #: HNSW build and search settings, recorded in the manifest. pgvector's defaults (m=16,
 #: ef_construction=64, ef_search=40) return 0.66 of exact search's top 20 on the issue-13
@@ -122,14 +124,7 @@ class StoreURL:
 
     def redacted(self) -> str:
         """The URL without its password (for logs, manifests and traces)."""
-        parts = urlsplit(self.url)
-        netloc = parts.netloc
-        if "@" in netloc:
-            user, host = netloc.rsplit("@", 1)
-            if ":" in user:
-                user = user.split(":", 1)[0] + ":***"
-            netloc = f"{user}@{host}"
-        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+        return redact_url(self.url)
 
     def table(self, suffix: str) -> sql.Identifier:
         """The identifier of one of this index's tables (``chunks``, ``meta``, ...)."""
@@ -234,8 +229,6 @@ def ensure_schema(conn: psycopg.Connection[Any], url: StoreURL, dimension: int) 
                     "CREATE TABLE {terms} (lexeme TEXT PRIMARY KEY, df BIGINT NOT NULL)"
                 ).format(terms=url.table("terms"))
             )
-            from citerag.index.pg_keyword import add_stats
-
             add_stats(conn, url, None)  # rows written before the table existed
 
 
@@ -293,3 +286,56 @@ def writer_lock(url: StoreURL) -> Iterator[psycopg.Connection[Any]]:
                 conn.execute("SELECT pg_advisory_unlock(%s)", [url.lock_key])
     finally:
         conn.close()
+
+
+# The keyword leg's statistics (citerag.index.pg_keyword): kept with the schema, since
+# ensure_schema backfills them when it creates the terms table.
+def _stats_sql(url: StoreURL, ids: Sequence[str] | None, sign: str) -> list[tuple[Any, list[Any]]]:
+    chunks, terms = url.table("chunks"), url.table("terms")
+    where = sql.SQL("WHERE langchain_id = ANY(%s)") if ids is not None else sql.SQL("")
+    args: list[Any] = [list(ids)] if ids is not None else []
+    op = sql.SQL(sign)
+    return [
+        (
+            sql.SQL(
+                "INSERT INTO {terms} (lexeme, df) SELECT u.lexeme, {op}count(*) FROM {chunks},"
+                " unnest(content_tsv) AS u {where} GROUP BY u.lexeme"
+                " ON CONFLICT (lexeme) DO UPDATE SET df = {terms}.df + EXCLUDED.df"
+            ).format(terms=terms, chunks=chunks, where=where, op=op),
+            args,
+        ),
+        (
+            sql.SQL(
+                "INSERT INTO {terms} (lexeme, df) SELECT {n}, {op}count(*) FROM {chunks} {where}"
+                " UNION ALL SELECT {length}, {op}COALESCE(sum(length(content_tsv)), 0)"
+                " FROM {chunks} {where}"
+                " ON CONFLICT (lexeme) DO UPDATE SET df = {terms}.df + EXCLUDED.df"
+            ).format(
+                terms=terms,
+                chunks=chunks,
+                where=where,
+                op=op,
+                n=sql.Literal(N_ROW),
+                length=sql.Literal(LENGTH_ROW),
+            ),
+            args + args,
+        ),
+    ]
+
+
+def add_stats(conn: psycopg.Connection[Any], url: StoreURL, ids: Sequence[str] | None) -> None:
+    """Count the lexemes of chunk rows just written (``None``: every row) into the stats."""
+    for stmt, args in _stats_sql(url, ids, ""):
+        conn.execute(stmt, args)
+
+
+def remove_stats(conn: psycopg.Connection[Any], url: StoreURL, ids: Sequence[str]) -> None:
+    """Take the lexemes of chunk rows about to be deleted or replaced out of the stats."""
+    for stmt, args in _stats_sql(url, ids, "-"):
+        conn.execute(stmt, args)
+    conn.execute(
+        sql.SQL("DELETE FROM {} WHERE df <= 0 AND lexeme NOT IN (%s, %s)").format(
+            url.table("terms")
+        ),
+        [N_ROW, LENGTH_ROW],
+    )

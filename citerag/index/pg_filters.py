@@ -1,6 +1,6 @@
-"""Compile the metadata filters of :mod:`citerag.index.filters` into PostgreSQL predicates.
+"""Compile the metadata filters of :mod:`citerag.core.filters` into PostgreSQL predicates.
 
-The same dict that :func:`citerag.index.filters.matches` evaluates in Python becomes a SQL
+The same dict that :func:`citerag.core.filters.matches` evaluates in Python becomes a SQL
 ``WHERE`` clause over the chunk table, with the same semantics (the unit tests check the two
 agree on every operator): a field that is a real column (``access``, ``doc_id``) is compared
 directly, so the access rule can use its b-tree index; any other field is read from the
@@ -21,7 +21,7 @@ from typing import Any
 
 from psycopg import sql
 
-from citerag.index.filters import Filter
+from citerag.core.filters import Filter
 
 #: Metadata fields stored as their own text columns (single-valued strings).
 COLUMNS = ("access", "doc_id")

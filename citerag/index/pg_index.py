@@ -2,7 +2,7 @@
 
 * :func:`open_postgres` loads an index for reading, refusing a different embedding model
   (the manifest lives in the ``<ns>_meta`` table).
-* :class:`PostgresTarget` is the ingest's :class:`~citerag.index.ingest.IngestTarget`: one
+* :class:`PostgresTarget` is the ingest's :class:`~citerag.index.handles.IngestTarget`: one
   writer at a time (an advisory lock), one transaction per published change.
 * :func:`current_build_id` is how a serving process notices a published change.
 """
@@ -13,12 +13,14 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 from psycopg import sql
 
 from citerag.embeddings import EmbeddingModel
+from citerag.index.handles import Build, LoadedIndex, Run
+from citerag.index.location import IndexNotFoundError
 from citerag.index.manifest import Manifest
 from citerag.index.pg_db import (
     TS_CONFIG,
@@ -31,10 +33,6 @@ from citerag.index.pg_db import (
 )
 from citerag.index.pg_records import PostgresRecordManager
 from citerag.index.pg_store import KEYWORD_SCORE_TYPE, PostgresStore
-
-if TYPE_CHECKING:
-    from citerag.index.ingest import _Build, _Run
-    from citerag.index.loaded import LoadedIndex
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +82,6 @@ def open_postgres(
         IndexNotFoundError: Nothing has been ingested under this URL and namespace.
         IndexMismatchError: Built with another model or dimension.
     """
-    from citerag.index.loaded import IndexNotFoundError, LoadedIndex
-
     url = _url(location)
     manifest = read_pg_manifest(url)
     if manifest is None:
@@ -180,10 +176,8 @@ class PostgresTarget:
 
     def open(
         self, model: EmbeddingModel, sentence_vectors: bool, force_update: bool | None = None
-    ) -> _Build:
+    ) -> Build:
         """Start a transaction (creating the tables on a first ingest)."""
-        from citerag.index.ingest import _Build
-
         conn = self._conn
         if conn is None:
             raise RuntimeError("PostgresTarget.open outside lock()")
@@ -196,9 +190,9 @@ class PostgresTarget:
             model.embeddings, model.dimension, self._url, conn, sentence_vectors=sentence_vectors
         )
         records = PostgresRecordManager("citerag", self._url, conn)
-        return _Build.of(None, store, manifest, records, sentence_vectors, force_update)
+        return Build.of(None, store, manifest, records, sentence_vectors, force_update)
 
-    def index_info(self, build: _Build, run: _Run) -> dict[str, Any]:
+    def index_info(self, build: Build, run: Run) -> dict[str, Any]:
         """pgvector HNSW settings, the keyword leg and the record manager."""
         with self._require().cursor() as cur:
             cur.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
@@ -218,7 +212,7 @@ class PostgresTarget:
             "record_manager": f"PostgreSQL {self._url.namespace}_records, key encoder sha256",
         }
 
-    def publish(self, build: _Build) -> None:
+    def publish(self, build: Build) -> None:
         """Write the manifest row and commit the phase's transaction."""
         conn = self._require()
         write_meta(conn, self._url, MANIFEST_KEY, build.manifest.to_json())
@@ -227,7 +221,7 @@ class PostgresTarget:
         conn.commit()
         log.info("published build %s to %s", build.manifest.build_id, self._url.redacted())
 
-    def abort(self, build: _Build | None) -> None:
+    def abort(self, build: Build | None) -> None:
         """Roll the phase's transaction back."""
         if self._conn is not None and not self._conn.closed:
             self._conn.rollback()

@@ -8,8 +8,9 @@ module keeps BM25 (k1 = 1.2, b = 0.75, as the in-process index) on PostgreSQL's 
 
 * the ``<ns>_terms`` table holds, per lexeme, how many chunks contain it, plus two reserved
   rows, ``#chunks`` (N) and ``#length`` (the sum of chunk lengths, in distinct lexemes); the
-  writer updates them in its own transaction as it adds and deletes rows (:func:`add_stats`,
-  :func:`remove_stats`), so the statistics always match the published rows;
+  writer updates them in its own transaction as it adds and deletes rows
+  (:func:`~citerag.index.pg_db.add_stats`, :func:`~citerag.index.pg_db.remove_stats`), so the
+  statistics always match the published rows;
 * a question becomes lexemes with ``to_tsvector`` (the same Snowball English stemming and stop
   words as the chunks); the GIN index finds the chunks holding any of its lexemes, taken
   rarest first within :data:`CANDIDATE_BUDGET` rows (5,000: at 100,000 chunks the same top 20
@@ -33,7 +34,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from citerag.index.pg_db import TS_CONFIG, StoreURL
+from citerag.index.pg_db import LENGTH_ROW, N_ROW, TS_CONFIG, StoreURL
 
 K1 = 1.2
 B = 0.75
@@ -43,61 +44,9 @@ B = 0.75
 CANDIDATE_BUDGET = 5_000
 #: Most question lexemes used.
 MAX_LEXEMES = 32
-N_ROW, LENGTH_ROW = "#chunks", "#length"
 SCORE_TYPE = (
     f"Okapi BM25 (k1={K1}, b={B}) over PostgreSQL '{TS_CONFIG}' lexemes, unbounded, higher=better"
 )
-
-
-def _stats_sql(url: StoreURL, ids: Sequence[str] | None, sign: str) -> list[tuple[Any, list[Any]]]:
-    chunks, terms = url.table("chunks"), url.table("terms")
-    where = sql.SQL("WHERE langchain_id = ANY(%s)") if ids is not None else sql.SQL("")
-    args: list[Any] = [list(ids)] if ids is not None else []
-    op = sql.SQL(sign)
-    return [
-        (
-            sql.SQL(
-                "INSERT INTO {terms} (lexeme, df) SELECT u.lexeme, {op}count(*) FROM {chunks},"
-                " unnest(content_tsv) AS u {where} GROUP BY u.lexeme"
-                " ON CONFLICT (lexeme) DO UPDATE SET df = {terms}.df + EXCLUDED.df"
-            ).format(terms=terms, chunks=chunks, where=where, op=op),
-            args,
-        ),
-        (
-            sql.SQL(
-                "INSERT INTO {terms} (lexeme, df) SELECT {n}, {op}count(*) FROM {chunks} {where}"
-                " UNION ALL SELECT {length}, {op}COALESCE(sum(length(content_tsv)), 0)"
-                " FROM {chunks} {where}"
-                " ON CONFLICT (lexeme) DO UPDATE SET df = {terms}.df + EXCLUDED.df"
-            ).format(
-                terms=terms,
-                chunks=chunks,
-                where=where,
-                op=op,
-                n=sql.Literal(N_ROW),
-                length=sql.Literal(LENGTH_ROW),
-            ),
-            args + args,
-        ),
-    ]
-
-
-def add_stats(conn: psycopg.Connection[Any], url: StoreURL, ids: Sequence[str] | None) -> None:
-    """Count the lexemes of chunk rows just written (``None``: every row) into the stats."""
-    for stmt, args in _stats_sql(url, ids, ""):
-        conn.execute(stmt, args)
-
-
-def remove_stats(conn: psycopg.Connection[Any], url: StoreURL, ids: Sequence[str]) -> None:
-    """Take the lexemes of chunk rows about to be deleted or replaced out of the stats."""
-    for stmt, args in _stats_sql(url, ids, "-"):
-        conn.execute(stmt, args)
-    conn.execute(
-        sql.SQL("DELETE FROM {} WHERE df <= 0 AND lexeme NOT IN (%s, %s)").format(
-            url.table("terms")
-        ),
-        [N_ROW, LENGTH_ROW],
-    )
 
 
 def question_weights(
@@ -139,7 +88,7 @@ def term_idf(
 ) -> dict[str, float]:
     """BM25 idf of citerag tokens, read from the ``<ns>_terms`` statistics in one query.
 
-    Each token (unstemmed, from :func:`citerag.index.bm25.tokenize`) is mapped to its lexeme
+    Each token (unstemmed, from :func:`citerag.core.text.tokenize`) is mapped to its lexeme
     with ``to_tsvector`` (the chunks' Snowball stemming), then weighed as the keyword leg
     weighs that lexeme: ``ln(1 + (N - df + 0.5) / (df + 0.5))``, ``N`` from the ``#chunks``
     row. A token PostgreSQL drops (a stop word) or whose lexeme no chunk holds gets no entry;

@@ -41,16 +41,14 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from citerag.core.filters import Filter
 from citerag.index.chunk_vectors import embed_chunks
 from citerag.index.contract import SearchIndex
-from citerag.index.filters import Filter
-from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL
+from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL, add_stats, remove_stats
 from citerag.index.pg_filters import compile_filter
 from citerag.index.pg_keyword import (
     SCORE_TYPE,
-    add_stats,
     question_weights,
-    remove_stats,
     search_sql,
     term_idf,
     tsquery_text,

@@ -6,7 +6,7 @@ LangChain's indexing API (:func:`langchain_core.indexing.index`) writes and dele
 BM25 index and the per-sentence vectors, a record-manager-driven sync can never leave the
 three disagreeing.
 
-Searches take a metadata ``filter`` (see :mod:`citerag.index.filters`) that is applied
+Searches take a metadata ``filter`` (see :mod:`citerag.core.filters`) that is applied
 **before** ranking: FAISS searches only the allowed ids (a FAISS ``IDSelector``), BM25 zeroes
 disallowed rows, so ``k`` allowed results come back even when most of the index is forbidden.
 
@@ -28,6 +28,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
+from citerag.core.filters import Filter, matches
 from citerag.index.bm25 import BM25Index
 from citerag.index.chunk_vectors import embed_chunks
 from citerag.index.contract import (
@@ -36,7 +37,6 @@ from citerag.index.contract import (
     first_per_document,
 )
 from citerag.index.faiss_store import CompactDocstore, PendingVectors, load_faiss, new_faiss
-from citerag.index.filters import Filter, matches
 from citerag.index.sentence_table import SentenceTable, SentenceVectors
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,8 @@
 """Bearer-token access: a token file maps tokens to users and groups; an ASGI middleware
 rejects every request without a known token, except a few public paths.
 
-Token file (JSON, or TOML with ``[[users]]`` tables)::
+The token file's format and the lookups are :mod:`citerag.core.identity` (shared with the
+Agent Server's auth). Token file (JSON, or TOML with ``[[users]]`` tables)::
 
     {"users": [
         {"user": "alice", "token": "<at least 16 characters>", "groups": []},
@@ -20,18 +21,15 @@ input server-side.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import os
-import re
-import threading
-import time
-import tomllib
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+# Identity, LABEL_RE and TokenStore are the server's names too (routes and deps import them here)
+from citerag.core.identity import LABEL_RE as LABEL_RE
+from citerag.core.identity import Identity as Identity
+from citerag.core.identity import TokenStore as TokenStore
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +39,6 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-#: Shortest plain-text token accepted in a token file.
-MIN_TOKEN_CHARS = 16
-#: Group/label names: what an access label may look like.
-LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: Cookie the playground login sets (only honoured under ``/rag/``).
 PLAYGROUND_COOKIE = "citerag_playground"
 #: Cookie the viewer page's sign-in sets (only honoured on the paths the app lists for it:
@@ -55,162 +49,6 @@ VIEWER_COOKIE = "citerag_viewer"
 CSRF_HEADER = "X-Citerag-Page"
 #: ``scope["state"]`` key holding the authenticated :class:`Identity`.
 IDENTITY_KEY = "citerag_identity"
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who is calling, as the token file says.
-
-    Attributes:
-        user: User name (recorded as the uploader of documents).
-        groups: Access labels this user may read besides ``public``.
-        admin: May see and delete every uploaded document.
-    """
-
-    user: str
-    groups: tuple[str, ...] = ()
-    admin: bool = False
-
-    def can_read(self, label: str) -> bool:
-        """Whether a document with this access label is visible to the user."""
-        return label == "public" or label in self.groups
-
-
-def hash_token(token: str) -> str:
-    """Return the hex sha256 of a token (what ``token_sha256`` holds)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _parse_tokens(raw: Any, path: Path) -> dict[str, Identity]:
-    if not isinstance(raw, dict) or not isinstance(raw.get("users"), list):
-        raise ValueError(f"{path}: expected an object with a 'users' list")
-    extra = [k for k in raw if k != "users" and not k.startswith("_")]
-    if extra:
-        raise ValueError(f"{path}: unknown top-level keys {extra}")
-    out: dict[str, Identity] = {}
-    for i, entry in enumerate(raw["users"]):
-        where = f"{path}: users[{i}]"
-        if not isinstance(entry, dict):
-            raise ValueError(f"{where} must be an object")
-        unknown = [
-            k
-            for k in entry
-            if k not in ("user", "token", "token_sha256", "groups", "admin")
-            and not k.startswith("_")
-        ]
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {unknown}")
-        user = entry.get("user")
-        if not isinstance(user, str) or not user.strip():
-            raise ValueError(f"{where}: 'user' must be a non-empty string")
-        groups = entry.get("groups", [])
-        if not isinstance(groups, list) or not all(
-            isinstance(g, str) and LABEL_RE.match(g) for g in groups
-        ):
-            raise ValueError(
-                f"{where}: 'groups' must be a list of label names ({LABEL_RE.pattern})"
-            )
-        admin = entry.get("admin", False)
-        if not isinstance(admin, bool):
-            raise ValueError(f"{where}: 'admin' must be true or false")
-        token, digest = entry.get("token"), entry.get("token_sha256")
-        if (token is None) == (digest is None):
-            raise ValueError(f"{where}: give exactly one of 'token' and 'token_sha256'")
-        if token is not None:
-            if not isinstance(token, str) or len(token) < MIN_TOKEN_CHARS or token != token.strip():
-                raise ValueError(
-                    f"{where}: 'token' must be a string of at least {MIN_TOKEN_CHARS} characters "
-                    "without surrounding spaces"
-                )
-            digest = hash_token(token)
-        if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest.lower()):
-            raise ValueError(f"{where}: 'token_sha256' must be 64 hex digits")
-        digest = digest.lower()
-        if digest in out:
-            raise ValueError(f"{where}: the same token is listed twice")
-        out[digest] = Identity(user.strip(), tuple(dict.fromkeys(groups)), admin)
-    return out
-
-
-def read_token_file(path: Path) -> dict[str, Identity]:
-    """Read a token file.
-
-    Args:
-        path: JSON (``.json``) or TOML (``.toml``) token file.
-
-    Returns:
-        Token sha256 -> identity.
-
-    Raises:
-        FileNotFoundError: The file does not exist.
-        ValueError: The file is malformed.
-    """
-    text = path.read_text(encoding="utf-8")
-    try:
-        raw = tomllib.loads(text) if path.suffix.lower() == ".toml" else json.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path}: cannot parse token file: {exc}") from None
-    return _parse_tokens(raw, path)
-
-
-class TokenStore:
-    """Token -> identity lookups from a token file, re-read when the file changes."""
-
-    #: Seconds between checks of the file's modification time.
-    CHECK_INTERVAL = 1.0
-
-    def __init__(self, path: Path) -> None:
-        """Load the file.
-
-        Args:
-            path: The token file.
-
-        Raises:
-            FileNotFoundError: The file does not exist.
-            ValueError: The file is malformed.
-        """
-        self.path = path
-        self._lock = threading.Lock()
-        self._stamp = self._file_stamp()
-        self._tokens = read_token_file(path)
-        self._checked = time.monotonic()
-        if not self._tokens:
-            log.warning("token file %s lists no users: every request will get 401", path)
-
-    def _file_stamp(self) -> tuple[int, int, int]:
-        st = os.stat(self.path)
-        return st.st_mtime_ns, st.st_size, st.st_ino
-
-    def _maybe_reload(self) -> None:
-        now = time.monotonic()
-        if now - self._checked < self.CHECK_INTERVAL:
-            return
-        with self._lock:
-            if now - self._checked < self.CHECK_INTERVAL:
-                return
-            self._checked = now
-            try:
-                stamp = self._file_stamp()
-                if stamp == self._stamp:
-                    return
-                tokens = read_token_file(self.path)
-            except (OSError, ValueError) as exc:
-                log.error(
-                    "token file %s not reloaded, keeping the previous tokens: %s", self.path, exc
-                )
-                return
-            self._tokens, self._stamp = tokens, stamp
-            log.info("token file %s reloaded: %d users", self.path, len(tokens))
-
-    def lookup(self, token: str | None) -> Identity | None:
-        """Return the identity for a token, or ``None`` if the token is unknown."""
-        if not token:
-            return None
-        self._maybe_reload()
-        return self._tokens.get(hash_token(token))
-
-    def __len__(self) -> int:
-        return len(self._tokens)
 
 
 def bearer_token(headers: Iterable[tuple[bytes, bytes]]) -> str | None:

@@ -100,7 +100,7 @@ class CiteragAnswer(BaseModel):
 
 
 def check_filter(flt: Any, depth: int = 0, budget: list[int] | None = None) -> None:
-    """Validate a metadata filter in the dict syntax of :mod:`citerag.index.filters`.
+    """Validate a metadata filter in the dict syntax of :mod:`citerag.core.filters`.
 
     Raises:
         ValueError: Describing what is wrong (the client gets it as a 422).

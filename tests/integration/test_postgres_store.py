@@ -17,7 +17,7 @@ import psycopg
 import pytest
 from langchain_core.documents import Document
 
-from citerag.index.filters import matches
+from citerag.core.filters import matches
 from citerag.index.ingest import ingest
 from citerag.index.loaded import IndexNotFoundError, load_index
 from citerag.index.pg_db import StoreURL, connect

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from chains.retrieval import access_filter
-from citerag.index.bm25 import tokenize
+from citerag.core.text import tokenize
 from citerag.index.contract import SearchIndex
 from citerag.index.loaded import load_index
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citerag.index.bm25 import BM25Index, tokenize
+from citerag.core.text import tokenize
+from citerag.index.bm25 import BM25Index
 
 K1, B = 1.2, 0.75
 DOCS = {

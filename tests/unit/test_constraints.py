@@ -15,7 +15,7 @@ from chains.constraints import (
     parse_periods,
     unmatched,
 )
-from citerag.index.filters import matches
+from citerag.core.filters import matches
 
 DOCS = [
     {"company": "Johnson & Johnson", "period": "FY2022", "doc_type": "10-K", "doc_name": "JNJ_22"},

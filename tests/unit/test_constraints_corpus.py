@@ -18,7 +18,7 @@ from chains.constraints import (
     period_organised,
     refusal_reason,
 )
-from citerag.index.filters import matches
+from citerag.core.filters import matches
 from loaders.metadata import infer_metadata, stated_period
 
 REPORT_TEXT = (

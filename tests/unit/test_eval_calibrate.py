@@ -7,6 +7,7 @@ import json
 import pytest
 
 from citerag.eval import calibrate as calib
+from citerag.eval.plots import plot_calibration
 from citerag.eval.runner import ConfigRun
 from citerag.index.calibration import read_calibration, write_calibration
 from tests.support.eval_results import result
@@ -76,7 +77,7 @@ def test_calibrate_table_auc_and_entry(tmp_path):
 
 def test_plot_writes_a_png(tmp_path):
     cal = calib.calibrate(scores(), calib.Rule(), "out-of-domain")
-    path = calib.plot([cal, cal], tmp_path / "c.png", title="t")
+    path = plot_calibration([cal, cal], tmp_path / "c.png", title="t")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citerag.index.filters import combine, matches
+from citerag.core.filters import combine, matches
 
 META = {"access": "board", "doc_name": "minutes.md", "page": 3, "file_type": "markdown"}
 

@@ -171,3 +171,38 @@ def test_make_answerer_names_an_unknown_rule():
 
     with pytest.raises(ValueError, match=r"unknown refusal rule\(s\) \['numbers_check'\]"):
         make_answerer("extractive", None, numbers_check=True)  # type: ignore[arg-type]
+
+
+def test_extractive_rules_is_the_one_source_of_the_rule_defaults():
+    """ExtractiveRules' defaults are REFUSAL_RULES/DEFAULT_RULES, RAGConfig's knob defaults and
+    the ExtractiveAnswerer constructor's keyword defaults."""
+    import inspect
+    from dataclasses import fields
+
+    from chains.answer_checks import ExtractiveRules
+    from chains.answerers import ExtractiveAnswerer
+
+    defaults = ExtractiveRules()
+    assert tuple(f.name for f in fields(ExtractiveRules)) == REFUSAL_RULES
+    assert defaults.switched_on() == DEFAULT_RULES
+    params = inspect.signature(ExtractiveAnswerer.__init__).parameters
+    for rule in REFUSAL_RULES:
+        arg = "require_question_numbers" if rule == "number_check" else rule
+        assert params[arg].default is getattr(defaults, rule), rule
+        assert knob_default(rule) is getattr(defaults, rule), rule
+    # what the graph ran before the record existed: these six rules on, the others off
+    assert {
+        "number_check",
+        "quantity_check",
+        "measure_check",
+        "negation_check",
+        "contrast_check",
+        "focus_names_check",
+    } == DEFAULT_RULES
+
+
+def test_extractive_rules_names_a_bad_value():
+    from chains.answer_checks import ExtractiveRules
+
+    with pytest.raises(ValueError, match="focus_check must be True or False, not 'yes'"):
+        ExtractiveRules(focus_check="yes")  # type: ignore[arg-type]

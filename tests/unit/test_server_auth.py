@@ -10,14 +10,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from citerag.server.auth import (
-    Identity,
-    TokenStore,
-    bearer_token,
-    cookie_value,
-    hash_token,
-    read_token_file,
-)
+from citerag.core.identity import Identity, TokenStore, hash_token, read_token_file
+from citerag.server.auth import bearer_token, cookie_value
 from citerag.server.runnable import check_filter, question_model
 
 REPO = Path(__file__).resolve().parents[2]

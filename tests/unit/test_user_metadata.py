@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader, PdfWriter
 
-from citerag.index.filters import matches
+from citerag.core.filters import matches
 from loaders.access import ACCESS_FILE, AccessMap, matching_values
 from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings
