@@ -117,8 +117,18 @@ class MessageParts:
 
 
 def parse_message(data: bytes) -> email.message.EmailMessage | None:
-    """Parse a message's bytes (``None`` when the email package gives no message)."""
-    msg = email.message_from_bytes(data, policy=policy.default)
+    """Parse a message's bytes (``None`` when the email package gives no message).
+
+    Raises:
+        DocumentLoadError: ``unsafe`` for MIME parts nested too deeply for the email
+            package's recursive parser.
+    """
+    try:
+        msg = email.message_from_bytes(data, policy=policy.default)
+    except RecursionError:
+        raise DocumentLoadError(
+            "MIME parts nested too deeply to parse (thousands of levels)", kind="unsafe"
+        ) from None
     return msg if isinstance(msg, email.message.EmailMessage) else None
 
 

@@ -528,3 +528,23 @@ def test_member_lying_about_its_size_is_not_inflated_past_it(tmp_path: Path) -> 
         assert zf.getinfo("word/document.xml").file_size == 4096
     err = _load_error(tmp_path / "lying.docx", lying)
     assert err.kind == "corrupt" and "word/document.xml" in err.reason, err.reason
+
+
+def test_eml_nested_thousands_of_multiparts_deep_fails_unsafe(tmp_path: Path) -> None:
+    """The email package parses nesting recursively: a message of 3,000 nested multiparts
+    must fail as ``unsafe`` with a reason, not with the interpreter's RecursionError."""
+    depth = 3000
+    body = b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i)
+        for i in range(depth)
+    )
+    body += b"Content-Type: text/plain\r\n\r\nhello\r\n"
+    body += b"".join(b"--b%d--\r\n" % i for i in reversed(range(depth)))
+    data = b"From: a@example.com\r\nSubject: deep\r\nMIME-Version: 1.0\r\n" + body
+    path = tmp_path / "deep.eml"
+    path.write_bytes(data)
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(path, data)
+    assert err.value.kind == "unsafe" and err.value.reason.startswith("deep.eml: MIME parts nested")
+    done = process_file(SourceFile(path, "deep.eml"), ChunkSettings())
+    assert done.status == "failed" and done.kind == "unsafe"
