@@ -344,8 +344,10 @@ def _records(text: str, dialect: Any) -> Iterator[tuple[int, int, list[str]]]:
     consumed = 0
 
     def lines() -> Iterator[str]:
+        # only CR, LF and CRLF end a line, as in a file opened with newline="" (what
+        # csv.reader expects); str.splitlines also splits at form feeds, U+2028, ...
         nonlocal consumed
-        for line in text.splitlines(keepends=True):
+        for line in io.StringIO(text, newline=""):
             consumed += len(line)
             yield line
 

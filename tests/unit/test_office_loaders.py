@@ -548,3 +548,16 @@ def test_eml_nested_thousands_of_multiparts_deep_fails_unsafe(tmp_path: Path) ->
     assert err.value.kind == "unsafe" and err.value.reason.startswith("deep.eml: MIME parts nested")
     done = process_file(SourceFile(path, "deep.eml"), ChunkSettings())
     assert done.status == "failed" and done.kind == "unsafe"
+
+
+@pytest.mark.parametrize("mark", ["\x0c", "\x0b", "\u2028", "\x85"])
+def test_csv_line_breaks_other_than_cr_lf_stay_inside_their_field(tmp_path: Path, mark: str):
+    """Only CR and LF end a CSV record (as for a file csv.reader reads): a form feed or a
+    Unicode line separator inside a field must not split its row in two."""
+    data = f"name,note\nA,one{mark}two\nB,three\n".encode()
+    path = tmp_path / "marks.csv"
+    path.write_bytes(data)
+    doc = load_file(path, data)
+    (table,) = doc.tables
+    assert [doc.text[r.start : r.end] for r in table.rows] == [f"A,one{mark}two", "B,three"]
+    _chunks(doc)
