@@ -6,6 +6,7 @@ embedded text, notes, hidden content and every hostile file's failure kind are c
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import io
 import random
@@ -561,3 +562,34 @@ def test_csv_line_breaks_other_than_cr_lf_stay_inside_their_field(tmp_path: Path
     (table,) = doc.tables
     assert [doc.text[r.start : r.end] for r in table.rows] == [f"A,one{mark}two", "B,three"]
     _chunks(doc)
+
+
+def test_csv_dialect_is_guessed_from_a_bounded_sample(tmp_path: Path, monkeypatch) -> None:
+    """csv.Sniffer's regular expressions take quadratic time on some inputs (``,"`` repeated:
+    half a minute for 64 KiB), so it is given at most SNIFF_CHARS characters, cut at a line
+    end, and the dialect still comes out right for an ordinary file."""
+    import csv
+
+    from loaders import sheets
+
+    seen: list[int] = []
+    real = csv.Sniffer.sniff
+
+    def spy(self: Any, sample: str, delimiters: str | None = None) -> Any:
+        seen.append(len(sample))
+        return real(self, sample, delimiters)
+
+    monkeypatch.setattr(csv.Sniffer, "sniff", spy)
+    bad = (',"' * 32_768).encode()
+    path = tmp_path / "bad.csv"
+    path.write_bytes(bad)
+    with contextlib.suppress(DocumentLoadError):  # the point: what the sniffer is given
+        load_file(path, bad)
+    assert seen and seen[-1] <= sheets.SNIFF_CHARS
+    rows = "".join(f"North {i};{i};Q{i % 4 + 1}\n" for i in range(2000))
+    good = tmp_path / "long.csv"
+    good.write_text("Region;Units sold;Quarter\n" + rows)
+    doc = load_file(good)
+    assert seen[-1] <= sheets.SNIFF_CHARS and doc.text[seen[-1] - 1] == "\n"
+    (table,) = doc.tables
+    assert table.columns[-2:] == ["Units sold", "Quarter"] and len(table.rows) == 2000
