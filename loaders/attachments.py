@@ -51,6 +51,9 @@ MAX_ATTACHMENTS = 100
 MARK = "#attachment="
 #: Longest attachment name kept (characters, suffix included).
 MAX_NAME_CHARS = 120
+#: Longest name (UTF-8 bytes) of the temporary file an attachment is loaded from (file
+#: systems refuse names over 255 bytes).
+MAX_DISK_NAME_BYTES = 200
 
 
 @dataclass(frozen=True)
@@ -114,8 +117,18 @@ class MessageParts:
 
 
 def parse_message(data: bytes) -> email.message.EmailMessage | None:
-    """Parse a message's bytes (``None`` when the email package gives no message)."""
-    msg = email.message_from_bytes(data, policy=policy.default)
+    """Parse a message's bytes (``None`` when the email package gives no message).
+
+    Raises:
+        DocumentLoadError: ``unsafe`` for MIME parts nested too deeply for the email
+            package's recursive parser.
+    """
+    try:
+        msg = email.message_from_bytes(data, policy=policy.default)
+    except RecursionError:
+        raise DocumentLoadError(
+            "MIME parts nested too deeply to parse (thousands of levels)", kind="unsafe"
+        ) from None
     return msg if isinstance(msg, email.message.EmailMessage) else None
 
 
@@ -300,6 +313,28 @@ def read_attachment(data: bytes, positions: tuple[int, ...]) -> tuple[str, bytes
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def disk_name(name: str) -> str:
+    """A file name for an attachment's temporary copy: ``name`` itself when the file system
+    takes it, else with NUL bytes replaced and the stem cut to :data:`MAX_DISK_NAME_BYTES`
+    UTF-8 bytes (the suffix, which picks the loader, kept).
+
+    Args:
+        name: The sanitised attachment name.
+
+    Returns:
+        The name to write the bytes under.
+    """
+    name = name.replace("\x00", "_")
+    if len(name.encode("utf-8")) <= MAX_DISK_NAME_BYTES:
+        return name
+    stem, suffix = Path(name).stem, Path(name).suffix
+    if len(suffix.encode("utf-8")) > 20:
+        stem, suffix = name, ""
+    budget = MAX_DISK_NAME_BYTES - len(suffix.encode("utf-8"))
+    cut = stem.encode("utf-8")[:budget].decode("utf-8", errors="ignore")
+    return (cut or "attachment") + suffix
+
+
 def load_attachment(name: str, data: bytes) -> ParsedDocument:
     """Load an attachment's bytes with the loader for its name.
 
@@ -319,6 +354,6 @@ def load_attachment(name: str, data: bytes) -> ParsedDocument:
     from loaders.registry import load_file
 
     with tempfile.TemporaryDirectory(prefix="citerag-attachment-") as folder:
-        path = Path(folder) / name
+        path = Path(folder) / disk_name(name)
         path.write_bytes(data)
         return load_file(path, data)

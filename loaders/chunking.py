@@ -356,8 +356,9 @@ def _add_table_titles(chunks: list[Chunk], tables: list[Table], doc_title: str) 
     for chunk in chunks:
         if chunk.metadata.get("block_type") == "table_row":
             continue
-        i = bisect.bisect_right(starts, chunk.end) - 1
-        # the latest titled table starting before the chunk ends (tables do not nest)
+        i = bisect.bisect_left(starts, chunk.end) - 1
+        # the latest titled table starting before the chunk ends (tables do not nest; a
+        # table starting exactly at the chunk's end does not overlap it)
         if i < 0 or titled[i].end <= chunk.start:
             continue
         table_title = " ".join(titled[i].title.split())

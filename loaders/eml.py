@@ -140,7 +140,10 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
         DocumentLoadError: For an empty or binary file.
     """
     decode_text(data, path)  # refuses empty files and binary junk with the usual reasons
-    msg = parse_message(data)
+    try:
+        msg = parse_message(data)
+    except DocumentLoadError as exc:
+        raise DocumentLoadError(f"{path.name}: {exc.reason}", exc.kind) from None
     if msg is None or not any(msg.get(k) for k in ("From", "To", "Subject", "Date")):
         raise DocumentLoadError(f"{path.name}: not an e-mail message (no headers)", "corrupt")
     composer = _Composer(path.name)

@@ -24,6 +24,29 @@ log = logging.getLogger(__name__)
 
 #: More pages to OCR than this shows a progress bar.
 PROGRESS_MIN_PAGES = 5
+#: Most pixels a page is rendered to for OCR (as :data:`loaders.image.MAX_IMAGE_PIXELS`): a
+#: larger page (a poster, a scan saved at a low resolution; PDF pages may be 200 inches
+#: square) is rendered at a lower resolution instead of to gigabytes of bitmap.
+MAX_RENDER_PIXELS = 40_000_000
+
+
+def render_scale(width_pt: float, height_pt: float, dpi: int) -> float:
+    """The scale (pixels per point) to render a page at: ``dpi / 72``, lowered so the image
+    has at most :data:`MAX_RENDER_PIXELS` pixels.
+
+    Args:
+        width_pt: The page's width in points.
+        height_pt: Its height in points.
+        dpi: The wanted resolution.
+
+    Returns:
+        The scale.
+    """
+    scale = dpi / 72
+    area = max(1.0, width_pt) * max(1.0, height_pt)
+    if area * scale * scale > MAX_RENDER_PIXELS:
+        scale = (MAX_RENDER_PIXELS / area) ** 0.5 * 0.999
+    return scale
 
 
 @dataclass
@@ -109,10 +132,25 @@ def ocr_empty_pages(
         )
         t0 = time.perf_counter()
         for number in bar:
-            image = pdf[number - 1].render(scale=dpi / 72).to_pil()
+            page = pdf[number - 1]
+            scale = render_scale(page.get_width(), page.get_height(), dpi)
+            if scale < dpi / 72:
+                log.warning(
+                    "%s page %d: rendered at %.0f dpi, not %d (over %d pixels)",
+                    path.name,
+                    number,
+                    scale * 72,
+                    dpi,
+                    MAX_RENDER_PIXELS,
+                )
+            image = page.render(scale=scale).to_pil()
             try:
                 out.pages[number] = ocr_image(
-                    image, engine, page=number, dpi=dpi, points_per_pixel=72 / dpi
+                    image,
+                    engine,
+                    page=number,
+                    dpi=max(1, round(scale * 72)),
+                    points_per_pixel=1 / scale,
                 )
             except RuntimeError as exc:
                 log.warning("%s page %d: OCR failed (%s)", path.name, number, exc)

@@ -54,6 +54,9 @@ MAX_SHEET_ROWS = 100_000
 MAX_SHEET_CELLS = 200_000
 #: Excel's last column (XFD).
 MAX_COLUMNS = 16_384
+#: Most characters of a CSV file the dialect is guessed from (:class:`csv.Sniffer`'s regular
+#: expressions take quadratic time on some inputs: half a minute for 64 KiB of ``,"``).
+SNIFF_CHARS = 4096
 CELL_SEP = " | "
 _WS = re.compile(r"\s+")
 _CELL_REF = re.compile(r"([A-Z]{1,3})(\d+)")
@@ -344,8 +347,10 @@ def _records(text: str, dialect: Any) -> Iterator[tuple[int, int, list[str]]]:
     consumed = 0
 
     def lines() -> Iterator[str]:
+        # only CR, LF and CRLF end a line, as in a file opened with newline="" (what
+        # csv.reader expects); str.splitlines also splits at form feeds, U+2028, ...
         nonlocal consumed
-        for line in text.splitlines(keepends=True):
+        for line in io.StringIO(text, newline=""):
             consumed += len(line)
             yield line
 
@@ -357,6 +362,16 @@ def _records(text: str, dialect: Any) -> Iterator[tuple[int, int, list[str]]]:
             span_end -= 1
         yield start, span_end, record
         start = end
+
+
+def _sniff_sample(text: str) -> str:
+    """The start of ``text`` the dialect is guessed from: at most :data:`SNIFF_CHARS`
+    characters, cut after the last line end in them (if any)."""
+    if len(text) <= SNIFF_CHARS:
+        return text
+    sample = text[:SNIFF_CHARS]
+    cut = max(sample.rfind("\n"), sample.rfind("\r"))
+    return sample[: cut + 1] if cut > 0 else sample
 
 
 def load_csv(path: Path, data: bytes) -> ParsedDocument:
@@ -374,7 +389,7 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
     """
     text = decode_text(data, path)
     try:
-        dialect: Any = csv.Sniffer().sniff(text[:65536], delimiters=",;\t|")
+        dialect: Any = csv.Sniffer().sniff(_sniff_sample(text), delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel
     out = TextBuilder()  # only for the row bookkeeping of _Sheet; positions come from text

@@ -185,6 +185,10 @@ class Observer:
             self.feedback.labels(rating).set(n)
 
 
+#: HTTP methods counted by name; any other (a client may send any token) is ``other``.
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 class MetricsMiddleware:
     """ASGI middleware counting requests and their latency by route template."""
 
@@ -211,5 +215,7 @@ class MetricsMiddleware:
         finally:
             route = scope.get("route")
             name = getattr(route, "path", None) or "unmatched"
-            self.observer.requests.labels(scope.get("method", ""), name, str(status[0])).inc()
+            method = str(scope.get("method", ""))
+            method = method if method in KNOWN_METHODS else "other"
+            self.observer.requests.labels(method, name, str(status[0])).inc()
             self.observer.latency.labels(name).observe(time.perf_counter() - t0)

@@ -119,15 +119,49 @@ def test_delete_by_listed_id_and_cli_documents_get_a_clear_answer(server: Server
     server.wait_gone(PUBLIC_TOKEN, upload_id)
 
 
+def test_deleting_an_attachment_by_its_listed_id_does_not_delete_its_message(server: Server):
+    """An attachment's document lists the upload id of its message: deleting it by its own
+    id must answer 409 naming the message, not silently delete the message and its other
+    attachments."""
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["Subject"] = "Kestrel depot notes"
+    msg["From"] = "ann@example.com"
+    msg["To"] = "team@example.com"
+    msg.set_content("The depot notes are attached.")
+    msg.add_attachment(
+        b"# Depot notes\n\nThe Kestrel depot gate code changes every 30 days.\n",
+        maintype="text",
+        subtype="markdown",
+        filename="depot-notes.md",
+    )
+    up = server.upload(PUBLIC_TOKEN, "depot.eml", msg.as_bytes())
+    assert up.status_code == 202, up.text
+    upload_id = up.json()["id"]
+    assert server.wait_settled(PUBLIC_TOKEN, upload_id)["status"] == "indexed"
+    with server.client(PUBLIC_TOKEN) as c:
+        listed = c.get("/index/documents").json()["documents"]
+        att = next(d for d in listed if d.get("attachment_name") == "depot-notes.md")
+        assert att["upload_id"] == upload_id and att["parent_doc_id"]
+        r = c.delete(f"/documents/{att['doc_id']}")
+        assert r.status_code == 409, r.text
+        assert "depot.eml" in r.json()["detail"] and "attachment" in r.json()["detail"]
+        assert c.get(f"/documents/{upload_id}").json()["status"] == "indexed"
+        assert c.delete(f"/documents/{upload_id}").status_code == 202
+    server.wait_gone(PUBLIC_TOKEN, upload_id)
+
+
 def test_reingest_moves_a_document_back_to_pending_then_indexed(server: Server):
     up = server.upload(PUBLIC_TOKEN, "owl.md", b"# Owl box\n\nThe owl box faces north-east.\n")
     doc = up.json()["id"]
-    server.wait_settled(PUBLIC_TOKEN, doc)
+    first = server.wait_settled(PUBLIC_TOKEN, doc)
+    assert first["status"] == "indexed"
     with server.client(PUBLIC_TOKEN) as c:
+        # settled as indexed, so the re-ingest is accepted (409 is only for pending/deleting)
         r = c.post(f"/documents/{doc}/reingest")
-        assert r.status_code in (202, 409), r.text
-        if r.status_code == 202:
-            assert r.json()["status"] == "pending"
+        assert r.status_code == 202, r.text
+        assert r.json()["status"] == "pending"
     assert server.wait_settled(PUBLIC_TOKEN, doc)["status"] == "indexed"
     with server.client(BOARD_TOKEN) as c:  # not the uploader, not an admin
         assert c.post(f"/documents/{doc}/reingest").status_code == 403

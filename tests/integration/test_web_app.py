@@ -150,6 +150,42 @@ def test_upload_three_files_watch_them_settle_then_search_and_delete(
     s.assert_only_local_requests()
 
 
+def test_an_e_mail_and_its_attachment_are_two_rows_only_the_message_deletable(
+    session_factory, server
+):
+    """An attachment's document carries its message's upload id: the list must still show
+    it under its own name (not merged into the message's row) and offer no Delete for it
+    (deleting is the message's)."""
+    from email.message import EmailMessage
+
+    expect = _expect()
+    msg = EmailMessage()
+    msg["Subject"] = "Heron hide rota"
+    msg["From"] = "ann@example.com"
+    msg["To"] = "team@example.com"
+    msg.set_content("The rota is attached.")
+    msg.add_attachment(
+        b"# Hide rota\n\nThe heron hide is opened at 06:30 on weekdays.\n",
+        maintype="text",
+        subtype="markdown",
+        filename="hide-rota.md",
+    )
+    up = server.upload(ADMIN_TOKEN, "rota.eml", msg.as_bytes())
+    assert up.status_code == 202, up.text
+    assert server.wait_settled(ADMIN_TOKEN, up.json()["id"])["status"] == "indexed"
+    s = session_factory()
+    s.sign_in(ADMIN_TOKEN)
+    page = open_documents(s)
+    table = page.locator("#docs-body")
+    message = table.locator('tr[data-name="rota.eml"]')
+    attachment = table.locator('tr[data-name="hide-rota.md"]')
+    expect(attachment).to_have_count(1, timeout=WAIT_MS)
+    expect(message).to_have_count(1)
+    expect(message.locator("button.delete-doc")).to_have_count(1)
+    expect(attachment.locator("button.delete-doc")).to_have_count(0)
+    expect(attachment.locator("button.review-doc")).to_have_count(1)
+
+
 def test_parsing_review_shows_each_page_image_beside_its_text(session_factory):
     expect = _expect()
     s = session_factory()

@@ -17,6 +17,7 @@ from loaders.attachments import (
     MAX_ATTACHMENTS,
     MAX_DEPTH,
     attachment_tree,
+    load_attachment,
     read_attachment,
 )
 from loaders.base import DocumentLoadError
@@ -287,3 +288,23 @@ def test_a_zip_bomb_attachment_fails_alone(tmp_path: Path) -> None:
     out = [process_file(c.file, ChunkSettings()) for c in _collect(path, "bomb.eml")]
     assert [o.status for o in out] == ["ok", "failed", "ok"]
     assert out[1].kind == "unsafe" and "report.docx" in out[1].reason
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["報告書" * 45 + ".txt", "a\x00b.txt"],
+    ids=["longer-than-255-bytes", "nul-byte"],
+)
+def test_an_attachment_whose_name_is_no_file_name_still_loads(name: str) -> None:
+    """A name the file system refuses (over 255 UTF-8 bytes, a NUL) must not fail the load:
+    the attachment's bytes are what is read, its name only picks the loader."""
+    msg = _message("Report", "See the attachment.")
+    msg.add_attachment(
+        b"Quarterly figures are up. " * 10, maintype="text", subtype="plain", filename=name
+    )
+    data = msg.as_bytes()
+    (att,) = attachment_tree(data).attachments
+    assert att.indexed
+    got_name, member = read_attachment(data, att.positions)
+    doc = load_attachment(got_name, member)
+    assert "Quarterly figures are up." in doc.text

@@ -274,3 +274,39 @@ def test_a_scanned_page_with_a_few_stray_characters_stays_empty(tmp_path: Path) 
     with pytest.raises(DocumentLoadError) as err:
         load_file(scanned_pdf(tmp_path / "only.pdf", [["Signed: J.S."]]))
     assert err.value.kind == "needs_ocr" and "OCR found no text on its 1" in err.value.reason
+
+
+class _Recording(_Counting):
+    """The real engine, recording the size of each image it is given."""
+
+    def __init__(self, engine: TesseractEngine) -> None:
+        super().__init__(engine)
+        self.sizes: list[tuple[int, int]] = []
+
+    def recognize(self, image: Any, dpi: int) -> list[OcrWord]:
+        self.sizes.append(image.size)
+        return super().recognize(image, dpi)
+
+
+def test_a_huge_scanned_page_is_rendered_within_the_pixel_cap(
+    tmp_path: Path, engine: TesseractEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scan saved at a low resolution has a huge page (here 3060 x 3960 pt): rendered at
+    200 dpi it would be 93 million pixels (a 14400 pt page: 1.6 billion), so the render is
+    scaled down to the cap, and the words' boxes still land on the page."""
+    import loaders.pdf_ocr as pdf_ocr
+    from loaders.pdf import load_pdf
+
+    cap = 4_000_000
+    monkeypatch.setattr(pdf_ocr, "MAX_RENDER_PIXELS", cap, raising=False)
+    image = render_pages(text_pdf(tmp_path / "page.pdf", [LINES]))[0]
+    path = tmp_path / "poster.pdf"
+    image.save(path, "PDF", resolution=40)  # 1700 x 2200 px at 40 dpi
+    width, height = (float(v) for v in PdfReader(path).pages[0].mediabox[2:])
+    assert width * height * (200 / 72) ** 2 > 20 * cap
+    recording = _Recording(engine)
+    doc = load_pdf(path, path.read_bytes(), ocr_engine=recording)
+    assert recording.sizes and all(w * h <= cap for w, h in recording.sizes)
+    assert "Inverter fault code" in doc.text
+    boxes = [w.box for p in doc.ocr_pages.values() for w in p.words]
+    assert boxes and all(0 <= b[0] < b[2] <= width and 0 <= b[1] < b[3] <= height for b in boxes)

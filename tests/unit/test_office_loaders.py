@@ -6,6 +6,7 @@ embedded text, notes, hidden content and every hostile file's failure kind are c
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import io
 import random
@@ -528,3 +529,67 @@ def test_member_lying_about_its_size_is_not_inflated_past_it(tmp_path: Path) -> 
         assert zf.getinfo("word/document.xml").file_size == 4096
     err = _load_error(tmp_path / "lying.docx", lying)
     assert err.kind == "corrupt" and "word/document.xml" in err.reason, err.reason
+
+
+def test_eml_nested_thousands_of_multiparts_deep_fails_unsafe(tmp_path: Path) -> None:
+    """The email package parses nesting recursively: a message of 3,000 nested multiparts
+    must fail as ``unsafe`` with a reason, not with the interpreter's RecursionError."""
+    depth = 3000
+    body = b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i)
+        for i in range(depth)
+    )
+    body += b"Content-Type: text/plain\r\n\r\nhello\r\n"
+    body += b"".join(b"--b%d--\r\n" % i for i in reversed(range(depth)))
+    data = b"From: a@example.com\r\nSubject: deep\r\nMIME-Version: 1.0\r\n" + body
+    path = tmp_path / "deep.eml"
+    path.write_bytes(data)
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(path, data)
+    assert err.value.kind == "unsafe" and err.value.reason.startswith("deep.eml: MIME parts nested")
+    done = process_file(SourceFile(path, "deep.eml"), ChunkSettings())
+    assert done.status == "failed" and done.kind == "unsafe"
+
+
+@pytest.mark.parametrize("mark", ["\x0c", "\x0b", "\u2028", "\x85"])
+def test_csv_line_breaks_other_than_cr_lf_stay_inside_their_field(tmp_path: Path, mark: str):
+    """Only CR and LF end a CSV record (as for a file csv.reader reads): a form feed or a
+    Unicode line separator inside a field must not split its row in two."""
+    data = f"name,note\nA,one{mark}two\nB,three\n".encode()
+    path = tmp_path / "marks.csv"
+    path.write_bytes(data)
+    doc = load_file(path, data)
+    (table,) = doc.tables
+    assert [doc.text[r.start : r.end] for r in table.rows] == [f"A,one{mark}two", "B,three"]
+    _chunks(doc)
+
+
+def test_csv_dialect_is_guessed_from_a_bounded_sample(tmp_path: Path, monkeypatch) -> None:
+    """csv.Sniffer's regular expressions take quadratic time on some inputs (``,"`` repeated:
+    half a minute for 64 KiB), so it is given at most SNIFF_CHARS characters, cut at a line
+    end, and the dialect still comes out right for an ordinary file."""
+    import csv
+
+    from loaders import sheets
+
+    seen: list[int] = []
+    real = csv.Sniffer.sniff
+
+    def spy(self: Any, sample: str, delimiters: str | None = None) -> Any:
+        seen.append(len(sample))
+        return real(self, sample, delimiters)
+
+    monkeypatch.setattr(csv.Sniffer, "sniff", spy)
+    bad = (',"' * 32_768).encode()
+    path = tmp_path / "bad.csv"
+    path.write_bytes(bad)
+    with contextlib.suppress(DocumentLoadError):  # the point: what the sniffer is given
+        load_file(path, bad)
+    assert seen and seen[-1] <= sheets.SNIFF_CHARS
+    rows = "".join(f"North {i};{i};Q{i % 4 + 1}\n" for i in range(2000))
+    good = tmp_path / "long.csv"
+    good.write_text("Region;Units sold;Quarter\n" + rows)
+    doc = load_file(good)
+    assert seen[-1] <= sheets.SNIFF_CHARS and doc.text[seen[-1] - 1] == "\n"
+    (table,) = doc.tables
+    assert table.columns[-2:] == ["Units sold", "Quarter"] and len(table.rows) == 2000

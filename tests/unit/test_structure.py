@@ -259,3 +259,18 @@ def test_records_validate() -> None:
         Table(0, 1, "", [], [])
     row = TableRow(0, 5, "", ("1", "2"), ("", "2023"))
     assert row.describe() == "1; 2023: 2"
+
+
+def test_a_chunk_ending_where_a_table_starts_gets_the_title_of_the_table_it_overlaps() -> None:
+    """Spans are half-open: a chunk ending at a table's start does not overlap it, so its
+    header names the earlier table it does overlap, not the next one."""
+    from loaders.chunking import Chunk, _add_table_titles
+
+    def table(start: int, end: int, title: str) -> Table:
+        return Table(start, end, title, ["v"], [TableRow(start, end, "r", ("1",), ("v",))])
+
+    text = "a" * 300
+    first, second = table(0, 100, "Income statement"), table(150, 250, "Cash flows")
+    chunk = Chunk("c", text[50:150], text[50:150], 50, 150, None, "", 0, {})
+    _add_table_titles([chunk], [first, second], "Acme")
+    assert "Income statement" in chunk.text and "Cash flows" not in chunk.text

@@ -185,3 +185,34 @@ def test_stores_write_nothing_until_used(tmp_path: Path):
     assert (tmp_path / "data" / "c.sqlite3").is_file()
     fb.close()
     conv.close()
+
+
+def test_request_metrics_do_not_grow_a_series_per_made_up_method():
+    """The HTTP method is the client's to choose (any token): counting each one as it came
+    would let anonymous requests grow the metrics without bound."""
+    import anyio
+
+    from citerag.server.observe import MetricsMiddleware
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def send(message):
+        return None
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    obs = Observer()
+    mw = MetricsMiddleware(app, obs)
+
+    async def run() -> None:
+        for method in ["GET", "POST", *(f"M{i}" for i in range(50))]:
+            await mw({"type": "http", "method": method, "path": "/x"}, receive, send)
+
+    anyio.run(run)
+    text = generate_latest(obs.registry).decode()
+    series = [line for line in text.splitlines() if line.startswith("citerag_http_requests_total{")]
+    assert 'method="GET"' in text and 'method="POST"' in text
+    assert len(series) == 3  # GET, POST and every other method as one "other"

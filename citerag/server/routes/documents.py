@@ -215,12 +215,21 @@ def _visible_record(registry: AnyRegistry, who: Identity, doc_id: str) -> Docume
     return rec
 
 
-def _resolve(engine: Engine, who: Identity, doc_id: str) -> str:
+def _resolve(engine: Engine, who: Identity, doc_id: str, *, deleting: bool = False) -> str:
     """An upload id for ``doc_id``, which may be the index document id of an upload.
+
+    Args:
+        engine: Serves the manifest the index document ids are looked up in.
+        who: The caller.
+        doc_id: An upload id or an index document id.
+        deleting: For a delete: an e-mail attachment's document is refused (it is read
+            from its message's upload, so deleting "its" upload would delete the message
+            and every other attachment).
 
     Raises:
         HTTPException: 409 for a document ingested with ``citerag ingest`` (it has no upload
-            to delete), 404 for an id that is neither (or one the caller may not see).
+            to delete) or, when ``deleting``, for an e-mail attachment; 404 for an id that
+            is neither (or one the caller may not see).
     """
     if ID_RE.match(doc_id):
         return doc_id
@@ -230,6 +239,14 @@ def _resolve(engine: Engine, who: Identity, doc_id: str) -> str:
     if rec is None or not who.can_read(str(rec.get("access") or "public")):
         raise HTTPException(404, "no such document")
     upload = upload_id_of(str(rec.get("source") or ""))
+    if deleting and rec.get("root_source"):
+        message = str(rec.get("root_source")).rsplit("/", 1)[-1]
+        raise HTTPException(
+            409,
+            f"{rec.get('attachment_name') or rec.get('doc_name')} is an attachment of the "
+            f"e-mail {message!r}: it is indexed and deleted with its message, so delete "
+            "the message (or upload the message again without it)",
+        )
     if upload is not None:
         return upload
     raise HTTPException(
@@ -260,11 +277,12 @@ def delete_document(
     ``doc_id`` is an upload's id or the index document id ``GET /index/documents`` lists.
     Answers 202 with status ``deleting``; once the new build is served the document is
     gone and ``GET /documents/{id}`` answers 404. A document ingested with ``citerag
-    ingest`` answers 409 (remove its file and ingest again). A read-only server answers 405.
+    ingest`` answers 409 (remove its file and ingest again), as does an e-mail attachment's
+    document (delete its message). A read-only server answers 405.
     """
     if settings.read_only:
         return _read_only()
-    doc_id = _resolve(engine, who, doc_id)
+    doc_id = _resolve(engine, who, doc_id, deleting=True)
     rec = _visible_record(registry, who, doc_id)
     if not may_delete(rec, who):
         raise HTTPException(403, "only the uploader or an admin may delete this document")

@@ -733,10 +733,14 @@
       const byUpload = new Map();
       const rows = [];
       (built.documents || []).forEach((d) => {
+        // an e-mail attachment lists its message's upload id: a row of its own, never
+        // merged with the message's upload, and deleted only with the message
+        const attachment = Boolean(d.parent_doc_id);
         const row = {
-          key: d.upload_id || d.doc_id,
+          key: (!attachment && d.upload_id) || d.doc_id,
           docId: d.doc_id,
-          uploadId: d.upload_id || null,
+          uploadId: (!attachment && d.upload_id) || null,
+          attachment: attachment,
           name: d.doc_name,
           title: d.title || "",
           type: d.file_type || "",
@@ -749,7 +753,7 @@
           origin: d.origin,
           by: "",
         };
-        if (d.upload_id) byUpload.set(d.upload_id, row);
+        if (d.upload_id && !attachment) byUpload.set(d.upload_id, row);
         rows.push(row);
       });
       (uploads.documents || []).forEach((u) => {
@@ -777,7 +781,7 @@
   }
 
   function mayChange(row) {
-    return row.origin === "upload" && me && (me.admin || row.by === me.user);
+    return row.origin === "upload" && !row.attachment && me && (me.admin || row.by === me.user);
   }
 
   function renderDocuments() {
