@@ -212,6 +212,7 @@ def create_app(
     )
     observer = Observer(tracer_provider or tracer_provider_from_env())
     app.state.observer = observer
+    worker.on_ingest = observer.ingest
     app.state.feedback = FeedbackStore(settings.data_dir / FEEDBACK_FILE)
     app.state.conversations = ConversationStore(settings.data_dir / CONVERSATIONS_FILE)
 
