@@ -54,7 +54,7 @@ from citerag.server.documents import (
     open_registry,
 )
 from citerag.server.engine import Engine
-from citerag.server.feedback import FEEDBACK_FILE, FeedbackStore
+from citerag.server.feedback import open_feedback_store
 from citerag.server.hardening import StrictJSONMiddleware
 from citerag.server.observe import MetricsMiddleware, Observer, tracer_provider_from_env
 from citerag.server.routes import (
@@ -212,7 +212,8 @@ def create_app(
     )
     observer = Observer(tracer_provider or tracer_provider_from_env())
     app.state.observer = observer
-    app.state.feedback = FeedbackStore(settings.data_dir / FEEDBACK_FILE)
+    worker.on_ingest = observer.ingest
+    app.state.feedback = open_feedback_store(settings.data_dir, settings.store)
     app.state.conversations = ConversationStore(settings.data_dir / CONVERSATIONS_FILE)
 
     app.include_router(home.router)

@@ -1,4 +1,5 @@
-"""Operators' view: Prometheus metrics and (opt-in) OpenTelemetry spans per graph node.
+"""Operators' view: Prometheus metrics and (opt-in) OpenTelemetry spans per graph node
+and per ingest stage.
 
 :class:`Observer` is called with every answer the ``/rag`` routes return
 (:func:`~citerag.server.runnable.build_served_runnable`'s ``observe``). It gives the run a
@@ -8,6 +9,14 @@ trace's ``timings_s`` and, with tracing on, emits one span per node under a ``ci
 span. The graph measures node times itself (no callbacks run on the fast paths), so the
 spans are laid out one after another from those durations, ending when the answer is
 returned.
+
+Each ingest run the server applies (uploads, deletes, re-ingests: :class:`~citerag.server.
+worker.IndexWorker` calls :meth:`Observer.ingest` with its
+:class:`~citerag.index.ingest.IngestReport`) gets, with tracing on, a ``citerag.ingest``
+span with one child per stage the run spent time in (``citerag.ingest.parse``,
+``...chunk``, ``...embed_chunks``, ``...write``, ``...publish``; the stage names of
+:data:`citerag.index.ingest.STAGES`), laid out the same way from the report's
+``stages`` seconds. Every run also adds to the ``citerag_ingest_stage_seconds`` histogram.
 
 Tracing is opt-in: ``CITERAG_OTEL_EXPORTER=console`` or ``otlp`` (the OTLP/HTTP exporter,
 configured by the standard ``OTEL_EXPORTER_OTLP_*`` variables) needs the ``otel`` extra
@@ -25,9 +34,12 @@ import os
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+if TYPE_CHECKING:
+    from citerag.index.ingest import IngestReport
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +122,13 @@ class Observer:
         self.feedback = Gauge(
             "citerag_feedback", "Feedback votes by rating.", ["rating"], registry=reg
         )
+        self.ingest_stage_seconds = Histogram(
+            "citerag_ingest_stage_seconds",
+            "Time spent in each ingest stage of the server's ingest runs.",
+            ["stage"],
+            buckets=BUCKETS,
+            registry=reg,
+        )
         self.tracer = None
         if tracer_provider is not None:
             self.tracer = tracer_provider.get_tracer("citerag.server")
@@ -142,27 +161,69 @@ class Observer:
         trace["trace_id"] = trace_id or self.new_trace_id()
         return {**out, "trace": trace}
 
+    def ingest(self, report: IngestReport) -> str | None:
+        """Record one of the server's ingest runs; with tracing on, emit its stage spans.
+
+        Args:
+            report: The run's report (``stages``: seconds by stage; ``indexed``,
+                ``updated``, ``deleted``, ``failed``, ``chunks_added`` become attributes).
+
+        Returns:
+            The ``citerag.ingest`` span's trace id (32 hex digits), or ``None`` with
+            tracing off.
+        """
+        from citerag.index.ingest import STAGES  # already imported by the worker
+
+        stages = [
+            (name, float(report.stages.get(name, 0.0)))
+            for name in (*STAGES, *sorted(set(report.stages) - set(STAGES)))
+            if report.stages.get(name, 0.0) > 0
+        ]
+        for stage, seconds in stages:
+            self.ingest_stage_seconds.labels(stage).observe(seconds)
+        if self.tracer is None:
+            return None
+        attributes = {
+            "citerag.build_id": report.build_id,
+            "citerag.indexed": len(report.indexed),
+            "citerag.updated": len(report.updated),
+            "citerag.deleted": len(report.deleted),
+            "citerag.failed": len(report.failed),
+            "citerag.chunks_added": report.chunks_added,
+        }
+        total = max(report.seconds, sum(s for _, s in stages))
+        return self._tree(
+            "citerag.ingest", "citerag.ingest.", "citerag.stage", stages, attributes, total
+        )
+
     def _spans(self, nodes: list[tuple[str, float]], status: str, user: str) -> str | None:
         """One ``citerag.rag`` span with a child per node (laid out from the timings)."""
+        attributes = {"citerag.status": status, "citerag.user": user}
+        total = sum(s for _, s in nodes)
+        return self._tree("citerag.rag", "citerag.node.", "citerag.node", nodes, attributes, total)
+
+    def _tree(
+        self,
+        name: str,
+        prefix: str,
+        key: str,
+        parts: list[tuple[str, float]],
+        attributes: dict[str, Any],
+        total: float,
+    ) -> str:
+        """A root span ``name`` ending now with one child per part, laid out one after
+        another from its start; returns the trace id."""
         from opentelemetry import trace as otel
 
         assert self.tracer is not None
         end = time.time_ns()
-        total = sum(int(s * 1e9) for _, s in nodes)
-        start = end - total
-        root = self.tracer.start_span(
-            "citerag.rag",
-            start_time=start,
-            attributes={"citerag.status": status, "citerag.user": user},
-        )
+        start = end - max(int(total * 1e9), sum(int(s * 1e9) for _, s in parts))
+        root = self.tracer.start_span(name, start_time=start, attributes=attributes)
         ctx = otel.set_span_in_context(root)
         at = start
-        for node, seconds in nodes:
+        for part, seconds in parts:
             span = self.tracer.start_span(
-                f"citerag.node.{node}",
-                context=ctx,
-                start_time=at,
-                attributes={"citerag.node": node},
+                f"{prefix}{part}", context=ctx, start_time=at, attributes={key: part}
             )
             at += int(seconds * 1e9)
             span.end(end_time=at)

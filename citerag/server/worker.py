@@ -26,8 +26,9 @@ import os
 import queue
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citerag.index.location import IndexLocation
 from citerag.index.manifest import Manifest
@@ -40,6 +41,9 @@ from citerag.server.documents import (
     channel,
 )
 from citerag.server.engine import Engine
+
+if TYPE_CHECKING:
+    from citerag.index.ingest import IngestReport
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +93,9 @@ class IndexWorker:
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="citerag-index-writer", daemon=True)
         self.busy = threading.Event()
+        #: Called with the report of each ingest run this worker applies (the app sets it
+        #: to :meth:`citerag.server.observe.Observer.ingest`: metrics and stage spans).
+        self.on_ingest: Callable[[IngestReport], object] | None = None
 
     @property
     def index_dir(self) -> IndexLocation:
@@ -246,6 +253,11 @@ class IndexWorker:
                     rec.id, only_if=("deleting",), reason=f"delete not applied yet: {reason}"
                 )
             return
+        if self.on_ingest is not None:
+            try:
+                self.on_ingest(report)
+            except Exception:
+                log.exception("recording the ingest run's stages failed")
         self._settle(
             self._served_manifest(report.build_id),
             [r for r in adds.values() if r.id not in settled],

@@ -4,6 +4,7 @@ as an evaluation file, ``/metrics`` and one OpenTelemetry span per graph node.""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from tests.integration.test_server import (
     PUBLIC_TOKEN,
     REVENUE_QUESTION,
     Server,
+    poll,
     running_server,
     server_settings,
     write_tokens,
@@ -248,3 +250,35 @@ def test_one_span_per_graph_node_of_one_run(server: Server, spans: Any):
     assert len(root) == 1
     assert sorted(s.name.removeprefix("citerag.node.") for s in nodes) == sorted(trace["timings_s"])
     assert all(s.parent is not None and s.parent.span_id == root[0].context.span_id for s in nodes)
+
+
+def test_one_span_per_ingest_stage_of_one_upload(server: Server, spans: Any):
+    _, exporter = spans
+    exporter.clear()
+    up = server.upload(PUBLIC_TOKEN, "wren.md", b"# Wren hedge\n\nThe wren hedge is 40 m long.\n")
+    assert up.status_code == 202, up.text
+    assert server.wait_settled(PUBLIC_TOKEN, up.json()["id"])["status"] == "indexed"
+    # the run's span ends when ingest returns, just after the upload is settled
+    poll(
+        lambda: any(s.name == "citerag.ingest" for s in exporter.get_finished_spans()),
+        what="the ingest run's span",
+    )
+    finished = exporter.get_finished_spans()
+    roots = [s for s in finished if s.name == "citerag.ingest"]
+    assert len(roots) == 1, [s.name for s in finished]
+    root = roots[0]
+    assert root.attributes["citerag.indexed"] == 1 and root.attributes["citerag.chunks_added"] > 0
+    stages = [
+        s for s in finished if s.parent is not None and s.parent.span_id == root.context.span_id
+    ]
+    names = [s.name.removeprefix("citerag.ingest.") for s in stages]
+    for stage in ("parse", "chunk", "embed_chunks", "write", "publish"):
+        assert stage in names, names
+    assert all(s.name == "citerag.ingest." + s.attributes["citerag.stage"] for s in stages)
+    # laid out one after another inside the run's span
+    ordered = sorted(stages, key=lambda s: s.start_time)
+    assert all(a.end_time <= b.start_time for a, b in itertools.pairwise(ordered))
+    assert root.start_time <= ordered[0].start_time and ordered[-1].end_time <= root.end_time
+    with server.client(ADMIN_TOKEN) as c:
+        text = c.get("/metrics").text
+    assert _metric(text, "citerag_ingest_stage_seconds_count", stage="embed_chunks") >= 1

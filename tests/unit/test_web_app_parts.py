@@ -13,7 +13,7 @@ from citerag.eval.questions import parse_questions
 from citerag.server.auth import Identity
 from citerag.server.conversations import ConversationStore, Turn
 from citerag.server.documents import find_duplicate, make_record
-from citerag.server.feedback import Feedback, FeedbackStore
+from citerag.server.feedback import Feedback, SqliteFeedbackStore
 from citerag.server.observe import Observer, tracer_provider_from_env
 from citerag.server.review import parsing_review
 from citerag.server.routes.home import wants_html
@@ -82,7 +82,7 @@ def _vote(trace_id: str, rating: str, citations=(), status="answered") -> Feedba
 
 
 def test_feedback_export_is_a_question_file_eval_reads(tmp_path: Path):
-    store = FeedbackStore(tmp_path / "fb.sqlite3")
+    store = SqliteFeedbackStore(tmp_path / "fb.sqlite3")
     cited = [{"doc_name": "annual_report_2025.pdf", "page": 2}, {"doc_name": "handbook.md"}]
     store.add(_vote("t1", "down", cited))
     store.add(_vote("t2", "down", [], status="no_evidence"))  # nothing to name: left out
@@ -175,7 +175,7 @@ def test_tracing_env_is_checked():
 
 
 def test_stores_write_nothing_until_used(tmp_path: Path):
-    fb = FeedbackStore(tmp_path / "data" / "fb.sqlite3")
+    fb = SqliteFeedbackStore(tmp_path / "data" / "fb.sqlite3")
     conv = ConversationStore(tmp_path / "data" / "c.sqlite3")
     assert fb.rows() == [] and fb.counts() == {"up": 0, "down": 0}
     assert fb.export_questions() == ("", 0)

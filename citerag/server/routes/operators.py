@@ -18,7 +18,8 @@ router = APIRouter(tags=["operators"], dependencies=[Security(bearer)])
 @router.get("/metrics")
 async def metrics(request: Request, who: Caller, registry: Registry, worker: Worker) -> Response:
     """Requests, latency per route and per graph node, answer statuses, gate outcomes, the
-    ingest queue, uploaded documents by status and feedback votes (admin tokens only)."""
+    ingest queue, uploaded documents by status, feedback votes and seconds per ingest stage
+    (admin tokens only)."""
     if not who.admin:
         raise HTTPException(403, "metrics are for admin tokens")
     observer: Observer = request.app.state.observer
