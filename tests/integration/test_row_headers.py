@@ -20,12 +20,28 @@ from loaders.registry import load_file
 
 pytestmark = pytest.mark.integration
 
-HEADER = ["Supplier", "Country", "Contact", "Payment terms", "Lead time (days)"]
+HEADER = [
+    "Supplier",
+    "Country",
+    "Contact",
+    "Email",
+    "Payment terms",
+    "Lead time (days)",
+    "Minimum order (kg)",
+]
 ROWS = [
-    ["Oolong Leaf Co", "Taiwan", "Mei Lin", "Net 45", "21"],
-    ["Darjeeling Estates", "India", "Ravi Kumar", "Net 30", "35"],
-    ["Uji Tea Farm", "Japan", "Haruto Sato", "Net 60", "28"],
-    ["Kenya Highlands", "Kenya", "Wanjiru Otieno", "Prepaid", "42"],
+    ["Oolong Leaf Co", "Taiwan", "Mei Lin", "mei@oolongleaf.example", "Net 45", "21", "50"],
+    ["Darjeeling Estates", "India", "Ravi Kumar", "ravi@darjeeling.example", "Net 30", "35", "80"],
+    ["Uji Tea Farm", "Japan", "Haruto Sato", "haruto@ujifarm.example", "Net 60", "28", "40"],
+    [
+        "Kenya Highlands",
+        "Kenya",
+        "Wanjiru Otieno",
+        "wanjiru@kenyahigh.example",
+        "Prepaid",
+        "42",
+        "120",
+    ],
 ]
 
 
@@ -34,20 +50,25 @@ def _write(folder: Path) -> None:
     (folder / "suppliers.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     wb = openpyxl.Workbook()
     ws = wb.active
-    ws.title = "Vendors"
-    ws.append(["Vendor", "Region", "Account manager", "Credit terms", "Minimum order"])
+    ws.title = "Stock"
+    ws.append(["Item no.", "Blend", "Store", "On hand (tins)", "Reorder point (tins)"])
     for row in [
-        ["Rooibos Traders", "South Africa", "Pieter Botha", "Net 15", "200 kg"],
-        ["Ceylon Hills", "Sri Lanka", "Nimal Perera", "Net 90", "150 kg"],
-        ["Yunnan Green", "China", "Li Wei", "Net 75", "300 kg"],
+        ["BL-104", "Jasmine Pearl", "Leeds", 84, 30],
+        ["BL-233", "Lapsang Souchong", "Bristol", 12, 25],
+        ["BL-310", "Genmaicha", "York", 57, 20],
     ]:
         ws.append(row)
-    wb.save(folder / "vendors.xlsx")
+    wb.save(folder / "stock.xlsx")
 
 
+#: (question in the headers' words, document, the row's label, what the row states). On the
+#: code before row texts, the last three were refused at the gate (best rerank score 0.48 -
+#: 0.55 against 0.55): their rows' sentences lack "minimum order", "item number", "reorder".
 CASES = [
-    ("What are the payment terms of the Oolong supplier?", "suppliers.csv", "Net 45"),
-    ("What credit terms does Ceylon Hills give us?", "vendors.xlsx", "Net 90"),
+    ("What are the payment terms of the Oolong supplier?", "suppliers.csv", "Oolong", "Net 45"),
+    ("What is the minimum order for the Japanese supplier?", "suppliers.csv", "Uji", "40"),
+    ("What's the item number of the Genmaicha?", "stock.xlsx", "Genmaicha", "BL-310"),
+    ("At what point should we reorder Lapsang Souchong?", "stock.xlsx", "Lapsang", "25"),
 ]
 
 
@@ -66,13 +87,13 @@ def test_header_words_answer_with_the_row_quoted(
         manifest_id=loaded.manifest_id,
         embedding_model=embedding_model.name,
     )
-    for question, doc, value in CASES:
+    for question, doc, label, value in CASES:
         result = graph.invoke({"question": question})
         assert result["status"] == "answered", (question, result.get("reason"))
         cite = result["citations"][0]
         assert cite["doc_name"] == doc, (question, cite)
-        assert value in cite["quote"], (question, cite["quote"])
+        assert label in cite["quote"] and value in cite["quote"], (question, cite["quote"])
         # the quote is the verbatim row, never the described text with its headers
         text = load_file(folder / doc).text
         assert text[cite["start"] : cite["end"]] == cite["quote"]
-        assert "terms" not in cite["quote"].lower()
+        assert not any(h in cite["quote"] for h in ("Payment terms", "Item no.", "Reorder"))
