@@ -42,6 +42,7 @@ from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
 from citerag.core.text import tokenize
 from citerag.index.contract import SearchIndex, as_search_index
+from loaders.row_text import scored_texts
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,7 @@ class _Sentence:
     passage: Passage
     text: str
     vector: np.ndarray
+    scored: str = ""
 
 
 def _insufficient(reason: str) -> str:
@@ -312,7 +314,7 @@ class ExtractiveAnswerer:
             return got[0], np.asarray(got[1], dtype=np.float32)
         content = passage.candidate.content
         spans = sentence_spans(content) or [(0, len(content))]
-        vecs = self.embeddings.embed_documents([content[s:e] for s, e in spans])
+        vecs = self.embeddings.embed_documents(scored_texts(content, spans, passage.candidate.meta))
         return spans, np.asarray(vecs, dtype=np.float32)
 
     @staticmethod
@@ -500,7 +502,7 @@ class ExtractiveAnswerer:
                 return ("focus_check" if self.focus_check else "focus_names_check"), reason
         if self.focus_coverage > 0 and terms:
             score, weak = self.coverage(
-                terms, sentence.text, sentence.passage, passages, coverage_cache
+                terms, sentence.scored or sentence.text, sentence.passage, passages, coverage_cache
             )
             reason = checks.coverage_problem(score, self.focus_coverage, weak)
             if reason:
@@ -529,23 +531,31 @@ class ExtractiveAnswerer:
             meta = p.candidate.meta
             items: list[tuple[float, str, np.ndarray]] = []
             kinds: list[non_answers.NonAnswer | None] = []
-            for (s, e), sim, vec in zip(spans, sims, vecs, strict=True):
-                s = non_answers.leading_heading(content, s, e)
+            # a table row's sentence is scored with its headers (loaders.row_text)
+            row_scored = scored_texts(content, spans, meta)
+            scored_by: list[str] = []
+            for (s0, e), sim, vec, by in zip(spans, sims, vecs, row_scored, strict=True):
+                s = non_answers.leading_heading(content, s0, e)
                 sent = content[s:e]
-                terms = set(tokenize(sent))
+                if by == content[s0:e]:  # not a table row's: scored by what is quoted
+                    by = sent
+                terms = set(tokenize(by))
                 coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
                 # A heading or table cell is rarely an answer: prefer real sentences.
-                short = 0.15 if len(sent.split()) < 5 else 0.0
+                short = 0.15 if len(by.split()) < 5 else 0.0
                 items.append((float(sim) + self.lexical_weight * coverage - short, sent, vec))
+                scored_by.append(by)
                 kinds.append(non_answers.non_answer(content, s, e, meta))
             scores = [score for score, _, _ in items]
             for i, kind in enumerate(kinds):
                 if kind == "question":  # its answer is what follows it
                     for r, j in enumerate(non_answers.faq_answer_follows(kinds, i)):
                         scores[j] = max(scores[j], items[i][0] - FAQ_STEP * r)
-            for (_, sent, vec), score, kind in zip(items, scores, kinds, strict=True):
+            for (_, sent, vec), score, kind, by in zip(
+                items, scores, kinds, scored_by, strict=True
+            ):
                 if kind is None:
-                    scored.append(_Sentence(score, p, sent, vec))
+                    scored.append(_Sentence(score, p, sent, vec, by))
                 else:
                     dropped += 1
         scored.sort(key=lambda t: -t.score)

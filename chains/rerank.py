@@ -29,6 +29,7 @@ from langchain_core.embeddings import Embeddings
 from chains.candidates import Candidate
 from citerag.core.text import tokenize
 from citerag.index.contract import SearchIndex, as_search_index
+from loaders.row_text import scored_texts
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,7 @@ class SentenceReranker:
             for i in missing:
                 spans = sentence_spans(cands[i].content) or [(0, len(cands[i].content))]
                 spans_by[i] = spans
-                texts.extend(cands[i].content[s:e] for s, e in spans)
+                texts.extend(scored_texts(cands[i].content, spans, cands[i].meta))
             vecs = np.asarray(self.embeddings.embed_documents(texts), dtype=np.float32)
             row = 0
             for i in missing:
@@ -162,7 +163,8 @@ class SentenceReranker:
         key = (cand.key, cand.content, tuple(spans))
         got = self._terms.get(key)
         if got is None:
-            got = [frozenset(tokenize(cand.content[s:e])) for s, e in spans]
+            # a table row's sentence counts its headers too (loaders.row_text)
+            got = [frozenset(tokenize(t)) for t in scored_texts(cand.content, spans, cand.meta)]
             self._terms[key] = got
             while len(self._terms) > self._cache_size:
                 self._terms.popitem(last=False)

@@ -40,6 +40,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from loaders.base import ParsedDocument
 from loaders.blocks import BlockIndex, Table, TableRow
+from loaders.row_text import ROW_TEXT_KEY, row_texts
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -289,7 +290,8 @@ def chunk_document(
 
     Returns:
         Chunks in document order, each with its ``block_type`` in its metadata, and
-        ``ocr: True`` with the page's ``ocr_confidence`` when its page was read by OCR.
+        ``ocr: True`` with the page's ``ocr_confidence`` when its page was read by OCR, and
+        ``row_text`` (:func:`loaders.row_text.row_texts`) when table rows lie inside it.
 
     Raises:
         AssertionError: If a chunk cannot be located in the canonical text (a bug).
@@ -332,6 +334,9 @@ def chunk_document(
         kinds = index.kinds(chunk.start, chunk.end) if doc.blocks else []
         if chunk.metadata.get("block_type") != "table_row":
             chunk.metadata["block_type"] = kinds[0] if kinds else "paragraph"
+        described = row_texts(chunk.start, chunk.end, doc.tables) if doc.tables else []
+        if described:
+            chunk.metadata[ROW_TEXT_KEY] = described
         ocr = doc.ocr_pages.get(chunk.page) if chunk.page is not None else None
         if ocr is not None:
             chunk.metadata["ocr"] = True

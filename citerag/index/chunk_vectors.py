@@ -13,7 +13,9 @@ rules are written once:
   the chunks (about 5.7 texts per chunk on filings).
 
 Under both, a chunk whose own words are a single sentence reuses its chunk vector (which also
-covers the contextual header).
+covers the contextual header), and a sentence inside a table row is embedded as the row's
+described text, headers and table title included (:func:`loaders.row_text.scored_texts`; its
+span stays the verbatim row).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from langchain_core.documents import Document
@@ -31,6 +34,7 @@ from langchain_core.embeddings import Embeddings
 
 from citerag.embeddings import embed_texts, release_memory, span_pooler
 from citerag.index.sentence_table import SentenceVectors
+from loaders.row_text import scored_texts
 from loaders.sentences import sentence_spans
 
 #: Sentence vectors pooled from the chunk's own encoder pass.
@@ -167,6 +171,7 @@ def _embed_chunks(
         raise ValueError(f"{type(embedding).__name__} cannot pool contextual sentence vectors")
     t0 = time.perf_counter()
     contents = [str(d.metadata.get("content", d.page_content)) for d in documents]
+    metas = [d.metadata for d in documents]
     sent_spans = [sentence_spans(c) for c in contents]
     whole = [
         len(spans) == 1 and _is_whole(c, spans[0])
@@ -174,15 +179,16 @@ def _embed_chunks(
     ]
     seconds = {"split_sentences": time.perf_counter() - t0}
     if method == SEPARATE:
-        return _separate(embedding, texts, contents, sent_spans, whole, seconds)
+        return _separate(embedding, texts, contents, metas, sent_spans, whole, seconds)
     assert pooler is not None
-    return _contextual(embedding, pooler, texts, contents, sent_spans, whole, seconds)
+    return _contextual(embedding, pooler, texts, contents, metas, sent_spans, whole, seconds)
 
 
 def _separate(
     embedding: Embeddings,
     texts: list[str],
     contents: list[str],
+    metas: list[dict[str, Any]],
     sent_spans: list[list[tuple[int, int]]],
     whole: list[bool],
     seconds: dict[str, float],
@@ -194,10 +200,10 @@ def _separate(
     sentences) is embedded once; a sentence's vector depends only on its text.
     """
     sent_texts = [
-        c[s:e]
-        for c, spans, alone in zip(contents, sent_spans, whole, strict=True)
+        text
+        for c, spans, alone, meta in zip(contents, sent_spans, whole, metas, strict=True)
         if not alone
-        for s, e in spans
+        for text in scored_texts(c, spans, meta)
     ]
     unique = list(dict.fromkeys(sent_texts))
     t0 = time.perf_counter()
@@ -240,6 +246,7 @@ def _contextual(
     pooler: object,
     texts: list[str],
     contents: list[str],
+    metas: list[dict[str, Any]],
     sent_spans: list[list[tuple[int, int]]],
     whole: list[bool],
     seconds: dict[str, float],
@@ -261,9 +268,11 @@ def _contextual(
         if whole[i]:
             continue
         rows = pooled[i]
+        scored = scored_texts(contents[i], spans, metas[i])
         for j, (s, e) in enumerate(spans):
-            if j >= len(rows) or not rows[j].any():
-                alone_texts.append(contents[i][s:e])
+            # a table row's sentence is embedded with its headers, on its own
+            if j >= len(rows) or not rows[j].any() or scored[j] != contents[i][s:e]:
+                alone_texts.append(scored[j])
                 alone_at.append((i, j))
     if alone_texts:
         t1 = time.perf_counter()

@@ -1,0 +1,83 @@
+"""A table row's sentence scored with its headers, quoted verbatim.
+
+A table row's cells stand in the canonical text without their column names ("Oolong
+Leaf Co | Net 45"), so a sentence span over the row misses a question put in the header's
+words ("payment terms of the Oolong supplier"). At chunking, :func:`row_texts` records, per
+chunk, each table row lying inside it: its span within the chunk's ``content`` and its
+described text (the table's title and :meth:`~loaders.blocks.TableRow.describe`: headers and
+cells). The record is chunk metadata (``metadata["row_text"]``), so it is stored by both
+stores without a schema change, and an index built before it simply has none.
+
+:func:`scored_texts` then gives, for a chunk's sentence spans, the text each sentence is
+*scored* by: the row's described text for a sentence inside a row, else the sentence itself.
+The sentence vectors (at ingest), the reranker's lexical coverage and the extractive
+answerer's checks read it; the quote stays ``content[start:end]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from loaders.blocks import ROW_SEP, Table
+
+#: The chunk metadata key holding ``[[start, end, text], ...]`` (spans within ``content``).
+ROW_TEXT_KEY = "row_text"
+
+
+def row_texts(start: int, end: int, tables: Sequence[Table]) -> list[list[Any]]:
+    """The table rows inside ``[start, end)`` with their described text.
+
+    Args:
+        start: The chunk's first character in the canonical text.
+        end: One past its last character.
+        tables: The document's tables.
+
+    Returns:
+        ``[[row start, row end, described text], ...]`` relative to ``start``, in order; a row
+        overlapping an earlier one (tables read twice) is left out.
+    """
+    if start > end:
+        raise ValueError(f"start must not exceed end, got {start}-{end}")
+    found: list[list[Any]] = []
+    for table in tables:
+        if table.end <= start or table.start >= end:
+            continue
+        for row in table.rows:
+            if row.start >= start and row.end <= end and row.end > row.start:
+                described = row.describe()
+                text = ROW_SEP.join(p for p in (table.title, described) if p)
+                found.append([row.start - start, row.end - start, text])
+    found.sort(key=lambda r: (r[0], r[1]))
+    out: list[list[Any]] = []
+    for item in found:
+        if out and item[0] < out[-1][1]:
+            continue
+        out.append(item)
+    return out
+
+
+def scored_texts(
+    content: str, spans: Sequence[tuple[int, int]], meta: Mapping[str, Any] | None
+) -> list[str]:
+    """The text each sentence span is scored by.
+
+    Args:
+        content: The chunk's own words.
+        spans: Sentence spans within ``content``.
+        meta: The chunk's metadata (``None`` or without :data:`ROW_TEXT_KEY`: the sentences).
+
+    Returns:
+        Per span, its table row's described text when the span lies inside a row, else
+        ``content[start:end]``.
+    """
+    rows = (meta or {}).get(ROW_TEXT_KEY) or []
+    out: list[str] = []
+    for s, e in spans:
+        text = content[s:e]
+        for row in rows:
+            if row[0] <= s and e <= row[1] and text.strip():
+                text = str(row[2])
+                break
+        out.append(text)
+    return out

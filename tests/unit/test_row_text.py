@@ -1,0 +1,108 @@
+"""A table row's sentence is scored with its headers and quoted verbatim (loaders.row_text)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+
+from chains.candidates import Candidate
+from chains.rerank import SentenceReranker
+from citerag.index.bm25 import tokenize
+from citerag.index.chunk_vectors import SEPARATE, embed_chunks
+from loaders.chunking import ChunkSettings, chunk_document
+from loaders.registry import load_file
+from loaders.row_text import ROW_TEXT_KEY, row_texts, scored_texts
+from loaders.sentences import sentence_spans
+
+CSV = (
+    "Supplier,Tea,Payment terms,Lead time\n"
+    "Oolong Leaf Co,Oolong,Net 45,3 weeks\n"
+    "Assam Gardens,Assam,Net 30,5 weeks\n"
+)
+
+
+class _Recording(Embeddings):
+    """Records every text embedded; a vector derived from the text's length."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts.extend(texts)
+        return [[float(len(t)), 1.0, float(sum(map(ord, t)) % 97)] for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def _docs(path: Path) -> tuple[str, list[Document]]:
+    doc = load_file(path)
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d", "title": path.stem})
+    return doc.text, [Document(page_content=c.text, metadata=c.to_metadata()) for c in chunks]
+
+
+def test_row_sentence_is_scored_with_headers_and_quoted_verbatim(tmp_path: Path) -> None:
+    path = tmp_path / "suppliers.csv"
+    path.write_text(CSV, encoding="utf-8")
+    text, docs = _docs(path)
+    rows = [d for d in docs if d.metadata.get(ROW_TEXT_KEY)]
+    assert rows, "the CSV's rows are recorded on their chunk"
+    meta = rows[0].metadata
+    content = meta["content"]
+    spans = sentence_spans(content)
+    scored = scored_texts(content, spans, meta)
+    oolong = [i for i, (s, e) in enumerate(spans) if "Oolong Leaf Co" in content[s:e]]
+    assert len(oolong) == 1
+    i = oolong[0]
+    s, e = spans[i]
+    # the span is the verbatim row, without headers; its scored text has them
+    assert "Payment terms" not in content[s:e]
+    assert "Payment terms: Net 45" in scored[i] and "Supplier: Oolong Leaf Co" in scored[i]
+    assert text[meta["start"] + s : meta["start"] + e] == content[s:e]
+    # the ingest embeds the described row for that sentence; the stored span stays verbatim
+    emb = _Recording()
+    out = embed_chunks(emb, rows, sentence_vectors=True, method=SEPARATE)
+    assert out.sentences is not None
+    assert scored[i] in emb.texts
+    assert content[s:e] not in emb.texts
+    assert out.sentences[0][0] == spans
+    # the reranker's lexical coverage counts the header words
+    cand = Candidate(key="k", document=rows[0])
+    terms = SentenceReranker(emb)._sentence_terms(cand, spans)
+    assert {"payment", "terms"} <= terms[i]
+
+
+def test_document_without_tables_is_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "note.txt"
+    path.write_text(
+        "The Kestrel site is inspected each Tuesday. Ladders are checked by the lead.\n\n"
+        "Payment is due within thirty days.\n",
+        encoding="utf-8",
+    )
+    _, docs = _docs(path)
+    assert docs and all(ROW_TEXT_KEY not in d.metadata for d in docs)
+    emb = _Recording()
+    out = embed_chunks(emb, docs, sentence_vectors=True, method=SEPARATE)
+    assert out.sentences is not None
+    # the verbatim sentences are what is embedded and counted, as before the row texts existed
+    for d, (spans, vecs) in zip(docs, out.sentences, strict=True):
+        content = d.metadata["content"]
+        assert scored_texts(content, spans, d.metadata) == [content[s:e] for s, e in spans]
+        if len(spans) > 1:
+            want = np.asarray(emb.embed_documents([content[s:e] for s, e in spans]))
+            np.testing.assert_allclose(vecs.astype(np.float32), want.astype(np.float16))
+        cand = Candidate(key="k", document=d)
+        terms = SentenceReranker(_Recording())._sentence_terms(cand, spans)
+        assert terms == [frozenset(tokenize(content[s:e])) for s, e in spans]
+
+
+def test_row_texts_rejects_bad_span_and_skips_overlaps() -> None:
+    with pytest.raises(ValueError, match="5-2"):
+        row_texts(5, 2, [])
+    assert scored_texts("abc", [(0, 3)], None) == ["abc"]
+    meta = {ROW_TEXT_KEY: [[0, 3, "T — col: abc"]]}
+    assert scored_texts("abc def", [(0, 3), (4, 7)], meta) == ["T — col: abc", "def"]
