@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from loaders.blocks import ROW_SEP, Table
+from loaders.base import ROW_SEP, Table
 
 #: The chunk metadata key holding ``[[start, end, text], ...]`` (spans within ``content``).
 ROW_TEXT_KEY = "row_text"
