@@ -121,7 +121,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         args.index,
         model,
         chunking=ChunkSettings(
-            args.chunk_size, args.chunk_overlap, not args.no_header, table_rows=args.table_rows
+            args.chunk_size,
+            args.chunk_overlap,
+            not args.no_header,
+            table_rows=args.table_rows,
+            table_titles=not args.no_table_titles,
         ),
         sentence_vectors=not args.no_sentence_vectors,
         default_access=args.access,
@@ -327,6 +331,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="chunk tables by whole rows, each row's embedded text carrying the table's title "
         "and column headers (off by default: not better on the measured filings)",
+    )
+    sp.add_argument(
+        "--no-table-titles",
+        action="store_true",
+        help="do not add the title of the table a chunk is cut from to its embedded header "
+        "(on by default: it finds statement pages first more often)",
     )
     sp.add_argument(
         "--no-sentence-vectors",
