@@ -196,7 +196,7 @@ def test_pdf_citation_opens_the_cited_page_with_the_quote_highlighted(session_fa
     assert page.inner_text("#status") == "Answered"
     assert "annual_report_2025.pdf" in page.inner_text("#sources")
 
-    page.locator("#answer button.marker", has_text="[1]").click()
+    page.locator("#answer button.marker", has_text="[1]").first.click()
     viewer = s.wait_viewer()
     assert viewer.get_attribute("data-page") == "2"
     assert viewer.get_attribute("data-kind") == "pdf"
@@ -222,7 +222,7 @@ def test_pdf_citation_opens_the_cited_page_with_the_quote_highlighted(session_fa
         and first["x"] + first["width"] <= img_box["x"] + img_box["width"] + 1
     )
     assert img_box["y"] <= first["y"] < img_box["y"] + img_box["height"] * 0.25
-    marker = page.locator("#answer button.marker", has_text="[1]")
+    marker = page.locator("#answer button.marker", has_text="[1]").first
     assert marker.get_attribute("aria-pressed") == "true"
     s.assert_only_local_requests()
 
