@@ -42,7 +42,7 @@ from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
 from citerag.core.text import tokenize
 from citerag.index.contract import SearchIndex, as_search_index
-from loaders.row_text import scored_texts
+from loaders.row_text import row_span, scored_texts
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -536,9 +536,11 @@ class ExtractiveAnswerer:
             scored_by: list[str] = []
             for (s0, e), sim, vec, by in zip(spans, sims, vecs, row_scored, strict=True):
                 s = non_answers.leading_heading(content, s0, e)
-                sent = content[s:e]
                 if by == content[s0:e]:  # not a table row's: scored by what is quoted
-                    by = sent
+                    by = content[s:e]
+                else:  # a row's cells are quoted with their label: the whole row
+                    s, e = row_span(meta, s0, e) or (s, e)
+                sent = content[s:e]
                 terms = set(tokenize(by))
                 coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
                 # A heading or table cell is rarely an answer: prefer real sentences.

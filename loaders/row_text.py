@@ -81,3 +81,16 @@ def scored_texts(
                 break
         out.append(text)
     return out
+
+
+def row_span(meta: Mapping[str, Any] | None, start: int, end: int) -> tuple[int, int] | None:
+    """The span (within ``content``) of the table row holding ``[start, end)``, if any.
+
+    A sentence cut from inside a row (its cells, the label on a line of its own) is quoted as
+    the whole row, so a reader sees what the numbers are: ``Total revenue 412,860 371,540``
+    rather than ``412,860 371,540``.
+    """
+    for row in (meta or {}).get(ROW_TEXT_KEY) or []:
+        if row[0] <= start and end <= row[1]:
+            return int(row[0]), int(row[1])
+    return None

@@ -106,3 +106,17 @@ def test_row_texts_rejects_bad_span_and_skips_overlaps() -> None:
     assert scored_texts("abc", [(0, 3)], None) == ["abc"]
     meta = {ROW_TEXT_KEY: [[0, 3, "T — col: abc"]]}
     assert scored_texts("abc def", [(0, 3), (4, 7)], meta) == ["T — col: abc", "def"]
+
+
+def test_a_sentence_inside_a_row_is_quoted_as_the_whole_row() -> None:
+    from loaders.row_text import ROW_TEXT_KEY, row_span
+
+    content = "Intro.\nTotal revenue\n412,860\n371,540\nAfter."
+    start = content.index("Total")
+    end = content.index("\nAfter")
+    meta = {ROW_TEXT_KEY: [[start, end, "Total revenue — 2025: 412,860; 2024: 371,540"]]}
+    cells = content.index("412,860")
+    assert row_span(meta, cells, end) == (start, end)
+    assert content[start:end] == "Total revenue\n412,860\n371,540"
+    assert row_span(meta, 0, 6) is None  # "Intro." lies in no row
+    assert row_span(None, cells, end) is None
