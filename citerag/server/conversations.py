@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from citerag.server.documents import now_iso
+from citerag.server.sqlite_file import LazySqlite
 
 CONVERSATIONS_FILE = "conversations.sqlite3"
 #: Turns kept per user (older ones are dropped as new ones arrive).
@@ -86,20 +87,13 @@ class ConversationStore:
         self.path = path
         self.max_turns = max_turns
         self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None
+        self._sqlite = LazySqlite(
+            path, [_SCHEMA, "CREATE INDEX IF NOT EXISTS turns_user ON turns (user, id)"]
+        )
 
     def _db(self, *, create: bool) -> sqlite3.Connection | None:
-        """The connection, opened on first use; ``None`` while the file does not exist and
-        ``create`` is false (a server whose page is never used writes nothing)."""
-        if self._conn is None:
-            if not create and not self.path.exists():
-                return None
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(str(self.path), check_same_thread=False)
-            with self._conn:
-                self._conn.execute(_SCHEMA)
-                self._conn.execute("CREATE INDEX IF NOT EXISTS turns_user ON turns (user, id)")
-        return self._conn
+        """The connection (``None`` before the first write: see :class:`LazySqlite`)."""
+        return self._sqlite.get(create=create)
 
     def add(self, user: str, turn: Turn) -> None:
         """Append a turn to the user's conversation (dropping the oldest beyond the cap)."""
@@ -159,6 +153,4 @@ class ConversationStore:
     def close(self) -> None:
         """Close the database."""
         with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+            self._sqlite.close()

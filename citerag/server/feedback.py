@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from citerag.server.documents import advisory_key, now_iso
+from citerag.server.sqlite_file import LazySqlite
 
 log = logging.getLogger(__name__)
 
@@ -128,19 +129,11 @@ class SqliteFeedbackStore(FeedbackStore):
         """
         self.path = path
         self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None
+        self._sqlite = LazySqlite(path, [_SCHEMA])
 
     def _db(self, *, create: bool) -> sqlite3.Connection | None:
-        """The connection, opened on first use; ``None`` while the file does not exist and
-        ``create`` is false (a server that never receives a vote writes nothing)."""
-        if self._conn is None:
-            if not create and not self.path.exists():
-                return None
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(str(self.path), check_same_thread=False)
-            with self._conn:
-                self._conn.execute(_SCHEMA)
-        return self._conn
+        """The connection (``None`` before the first vote: see :class:`LazySqlite`)."""
+        return self._sqlite.get(create=create)
 
     def add(self, fb: Feedback) -> None:
         """Store a vote (replacing the same user's earlier vote on the same run)."""
@@ -198,9 +191,7 @@ class SqliteFeedbackStore(FeedbackStore):
     def close(self) -> None:
         """Close the database."""
         with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+            self._sqlite.close()
 
 
 class PgFeedbackStore(FeedbackStore):
