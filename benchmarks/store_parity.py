@@ -33,32 +33,13 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pg_store import pg_server, store_url  # the PostgreSQL benchmark's server and URLs
+
 log = logging.getLogger("store_parity")
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@contextmanager
-def pg_server(folder: Path) -> Iterator[str]:
-    """Start PostgreSQL from the ``pgserver`` wheel in ``folder``; yield its URI; stop it."""
-    import pgserver
-
-    folder.mkdir(parents=True, exist_ok=True)
-    server = pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
-        yield server.get_uri()
-    finally:
-        server.cleanup()
-
-
-def store_url(uri: str, namespace: str) -> str:
-    """A citerag store URL: ``uri`` with ``namespace`` added."""
-    return f"{uri}{'&' if '?' in uri else '?'}namespace={namespace}"
 
 
 def pick(questions: list[Any], n: int, seed: int) -> list[Any]:
