@@ -194,8 +194,9 @@ def cache_chunk_vectors(args: argparse.Namespace) -> None:
 
     Indexes that differ in one chunking knob share most embedded texts; this keeps the
     vector of every text embedded once (keyed by a hash of the text and the model), so only
-    the texts a knob changes are embedded again. Vectors are the model's own: a text is
-    embedded exactly as :func:`citerag.embeddings.embed_texts` would, in its own batch.
+    the texts a knob changes are embedded again. Vectors are the model's own, from
+    :func:`citerag.embeddings.embed_texts` (batched with the other texts not yet cached, which
+    changes a vector only by float rounding).
     """
     import hashlib
 
