@@ -85,7 +85,7 @@ class _Served:
 
     def graph(self) -> CompiledStateGraph:
         """The compiled graph of the current build (blocking: call it in a thread)."""
-        from citerag.index.builds import current_build
+        from citerag.stores.faiss.builds import current_build
 
         index_dir = Path(os.environ.get(INDEX_ENV) or DEFAULT_INDEX)
         build = current_build(index_dir)

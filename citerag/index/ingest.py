@@ -55,13 +55,6 @@ from tqdm.auto import tqdm
 
 from citerag.embeddings import EmbeddingModel
 from citerag.index.attached import with_attachments
-from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
-from citerag.index.chunk_vectors import SEPARATE, add_stage, recording_stages, sentence_method
-from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
-from citerag.index.handles import Build, IngestTarget, Run
-from citerag.index.loaded import RECORDS_FILE, open_build
-from citerag.index.location import is_store_url
-from citerag.index.manifest import MANIFEST_FILE, Manifest
 from citerag.index.plan import (
     ActionKind,
     CollectedSource,
@@ -69,8 +62,21 @@ from citerag.index.plan import (
     IngestPlan,
     plan_ingest,
 )
-from citerag.index.record_manager import SQLiteRecordManager
-from citerag.index.store import CiteragStore
+from citerag.stores.chunk_vectors import SEPARATE, add_stage, recording_stages, sentence_method
+from citerag.stores.faiss.builds import (
+    abort_build,
+    commit_build,
+    new_build_id,
+    start_build,
+    write_lock,
+)
+from citerag.stores.faiss.dense import DISTANCE, FAISS_INDEX_TYPE
+from citerag.stores.faiss.store import CiteragStore
+from citerag.stores.handles import Build, IngestTarget, Run
+from citerag.stores.loaded import RECORDS_FILE, open_build
+from citerag.stores.location import is_store_url
+from citerag.stores.manifest import MANIFEST_FILE, Manifest
+from citerag.stores.record_manager import SQLiteRecordManager
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
 from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings
@@ -92,7 +98,7 @@ from loaders.pipeline import (
 )
 
 if TYPE_CHECKING:
-    from citerag.index.pg_store import PostgresStore
+    from citerag.stores.postgres.store import PostgresStore
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +108,7 @@ MAX_WORKERS = 4
 LARGE_BYTES = STREAM_MIN_BYTES
 #: Stages of :attr:`IngestReport.stages`: in the parse workers (``parse``, ``chunk``), then in
 #: this process (``wait_parse``: blocked waiting for a parsed file; ``split_sentences``,
-#: ``embed_chunks``, ``embed_sentences``: see :func:`~citerag.index.chunk_vectors.embed_chunks`;
+#: ``embed_chunks``, ``embed_sentences``: see :func:`~citerag.stores.chunk_vectors.embed_chunks`;
 #: ``index_other``: the rest of ``index()``, i.e. record manager, hashing, FAISS and BM25
 #: writes; ``write``: saving the build; ``publish``: fsync, rename and swap, or the commit).
 STAGES = (
@@ -779,7 +785,7 @@ def publish_build(target: IngestTarget, build: Build, report: IngestReport, run:
     """Describe the build in its manifest and publish it atomically.
 
     A FAISS build folder is fsynced, renamed to the new build id and published by atomically
-    replacing the ``current`` symlink (:func:`~citerag.index.builds.commit_build`); a
+    replacing the ``current`` symlink (:func:`~citerag.stores.faiss.builds.commit_build`); a
     PostgreSQL build writes its manifest row and commits its transaction.
 
     Args:
@@ -829,7 +835,7 @@ def chunk_counts(store: CiteragStore | PostgresStore) -> Counter[str]:
 def target_for(index: Path | str) -> IngestTarget:
     """The ingest target of an index location (a directory, or a PostgreSQL store URL)."""
     if is_store_url(index):
-        from citerag.index.pg_index import PostgresTarget
+        from citerag.stores.postgres.index import PostgresTarget
 
         return PostgresTarget(str(index))
     return FaissTarget(Path(index))

@@ -110,7 +110,7 @@ def _cancel_generations_on_exit() -> None:
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start the index worker (which loads the model and the index); stop it on shutdown."""
-    from citerag.index.location import describe
+    from citerag.stores.location import describe
 
     worker: IndexWorker = app.state.worker
     settings: ServerSettings = app.state.settings

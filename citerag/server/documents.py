@@ -566,7 +566,7 @@ def advisory_key(url: Any, purpose: str) -> int:
 
 def channel(url: Any) -> Any:
     """The ``LISTEN``/``NOTIFY`` channel of a store's serving processes (an identifier;
-    :attr:`~citerag.index.pg_db.StoreURL.channel`, where ingest announces its builds too)."""
+    :attr:`~citerag.stores.postgres.db.StoreURL.channel`, where ingest announces its builds too)."""
     return url.channel
 
 
@@ -607,7 +607,7 @@ class PgDocumentRegistry:
         """
         from psycopg_pool import ConnectionPool
 
-        from citerag.index.pg_db import StoreURL
+        from citerag.stores.postgres.db import StoreURL
 
         self.url = StoreURL.parse(store_url)
         self.data_dir = data_dir

@@ -27,9 +27,9 @@ from langchain_core.embeddings import Embeddings
 
 from citerag.batching import DEFAULT_CACHE_SIZE, EmbeddingBatcher
 from citerag.embeddings import EmbeddingModel, check_precision
-from citerag.index.builds import current_build
-from citerag.index.location import IndexLocation, is_store_url
-from citerag.index.manifest import Manifest
+from citerag.stores.faiss.builds import current_build
+from citerag.stores.location import IndexLocation, is_store_url
+from citerag.stores.manifest import Manifest
 from loaders.chunking import ChunkSettings
 
 log = logging.getLogger(__name__)
@@ -223,7 +223,7 @@ class Engine:
         """Whether the index's current build differs from the published one."""
         snap = self._snapshot
         if is_store_url(self.index_dir):
-            from citerag.index.pg_index import current_build_id
+            from citerag.stores.postgres.index import current_build_id
 
             build_id = current_build_id(str(self.index_dir))
             return build_id is not None and (snap is None or build_id != snap.build_id)
@@ -243,7 +243,7 @@ class Engine:
         Raises:
             Exception: Whatever loading raised (the previous snapshot stays published).
         """
-        from citerag.index.loaded import IndexNotFoundError
+        from citerag.stores.loaded import IndexNotFoundError
         from graphs.deps import GraphDeps
         from graphs.rag import build_graph
 
@@ -294,10 +294,10 @@ class Engine:
 
         ``GraphDeps.from_index`` would open a new store (a new connection pool) per reload;
         a published change needs no new store, only its manifest and calibration, so the
-        same :class:`~citerag.index.pg_store.PostgresStore` serves every build.
+        same :class:`~citerag.stores.postgres.store.PostgresStore` serves every build.
         """
-        from citerag.index.calibration import read_calibration
-        from citerag.index.pg_index import open_postgres
+        from citerag.stores.calibration import read_calibration
+        from citerag.stores.postgres.index import open_postgres
         from graphs.deps import GraphDeps
 
         loaded = open_postgres(str(self.index_dir), model, store=self._pg_store)

@@ -212,7 +212,7 @@ class PgFeedbackStore(FeedbackStore):
         from psycopg import sql
         from psycopg_pool import ConnectionPool
 
-        from citerag.index.pg_db import StoreURL
+        from citerag.stores.postgres.db import StoreURL
 
         if pool_size < 1:
             raise ValueError(f"pool_size must be at least 1, not {pool_size}")

@@ -30,8 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from citerag.index.location import IndexLocation
-from citerag.index.manifest import Manifest
 from citerag.server.documents import (
     DocumentRecord,
     PgDocumentRegistry,
@@ -41,6 +39,8 @@ from citerag.server.documents import (
     channel,
 )
 from citerag.server.engine import Engine
+from citerag.stores.location import IndexLocation
+from citerag.stores.manifest import Manifest
 
 if TYPE_CHECKING:
     from citerag.index.ingest import IngestReport
@@ -282,7 +282,7 @@ class IndexWorker:
                 snap = None
         if snap is not None and snap.build_id == build_id:
             return snap.manifest
-        from citerag.index.loaded import read_manifest  # not served: what the disk holds
+        from citerag.stores.loaded import read_manifest  # not served: what the disk holds
 
         return read_manifest(self.index_dir)
 
@@ -641,8 +641,8 @@ class SharedIndexWorker(CoordinatedIndexWorker):
     def _published_build(self) -> str | None:
         """The store's published build id, read on this worker's own connection (the short
         ``build_id`` meta row; the manifest's field for a store written before it existed)."""
-        from citerag.index.pg_db import read_meta
-        from citerag.index.pg_index import BUILD_ID_KEY, MANIFEST_KEY
+        from citerag.stores.postgres.db import read_meta
+        from citerag.stores.postgres.index import BUILD_ID_KEY, MANIFEST_KEY
 
         url = self.pg_registry.url
         conn = self._connection()

@@ -194,13 +194,13 @@ def stop(p: Proc) -> None:
 def db(url: str) -> Any:
     import psycopg
 
-    from citerag.index.pg_db import StoreURL
+    from citerag.stores.postgres.db import StoreURL
 
     return psycopg.connect(StoreURL.parse(url).conninfo, autocommit=True)
 
 
 def rows(url: str, query: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-    from citerag.index.pg_db import StoreURL
+    from citerag.stores.postgres.db import StoreURL
 
     ns = StoreURL.parse(url).namespace
     with db(url) as conn:

@@ -1,4 +1,4 @@
-"""The store contract (:class:`citerag.index.contract.SearchIndex`) on both stores.
+"""The store contract (:class:`citerag.stores.contract.SearchIndex`) on both stores.
 
 Haystack's document-store pattern: one class holds the behaviour the graph relies on, and it
 runs on every store through the module-scoped ``sample_location`` fixture (the sample corpus
@@ -15,8 +15,8 @@ import pytest
 
 from chains.retrieval import access_filter
 from citerag.core.text import tokenize
-from citerag.index.contract import SearchIndex
-from citerag.index.loaded import load_index
+from citerag.stores.contract import SearchIndex
+from citerag.stores.loaded import load_index
 
 pytestmark = pytest.mark.integration
 

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from citerag.index.location import is_store_url
+from citerag.stores.location import is_store_url
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def read_calibration(index_dir: Path | str) -> dict[str, Any]:
     PostgreSQL index keeps its calibration in its meta table.
     """
     if is_store_url(index_dir):
-        from citerag.index.pg_index import read_pg_calibration
+        from citerag.stores.postgres.index import read_pg_calibration
 
         raw = read_pg_calibration(str(index_dir))
         return {k: v for k, v in raw.items() if isinstance(v, dict) and "threshold" in v}
@@ -59,7 +59,7 @@ def write_calibration(index_dir: Path | str, entries: dict[str, dict[str, Any]])
     A PostgreSQL index gets them in its meta table (the URL is returned).
     """
     if is_store_url(index_dir):
-        from citerag.index.pg_index import write_pg_calibration
+        from citerag.stores.postgres.index import write_pg_calibration
 
         write_pg_calibration(str(index_dir), entries)
         return str(index_dir)
@@ -85,7 +85,7 @@ def reset_calibration(index_dir: Path | str) -> Path | str | None:
         had none.
     """
     if is_store_url(index_dir):
-        from citerag.index.pg_index import reset_pg_calibration
+        from citerag.stores.postgres.index import reset_pg_calibration
 
         return str(index_dir) if reset_pg_calibration(str(index_dir)) else None
     path = calibration_path(index_dir)

@@ -4,7 +4,7 @@ Every entry point (``citerag ingest/ask/serve/eval --index``, ``load_index``,
 ``GraphDeps.from_index``, the server) takes one *index location*; this module is the one
 place that tells the two kinds apart, without importing any database driver. It imports
 nothing of the project (the bottom of :mod:`citerag.index`); the check that reads a
-location's manifest is :func:`citerag.index.loaded.check_index`.
+location's manifest is :func:`citerag.stores.loaded.check_index`.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ default; ``?namespace=team_a`` in the URL keeps several indexes in one database)
 ``<ns>_sentences``
     sentence spans and float16 vectors per chunk (for the second stage), deleted with it.
 ``<ns>_records``
-    LangChain's indexing-API record manager (:mod:`citerag.index.pg_records`).
+    LangChain's indexing-API record manager (:mod:`citerag.stores.postgres.records`).
 ``<ns>_terms``
     document frequencies of the keyword leg's lexemes, plus the chunk count and total
-    length (:mod:`citerag.index.pg_keyword`), kept in the writer's transaction.
+    length (:mod:`citerag.stores.postgres.keyword`), kept in the writer's transaction.
 ``<ns>_meta``
     the manifest (embedding model, dimension, chunking, build id, document ledger) and the
     gate calibration, as JSONB.
@@ -39,7 +39,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import sql
 
-from citerag.index.location import is_store_url, redact_url
+from citerag.stores.location import is_store_url, redact_url
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +288,7 @@ def writer_lock(url: StoreURL) -> Iterator[psycopg.Connection[Any]]:
         conn.close()
 
 
-# The keyword leg's statistics (citerag.index.pg_keyword): kept with the schema, since
+# The keyword leg's statistics (citerag.stores.postgres.keyword): kept with the schema, since
 # ensure_schema backfills them when it creates the terms table.
 def _stats_sql(url: StoreURL, ids: Sequence[str] | None, sign: str) -> list[tuple[Any, list[Any]]]:
     chunks, terms = url.table("chunks"), url.table("terms")

@@ -1,7 +1,7 @@
 """Open an index for reading: the store, its manifest and the model check.
 
 An index location is a directory of FAISS builds or a PostgreSQL store URL
-(:mod:`citerag.index.location`); :func:`load_index`, :func:`read_manifest` and
+(:mod:`citerag.stores.location`); :func:`load_index`, :func:`read_manifest` and
 :func:`check_index` take either. :func:`check_index` reads a location's manifest without
 loading any model, so a missing or unreadable index (or an unreachable store) is reported
 before a model loads.
@@ -13,9 +13,10 @@ import json
 from pathlib import Path
 
 from citerag.embeddings import EmbeddingModel
-from citerag.index.builds import current_build
-from citerag.index.handles import LoadedIndex
-from citerag.index.location import (
+from citerag.stores.faiss.builds import current_build
+from citerag.stores.faiss.store import CiteragStore
+from citerag.stores.handles import LoadedIndex
+from citerag.stores.location import (
     BUILD_FILES,
     IndexLocation,
     IndexNotFoundError,
@@ -23,8 +24,7 @@ from citerag.index.location import (
     describe,
     is_store_url,
 )
-from citerag.index.manifest import MANIFEST_FILE, IndexMismatchError, Manifest
-from citerag.index.store import CiteragStore
+from citerag.stores.manifest import MANIFEST_FILE, IndexMismatchError, Manifest
 
 RECORDS_FILE = "records.sqlite"
 
@@ -42,7 +42,7 @@ def open_build(
         model: The configured embedding model.
         sentence_vectors: Embed sentences of chunks added later; ``None`` keeps what the
             build was made with (so a store built without them does not start adding some).
-        writer: Open it for writing (see :class:`~citerag.index.store.CiteragStore`).
+        writer: Open it for writing (see :class:`~citerag.stores.faiss.store.CiteragStore`).
 
     Raises:
         IndexMismatchError: Built with another model or dimension.
@@ -74,7 +74,7 @@ def load_index(index_dir: IndexLocation, model: EmbeddingModel) -> LoadedIndex:
         IndexMismatchError: Built with another model or dimension.
     """
     if is_store_url(index_dir):
-        from citerag.index.pg_index import open_postgres
+        from citerag.stores.postgres.index import open_postgres
 
         return open_postgres(str(index_dir), model)
     index_dir = Path(index_dir)
@@ -89,7 +89,7 @@ def load_index(index_dir: IndexLocation, model: EmbeddingModel) -> LoadedIndex:
 def read_manifest(index_dir: IndexLocation) -> Manifest:
     """Read the current manifest without loading any model."""
     if is_store_url(index_dir):
-        from citerag.index.pg_index import read_pg_manifest
+        from citerag.stores.postgres.index import read_pg_manifest
 
         manifest = read_pg_manifest(str(index_dir))
         if manifest is None:
@@ -170,7 +170,7 @@ def _dir_manifest(index_dir: Path) -> Manifest:
 def _store_manifest(url: str) -> Manifest:
     import psycopg
 
-    from citerag.index.pg_index import read_pg_manifest
+    from citerag.stores.postgres.index import read_pg_manifest
 
     shown = describe(url)
     try:

@@ -1,9 +1,9 @@
 """The records the generic index code and its two backends (FAISS, PostgreSQL) pass each other.
 
-* :class:`LoadedIndex` — an index opened for reading (:func:`citerag.index.loaded.load_index`).
+* :class:`LoadedIndex` — an index opened for reading (:func:`citerag.stores.loaded.load_index`).
 * :class:`Build`, :class:`Run` and :class:`IngestTarget` — one ingest phase's build, the run's
   settings, and where a run writes (:mod:`citerag.index.ingest`;
-  :class:`~citerag.index.pg_index.PostgresTarget` is the PostgreSQL target).
+  :class:`~citerag.stores.postgres.index.PostgresTarget` is the PostgreSQL target).
 
 They live here, below both the dispatching modules (``loaded``, ``ingest``) and the
 PostgreSQL backend (``pg_index``), so that neither imports the other's internals and the
@@ -18,17 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from citerag.index.chunk_vectors import SEPARATE, sentence_method
-from citerag.index.manifest import Manifest
+from citerag.stores.chunk_vectors import SEPARATE, sentence_method
+from citerag.stores.manifest import Manifest
 from loaders.chunking import ChunkSettings
 from loaders.pipeline import STREAM_MIN_BYTES
 
 if TYPE_CHECKING:
     from citerag.embeddings import EmbeddingModel
-    from citerag.index.pg_records import PostgresRecordManager
-    from citerag.index.pg_store import PostgresStore
-    from citerag.index.record_manager import SQLiteRecordManager
-    from citerag.index.store import CiteragStore
+    from citerag.stores.faiss.store import CiteragStore
+    from citerag.stores.postgres.records import PostgresRecordManager
+    from citerag.stores.postgres.store import PostgresStore
+    from citerag.stores.record_manager import SQLiteRecordManager
 
 log = logging.getLogger(__name__)
 
