@@ -31,12 +31,9 @@ QUIET_ENV = {"HF_HUB_DISABLE_PROGRESS_BARS": "1"}
 
 def index_location(text: str) -> Path | str:
     """Parse ``--index``/``--store``: a store URL stays a string, anything else is a path."""
-    from citerag.stores.location import is_store_url
+    from citerag.stores.dispatch import backend_for
 
-    if is_store_url(text):
-        from citerag.stores.postgres.db import StoreURL
-
-        StoreURL.parse(text)  # a bad URL fails at parse time, naming the parameter
+    if backend_for(text).directory is None:  # a bad URL fails here, naming the parameter
         return text
     if "://" in text:
         raise argparse.ArgumentTypeError(

@@ -24,8 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citerag.stores.location import is_store_url
-
 if TYPE_CHECKING:
     from citerag.eval.judge import GenerationRun
 
@@ -381,7 +379,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.eval.plots import plot_calibration
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import EvalConfig, generate_answers, parse_config
-    from citerag.stores.calibration import calibration_path, write_calibration
+    from citerag.stores.calibration import write_calibration
+    from citerag.stores.dispatch import backend_for
     from citerag.stores.location import describe
     from graphs.rag import build_graph
 
@@ -445,7 +444,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     sample = policy.SampleRule()
     n_bluff = len(result.negatives[bluff_set].unanswerable)
     decision = policy.decide_write(sample, len(result.run.answerable), n_bluff, bluff_set, kept)
-    target = str(args.index) if is_store_url(args.index) else str(calibration_path(args.index))
+    backend = backend_for(args.index)
+    target = backend.calibration_place()
     written = None
     refused = bool(decision.blockers) and not args.force
     if not refused and (args.write or (not args.json and _ask_to_write(target))):
@@ -453,8 +453,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     plot_path: Path | None = None
     if args.plot:
         plot_path = Path(args.plot)
-    elif written is not None and not is_store_url(args.index):
-        plot_path = Path(args.index) / "calibration.png"
+    elif written is not None and backend.directory is not None:
+        plot_path = backend.directory / "calibration.png"
     if plot_path is not None:
         plot_calibration(
             cals,

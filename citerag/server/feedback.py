@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citerag.server.documents import advisory_key, now_iso
 from citerag.server.sqlite_file import LazySqlite
+from citerag.stores.postgres.registry import advisory_key
+from citerag.stores.registry import now_iso
 
 log = logging.getLogger(__name__)
 

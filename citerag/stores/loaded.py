@@ -2,63 +2,22 @@
 
 An index location is a directory of FAISS builds or a PostgreSQL store URL
 (:mod:`citerag.stores.location`); :func:`load_index`, :func:`read_manifest` and
-:func:`check_index` take either. :func:`check_index` reads a location's manifest without
-loading any model, so a missing or unreadable index (or an unreachable store) is reported
-before a model loads.
+:func:`check_index` take either and ask its backend (:func:`~citerag.stores.dispatch.
+backend_for`). :func:`check_index` reads a location's manifest without loading any model, so
+a missing or unreadable index (or an unreachable store) is reported before a model loads.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from citerag.embeddings import EmbeddingModel
-from citerag.stores.faiss.builds import current_build
-from citerag.stores.faiss.store import CiteragStore
+from citerag.stores.dispatch import backend_for
 from citerag.stores.handles import LoadedIndex
-from citerag.stores.location import (
-    BUILD_FILES,
-    IndexLocation,
-    IndexNotFoundError,
-    IndexUnavailableError,
-    describe,
-    is_store_url,
-)
-from citerag.stores.manifest import MANIFEST_FILE, IndexMismatchError, Manifest
+from citerag.stores.location import IndexLocation, IndexNotFoundError
+from citerag.stores.manifest import IndexMismatchError, Manifest
 
-RECORDS_FILE = "records.sqlite"
-
-
-def open_build(
-    build_dir: Path,
-    model: EmbeddingModel,
-    sentence_vectors: bool | None = None,
-    writer: bool = False,
-) -> LoadedIndex:
-    """Load one build folder, refusing a different embedding model.
-
-    Args:
-        build_dir: The build folder.
-        model: The configured embedding model.
-        sentence_vectors: Embed sentences of chunks added later; ``None`` keeps what the
-            build was made with (so a store built without them does not start adding some).
-        writer: Open it for writing (see :class:`~citerag.stores.faiss.store.CiteragStore`).
-
-    Raises:
-        IndexMismatchError: Built with another model or dimension.
-    """
-    manifest = Manifest.load(build_dir)
-    manifest.check_embedding(model.name, model.dimension)
-    if sentence_vectors is None:
-        sentence_vectors = bool(manifest.index.get("sentence_vectors", True))
-    store = CiteragStore.load(
-        build_dir,
-        model.embeddings,
-        model.dimension,
-        sentence_vectors=sentence_vectors,
-        writer=writer,
-    )
-    return LoadedIndex(store=store, manifest=manifest, build_dir=build_dir, location=str(build_dir))
+if TYPE_CHECKING:
+    from citerag.embeddings import EmbeddingModel
 
 
 def load_index(index_dir: IndexLocation, model: EmbeddingModel) -> LoadedIndex:
@@ -73,38 +32,21 @@ def load_index(index_dir: IndexLocation, model: EmbeddingModel) -> LoadedIndex:
         IndexNotFoundError: Nothing has been ingested into ``index_dir``.
         IndexMismatchError: Built with another model or dimension.
     """
-    if is_store_url(index_dir):
-        from citerag.stores.postgres.index import open_postgres
-
-        return open_postgres(str(index_dir), model)
-    index_dir = Path(index_dir)
-    build = current_build(index_dir)
-    if build is None:
-        raise IndexNotFoundError(
-            f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
-        )
-    return open_build(build, model)
+    return backend_for(index_dir).open(model)
 
 
 def read_manifest(index_dir: IndexLocation) -> Manifest:
-    """Read the current manifest without loading any model."""
-    if is_store_url(index_dir):
-        from citerag.stores.postgres.index import read_pg_manifest
+    """Read the current manifest without loading any model.
 
-        manifest = read_pg_manifest(str(index_dir))
-        if manifest is None:
-            raise IndexNotFoundError(f"no index at {index_dir}")
-        return manifest
-    build = current_build(Path(index_dir))
-    if build is None:
-        raise IndexNotFoundError(f"no index in {index_dir}")
-    return Manifest.load(build)
-
-
-def _ingest_hint(location: IndexLocation) -> str:
-    shown = describe(location)
-    target = f"'{shown}'" if is_store_url(location) else shown
-    return f"run `citerag ingest PATH --index {target}` first"
+    Raises:
+        IndexNotFoundError: Nothing has been ingested into ``index_dir``.
+    """
+    backend = backend_for(index_dir)
+    manifest = backend.read_manifest()
+    if manifest is None:
+        where = "in" if backend.directory is not None else "at"
+        raise IndexNotFoundError(f"no index {where} {backend.describe()}")
+    return manifest
 
 
 def check_index(location: IndexLocation, embedding_model: str | None = None) -> Manifest:
@@ -129,63 +71,13 @@ def check_index(location: IndexLocation, embedding_model: str | None = None) -> 
             cannot be reached.
         IndexMismatchError: The index was built with another embedding model.
     """
-    manifest = (
-        _store_manifest(str(location)) if is_store_url(location) else _dir_manifest(Path(location))
-    )
+    backend = backend_for(location)
+    manifest = backend.check()
     built = manifest.embedding.get("model") if isinstance(manifest.embedding, dict) else None
     if embedding_model is not None and built != embedding_model:
         raise IndexMismatchError(
-            f"the index at {describe(location)} was built with embedding model {built!r} but "
+            f"the index at {backend.describe()} was built with embedding model {built!r} but "
             f"{embedding_model!r} is configured: configure that model (--embedding-model {built}) "
             "or ingest into a new --index directory"
         )
-    return manifest
-
-
-def _dir_manifest(index_dir: Path) -> Manifest:
-    build = current_build(index_dir)
-    if build is None:
-        raise IndexNotFoundError(f"no index in {index_dir}: {_ingest_hint(index_dir)}")
-    path = build / MANIFEST_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(raw, dict):
-            raise ValueError("not a JSON object")
-        manifest = Manifest.from_json(raw)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        reason = f"no {exc} field" if isinstance(exc, KeyError) else str(exc).splitlines()[0]
-        raise IndexUnavailableError(
-            f"the index in {index_dir} cannot be read ({path}: {reason or type(exc).__name__}); "
-            "ingest again into a new --index directory"
-        ) from exc
-    missing = [name for name in BUILD_FILES if not (build / name).is_file()]
-    if missing:
-        raise IndexUnavailableError(
-            f"the index in {index_dir} cannot be read ({build} has no {', '.join(missing)}); "
-            "ingest again into a new --index directory"
-        )
-    return manifest
-
-
-def _store_manifest(url: str) -> Manifest:
-    import psycopg
-
-    from citerag.stores.postgres.index import read_pg_manifest
-
-    shown = describe(url)
-    try:
-        manifest = read_pg_manifest(url)
-    except psycopg.OperationalError as exc:
-        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise IndexUnavailableError(
-            f"cannot connect to the PostgreSQL store {shown} ({reason}): start the server "
-            "or check --store / $CITERAG_STORE"
-        ) from exc
-    except (ValueError, KeyError, TypeError) as exc:
-        raise IndexUnavailableError(
-            f"the index at {shown} cannot be read (its manifest: {exc!r}); "
-            "ingest again under a new namespace"
-        ) from exc
-    if manifest is None:
-        raise IndexNotFoundError(f"no index at {shown}: {_ingest_hint(url)}")
     return manifest

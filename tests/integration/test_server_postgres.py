@@ -279,7 +279,7 @@ def test_store_url_settings_keep_the_url_and_follow_precedence(tmp_path: Path, p
         load_settings(both, env={})
     with pytest.raises(ValueError, match="store"):
         load_settings(env={"CITERAG_STORE": "mysql://x/y"})
-    # several writing processes on an index directory are allowed (SharedDirectoryWorker)
+    # several writing processes on an index directory are allowed (a coordinated IndexWorker)
     assert load_settings(env={"CITERAG_WORKERS": "2"}).workers == 2
 
 

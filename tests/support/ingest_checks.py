@@ -11,8 +11,8 @@ from typing import Any
 from langchain_core.documents import Document
 
 from citerag.stores.faiss.builds import current_build
+from citerag.stores.faiss.open import RECORDS_FILE
 from citerag.stores.faiss.store import CiteragStore
-from citerag.stores.loaded import RECORDS_FILE
 from citerag.stores.record_manager import SQLiteRecordManager
 from loaders.attachments import MARK, load_attachment, read_attachment
 from loaders.registry import load_file
@@ -121,9 +121,9 @@ def clone_index(index_dir: Path, dest: Path) -> Path:
 
 def stored_record_keys(location: Path | str, group_ids: list[str] | None = None) -> list[str]:
     """Record-manager keys of an index on either store (optionally of some documents)."""
-    from citerag.stores.location import is_store_url
+    from citerag.stores.dispatch import backend_for
 
-    if not is_store_url(location):
+    if backend_for(location).directory is not None:
         return record_keys(Path(location), group_ids)
     from citerag.stores.postgres.db import StoreURL, connect
     from citerag.stores.postgres.records import PostgresRecordManager

@@ -100,10 +100,10 @@ def empty_store(location: Path | str, embedding_model, *, sentence_vectors: bool
     A FAISS location gives an in-memory ``CiteragStore``; a PostgreSQL URL gets its tables
     created and a ``PostgresStore`` whose every write commits at once.
     """
+    from citerag.stores.dispatch import backend_for
     from citerag.stores.faiss.store import CiteragStore
-    from citerag.stores.location import is_store_url
 
-    if not is_store_url(location):
+    if backend_for(location).directory is not None:
         return CiteragStore(
             embedding_model.embeddings, embedding_model.dimension, sentence_vectors=sentence_vectors
         )
