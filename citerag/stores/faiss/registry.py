@@ -221,8 +221,8 @@ class SharedDocumentRegistry(DocumentRegistry):
 
     ``citerag serve --workers N`` on an index directory: every process accepts uploads and
     deletes, and one of them (whichever holds the job lock, see
-    :class:`~citerag.stores.faiss.coordination.DirectoryCoordination`) applies them. The file keeps its
-    format; what changes is how it is used:
+    :class:`~citerag.stores.faiss.coordination.DirectoryCoordination`) applies them. The file
+    keeps its format; what changes is how it is used:
 
     * **Every change is read, changed and written under an exclusive** ``flock`` on
       ``documents.lock`` beside it (and this process's own thread lock), so a change by
