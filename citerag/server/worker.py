@@ -624,8 +624,8 @@ def worker_for(
         engine: The server's engine.
         registry: The registry ``backend`` opened for the server.
         backend: The index's backend.
-        read_only: The server is read-only (a PostgreSQL store's registry is shared: its
-            worker is coordinated all the same, as its routes refuse writes).
+        read_only: The server is read-only (an index directory's: the settings refuse
+            ``read_only`` with a PostgreSQL store, whose processes all share its registry).
         watch_interval: Seconds between checks for builds published by others.
     """
     if isinstance(registry, SharedRegistry) and registry.shared:

@@ -404,8 +404,8 @@ class PostgresStore(CosineSearch):
     ) -> PostgresStore:
         """Not supported: open an index with ``citerag ingest --store URL`` instead."""
         raise NotImplementedError(
-            "PostgresStore is created by `citerag ingest --store URL` (or citerag.index."
-            "pg_index.open_postgres), which also writes its manifest"
+            "PostgresStore is created by `citerag ingest --store URL` (or citerag.stores."
+            "postgres.index.open_postgres), which also writes its manifest"
         )
 
     # -- helpers ---------------------------------------------------------------------------
