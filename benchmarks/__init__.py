@@ -1,4 +1,5 @@
-"""citerag's benchmarks: each a module, run from the repository root as ``python -m benchmarks.NAME``.
+"""citerag's benchmarks: each a module, run from the repository root as
+``python -m benchmarks.NAME``.
 
 Shared parts are in :mod:`benchmarks.common` (arguments, data sets and indexes, the one latency
 percentile, servers on loopback, PostgreSQL from the ``pgserver`` wheel); Wilson intervals and

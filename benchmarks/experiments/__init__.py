@@ -1,8 +1,9 @@
 """One-off studies: each answered one question once, and its answer is in the docs' prose.
 
 Run as ``python -m benchmarks.experiments.NAME``; they share :mod:`benchmarks.common` with the
-standing benchmarks but write no result file (``benchmarks/results/``) and no table of the docs
-is generated from them. Kept so a study can be repeated on new code or data.
+standing benchmarks. The tables of theirs the docs quote come from result files like any other
+(``benchmarks/results/``; transcribed from the published tables until a study is re-run). Kept
+so a study can be repeated on new code or data.
 
 * ``calibrate_outcome`` — calibrating the gate on the full graph's outcome vs the gate alone.
 * ``chunking_study`` — chunking strategies A–F on SQuAD 2.0 (boundaries, overlap, header).
