@@ -24,6 +24,7 @@ from, no machine, and its ``provenance`` says so; the rendered table says so too
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import importlib.metadata
 import json
@@ -84,10 +85,8 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     ram_gib: float | None = None
-    try:
+    with contextlib.suppress(ValueError, OSError, AttributeError):
         ram_gib = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
-    except (ValueError, OSError, AttributeError):
-        pass
     try:
         torch: str | None = importlib.metadata.version("torch")  # without importing torch
     except importlib.metadata.PackageNotFoundError:
