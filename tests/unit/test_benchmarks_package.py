@@ -136,3 +136,15 @@ def test_copy_of_docs_is_current(tmp_path):
     docs = tmp_path / "docs"
     shutil.copytree(REPO / "docs", docs)
     assert report.update(docs, check=True) == []
+
+
+def test_the_one_percentile_is_nearest_rank():
+    from benchmarks.common import ms, percentile
+
+    values = [float(v) for v in range(1, 101)]  # 1..100
+    assert percentile(values, 50) == 50.0 and percentile(values, 95) == 95.0
+    assert percentile(values, 100) == 100.0 and percentile([3.0, 1.0, 2.0], 50) == 2.0
+    assert percentile([1.0, 2.0], 50) == 1.0  # an observed value, never an interpolation
+    assert ms([0.0123], 50) == 12.3 and ms([], 50) is None
+    with pytest.raises(ValueError, match="in \\(0, 100\\]"):
+        percentile(values, 0)
