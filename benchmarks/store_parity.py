@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pg_store import pg_server, store_url  # the PostgreSQL benchmark's server and URLs
+from benchmarks.common import pg_server, store_url
 
 log = logging.getLogger("store_parity")
 ROOT = Path(__file__).resolve().parents[1]
