@@ -51,8 +51,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-# the PostgreSQL benchmark's server and URLs (run with -m: `benchmarks` is a namespace package)
-from benchmarks.pg_store import pg_server, store_url
+from benchmarks.common import pg_server, store_url
 
 log = logging.getLogger("store_parity")
 ROOT = Path(__file__).resolve().parents[1]
