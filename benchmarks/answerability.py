@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/answerability.py [--max-ood-rate 0.05] [--write-model]
+    .venv/bin/python -m benchmarks.answerability [--max-ood-rate 0.05] [--write-model]
 
 The score gate the project shipped compares one score (``sentence-hybrid`` ≥ 0.55, calibrated
 on SQuAD, whose questions were written while reading the paragraph) and refuses questions in
@@ -31,7 +31,7 @@ import json
 import random
 from typing import Any
 
-from eval_common import (
+from benchmarks.common import (
     DEVSET,
     REPO,
     cached_embeddings,

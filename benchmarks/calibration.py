@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/calibration.py [--max-bluff 0.10] [--no-financebench]
+    .venv/bin/python -m benchmarks.calibration [--max-bluff 0.10] [--no-financebench]
 
 1. SQuAD 2.0 index (16 articles): positives = the 2,910 answerable questions; negatives =
    (a) SQuAD's own 3,168 unanswerable questions (adversarial in-domain near-misses) and
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eval_common import (
+from benchmarks.common import (
     cached_embeddings,
     dataset,
     index_dir,

@@ -3,7 +3,7 @@ time to first token against time to the whole answer.
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/chat_endpoint.py [-n 40] [--timeout-s 1.0] [--pace-ms 15]
+    .venv/bin/python -m benchmarks.chat_endpoint [-n 40] [--timeout-s 1.0] [--pace-ms 15]
 
 Everything runs through the real compiled graph over the bundled sample corpus
 (``benchmarks/out/work/sample/index``) and the real ``langchain-openai`` client, against the
@@ -26,7 +26,7 @@ import statistics
 import time
 from typing import Any
 
-from eval_common import REPO, _index_name, log, model, parser, sample, write
+from benchmarks.common import REPO, _index_name, log, model, parser, sample, write
 
 
 def _rows(args: Any) -> list[tuple[str, list[Any], str]]:

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/cold_start.py [--index DIR] [-n 5] [--question "..."]
+    .venv/bin/python -m benchmarks.cold_start [--index DIR] [-n 5] [--question "..."]
         [--tree OTHER_CHECKOUT ...]
 
 Each run is ``python -m citerag ask QUESTION --index DIR`` in a new process, from a checkout's

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/constraints_eval.py \
+    .venv/bin/python -m benchmarks.constraints_eval \
         [--sets financebench,financebench-dev,squad,scifact] [--max-company-pages 450] \
         [--limit N] [--no-generate]
 
@@ -55,30 +55,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-
-def _code_from_argv() -> str | None:
-    """``--code DIR`` read before anything imports the library, so ``DIR``'s code is used."""
-    for i, arg in enumerate(sys.argv):
-        if arg == "--code" and i + 1 < len(sys.argv):
-            return sys.argv[i + 1]
-        if arg.startswith("--code="):
-            return arg.split("=", 1)[1]
-    return None
-
-
-from eval_common import (  # noqa: E402
+from benchmarks.common import (
     REPO,
     cached_embeddings,
+    code_from_argv,
     index_dir,
     log,
     model,
     parser,
     save_embeddings,
+    use_library_from,
     write,
 )
-
-if _code_from_argv():  # after eval_common, which puts this checkout first on the path
-    sys.path.insert(0, str(Path(_code_from_argv() or "").resolve()))
 
 ON, OFF = "default", "default:constraints=false"
 KS = (1, 4, 8, 20)
@@ -455,6 +443,9 @@ def compare_versions(
 
 def main() -> int:
     """Run the benchmark (and the baseline version, then pair them, with ``--baseline``)."""
+    code = code_from_argv()
+    if code is not None:  # another checkout's library, before anything imports it
+        use_library_from(code)
     p = parser(__doc__.split("\n")[0])
     p.add_argument("--sets", default="trust,financebench,financebench-dev,squad,scifact")
     p.add_argument("--max-company-pages", type=int, default=450)
@@ -477,7 +468,8 @@ def main() -> int:
     if args.baseline is not None and not args.compare_only:
         cmd = [
             sys.executable,
-            __file__,
+            "-m",
+            "benchmarks.constraints_eval",
             "--code",
             str(args.baseline),
             "--label",
@@ -498,7 +490,7 @@ def main() -> int:
         cmd += ["--no-progress"] * args.no_progress + ["--no-generate"] * args.no_generate
         cmd += ["--limit", str(args.limit)] if args.limit is not None else []
         log(f"baseline: {' '.join(cmd)}")
-        subprocess.run(cmd, check=True, env={**os.environ})
+        subprocess.run(cmd, check=True, env={**os.environ}, cwd=REPO)
     if args.compare_only:
         mine = json.loads((args.out / "constraints.json").read_text())
     else:

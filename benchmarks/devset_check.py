@@ -2,7 +2,7 @@
 
 Usage::
 
-    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/devset_check.py [--file F] [--data DIR] [-v]
+    HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.devset_check [--file F] [--data DIR] [-v]
 
 What it checks, and exits non-zero on:
 
@@ -41,8 +41,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 DEFAULT_FILE = REPO / "benchmarks" / "devset" / "questions.jsonl"

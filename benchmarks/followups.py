@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/followups.py [--corpora sample,squad,financebench]
+    .venv/bin/python -m benchmarks.followups [--corpora sample,squad,financebench]
 
 Over the two- and three-turn conversations of ``benchmarks/followups/conversations.jsonl``
 (written for this benchmark, on the sample corpus, SQuAD 2.0 articles and the FinanceBench
@@ -31,10 +31,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from eval_common import REPO, cached_embeddings, dataset, log, parser, sample, write
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+
+from benchmarks.common import REPO, cached_embeddings, dataset, log, parser, sample, write
 
 CONVERSATIONS = REPO / "benchmarks" / "followups" / "conversations.jsonl"
 K = 4
@@ -201,7 +202,7 @@ def main() -> int:
 
 def save_embeddings_safe(emb: Any, args: Any) -> None:
     """Extend the shared query-embedding cache (best effort)."""
-    from eval_common import save_embeddings
+    from benchmarks.common import save_embeddings
 
     try:
         save_embeddings(emb, args)

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/ingest_benchmark.py [--data ../shared/data] [--out benchmarks/out]
+    .venv/bin/python -m benchmarks.ingest_benchmark [--data ../shared/data] [--out benchmarks/out]
         [--limit-squad N] [--limit-scifact N] [--limit-pdfs N] [--batch-size 64]
         [--no-second-config] [--profile] [--keep-tmp]
 
@@ -46,9 +46,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # as the CLI does
 
 

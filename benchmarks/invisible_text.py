@@ -2,9 +2,9 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/invisible_text.py [FOLDER_OR_PDF ...] [--no-timing]
-    .venv/bin/python benchmarks/invisible_text.py --html FOLDER ... [--limit N]
-    .venv/bin/python benchmarks/invisible_text.py --html FOLDER ... --against REV [--limit N]
+    .venv/bin/python -m benchmarks.invisible_text [FOLDER_OR_PDF ...] [--no-timing]
+    .venv/bin/python -m benchmarks.invisible_text --html FOLDER ... [--limit N]
+    .venv/bin/python -m benchmarks.invisible_text --html FOLDER ... --against REV [--limit N]
 
 Defaults to every PDF of ``../shared/data/financebench`` and ``financebench-dev``. For each
 file, scans each page's content bytes for an invisible render mode (``uses_invisible_mode``,

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/ladder.py [-n 20000] [--seed 31]
+    .venv/bin/python -m benchmarks.ladder [-n 20000] [--seed 31]
 
 Indexes the bundled sample corpus (``benchmarks/out/work/sample/index``) and runs ``n``
 questions through the real compiled graph with :class:`citerag.eval.faults.FaultyChatModel`
@@ -13,7 +13,7 @@ Writes ``benchmarks/out/ladder.{json,md}``.
 
 from __future__ import annotations
 
-from eval_common import model, parser, sample, write
+from benchmarks.common import model, parser, sample, write
 
 
 def main() -> int:

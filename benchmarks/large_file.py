@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/large_file.py [--mib 60] [--embedding-model NAME]
+    .venv/bin/python -m benchmarks.large_file [--mib 60] [--embedding-model NAME]
         [--precision auto|fp32|bf16] [--no-sentence-vectors] [--store faiss|postgres]
         [--out benchmarks/out]
 
@@ -46,8 +46,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from eval_common import REPO  # puts the repository on sys.path; offline model settings
-
+from benchmarks.common import REPO  # offline model settings
 from citerag.embeddings import PRECISIONS
 
 MIB = 1 << 20
@@ -253,7 +252,7 @@ def main() -> int:
         print(f"generated {size:,} bytes; uptime: {os.getloadavg()}", flush=True)
         index = str(Path(tmp) / "index")
         if args.store == "postgres":
-            from pg_store import pg_server, store_url
+            from benchmarks.common import pg_server, store_url
 
             index = store_url(st.enter_context(pg_server(Path(tmp) / "pgdata")), "large")
         cmd = [sys.executable, __file__, "--child", "--folder", str(folder)]

@@ -2,9 +2,9 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/load_test.py [--requests 500] [--concurrency 8]
+    .venv/bin/python -m benchmarks.load_test [--requests 500] [--concurrency 8]
         [--index DIR] [--upload FILE] [--max-seconds 900] [--json]
-    .venv/bin/python benchmarks/load_test.py --url http://127.0.0.1:8000 --token TOKEN
+    .venv/bin/python -m benchmarks.load_test --url http://127.0.0.1:8000 --token TOKEN
         [--server-pid PID]           # an already running server (loopback only)
 
 What it does:
@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,17 +42,9 @@ from urllib.parse import urlparse
 
 import httpx
 
-REPO = Path(__file__).resolve().parent.parent
-TOKEN = "load-test-token-0123456789"
+from benchmarks.common import LOOPBACK, REPO, TOKEN, percentile, start_server, wait_ready
+
 MAX_REQUESTS = 100_000
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
-
-
-def free_port() -> int:
-    """A port that was free a moment ago on 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def questions() -> list[str]:
@@ -100,15 +90,6 @@ def make_pdf(path: Path, pages: int = 40) -> Path:
     return path
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (``q`` in 0-100)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1]
-
-
 class RssSampler:
     """Samples a process's resident set size in the background."""
 
@@ -143,79 +124,6 @@ class RssSampler:
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
-
-
-def start_server(work: Path, index: Path | None) -> tuple[subprocess.Popen, str]:
-    """Build/copy an index into ``work`` and start ``citerag serve`` on a free loopback port."""
-    env = {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "TOKENIZERS_PARALLELISM": "false",
-    }
-    citerag = [sys.executable, "-m", "citerag"]
-    if index is not None:
-        shutil.copytree(index, work / "index", symlinks=True)
-    else:
-        print("building an index of examples/corpus ...", flush=True)
-        subprocess.run(
-            [
-                *citerag,
-                "ingest",
-                str(REPO / "examples" / "corpus"),
-                "--index",
-                str(work / "index"),
-                "-q",
-            ],
-            check=True,
-            env=env,
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-        )
-    (work / "tokens.json").write_text(
-        json.dumps({"users": [{"user": "load-test", "token": TOKEN, "groups": []}]})
-    )
-    port = free_port()
-    log = (work / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            *citerag,
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--index",
-            str(work / "index"),
-            "--data-dir",
-            str(work / "data"),
-            "--tokens",
-            str(work / "tokens.json"),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=REPO,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    return proc, f"http://127.0.0.1:{port}"
-
-
-def wait_ready(url: str, proc: subprocess.Popen | None, timeout: float = 300.0) -> dict:
-    """Poll ``/ready`` (bounded) until it answers 200."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise SystemExit(f"the server exited with code {proc.returncode} during startup")
-        try:
-            r = httpx.get(f"{url}/ready", timeout=5.0)
-            if r.status_code == 200:
-                return dict(r.json())
-        except httpx.TransportError:
-            pass
-        time.sleep(0.25)
-    raise SystemExit(f"{url} was not ready within {timeout:.0f} s")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

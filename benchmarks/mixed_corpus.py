@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/mixed_corpus.py [--out DIR] [--no-scans]
+    .venv/bin/python -m benchmarks.mixed_corpus [--out DIR] [--no-scans]
 
 The documents are invented for this project (``benchmarks/corpora/mixed/content.py``); the
 questions are ``benchmarks/corpora/mixed/questions.jsonl``. :func:`build` writes two folders
@@ -29,7 +29,6 @@ import csv
 import hashlib
 import io
 import json
-import sys
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -37,10 +36,6 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = REPO / "benchmarks" / "corpora" / "mixed"
 QUESTIONS = SOURCES / "questions.jsonl"
-if str(SOURCES) not in sys.path:
-    sys.path.insert(0, str(SOURCES))
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
 #: Resolution the scans are rendered at (pixels per inch).
 SCAN_DPI = 200
@@ -73,7 +68,7 @@ def load_questions(path: Path = QUESTIONS) -> list[dict[str, Any]]:
 
 def attached_to(name: str) -> str | None:
     """The message a file is attached to (by its name in ``content.py``), else ``None``."""
-    import content
+    from benchmarks.corpora.mixed import content
 
     for message, spec in content.EML.items():
         if name in spec.get("attachments", []):
@@ -85,7 +80,7 @@ def format_of(name: str) -> str:
     """The reported format of a corpus file (by its name in ``content.py``); an e-mail's
     attachment counts as the e-mail (it is a document of its own in the index, but the
     file a user drops is the message)."""
-    import content
+    from benchmarks.corpora.mixed import content
 
     if attached_to(name):
         return "eml"
@@ -294,7 +289,7 @@ def build(out: Path, *, scans: bool = True) -> dict[str, Any]:
     """
     import shutil
 
-    import content
+    from benchmarks.corpora.mixed import content
 
     corpus, originals = out / "corpus", out / "originals"
     for folder in (corpus, originals):
@@ -339,8 +334,7 @@ def _norm(text: str) -> str:
 
 def check(out: Path) -> list[str]:
     """Build the corpus with its originals and list every problem (empty: all good)."""
-    import content
-
+    from benchmarks.corpora.mixed import content
     from loaders.registry import load_file
 
     built = build(out, scans=True)

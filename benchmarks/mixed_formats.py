@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/mixed_formats.py [--no-scans] [--no-progress]
+    .venv/bin/python -m benchmarks.mixed_formats [--no-scans] [--no-progress]
 
 The benchmark of issue 32's "Done when". It builds the mixed corpus
 (:mod:`mixed_corpus`: invented documents of a small company, ``benchmarks/corpora/mixed/``)
@@ -41,9 +41,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from eval_common import log, parser, write
-from faq_eval import quote_states, quoted
-from mixed_corpus import FORMATS, SCAN_FORMATS, build, load_questions
+from benchmarks.common import log, parser, write
+from benchmarks.faq_eval import quote_states, quoted
+from benchmarks.mixed_corpus import FORMATS, SCAN_FORMATS, build, load_questions
 
 OUT_OF_SCOPE = "out of scope"
 

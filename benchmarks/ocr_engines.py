@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/ocr_engines.py [--dpi 200] [--repeat 1]
+    .venv/bin/python -m benchmarks.ocr_engines [--dpi 200] [--repeat 1]
 
 Makes text PDFs whose text is known (``tests/support/pdfs.py``: Helvetica lines drawn at
 chosen sizes and positions), renders each page with pdfium at ``--dpi`` (200 by default, the
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -34,8 +33,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
 from citerag.eval.cer import character_error_rate  # noqa: E402
 from loaders.ocr import DEFAULT_PSM, OcrWord, TesseractEngine, assemble  # noqa: E402
 from tests.support.pdfs import Line, write_pdf  # noqa: E402

@@ -2,10 +2,10 @@
 
 Usage (from the repository root)::
 
-    nice -n 10 .venv/bin/python benchmarks/pg_quality.py [--datasets scifact,squad]
+    nice -n 10 .venv/bin/python -m benchmarks.pg_quality [--datasets scifact,squad]
         [--configs dense,bm25,hybrid] [--limit N] [--pgdata benchmarks/out/work/pgdata]
 
-For each data set, the evaluation harness's FAISS index (``eval_common.dataset``:
+For each data set, the evaluation harness's FAISS index (``benchmarks.common.dataset``:
 ``benchmarks/out/work/<set>/index``, default settings) and a PostgreSQL index of the **same
 materialised documents** (``citerag.eval.adapters.ensure_index`` into the store URL
 ``...?namespace=pgq_<set>``, PostgreSQL from the ``pgserver`` wheel, see ``pg_store.py``) are
@@ -26,8 +26,18 @@ import subprocess
 import time
 from typing import Any
 
-from eval_common import cached_embeddings, dataset, log, model, parser, save_embeddings, write
-from pg_store import WORK, pg_server, store_url
+from benchmarks.common import (
+    WORK,
+    cached_embeddings,
+    dataset,
+    log,
+    model,
+    parser,
+    pg_server,
+    save_embeddings,
+    store_url,
+    write,
+)
 
 KS = (1, 4, 8, 20)
 

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    nice -n 10 .venv/bin/python benchmarks/pg_store.py [--chunks 100000] [--queries 300]
+    nice -n 10 .venv/bin/python -m benchmarks.pg_store [--chunks 100000] [--queries 300]
         [--ef 40,100,200] [--parts recall,latency,ingest,serve] [--ingest-docs 150]
         [--serve-requests 300] [--max-minutes 60] [--rebuild] [--json]
         [--variants 20000,3000] [--explain] [--perturb 0.005]
@@ -75,6 +75,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -82,22 +83,14 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-import warnings  # noqa: E402
+from benchmarks.common import REPO, TOKEN, WORK, percentile, pg_server, start_server, store_url
+from benchmarks.common import ms as _ms
+from benchmarks.retrieval_latency import chunk_texts, load_texts
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
-from retrieval_latency import chunk_texts, load_texts  # noqa: E402
-
 OUT = REPO / "benchmarks" / "out"
-WORK = OUT / "work"
 PARTS = ("recall", "latency", "ingest", "serve")
 K = 20
 
@@ -108,9 +101,9 @@ def log(text: str) -> None:
     sys.stderr.flush()
 
 
-def ms(values: list[float], q: float) -> float:
-    """Percentile of seconds, in milliseconds (rounded)."""
-    return round(float(np.percentile(np.asarray(values) * 1000.0, q)), 2) if values else None  # type: ignore[return-value]
+def ms(values: list[float], q: float) -> float | None:
+    """Percentile of seconds, in milliseconds (rounded to 0.01 ms; :func:`common.percentile`)."""
+    return _ms(values, q, digits=2)
 
 
 def timing(values: list[float]) -> dict[str, Any]:
@@ -126,26 +119,6 @@ def timing(values: list[float]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------
 # PostgreSQL
 # ------------------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def pg_server(folder: Path) -> Iterator[str]:
-    """Start PostgreSQL from the ``pgserver`` wheel in ``folder``; yield its URI; stop it."""
-    import pgserver
-
-    folder.mkdir(parents=True, exist_ok=True)
-    server = pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
-        yield server.get_uri()
-    finally:
-        server.cleanup()
-
-
-def store_url(uri: str, namespace: str, **params: Any) -> str:
-    """A citerag store URL: ``uri`` with ``namespace`` (and e.g. ``ef_search``) added."""
-    extra = "&".join(f"{k}={v}" for k, v in {"namespace": namespace, **params}.items())
-    return f"{uri}{'&' if '?' in uri else '?'}{extra}"
 
 
 # ------------------------------------------------------------------------------------------
@@ -777,48 +750,7 @@ def start_store_server(
     work: Path, url: str, tag: str, workers: int = 1
 ) -> tuple[subprocess.Popen, str]:
     """``citerag serve --store URL`` on a free loopback port (token file in ``work``)."""
-    from load_test import TOKEN, free_port
-
-    env = {
-        **os.environ,
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "TOKENIZERS_PARALLELISM": "false",
-    }
-    tokens = work / "tokens.json"
-    if not tokens.exists():
-        tokens.write_text(
-            json.dumps({"users": [{"user": "load-test", "token": TOKEN, "groups": []}]})
-        )
-    port = free_port()
-    logf = (work / f"server-{tag}.log").open("w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "citerag",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--store",
-            url,
-            "--data-dir",
-            str(work / f"data-{tag}"),
-            "--tokens",
-            str(tokens),
-            "--log-level",
-            "warning",
-            "--workers",
-            str(workers),
-        ],
-        env=env,
-        cwd=REPO,
-        stdout=logf,
-        stderr=subprocess.STDOUT,
-    )
-    return proc, f"http://127.0.0.1:{port}"
+    return start_server(work, store=url, tag=tag, extra_args=["--workers", str(workers)])
 
 
 def drive(
@@ -830,8 +762,8 @@ def drive(
     from ``offset`` on), so no process answers from its question cache.
     """
     import httpx
-    from load_test import TOKEN, percentile
-    from speed import questions
+
+    from benchmarks.speed import questions
 
     qs = questions(n, offset)
     warm = [f"Warm-up question about the cooperative, variant {chr(65 + i)}?" for i in range(16)]
@@ -880,8 +812,7 @@ def drive(
 
 def serve_part(uri: str, model: Any, n: int, deadline: float) -> dict[str, Any]:
     """Requests/s at concurrency 8: one vs two ``citerag serve --store`` processes."""
-    from load_test import wait_ready
-
+    from benchmarks.common import wait_ready
     from citerag.index.ingest import ingest
 
     if not serve_supports_store():

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/refusal_rules.py [--cal-limit 750] [--limit N] [--seed 0]
+    .venv/bin/python -m benchmarks.refusal_rules [--cal-limit 750] [--limit N] [--seed 0]
         [--sets squad-cal,devset-cal,squad-test,scifact,sample,devset] [--kept RULE,...]
         [--coverage T] [--sentence-weight W] [--sweep-from OLD.json] [--no-alone]
 
@@ -75,7 +75,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from eval_common import (
+from langchain_core.embeddings import Embeddings
+
+from benchmarks.common import (
     DEVSET,
     REPO,
     cached_embeddings,
@@ -87,8 +89,6 @@ from eval_common import (
     save_embeddings,
     write,
 )
-from langchain_core.embeddings import Embeddings
-
 from chains.answer_checks import REFUSAL_RULES
 
 #: Every refusal rule, by its knob name.

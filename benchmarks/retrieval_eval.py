@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/retrieval_eval.py --dataset squad|scifact|financebench
+    .venv/bin/python -m benchmarks.retrieval_eval --dataset squad|scifact|financebench
         [--cross-encoder NAME_OR_DIR] [--data ../shared/data] [--limit N]
 
 Materialises the data set (``citerag.eval.adapters``), ingests it with the default settings
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 
-from eval_common import cached_embeddings, dataset, log, model, parser, save_embeddings, write
+from benchmarks.common import cached_embeddings, dataset, log, model, parser, save_embeddings, write
 
 PAIRS = (
     ("bm25", "dense"),

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/retrieval_latency.py [--data ../shared/data] [--chunks 10000]
+    .venv/bin/python -m benchmarks.retrieval_latency [--data ../shared/data] [--chunks 10000]
         [--queries 300]
 
 Builds a :class:`~citerag.stores.faiss.store.CiteragStore` of ``--chunks`` chunks from real text —
@@ -27,22 +27,21 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks.common import REPO, percentile
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
 def pct(values: list[float], q: float) -> float:
-    """Percentile in milliseconds."""
-    return float(np.percentile(np.asarray(values) * 1000.0, q))
+    """Percentile (:func:`benchmarks.common.percentile`, nearest rank) in milliseconds."""
+    return percentile(values, q) * 1000.0
 
 
 def load_texts(data: Path) -> tuple[list[tuple[str, str]], list[str]]:

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/screenshot_viewer.py [--out docs/figures/viewer.png]
+    .venv/bin/python -m benchmarks.screenshot_viewer [--out docs/figures/viewer.png]
         [--width 1280] [--height 820] [--chromium /usr/bin/chromium]
 
 What it does:
@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from load_test import TOKEN, start_server, wait_ready
+from benchmarks.common import TOKEN, start_server, wait_ready
 
 REPO = Path(__file__).resolve().parents[1]
 QUESTION = "What was Northwind's total revenue in 2025?"

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/screenshot_web_app.py [--out-dir docs/figures]
+    .venv/bin/python -m benchmarks.screenshot_web_app [--out-dir docs/figures]
         [--width 1280] [--height 820] [--chromium /usr/bin/chromium]
 
 What it does: indexes ``examples/corpus`` into a temporary folder and starts
@@ -22,8 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from load_test import TOKEN, start_server, wait_ready
-from screenshot_viewer import CHROMIUM_ARGS
+from benchmarks.common import TOKEN, start_server, wait_ready
+from benchmarks.screenshot_viewer import CHROMIUM_ARGS
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST = "What was Northwind's total revenue in 2025?"

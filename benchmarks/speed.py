@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/speed.py [--requests 200] [--concurrency 8] [--repeat 3]
+    .venv/bin/python -m benchmarks.speed [--requests 200] [--concurrency 8] [--repeat 3]
         [--variants batch,nobatch] [--baseline-src DIR] [--ingest | --ingest-only]
         [--json FILE]
 
@@ -53,7 +53,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -67,14 +66,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from benchmarks.common import REPO, free_port, percentile
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-import warnings  # noqa: E402
+import warnings
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 warnings.filterwarnings("ignore", message=".*langchain-community.*")
@@ -145,13 +143,6 @@ PEER_VARIANTS: dict[str, int] = {"peer": 1, "peer-w2": 2}
 # -- helpers -------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A port that was free a moment ago on 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def uptime() -> str:
     """The load average line of ``uptime`` (what else was running)."""
     try:
@@ -161,15 +152,6 @@ def uptime() -> str:
     except OSError:
         load = os.getloadavg()
         return f"load average: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f}"
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (``q`` in 0-100)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1]
 
 
 def question_pool() -> list[str]:

@@ -2,30 +2,45 @@
 
 Usage (from the repository root; ``-m`` so that this checkout's code is imported)::
 
-    nice -n 10 .venv/bin/python -m benchmarks.store_parity [--articles 3] [--questions 200]
+    nice -n 10 .venv/bin/python -m benchmarks.store_parity [--dataset squad|scifact]
+        [--articles 3] [--questions 200] [--distractors 300] [--seed 0]
         [--no-idf] [--tag NAME] [--data ../shared/data] [--work benchmarks/out/work/store_parity]
 
-The first ``--articles`` SQuAD 2.0 dev articles (``citerag.eval.adapters.prepare_squad``) are
-ingested, default settings, into a FAISS index directory and into a PostgreSQL namespace
-(PostgreSQL 16 + pgvector from the ``pgserver`` wheel, data folder under ``--work``). A seeded
-sample of ``--questions`` questions (half answerable, half unanswerable) then goes through the
-compiled graph (``graphs.rag.build_graph`` over ``GraphDeps.from_index``, default
-configuration: hybrid retrieval, ``sentence-hybrid`` reranker, packaged gate, extractive
-answerer) on each store. Reported, paired per question: status agreement (answered /
-refused), gate agreement, top reranked chunk agreement, answer text agreement among the
-questions answered on both, each with its 95 % Wilson interval, and the exact two-sided sign
-test on "answered" (PostgreSQL-only vs FAISS-only answers).
+``--dataset squad`` (the default): the first ``--articles`` SQuAD 2.0 dev articles
+(``citerag.eval.adapters.prepare_squad``) and a seeded sample of ``--questions`` of their
+questions, half answerable, half unanswerable (``is_impossible``).
+
+``--dataset scifact``: a subset of ``scifact-1k`` fixed by a hash of ``--seed`` and the ids
+(:func:`scifact_subset`), chosen before any result is seen: ``--questions`` claims, half
+*answerable* (their cited abstracts are in the corpus) and half *unanswerable* (claims none of
+whose cited abstracts is in the corpus: the corpus does not hold the evidence), over the
+answerable claims' cited abstracts plus ``--distractors`` abstracts no test claim cites.
+
+The corpus is ingested, default settings, into a FAISS index directory and into a PostgreSQL
+namespace (PostgreSQL 16 + pgvector from the ``pgserver`` wheel, data folder under
+``--work``), and every question goes through the compiled graph (``graphs.rag.build_graph``
+over ``GraphDeps.from_index``, default configuration: hybrid retrieval, ``sentence-hybrid``
+reranker, packaged gate, extractive answerer) on each store. Reported, paired per question:
+status agreement (answered / refused), gate agreement, top reranked chunk agreement, answer
+text agreement among the questions answered on both, each with its 95 % Wilson interval; the
+exact McNemar test (two-sided sign test on the discordant pairs) on "answered"
+(PostgreSQL-only vs FAISS-only answers) and on "passed the gate"; the mean |PostgreSQL -
+FAISS| rerank score of the top chunk where both stores rank the same chunk first (bootstrap
+interval) and the share of those within 0.01. With evidence documents, also each
+store's share of answerable questions answered citing a relevant document (SciFact's
+document-level scoring), paired.
 
 ``--no-idf`` reproduces the PostgreSQL store as it was before the store contract (issue 33):
 no term statistics, so the reranker's coverage weighs every term 1.0 and the extractive
 answerer weighs focus terms by length.
 
-Writes ``benchmarks/out/store_parity[-TAG].{json,md}``.
+Writes ``benchmarks/out/store_parity[-scifact][-TAG].{json,md}``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import platform
@@ -36,7 +51,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pg_store import pg_server, store_url  # the PostgreSQL benchmark's server and URLs
+from benchmarks.common import pg_server, store_url
 
 log = logging.getLogger("store_parity")
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,8 +68,95 @@ def pick(questions: list[Any], n: int, seed: int) -> list[Any]:
     return out
 
 
+def _hash_order(ids: Any, seed: int) -> list[str]:
+    """``ids`` sorted by a SHA-256 of the seed and the id (a fixed, seeded shuffle)."""
+    return sorted(ids, key=lambda i: hashlib.sha256(f"parity:{seed}:{i}".encode()).hexdigest())
+
+
+def scifact_subset(data: Path, work: Path, claims: int, distractors: int, seed: int) -> Any:
+    """Materialise the SciFact parity subset: documents and a question file.
+
+    The claims are taken in hash order (:func:`_hash_order`): the first ``claims - claims //
+    2`` with cited abstracts are answerable; the next claims whose cited abstracts are all
+    outside the answerable ones' are unanswerable (their evidence is left out of the corpus),
+    up to ``claims // 2``. The corpus is the answerable claims' cited abstracts plus the first
+    ``distractors`` (in hash order) of the abstracts that no test claim cites.
+
+    Args:
+        data: The shared data folder (holds ``scifact-1k/``).
+        work: Work folder; the subset is written to ``<work>/scifact_parity/``.
+        claims: Number of claims (half answerable, half unanswerable).
+        distractors: Number of uncited abstracts added to the corpus.
+        seed: Seed of the hash order.
+
+    Returns:
+        A ``citerag.eval.adapters.Prepared`` for ``ensure_index`` and ``load_questions``.
+    """
+    from citerag.eval.adapters import Prepared, safe_name
+    from citerag.eval.questions import Evidence, Question, write_questions
+
+    base = data / "scifact-1k"
+    abstracts = {
+        str(r["_id"]): r
+        for r in map(json.loads, (base / "corpus.jsonl").read_text("utf-8").splitlines())
+    }
+    cited: dict[str, list[tuple[str, float]]] = {}
+    for line in (base / "qrels" / "test.tsv").read_text("utf-8").splitlines()[1:]:
+        qid, cid, grade = line.split("\t")
+        if float(grade) > 0 and cid in abstracts:
+            cited.setdefault(qid, []).append((cid, float(grade)))
+    texts = {
+        str(r["_id"]): r["text"]
+        for r in map(json.loads, (base / "queries.jsonl").read_text("utf-8").splitlines())
+    }
+    order = _hash_order([q for q in texts if q in cited], seed)
+    answerable = order[: claims - claims // 2]
+    in_corpus = {c for q in answerable for c, _ in cited[q]}
+    rest = [q for q in order[len(answerable) :] if not in_corpus & {c for c, _ in cited[q]}]
+    unanswerable = rest[: claims // 2]
+    any_cited = {c for cs in cited.values() for c, _ in cs}
+    uncited = _hash_order([c for c in abstracts if c not in any_cited], seed)
+    docs = sorted(in_corpus) + uncited[:distractors]
+    root = work / "scifact_parity"
+    corpus = root / "corpus"
+    corpus.mkdir(parents=True, exist_ok=True)
+    keep = {f"{safe_name(c)}.txt" for c in docs}
+    for stale in corpus.glob("*.txt"):
+        if stale.name not in keep:
+            stale.unlink()
+    for c in docs:
+        rec = abstracts[c]
+        text = f"{rec['title'].strip()}\n\n{rec['text'].strip()}\n"
+        path = corpus / f"{safe_name(c)}.txt"
+        if not path.exists() or path.read_text("utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    questions = [
+        Question(
+            f"scifact-{q}",
+            texts[q],
+            False,
+            [Evidence(doc=f"{safe_name(c)}.txt", grade=g) for c, g in cited[q]],
+            {"dataset": "scifact-1k"},
+        )
+        for q in answerable
+    ] + [
+        Question(f"scifact-{q}", texts[q], True, [], {"dataset": "scifact-1k"})
+        for q in unanswerable
+    ]
+    path = root / "questions.jsonl"
+    write_questions(questions, path)
+    counts = {
+        "abstracts": len(docs),
+        "cited_abstracts": len(in_corpus),
+        "distractors": len(docs) - len(in_corpus),
+        "answerable": len(answerable),
+        "unanswerable": len(unanswerable),
+    }
+    return Prepared("scifact_parity", root, corpus, path, {}, counts)
+
+
 def run_store(graph: Any, questions: list[Any]) -> list[dict[str, Any]]:
-    """Each question through the graph: status, answer, gate and the top reranked chunk."""
+    """Each question through the graph: status, answer, gate, top reranked chunk, cited docs."""
     rows = []
     for q in questions:
         out = graph.invoke({"question": q.question, "user_groups": []})
@@ -72,6 +174,8 @@ def run_store(graph: Any, questions: list[Any]) -> list[dict[str, Any]]:
                 "gate_best": gate.get("best"),
                 "top_chunk": top.get("chunk_id"),
                 "top_rerank": (top.get("scores") or {}).get("rerank"),
+                "cited_docs": sorted({c.get("doc_name", "") for c in out.get("citations") or []}),
+                "relevant_docs": sorted({e.doc for e in q.evidence}),
             }
         )
     return rows
@@ -84,9 +188,20 @@ def agreement(a: list[Any], b: list[Any]) -> Any:
     return Proportion(sum(x == y for x, y in zip(a, b, strict=True)), len(a))
 
 
+#: Two top rerank scores this close count as the same score.
+RERANK_TOLERANCE = 0.01
+
+
+def cites_relevant(row: dict[str, Any]) -> bool:
+    """Answered, citing at least one relevant document (SciFact's document-level scoring)."""
+    return row["status"] == "answered" and bool(
+        set(row.get("cited_docs") or []) & set(row.get("relevant_docs") or [])
+    )
+
+
 def compare(faiss: list[dict[str, Any]], pg: list[dict[str, Any]]) -> dict[str, Any]:
     """Paired figures of the two stores' runs over the same questions."""
-    from citerag.eval.metrics import Proportion, paired
+    from citerag.eval.metrics import Mean, Proportion, paired
 
     ids = [r["id"] for r in faiss]
     answered = {
@@ -107,7 +222,29 @@ def compare(faiss: list[dict[str, Any]], pg: list[dict[str, Any]]) -> dict[str, 
             "postgres": Proportion(sum(answered["p"]), len(ids)),
         },
         "answered_sign_test": sign,
+        "gate_passed_sign_test": paired(
+            [r["gate_passed"] for r in pg], [r["gate_passed"] for r in faiss], ids
+        ),
     }
+    same_top = [
+        i
+        for i, (f, p) in enumerate(zip(faiss, pg, strict=True))
+        if f["top_chunk"] == p["top_chunk"] and None not in (f["top_rerank"], p["top_rerank"])
+    ]
+    gaps = [abs(faiss[i]["top_rerank"] - pg[i]["top_rerank"]) for i in same_top]
+    out["top_rerank_gap"] = Mean(gaps)
+    out["top_rerank_close"] = Proportion(sum(g <= RERANK_TOLERANCE for g in gaps), len(gaps))
+    graded = [i for i, r in enumerate(faiss) if r.get("relevant_docs")]
+    if graded:
+        right = {
+            side: [cites_relevant(rows[i]) for i in graded]
+            for side, rows in (("f", faiss), ("p", pg))
+        }
+        out["cites_relevant"] = {
+            "faiss": Proportion(sum(right["f"]), len(graded)),
+            "postgres": Proportion(sum(right["p"]), len(graded)),
+        }
+        out["cites_relevant_sign_test"] = paired(right["p"], right["f"], [ids[i] for i in graded])
     for kind, unans in (("answerable", False), ("unanswerable", True)):
         idx = [i for i, r in enumerate(faiss) if r["unanswerable"] == unans]
         out[f"status_agree_{kind}"] = agreement(
@@ -128,9 +265,10 @@ def to_json(value: Any) -> Any:
 def markdown(figures: dict[str, Any], head: dict[str, Any]) -> str:
     """The figures as a Markdown table."""
     sign = figures["answered_sign_test"]
+    gate = figures["gate_passed_sign_test"]
     lines = [
         f"## Whole-graph parity, FAISS vs PostgreSQL ({head['label']})\n",
-        f"{figures['questions']} SQuAD 2.0 questions over {head['articles']} articles "
+        f"{figures['questions']} {head['corpus']} "
         f"(code {head['commit']}, {head['machine']}); 95 % Wilson intervals.\n",
         "| measure | agree | share [95 % CI] |",
         "|---|---:|---|",
@@ -149,8 +287,24 @@ def markdown(figures: dict[str, Any], head: dict[str, Any]) -> str:
         "",
         f"Answered: FAISS {figures['answered']['faiss'].fmt()}, PostgreSQL "
         f"{figures['answered']['postgres'].fmt()}; answered on PostgreSQL only / FAISS only: "
-        f"{sign.fmt()} (exact two-sided sign test).",
+        f"{sign.fmt()} (exact McNemar: two-sided sign test on the discordant pairs); "
+        f"passed the gate on PostgreSQL only / FAISS only: {gate.fmt()}.",
+        "",
+        f"Top chunk's rerank score, on the {figures['top_rerank_close'].n} questions with the "
+        f"same top chunk on both stores: mean |PostgreSQL − FAISS| "
+        f"{figures['top_rerank_gap'].fmt(4)} (bootstrap); within {RERANK_TOLERANCE}: "
+        f"{figures['top_rerank_close'].k}/{figures['top_rerank_close'].n} = "
+        f"{figures['top_rerank_close'].fmt()}.",
     ]
+    if "cites_relevant" in figures:
+        cr = figures["cites_relevant"]
+        lines += [
+            "",
+            f"Answered citing a relevant document, of the {cr['faiss'].n} answerable: FAISS "
+            f"{cr['faiss'].k} = {cr['faiss'].fmt()}, PostgreSQL {cr['postgres'].k} = "
+            f"{cr['postgres'].fmt()}; PostgreSQL only / FAISS only: "
+            f"{figures['cites_relevant_sign_test'].fmt()}.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -247,8 +401,10 @@ def main() -> int:
     p.add_argument("--data", type=Path, default=ROOT / ".." / "shared" / "data")
     p.add_argument("--work", type=Path, default=ROOT / "benchmarks/out/work/store_parity")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks/out")
-    p.add_argument("--articles", type=int, default=3)
-    p.add_argument("--questions", type=int, default=200)
+    p.add_argument("--dataset", choices=("squad", "scifact"), default="squad")
+    p.add_argument("--articles", type=int, default=3, help="SQuAD articles")
+    p.add_argument("--questions", type=int, default=200, help="questions (SciFact: claims)")
+    p.add_argument("--distractors", type=int, default=300, help="SciFact uncited abstracts")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-idf", action="store_true", help="PostgreSQL without term statistics")
     p.add_argument("--tag", default="", help="suffix of the result files")
@@ -281,8 +437,21 @@ def main() -> int:
     from graphs.rag import build_graph
 
     model = load_embedding_model()
-    prep = prepare_squad(args.data, args.work, limit_articles=args.articles)
-    questions = pick(load_questions(prep.questions), args.questions, args.seed)
+    if args.dataset == "scifact":
+        prep = scifact_subset(args.data, args.work, args.questions, args.distractors, args.seed)
+        questions = load_questions(prep.questions)
+        namespace = f"parity_scifact_{args.questions}_{args.distractors}_{args.seed}"
+        corpus = (
+            f"SciFact claims ({prep.counts['answerable']} with their cited abstracts in the "
+            f"corpus, {prep.counts['unanswerable']} without) over {prep.counts['abstracts']} "
+            f"abstracts ({prep.counts['cited_abstracts']} cited + "
+            f"{prep.counts['distractors']} distractors, seed {args.seed})"
+        )
+    else:
+        prep = prepare_squad(args.data, args.work, limit_articles=args.articles)
+        questions = pick(load_questions(prep.questions), args.questions, args.seed)
+        namespace = f"parity_{args.articles}"
+        corpus = f"SQuAD 2.0 questions over {args.articles} articles"
     log.info("%d questions, corpus %s", len(questions), prep.counts)
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
@@ -291,8 +460,9 @@ def main() -> int:
     seconds: dict[str, float] = {}
     with pg_server(args.work / "pgdata") as uri:
         locations = {
-            "faiss": args.work / "faiss_index",
-            "postgres": store_url(uri, f"parity_{args.articles}"),
+            "faiss": args.work
+            / ("faiss_index" if args.dataset == "squad" else f"faiss_{namespace}"),
+            "postgres": store_url(uri, namespace),
         }
         for name, location in locations.items():
             t0 = time.perf_counter()
@@ -314,6 +484,9 @@ def main() -> int:
     figures = compare(runs["faiss"], runs["postgres"])
     head = {
         "label": args.tag or ("PostgreSQL without idf" if args.no_idf else "idf on both"),
+        "dataset": args.dataset,
+        "corpus": corpus,
+        "counts": prep.counts,
         "articles": args.articles,
         "commit": commit,
         "machine": f"{platform.machine()} {platform.python_version()}, {sys.platform}",
@@ -322,7 +495,8 @@ def main() -> int:
         "seconds": seconds,
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    stem = "store_parity" + (f"-{args.tag}" if args.tag else "")
+    stem = "store_parity" + ("-scifact" if args.dataset == "scifact" else "")
+    stem += f"-{args.tag}" if args.tag else ""
     data = {**head, "figures": to_json(figures), "runs": runs}
     (args.out / f"{stem}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
     text = markdown(figures, head)

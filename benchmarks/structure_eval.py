@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/structure_eval.py [--sets financebench,financebench-dev]
+    .venv/bin/python -m benchmarks.structure_eval [--sets financebench,financebench-dev]
         [--max-company-pages 100] [--ingest-time]
 
 Each set is indexed once per configuration (``--configs``) with the default settings but
@@ -44,8 +44,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from constraints_eval import half
-from eval_common import (
+from benchmarks.common import (
     REPO,
     cache_chunk_vectors,
     cached_embeddings,
@@ -55,6 +54,7 @@ from eval_common import (
     save_embeddings,
     write,
 )
+from benchmarks.constraints_eval import half
 
 KS = (1, 4, 8)
 #: Chunking configurations: name -> ``ChunkSettings`` keyword arguments. ``flat`` (the
@@ -67,8 +67,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
 BASE = "flat"
 
 _INGEST_SCRIPT = """
-import os, sys, time
-sys.path.insert(0, os.getcwd())
+import sys, time
 from citerag.embeddings import load_embedding_model
 from citerag.index.ingest import ingest
 m = load_embedding_model(None)

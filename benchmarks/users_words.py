@@ -2,14 +2,14 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/users_words.py [--split calibration|test|both]
+    .venv/bin/python -m benchmarks.users_words [--split calibration|test|both]
         [--variant SPEC ...] [--no-base]
 
 The development set ``benchmarks/devset/questions.jsonl`` asks each of its 160 facts twice:
 in the document's own words (``phrasing: "document"``) and as a user who has not read the
 document would ask (``"user"``). This script runs both phrasings against the benchmark index
 of the fact's corpus (SQuAD 2.0 articles, SciFact abstracts, FinanceBench filings — the
-indexes ``eval_common.dataset`` builds and caches under ``<work>/<set>/index`` — and the
+indexes ``benchmarks.common.dataset`` builds and caches under ``<work>/<set>/index`` — and the
 sample corpus ``examples/corpus``) through the compiled graph's retrieval prefix
 (:class:`citerag.eval.runner.Evaluator`: ``constrain`` → ``retrieve`` → ``rerank`` → ``gate``
 → ``assemble``), with the packaged gate defaults, and reports per half (``calibration``,
@@ -35,7 +35,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from eval_common import (
+from benchmarks.common import (
     DEVSET,
     cached_embeddings,
     dataset,
@@ -177,7 +177,7 @@ def main() -> int:
 
     data: dict[str, Any] = {"configs": {c.name: c.conf for c in configs}, "splits": {}}
     md = [
-        "## Finding the evidence in users' words — `python benchmarks/users_words.py`\n",
+        "## Finding the evidence in users' words — `python -m benchmarks.users_words`\n",
         "Development set `benchmarks/devset/questions.jsonl`: each fact asked in the "
         "document's words and in a user's; a hit is a retrieved chunk containing the fact's "
         "evidence sentence. Gap = document R@4 − user R@4 on the same facts (95 % interval "

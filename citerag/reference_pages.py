@@ -8,7 +8,11 @@ Three pages of ``docs/reference/`` carry a block generated from the code, betwee
 * ``cli.md``, ``cli-reference``: :func:`citerag.cli_reference.cli_reference_markdown`
   (the argument parser);
 * ``http-routes.md``, ``http-routes``:
-  :func:`citerag.server.routes_reference.app_routes_reference` (the app's OpenAPI).
+  :func:`citerag.server.routes_reference.app_routes_reference` (the app's OpenAPI);
+
+and each page of the API reference (``docs/reference/api/``), ``api``: its
+mkdocstrings ``::: name`` lines, from :data:`API_PAGES` (the one list of what the API
+reference documents; mkdocstrings renders the docstrings when the site is built).
 
 A unit test per page fails when its block and the code disagree; this module rewrites the
 blocks (``--check``: only report which are stale, exit 1 if any).
@@ -71,11 +75,75 @@ def _routes() -> str:
     return app_routes_reference()
 
 
+#: The API reference: page (under ``docs/``) -> the objects it documents, in order, by the
+#: name mkdocstrings finds them under (read statically by griffe: nothing is imported). The
+#: one list of documented modules: prefer ``citerag``'s public names (they follow a module
+#: that moves); a module path that changes is one edit here, then
+#: ``python -m citerag.reference_pages``.
+API_PAGES: dict[str, tuple[str, ...]] = {
+    "reference/api/public.md": (
+        "citerag.build_graph",
+        "citerag.load_default_graph",
+        "citerag.checkpoint_serde",
+        "citerag.GraphDeps",
+        "citerag.RAGConfig",
+        "citerag.ExtractiveRules",
+        "citerag.ingest",
+        "citerag.IngestReport",
+        "citerag.load_index",
+        "citerag.LoadedIndex",
+        "citerag.load_embedding_model",
+        "citerag.ChunkSettings",
+        "citerag.load_file",
+        "citerag.process_file",
+    ),
+    "reference/api/state.md": ("graphs.state", "graphs.records"),
+    "reference/api/store.md": (
+        "citerag.SearchIndex",
+        "citerag.as_search_index",
+        "citerag.stores.contract.VectorStoreIndex",
+        "citerag.stores.backend.Backend",
+        "citerag.stores.backend.Coordination",
+        "citerag.stores.dispatch.backend_for",
+    ),
+    "reference/api/loaders.md": ("loaders.base", "loaders.blocks"),
+    "reference/api/chains.md": (
+        "chains.candidates.Candidate",
+        "chains.retrieval.HybridRetriever",
+        "chains.retrieval.RetrievalResult",
+        "chains.retrieval.CiteragRetriever",
+        "chains.rerank.Reranker",
+        "chains.rerank.SentenceReranker",
+        "chains.rerank.make_reranker",
+        "chains.gate.GateSettings",
+        "chains.gate.GateDecision",
+        "chains.gate.decide",
+        "chains.assemble.Passage",
+        "chains.assemble.AssembledContext",
+        "chains.assemble.assemble",
+        "chains.answerers.Answerer",
+        "chains.answerers.ExtractiveAnswerer",
+        "chains.answerers.ChatModelAnswerer",
+        "chains.answerers.make_answerer",
+        "chains.citations.ParsedOutput",
+        "chains.citations.Validation",
+        "chains.citations.validate",
+        "chains.citations.build_citations",
+    ),
+}
+
+
+def api_block(names: tuple[str, ...]) -> Callable[[], str]:
+    """The renderer of an API page's block: one mkdocstrings ``::: name`` line per object."""
+    return lambda: "\n\n".join(f"::: {name}" for name in names)
+
+
 #: Every generated block of the documentation.
 BLOCKS = (
     GeneratedBlock("reference/configuration.md", "config-table", _config_table),
     GeneratedBlock("reference/cli.md", "cli-reference", _cli),
     GeneratedBlock("reference/http-routes.md", "http-routes", _routes),
+    *(GeneratedBlock(page, "api", api_block(names)) for page, names in API_PAGES.items()),
 )
 
 

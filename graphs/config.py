@@ -127,32 +127,13 @@ def model_knob(setting: str) -> Any:
 
 @dataclass
 class RAGConfig:
-    """Every knob of the answering graph, with its default (descriptions in field metadata).
+    """Every knob of the answering graph, with its default.
 
-    Attributes:
-        condense: Follow-up questions: ``auto`` (the rewrite model when one is configured,
-            else the offline rule), ``rule`` (always the offline rule) or ``off`` (every
-            question answered as written).
-        constraints: Apply the question's constraints (company, period, document type) as
-            metadata filters and boosts (the ``constrain`` node).
-        retrieval_mode: ``dense``, ``bm25`` or ``hybrid`` (reciprocal rank fusion).
-        k_dense: Depth of the dense list.
-        k_bm25: Depth of the BM25 list.
-        k: Candidates kept after fusion and passed to the second stage.
-        rrf_k: Reciprocal-rank-fusion constant.
-        reranker: ``sentence`` (offline default), ``sentence-maxsim``, ``none`` or
-            ``cross-encoder:NAME``.
-        gate_score: Score the gate compares: ``rerank`` (second-stage score) or ``dense``.
-        gate_threshold: Minimum best score to answer; ``None`` = the calibrated default.
-        max_passages: Most passages in the model's context.
-        token_budget: Estimated tokens allowed for passages (lowest-ranked dropped first).
-        dedupe_threshold: 5-word-shingle containment above which a passage is a duplicate.
-        model: ``extractive`` (offline default) or an ``init_chat_model`` string.
-        temperature: Sampling temperature for chat models.
-        number_check: Extractive answerer: refuse when a number the question asks about
-            appears in no supplied passage.
-        prompt_file: Versioned prompt file in ``chains/prompts``.
-        trace_candidates: How many candidates the trace lists.
+    Each field is declared with :func:`knob`: its default, and in the field's metadata
+    (:class:`Knob`) its description, kind, bounds and whether a client may set it. That
+    metadata is the one description of each knob: the table of
+    ``docs/reference/configuration.md`` (:func:`config_table_markdown`), the checks of
+    :meth:`from_runnable_config` and the clients' policy are all read from it.
     """
 
     condense: str = knob(

@@ -5,7 +5,7 @@ The needles themselves are checked against the documents by ``benchmarks/devset_
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from collections import Counter
 from pathlib import Path
 
@@ -18,13 +18,7 @@ DEVSET = REPO / "benchmarks" / "devset" / "questions.jsonl"
 
 
 def _checker():
-    spec = importlib.util.spec_from_file_location(
-        "devset_check", REPO / "benchmarks" / "devset_check.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("benchmarks.devset_check")
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,7 @@ spec; no model)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
 from collections import Counter
 from pathlib import Path
 
@@ -18,14 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def faqset():
-    spec = importlib.util.spec_from_file_location(
-        "faqset_check", REPO / "benchmarks" / "faqset_check.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("faqset_check", module)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("benchmarks.faqset_check")
 
 
 def test_counts_and_styles(faqset):

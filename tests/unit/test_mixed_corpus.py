@@ -4,8 +4,7 @@ and the scans without a text layer (no model, no OCR)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
 from collections import Counter
 from pathlib import Path
 
@@ -18,14 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def mixed():
-    spec = importlib.util.spec_from_file_location(
-        "mixed_corpus", REPO / "benchmarks" / "mixed_corpus.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("mixed_corpus", module)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("benchmarks.mixed_corpus")
 
 
 def test_questions_parse_and_cover_every_format(mixed) -> None:

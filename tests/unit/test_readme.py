@@ -125,6 +125,9 @@ def test_the_site_builds_strict_and_a_broken_anchor_fails_it(tmp_path):
     copy.mkdir()
     shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
     shutil.copytree(DOCS, copy / "docs")
+    # the API pages' sources and griffe extensions, read relative to mkdocs.yml
+    for name in ("tools", "citerag", "graphs", "chains", "loaders"):
+        (copy / name).symlink_to(ROOT / name, target_is_directory=True)
     with (copy / "docs" / "quickstart.md").open("a", encoding="utf-8") as f:
         f.write("\nSee [the gate](concepts/answering-graph.md#no-such-heading).\n")
     broken = _mkdocs_build(copy, tmp_path / "broken-site")

@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+import importlib
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def uw():
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "users_words", REPO / "benchmarks" / "users_words.py"
-        )
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
+    return importlib.import_module("benchmarks.users_words")
 
 
 def test_interval_holds_the_difference_and_stays_in_range(uw):

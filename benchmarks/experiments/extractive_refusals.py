@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/extractive_refusals.py [--limit N] [--seed 0]
+    .venv/bin/python -m benchmarks.experiments.extractive_refusals [--limit N] [--seed 0]
 
 The gate refuses questions the corpus does not cover; questions that *look* covered get past
 it. The extractive answerer then adds one check of its own: a number the question asks about
@@ -26,7 +26,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from eval_common import cached_embeddings, dataset, model, parser, sample, save_embeddings, write
+from benchmarks.common import (
+    cached_embeddings,
+    dataset,
+    model,
+    parser,
+    sample,
+    save_embeddings,
+    write,
+)
 
 
 def main() -> int:

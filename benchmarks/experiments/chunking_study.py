@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/chunking_study.py [--chunk-size 600] [--overlap 80]
+    .venv/bin/python -m benchmarks.experiments.chunking_study [--chunk-size 600] [--overlap 80]
         [--no-sample] [--limit N]
 
 A blind, B blind + overlap, C boundaries, D boundaries + overlap, E boundaries + header,
@@ -18,7 +18,7 @@ F vs D). Writes ``benchmarks/out/chunking_study.{json,md}``.
 
 from __future__ import annotations
 
-from eval_common import REPO, dataset, model, parser, write
+from benchmarks.common import REPO, dataset, model, parser, write
 
 
 def main() -> int:

@@ -2,9 +2,10 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/embedding_compare.py --dataset squad|scifact|financebench
-        [--candidate minilm-int8] [--limit N] [--work DIR] [--out DIR]
-    .venv/bin/python benchmarks/embedding_compare.py --dataset squad \
+    .venv/bin/python -m benchmarks.experiments.embedding_compare
+        --dataset squad|scifact|financebench [--candidate minilm-int8] [--limit N]
+        [--work DIR] [--out DIR]
+    .venv/bin/python -m benchmarks.experiments.embedding_compare --dataset squad \
         --candidate default --candidate-precision bf16      # bfloat16 batches vs float32
 
 Indexes the data set once per model with the default settings (same chunks: the chunk ids
@@ -25,7 +26,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from eval_common import log, parser, write
+from benchmarks.common import log, parser, write
 
 CONFIGS = ("dense", "hybrid+sentence")
 

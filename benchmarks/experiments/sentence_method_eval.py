@@ -2,8 +2,8 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/sentence_method_eval.py --dataset squad|scifact|financebench
-        [--limit N] [--embedding-model NAME]
+    .venv/bin/python -m benchmarks.experiments.sentence_method_eval
+        --dataset squad|scifact|financebench [--limit N] [--embedding-model NAME]
 
 The data set's default-settings index (``benchmarks/out/work/<dataset>/index``, built by
 ``retrieval_eval.py`` with sentence vectors embedded as texts of their own, ``separate``) is
@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from eval_common import cached_embeddings, dataset, log, model, parser, save_embeddings, write
+
+from benchmarks.common import cached_embeddings, dataset, log, model, parser, save_embeddings, write
 
 
 def contextual_sentences(

@@ -15,7 +15,7 @@ its published hash rule before any result):
 
 Writes ``benchmarks/out/calibrate_outcome.{json,md}``::
 
-    python benchmarks/calibrate_outcome.py
+    python -m benchmarks.experiments.calibrate_outcome
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-import eval_common as common
+from benchmarks import common
 
 
 def _split(questions: list[Any], split: str) -> tuple[list[Any], list[Any]]:

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/table_libraries.py
+    .venv/bin/python -m benchmarks.experiments.table_libraries
 
 On four financial-statement pages of FinanceBench filings (``../shared/data``), prints for
 each page the first rows of pdfplumber's table finder (``lines`` and ``text`` strategies;
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from eval_common import REPO, log
+from benchmarks.common import REPO, log
 
 DATA = REPO.parent / "shared" / "data"
 #: (file, 0-based page) of statements: cash flows, earnings, operations.

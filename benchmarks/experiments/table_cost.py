@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/table_cost.py [--pdfs DIR]
+    .venv/bin/python -m benchmarks.experiments.table_cost [--pdfs DIR]
 
 Loads every PDF of ``--pdfs`` (default: the 4 shared FinanceBench filings) with the
 citerag PDF loader, timing the whole load and the part spent reading tables from the layout
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from eval_common import REPO, log, parser, write
+from benchmarks.common import REPO, log, parser, write
 
 
 def main() -> int:

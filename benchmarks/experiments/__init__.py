@@ -1,0 +1,17 @@
+"""One-off studies: each answered one question once, and its answer is in the docs' prose.
+
+Run as ``python -m benchmarks.experiments.NAME``; they share :mod:`benchmarks.common` with the
+standing benchmarks. The tables of theirs the docs quote come from result files like any other
+(``benchmarks/results/``; transcribed from the published tables until a study is re-run). Kept
+so a study can be repeated on new code or data.
+
+* ``calibrate_outcome`` — calibrating the gate on the full graph's outcome vs the gate alone.
+* ``chunking_study`` — chunking strategies A–F on SQuAD 2.0 (boundaries, overlap, header).
+* ``constraint_parsing`` — company / period parsing of FinanceBench questions and filings.
+* ``embedding_compare`` — a candidate embedding model against the default, paired.
+* ``extractive_refusals`` — the extractive answerer's number check on and off.
+* ``mmr_eval`` — MMR when assembling the context, against rank order.
+* ``sentence_method_eval`` — contextual vs separately embedded sentence vectors.
+* ``table_cost`` — the cost of reading PDF tables at parse time.
+* ``table_libraries`` — pdfplumber against pypdfium2's character boxes on statement pages.
+"""
