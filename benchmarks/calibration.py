@@ -60,7 +60,7 @@ def main() -> int:
     from citerag.eval.plots import plot_calibration
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import Evaluator, parse_config
-    from citerag.index.calibration import write_calibration
+    from citerag.stores.calibration import write_calibration
 
     cfg = parse_config("default")
     rule = calib.Rule("max-bluff", args.max_bluff)

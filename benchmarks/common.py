@@ -138,7 +138,7 @@ def dataset(name: str, args: argparse.Namespace, *, ingest: bool = True) -> tupl
         ``(Prepared, LoadedIndex or None)``; the index lives in ``<work>/<name>/index``.
     """
     from citerag.eval.adapters import ensure_index, prepare
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     _configure(args)
     prep = prepare(name, args.data, args.work)
@@ -180,7 +180,7 @@ def save_embeddings(emb: Any, args: argparse.Namespace) -> None:
 def sample(args: argparse.Namespace) -> tuple[Path, Any]:
     """The bundled sample corpus indexed under ``<work>/sample/index``."""
     from citerag.index.ingest import ingest
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     _configure(args)
     index_dir = args.work / "sample" / _index_name()
@@ -218,7 +218,7 @@ def cache_chunk_vectors(args: argparse.Namespace) -> None:
 
     import numpy as np
 
-    from citerag.index import chunk_vectors
+    from citerag.stores import chunk_vectors
 
     _configure(args)
     folder = args.work / f"chunk_vectors-{_model_slug(_MODEL_NAME) or 'default'}"

@@ -80,7 +80,7 @@ def half(question_id: str) -> str:
 
 def _index(name: str, args: Any) -> tuple[Any, Any]:
     from citerag.eval.adapters import ensure_index, prepare
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     kwargs: dict[str, Any] = {}
     if name == "financebench-dev" and args.max_company_pages:

@@ -123,7 +123,7 @@ def worker(args: Any) -> int:
     from citerag.eval.questions import load_questions, parse_question
     from citerag.eval.runner import CachedEmbeddings
     from citerag.index.ingest import ingest
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     log(f"{args.worker}: code {Path(chains.answerers.__file__).parent.parent}")
     model = load_embedding_model(None)

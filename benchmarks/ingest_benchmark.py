@@ -166,7 +166,7 @@ def _instrument(timers: _Timers, parse_log: list[dict[str, Any]]) -> None:
     """Wrap library entry points with perf_counter timers (no behaviour change)."""
     import citerag.index.ingest as ing
     from citerag.embeddings import EmbeddingModel
-    from citerag.index.store import CiteragStore
+    from citerag.stores.faiss.store import CiteragStore
 
     orig_iter = ing._process_iter
     orig_index = ing.lc_index
@@ -278,8 +278,8 @@ def _use_small_first_order() -> None:
 
 def child_ingest(args: argparse.Namespace) -> dict[str, Any]:
     """Run one ingest configuration and return its measurements."""
-    from citerag.index.builds import current_build
     from citerag.index.ingest import ingest
+    from citerag.stores.faiss.builds import current_build
 
     model, load_s = _load_model(args.torch_threads)
     if args.iter_order == "small-first":

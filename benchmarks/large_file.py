@@ -102,7 +102,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
     """The measured run (in this fresh process)."""
     from citerag.embeddings import load_embedding_model
     from citerag.index.ingest import ingest
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     folder = Path(args.folder)
     index: Path | str = args.index if "://" in args.index else Path(args.index)

@@ -94,7 +94,7 @@ def run_index(
     """Ingest a folder into a fresh index and answer the questions over it."""
     from citerag.eval.questions import parse_question
     from citerag.index.ingest import ingest
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     if index_dir.exists():
         shutil.rmtree(index_dir)

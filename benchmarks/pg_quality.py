@@ -64,8 +64,8 @@ def main() -> int:
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import Evaluator, compare, parse_config
-    from citerag.index import pg_keyword
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
+    from citerag.stores.postgres import keyword as pg_keyword
 
     configs = [parse_config(c) for c in args.configs.split(",") if c]
     head = subprocess.run(

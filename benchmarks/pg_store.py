@@ -217,7 +217,7 @@ def build_faiss(emb: LookupEmbeddings, dim: int, chunks: list[Any], n: int) -> A
     """A CiteragStore of the real chunks (``add_documents``) padded to ``n`` with copies."""
     from tqdm import tqdm
 
-    from citerag.index.store import CiteragStore
+    from citerag.stores.faiss.store import CiteragStore
 
     store = CiteragStore(emb, dim, sentence_vectors=True)  # type: ignore[arg-type]
     real_ids = [f"r{i}" for i in range(len(chunks))]
@@ -263,7 +263,7 @@ def build_postgres(
     """
     from psycopg import sql
 
-    from citerag.index.pg_db import (
+    from citerag.stores.postgres.db import (
         StoreURL,
         connect,
         ensure_schema,
@@ -271,7 +271,7 @@ def build_postgres(
         table_exists,
         write_meta,
     )
-    from citerag.index.pg_store import PostgresStore
+    from citerag.stores.postgres.store import PostgresStore
 
     u = StoreURL.parse(store_url(uri, ns))
     chunks_t, sents_t = u.table("chunks"), u.table("sentences")
@@ -334,7 +334,7 @@ def build_postgres(
             [pad - 1, real],
         )
         if table_exists(conn, u, "terms"):  # the keyword leg's statistics, as add_documents
-            from citerag.index.pg_db import add_stats
+            from citerag.stores.postgres.db import add_stats
 
             add_stats(conn, u, [f"p{i}" for i in range(pad)])
         conn.commit()
@@ -370,7 +370,7 @@ def build_postgres(
 
 def hnsw_settings(uri: str, ns: str) -> dict[str, int] | None:
     """``m`` / ``ef_construction`` of the namespace's HNSW index (None: no index)."""
-    from citerag.index.pg_db import StoreURL, connect
+    from citerag.stores.postgres.db import StoreURL, connect
 
     with connect(StoreURL.parse(store_url(uri, ns)), autocommit=True) as conn:
         row = conn.execute(
@@ -395,7 +395,7 @@ def rebuild_hnsw(
     import psycopg
     from psycopg import sql
 
-    from citerag.index.pg_db import StoreURL, connect, ensure_schema
+    from citerag.stores.postgres.db import StoreURL, connect, ensure_schema
 
     u = StoreURL.parse(store_url(uri, ns, m=m, ef_construction=efc))
     name = f"{ns}_chunks_hnsw"
@@ -453,8 +453,8 @@ def recall_part(
     """
     from tqdm import tqdm
 
-    from citerag.index.pg_db import HNSW_EF_CONSTRUCTION, HNSW_M, StoreURL
-    from citerag.index.pg_store import PostgresStore
+    from citerag.stores.postgres.db import HNSW_EF_CONSTRUCTION, HNSW_M, StoreURL
+    from citerag.stores.postgres.store import PostgresStore
 
     exact_store = PostgresStore(emb, dim, StoreURL.parse(store_url(uri, ns)))
     filters = (("no filter", None), ("access filter", flt))
@@ -538,7 +538,7 @@ def recall_part(
 @contextlib.contextmanager
 def keyword_variant(budget: int) -> Iterator[None]:
     """Run the shipped PostgreSQL keyword leg with another candidate budget."""
-    from citerag.index import pg_keyword as kw
+    from citerag.stores.postgres import keyword as kw
 
     old = kw.CANDIDATE_BUDGET
     try:
@@ -721,7 +721,7 @@ def drop_namespace(uri: str, ns: str) -> None:
     """Drop a namespace's tables."""
     from psycopg import sql
 
-    from citerag.index.pg_db import StoreURL, connect
+    from citerag.stores.postgres.db import StoreURL, connect
 
     u = StoreURL.parse(store_url(uri, ns))
     with connect(u, autocommit=True) as conn:
@@ -1105,8 +1105,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from chains.retrieval import access_filter
     from citerag.embeddings import load_embedding_model
-    from citerag.index.pg_db import StoreURL, connect
-    from citerag.index.pg_store import PostgresStore
+    from citerag.stores.postgres.db import StoreURL, connect
+    from citerag.stores.postgres.store import PostgresStore
 
     model = load_embedding_model()
     res: dict[str, Any] = {
@@ -1115,7 +1115,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": " ".join(["benchmarks/pg_store.py", *(argv or sys.argv[1:])]),
         "skipped_parts": [],
     }
-    from citerag.index import pg_keyword
+    from citerag.stores.postgres import keyword as pg_keyword
 
     res["candidate_budget"] = pg_keyword.CANDIDATE_BUDGET
     with pg_server(args.pgdata) as uri:

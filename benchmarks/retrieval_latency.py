@@ -5,7 +5,7 @@ Usage (from the repository root)::
     .venv/bin/python -m benchmarks.retrieval_latency [--data ../shared/data] [--chunks 10000]
         [--queries 300]
 
-Builds a :class:`~citerag.index.store.CiteragStore` of ``--chunks`` chunks from real text —
+Builds a :class:`~citerag.stores.faiss.store.CiteragStore` of ``--chunks`` chunks from real text —
 SciFact abstracts and SQuAD 2.0 paragraphs chunked with the default settings — embedding each
 distinct chunk once; if the real chunks are fewer than ``--chunks``, the index is padded with
 copies under new ids (same vectors and tokens), which keeps the index size and the FAISS/BM25
@@ -96,7 +96,7 @@ def main() -> None:
     from chains.rerank import SentenceReranker
     from chains.retrieval import HybridRetriever, access_filter, rrf
     from citerag.embeddings import load_embedding_model
-    from citerag.index.store import CiteragStore
+    from citerag.stores.faiss.store import CiteragStore
 
     model = load_embedding_model()
     docs, questions = load_texts(args.data)

@@ -762,12 +762,12 @@ def ingest_child(variant: str, work: Path) -> dict[str, Any]:
         return {"wall_s": wall, "chunks": len(chunks), "texts": len(chunks), "stages": stages}
 
     from citerag.embeddings import load_embedding_model
-    from citerag.index import bm25
-    from citerag.index.chunk_vectors import add_stage
     from citerag.index.ingest import ingest
+    from citerag.stores.chunk_vectors import add_stage
+    from citerag.stores.faiss import bm25
 
     if runner == "citerag-contextual":
-        from citerag.index import chunk_vectors
+        from citerag.stores import chunk_vectors
 
         chunk_vectors.PREFERRED_METHOD = chunk_vectors.CONTEXTUAL
     model = load_embedding_model(model_name, threads=threads, precision=precision, traced=False)
@@ -787,7 +787,7 @@ def ingest_child(variant: str, work: Path) -> dict[str, Any]:
     wall = time.perf_counter() - t0
     stages = dict(report.stages)
     stages["index_other"] = stages.get("index_other", 0.0) - stages.get("bm25", 0.0)
-    from citerag.index.chunk_vectors import sentence_method
+    from citerag.stores.chunk_vectors import sentence_method
 
     return {
         "wall_s": wall,

@@ -93,7 +93,7 @@ def _ingest_seconds(code: Path, corpus: Path) -> float:
 
 def _indexes(name: str, args: Any) -> tuple[Any, dict[str, Any], dict[str, float]]:
     from citerag.eval.adapters import ensure_index, prepare
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
     from loaders.chunking import ChunkSettings
 
     kwargs: dict[str, Any] = {}
@@ -130,7 +130,7 @@ def _plain_hits(corpus: Path, qs: list[Any], k: int) -> list[list[tuple[str, int
     for pdf in sorted(corpus.glob("*.pdf")):
         docs += PyPDFLoader(str(pdf)).load()
     chunks = RecursiveCharacterTextSplitter(chunk_size=600, chunk_overlap=80).split_documents(docs)
-    from citerag.index import chunk_vectors  # the (cached) vectors of the same model
+    from citerag.stores import chunk_vectors  # the (cached) vectors of the same model
 
     texts = [c.page_content for c in chunks]
     vectors = chunk_vectors.embed_texts(model().embeddings, texts)

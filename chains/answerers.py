@@ -41,7 +41,7 @@ from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
 from citerag.core.text import tokenize
-from citerag.index.contract import SearchIndex, as_search_index
+from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import row_span, scored_texts
 from loaders.sentences import sentence_spans
 
@@ -196,8 +196,8 @@ class ExtractiveAnswerer:
 
         Args:
             embeddings: Embedding model for scoring sentences against the question.
-            store: The index (:class:`~citerag.index.contract.SearchIndex`; anything else is
-                wrapped by :func:`~citerag.index.contract.as_search_index`): precomputed
+            store: The index (:class:`~citerag.stores.contract.SearchIndex`; anything else is
+                wrapped by :func:`~citerag.stores.contract.as_search_index`): precomputed
                 sentence vectors and idf weights of focus terms; optional.
             max_sentences: Most sentences quoted.
             margin: A further sentence is quoted only if within this score of the first.

@@ -9,7 +9,7 @@ Everything about the gate lives here and is used by the ``gate`` node and nothin
 * :meth:`GateDecision.cut` keeps the candidates that pass (what assembly may use).
 
 The packaged thresholds are ``chains/gate_defaults.json`` (with their provenance); an index's
-own calibration is ``INDEX/calibration.json`` (:mod:`citerag.index.calibration`).
+own calibration is ``INDEX/calibration.json`` (:mod:`citerag.stores.calibration`).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from langchain_core.embeddings import Embeddings
 
 from chains.candidates import Candidate
 from citerag.core.text import tokenize
-from citerag.index.contract import SearchIndex, as_search_index
+from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import scored_texts
 from loaders.sentences import sentence_spans
 
@@ -86,8 +86,8 @@ class SentenceReranker:
 
         Args:
             embeddings: The index's embedding model (query and sentence vectors).
-            store: The index (:class:`~citerag.index.contract.SearchIndex`; anything else is
-                wrapped by :func:`~citerag.index.contract.as_search_index`): precomputed
+            store: The index (:class:`~citerag.stores.contract.SearchIndex`; anything else is
+                wrapped by :func:`~citerag.stores.contract.as_search_index`): precomputed
                 sentence vectors and idf; chunks without sentence vectors are embedded on
                 the fly and cached. ``None``: no index (uniform term weights).
             sentence_weight: Weight of the best sentence against the whole chunk.

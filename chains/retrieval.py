@@ -3,10 +3,10 @@
 Access control is a metadata filter passed *into* each index, so forbidden chunks are never
 ranked and never leave the retriever; ``k`` allowed results come back even when most of the
 index is forbidden. The dense side works with any LangChain ``VectorStore`` that accepts a
-dict ``filter`` (FAISS through :class:`~citerag.index.store.CiteragStore`, PGVector, ...);
+dict ``filter`` (FAISS through :class:`~citerag.stores.faiss.store.CiteragStore`, PGVector, ...);
 the lexical side needs an object with ``bm25_search(query, k, filter)``. The store is read
-through :class:`~citerag.index.contract.SearchIndex` (a plain ``VectorStore`` is wrapped by
-:func:`~citerag.index.contract.as_search_index`, which says what degrades). An index that
+through :class:`~citerag.stores.contract.SearchIndex` (a plain ``VectorStore`` is wrapped by
+:func:`~citerag.stores.contract.as_search_index`, which says what degrades). An index that
 declares ``concurrent_legs = True`` (the PostgreSQL store: its legs wait on the database) has
 its hybrid keyword leg run in a worker thread while the question is embedded and the dense
 leg searches, so hybrid costs about the slower leg instead of their sum.
@@ -29,7 +29,7 @@ from pydantic import Field
 
 from chains.candidates import Candidate
 from citerag.core.filters import Filter, combine
-from citerag.index.contract import DEFAULT_KEYWORD_SCORE_TYPE, SearchIndex, as_search_index
+from citerag.stores.contract import DEFAULT_KEYWORD_SCORE_TYPE, SearchIndex, as_search_index
 from loaders.access import allowed_labels
 
 Mode = Literal["dense", "bm25", "hybrid"]
@@ -112,7 +112,7 @@ class HybridRetriever:
 
         Args:
             store: The index (a plain ``VectorStore`` is wrapped by
-                :func:`~citerag.index.contract.as_search_index`).
+                :func:`~citerag.stores.contract.as_search_index`).
             lexical: BM25 search (defaults to the index when it has a keyword leg).
             embeddings: Query embedder (defaults to the index's ``embeddings``).
         """

@@ -33,10 +33,10 @@ _EXPORTS: dict[str, str] = {
     # indexes: build, open, search
     "ingest": "citerag.index.ingest",
     "IngestReport": "citerag.index.ingest",
-    "load_index": "citerag.index.loaded",
-    "LoadedIndex": "citerag.index.handles",
-    "SearchIndex": "citerag.index.contract",
-    "as_search_index": "citerag.index.contract",
+    "load_index": "citerag.stores.loaded",
+    "LoadedIndex": "citerag.stores.handles",
+    "SearchIndex": "citerag.stores.contract",
+    "as_search_index": "citerag.stores.contract",
     "load_embedding_model": "citerag.embeddings",
     # documents
     "ChunkSettings": "loaders.chunking",
@@ -67,10 +67,10 @@ __all__ = [
 if TYPE_CHECKING:  # for type checkers and IDEs only; at run time see __getattr__
     from chains.answer_checks import ExtractiveRules
     from citerag.embeddings import load_embedding_model
-    from citerag.index.contract import SearchIndex, as_search_index
-    from citerag.index.handles import LoadedIndex
     from citerag.index.ingest import IngestReport, ingest
-    from citerag.index.loaded import load_index
+    from citerag.stores.contract import SearchIndex, as_search_index
+    from citerag.stores.handles import LoadedIndex
+    from citerag.stores.loaded import load_index
     from graphs.config import RAGConfig
     from graphs.deps import GraphDeps
     from graphs.rag import build_graph, checkpoint_serde, load_default_graph

@@ -31,12 +31,9 @@ QUIET_ENV = {"HF_HUB_DISABLE_PROGRESS_BARS": "1"}
 
 def index_location(text: str) -> Path | str:
     """Parse ``--index``/``--store``: a store URL stays a string, anything else is a path."""
-    from citerag.index.location import is_store_url
+    from citerag.stores.dispatch import backend_for
 
-    if is_store_url(text):
-        from citerag.index.pg_db import StoreURL
-
-        StoreURL.parse(text)  # a bad URL fails at parse time, naming the parameter
+    if backend_for(text).directory is None:  # a bad URL fails here, naming the parameter
         return text
     if "://" in text:
         raise argparse.ArgumentTypeError(
@@ -209,7 +206,7 @@ def _print_ocr(documents: Iterable[dict[str, Any]]) -> None:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Print the manifest's parsing review."""
-    from citerag.index.loaded import read_manifest
+    from citerag.stores.loaded import read_manifest
 
     manifest = read_manifest(args.index)
     data = manifest.to_json()

@@ -24,8 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citerag.index.location import is_store_url
-
 if TYPE_CHECKING:
     from citerag.eval.judge import GenerationRun
 
@@ -50,7 +48,7 @@ def _echo(text: str = "") -> None:
 
 def _open_index(index: Path | str, embedding_model: str | None) -> tuple[Any, Any]:
     from citerag.embeddings import load_embedding_model
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     model = load_embedding_model(embedding_model)
     return model, load_index(index, model)
@@ -59,7 +57,7 @@ def _open_index(index: Path | str, embedding_model: str | None) -> tuple[Any, An
 def _evaluator(args: argparse.Namespace, model: Any, loaded: Any, groups: list[str]) -> Any:
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.runner import Evaluator
-    from citerag.index.calibration import read_calibration
+    from citerag.stores.calibration import read_calibration
 
     corpus = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents, groups)
     return Evaluator(
@@ -317,7 +315,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _reset_calibration(index: Path | str) -> int:
     """``citerag calibrate --reset``: remove the index's calibration."""
-    from citerag.index.calibration import reset_calibration
+    from citerag.stores.calibration import reset_calibration
 
     where = reset_calibration(index)
     if where is None:
@@ -381,8 +379,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.eval.plots import plot_calibration
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import EvalConfig, generate_answers, parse_config
-    from citerag.index.calibration import calibration_path, write_calibration
-    from citerag.index.location import describe
+    from citerag.stores.calibration import write_calibration
+    from citerag.stores.dispatch import backend_for
+    from citerag.stores.location import describe
     from graphs.rag import build_graph
 
     questions = _limit(load_questions(args.questions), args.limit)
@@ -445,7 +444,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     sample = policy.SampleRule()
     n_bluff = len(result.negatives[bluff_set].unanswerable)
     decision = policy.decide_write(sample, len(result.run.answerable), n_bluff, bluff_set, kept)
-    target = str(args.index) if is_store_url(args.index) else str(calibration_path(args.index))
+    backend = backend_for(args.index)
+    target = backend.calibration_place()
     written = None
     refused = bool(decision.blockers) and not args.force
     if not refused and (args.write or (not args.json and _ask_to_write(target))):
@@ -453,8 +453,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     plot_path: Path | None = None
     if args.plot:
         plot_path = Path(args.plot)
-    elif written is not None and not is_store_url(args.index):
-        plot_path = Path(args.index) / "calibration.png"
+    elif written is not None and backend.directory is not None:
+        plot_path = backend.directory / "calibration.png"
     if plot_path is not None:
         plot_calibration(
             cals,
@@ -710,7 +710,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from citerag.eval.faults import ladder_on_index
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import CachedEmbeddings, parse_config
-    from citerag.index.calibration import read_calibration
+    from citerag.stores.calibration import read_calibration
 
     index = args.index
     tmp = None

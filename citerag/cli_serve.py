@@ -75,8 +75,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = replace(settings, workers=settings.process_count())
     if settings.workers > 1:
         # Each worker process builds its own app (model, reader pool, index worker) from
-        # the parent's settings; one of them becomes the writer (SharedDirectoryWorker,
-        # SharedIndexWorker on a store), read-only each follows the published build.
+        # the parent's settings; one of them becomes the writer (a coordinated IndexWorker:
+        # the backend's job lock), read-only each follows the published build.
         log.info("starting %d worker processes", settings.workers)
         os.environ[SETTINGS_JSON_ENV] = settings_to_json(settings)
         uvicorn.run(

@@ -101,7 +101,10 @@ API_PAGES: dict[str, tuple[str, ...]] = {
     "reference/api/store.md": (
         "citerag.SearchIndex",
         "citerag.as_search_index",
-        "citerag.index.contract.VectorStoreIndex",
+        "citerag.stores.contract.VectorStoreIndex",
+        "citerag.stores.backend.Backend",
+        "citerag.stores.backend.Coordination",
+        "citerag.stores.dispatch.backend_for",
     ),
     "reference/api/loaders.md": ("loaders.base", "loaders.blocks"),
     "reference/api/chains.md": (

@@ -25,7 +25,7 @@ from chains.answerers import Answerer, make_answerer
 from chains.constraints import Gazetteer
 from chains.rerank import Reranker, make_reranker
 from chains.retrieval import HybridRetriever
-from citerag.index.contract import SearchIndex, as_search_index, document_key
+from citerag.stores.contract import SearchIndex, as_search_index, document_key
 from graphs.config import RAGConfig
 from loaders.access import PUBLIC, allowed_labels
 
@@ -47,7 +47,7 @@ DOCUMENT_FIELDS = (
 
 if TYPE_CHECKING:
     from citerag.embeddings import EmbeddingModel
-    from citerag.index.handles import LoadedIndex
+    from citerag.stores.handles import LoadedIndex
 
 
 def _query_cache(inner: Embeddings) -> Embeddings:
@@ -71,9 +71,9 @@ class GraphDeps:
     Attributes:
         retriever: First-stage retriever over the index.
         embeddings: The index's embedding model.
-        store: The index the nodes read (:class:`~citerag.index.contract.SearchIndex`; any
+        store: The index the nodes read (:class:`~citerag.stores.contract.SearchIndex`; any
             other store given is wrapped once by
-            :func:`~citerag.index.contract.as_search_index`, which says what degrades).
+            :func:`~citerag.stores.contract.as_search_index`, which says what degrades).
         manifest_id: Build id of the loaded index, recorded in traces.
         embedding_model: Embedding model identity, recorded in traces.
         answerer: An injected answerer or chat model; overrides ``config.model``.
@@ -122,7 +122,7 @@ class GraphDeps:
         """Dependencies over a store you already hold.
 
         Args:
-            store: The vector store (a :class:`~citerag.index.store.CiteragStore` gives
+            store: The vector store (a :class:`~citerag.stores.faiss.store.CiteragStore` gives
                 dense, BM25 and sentence vectors; any LangChain ``VectorStore`` with dict
                 filters works for dense retrieval).
             embeddings: Query embedder (defaults to ``store.embeddings`` behind a cache of
@@ -183,8 +183,8 @@ class GraphDeps:
             IndexMismatchError: The index was built with another embedding model.
         """
         from citerag.embeddings import EmbeddingModel, load_embedding_model
-        from citerag.index.calibration import read_calibration
-        from citerag.index.loaded import load_index
+        from citerag.stores.calibration import read_calibration
+        from citerag.stores.loaded import load_index
 
         emb = (
             embedding_model

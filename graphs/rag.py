@@ -300,7 +300,7 @@ def load_default_graph(
 ) -> CompiledStateGraph:
     """Load an index directory with the offline defaults and build the graph.
 
-    The index is checked first (:func:`~citerag.index.loaded.check_index`: its manifest
+    The index is checked first (:func:`~citerag.stores.loaded.check_index`: its manifest
     readable, built with this embedding model), so a missing or unreadable index fails in
     milliseconds, before any model loads.
 
@@ -320,7 +320,7 @@ def load_default_graph(
         IndexMismatchError: The index was built with another embedding model.
     """
     from citerag.embeddings import load_embedding_model, model_identity
-    from citerag.index.loaded import check_index
+    from citerag.stores.loaded import check_index
 
     started = time.perf_counter()
     check_index(index_dir, model_identity(embedding_model))

@@ -80,15 +80,15 @@ class _Served:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._embedding: Any = None
-        self._build: Path | None = None
+        self._build: str | None = None
         self._graph: CompiledStateGraph | None = None
 
     def graph(self) -> CompiledStateGraph:
         """The compiled graph of the current build (blocking: call it in a thread)."""
-        from citerag.index.builds import current_build
+        from citerag.stores.dispatch import backend_for
 
         index_dir = Path(os.environ.get(INDEX_ENV) or DEFAULT_INDEX)
-        build = current_build(index_dir)
+        build = backend_for(index_dir).published_build()
         with self._lock:
             if self._graph is None or build != self._build:
                 self._graph = self._load(index_dir)

@@ -38,7 +38,7 @@ def evaluate(name: str | None, precision: str, dataset: str, args: Any) -> dict[
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import CachedEmbeddings, Evaluator, parse_config
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     model = load_embedding_model(None if name == "default" else name, precision=precision)
     label = model.name if model.precision in ("fp32", "int8") else f"{model.name}-{model.precision}"

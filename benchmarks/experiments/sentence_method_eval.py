@@ -10,7 +10,7 @@ The data set's default-settings index (``benchmarks/out/work/<dataset>/index``, 
 loaded as it is. Its chunk vectors are what both methods produce (the contextual pass yields
 the same chunk vectors within float rounding), so only the sentence vectors differ: this
 script recomputes every chunk's sentence vectors with the ``contextual`` method
-(:func:`citerag.index.chunk_vectors.embed_chunks`: one encoder pass over the chunk, each
+(:func:`citerag.stores.chunk_vectors.embed_chunks`: one encoder pass over the chunk, each
 sentence the mean of its tokens) — cached in ``<work>/sentence-methods/<dataset>.npz`` — and
 runs the same questions through the graph's retrieval prefix (hybrid + the default second
 stage, ``sentence-hybrid``) once with each set of sentence vectors. Reports recall@k with
@@ -33,7 +33,7 @@ def contextual_sentences(
     store: Any, cache: Path, batch: int = 64
 ) -> dict[str, tuple[list[tuple[int, int]], np.ndarray]]:
     """Contextual sentence vectors of every chunk in ``store`` (cached in ``cache``)."""
-    from citerag.index.chunk_vectors import CONTEXTUAL, embed_chunks
+    from citerag.stores.chunk_vectors import CONTEXTUAL, embed_chunks
 
     keys = sorted(store.sentences)
     if cache.exists():
@@ -79,7 +79,7 @@ def main() -> int:
     from citerag.eval.evidence import IndexedCorpus
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import EvalConfig, Evaluator, compare, parse_config
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     prep, _ = dataset(args.dataset, args, ingest=False)
     index_dir = prep.root / "index"

@@ -404,7 +404,7 @@ def run_calibration(
 
     Returns:
         The runs and one :class:`Calibration` per gate score; nothing is written (see
-        :meth:`CalibrationRun.entries` and :func:`citerag.index.calibration.write_calibration`).
+        :meth:`CalibrationRun.entries` and :func:`citerag.stores.calibration.write_calibration`).
 
     Raises:
         ValueError: No answerable questions, no negatives, or an empty bluff set.

@@ -19,7 +19,7 @@ paragraphs, then lines, sentences, clauses, words). *Header* prefixes the embedd
 with ``title > section``; *overlap* repeats the last ``overlap`` characters.
 
 Strategies C–F are indexed with the real :func:`citerag.index.ingest.ingest`; A and B build a
-:class:`~citerag.index.store.CiteragStore` directly from the same canonical texts with the
+:class:`~citerag.stores.faiss.store.CiteragStore` directly from the same canonical texts with the
 same chunk metadata. Every strategy gets its own index under the work folder (reused when
 its inputs are unchanged) and no sentence vectors (the study compares first-stage retrieval).
 
@@ -218,8 +218,8 @@ def build_strategy(
     """Index the corpus with one strategy (reusing an up-to-date index); return the store and
     its :class:`IndexedCorpus`."""
     from citerag.index.ingest import collect_sources
-    from citerag.index.loaded import load_index
-    from citerag.index.store import CiteragStore
+    from citerag.stores.faiss.store import CiteragStore
+    from citerag.stores.loaded import load_index
     from loaders.chunking import ChunkSettings
     from loaders.pipeline import sha256_file
 

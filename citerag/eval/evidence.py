@@ -141,7 +141,7 @@ class IndexedCorpus:
         documents: dict[str, dict[str, Any]] | None = None,
         user_groups: list[str] | None = None,
     ) -> IndexedCorpus:
-        """Build from a :class:`~citerag.index.store.CiteragStore`.
+        """Build from a :class:`~citerag.stores.faiss.store.CiteragStore`.
 
         Args:
             store: The store (``iter_metadata()``).

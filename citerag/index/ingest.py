@@ -43,11 +43,10 @@ import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langchain_core.documents import Document
 from langchain_core.indexing import index as lc_index
@@ -55,13 +54,6 @@ from tqdm.auto import tqdm
 
 from citerag.embeddings import EmbeddingModel
 from citerag.index.attached import with_attachments
-from citerag.index.builds import abort_build, commit_build, new_build_id, start_build, write_lock
-from citerag.index.chunk_vectors import SEPARATE, add_stage, recording_stages, sentence_method
-from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
-from citerag.index.handles import Build, IngestTarget, Run
-from citerag.index.loaded import RECORDS_FILE, open_build
-from citerag.index.location import is_store_url
-from citerag.index.manifest import MANIFEST_FILE, Manifest
 from citerag.index.plan import (
     ActionKind,
     CollectedSource,
@@ -69,8 +61,10 @@ from citerag.index.plan import (
     IngestPlan,
     plan_ingest,
 )
-from citerag.index.record_manager import SQLiteRecordManager
-from citerag.index.store import CiteragStore
+from citerag.stores.chunk_vectors import SEPARATE, recording_stages, sentence_method
+from citerag.stores.dispatch import backend_for
+from citerag.stores.handles import Build, IndexStore, IngestTarget, Run
+from citerag.stores.manifest import new_build_id
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
 from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings
@@ -91,9 +85,6 @@ from loaders.pipeline import (
     user_metadata_digest,
 )
 
-if TYPE_CHECKING:
-    from citerag.index.pg_store import PostgresStore
-
 log = logging.getLogger(__name__)
 
 #: Most parser processes a run starts by default.
@@ -102,7 +93,7 @@ MAX_WORKERS = 4
 LARGE_BYTES = STREAM_MIN_BYTES
 #: Stages of :attr:`IngestReport.stages`: in the parse workers (``parse``, ``chunk``), then in
 #: this process (``wait_parse``: blocked waiting for a parsed file; ``split_sentences``,
-#: ``embed_chunks``, ``embed_sentences``: see :func:`~citerag.index.chunk_vectors.embed_chunks`;
+#: ``embed_chunks``, ``embed_sentences``: see :func:`~citerag.stores.chunk_vectors.embed_chunks`;
 #: ``index_other``: the rest of ``index()``, i.e. record manager, hashing, FAISS and BM25
 #: writes; ``write``: saving the build; ``publish``: fsync, rename and swap, or the commit).
 STAGES = (
@@ -422,106 +413,6 @@ def _pool(workers: int) -> cf.ProcessPoolExecutor:
     )
 
 
-def _open_faiss_build(
-    folder: Path,
-    model: EmbeddingModel,
-    sentence_vectors: bool,
-    force_update: bool | None = None,
-) -> Build:
-    """Open the temporary FAISS build made by :func:`start_build` (empty for a first build).
-
-    Args:
-        folder: The temporary build folder.
-        model: The embedding model.
-        sentence_vectors: Whether this run embeds sentence vectors.
-        force_update: See :meth:`Build.of`.
-
-    Returns:
-        The build, with its record manager's schema created.
-    """
-    store: CiteragStore
-    manifest: Manifest | None = None
-    if (folder / MANIFEST_FILE).exists():
-        loaded = open_build(folder, model, sentence_vectors=sentence_vectors, writer=True)
-        assert isinstance(loaded.store, CiteragStore)
-        store, manifest = loaded.store, loaded.manifest
-    else:
-        store = CiteragStore(
-            model.embeddings,
-            model.dimension,
-            sentence_vectors=sentence_vectors,
-            spill_dir=folder,
-            writer=True,
-        )
-    records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
-    records.create_schema()
-    return Build.of(folder, store, manifest, records, sentence_vectors, force_update)
-
-
-@dataclass
-class FaissTarget:
-    """An index directory of atomically swapped FAISS + BM25 build folders.
-
-    Attributes:
-        index_dir: The index directory.
-    """
-
-    index_dir: Path
-    _tmp: Path | None = field(default=None, init=False)
-
-    def lock(self) -> AbstractContextManager[None]:
-        """The directory's file lock."""
-        return write_lock(self.index_dir)
-
-    def open(
-        self, model: EmbeddingModel, sentence_vectors: bool, force_update: bool | None = None
-    ) -> Build:
-        """Copy the current build into a temporary folder and open it."""
-        self._tmp = start_build(self.index_dir)
-        try:
-            return _open_faiss_build(self._tmp, model, sentence_vectors, force_update)
-        except BaseException:
-            self.abort(None)
-            raise
-
-    def index_info(self, build: Build, run: Run) -> dict[str, Any]:
-        """FAISS type, distance and BM25 constants."""
-        assert isinstance(build.store, CiteragStore)
-        return {
-            "vector_store": "langchain_community FAISS",
-            "faiss_index_type": FAISS_INDEX_TYPE,
-            "distance": DISTANCE,
-            "bm25": {
-                "k1": build.store.bm25.k1,
-                "b": build.store.bm25.b,
-                "tokenizer": "lower-case \\w+ minus English stop words",
-            },
-            "sentence_vectors": run.sentence_vectors,
-            "record_manager": f"SQLite {RECORDS_FILE}, key encoder sha256",
-        }
-
-    def publish(self, build: Build) -> None:
-        """Save, fsync, rename and swap ``current`` (:func:`commit_build`)."""
-        assert build.folder is not None and isinstance(build.store, CiteragStore)
-        t0 = time.perf_counter()
-        build.store.save(build.folder)
-        build.records.close()
-        build.manifest.save(build.folder)
-        t1 = time.perf_counter()
-        commit_build(self.index_dir, build.folder, build.manifest.build_id)
-        add_stage("write", t1 - t0)
-        add_stage("publish", time.perf_counter() - t1)
-        self._tmp = None
-
-    def abort(self, build: Build | None) -> None:
-        """Delete the temporary folder."""
-        if build is not None:
-            build.records.close()
-        if self._tmp is not None:
-            abort_build(self._tmp)
-            self._tmp = None
-
-
 @dataclass
 class ChunkFeed:
     """The chunks of the documents a plan writes, as the document stream for ``index()``.
@@ -779,7 +670,7 @@ def publish_build(target: IngestTarget, build: Build, report: IngestReport, run:
     """Describe the build in its manifest and publish it atomically.
 
     A FAISS build folder is fsynced, renamed to the new build id and published by atomically
-    replacing the ``current`` symlink (:func:`~citerag.index.builds.commit_build`); a
+    replacing the ``current`` symlink (:func:`~citerag.stores.faiss.builds.commit_build`); a
     PostgreSQL build writes its manifest row and commits its transaction.
 
     Args:
@@ -821,18 +712,9 @@ def _run_fingerprint(run: Run) -> dict[str, Any]:
     return _settings_fingerprint(run.model, run.chunking, run.sentence_vectors)
 
 
-def chunk_counts(store: CiteragStore | PostgresStore) -> Counter[str]:
+def chunk_counts(store: IndexStore) -> Counter[str]:
     """Chunks each document holds in a store."""
     return Counter(store.count_by_doc())
-
-
-def target_for(index: Path | str) -> IngestTarget:
-    """The ingest target of an index location (a directory, or a PostgreSQL store URL)."""
-    if is_store_url(index):
-        from citerag.index.pg_index import PostgresTarget
-
-        return PostgresTarget(str(index))
-    return FaissTarget(Path(index))
 
 
 def ingest(
@@ -898,7 +780,7 @@ def ingest(
     collected = with_attachments(hash_sources(found))
     report = IngestReport()
     fingerprint = _settings_fingerprint(model, chunking, sentence_vectors)
-    target = target_for(index_dir)
+    target = backend_for(index_dir).target()
     with target.lock():
         build = target.open(model, sentence_vectors)
         try:

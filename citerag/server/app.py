@@ -47,12 +47,6 @@ from citerag.embeddings import EmbeddingModel
 from citerag.server import deps
 from citerag.server.auth import VIEWER_COOKIE, AuthMiddleware, TokenStore
 from citerag.server.conversations import CONVERSATIONS_FILE, ConversationStore
-from citerag.server.documents import (
-    PgDocumentRegistry,
-    Registry,
-    SharedDocumentRegistry,
-    open_registry,
-)
 from citerag.server.engine import Engine
 from citerag.server.feedback import open_feedback_store
 from citerag.server.hardening import StrictJSONMiddleware
@@ -69,12 +63,9 @@ from citerag.server.routes import (
     viewer,
 )
 from citerag.server.settings import SETTINGS_JSON_ENV, ServerSettings, settings_from_json
-from citerag.server.worker import (
-    IndexWorker,
-    ReadOnlyIndexWorker,
-    SharedDirectoryWorker,
-    SharedIndexWorker,
-)
+from citerag.server.worker import IndexWorker, worker_for
+from citerag.stores.dispatch import backend_for
+from citerag.stores.registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +101,7 @@ def _cancel_generations_on_exit() -> None:
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start the index worker (which loads the model and the index); stop it on shutdown."""
-    from citerag.index.location import describe
+    from citerag.stores.location import describe
 
     worker: IndexWorker = app.state.worker
     settings: ServerSettings = app.state.settings
@@ -166,7 +157,7 @@ def create_app(
     Returns:
         The FastAPI app; run it with uvicorn. With an index directory, one of any number of
         processes sharing the index and the data directory, one of which writes (see
-        :class:`~citerag.server.worker.SharedDirectoryWorker`); with
+        :class:`~citerag.server.worker.IndexWorker`, coordinated); with
         ``settings.read_only`` any number of processes answering from its published build;
         with a PostgreSQL store (``settings.store``) any number of processes, on any
         machines.
@@ -179,24 +170,17 @@ def create_app(
     tokens = _open_tokens(settings)
     if watch_interval is None:
         watch_interval = settings.watch_interval
-    registry: Registry = open_registry(
-        settings.data_dir, settings.store, read_only=settings.read_only
-    )
+    backend = backend_for(settings.location)
+    registry: Registry = backend.registry(settings.data_dir, read_only=settings.read_only)
     engine = Engine(
         settings.location,
         embedding_model=settings.embedding_model,
         model=embedding_model,
         warmup=warmup,
     )
-    worker: IndexWorker
-    if isinstance(registry, PgDocumentRegistry):
-        worker = SharedIndexWorker(engine, registry, watch_interval=watch_interval)
-    elif isinstance(registry, SharedDocumentRegistry):
-        worker = SharedDirectoryWorker(engine, registry, watch_interval=watch_interval)
-    elif settings.read_only:
-        worker = ReadOnlyIndexWorker(engine, registry, watch_interval=watch_interval)
-    else:
-        worker = IndexWorker(engine, registry, watch_interval=watch_interval)
+    worker: IndexWorker = worker_for(
+        engine, registry, backend, read_only=settings.read_only, watch_interval=watch_interval
+    )
 
     app = FastAPI(
         title="citerag",

@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citerag.server.documents import now_iso
 from citerag.server.sqlite_file import LazySqlite
+from citerag.stores.registry import now_iso
 
 CONVERSATIONS_FILE = "conversations.sqlite3"
 #: Turns kept per user (older ones are dropped as new ones arrive).

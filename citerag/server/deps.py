@@ -19,10 +19,10 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.security import HTTPBearer
 
 from citerag.server.auth import Identity, TokenStore, identity_of
-from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.engine import Engine, Snapshot
 from citerag.server.settings import ServerSettings
 from citerag.server.worker import IndexWorker
+from citerag.stores.registry import Registry as AnyRegistry
 
 #: The bearer scheme as OpenAPI shows it (the :class:`~citerag.server.auth.AuthMiddleware`
 #: does the checking); routers that need a token list ``Security(bearer)``.

@@ -27,9 +27,9 @@ from langchain_core.embeddings import Embeddings
 
 from citerag.batching import DEFAULT_CACHE_SIZE, EmbeddingBatcher
 from citerag.embeddings import EmbeddingModel, check_precision
-from citerag.index.builds import current_build
-from citerag.index.location import IndexLocation, is_store_url
-from citerag.index.manifest import Manifest
+from citerag.stores.dispatch import backend_for
+from citerag.stores.location import IndexLocation
+from citerag.stores.manifest import Manifest
 from loaders.chunking import ChunkSettings
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,8 @@ class Engine:
                 (``None``: ``auto``; see :func:`citerag.embeddings.resolve_precision`).
         """
         self.index_dir = index_dir
+        #: The index's backend (:func:`~citerag.stores.dispatch.backend_for`).
+        self.backend = backend_for(index_dir)
         if embedding_precision is not None:
             check_precision(embedding_precision)
         self.embedding_precision = embedding_precision
@@ -114,7 +116,7 @@ class Engine:
             batching=query_batching, wait_ms=query_batch_wait_ms, cache=query_cache
         )
         self._snapshot: Snapshot | None = None
-        self._pg_store: Any = None  # a PostgreSQL index's reader store, kept across reloads
+        self._reader: Any = None  # a reader store kept across reloads (backend.keeps_reader)
         self._lock = threading.Lock()
         self.state = "starting"
         self.error = ""
@@ -220,19 +222,10 @@ class Engine:
         return self._model
 
     def index_changed(self) -> bool:
-        """Whether the index's current build differs from the published one."""
+        """Whether the index's published build differs from the served one."""
         snap = self._snapshot
-        if is_store_url(self.index_dir):
-            from citerag.index.pg_index import current_build_id
-
-            build_id = current_build_id(str(self.index_dir))
-            return build_id is not None and (snap is None or build_id != snap.build_id)
-        build = current_build(Path(self.index_dir))
-        if build is None:
-            return False
-        if snap is None or snap.build_dir is None:
-            return True
-        return build.resolve() != snap.build_dir.resolve()
+        build_id = self.backend.published_build()
+        return build_id is not None and (snap is None or build_id != snap.build_id)
 
     def reload(self) -> Snapshot | None:
         """Load the current build, compile and warm a graph, then publish it.
@@ -243,7 +236,7 @@ class Engine:
         Raises:
             Exception: Whatever loading raised (the previous snapshot stays published).
         """
-        from citerag.index.loaded import IndexNotFoundError
+        from citerag.stores.loaded import IndexNotFoundError
         from graphs.deps import GraphDeps
         from graphs.rag import build_graph
 
@@ -251,8 +244,8 @@ class Engine:
             model = self.load_model()
             t0 = time.perf_counter()
             try:
-                if is_store_url(self.index_dir):
-                    deps = self._postgres_deps(model)
+                if self.backend.keeps_reader:
+                    deps = self._reader_deps(model)
                 else:
                     deps = GraphDeps.from_index(
                         self.index_dir,
@@ -289,32 +282,32 @@ class Engine:
             )
             return snap
 
-    def _postgres_deps(self, model: EmbeddingModel) -> Any:
-        """Graph dependencies over a PostgreSQL index, reusing this engine's reader store.
+    def _reader_deps(self, model: EmbeddingModel) -> Any:
+        """Graph dependencies over an index whose reader store serves every build (a
+        PostgreSQL index), reusing this engine's reader store.
 
         ``GraphDeps.from_index`` would open a new store (a new connection pool) per reload;
         a published change needs no new store, only its manifest and calibration, so the
-        same :class:`~citerag.index.pg_store.PostgresStore` serves every build.
+        same store serves every build.
         """
-        from citerag.index.calibration import read_calibration
-        from citerag.index.pg_index import open_postgres
+        from citerag.stores.calibration import read_calibration
         from graphs.deps import GraphDeps
 
-        loaded = open_postgres(str(self.index_dir), model, store=self._pg_store)
-        self._pg_store = loaded.store
+        loaded = self.backend.open(model, reader=self._reader)
+        self._reader = loaded.store
         deps = GraphDeps.from_store(
             loaded.store,
             embeddings=self._query_embeddings(model) or model.embeddings,
             manifest_id=loaded.manifest_id,
             embedding_model=model.name,
-            calibration=read_calibration(str(self.index_dir)),
+            calibration=read_calibration(self.index_dir),
         )
         deps.index = loaded
         return deps
 
     def close(self) -> None:
         """Release the reader store's connection pool (a PostgreSQL index)."""
-        store, self._pg_store = self._pg_store, None
+        store, self._reader = self._reader, None
         if store is not None:
             store.close()
 

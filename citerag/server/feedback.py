@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citerag.server.documents import advisory_key, now_iso
 from citerag.server.sqlite_file import LazySqlite
+from citerag.stores.postgres.registry import advisory_key
+from citerag.stores.registry import now_iso
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +213,7 @@ class PgFeedbackStore(FeedbackStore):
         from psycopg import sql
         from psycopg_pool import ConnectionPool
 
-        from citerag.index.pg_db import StoreURL
+        from citerag.stores.postgres.db import StoreURL
 
         if pool_size < 1:
             raise ValueError(f"pool_size must be at least 1, not {pool_size}")

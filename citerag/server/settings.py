@@ -171,8 +171,9 @@ class ServerSettings:
             than one, the processes share the data directory and the index: any of them
             accepts uploads and deletes, one of them (the job lock's holder) writes the
             index, and every one follows the builds published (see
-            :class:`~citerag.server.worker.SharedDirectoryWorker`, and on a PostgreSQL store
-            :class:`~citerag.server.worker.SharedIndexWorker`). Only ``citerag serve``
+            :class:`~citerag.server.worker.IndexWorker` with the coordination of
+            :mod:`citerag.stores.faiss.coordination`, and on a PostgreSQL store
+            :mod:`citerag.stores.postgres.coordination`). Only ``citerag serve``
             starts processes; an app built by :func:`~citerag.server.app.create_app` is one
             process, which coordinates through the same file locks with any other process
             serving the same directories.

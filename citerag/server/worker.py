@@ -11,16 +11,24 @@ the small ones ``pending``. A text upload within ``max_upload_mb`` is always wit
 ingest's per-document text limit (``max_document_mb``, 50 MiB by default). While idle it
 also notices builds published by someone else (``citerag ingest`` on the same index) and loads them.
 
-With several serving processes each runs a :class:`CoordinatedIndexWorker` instead: the job
-queue is the shared registry's ``pending``/``deleting`` records, and only the process holding
-the job lock applies them (see its docstring): :class:`SharedIndexWorker` on a PostgreSQL
-store, :class:`SharedDirectoryWorker` on an index directory (``citerag serve --workers N``).
+:class:`IndexWorker` is one class in three modes, chosen by what it is given
+(:func:`worker_for` chooses for a server's settings):
+
+* **own queue** (no ``coordination``): one process owns the registry; jobs are queued in
+  memory by :meth:`IndexWorker.submit`;
+* **coordinated** (a :class:`~citerag.stores.backend.Coordination` from the index's backend,
+  over a :class:`~citerag.stores.registry.SharedRegistry`): one of several serving
+  processes; the job queue is the shared registry's ``pending``/``deleting`` records, and
+  only the process holding the job lock applies them. The coordination says how the lock is
+  taken, how a published build is seen and whether other processes' changes arrive as
+  wake-ups (:mod:`citerag.stores.faiss.coordination` on an index directory,
+  :mod:`citerag.stores.postgres.coordination` on a PostgreSQL store);
+* **read-only** (``read_only=True``): loads the published build and follows new ones,
+  writes nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import logging
 import os
 import queue
@@ -28,27 +36,18 @@ import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from citerag.index.location import IndexLocation
-from citerag.index.manifest import Manifest
-from citerag.server.documents import (
-    DocumentRecord,
-    PgDocumentRegistry,
-    Registry,
-    SharedDocumentRegistry,
-    advisory_key,
-    channel,
-)
 from citerag.server.engine import Engine
+from citerag.stores.backend import Backend, Coordination
+from citerag.stores.location import IndexLocation
+from citerag.stores.manifest import Manifest
+from citerag.stores.registry import DocumentRecord, Registry, SharedRegistry
 
 if TYPE_CHECKING:
     from citerag.index.ingest import IngestReport
 
 log = logging.getLogger(__name__)
-
-#: A registry several processes share (the job queue of :class:`CoordinatedIndexWorker`).
-SharedRegistry = PgDocumentRegistry | SharedDocumentRegistry
 
 #: Ingest runs an upload may be handed to before it is ``failed`` (each hand-over whose run
 #: did not settle it means the writing process died, e.g. out of memory, during it).
@@ -70,32 +69,110 @@ _STOP = Job("stop", "")
 
 
 class IndexWorker:
-    """Serialises index writes for the server."""
+    """Serialises index writes for the server: in a queue of its own, coordinated with the
+    other processes serving the index, or not at all (read-only); see the module docstring.
+
+    Coordinated (several processes sharing a job queue and one index):
+
+    * **Jobs come from the shared registry.** The queue is its ``pending`` and ``deleting``
+      records, written by whichever process accepted the upload or the delete;
+      :meth:`submit` only wakes this thread early.
+    * **One process applies them.** Each cycle (every ``watch_interval`` seconds, or at
+      once after a local upload or a wake-up from the coordination) a process that is not
+      the writer tries to take the job lock (:meth:`Coordination.try_lock
+      <citerag.stores.backend.Coordination.try_lock>`, a lock held by the process, released
+      by the operating system or the database when it dies). The holder stays the writer
+      until it stops; the next process to try takes over and finds the dead writer's jobs
+      still ``pending``/``deleting`` (statuses change only after a build is published), so
+      they are applied again. Two processes never run the same job at the same time; a job
+      the dead writer had already published is planned as *unchanged* by the re-run (the
+      record manager and the manifest know it), so it is indexed once. Each hand-over to
+      an ingest run is counted in the record's ``attempts``. The ingest itself still takes
+      the index's writer lock, so a ``citerag ingest`` on the same index waits for it (or
+      it for the CLI).
+    * **Every process notices a published build** within ``watch_interval`` (the
+      coordination's published build id) and reloads. The writer reloads before it settles
+      statuses; statuses of a build another process has not loaded yet show as ``pending``
+      there (see :func:`~citerag.server.documents.served_view`).
+    * A job whose attempt left its record unchanged (e.g. a delete that failed) is retried
+      only when its record changes (a repeated ``DELETE``) or the writer changes.
+
+    Read-only: any number of such processes may serve one index (``citerag serve
+    --read-only --workers N``): none of them writes the index, the registry or the data
+    folder, so they need no coordination. Each loads the published build at start and
+    checks every ``watch_interval`` whether another was published (a ``citerag ingest`` or
+    a writing server); it then loads, warms and swaps in the new graph, as the writer does
+    after its own builds. Uploads and deletes are refused by the routes (405,
+    :data:`READ_ONLY_DETAIL`); :meth:`submit` refuses too.
+    """
 
     def __init__(
         self,
         engine: Engine,
         registry: Registry,
         *,
+        coordination: Coordination | None = None,
+        read_only: bool = False,
         watch_interval: float = 2.0,
     ) -> None:
         """Configure the worker (call :meth:`start`).
 
         Args:
             engine: The engine whose graph is swapped after each build.
-            registry: Document statuses.
-            watch_interval: Seconds between checks for builds published by others
-                (0 disables the check).
+            registry: Document statuses (a :class:`~citerag.stores.registry.SharedRegistry`
+                when ``coordination`` is given).
+            coordination: Share the job queue with the other processes serving the index
+                (``None``: this process owns the registry's queue).
+            read_only: Apply nothing; only follow published builds.
+            watch_interval: Seconds between checks for builds published by others (0
+                disables the check of a worker with its own queue; coordinated and
+                read-only workers take 0 as the default, 2 s).
+
+        Raises:
+            ValueError: Both ``coordination`` and ``read_only``, or ``coordination`` over a
+                registry that is not shared.
         """
+        if coordination is not None and read_only:
+            raise ValueError("a read-only worker takes no coordination (it writes nothing)")
+        if coordination is not None and not isinstance(registry, SharedRegistry):
+            raise ValueError(
+                f"a coordinated worker needs a shared registry, not {type(registry).__name__}"
+            )
         self.engine = engine
         self.registry: Registry = registry
-        self.watch_interval = watch_interval
+        self.coordination = coordination
+        self.read_only = read_only
+        local = coordination is None and not read_only
+        self.watch_interval = watch_interval if local else (watch_interval or 2.0)
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="citerag-index-writer", daemon=True)
+        self._stopping = threading.Event()
+        self._listener: threading.Thread | None = None
+        if coordination is not None and coordination.listens:
+            self._listener = threading.Thread(
+                target=coordination.listen,
+                args=(self._wake, self._stopping, self.watch_interval),
+                name="citerag-index-listener",
+                daemon=True,
+            )
         self.busy = threading.Event()
+        self.identity = f"{socket.gethostname()}:{os.getpid()}"
+        self._writer = False
+        self._tried: dict[str, int] = {}
         #: Called with the report of each ingest run this worker applies (the app sets it
         #: to :meth:`citerag.server.observe.Observer.ingest`: metrics and stage spans).
         self.on_ingest: Callable[[IngestReport], object] | None = None
+
+    @property
+    def shared_registry(self) -> SharedRegistry:
+        """The shared registry (coordinated mode only).
+
+        Raises:
+            RuntimeError: The worker is not coordinated.
+        """
+        if not isinstance(self.registry, SharedRegistry) or self.coordination is None:
+            raise RuntimeError("only a coordinated worker has a shared registry")
+        return self.registry
 
     @property
     def index_dir(self) -> IndexLocation:
@@ -104,15 +181,26 @@ class IndexWorker:
 
     @property
     def is_writer(self) -> bool:
-        """Whether this process applies uploads and deletes (always, for an index directory)."""
-        return True
+        """Whether this process applies uploads and deletes: always with its own queue,
+        never read-only, while it holds the job lock when coordinated."""
+        if self.read_only:
+            return False
+        return self._writer if self.coordination is not None else True
 
     def start(self) -> None:
-        """Start the thread (loads the model and index, resumes unfinished work)."""
+        """Start the thread (loads the model and index, resumes unfinished work), and the
+        coordination's listener if it has one."""
         self._thread.start()
+        if self._listener is not None:
+            self._listener.start()
 
     def stop(self, timeout: float = 60.0) -> None:
-        """Ask the thread to stop after the current job and wait for it."""
+        """Ask the thread to stop after the current job and wait for it; then release the
+        job lock (coordinated) and stop the listener."""
+        self._stopping.set()
+        if self.read_only:  # it holds no lock and leaves nothing half written
+            self._thread.join(timeout)
+            return
         self._queue.put(_STOP)
         self._thread.join(timeout)
         if self._thread.is_alive():
@@ -121,13 +209,33 @@ class IndexWorker:
                 "unless it finishes",
                 timeout,
             )
+        if self.coordination is not None:
+            self._release()
+        if self._listener is not None and self._listener.is_alive():
+            self._listener.join(timeout=5.0)
 
     def submit(self, kind: str, doc_id: str) -> None:
-        """Queue an ``add`` or ``delete``."""
-        self._queue.put(Job(kind, doc_id))
+        """Queue an ``add`` or ``delete`` (coordinated: wake the thread; the job itself is
+        the registry record).
+
+        Raises:
+            RuntimeError: A read-only worker (nothing is written).
+        """
+        if self.read_only:
+            raise RuntimeError(READ_ONLY_DETAIL)
+        if self.coordination is not None:
+            self._wake(doc_id)
+        else:
+            self._queue.put(Job(kind, doc_id))
+
+    def _wake(self, doc_id: str = "") -> None:
+        self._queue.put(Job("poke", doc_id))
 
     def pending_jobs(self) -> int:
-        """Jobs waiting in the queue."""
+        """Jobs waiting (coordinated: in the shared queue)."""
+        if self.coordination is not None:
+            reg = self.shared_registry
+            return reg.count("pending") + reg.count("deleting")
         return self._queue.qsize()
 
     # -- the thread ------------------------------------------------------------------------
@@ -144,6 +252,14 @@ class IndexWorker:
             self.engine.state, self.engine.error = "error", f"{type(exc).__name__}: {exc}"
 
     def _run(self) -> None:
+        if self.read_only:
+            self._run_read_only()
+        elif self.coordination is not None:
+            self._run_coordinated()
+        else:
+            self._run_own_queue()
+
+    def _run_own_queue(self) -> None:
         self._start_engine(reconcile=True)
         for rec in self.registry.all():  # resume work interrupted by a restart
             if rec.status == "pending":
@@ -183,6 +299,16 @@ class IndexWorker:
                 self._reconcile()
         except Exception:
             log.exception("cannot load the new index build")
+
+    def _run_read_only(self) -> None:
+        self._start_engine()
+        while not self._stopping.wait(self.watch_interval):
+            try:
+                if self.engine.model_loaded and self.engine.index_changed():
+                    log.info("a new index build appeared; loading it (read-only)")
+                    self.engine.reload()
+            except Exception:  # keep following: the previous build stays served
+                log.exception("cannot load the new index build")
 
     def _apply(self, jobs: list[Job]) -> None:
         from citerag.index.ingest import ingest
@@ -273,6 +399,13 @@ class IndexWorker:
         Returns:
             The served build's manifest, or (when it cannot be served) the one on disk.
         """
+        if self.coordination is not None:  # tell the other processes first, then serve it
+            try:
+                self.shared_registry.notify()
+            except Exception:
+                log.warning(
+                    "cannot notify the other processes of build %s", build_id, exc_info=True
+                )
         snap = self.engine.current()
         if snap is None or snap.build_id != build_id:
             try:
@@ -282,7 +415,7 @@ class IndexWorker:
                 snap = None
         if snap is not None and snap.build_id == build_id:
             return snap.manifest
-        from citerag.index.loaded import read_manifest  # not served: what the disk holds
+        from citerag.stores.loaded import read_manifest  # not served: what the disk holds
 
         return read_manifest(self.index_dir)
 
@@ -354,104 +487,14 @@ class IndexWorker:
                     build_id=snap.build_id,
                 )
 
+    # -- coordinated -----------------------------------------------------------------------
 
-class CoordinatedIndexWorker(IndexWorker):
-    """The index worker of one of several processes that share a job queue and one index.
+    def _coord(self) -> Coordination:
+        if self.coordination is None:
+            raise RuntimeError("only a coordinated worker takes the job lock")
+        return self.coordination
 
-    * **Jobs come from the shared registry.** The queue is its ``pending`` and ``deleting``
-      records, written by whichever process accepted the upload or the delete;
-      :meth:`submit` only wakes this thread early.
-    * **One process applies them.** Each cycle (every ``watch_interval`` seconds, or at
-      once after a local upload) a process that is not the writer tries to take the job
-      lock (:meth:`_try_lock`, a lock held by the process, released by the operating
-      system or the database when it dies). The holder stays the writer until it stops;
-      the next process to try takes over and finds the dead writer's jobs still
-      ``pending``/``deleting`` (statuses change only after a build is published), so they
-      are applied again. Two processes never run the same job at the same time; a job the
-      dead writer had already published is planned as *unchanged* by the re-run (the
-      record manager and the manifest know it), so it is indexed once. Each hand-over to
-      an ingest run is counted in the record's ``attempts``. The ingest itself still takes
-      the index's writer lock, so a ``citerag ingest`` on the same index waits for it (or
-      it for the CLI).
-    * **Every process notices a published build** within ``watch_interval``
-      (:meth:`_new_build`) and reloads. The writer reloads before it settles statuses;
-      statuses of a build another process has not loaded yet show as ``pending`` there
-      (see :func:`~citerag.server.documents.served_view`).
-    * A job whose attempt left its record unchanged (e.g. a delete that failed) is retried
-      only when its record changes (a repeated ``DELETE``) or the writer changes.
-
-    Subclasses say how the lock is taken and how a new build is seen:
-    :class:`SharedIndexWorker` (PostgreSQL) and :class:`SharedDirectoryWorker` (an index
-    directory).
-    """
-
-    def __init__(
-        self,
-        engine: Engine,
-        registry: SharedRegistry,
-        *,
-        watch_interval: float = 2.0,
-    ) -> None:
-        """Configure the worker (call :meth:`start`).
-
-        Args:
-            engine: The engine serving the index.
-            registry: The shared document registry.
-            watch_interval: Seconds between cycles (0 means the default, 2 s: the queue
-                and published builds are only seen by polling).
-        """
-        super().__init__(engine, registry, watch_interval=watch_interval or 2.0)
-        self.shared_registry = registry
-        self.identity = f"{socket.gethostname()}:{os.getpid()}"
-        self._writer = False
-        self._tried: dict[str, int] = {}
-        self._stopping = threading.Event()
-
-    @property
-    def is_writer(self) -> bool:
-        """Whether this process holds the job lock (applies everyone's uploads)."""
-        return self._writer
-
-    def submit(self, kind: str, doc_id: str) -> None:
-        """Wake the thread (the job itself is the registry record)."""
-        self._queue.put(Job("poke", doc_id))
-
-    def pending_jobs(self) -> int:
-        """Jobs waiting in the shared queue."""
-        reg = self.shared_registry
-        return reg.count("pending") + reg.count("deleting")
-
-    def stop(self, timeout: float = 60.0) -> None:
-        """Stop the thread, then release the job lock."""
-        self._stopping.set()
-        super().stop(timeout)
-        self._release()
-
-    # -- what subclasses provide -------------------------------------------------------------
-
-    def _try_lock(self) -> bool:
-        """Try once, without waiting, to take the job lock; whether it is now held."""
-        raise NotImplementedError
-
-    def _drop_lock(self) -> None:
-        """Close whatever holds the job lock open (which releases it)."""
-        raise NotImplementedError
-
-    def _new_build(self) -> bool:
-        """Whether a build other than the served one has been published."""
-        raise NotImplementedError
-
-    # -- the thread ------------------------------------------------------------------------
-
-    def _served_manifest(self, build_id: str) -> Manifest:
-        """Tell the other processes about the build first, then serve it here."""
-        try:
-            self.shared_registry.notify()
-        except Exception:
-            log.warning("cannot notify the other processes of build %s", build_id, exc_info=True)
-        return super()._served_manifest(build_id)
-
-    def _run(self) -> None:
+    def _run_coordinated(self) -> None:
         self._start_engine()
         while True:
             self._cycle()
@@ -469,23 +512,29 @@ class CoordinatedIndexWorker(IndexWorker):
 
     def _cycle(self) -> None:
         try:
+            if self._writer and not self._coord().holds_lock():
+                self._writer = False  # its session ended (a lost connection): take it again
             self._follow()
             if not self.engine.model_loaded or not self._lead():
                 return
             self._work()
         except Exception:  # keep the thread alive whatever happens
             log.exception("index worker cycle failed")
-            self._on_error()
-
-    def _on_error(self) -> None:
-        """After a failed cycle (default: nothing; the lock stays held)."""
+            if not self._coord().lock_survives_errors:
+                self._release()  # e.g. a broken connection: reconnect (and retake) next cycle
 
     def _release(self) -> None:
         """Give the job lock up (if held): this process is no longer the writer."""
         if self._writer:
             log.info("%s is no longer the index writer", self.identity)
         self._writer = False
-        self._drop_lock()
+        self._coord().release()
+
+    def _new_build(self) -> bool:
+        """Whether a build other than the served one has been published."""
+        build_id = self._coord().published_build()
+        snap = self.engine.current()
+        return build_id is not None and (snap is None or snap.build_id != build_id)
 
     def _follow(self) -> None:
         """Reload when another process (or ``citerag ingest``) published a build."""
@@ -501,7 +550,7 @@ class CoordinatedIndexWorker(IndexWorker):
         """Hold (or try to take) the job lock; whether this process is the writer."""
         if self._writer:
             return True
-        self._writer = self._try_lock()
+        self._writer = self._coord().try_lock()
         if self._writer:
             log.info("%s is now the index writer", self.identity)
             self._tried.clear()
@@ -551,172 +600,6 @@ class CoordinatedIndexWorker(IndexWorker):
             self._queue.put(Job("poke", ""))  # more waiting: next cycle at once
 
 
-class SharedIndexWorker(CoordinatedIndexWorker):
-    """The index worker of one of several processes serving a PostgreSQL store.
-
-    As :class:`CoordinatedIndexWorker`, with:
-
-    * **the job lock** ``pg_try_advisory_lock`` on the server's job key, on a connection
-      this worker keeps open; a process that dies (or loses its connection) releases it
-      with its session;
-    * **published builds** read from ``<ns>_meta`` (the build id row) on that connection;
-      the engine keeps its reader store (and its connection pool) across reloads;
-    * **wake-ups**: accepting an upload or a delete, and publishing a build, send a
-      ``NOTIFY`` on the store's channel; every process ``LISTEN`` s on a connection of its
-      own (a second thread) and starts a cycle at once, so a change normally reaches every
-      process within the time of a reload. Polling every ``watch_interval`` stays as the
-      bound when a notification is lost (a dropped connection) or never sent
-      (``citerag ingest`` publishes without one).
-    """
-
-    def __init__(
-        self,
-        engine: Engine,
-        registry: PgDocumentRegistry,
-        *,
-        watch_interval: float = 2.0,
-    ) -> None:
-        """Configure the worker (call :meth:`start`).
-
-        Args:
-            engine: The engine serving the store.
-            registry: The store's document registry.
-            watch_interval: Seconds between cycles (0 means the default, 2 s).
-        """
-        super().__init__(engine, registry, watch_interval=watch_interval)
-        self.pg_registry = registry
-        self._conn: Any = None
-        self._listener = threading.Thread(
-            target=self._listen, name="citerag-index-listener", daemon=True
-        )
-
-    def start(self) -> None:
-        """Start the worker thread and the notification listener."""
-        super().start()
-        self._listener.start()
-
-    def stop(self, timeout: float = 60.0) -> None:
-        """Stop the threads, then release the job lock and close the connection."""
-        super().stop(timeout)
-        if self._listener.is_alive():
-            self._listener.join(timeout=5.0)
-
-    def _listen(self) -> None:
-        """Turn the store channel's notifications into wake-ups (reconnects on errors)."""
-        import psycopg
-        from psycopg import sql
-
-        url = self.pg_registry.url
-        while not self._stopping.is_set():
-            try:
-                with psycopg.connect(url.conninfo, autocommit=True) as conn:
-                    conn.execute(sql.SQL("LISTEN {}").format(channel(url)))
-                    self._queue.put(Job("poke", ""))  # anything missed while disconnected
-                    while not self._stopping.is_set():
-                        for _ in conn.notifies(timeout=1.0, stop_after=1):
-                            self._queue.put(Job("poke", ""))
-            except Exception:
-                log.debug("notification listener: reconnecting", exc_info=True)
-                self._stopping.wait(self.watch_interval)
-
-    def _connection(self) -> Any:
-        if self._conn is None or self._conn.closed:
-            import psycopg
-
-            self._writer = False
-            self._conn = psycopg.connect(self.pg_registry.url.conninfo, autocommit=True)
-        return self._conn
-
-    def _on_error(self) -> None:
-        self._release()  # a broken connection: reconnect (and retake the lock) next cycle
-
-    def _drop_lock(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()  # ends the session: releases the job lock
-            except Exception:
-                log.debug("closing the job connection failed", exc_info=True)
-
-    def _published_build(self) -> str | None:
-        """The store's published build id, read on this worker's own connection (the short
-        ``build_id`` meta row; the manifest's field for a store written before it existed)."""
-        from citerag.index.pg_db import read_meta
-        from citerag.index.pg_index import BUILD_ID_KEY, MANIFEST_KEY
-
-        url = self.pg_registry.url
-        conn = self._connection()
-        raw = read_meta(conn, url, BUILD_ID_KEY)
-        if raw is None:  # an older store: only the manifest row holds it
-            manifest = read_meta(conn, url, MANIFEST_KEY)
-            raw = manifest.get("build_id") if isinstance(manifest, dict) else None
-        return str(raw) if raw else None
-
-    def _new_build(self) -> bool:
-        build_id = self._published_build()
-        snap = self.engine.current()
-        return build_id is not None and (snap is None or snap.build_id != build_id)
-
-    def _try_lock(self) -> bool:
-        key = advisory_key(self.pg_registry.url, "jobs")
-        row = self._connection().execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()
-        return bool(row and row[0])
-
-
-class SharedDirectoryWorker(CoordinatedIndexWorker):
-    """The index worker of one of several processes serving one index directory
-    (``citerag serve --workers N``).
-
-    As :class:`CoordinatedIndexWorker`, with:
-
-    * **the job lock** an exclusive ``flock`` on ``<data_dir>/jobs.lock``, held on a file
-      descriptor this worker keeps open; the kernel releases it when the process dies;
-    * **published builds** seen when the index directory's ``current`` pointer moves
-      (a build published by the writer process, or by ``citerag ingest``);
-    * **wake-ups**: an upload or delete wakes the process that accepted it at once; the
-      writer sees one accepted by another process at its next cycle, within
-      ``watch_interval`` (a cycle costs a few ``stat`` calls).
-    """
-
-    LOCK_FILE = "jobs.lock"
-
-    def __init__(
-        self,
-        engine: Engine,
-        registry: SharedDocumentRegistry,
-        *,
-        watch_interval: float = 2.0,
-    ) -> None:
-        """Configure the worker (call :meth:`start`).
-
-        Args:
-            engine: The engine serving the index directory.
-            registry: The data directory's shared registry.
-            watch_interval: Seconds between cycles (0 means the default, 2 s).
-        """
-        super().__init__(engine, registry, watch_interval=watch_interval)
-        self._lock_path = registry.data_dir / self.LOCK_FILE
-        self._fd: int | None = None
-
-    def _try_lock(self) -> bool:
-        if self._fd is None:
-            self._fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
-
-    def _drop_lock(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)  # releases the lock
-
-    def _new_build(self) -> bool:
-        return self.engine.index_changed()
-
-
 #: Why a read-only server refuses uploads and deletes (the 405 responses' detail).
 READ_ONLY_DETAIL = (
     "this server is read-only (read_only = true, e.g. several processes serving one index "
@@ -726,53 +609,30 @@ READ_ONLY_DETAIL = (
 )
 
 
-class ReadOnlyIndexWorker(IndexWorker):
-    """The worker of a read-only server: loads the published build, follows new ones.
+def worker_for(
+    engine: Engine,
+    registry: Registry,
+    backend: Backend,
+    *,
+    read_only: bool = False,
+    watch_interval: float = 2.0,
+) -> IndexWorker:
+    """The worker of a server: coordinated over a shared registry (the backend's job lock),
+    read-only with ``read_only`` over a registry of its own, else with a queue of its own.
 
-    Any number of such processes may serve one index directory (``citerag serve
-    --read-only --workers N``): none of them writes the index, the registry or the data
-    folder, so they need no coordination. Each loads the directory's ``current`` build at
-    start and checks every ``watch_interval`` whether ``current`` points elsewhere (a
-    ``citerag ingest`` or a writing server published a build); it then loads, warms and
-    swaps in the new graph, as the writer does after its own builds. Uploads and deletes
-    are refused by the routes (405, :data:`READ_ONLY_DETAIL`); :meth:`submit` refuses too.
+    Args:
+        engine: The server's engine.
+        registry: The registry ``backend`` opened for the server.
+        backend: The index's backend.
+        read_only: The server is read-only (an index directory's: the settings refuse
+            ``read_only`` with a PostgreSQL store, whose processes all share its registry).
+        watch_interval: Seconds between checks for builds published by others.
     """
-
-    def __init__(self, engine: Engine, registry: Registry, *, watch_interval: float = 2.0) -> None:
-        """Configure the worker (call :meth:`start`).
-
-        Args:
-            engine: The engine whose graph is swapped when a new build appears.
-            registry: The (read-only) registry, only listed.
-            watch_interval: Seconds between checks of the ``current`` build (0 means 2 s).
-        """
-        super().__init__(engine, registry, watch_interval=watch_interval or 2.0)
-        self._stopping = threading.Event()
-
-    @property
-    def is_writer(self) -> bool:
-        """Never: a read-only server applies no uploads or deletes."""
-        return False
-
-    def submit(self, kind: str, doc_id: str) -> None:
-        """Refuse: nothing is written by a read-only server.
-
-        Raises:
-            RuntimeError: Always.
-        """
-        raise RuntimeError(READ_ONLY_DETAIL)
-
-    def stop(self, timeout: float = 60.0) -> None:
-        """Stop the thread (it holds no lock and leaves nothing half written)."""
-        self._stopping.set()
-        self._thread.join(timeout)
-
-    def _run(self) -> None:
-        self._start_engine()
-        while not self._stopping.wait(self.watch_interval):
-            try:
-                if self.engine.model_loaded and self.engine.index_changed():
-                    log.info("a new index build appeared; loading it (read-only)")
-                    self.engine.reload()
-            except Exception:  # keep following: the previous build stays served
-                log.exception("cannot load the new index build")
+    if isinstance(registry, SharedRegistry) and registry.shared:
+        return IndexWorker(
+            engine,
+            registry,
+            coordination=backend.coordination(registry),
+            watch_interval=watch_interval,
+        )
+    return IndexWorker(engine, registry, read_only=read_only, watch_interval=watch_interval)

@@ -109,8 +109,8 @@ def test_int8_vectors_are_close_to_fp32(embedding_model, int8_model):
 
 
 def test_an_index_refuses_the_other_model(sample_index, int8_model):
-    from citerag.index.loaded import load_index
-    from citerag.index.manifest import IndexMismatchError
+    from citerag.stores.loaded import load_index
+    from citerag.stores.manifest import IndexMismatchError
 
     with pytest.raises(IndexMismatchError, match="all-MiniLM-L6-v2-onnx-int8"):
         load_index(sample_index, int8_model)

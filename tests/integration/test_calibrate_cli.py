@@ -20,8 +20,9 @@ from citerag.eval import calibrate as calib
 from citerag.eval.evidence import IndexedCorpus
 from citerag.eval.questions import load_questions
 from citerag.eval.runner import Evaluator, parse_config
-from citerag.index.calibration import calibration_path, read_calibration
-from citerag.index.loaded import load_index
+from citerag.stores.calibration import read_calibration
+from citerag.stores.faiss.calibration import calibration_path
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 from tests.support.fake_models import ScriptedChatModel, good_answer
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citerag import cli
-from citerag.index.calibration import read_calibration
+from citerag.stores.calibration import read_calibration
 
 pytestmark = pytest.mark.integration
 
@@ -64,7 +64,7 @@ def test_ingest_inspect_ask_eval_on_a_store(
 
 
 def test_calibration_lives_in_the_store(pg_url: str, sample_corpus: Path, capsys) -> None:
-    from citerag.index.calibration import write_calibration
+    from citerag.stores.calibration import write_calibration
 
     assert cli.main(["ingest", str(sample_corpus), "--store", pg_url, "-q"]) == 0
     capsys.readouterr()

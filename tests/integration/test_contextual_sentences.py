@@ -13,9 +13,9 @@ import pytest
 from langchain_core.documents import Document
 
 from citerag.embeddings import span_pooler
-from citerag.index import chunk_vectors
-from citerag.index.chunk_vectors import CONTEXTUAL, SEPARATE, embed_chunks
 from citerag.index.ingest import ingest
+from citerag.stores import chunk_vectors
+from citerag.stores.chunk_vectors import CONTEXTUAL, SEPARATE, embed_chunks
 from tests.support.vectors import assert_same_vectors
 
 CAT = "The small grey cat slept on the warm kitchen mat all afternoon."

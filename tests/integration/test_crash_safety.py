@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from citerag.index.builds import BUILDS, current_build
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index
+from citerag.stores.faiss.builds import BUILDS, current_build
+from citerag.stores.loaded import load_index
 from tests.support.ingest_checks import assert_parts_in_step, clone_index, record_keys
 from tests.support.killed_writer import writer_stuck_mid_ingest
 
@@ -63,7 +63,7 @@ def test_sigkill_mid_ingest_keeps_the_old_build(
     n_docs = len(old.manifest.documents)
 
     with writer_stuck_mid_ingest(
-        "citerag.index.store:CiteragStore",
+        "citerag.stores.faiss.store:CiteragStore",
         index_dir,
         [corpus, generated],
         tmp_path / "child.err",

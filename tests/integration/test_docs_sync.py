@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.config import RAGConfig
 from graphs.rag import build_graph
 

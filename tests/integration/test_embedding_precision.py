@@ -78,7 +78,7 @@ def test_word_piece_batches_and_span_pooling_go_through_bf16(fp32, bf16):
 
 
 def test_the_manifest_records_the_precision_and_fp32_reads_the_index(tmp_path, fp32, bf16):
-    from citerag.index.loaded import load_index
+    from citerag.stores.loaded import load_index
 
     folder = tmp_path / "docs"
     folder.mkdir()

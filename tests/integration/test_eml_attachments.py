@@ -14,8 +14,8 @@ import openpyxl
 import pytest
 
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
 from citerag.server.viewer import DocumentViews
+from citerag.stores.loaded import load_index, read_manifest
 from graphs.rag import build_graph
 from loaders.chunking import doc_id_for
 from tests.support.ingest_checks import assert_store_in_step

@@ -11,7 +11,7 @@ from citerag.cli import main
 from citerag.eval.evidence import IndexedCorpus, source_text_from_file
 from citerag.eval.questions import Evidence, Question, load_questions
 from citerag.eval.runner import DEFAULT_CONFIGS, Evaluator, compare, parse_config
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 
 pytestmark = pytest.mark.integration
 

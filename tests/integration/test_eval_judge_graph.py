@@ -17,7 +17,7 @@ from citerag.eval.evidence import IndexedCorpus
 from citerag.eval.judge import AnswerJudge, compare_judged, run_generations
 from citerag.eval.questions import Question, load_questions
 from citerag.eval.runner import Evaluator, parse_config
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 from tests.support.fake_models import ScriptedChatModel, quote_of
 

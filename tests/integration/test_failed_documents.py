@@ -11,7 +11,7 @@ from pypdf import PdfReader, PdfWriter
 
 from citerag import cli
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
+from citerag.stores.loaded import load_index, read_manifest
 from loaders.chunking import doc_id_for
 from tests.support.ingest_checks import (
     assert_offsets,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 from tests.support.pdfs import Line, write_pdf
 

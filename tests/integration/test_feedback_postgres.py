@@ -32,9 +32,9 @@ def test_votes_are_kept_in_the_store_and_exported(
 ):
     import psycopg
 
-    from citerag.index.pg_db import StoreURL
     from citerag.server.feedback import FEEDBACK_FILE
     from citerag.server.settings import ServerSettings
+    from citerag.stores.postgres.db import StoreURL
 
     write_tokens(tmp_path / "tokens.json")
     settings = ServerSettings(

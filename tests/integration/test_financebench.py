@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from tests.support.ingest_checks import (
     alnum,
     assert_offsets,

@@ -10,7 +10,7 @@ from langchain_core.documents import Document
 
 from chains.citations import normalise_ws
 from chains.retrieval import HybridRetriever
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 from graphs.state import to_jsonable
 from loaders.registry import load_file

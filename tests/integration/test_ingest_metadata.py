@@ -15,7 +15,7 @@ from pypdf import PdfWriter
 from chains.retrieval import HybridRetriever
 from citerag import cli
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
+from citerag.stores.loaded import load_index, read_manifest
 from loaders.pipeline import METADATA_FILE, sidecar_path
 from tests.integration.test_server import make_pdf
 from tests.support.filings import cover_page, results_page

@@ -12,11 +12,11 @@ from langchain_core.documents import Document
 from pypdf import PdfReader
 
 from citerag.embeddings import EmbeddingModel
-from citerag.index.builds import BUILDS, current_build
-from citerag.index.faiss_store import DISTANCE, FAISS_INDEX_TYPE
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
-from citerag.index.manifest import MANIFEST_FILE, IndexMismatchError
+from citerag.stores.faiss.builds import BUILDS, current_build
+from citerag.stores.faiss.dense import DISTANCE, FAISS_INDEX_TYPE
+from citerag.stores.loaded import load_index, read_manifest
+from citerag.stores.manifest import MANIFEST_FILE, IndexMismatchError
 from loaders.chunking import ChunkSettings, doc_id_for
 from loaders.sentences import sentence_spans
 from tests.support.ingest_checks import (

@@ -19,10 +19,11 @@ import citerag.index.ingest as ingest_module
 import loaders.pipeline as pipeline
 from citerag.embeddings import EmbeddingModel
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
-from citerag.server.documents import DocumentRegistry, make_record
 from citerag.server.settings import ServerSettings
 from citerag.server.worker import IndexWorker, Job
+from citerag.stores.faiss.registry import DocumentRegistry
+from citerag.stores.loaded import load_index, read_manifest
+from citerag.stores.registry import make_record
 from loaders.chunking import ChunkSettings, doc_id_for
 from loaders.decode import decode_text
 from loaders.pipeline import DEFAULT_MAX_DOCUMENT_MB

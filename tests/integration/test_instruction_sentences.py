@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 
 pytestmark = pytest.mark.integration

@@ -16,9 +16,9 @@ import pytest
 from langchain_core.vectorstores import VectorStore
 from langchain_tests.integration_tests import VectorStoreIntegrationTests
 
-from citerag.index.pg_db import StoreURL, connect, ensure_schema
-from citerag.index.pg_store import PostgresStore
-from citerag.index.store import CiteragStore
+from citerag.stores.faiss.store import CiteragStore
+from citerag.stores.postgres.db import StoreURL, connect, ensure_schema
+from citerag.stores.postgres.store import PostgresStore
 
 pytestmark = pytest.mark.integration
 

@@ -8,7 +8,7 @@ import importlib.util
 
 import pytest
 
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 from loaders.registry import load_file
 

@@ -14,8 +14,8 @@ import pytest
 
 from citerag import cli
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
 from citerag.server.viewer import DocumentViews, ViewerError
+from citerag.stores.loaded import load_index, read_manifest
 from graphs.rag import build_graph
 from loaders.registry import load_file
 from tests.support.scans import render_pages, require_tesseract, scanned_pdf, text_pdf

@@ -13,8 +13,8 @@ import pptx
 import pytest
 
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
 from citerag.server.viewer import DocumentViews, ViewerError, check_range
+from citerag.stores.loaded import load_index, read_manifest
 from graphs.rag import build_graph
 from loaders.attachments import load_attachment, read_attachment
 from loaders.chunking import doc_id_for

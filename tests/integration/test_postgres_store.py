@@ -19,9 +19,9 @@ from langchain_core.documents import Document
 
 from citerag.core.filters import matches
 from citerag.index.ingest import ingest
-from citerag.index.loaded import IndexNotFoundError, load_index
-from citerag.index.pg_db import StoreURL, connect
-from citerag.index.pg_filters import compile_filter
+from citerag.stores.loaded import IndexNotFoundError, load_index
+from citerag.stores.postgres.db import StoreURL, connect
+from citerag.stores.postgres.filters import compile_filter
 from tests.support.killed_writer import writer_stuck_mid_ingest
 from tests.support.pg import empty_store
 
@@ -150,7 +150,7 @@ def test_sigkill_mid_ingest_leaves_the_previous_state_answering(
     old_keys = {k for k, _ in before.store.iter_metadata()}
     generated = _texts(tmp_path / "generated", 80)
     with writer_stuck_mid_ingest(
-        "citerag.index.pg_store:PostgresStore",
+        "citerag.stores.postgres.store:PostgresStore",
         pg_url,
         [sample_corpus, generated],
         tmp_path / "child.err",
@@ -174,7 +174,7 @@ def test_sigkill_mid_ingest_leaves_the_previous_state_answering(
 
 
 def test_a_second_writer_waits_for_the_first(pg_url, sample_corpus, embedding_model) -> None:
-    from citerag.index.pg_db import writer_lock
+    from citerag.stores.postgres.db import writer_lock
 
     url = StoreURL.parse(pg_url)
     held = threading.Event()
@@ -220,7 +220,7 @@ def test_concurrent_legs_fuse_exactly_as_sequential_ones(
     sample_pg_index, embedding_model, monkeypatch
 ) -> None:
     from chains.retrieval import HybridRetriever
-    from citerag.index.pg_store import PostgresStore
+    from citerag.stores.postgres.store import PostgresStore
 
     store = load_index(sample_pg_index, embedding_model).store
     retriever = HybridRetriever(store, embeddings=embedding_model.embeddings)

@@ -14,7 +14,7 @@ import openpyxl
 import pytest
 
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 from loaders.registry import load_file
 

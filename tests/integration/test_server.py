@@ -328,7 +328,7 @@ def upload_pdf(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
 
 def test_health_and_ready_are_public(server: Server, server_dirs: Path):
-    from citerag.index.loaded import read_manifest
+    from citerag.stores.loaded import read_manifest
 
     assert httpx.get(f"{server.url}/health").json()["status"] == "ok"
     ready = httpx.get(f"{server.url}/ready").json()
@@ -656,7 +656,7 @@ def test_index_documents_lists_cli_ingested_documents_by_access(docs_server: Ser
 
 
 def test_upload_index_cite_delete_no_evidence(docs_server: Server, upload_pdf):
-    from citerag.index.loaded import read_manifest
+    from citerag.stores.loaded import read_manifest
 
     before = docs_server.ask(UPLOAD_QUESTION)
     assert before["status"] == "no_evidence", before["answer"]

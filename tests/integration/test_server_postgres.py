@@ -194,13 +194,13 @@ def stop(p: Proc) -> None:
 def db(url: str) -> Any:
     import psycopg
 
-    from citerag.index.pg_db import StoreURL
+    from citerag.stores.postgres.db import StoreURL
 
     return psycopg.connect(StoreURL.parse(url).conninfo, autocommit=True)
 
 
 def rows(url: str, query: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-    from citerag.index.pg_db import StoreURL
+    from citerag.stores.postgres.db import StoreURL
 
     ns = StoreURL.parse(url).namespace
     with db(url) as conn:
@@ -279,7 +279,7 @@ def test_store_url_settings_keep_the_url_and_follow_precedence(tmp_path: Path, p
         load_settings(both, env={})
     with pytest.raises(ValueError, match="store"):
         load_settings(env={"CITERAG_STORE": "mysql://x/y"})
-    # several writing processes on an index directory are allowed (SharedDirectoryWorker)
+    # several writing processes on an index directory are allowed (a coordinated IndexWorker)
     assert load_settings(env={"CITERAG_WORKERS": "2"}).workers == 2
 
 

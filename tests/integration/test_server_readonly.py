@@ -134,8 +134,8 @@ def cli_ingest(paths: list[Path], index: Path) -> None:
 
 
 def published_build(index: Path) -> str:
-    from citerag.index.builds import current_build
-    from citerag.index.manifest import Manifest
+    from citerag.stores.faiss.builds import current_build
+    from citerag.stores.manifest import Manifest
 
     build = current_build(index)
     assert build is not None

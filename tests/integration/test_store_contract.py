@@ -1,9 +1,12 @@
-"""The store contract (:class:`citerag.index.contract.SearchIndex`) on both stores.
+"""The store contracts on both stores: :class:`citerag.stores.contract.SearchIndex` (what the
+graph reads) and :class:`citerag.stores.backend.Backend` (open, ingest target, calibration,
+published build, document registry, job coordination).
 
 Haystack's document-store pattern: one class holds the behaviour the graph relies on, and it
 runs on every store through the module-scoped ``sample_location`` fixture (the sample corpus
 ingested into a FAISS directory, ids ``[faiss]``, and into a real PostgreSQL namespace, ids
-``[postgres]``). A store that passes here can be put under the graph.
+``[postgres]``); :class:`TestBackend` runs on a fresh location of each (``store_location``).
+A store that passes here can be put under the graph.
 """
 
 from __future__ import annotations
@@ -15,8 +18,15 @@ import pytest
 
 from chains.retrieval import access_filter
 from citerag.core.text import tokenize
-from citerag.index.contract import SearchIndex
-from citerag.index.loaded import load_index
+from citerag.index.ingest import ingest
+from citerag.stores.backend import Backend
+from citerag.stores.contract import SearchIndex
+from citerag.stores.dispatch import backend_for
+from citerag.stores.faiss.backend import FaissBackend
+from citerag.stores.loaded import check_index, load_index, read_manifest
+from citerag.stores.location import IndexNotFoundError
+from citerag.stores.postgres.backend import PostgresBackend
+from citerag.stores.registry import SharedRegistry, make_record
 
 pytestmark = pytest.mark.integration
 
@@ -143,3 +153,130 @@ def test_both_stores_weigh_unstemmed_terms_alike(
     assert sorted(same, key=lambda t: (-faiss[t], t)) == sorted(same, key=lambda t: (-pg[t], t))
     assert "through" in faiss and "through" not in pg  # a PostgreSQL stop word
     assert "filings" in pg and "filings" not in faiss  # PostgreSQL stems it to 'file'
+
+
+@pytest.fixture
+def backend(store_location: Path | str) -> Backend:
+    """A fresh location's backend (nothing ingested yet)."""
+    return backend_for(store_location)
+
+
+def _ingest_note(backend: Backend, tmp_path: Path, embedding_model, text: str) -> str:
+    folder = tmp_path / "docs"
+    folder.mkdir(exist_ok=True)
+    (folder / "note.txt").write_text(text, encoding="utf-8")
+    report = ingest([folder], backend.location, embedding_model, progress=False, workers=0)
+    assert not report.failed
+    return report.build_id
+
+
+class TestBackend:
+    """What the application does with an index location, on each store's backend."""
+
+    def test_the_dispatch_picks_the_stores_backend(
+        self, backend: Backend, store_location: Path | str
+    ) -> None:
+        expected = PostgresBackend if isinstance(store_location, str) else FaissBackend
+        assert type(backend) is expected
+        assert (backend.directory is None) == isinstance(store_location, str)
+        assert backend.keeps_reader == isinstance(store_location, str)
+
+    def test_nothing_is_published_before_the_first_ingest(self, backend: Backend) -> None:
+        assert backend.published_build() is None
+        assert backend.read_manifest() is None
+        with pytest.raises(IndexNotFoundError, match="citerag ingest PATH --index"):
+            backend.check()
+        with pytest.raises(IndexNotFoundError):
+            read_manifest(backend.location)
+
+    def test_an_ingest_through_the_target_is_published_and_opened(
+        self, backend: Backend, tmp_path: Path, embedding_model
+    ) -> None:
+        target = backend.target()
+        assert callable(target.lock) and callable(target.publish)
+        first = _ingest_note(backend, tmp_path, embedding_model, "The Heron pump runs at dawn.\n")
+        assert backend.published_build() == first
+        manifest = backend.read_manifest()
+        assert manifest is not None and manifest.build_id == first
+        assert backend.check().build_id == first == check_index(backend.location).build_id
+        loaded = backend.open(embedding_model)
+        assert loaded.manifest_id == first and (loaded.build_dir is None) == backend.keeps_reader
+        hits = loaded.store.bm25_search("heron pump", k=3)
+        assert hits and "Heron" in hits[0][0].metadata["content"]
+        second = _ingest_note(backend, tmp_path, embedding_model, "The Heron pump rests.\n")
+        assert second != first and backend.published_build() == second
+        reopened = backend.open(embedding_model, reader=loaded.store)
+        assert reopened.manifest_id == second
+        assert (reopened.store is loaded.store) == backend.keeps_reader
+
+    def test_calibration_is_written_read_and_reset(self, backend: Backend, embedding_model) -> None:
+        if backend.directory is not None:
+            backend.directory.mkdir(parents=True)
+        else:  # the meta table is made by the first ingest's schema
+            from citerag.stores.postgres.db import connect, ensure_schema
+
+            assert isinstance(backend, PostgresBackend)
+            with connect(backend.url) as conn:
+                ensure_schema(conn, backend.url, embedding_model.dimension)
+                conn.commit()
+        assert backend.read_calibration() == {}
+        entry = {"dense": {"threshold": 0.42, "n": 10}}
+        where = backend.write_calibration(entry)
+        assert str(where) == backend.calibration_place()
+        backend.write_calibration({"sentence-hybrid": {"threshold": 0.5}})
+        assert backend.read_calibration() == {**entry, "sentence-hybrid": {"threshold": 0.5}}
+        assert str(backend.reset_calibration()) == backend.calibration_place()
+        assert backend.read_calibration() == {}
+        assert backend.reset_calibration() is None
+
+    def test_the_registry_is_shared_by_every_process(
+        self, backend: Backend, tmp_path: Path
+    ) -> None:
+        first = backend.registry(tmp_path / "data-a")
+        other = backend.registry(tmp_path / "data-a" if backend.directory else tmp_path / "b")
+        try:
+            assert isinstance(first, SharedRegistry) and first.shared
+            rec = make_record("a" * 32, "n.md", "n.md", "public", 3, "ab" * 32, "alice")
+            first.add(rec)
+            seen = other.get(rec.id)  # another process's registry sees the record
+            assert seen is not None and seen.status == "pending"
+            assert [r.id for r, _ in other.jobs(10)] == [rec.id]
+        finally:
+            first.close()
+            other.close()
+
+    def test_exactly_one_process_holds_the_job_lock(
+        self, backend: Backend, tmp_path: Path, embedding_model
+    ) -> None:
+        registry = backend.registry(tmp_path / "data")
+        assert isinstance(registry, SharedRegistry)
+        one, two = backend.coordination(registry), backend.coordination(registry)
+        try:
+            assert one.try_lock() and one.holds_lock()
+            assert not two.try_lock() and not two.holds_lock()
+            one.release()
+            assert not one.holds_lock()
+            assert two.try_lock() and two.holds_lock()
+            assert one.published_build() is None
+            build = _ingest_note(backend, tmp_path, embedding_model, "The Heron pump.\n")
+            assert one.published_build() == build == two.published_build()
+            assert one.listens == (backend.directory is None)
+        finally:
+            one.release()
+            two.release()
+            registry.close()
+
+
+def test_both_backends_implement_the_protocol() -> None:
+    # conformance is checked by mypy (the ``_conforms`` assignments); this keeps the
+    # Protocol's method list and the classes' in step at run time too
+    from citerag.stores import backend as contract
+
+    wanted = {
+        name
+        for name, value in vars(contract.Backend).items()
+        if callable(value) and not name.startswith("_")
+    }
+    assert {"open", "target", "published_build", "registry", "coordination"} <= wanted
+    for cls in (FaissBackend, PostgresBackend):
+        assert wanted <= {n for n in dir(cls) if callable(getattr(cls, n))}, cls.__name__

@@ -16,8 +16,8 @@ import pytest
 
 from chains.retrieval import HybridRetriever
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index, read_manifest
-from citerag.index.manifest import IndexMismatchError
+from citerag.stores.loaded import load_index, read_manifest
+from citerag.stores.manifest import IndexMismatchError
 from loaders.chunking import doc_id_for
 from tests.support.ingest_checks import assert_offsets, assert_store_in_step, keys_of
 

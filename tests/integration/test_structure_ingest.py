@@ -10,7 +10,7 @@ import pytest
 
 from citerag import cli
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from loaders.chunking import ChunkSettings
 
 FAQ = (

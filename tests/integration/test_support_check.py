@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
 from tests.support.fake_models import ScriptedChatModel, good_answer
 

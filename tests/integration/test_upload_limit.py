@@ -13,13 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from citerag.server.documents import (
-    DocumentRegistry,
-    PendingLimitError,
-    PgDocumentRegistry,
-    SharedDocumentRegistry,
-    make_record,
-)
+from citerag.stores.faiss.registry import DocumentRegistry, SharedDocumentRegistry
+from citerag.stores.postgres.registry import PgDocumentRegistry
+from citerag.stores.registry import PendingLimitError, make_record
 
 
 def _record(n: int):

@@ -103,7 +103,7 @@ def playwright_driver() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def board_doc_id(viewer_root: Path) -> str:
-    from citerag.index.loaded import read_manifest
+    from citerag.stores.loaded import read_manifest
 
     docs = read_manifest(viewer_root / "index").documents.values()
     ids = [d["doc_id"] for d in docs if d["doc_name"] == "board_minutes_2025.md"]

@@ -10,10 +10,10 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from citerag.index.builds import current_build
-from citerag.index.loaded import RECORDS_FILE
-from citerag.index.record_manager import SQLiteRecordManager
-from citerag.index.store import CiteragStore
+from citerag.stores.faiss.builds import current_build
+from citerag.stores.faiss.open import RECORDS_FILE
+from citerag.stores.faiss.store import CiteragStore
+from citerag.stores.record_manager import SQLiteRecordManager
 from loaders.attachments import MARK, load_attachment, read_attachment
 from loaders.registry import load_file
 
@@ -121,12 +121,12 @@ def clone_index(index_dir: Path, dest: Path) -> Path:
 
 def stored_record_keys(location: Path | str, group_ids: list[str] | None = None) -> list[str]:
     """Record-manager keys of an index on either store (optionally of some documents)."""
-    from citerag.index.location import is_store_url
+    from citerag.stores.dispatch import backend_for
 
-    if not is_store_url(location):
+    if backend_for(location).directory is not None:
         return record_keys(Path(location), group_ids)
-    from citerag.index.pg_db import StoreURL, connect
-    from citerag.index.pg_records import PostgresRecordManager
+    from citerag.stores.postgres.db import StoreURL, connect
+    from citerag.stores.postgres.records import PostgresRecordManager
 
     url = StoreURL.parse(str(location))
     with connect(url) as conn:
@@ -142,7 +142,7 @@ def assert_store_in_step(store: Any, location: Path | str) -> set[str]:
     Returns:
         The keys.
     """
-    from citerag.index.pg_store import PostgresStore
+    from citerag.stores.postgres.store import PostgresStore
 
     keys = {key for key, _ in store.iter_metadata()}
     if isinstance(store, PostgresStore):

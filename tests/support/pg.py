@@ -53,8 +53,8 @@ def _close_pg_pools() -> Iterator[None]:
     yield
     import sys
 
-    if "citerag.index.pg_store" in sys.modules:
-        sys.modules["citerag.index.pg_store"].close_pools()
+    if "citerag.stores.postgres.store" in sys.modules:
+        sys.modules["citerag.stores.postgres.store"].close_pools()
 
 
 @pytest.fixture
@@ -100,15 +100,15 @@ def empty_store(location: Path | str, embedding_model, *, sentence_vectors: bool
     A FAISS location gives an in-memory ``CiteragStore``; a PostgreSQL URL gets its tables
     created and a ``PostgresStore`` whose every write commits at once.
     """
-    from citerag.index.location import is_store_url
-    from citerag.index.store import CiteragStore
+    from citerag.stores.dispatch import backend_for
+    from citerag.stores.faiss.store import CiteragStore
 
-    if not is_store_url(location):
+    if backend_for(location).directory is not None:
         return CiteragStore(
             embedding_model.embeddings, embedding_model.dimension, sentence_vectors=sentence_vectors
         )
-    from citerag.index.pg_db import StoreURL, connect, ensure_schema
-    from citerag.index.pg_store import PostgresStore
+    from citerag.stores.postgres.db import StoreURL, connect, ensure_schema
+    from citerag.stores.postgres.store import PostgresStore
 
     url = StoreURL.parse(str(location))
     with connect(url) as conn:

@@ -63,8 +63,8 @@ def test_sphinx_roles_become_code_spans():
     roles = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(roles)
     plain_roles = roles.plain_roles
-    text = "See :class:`~graphs.deps.GraphDeps` and :func:`citerag.index.contract.as_search_index`."
-    assert plain_roles(text) == "See `GraphDeps` and `citerag.index.contract.as_search_index`."
+    text = "See :class:`~graphs.deps.GraphDeps` and :func:`citerag.stores.dispatch.backend_for`."
+    assert plain_roles(text) == "See `GraphDeps` and `citerag.stores.dispatch.backend_for`."
     assert plain_roles("no role: ``x``") == "no role: ``x``"
 
 

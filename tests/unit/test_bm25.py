@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from citerag.core.text import tokenize
-from citerag.index.bm25 import BM25Index
+from citerag.stores.faiss.bm25 import BM25Index
 
 K1, B = 1.2, 0.75
 DOCS = {

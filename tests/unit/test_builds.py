@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citerag.index import builds
-from citerag.index.builds import (
+from citerag.stores.faiss import builds
+from citerag.stores.faiss.builds import (
     abort_build,
     commit_build,
     current_build,

@@ -17,10 +17,10 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from citerag.embeddings import EmbeddingModel
-from citerag.index.faiss_store import CompactDocstore
 from citerag.index.ingest import ingest
-from citerag.index.loaded import load_index
-from citerag.index.store import CiteragStore
+from citerag.stores.faiss.dense import CompactDocstore
+from citerag.stores.faiss.store import CiteragStore
+from citerag.stores.loaded import load_index
 
 
 class _Letters(Embeddings):

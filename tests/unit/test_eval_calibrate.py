@@ -9,7 +9,7 @@ import pytest
 from citerag.eval import calibrate as calib
 from citerag.eval.plots import plot_calibration
 from citerag.eval.runner import ConfigRun
-from citerag.index.calibration import read_calibration, write_calibration
+from citerag.stores.calibration import read_calibration, write_calibration
 from tests.support.eval_results import result
 
 POS = [0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35, 0.3, 0.2]

@@ -1,4 +1,4 @@
-"""The index check made before any model loads (``citerag.index.loaded.check_index``), and
+"""The index check made before any model loads (``citerag.stores.loaded.check_index``), and
 what ``citerag ask`` does with an index it cannot use: one line on stderr, exit status 2, and
 neither torch nor sentence-transformers imported."""
 
@@ -15,9 +15,9 @@ import pytest
 
 from citerag import cli
 from citerag.embeddings import DEFAULT_MODEL, INT8_MODEL, model_identity, resolve_model
-from citerag.index.loaded import check_index
-from citerag.index.location import BUILD_FILES, IndexNotFoundError, IndexUnavailableError
-from citerag.index.manifest import IndexMismatchError
+from citerag.stores.loaded import check_index
+from citerag.stores.location import BUILD_FILES, IndexNotFoundError, IndexUnavailableError
+from citerag.stores.manifest import IndexMismatchError
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "sentence_transformers", "transformers")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from citerag.index.manifest import Manifest
 from citerag.server.documents import upload_id_of
+from citerag.stores.manifest import Manifest
 
 UPLOAD_ID = "a" * 32
 

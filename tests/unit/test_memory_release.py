@@ -7,7 +7,7 @@ import platform
 import pytest
 
 from citerag import embeddings
-from citerag.index import chunk_vectors
+from citerag.stores import chunk_vectors
 
 
 def test_release_memory_is_safe_to_call_repeatedly():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citerag.index.record_manager import SQLiteRecordManager
+from citerag.stores.record_manager import SQLiteRecordManager
 
 
 @pytest.fixture

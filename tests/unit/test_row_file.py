@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citerag.index.row_file import RowFile
+from citerag.stores.faiss.row_file import RowFile
 
 
 def test_rows_round_trip_through_the_file_and_clear(tmp_path: Path) -> None:

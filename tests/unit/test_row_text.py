@@ -11,8 +11,8 @@ from langchain_core.embeddings import Embeddings
 
 from chains.candidates import Candidate
 from chains.rerank import SentenceReranker
-from citerag.index.bm25 import tokenize
-from citerag.index.chunk_vectors import SEPARATE, embed_chunks
+from citerag.stores.chunk_vectors import SEPARATE, embed_chunks
+from citerag.stores.faiss.bm25 import tokenize
 from loaders.chunking import ChunkSettings, chunk_document
 from loaders.registry import load_file
 from loaders.row_text import ROW_TEXT_KEY, row_texts, scored_texts

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citerag.index.sentence_table import (
+from citerag.stores.faiss.sentence_table import (
     KEYS_FILE,
     SPANS_FILE,
     VECTORS_FILE,

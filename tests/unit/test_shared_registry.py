@@ -1,8 +1,9 @@
 """The registry and job lock that several processes serving one index directory share.
 
 ``citerag serve --workers N`` on an index directory: each process opens
-:class:`~citerag.server.documents.SharedDocumentRegistry` on the same data directory and runs
-a :class:`~citerag.server.worker.SharedDirectoryWorker`. Two registries opened on one folder
+:class:`~citerag.stores.faiss.registry.SharedDocumentRegistry` on the same data directory and
+runs an :class:`~citerag.server.worker.IndexWorker` coordinated by the directory backend's
+job lock (:mod:`citerag.stores.faiss.coordination`). Two registries opened on one folder
 stand for two processes (each has its own file descriptors, so ``flock`` excludes them
 exactly as it would two processes); one test uses real processes.
 """
@@ -18,15 +19,21 @@ from pathlib import Path
 
 import pytest
 
-from citerag.server.documents import (
-    INCOMING_DIR,
-    DocumentRegistry,
-    SharedDocumentRegistry,
-    make_record,
-    open_registry,
-)
 from citerag.server.engine import Engine
-from citerag.server.worker import SharedDirectoryWorker
+from citerag.server.worker import IndexWorker
+from citerag.stores.faiss.backend import FaissBackend
+from citerag.stores.faiss.registry import DocumentRegistry, SharedDocumentRegistry
+from citerag.stores.registry import INCOMING_DIR, make_record
+
+
+def open_registry(data_dir: Path, *, read_only: bool = False):
+    """A directory backend's registry, as a server opens it."""
+    return FaissBackend(data_dir / "index").registry(data_dir, read_only=read_only)
+
+
+def coordinated_worker(engine: Engine, reg: SharedDocumentRegistry) -> IndexWorker:
+    """A worker coordinated by the directory backend's job lock (as ``citerag serve`` makes)."""
+    return IndexWorker(engine, reg, coordination=engine.backend.coordination(reg))
 
 
 def _record(n: int):
@@ -137,7 +144,7 @@ def test_an_upload_that_keeps_stopping_the_writer_ends_failed(tmp_path: Path):
     reg.add(_record(2))
     for _ in range(MAX_ATTEMPTS):  # each hand-over whose run never settled it
         reg.claim([f"{1:032x}"], "host:1")
-    worker = SharedDirectoryWorker(Engine(tmp_path / "index"), reg)
+    worker = coordinated_worker(Engine(tmp_path / "index"), reg)
     applied: list[list[str]] = []
     worker._apply = lambda jobs: applied.append([j.doc_id for j in jobs])  # type: ignore[method-assign]
     worker._work()
@@ -149,7 +156,7 @@ def test_an_upload_that_keeps_stopping_the_writer_ends_failed(tmp_path: Path):
 
 def test_exactly_one_worker_holds_the_job_lock(tmp_path: Path):
     engine = Engine(tmp_path / "index")
-    workers = [SharedDirectoryWorker(engine, SharedDocumentRegistry(tmp_path)) for _ in range(2)]
+    workers = [coordinated_worker(engine, SharedDocumentRegistry(tmp_path)) for _ in range(2)]
     assert workers[0]._lead() is True
     assert workers[1]._lead() is False and not workers[1].is_writer
     assert workers[0]._lead() is True  # the holder stays the writer

@@ -8,7 +8,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from citerag.embeddings import pool_spans, span_pooler
-from citerag.index.chunk_vectors import CONTEXTUAL, SEPARATE, embed_chunks, sentence_method
+from citerag.stores.chunk_vectors import CONTEXTUAL, SEPARATE, embed_chunks, sentence_method
 
 
 def test_tokens_inside_a_span_are_pooled_and_specials_are_not() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from citerag.index.store import CiteragStore
+from citerag.stores.faiss.store import CiteragStore
 
 
 class _Counting(Embeddings):

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from citerag.cli import index_location, store_url
-from citerag.index.location import describe, is_store_url
-from citerag.index.pg_db import (
+from citerag.stores.location import describe, is_store_url
+from citerag.stores.postgres.db import (
     DEFAULT_NAMESPACE,
     HNSW_EF_CONSTRUCTION,
     HNSW_EF_SEARCH,
     HNSW_M,
     StoreURL,
 )
-from citerag.index.pg_filters import compile_filter
-from citerag.index.pg_keyword import tsquery_text
+from citerag.stores.postgres.filters import compile_filter
+from citerag.stores.postgres.keyword import tsquery_text
 
 
 @pytest.mark.parametrize(

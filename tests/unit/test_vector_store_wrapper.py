@@ -12,8 +12,8 @@ from langchain_core.embeddings.fake import DeterministicFakeEmbedding
 
 from chains.rerank import SentenceReranker
 from chains.retrieval import HybridRetriever
-from citerag.index.contract import SearchIndex, VectorStoreIndex, as_search_index
-from citerag.index.store import CiteragStore
+from citerag.stores.contract import SearchIndex, VectorStoreIndex, as_search_index
+from citerag.stores.faiss.store import CiteragStore
 from graphs.deps import GraphDeps
 
 TEXTS = ["solar arrays need cleaning", "inverter firmware checks", "board secret offer"]
@@ -37,7 +37,7 @@ def plain(emb: DeterministicFakeEmbedding) -> FAISS:
 
 def test_a_plain_vector_store_is_wrapped_with_one_warning(plain: FAISS, caplog) -> None:
     assert not isinstance(plain, SearchIndex)
-    with caplog.at_level(logging.WARNING, logger="citerag.index.contract"):
+    with caplog.at_level(logging.WARNING, logger="citerag.stores.contract"):
         index = as_search_index(plain)
     assert isinstance(index, VectorStoreIndex) and isinstance(index, SearchIndex)
     (record,) = caplog.records

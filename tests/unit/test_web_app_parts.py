@@ -12,11 +12,12 @@ from prometheus_client import generate_latest
 from citerag.eval.questions import parse_questions
 from citerag.server.auth import Identity
 from citerag.server.conversations import ConversationStore, Turn
-from citerag.server.documents import find_duplicate, make_record
+from citerag.server.documents import find_duplicate
 from citerag.server.feedback import Feedback, SqliteFeedbackStore
 from citerag.server.observe import Observer, tracer_provider_from_env
 from citerag.server.review import parsing_review
 from citerag.server.routes.home import wants_html
+from citerag.stores.registry import make_record
 from loaders.registry import load_file
 
 CORPUS = Path(__file__).resolve().parents[2] / "examples" / "corpus"

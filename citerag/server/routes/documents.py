@@ -8,9 +8,9 @@ document ingested with ``citerag ingest`` answers 409 saying how to remove it.
 
 Uploads are streamed to disk (never read into memory), stored under a generated id and
 indexed by the background :class:`~citerag.server.worker.IndexWorker`; statuses live in the
-registry (:class:`~citerag.server.documents.DocumentRegistry`, or with a PostgreSQL store
-:class:`~citerag.server.documents.PgDocumentRegistry`, which also keeps the bytes, so any
-serving process accepts uploads and the writer process indexes them).
+registry (:class:`~citerag.stores.faiss.registry.SharedDocumentRegistry`, or with a
+PostgreSQL store :class:`~citerag.stores.postgres.registry.PgDocumentRegistry`, which also
+keeps the bytes, so any serving process accepts uploads and the writer process indexes them).
 """
 
 from __future__ import annotations
@@ -34,20 +34,17 @@ from citerag.server.deps import (
     bearer,
 )
 from citerag.server.documents import (
-    ID_RE,
-    DocumentRecord,
-    PendingLimitError,
     find_duplicate,
-    make_record,
     may_delete,
     served_view,
     upload_id_of,
     visible,
 )
-from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.engine import Engine
 from citerag.server.uploads import UploadError, receive_upload, stored_name
 from citerag.server.worker import READ_ONLY_DETAIL
+from citerag.stores.registry import ID_RE, DocumentRecord, PendingLimitError, make_record
+from citerag.stores.registry import Registry as AnyRegistry
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,9 @@ from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from citerag.server.deps import Caller, Registry, Worker, bearer
-from citerag.server.documents import STATUSES
 from citerag.server.feedback import FeedbackStore
 from citerag.server.observe import Observer
+from citerag.stores.registry import STATUSES
 
 router = APIRouter(tags=["operators"], dependencies=[Security(bearer)])
 

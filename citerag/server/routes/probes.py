@@ -11,7 +11,6 @@ from fastapi.responses import JSONResponse
 
 import citerag
 from citerag.server.deps import EngineDep, Registry, Worker
-from citerag.server.documents import ReadOnlyRegistry
 
 #: Public explanations of not being ready (no server paths or error texts: see the log).
 NOT_READY = {
@@ -39,7 +38,7 @@ def ready(engine: EngineDep, registry: Registry, worker: Worker) -> JSONResponse
     }
     if registry.shared:  # several processes: whether this one applies everyone's uploads
         uploads["writer"] = worker.is_writer
-    if isinstance(registry, ReadOnlyRegistry):  # answers from the published build only
+    if worker.read_only:  # answers from the published build only
         uploads["read_only"] = True
     if snap is None:
         return JSONResponse(

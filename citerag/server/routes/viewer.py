@@ -46,7 +46,6 @@ from citerag.server.deps import (
     Tokens,
     bearer,
 )
-from citerag.server.documents import Registry as AnyRegistry
 from citerag.server.documents import upload_id_of
 from citerag.server.engine import Snapshot
 from citerag.server.review import parsing_review
@@ -59,6 +58,7 @@ from citerag.server.viewer import (
     check_range,
     section_at,
 )
+from citerag.stores.registry import Registry as AnyRegistry
 from loaders.access import allowed_labels
 
 log = logging.getLogger(__name__)

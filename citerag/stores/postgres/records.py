@@ -17,8 +17,8 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from citerag.index.pg_db import StoreURL
-from citerag.index.record_manager import SyncRecordManager
+from citerag.stores.postgres.db import StoreURL
+from citerag.stores.record_manager import SyncRecordManager
 
 
 class PostgresRecordManager(SyncRecordManager):
@@ -38,7 +38,7 @@ class PostgresRecordManager(SyncRecordManager):
         self._last_time = 0.0
 
     def create_schema(self) -> None:
-        """Nothing to do: :func:`~citerag.index.pg_db.ensure_schema` creates the table."""
+        """Nothing to do: :func:`~citerag.stores.postgres.db.ensure_schema` creates the table."""
 
     def close(self) -> None:
         """Nothing to close (the connection belongs to the writer)."""

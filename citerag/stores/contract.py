@@ -2,8 +2,8 @@
 
 :class:`SearchIndex` is the one interface the retriever, the rerankers, the extractive
 answerer and :class:`~graphs.deps.GraphDeps` call; both stores implement it explicitly
-(:class:`~citerag.index.store.CiteragStore`, FAISS + in-process BM25, and
-:class:`~citerag.index.pg_store.PostgresStore`, pgvector + BM25 over PostgreSQL lexemes).
+(:class:`~citerag.stores.faiss.store.CiteragStore`, FAISS + in-process BM25, and
+:class:`~citerag.stores.postgres.store.PostgresStore`, pgvector + BM25 over PostgreSQL lexemes).
 Anything else handed to the graph (a plain LangChain ``VectorStore``, a test stand-in) is
 wrapped once by :func:`as_search_index` in a :class:`VectorStoreIndex`, which uses the
 contract methods the object has and degrades the others in the stated way, with one warning.
@@ -18,13 +18,16 @@ import logging
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from citerag.core.filters import Filter
-from citerag.index.sentence_table import SentenceVectors
 
 log = logging.getLogger(__name__)
+
+#: Sentence spans (within ``metadata["content"]``) and their vectors, as the rerankers read them.
+SentenceVectors = tuple[list[tuple[int, int]], np.ndarray]
 
 #: What the keyword leg's score is when the index does not say.
 DEFAULT_KEYWORD_SCORE_TYPE = "Okapi BM25 (k1=1.2, b=0.75), unbounded, higher=better"
@@ -96,7 +99,7 @@ class SearchIndex(Protocol):
         """Inverse document frequency of terms, as the keyword leg weighs them.
 
         ``idf(t) = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5))`` with ``N`` the chunks indexed and
-        ``n(t)`` those holding ``t`` (:mod:`citerag.index.bm25`), so a rarer term weighs more
+        ``n(t)`` those holding ``t`` (:mod:`citerag.stores.faiss.bm25`), so a rarer term weighs more
         and every value is positive.
 
         Args:

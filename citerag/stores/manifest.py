@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,18 @@ from typing import Any
 
 MANIFEST_FILE = "manifest.json"
 FORMAT = 1
+
+
+def new_build_id() -> str:
+    """Return a sortable unique build id (UTC time to the microsecond, then a random tag).
+
+    Sub-second digits matter: :func:`~citerag.stores.faiss.builds.prune_builds` keeps the
+    newest builds by name, and two builds made within one second would otherwise sort by
+    their random tag.
+    """
+    now = time.time()
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now))
+    return f"{stamp}.{int(now % 1 * 1_000_000):06d}-{uuid.uuid4().hex[:8]}"
 
 
 class IndexMismatchError(RuntimeError):

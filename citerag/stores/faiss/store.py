@@ -26,74 +26,28 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
-from langchain_core.vectorstores import VectorStore
 
 from citerag.core.filters import Filter, matches
-from citerag.index.bm25 import BM25Index
-from citerag.index.chunk_vectors import embed_chunks
-from citerag.index.contract import (
+from citerag.stores.chunk_vectors import embed_chunks
+from citerag.stores.contract import (
     DEFAULT_KEYWORD_SCORE_TYPE,
     SearchIndex,
+    SentenceVectors,
     first_per_document,
 )
-from citerag.index.faiss_store import CompactDocstore, PendingVectors, load_faiss, new_faiss
-from citerag.index.sentence_table import SentenceTable, SentenceVectors
+from citerag.stores.cosine import CosineSearch
+from citerag.stores.faiss.bm25 import BM25Index
+from citerag.stores.faiss.dense import CompactDocstore, PendingVectors, load_faiss, new_faiss
+from citerag.stores.faiss.sentence_table import SentenceTable
 
 log = logging.getLogger(__name__)
-
-
-class CosineSearch(VectorStore):
-    """What both stores share: ``add_texts`` through ``add_documents``, and the query-text
-    searches of a store whose ``similarity_search_with_score_by_vector`` returns
-    ``(document, cosine)`` with the filter applied inside the index."""
-
-    _embedding: Embeddings
-
-    def add_texts(
-        self,
-        texts: Iterable[str],
-        metadatas: list[dict[Any, Any]] | None = None,
-        *,
-        ids: list[str] | None = None,
-        **kwargs: Any,
-    ) -> list[str]:
-        """Embed and add texts (as documents, through ``add_documents``)."""
-        docs = [
-            Document(page_content=t, metadata=(metadatas[i] if metadatas else {}))
-            for i, t in enumerate(texts)
-        ]
-        return self.add_documents(docs, ids=ids)
-
-    def similarity_search_with_score_by_vector(
-        self, embedding: list[float], k: int = 4, filter: Filter | None = None, **kwargs: Any
-    ) -> list[tuple[Document, float]]:
-        """Dense search by vector (each store implements it)."""
-        raise NotImplementedError
-
-    def similarity_search(
-        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
-    ) -> list[Document]:
-        """Dense search returning documents."""
-        return [d for d, _ in self.similarity_search_with_score(query, k, filter=filter)]
-
-    def similarity_search_with_score(
-        self, query: str, k: int = 4, filter: Filter | None = None, **kwargs: Any
-    ) -> list[tuple[Document, float]]:
-        """Dense search; the score is the cosine similarity (higher is closer)."""
-        vector = self._embedding.embed_query(query)
-        return self.similarity_search_with_score_by_vector(vector, k, filter=filter)
-
-    def _similarity_search_with_relevance_scores(
-        self, query: str, k: int = 4, **kwargs: Any
-    ) -> list[tuple[Document, float]]:
-        return self.similarity_search_with_score(query, k, filter=kwargs.get("filter"))
 
 
 class CiteragStore(CosineSearch):
     """FAISS (cosine) + BM25 + sentence vectors behind the ``VectorStore`` interface.
 
-    Implements :class:`~citerag.index.contract.SearchIndex`: dense search in FAISS, keyword
-    search and idf from the in-process :class:`~citerag.index.bm25.BM25Index`.
+    Implements :class:`~citerag.stores.contract.SearchIndex`: dense search in FAISS, keyword
+    search and idf from the in-process :class:`~citerag.stores.faiss.bm25.BM25Index`.
     """
 
     #: The keyword leg is the in-process BM25 index (:meth:`bm25_search`).
@@ -126,13 +80,13 @@ class CiteragStore(CosineSearch):
             dense: An existing LangChain FAISS store.
             bm25: An existing BM25 index.
             sentences: Existing sentence spans and vectors by chunk key (a
-                :class:`~citerag.index.sentence_table.SentenceTable` is used as it is).
+                :class:`~citerag.stores.faiss.sentence_table.SentenceTable` is used as it is).
             spill_dir: Where the vectors of sentences added later are kept on disk (the build
                 folder; ``None``: the system's temporary folder).
             writer: A build's writer, which adds much and searches little: documents held
-                compressed (:class:`~citerag.index.faiss_store.CompactDocstore`), new chunk
+                compressed (:class:`~citerag.stores.faiss.dense.CompactDocstore`), new chunk
                 vectors queued on disk until the dense index is next used
-                (:class:`~citerag.index.faiss_store.PendingVectors`).
+                (:class:`~citerag.stores.faiss.dense.PendingVectors`).
         """
         self._embedding = embedding
         self.dimension = dimension
@@ -150,7 +104,7 @@ class CiteragStore(CosineSearch):
     @property
     def sentences(self) -> SentenceTable:
         """Sentence spans and vectors by chunk key (vectors on disk, see
-        :mod:`citerag.index.sentence_table`)."""
+        :mod:`citerag.stores.faiss.sentence_table`)."""
         return self._sentences
 
     @sentences.setter
@@ -333,7 +287,7 @@ class CiteragStore(CosineSearch):
 
     def idf(self, terms: Iterable[str]) -> dict[str, float]:
         """BM25 idf of the terms the index holds (see
-        :meth:`citerag.index.contract.SearchIndex.idf`; unseen terms get no entry)."""
+        :meth:`citerag.stores.contract.SearchIndex.idf`; unseen terms get no entry)."""
         return self.bm25.idf(set(terms))
 
     @classmethod

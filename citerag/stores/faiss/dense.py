@@ -20,7 +20,7 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from citerag.index.row_file import RowFile
+from citerag.stores.faiss.row_file import RowFile
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -1,7 +1,7 @@
 """Embed a batch of chunks once: the chunk vectors and each chunk's sentence vectors.
 
-Both stores (:class:`~citerag.index.store.CiteragStore` and
-:class:`~citerag.index.pg_store.PostgresStore`) write what this returns, so the sentence
+Both stores (:class:`~citerag.stores.faiss.store.CiteragStore` and
+:class:`~citerag.stores.postgres.store.PostgresStore`) write what this returns, so the sentence
 rules are written once:
 
 * ``contextual`` (the default where the model supports it, :func:`sentence_method`): the
@@ -33,7 +33,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from citerag.embeddings import embed_texts, release_memory, span_pooler
-from citerag.index.sentence_table import SentenceVectors
+from citerag.stores.contract import SentenceVectors
 from loaders.row_text import scored_texts
 from loaders.sentences import sentence_spans
 

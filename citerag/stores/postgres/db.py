@@ -12,10 +12,10 @@ default; ``?namespace=team_a`` in the URL keeps several indexes in one database)
 ``<ns>_sentences``
     sentence spans and float16 vectors per chunk (for the second stage), deleted with it.
 ``<ns>_records``
-    LangChain's indexing-API record manager (:mod:`citerag.index.pg_records`).
+    LangChain's indexing-API record manager (:mod:`citerag.stores.postgres.records`).
 ``<ns>_terms``
     document frequencies of the keyword leg's lexemes, plus the chunk count and total
-    length (:mod:`citerag.index.pg_keyword`), kept in the writer's transaction.
+    length (:mod:`citerag.stores.postgres.keyword`), kept in the writer's transaction.
 ``<ns>_meta``
     the manifest (embedding model, dimension, chunking, build id, document ledger) and the
     gate calibration, as JSONB.
@@ -39,7 +39,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import sql
 
-from citerag.index.location import is_store_url, redact_url
+from citerag.stores.location import SCHEMES, redact_url
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,14 @@ HNSW_EF_SEARCH = 1000
 HNSW_EF_SEARCH_MAX = 1000
 
 _NAMESPACE_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
+
+
+def _is_postgres_url(url: str) -> bool:
+    """Whether ``url`` has a PostgreSQL scheme: the URL's own validation, kept private so that
+    :func:`citerag.stores.dispatch.backend_for` stays the one caller of
+    :func:`~citerag.stores.location.is_store_url` (the one place a location is dispatched)."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    return scheme.split("+", 1)[0] in SCHEMES
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,7 @@ class StoreURL:
         Raises:
             ValueError: Not a PostgreSQL URL, or a bad ``namespace``/HNSW parameter.
         """
-        if not is_store_url(url):
+        if not _is_postgres_url(url):
             raise ValueError(f"not a PostgreSQL store URL: {url!r} (expected postgresql://...)")
         parts = urlsplit(url)
         query = dict(parse_qsl(parts.query, keep_blank_values=True))
@@ -288,7 +296,7 @@ def writer_lock(url: StoreURL) -> Iterator[psycopg.Connection[Any]]:
         conn.close()
 
 
-# The keyword leg's statistics (citerag.index.pg_keyword): kept with the schema, since
+# The keyword leg's statistics (citerag.stores.postgres.keyword): kept with the schema, since
 # ensure_schema backfills them when it creates the terms table.
 def _stats_sql(url: StoreURL, ids: Sequence[str] | None, sign: str) -> list[tuple[Any, list[Any]]]:
     chunks, terms = url.table("chunks"), url.table("terms")

@@ -1,10 +1,11 @@
 """Where an index lives: a directory (FAISS, the embedded default) or a PostgreSQL store URL.
 
 Every entry point (``citerag ingest/ask/serve/eval --index``, ``load_index``,
-``GraphDeps.from_index``, the server) takes one *index location*; this module is the one
-place that tells the two kinds apart, without importing any database driver. It imports
-nothing of the project (the bottom of :mod:`citerag.index`); the check that reads a
-location's manifest is :func:`citerag.index.loaded.check_index`.
+``GraphDeps.from_index``, the server) takes one *index location*; this module holds the rule
+that tells the two kinds apart (:func:`is_store_url`), without importing any database driver,
+and :func:`citerag.stores.dispatch.backend_for` is its one caller: everything else asks the
+backend. It imports nothing of the project (the bottom of :mod:`citerag.stores`); the check
+that reads a location's manifest is :func:`citerag.stores.loaded.check_index`.
 """
 
 from __future__ import annotations

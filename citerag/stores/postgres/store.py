@@ -1,7 +1,7 @@
 """``PostgresStore``: chunks, keyword search and sentence vectors in PostgreSQL + pgvector.
 
-The PostgreSQL counterpart of :class:`~citerag.index.store.CiteragStore`: both implement
-:class:`~citerag.index.contract.SearchIndex` (dense and keyword search, idf, sentence vectors,
+The PostgreSQL counterpart of :class:`~citerag.stores.faiss.store.CiteragStore`: both implement
+:class:`~citerag.stores.contract.SearchIndex` (dense and keyword search, idf, sentence vectors,
 cosine by key, document metadata) behind LangChain's ``VectorStore`` interface, so the graph
 does not know which store it runs on.
 
@@ -12,10 +12,10 @@ does not know which store it runs on.
   which is cheap exactly when the filter is selective. ``k`` allowed results always come
   back when ``k`` exist.
 * **Keyword**: Okapi BM25 over PostgreSQL full-text lexemes of the generated ``content_tsv``
-  column (GIN), with document frequencies kept by the writer (:mod:`citerag.index.pg_keyword`
+  column (GIN), with document frequencies kept by the writer (:mod:`citerag.stores.postgres.keyword`
   says how it differs from the in-process BM25).
 * **Filters** (access labels, question constraints) are SQL predicates inside both legs
-  (:mod:`citerag.index.pg_filters`), never a post-filter.
+  (:mod:`citerag.stores.postgres.filters`), never a post-filter.
 * **Writes** go through one connection in one transaction when the store is opened for
   writing (:meth:`PostgresStore.for_writing`): LangChain's indexing API adds and deletes
   through it, the ingest commits once per published change, readers see the old state until
@@ -42,19 +42,18 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from citerag.core.filters import Filter
-from citerag.index.chunk_vectors import embed_chunks
-from citerag.index.contract import SearchIndex
-from citerag.index.pg_db import HNSW_EF_SEARCH_MAX, StoreURL, add_stats, remove_stats
-from citerag.index.pg_filters import compile_filter
-from citerag.index.pg_keyword import (
+from citerag.stores.chunk_vectors import embed_chunks
+from citerag.stores.contract import SearchIndex, SentenceVectors
+from citerag.stores.cosine import CosineSearch
+from citerag.stores.postgres.db import HNSW_EF_SEARCH_MAX, StoreURL, add_stats, remove_stats
+from citerag.stores.postgres.filters import compile_filter
+from citerag.stores.postgres.keyword import (
     SCORE_TYPE,
     question_weights,
     search_sql,
     term_idf,
     tsquery_text,
 )
-from citerag.index.sentence_table import SentenceVectors
-from citerag.index.store import CosineSearch
 
 log = logging.getLogger(__name__)
 
@@ -376,7 +375,7 @@ class PostgresStore(CosineSearch):
     def idf(self, terms: Iterable[str]) -> dict[str, float]:
         """BM25 idf of citerag tokens from the ``<ns>_terms`` table, in one query.
 
-        Tokens are stemmed to PostgreSQL lexemes first (:func:`citerag.index.pg_keyword.
+        Tokens are stemmed to PostgreSQL lexemes first (:func:`citerag.stores.postgres.keyword.
         term_idf`); stop words and tokens no chunk holds get no entry.
         """
         wanted = list(terms)
@@ -405,8 +404,8 @@ class PostgresStore(CosineSearch):
     ) -> PostgresStore:
         """Not supported: open an index with ``citerag ingest --store URL`` instead."""
         raise NotImplementedError(
-            "PostgresStore is created by `citerag ingest --store URL` (or citerag.index."
-            "pg_index.open_postgres), which also writes its manifest"
+            "PostgresStore is created by `citerag ingest --store URL` (or citerag.stores."
+            "postgres.index.open_postgres), which also writes its manifest"
         )
 
     # -- helpers ---------------------------------------------------------------------------

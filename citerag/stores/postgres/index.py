@@ -2,7 +2,7 @@
 
 * :func:`open_postgres` loads an index for reading, refusing a different embedding model
   (the manifest lives in the ``<ns>_meta`` table).
-* :class:`PostgresTarget` is the ingest's :class:`~citerag.index.handles.IngestTarget`: one
+* :class:`PostgresTarget` is the ingest's :class:`~citerag.stores.handles.IngestTarget`: one
   writer at a time (an advisory lock), one transaction per published change.
 * :func:`current_build_id` is how a serving process notices a published change.
 """
@@ -19,10 +19,10 @@ import psycopg
 from psycopg import sql
 
 from citerag.embeddings import EmbeddingModel
-from citerag.index.handles import Build, LoadedIndex, Run
-from citerag.index.location import IndexNotFoundError
-from citerag.index.manifest import Manifest
-from citerag.index.pg_db import (
+from citerag.stores.handles import Build, LoadedIndex, Run
+from citerag.stores.location import IndexNotFoundError
+from citerag.stores.manifest import Manifest
+from citerag.stores.postgres.db import (
     TS_CONFIG,
     StoreURL,
     connect,
@@ -31,8 +31,8 @@ from citerag.index.pg_db import (
     write_meta,
     writer_lock,
 )
-from citerag.index.pg_records import PostgresRecordManager
-from citerag.index.pg_store import KEYWORD_SCORE_TYPE, PostgresStore
+from citerag.stores.postgres.records import PostgresRecordManager
+from citerag.stores.postgres.store import KEYWORD_SCORE_TYPE, PostgresStore
 
 log = logging.getLogger(__name__)
 

@@ -9,15 +9,16 @@ module keeps BM25 (k1 = 1.2, b = 0.75, as the in-process index) on PostgreSQL's 
 * the ``<ns>_terms`` table holds, per lexeme, how many chunks contain it, plus two reserved
   rows, ``#chunks`` (N) and ``#length`` (the sum of chunk lengths, in distinct lexemes); the
   writer updates them in its own transaction as it adds and deletes rows
-  (:func:`~citerag.index.pg_db.add_stats`, :func:`~citerag.index.pg_db.remove_stats`), so the
-  statistics always match the published rows;
+  (:func:`~citerag.stores.postgres.db.add_stats`,
+  :func:`~citerag.stores.postgres.db.remove_stats`), so the statistics always match the
+  published rows;
 * a question becomes lexemes with ``to_tsvector`` (the same Snowball English stemming and stop
   words as the chunks); the GIN index finds the chunks holding any of its lexemes, taken
   rarest first within :data:`CANDIDATE_BUDGET` rows (5,000: at 100,000 chunks the same top 20
   as 20,000 on 300 questions, at a quarter of the time), and each candidate is scored with
   BM25 over all the question's lexemes.
 
-Differences from the in-process BM25 (:mod:`citerag.index.bm25`): stemming ("filings" matches
+Differences from the in-process BM25 (:mod:`citerag.stores.faiss.bm25`): stemming ("filings" matches
 "filing"); a compound like ``LOG-0042`` is one lexeme besides its parts; term frequency counts
 positions (at most 256 per lexeme) and length is counted in distinct lexemes; a chunk that
 holds only very common words of the question is not a candidate once the rarer ones fill the
@@ -34,7 +35,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from citerag.index.pg_db import LENGTH_ROW, N_ROW, TS_CONFIG, StoreURL
+from citerag.stores.postgres.db import LENGTH_ROW, N_ROW, TS_CONFIG, StoreURL
 
 K1 = 1.2
 B = 0.75

@@ -21,10 +21,11 @@ import contextlib
 import fcntl
 import os
 import shutil
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+
+from citerag.stores.manifest import new_build_id
 
 CURRENT = "current"
 BUILDS = "builds"
@@ -51,17 +52,6 @@ def write_lock(index_dir: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
-
-
-def new_build_id() -> str:
-    """Return a sortable unique build id (UTC time to the microsecond, then a random tag).
-
-    Sub-second digits matter: :func:`prune_builds` keeps the newest builds by name, and two
-    builds made within one second would otherwise sort by their random tag.
-    """
-    now = time.time()
-    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now))
-    return f"{stamp}.{int(now % 1 * 1_000_000):06d}-{uuid.uuid4().hex[:8]}"
 
 
 def start_build(index_dir: Path) -> Path:

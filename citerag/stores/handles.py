@@ -1,13 +1,15 @@
-"""The records the generic index code and its two backends (FAISS, PostgreSQL) pass each other.
+"""The records the ingest pipeline and the two backends (FAISS, PostgreSQL) pass each other.
 
-* :class:`LoadedIndex` — an index opened for reading (:func:`citerag.index.loaded.load_index`).
+* :class:`LoadedIndex` — an index opened for reading
+  (:meth:`citerag.stores.backend.Backend.open`).
 * :class:`Build`, :class:`Run` and :class:`IngestTarget` — one ingest phase's build, the run's
-  settings, and where a run writes (:mod:`citerag.index.ingest`;
-  :class:`~citerag.index.pg_index.PostgresTarget` is the PostgreSQL target).
+  settings, and where a run writes (:mod:`citerag.index.ingest` writes through
+  :meth:`citerag.stores.backend.Backend.target`:
+  :class:`~citerag.stores.faiss.target.FaissTarget` or
+  :class:`~citerag.stores.postgres.index.PostgresTarget`).
 
-They live here, below both the dispatching modules (``loaded``, ``ingest``) and the
-PostgreSQL backend (``pg_index``), so that neither imports the other's internals and the
-import graph has no cycle (docs/reference/architecture.md).
+They live here, below the backends and the ingest pipeline, so that neither imports the
+other's internals and the import graph has no cycle (docs/reference/architecture.md).
 """
 
 from __future__ import annotations
@@ -16,21 +18,24 @@ import logging
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from citerag.index.chunk_vectors import SEPARATE, sentence_method
-from citerag.index.manifest import Manifest
+from citerag.stores.chunk_vectors import SEPARATE, sentence_method
+from citerag.stores.manifest import Manifest
 from loaders.chunking import ChunkSettings
 from loaders.pipeline import STREAM_MIN_BYTES
 
 if TYPE_CHECKING:
     from citerag.embeddings import EmbeddingModel
-    from citerag.index.pg_records import PostgresRecordManager
-    from citerag.index.pg_store import PostgresStore
-    from citerag.index.record_manager import SQLiteRecordManager
-    from citerag.index.store import CiteragStore
+    from citerag.stores.faiss.store import CiteragStore
+    from citerag.stores.postgres.records import PostgresRecordManager
+    from citerag.stores.postgres.store import PostgresStore
+    from citerag.stores.record_manager import SQLiteRecordManager
 
 log = logging.getLogger(__name__)
+
+#: Either store (what a :class:`LoadedIndex` or a :class:`Build` holds).
+IndexStore: TypeAlias = "CiteragStore | PostgresStore"
 
 
 @dataclass
@@ -44,7 +49,7 @@ class LoadedIndex:
         location: Where it was loaded from, as messages show it (a URL's password masked).
     """
 
-    store: CiteragStore | PostgresStore
+    store: IndexStore
     manifest: Manifest
     build_dir: Path | None
     location: str = ""
@@ -72,7 +77,7 @@ class Build:
     """
 
     folder: Path | None
-    store: CiteragStore | PostgresStore
+    store: IndexStore
     manifest: Manifest
     records: SQLiteRecordManager | PostgresRecordManager
     first: bool
@@ -83,7 +88,7 @@ class Build:
     def of(
         cls,
         folder: Path | None,
-        store: CiteragStore | PostgresStore,
+        store: IndexStore,
         manifest: Manifest | None,
         records: SQLiteRecordManager | PostgresRecordManager,
         sentence_vectors: bool,

@@ -30,12 +30,11 @@ from typing import IO
 
 import numpy as np
 
-from citerag.index.row_file import RowFile
+from citerag.stores.contract import SentenceVectors
+from citerag.stores.faiss.row_file import RowFile
 
 log = logging.getLogger(__name__)
 
-#: Sentence spans (within ``metadata["content"]``) and their vectors, as the rerankers read them.
-SentenceVectors = tuple[list[tuple[int, int]], np.ndarray]
 #: The dtype sentence vectors are stored in.
 VECTOR_DTYPE = np.dtype(np.float16)
 #: The dtype of the spans file.

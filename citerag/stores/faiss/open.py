@@ -1,0 +1,110 @@
+"""Open an index directory's builds: load one for reading or writing, read the current manifest.
+
+The layout is :mod:`citerag.stores.faiss.builds` (``current`` -> ``builds/<id>``); the
+location-taking functions every backend serves are :mod:`citerag.stores.loaded`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from citerag.stores.faiss.builds import current_build
+from citerag.stores.handles import LoadedIndex
+from citerag.stores.location import BUILD_FILES, IndexNotFoundError, IndexUnavailableError
+from citerag.stores.manifest import MANIFEST_FILE, Manifest
+
+if TYPE_CHECKING:
+    from citerag.embeddings import EmbeddingModel
+
+#: The record manager's SQLite file inside each build folder.
+RECORDS_FILE = "records.sqlite"
+
+
+def open_build(
+    build_dir: Path,
+    model: EmbeddingModel,
+    sentence_vectors: bool | None = None,
+    writer: bool = False,
+) -> LoadedIndex:
+    """Load one build folder, refusing a different embedding model.
+
+    Args:
+        build_dir: The build folder.
+        model: The configured embedding model.
+        sentence_vectors: Embed sentences of chunks added later; ``None`` keeps what the
+            build was made with (so a store built without them does not start adding some).
+        writer: Open it for writing (see :class:`~citerag.stores.faiss.store.CiteragStore`).
+
+    Raises:
+        IndexMismatchError: Built with another model or dimension.
+    """
+    from citerag.stores.faiss.store import CiteragStore
+
+    manifest = Manifest.load(build_dir)
+    manifest.check_embedding(model.name, model.dimension)
+    if sentence_vectors is None:
+        sentence_vectors = bool(manifest.index.get("sentence_vectors", True))
+    store = CiteragStore.load(
+        build_dir,
+        model.embeddings,
+        model.dimension,
+        sentence_vectors=sentence_vectors,
+        writer=writer,
+    )
+    return LoadedIndex(store=store, manifest=manifest, build_dir=build_dir, location=str(build_dir))
+
+
+def open_current(index_dir: Path, model: EmbeddingModel) -> LoadedIndex:
+    """Load the current build of an index directory.
+
+    Raises:
+        IndexNotFoundError: Nothing has been ingested into ``index_dir``.
+        IndexMismatchError: Built with another model or dimension.
+    """
+    build = current_build(index_dir)
+    if build is None:
+        raise IndexNotFoundError(
+            f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
+        )
+    return open_build(build, model)
+
+
+def read_current_manifest(index_dir: Path) -> Manifest | None:
+    """The current build's manifest (``None``: no build yet)."""
+    build = current_build(index_dir)
+    return None if build is None else Manifest.load(build)
+
+
+def check_current(index_dir: Path) -> Manifest:
+    """The current build's manifest, checked readable with its build files present.
+
+    Raises:
+        IndexNotFoundError: No build yet.
+        IndexUnavailableError: The manifest or a build file cannot be read.
+    """
+    build = current_build(index_dir)
+    if build is None:
+        raise IndexNotFoundError(
+            f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
+        )
+    path = build / MANIFEST_FILE
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("not a JSON object")
+        manifest = Manifest.from_json(raw)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        reason = f"no {exc} field" if isinstance(exc, KeyError) else str(exc).splitlines()[0]
+        raise IndexUnavailableError(
+            f"the index in {index_dir} cannot be read ({path}: {reason or type(exc).__name__}); "
+            "ingest again into a new --index directory"
+        ) from exc
+    missing = [name for name in BUILD_FILES if not (build / name).is_file()]
+    if missing:
+        raise IndexUnavailableError(
+            f"the index in {index_dir} cannot be read ({build} has no {', '.join(missing)}); "
+            "ingest again into a new --index directory"
+        )
+    return manifest
