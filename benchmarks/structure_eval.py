@@ -30,6 +30,10 @@ same questions, Wilson 95 % intervals. On ``financebench-dev`` the test half by
 and all questions; the set is cut by ``--max-company-pages`` (companies whose filings total
 at most that many pages; the rule of ``constraints_eval.py``).
 
+``--answers`` also runs the whole graph (default settings, the default extractive answerer)
+on each configuration's index and counts questions **answered citing an evidence page**
+(a citation's document and page equal an evidence's), paired like the hit rates.
+
 ``--ingest-time`` times a full default ingest (sentence vectors on, as ``citerag ingest``)
 of the 4 shared filings with this checkout and with ``../main`` (today's main), each in a
 fresh process and index. Results go to ``benchmarks/out/structure.{json,md}``.
@@ -148,6 +152,30 @@ def _plain_hits(corpus: Path, qs: list[Any], k: int) -> list[list[tuple[str, int
     return out
 
 
+def _answered_with_evidence(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[bool]:
+    """Per question: the whole graph answered, citing an evidence (document, page)."""
+    from citerag.eval.runner import EvalConfig, parse_config, run_generation
+    from graphs.deps import GraphDeps
+    from graphs.rag import build_graph
+
+    deps = GraphDeps.from_store(
+        idx.store, embeddings=emb, manifest_id=idx.manifest_id, embedding_model=model().name
+    )
+    cfg = parse_config("default")
+    results = run_generation(
+        build_graph(deps), qs, EvalConfig("default", cfg.configurable), progress=progress
+    )
+    out = []
+    for q, res in zip(qs, results, strict=True):
+        gold = {(Path(e.doc).name, e.page) for e in q.evidence}
+        cited = {
+            (Path(str(c.get("doc_name") or "")).name, c.get("page"))
+            for c in res.get("citations") or []
+        }
+        out.append(res.get("status") == "answered" and bool(gold & cited))
+    return out
+
+
 def _plain_hit(q: Any, top: list[tuple[str, int]], k: int) -> bool:
     gold = {(Path(e.doc).name, e.page) for e in q.evidence}
     return any(t in gold for t in top[:k])
@@ -174,6 +202,12 @@ def main() -> int:
     p.add_argument(
         "--no-plain", action="store_true", help="skip the plain LangChain recipe (its ingest)"
     )
+    p.add_argument(
+        "--answers",
+        action="store_true",
+        help="also run the whole graph (the default answerer) and count answers citing an "
+        "evidence page",
+    )
     args = p.parse_args()
     args.configs = [BASE] + [c for c in args.configs.split(",") if c and c != BASE]
     unknown = [c for c in args.configs if c not in CONFIGS]
@@ -196,6 +230,7 @@ def main() -> int:
         if name == "financebench-dev" and args.half:
             qs = [q for q in qs if half(q.id) == args.half]
         hits: dict[str, dict[int, list[bool]]] = {}
+        answered: dict[str, list[bool]] = {}
         chunks: dict[str, int] = {}
         for cfg, idx in loaded.items():
             corpus = IndexedCorpus.from_store(idx.store, idx.manifest.documents)
@@ -203,6 +238,8 @@ def main() -> int:
             run = ev.run(qs, parse_config("default"), progress=not args.no_progress)
             res = run.answerable
             hits[cfg] = {k: [r.hit_at(k) for r in res] for k in KS}
+            if args.answers:
+                answered[cfg] = _answered_with_evidence(idx, emb, qs, not args.no_progress)
             chunks[cfg] = sum(int(d.get("chunks") or 0) for d in idx.manifest.documents.values())
         save_embeddings(emb, args)
         if not args.no_plain:
@@ -239,7 +276,31 @@ def main() -> int:
                 + ", ".join(f"{c} {s:.0f}" for c, s in seconds.items())
                 + "\n"
             )
+            if answered:
+                got = {
+                    c: [a for a, kk in zip(v, keep, strict=True) if kk] for c, v in answered.items()
+                }
+                md.append(
+                    "Answered citing an evidence page (the whole graph, default answerer): "
+                    + "; ".join(
+                        f"{c} {stats.Proportion(sum(v), len(ids)).fmt()}" for c, v in got.items()
+                    )
+                    + "".join(
+                        f"; {c} vs {BASE} {stats.paired(got[c], got[BASE], ids).fmt()}"
+                        for c in got
+                        if c != BASE and BASE in got
+                    )
+                    + "\n"
+                )
             entry["subsets"][label] = {
+                "answered_with_evidence": (
+                    {
+                        c: sum(a for a, kk in zip(v, keep, strict=True) if kk)
+                        for c, v in answered.items()
+                    }
+                    if answered
+                    else None
+                ),
                 "questions": len(ids),
                 "hits": {c: {k: sum(v[k]) for k in KS} for c, v in sel.items()},
                 "paired": {m: r.to_json() for m, r in paired.items()},
