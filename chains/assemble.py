@@ -15,9 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from chains.candidates import Candidate
 from loaders.instructions import instruction_spans
+
+if TYPE_CHECKING:
+    from chains.expand import Expansion
 
 _WORD = re.compile(r"\w+")
 
@@ -48,11 +52,14 @@ class Passage:
 
     Attributes:
         number: 1-based number the model cites as ``[n]``.
-        candidate: The chunk behind it.
+        candidate: The chunk behind it (what ``[n]`` resolves to and is cited as).
+        expansion: Its table or section around the chunk, shown to the model for context
+            only (:mod:`chains.expand`); ``None`` when not expanded.
     """
 
     number: int
     candidate: Candidate
+    expansion: Expansion | None = None
 
     @cached_property
     def instruction_spans(self) -> list[tuple[int, int]]:
@@ -75,13 +82,15 @@ class AssembledContext:
         passages: Numbered passages, best first.
         dropped_duplicates: Chunk ids dropped as near-duplicates of a better passage.
         dropped_budget: Chunk ids dropped to fit the token budget.
-        tokens: Estimated tokens of the passages' text.
+        tokens: Estimated tokens of the passages' text (with their expansions).
+        expanded_tokens: Of those, the tokens parent expansion added (:mod:`chains.expand`).
     """
 
     passages: list[Passage]
     dropped_duplicates: list[str]
     dropped_budget: list[str]
     tokens: int
+    expanded_tokens: int = 0
 
 
 def _jaccard(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]]) -> float:
@@ -210,13 +219,56 @@ def mark_instructions(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
+#: Where an expanded passage's prompt text marks the matched words (the only words cited).
+MATCH_OPEN = "\u27e6matched: "
+MATCH_CLOSE = "\u27e7"
+#: What an expanded passage's header says about its text.
+_EXPANDED_NOTE = {
+    "table": "with the rest of its table for context",
+    "section": "with the rest of its section for context",
+}
+
+
+def _join(parts: list[tuple[int, int, str]]) -> str:
+    """Spans of one document in order, a line break where text between them is not shown."""
+    out: list[str] = []
+    prev_end: int | None = None
+    for start, end, text in parts:
+        if prev_end is not None and start > prev_end:
+            out.append("\n")
+        out.append(text)
+        prev_end = end
+    return "".join(out)
+
+
+def _render_one(p: Passage) -> str:
+    own = mark_instructions(p.candidate.content, p.instruction_spans)
+    exp = p.expansion
+    if exp is None:
+        return f"[{p.number}] {p.label()}\n{own}"
+    start = int(p.candidate.meta.get("start", 0))
+    end = int(p.candidate.meta.get("end", start + len(p.candidate.content)))
+    parts = [
+        (x.start, x.end, mark_instructions(x.text, instruction_spans(x.text))) for x in exp.before
+    ]
+    parts.append((start, end, f"{MATCH_OPEN}{own}{MATCH_CLOSE}"))
+    parts += [
+        (x.start, x.end, mark_instructions(x.text, instruction_spans(x.text))) for x in exp.after
+    ]
+    note = _EXPANDED_NOTE.get(exp.mode, "with its surroundings for context")
+    return (
+        f"[{p.number}] {p.label()} ({note}; [{p.number}] cites and may quote only the words "
+        f"inside {MATCH_OPEN.strip()} … {MATCH_CLOSE})\n{_join(parts)}"
+    )
+
+
 def render_passages(passages: list[Passage]) -> str:
     """Render passages for the prompt: ``[n] doc — locator`` then the chunk's own words.
 
     Instruction-shaped sentences are wrapped in ``FLAG_OPEN`` … ``FLAG_CLOSE``; the passage's
-    words are otherwise unchanged (a quote is still checked against the chunk itself).
+    words are otherwise unchanged (a quote is still checked against the chunk itself). An
+    expanded passage (:mod:`chains.expand`) shows its table or section around the chunk, the
+    chunk's own words inside ``MATCH_OPEN`` … ``MATCH_CLOSE`` (the expansion's instruction-shaped
+    sentences flagged too), and its header says that ``[n]`` cites only those.
     """
-    return "\n\n".join(
-        f"[{p.number}] {p.label()}\n{mark_instructions(p.candidate.content, p.instruction_spans)}"
-        for p in passages
-    )
+    return "\n\n".join(_render_one(p) for p in passages)

@@ -147,6 +147,8 @@ class RAGConfig:
         max_passages: Most passages in the model's context.
         token_budget: Estimated tokens allowed for passages (lowest-ranked dropped first).
         dedupe_threshold: 5-word-shingle containment above which a passage is a duplicate.
+        mmr_lambda: MMR's relevance weight when assembling (``1`` = rank order).
+        expand: Parent expansion (:mod:`chains.expand`): ``none``, ``table`` or ``section``.
         model: ``extractive`` (offline default) or an ``init_chat_model`` string.
         temperature: Sampling temperature for chat models.
         number_check: Extractive answerer: refuse when a number the question asks about
@@ -237,6 +239,16 @@ class RAGConfig:
         "float",
         lo=0.0,
         hi=1.0,
+        client="yes",
+    )
+    expand: str = knob(
+        "none",
+        "parent expansion when assembling: `table` shows the model the rest of a matched table "
+        "row's table, `section` the rest of every matched chunk's section, with the budget the "
+        "passages leave (`token_budget`); `[n]` still cites only the matched chunk; `none` "
+        "shows the chunks alone",
+        "choice",
+        choices=("none", "table", "section"),
         client="yes",
     )
     model: str = knob(
