@@ -15,13 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import Any
 
 from chains.candidates import Candidate
 from loaders.instructions import instruction_spans
-
-if TYPE_CHECKING:
-    from chains.expand import Expansion
 
 _WORD = re.compile(r"\w+")
 
@@ -44,6 +41,66 @@ def _contained(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]], threshold: fl
     if not sa or not sb:
         return sa == sb
     return len(sa & sb) / min(len(sa), len(sb)) >= threshold
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A span of the document's canonical text shown around a match.
+
+    Attributes:
+        start: First character in the canonical text.
+        end: One past the last character.
+        text: ``canonical[start:end]`` (cut from a stored chunk's own words).
+        chunk_id: The neighbouring chunk it was cut from.
+    """
+
+    start: int
+    end: int
+    text: str
+    chunk_id: str
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """The parent text a passage was expanded with (context for the model, never cited;
+    built by :mod:`chains.expand`).
+
+    Attributes:
+        mode: ``table`` or ``section``.
+        before: Pieces before the matched chunk, in document order.
+        after: Pieces after it, in document order.
+    """
+
+    mode: str
+    before: tuple[Piece, ...]
+    after: tuple[Piece, ...]
+
+    @property
+    def pieces(self) -> tuple[Piece, ...]:
+        """Every piece, in document order."""
+        return self.before + self.after
+
+    @property
+    def tokens(self) -> int:
+        """Estimated tokens the expansion adds to the context."""
+        return sum(approx_tokens(p.text) for p in self.pieces)
+
+    @property
+    def characters(self) -> int:
+        """Characters the expansion adds."""
+        return sum(len(p.text) for p in self.pieces)
+
+    def to_trace(self) -> dict[str, Any]:
+        """JSON-friendly record: the mode, the span shown and what it added."""
+        pieces = self.pieces
+        return {
+            "mode": self.mode,
+            "chunks": list(dict.fromkeys(p.chunk_id for p in pieces)),
+            "start": pieces[0].start,
+            "end": pieces[-1].end,
+            "added_characters": self.characters,
+            "added_tokens": self.tokens,
+        }
 
 
 @dataclass

@@ -31,77 +31,18 @@ matched chunks' own words only and ignores the expansion.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.documents import Document
 
-from chains.assemble import AssembledContext, Passage, approx_tokens
+from chains.assemble import AssembledContext, Expansion, Passage, Piece, approx_tokens
 
 #: The values of the ``expand`` knob.
 EXPAND_MODES = ("none", "table", "section")
 
 #: ``(doc_id, start, end)`` -> the stored chunks of that document overlapping ``[start, end)``.
 NeighbourLookup = Callable[[str, int, int], Sequence[Document]]
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A span of the document's canonical text shown around a match.
-
-    Attributes:
-        start: First character in the canonical text.
-        end: One past the last character.
-        text: ``canonical[start:end]`` (cut from a stored chunk's own words).
-        chunk_id: The neighbouring chunk it was cut from.
-    """
-
-    start: int
-    end: int
-    text: str
-    chunk_id: str
-
-
-@dataclass(frozen=True)
-class Expansion:
-    """The parent text a passage was expanded with (context for the model, never cited).
-
-    Attributes:
-        mode: ``table`` or ``section``.
-        before: Pieces before the matched chunk, in document order.
-        after: Pieces after it, in document order.
-    """
-
-    mode: str
-    before: tuple[Piece, ...]
-    after: tuple[Piece, ...]
-
-    @property
-    def pieces(self) -> tuple[Piece, ...]:
-        """Every piece, in document order."""
-        return self.before + self.after
-
-    @property
-    def tokens(self) -> int:
-        """Estimated tokens the expansion adds to the context."""
-        return sum(approx_tokens(p.text) for p in self.pieces)
-
-    @property
-    def characters(self) -> int:
-        """Characters the expansion adds."""
-        return sum(len(p.text) for p in self.pieces)
-
-    def to_trace(self) -> dict[str, Any]:
-        """JSON-friendly record: the mode, the span shown and what it added."""
-        pieces = self.pieces
-        return {
-            "mode": self.mode,
-            "chunks": list(dict.fromkeys(p.chunk_id for p in pieces)),
-            "start": pieces[0].start,
-            "end": pieces[-1].end,
-            "added_characters": self.characters,
-            "added_tokens": self.tokens,
-        }
 
 
 def _meta_int(meta: dict[str, Any], key: str) -> int | None:
