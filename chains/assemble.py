@@ -8,6 +8,10 @@ Retrieved text is data: a sentence of a passage shaped as an instruction to the 
 your answer", ``SYSTEM:``) is flagged on its passage (``Passage.instruction_spans``, counted in
 the trace) and marked where the prompt shows it (``render_passages``), so a chat model is told
 which words of the passage look like instructions and are not to be followed.
+
+A passage may carry an :class:`Expansion` (parent expansion, :mod:`chains.expand`): its table
+or section around the matched chunk, rendered for the model with the matched words marked;
+its number and candidate, hence its citation, stay the matched chunk's.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ def _contained(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]], threshold: fl
     if not sa or not sb:
         return sa == sb
     return len(sa & sb) / min(len(sa), len(sb)) >= threshold
+
+
+#: What an expanded passage's prompt adds besides its pieces (the header's note, the match
+#: markers), in estimated tokens: counted against the budget with the pieces.
+EXPANSION_OVERHEAD_TOKENS = 30
 
 
 @dataclass(frozen=True)
@@ -82,8 +91,9 @@ class Expansion:
 
     @property
     def tokens(self) -> int:
-        """Estimated tokens the expansion adds to the context."""
-        return sum(approx_tokens(p.text) for p in self.pieces)
+        """Estimated tokens the expansion adds to the context (its pieces, the header's note
+        and the match markers)."""
+        return EXPANSION_OVERHEAD_TOKENS + sum(approx_tokens(p.text) for p in self.pieces)
 
     @property
     def characters(self) -> int:

@@ -36,7 +36,14 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from chains.assemble import AssembledContext, Expansion, Passage, Piece, approx_tokens
+from chains.assemble import (
+    EXPANSION_OVERHEAD_TOKENS,
+    AssembledContext,
+    Expansion,
+    Passage,
+    Piece,
+    approx_tokens,
+)
 
 #: The values of the ``expand`` knob.
 EXPAND_MODES = ("none", "table", "section")
@@ -94,6 +101,8 @@ def expand_passage(
         return None
     if mode == "table" and meta.get("block_type") != "table_row":
         return None
+    if budget <= EXPANSION_OVERHEAD_TOKENS:
+        return None
     window = 4 * budget + 4  # a piece longer than this costs more than the budget
     found = [
         d
@@ -123,7 +132,7 @@ def expand_passage(
             if piece is None:  # inside what is already covered: look further out
                 continue
             cost = approx_tokens(piece.text)
-            if spent + cost > budget:
+            if EXPANSION_OVERHEAD_TOKENS + spent + cost > budget:
                 del sides[side]
                 continue
             spent += cost

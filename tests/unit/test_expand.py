@@ -13,6 +13,7 @@ import pytest
 from langchain_core.documents import Document
 
 from chains.assemble import (
+    EXPANSION_OVERHEAD_TOKENS,
     FLAG_OPEN,
     MATCH_CLOSE,
     MATCH_OPEN,
@@ -132,14 +133,16 @@ def test_a_quote_from_the_expansion_keeps_a_bare_citation_of_the_match() -> None
 def test_the_budget_is_respected_and_spent_nearest_first() -> None:
     base = context(ROW_B_CHUNK)
     header_row = approx_tokens(HEADER)
-    for extra in (0, header_row - 1, header_row, 5 * header_row, 10_000):
+    for extra in (0, header_row, EXPANSION_OVERHEAD_TOKENS + header_row, 5 * header_row, 10_000):
         ctx = expand_context(base, "section", base.tokens + extra, Lookup())
         exp = ctx.passages[0].expansion
         added = 0 if exp is None else exp.tokens
         assert added <= extra and ctx.expanded_tokens == added
         assert ctx.tokens == base.tokens + added <= base.tokens + extra
     # the nearest neighbour on each side comes first: a small budget never skips over it
-    small = expand_context(base, "section", base.tokens + 2 * header_row, Lookup())
+    small = expand_context(
+        base, "section", base.tokens + EXPANSION_OVERHEAD_TOKENS + 2 * header_row, Lookup()
+    )
     exp = small.passages[0].expansion
     assert exp is not None
     assert all(p.start >= span(HEADER)[0] for p in exp.pieces)
@@ -225,7 +228,9 @@ def test_a_wrong_mode_is_refused_with_its_value() -> None:
 
 def test_the_neighbour_window_is_bounded_by_the_budget() -> None:
     lookup = Lookup()
-    expand_passage(Passage(1, ROW_B_CHUNK), "section", 10, lookup)
+    expand_passage(Passage(1, ROW_B_CHUNK), "section", 40, lookup)
     ((doc_id, start, end),) = lookup.windows
     assert doc_id == ROW_B_CHUNK.meta["doc_id"]
-    assert ROW_B_CHUNK.meta["start"] - start <= 44 and end - ROW_B_CHUNK.meta["end"] <= 44
+    assert ROW_B_CHUNK.meta["start"] - start <= 164 and end - ROW_B_CHUNK.meta["end"] <= 164
+    expand_passage(Passage(1, ROW_B_CHUNK), "section", EXPANSION_OVERHEAD_TOKENS, lookup)
+    assert len(lookup.windows) == 1  # no room for any piece: the store is not asked
