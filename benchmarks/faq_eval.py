@@ -85,6 +85,12 @@ def _args() -> Any:
         default="all",
         help="FAQ-set questions to run (default all)",
     )
+    p.add_argument(
+        "--ids",
+        default="",
+        help="comma-separated FAQ-set question ids to run (with --half: those of that half); "
+        "e.g. only the questions whose prompt two configurations change",
+    )
     args = p.parse_args()
     if args.configs and not args.worker:
         args.out = args.out / "faq_configs"
@@ -173,7 +179,8 @@ def worker(args: Any) -> int:
     qs = [
         parse_question(r)
         for r in fs.load_questions()
-        if args.half == "all" or fs.split_of(r["id"]) == args.half
+        if (args.half == "all" or fs.split_of(r["id"]) == args.half)
+        and (not args.ids or r["id"] in args.ids.split(","))
     ]
     out["sets"]["faqset"] = _records(_graph(loaded, emb, model), qs, progress, args.config)
     path = args.out / f"faq_eval-{args.worker}.json"
@@ -472,6 +479,7 @@ def _settings(args: Any, config: str | None = None) -> dict[str, Any]:
         "scifact": args.scifact,
         "seed": args.seed,
         "half": args.half,
+        "ids": args.ids,
         "config": config or args.config,
     }
 
@@ -494,7 +502,7 @@ def main() -> int:
             log(f"{version}: reusing {done}")
             continue
         cmd = [sys.executable, str(HERE / "faq_eval.py"), "--worker", version, "--code", str(code)]
-        for key in ("work", "out", "data", "squad", "scifact", "seed", "half"):
+        for key in ("work", "out", "data", "squad", "scifact", "seed", "half", "ids"):
             cmd += [f"--{key}", str(getattr(args, key))]
         cmd += ["--config", config]
         if args.no_progress:
