@@ -33,6 +33,15 @@ two-sided sign test:
 
 Writes ``benchmarks/out/faq_eval.{json,md}`` and each version's per-question outcomes
 ``benchmarks/out/faq_eval-<version>.json``.
+
+**Two configurations instead of two code versions** (``--configs BASE NEW``): both workers
+run this checkout, ``base`` with the ``RAGConfig`` spec BASE and ``new`` with NEW (the specs
+of ``citerag eval --generate``: ``default``, ``expand=table``, ``model=smollm2,expand=section``);
+results go to ``<out>/faq_configs/``. ``--half test`` runs only that half of the FAQ set (for
+a slow chat model). Parent expansion with the bundled SmolLM2-135M, for example::
+
+    .venv/bin/python benchmarks/faq_eval.py --half test --squad 0 --scifact 0
+        --configs model=smollm2 model=smollm2,expand=section
 """
 
 from __future__ import annotations
@@ -67,7 +76,30 @@ def _args() -> Any:
     p.add_argument(
         "--reuse", action="store_true", help="reuse a version's outcomes run with these settings"
     )
-    return p.parse_args()
+    p.add_argument(
+        "--configs",
+        nargs=2,
+        metavar=("BASE", "NEW"),
+        default=None,
+        help="compare two RAGConfig specs on this checkout instead of two code versions",
+    )
+    p.add_argument("--config", help=argparse_hidden(), default="default")
+    p.add_argument(
+        "--half",
+        choices=("calibration", "test", "all"),
+        default="all",
+        help="FAQ-set questions to run (default all)",
+    )
+    p.add_argument(
+        "--ids",
+        default="",
+        help="comma-separated FAQ-set question ids to run (with --half: those of that half); "
+        "e.g. only the questions whose prompt two configurations change",
+    )
+    args = p.parse_args()
+    if args.configs and not args.worker:
+        args.out = args.out / "faq_configs"
+    return args
 
 
 def argparse_hidden() -> str:
@@ -90,16 +122,24 @@ def _graph(loaded: Any, emb: Any, model: Any) -> Any:
     return build_graph(deps)
 
 
-def _records(graph: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
+def _records(
+    graph: Any, qs: list[Any], progress: bool, spec: str = "default"
+) -> list[dict[str, Any]]:
     from citerag.eval.runner import EvalConfig, parse_config, run_generation
 
-    cfg = parse_config("default")
-    results = run_generation(graph, qs, EvalConfig("default", cfg.configurable), progress=progress)
+    cfg = parse_config(spec)
+    results = run_generation(graph, qs, EvalConfig(spec, cfg.configurable), progress=progress)
     out = []
     for q, res in zip(qs, results, strict=True):
+        ctx = (res.get("trace") or {}).get("context") or {}
         out.append(
             {
                 "id": q.id,
+                "context_tokens": ctx.get("estimated_tokens", 0),
+                "expanded_tokens": ctx.get("expanded_tokens", 0),
+                "expanded_passages": sum(
+                    1 for p in ctx.get("passages") or [] if p.get("expansion")
+                ),
                 "status": res.get("status", "failed"),
                 "answer": res.get("answer", ""),
                 "reason": res.get("reason", ""),
@@ -140,8 +180,13 @@ def worker(args: Any) -> int:
     index_dir = args.work / "faqset" / f"index-{args.worker}"
     ingest([corpus], index_dir, model, progress=progress)
     loaded = load_index(index_dir, model)
-    qs = [parse_question(r) for r in fs.load_questions()]
-    out["sets"]["faqset"] = _records(_graph(loaded, emb, model), qs, progress)
+    qs = [
+        parse_question(r)
+        for r in fs.load_questions()
+        if (args.half == "all" or fs.split_of(r["id"]) == args.half)
+        and (not args.ids or r["id"] in args.ids.split(","))
+    ]
+    out["sets"]["faqset"] = _records(_graph(loaded, emb, model), qs, progress, args.config)
     path = args.out / f"faq_eval-{args.worker}.json"
     _save(path, out)  # after each set: a slow later set leaves the earlier ones usable
 
@@ -169,7 +214,9 @@ def worker(args: Any) -> int:
                     picked += [(half, q) for q in rng.sample(pool, min(limit, len(pool)))]
         else:
             picked = [("all", q) for q in rng.sample(allq, min(limit, len(allq)))]
-        records = _records(_graph(loaded, emb, model), [q for _, q in picked], progress)
+        records = _records(
+            _graph(loaded, emb, model), [q for _, q in picked], progress, args.config
+        )
         ic = IndexedCorpus.from_store(loaded.store, loaded.manifest.documents)
         for (half, q), rec in zip(picked, records, strict=True):
             gold = set().union(*(ic.chunk_ids(ic.hits(ev)) for ev in q.evidence))
@@ -285,13 +332,21 @@ def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], s
     sb = score_faq(base["sets"]["faqset"])
     sn = score_faq(new["sets"]["faqset"])
     data: dict[str, Any] = {"faqset": {}, "other": {}}
+    configs = base["settings"].get("config"), new["settings"].get("config")
+    what = (
+        f"base `{configs[0]}`, new `{configs[1]}`"
+        if configs[0] != configs[1]
+        else "default settings, extractive answerer"
+    )
     md = [
-        "## FAQ-style development set (full graph, default settings, extractive answerer)\n",
+        f"## FAQ-style development set (full graph, {what})\n",
         "| half | measure | n | base | new | paired +/− (p) |",
         "|---|---|---:|---|---|---|",
     ]
     for half in ("calibration", "test", "all"):
         ids = [i for i in sb if half == "all" or sb[i]["half"] == half]
+        if not ids:
+            continue
         ans = [i for i in ids if sb[i]["kind"] == "answerable"]
         una = [i for i in ids if sb[i]["kind"] != "answerable"]
         for label, key, pool in (
@@ -310,6 +365,7 @@ def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], s
                 f"| {half} | {label} | {len(pool)} | {_fmt(cell['base'])} | "
                 f"{_fmt(cell['new'])} | +{pr['wins']}/−{pr['losses']} ({_p(pr['p'])}) |"
             )
+    md += ["", _context_line(base["sets"]["faqset"], new["sets"]["faqset"])]
     md += [
         "",
         "## SQuAD 2.0 / SciFact (same graph; seeded samples)\n",
@@ -346,6 +402,23 @@ def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], s
                     f"{_fmt(cell['new'])} | +{pr['wins']}/−{pr['losses']} ({_p(pr['p'])}) |"
                 )
     return data, "\n".join(md)
+
+
+def _context_line(base: list[dict[str, Any]], new: list[dict[str, Any]]) -> str:
+    """How large the model's context was on each side, and how often a passage was expanded
+    (parent expansion, the ``expand`` knob)."""
+
+    def side(recs: list[dict[str, Any]]) -> str:
+        n = len(recs) or 1
+        tokens = sum(r.get("context_tokens", 0) for r in recs) / n
+        added = sum(r.get("expanded_tokens", 0) for r in recs) / n
+        hit = sum(1 for r in recs if r.get("expanded_passages"))
+        return (
+            f"{tokens:.0f} estimated tokens of passages per question on average, {added:.0f} "
+            f"of them from expansion; {hit}/{len(recs)} questions with an expanded passage"
+        )
+
+    return f"Context (FAQ set): base {side(base)}; new {side(new)}."
 
 
 def same_spans(name: str, args: Any) -> bool:
@@ -405,8 +478,15 @@ def non_answer_counts(name: str, args: Any) -> dict[str, int]:
     return counts
 
 
-def _settings(args: Any) -> dict[str, Any]:
-    return {"squad": args.squad, "scifact": args.scifact, "seed": args.seed}
+def _settings(args: Any, config: str | None = None) -> dict[str, Any]:
+    return {
+        "squad": args.squad,
+        "scifact": args.scifact,
+        "seed": args.seed,
+        "half": args.half,
+        "ids": args.ids,
+        "config": config or args.config,
+    }
 
 
 def main() -> int:
@@ -417,12 +497,15 @@ def main() -> int:
     args = _args()
     if args.worker:
         return worker(args)
-    for version, code in (("base", args.base), ("new", REPO)):
+    configs = args.configs or ["default", "default"]
+    versions = (("base", REPO if args.configs else args.base), ("new", REPO))
+    for (version, code), config in zip(versions, configs, strict=True):
         done = args.out / f"faq_eval-{version}.json"
         if (
             args.reuse
             and done.exists()
-            and json.loads(done.read_text(encoding="utf-8")).get("settings") == _settings(args)
+            and json.loads(done.read_text(encoding="utf-8")).get("settings")
+            == _settings(args, config)
         ):
             log(f"{version}: reusing {done}")
             continue
@@ -435,14 +518,18 @@ def main() -> int:
             "--code",
             str(code),
         ]
-        for key in ("work", "out", "data", "squad", "scifact", "seed"):
+        for key in ("work", "out", "data", "squad", "scifact", "seed", "half", "ids"):
             cmd += [f"--{key}", str(getattr(args, key))]
+        cmd += ["--config", config]
         if args.no_progress:
             cmd.append("--no-progress")
         subprocess.run(cmd, check=True, cwd=REPO)
     base = json.loads((args.out / "faq_eval-base.json").read_text(encoding="utf-8"))
     new = json.loads((args.out / "faq_eval-new.json").read_text(encoding="utf-8"))
     data, md = report(base, new)
+    if args.configs:  # one code version: the same sentence rules on both sides
+        write(args.out, "faq_eval", data, md)
+        return 0
     spans = {n: same_spans(n, args) for n in ("squad", "scifact") if getattr(args, n) > 0}
     data["sentence_spans_identical"] = spans
     md += "\n\nSentence spans identical under both rules: " + (

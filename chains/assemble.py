@@ -8,6 +8,10 @@ Retrieved text is data: a sentence of a passage shaped as an instruction to the 
 your answer", ``SYSTEM:``) is flagged on its passage (``Passage.instruction_spans``, counted in
 the trace) and marked where the prompt shows it (``render_passages``), so a chat model is told
 which words of the passage look like instructions and are not to be followed.
+
+A passage may carry an :class:`Expansion` (parent expansion, :mod:`chains.expand`): its table
+or section around the matched chunk, rendered for the model with the matched words marked;
+its number and candidate, hence its citation, stay the matched chunk's.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from chains.candidates import Candidate
 from loaders.instructions import instruction_spans
@@ -42,17 +47,86 @@ def _contained(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]], threshold: fl
     return len(sa & sb) / min(len(sa), len(sb)) >= threshold
 
 
+#: What an expanded passage's prompt adds besides its pieces (the header's note, the match
+#: markers), in estimated tokens: counted against the budget with the pieces.
+EXPANSION_OVERHEAD_TOKENS = 30
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A span of the document's canonical text shown around a match.
+
+    Attributes:
+        start: First character in the canonical text.
+        end: One past the last character.
+        text: ``canonical[start:end]`` (cut from a stored chunk's own words).
+        chunk_id: The neighbouring chunk it was cut from.
+    """
+
+    start: int
+    end: int
+    text: str
+    chunk_id: str
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """The parent text a passage was expanded with (context for the model, never cited;
+    built by :mod:`chains.expand`).
+
+    Attributes:
+        mode: ``table`` or ``section``.
+        before: Pieces before the matched chunk, in document order.
+        after: Pieces after it, in document order.
+    """
+
+    mode: str
+    before: tuple[Piece, ...]
+    after: tuple[Piece, ...]
+
+    @property
+    def pieces(self) -> tuple[Piece, ...]:
+        """Every piece, in document order."""
+        return self.before + self.after
+
+    @property
+    def tokens(self) -> int:
+        """Estimated tokens the expansion adds to the context (its pieces, the header's note
+        and the match markers)."""
+        return EXPANSION_OVERHEAD_TOKENS + sum(approx_tokens(p.text) for p in self.pieces)
+
+    @property
+    def characters(self) -> int:
+        """Characters the expansion adds."""
+        return sum(len(p.text) for p in self.pieces)
+
+    def to_trace(self) -> dict[str, Any]:
+        """JSON-friendly record: the mode, the span shown and what it added."""
+        pieces = self.pieces
+        return {
+            "mode": self.mode,
+            "chunks": list(dict.fromkeys(p.chunk_id for p in pieces)),
+            "start": pieces[0].start,
+            "end": pieces[-1].end,
+            "added_characters": self.characters,
+            "added_tokens": self.tokens,
+        }
+
+
 @dataclass
 class Passage:
     """A numbered passage in the model's context.
 
     Attributes:
         number: 1-based number the model cites as ``[n]``.
-        candidate: The chunk behind it.
+        candidate: The chunk behind it (what ``[n]`` resolves to and is cited as).
+        expansion: Its table or section around the chunk, shown to the model for context
+            only (:mod:`chains.expand`); ``None`` when not expanded.
     """
 
     number: int
     candidate: Candidate
+    expansion: Expansion | None = None
 
     @cached_property
     def instruction_spans(self) -> list[tuple[int, int]]:
@@ -75,13 +149,15 @@ class AssembledContext:
         passages: Numbered passages, best first.
         dropped_duplicates: Chunk ids dropped as near-duplicates of a better passage.
         dropped_budget: Chunk ids dropped to fit the token budget.
-        tokens: Estimated tokens of the passages' text.
+        tokens: Estimated tokens of the passages' text (with their expansions).
+        expanded_tokens: Of those, the tokens parent expansion added (:mod:`chains.expand`).
     """
 
     passages: list[Passage]
     dropped_duplicates: list[str]
     dropped_budget: list[str]
     tokens: int
+    expanded_tokens: int = 0
 
 
 def _jaccard(sa: set[tuple[str, ...]], sb: set[tuple[str, ...]]) -> float:
@@ -210,13 +286,56 @@ def mark_instructions(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
+#: Where an expanded passage's prompt text marks the matched words (the only words cited).
+MATCH_OPEN = "\u27e6matched: "
+MATCH_CLOSE = "\u27e7"
+#: What an expanded passage's header says about its text.
+_EXPANDED_NOTE = {
+    "table": "with the rest of its table for context",
+    "section": "with the rest of its section for context",
+}
+
+
+def _join(parts: list[tuple[int, int, str]]) -> str:
+    """Spans of one document in order, a line break where text between them is not shown."""
+    out: list[str] = []
+    prev_end: int | None = None
+    for start, end, text in parts:
+        if prev_end is not None and start > prev_end:
+            out.append("\n")
+        out.append(text)
+        prev_end = end
+    return "".join(out)
+
+
+def _render_one(p: Passage) -> str:
+    own = mark_instructions(p.candidate.content, p.instruction_spans)
+    exp = p.expansion
+    if exp is None:
+        return f"[{p.number}] {p.label()}\n{own}"
+    start = int(p.candidate.meta.get("start", 0))
+    end = int(p.candidate.meta.get("end", start + len(p.candidate.content)))
+    parts = [
+        (x.start, x.end, mark_instructions(x.text, instruction_spans(x.text))) for x in exp.before
+    ]
+    parts.append((start, end, f"{MATCH_OPEN}{own}{MATCH_CLOSE}"))
+    parts += [
+        (x.start, x.end, mark_instructions(x.text, instruction_spans(x.text))) for x in exp.after
+    ]
+    note = _EXPANDED_NOTE.get(exp.mode, "with its surroundings for context")
+    return (
+        f"[{p.number}] {p.label()} ({note}; [{p.number}] cites and may quote only the words "
+        f"inside {MATCH_OPEN.strip()} … {MATCH_CLOSE})\n{_join(parts)}"
+    )
+
+
 def render_passages(passages: list[Passage]) -> str:
     """Render passages for the prompt: ``[n] doc — locator`` then the chunk's own words.
 
     Instruction-shaped sentences are wrapped in ``FLAG_OPEN`` … ``FLAG_CLOSE``; the passage's
-    words are otherwise unchanged (a quote is still checked against the chunk itself).
+    words are otherwise unchanged (a quote is still checked against the chunk itself). An
+    expanded passage (:mod:`chains.expand`) shows its table or section around the chunk, the
+    chunk's own words inside ``MATCH_OPEN`` … ``MATCH_CLOSE`` (the expansion's instruction-shaped
+    sentences flagged too), and its header says that ``[n]`` cites only those.
     """
-    return "\n\n".join(
-        f"[{p.number}] {p.label()}\n{mark_instructions(p.candidate.content, p.instruction_spans)}"
-        for p in passages
-    )
+    return "\n\n".join(_render_one(p) for p in passages)

@@ -193,7 +193,11 @@ class Validation:
         invalid_ids: Cited numbers that match no supplied passage.
         fabricated_quotes: ``(n, quote)`` pairs not found verbatim in passage n.
         uncited_sentences: Answer sentences with no citation.
-        markers_without_quote: Valid citations that came without a quote.
+        markers_without_quote: Valid citations that came without a quote (or with one
+            found only in the passage's expansion).
+        context_quotes: ``(n, quote)`` pairs found verbatim in passage n's expansion
+            (:mod:`chains.expand`) but not in its matched words: kept as a bare ``[n]``,
+            whose citation is the matched chunk, never the expansion.
     """
 
     answer: str
@@ -203,6 +207,7 @@ class Validation:
     fabricated_quotes: list[tuple[int, str]] = field(default_factory=list)
     uncited_sentences: list[str] = field(default_factory=list)
     markers_without_quote: list[int] = field(default_factory=list)
+    context_quotes: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -218,7 +223,19 @@ class Validation:
             "fabricated_quotes": [{"passage": n, "quote": q} for n, q in self.fabricated_quotes],
             "uncited_sentences": self.uncited_sentences,
             "markers_without_quote": self.markers_without_quote,
+            **(
+                {"context_quotes": [{"passage": n, "quote": q} for n, q in self.context_quotes]}
+                if self.context_quotes
+                else {}
+            ),
         }
+
+
+def _in_expansion(passage: Passage, quote: str) -> bool:
+    """Whether a quote is verbatim (whitespace-normalised) in one piece of the passage's
+    expansion."""
+    exp = passage.expansion
+    return exp is not None and any(locate_quote(p.text, quote) for p in exp.pieces)
 
 
 def validate(prose: str, passages: list[Passage]) -> Validation:
@@ -245,10 +262,15 @@ def validate(prose: str, passages: list[Passage]) -> Validation:
         if quote is not None:
             quote = quote.replace('\\"', '"')
             span = locate_quote(by_num[n].candidate.content, quote)
-            if span is None:
+            if span is None and _in_expansion(by_num[n], quote):
+                v.context_quotes.append((n, quote))  # real words, but not the cited chunk's
+                if n not in v.markers_without_quote:
+                    v.markers_without_quote.append(n)
+            elif span is None:
                 v.fabricated_quotes.append((n, quote))
                 return ""
-            v.quotes.setdefault(n, []).append((quote, span[0], span[1]))
+            else:
+                v.quotes.setdefault(n, []).append((quote, span[0], span[1]))
         elif n not in v.markers_without_quote:
             v.markers_without_quote.append(n)
         if n not in v.cited:

@@ -220,6 +220,16 @@ class RAGConfig:
         hi=1.0,
         client="yes",
     )
+    expand: str = knob(
+        "none",
+        "parent expansion when assembling: `table` shows the model the rest of a matched table "
+        "row's table, `section` the rest of every matched chunk's section, with the budget the "
+        "passages leave (`token_budget`); `[n]` still cites only the matched chunk; `none` "
+        "shows the chunks alone",
+        "choice",
+        choices=("none", "table", "section"),
+        client="yes",
+    )
     model: str = knob(
         "extractive",
         "`extractive` (offline) or an `init_chat_model` string such as `openai:gpt-4o-mini`; "

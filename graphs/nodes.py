@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
+from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Overwrite
@@ -17,6 +18,7 @@ from langgraph.types import Overwrite
 from chains import assemble as assembly
 from chains import citations, followup, streaming
 from chains import constraints as rules
+from chains import expand as expansion
 from chains import gate as gating
 from chains import support as judging
 from chains.answerers import Answerer, ChatModelAnswerer, ExtractiveAnswerer
@@ -288,7 +290,8 @@ def gate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[st
 
 
 def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
-    """Keep gated candidates, drop near-duplicates, fit the budget, number, render prompt."""
+    """Keep gated candidates, drop near-duplicates, fit the budget, number, expand each
+    passage to its table or section with the budget left (``expand``), render the prompt."""
     cfg = RAGConfig.from_runnable_config(config)
     ctx = assembly.assemble(
         state["gate"].cut(state.get("candidates") or []),
@@ -297,6 +300,15 @@ def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         dedupe_threshold=cfg.dedupe_threshold,
         mmr_lambda=cfg.mmr_lambda,
     )
+    retrieval = state.get("retrieval")
+    if cfg.expand != "none" and retrieval is not None:
+        flt = retrieval.filter  # neighbours under the same access and constraint filter
+        store = deps.store
+
+        def neighbours(doc_id: str, start: int, end: int) -> list[Document]:
+            return store.document_chunks(doc_id, start, end, filter=flt)
+
+        ctx = expansion.expand_context(ctx, cfg.expand, cfg.token_budget, neighbours)
     prompt = load_prompt(cfg.prompt_file)
     messages: list[BaseMessage] = [
         SystemMessage(content=prompt.system),

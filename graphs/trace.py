@@ -88,12 +88,14 @@ def build_trace(
                     "ocr": bool(p.candidate.meta.get("ocr")),
                     "ocr_confidence": p.candidate.meta.get("ocr_confidence"),
                     "instruction_sentences": len(p.instruction_spans),
+                    "expansion": None if p.expansion is None else p.expansion.to_trace(),
                 }
                 for p in ctx.passages
             ],
             "dropped_duplicates": ctx.dropped_duplicates,
             "dropped_budget": ctx.dropped_budget,
             "estimated_tokens": ctx.tokens,
+            "expanded_tokens": ctx.expanded_tokens,
         },
         "generator": state.get("generator")
         or (None if ctx is None else (deps.answerer and getattr(deps.answerer, "name", None))),

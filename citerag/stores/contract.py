@@ -134,6 +134,24 @@ class SearchIndex(Protocol):
         """Stored chunks by key (unknown keys skipped)."""
         ...
 
+    def document_chunks(
+        self, doc_id: str, start: int, end: int, filter: Filter | None = None
+    ) -> list[Document]:
+        """Stored chunks of one document that overlap ``[start, end)`` of its canonical text
+        (a matched chunk's neighbours, for parent expansion: :mod:`chains.expand`).
+
+        Args:
+            doc_id: The document's ``doc_id``.
+            start: First character of the window.
+            end: One past its last character.
+            filter: Metadata filter (the request's access and constraint filter): a chunk
+                it rejects never leaves the store.
+
+        Returns:
+            The chunks (``document.id`` the chunk key), in document order (by ``start``).
+        """
+        ...
+
 
 class VectorStoreIndex:
     """:class:`SearchIndex` over any object: a plain LangChain ``VectorStore`` or a partial
@@ -148,7 +166,8 @@ class VectorStoreIndex:
       and the answerer embed each candidate's sentences per question (slower, same scores);
     * no ``cosine_for``: candidates found by the keyword leg only carry no dense score;
     * no ``iter_document_metadata``/``iter_metadata``: no documents listed, so the
-      ``constrain`` node applies no question constraints.
+      ``constrain`` node applies no question constraints;
+    * no ``document_chunks``: no neighbours, so no passage is expanded (``expand`` knob).
 
     One warning names what degrades, when the wrapper is made.
     """
@@ -175,6 +194,7 @@ class VectorStoreIndex:
         self._cosine = getattr(store, "cosine_for", None)
         self._per_doc = getattr(store, "iter_document_metadata", None)
         self._per_chunk = getattr(store, "iter_metadata", None)
+        self._neighbours = getattr(store, "document_chunks", None)
         self.has_keyword_leg = self._keyword is not None
         self.has_term_statistics = self._idf is not None
         self.lexical_score_type = str(
@@ -188,6 +208,7 @@ class VectorStoreIndex:
                 ("no precomputed sentence vectors", self._many or self._one),
                 ("no cosine by key", self._cosine),
                 ("no document list (no question constraints)", self._per_doc or self._per_chunk),
+                ("no chunks by document (no parent expansion)", self._neighbours),
             )
             if not present
         ]
@@ -266,6 +287,15 @@ class VectorStoreIndex:
             docs: list[Document] = self.inner.get_by_ids(ids)
         except (AttributeError, NotImplementedError):
             return []
+        return docs
+
+    def document_chunks(
+        self, doc_id: str, start: int, end: int, filter: Filter | None = None
+    ) -> list[Document]:
+        """The wrapped store's chunks of a document in a window (nothing without them)."""
+        if self._neighbours is None:
+            return []
+        docs: list[Document] = self._neighbours(doc_id, start, end, filter=filter)
         return docs
 
 

@@ -137,6 +137,45 @@ class TestSearchIndex:
         assert access["board_minutes_2025.md"] == "board"
         assert access["handbook.md"] == "public"
 
+    def test_document_chunks_are_a_documents_chunks_in_a_window_in_order(
+        self, index: SearchIndex
+    ) -> None:
+        doc_ids = {
+            Path(str(m["doc_name"])).name: str(m["doc_id"]) for m in index.iter_document_metadata()
+        }
+        report = doc_ids["annual_report_2025.pdf"]
+        everything = index.document_chunks(report, 0, 10**9)
+        starts = [int(d.metadata["start"]) for d in everything]
+        assert len(everything) > 3 and starts == sorted(starts)
+        assert {d.metadata["doc_id"] for d in everything} == {report}
+        assert all(d.id and d.metadata["content"] for d in everything)
+        # a window: exactly the chunks overlapping it (a chunk and its overlapping neighbours)
+        mid = everything[len(everything) // 2].metadata
+        window = index.document_chunks(report, int(mid["start"]), int(mid["end"]))
+        expected = [
+            d.id
+            for d in everything
+            if d.metadata["start"] < mid["end"] and d.metadata["end"] > mid["start"]
+        ]
+        assert [d.id for d in window] == expected and mid["chunk_id"] in {
+            d.metadata["chunk_id"] for d in window
+        }
+        assert index.document_chunks(report, 10**8, 10**9) == []
+        assert index.document_chunks("no-such-document", 0, 10**9) == []
+
+    def test_document_chunks_hold_the_access_filter(self, index: SearchIndex) -> None:
+        doc_ids = {
+            Path(str(m["doc_name"])).name: str(m["doc_id"]) for m in index.iter_document_metadata()
+        }
+        minutes = doc_ids["board_minutes_2025.md"]
+        assert index.document_chunks(minutes, 0, 10**9, filter=access_filter(["staff"])) == []
+        board = index.document_chunks(minutes, 0, 10**9, filter=access_filter(["board"]))
+        assert board and {d.metadata["access"] for d in board} == {"board"}
+        handbook = doc_ids["handbook.md"]
+        assert index.document_chunks(handbook, 0, 10**9, filter=access_filter([])) == (
+            index.document_chunks(handbook, 0, 10**9)
+        )
+
 
 def test_both_stores_weigh_unstemmed_terms_alike(
     sample_index: Path, sample_pg_index: str, embedding_model

@@ -99,6 +99,7 @@ class CiteragStore(CosineSearch):
         self._sentences = SentenceTable.of(sentences or {}, dimension, spill_dir)
         self._mask_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pos_map: dict[str, int] | None = None
+        self._by_doc: dict[str, list[tuple[int, int, str]]] | None = None
         self.embedded_texts = 0  # texts sent to the embedding model by this instance
 
     @property
@@ -157,6 +158,7 @@ class CiteragStore(CosineSearch):
             self.sentences.update(zip(ids, done.sentences, strict=True))
         self._mask_cache.clear()
         self._pos_map = None
+        self._by_doc = None
         return ids
 
     def _queue(
@@ -212,6 +214,7 @@ class CiteragStore(CosineSearch):
                 del self.sentences[key]
         self._mask_cache.clear()
         self._pos_map = None
+        self._by_doc = None
         return True
 
     def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
@@ -359,6 +362,26 @@ class CiteragStore(CosineSearch):
             if pos is not None:
                 out[key] = float(self.dense.index.reconstruct(pos) @ q)
         return out
+
+    def document_chunks(
+        self, doc_id: str, start: int, end: int, filter: Filter | None = None
+    ) -> list[Document]:
+        """Stored chunks of one document overlapping ``[start, end)``, in document order
+        (see :meth:`citerag.index.contract.SearchIndex.document_chunks`; a per-document list
+        of chunk offsets is built on first use and dropped on every write)."""
+        if self._by_doc is None:
+            by_doc: dict[str, list[tuple[int, int, str]]] = {}
+            for key, meta in self.iter_metadata():
+                if isinstance(meta.get("start"), int) and isinstance(meta.get("end"), int):
+                    by_doc.setdefault(str(meta.get("doc_id")), []).append(
+                        (meta["start"], meta["end"], key)
+                    )
+            for spans in by_doc.values():
+                spans.sort()
+            self._by_doc = by_doc
+        keys = [k for s, e, k in self._by_doc.get(doc_id, []) if s < end and e > start]
+        docs = self.get_by_ids(keys)
+        return [d for d in docs if not filter or matches(d.metadata, filter)]
 
     def _position_map(self) -> dict[str, int]:
         held = self._dense.index_to_docstore_id

@@ -298,6 +298,25 @@ class PostgresStore(CosineSearch):
         found = {r[0]: _document(r) for r in rows}
         return [found[key] for key in ids if key in found]
 
+    def document_chunks(
+        self, doc_id: str, start: int, end: int, filter: Filter | None = None
+    ) -> list[Document]:
+        """Stored chunks of one document overlapping ``[start, end)``, in document order
+        (see :meth:`citerag.index.contract.SearchIndex.document_chunks`), the filter in the
+        query."""
+        where, params = compile_filter(filter)
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT langchain_id, content, langchain_metadata FROM {} WHERE doc_id = %s"
+                    " AND (langchain_metadata ->> 'start')::bigint < %s"
+                    " AND (langchain_metadata ->> 'end')::bigint > %s AND {}"
+                    " ORDER BY (langchain_metadata ->> 'start')::bigint, langchain_id"
+                ).format(self._chunks, where),
+                [doc_id, end, start, *params],
+            ).fetchall()
+        return [_document(r) for r in rows]
+
     def similarity_search_with_score_by_vector(
         self,
         embedding: list[float],
