@@ -12,7 +12,7 @@ retrieval keeps the small unit for matching and shows the model its parent for g
 * ``section``: every passage gets the neighbouring chunks of its segment (same document,
   section path and page), nearest first.
 
-The neighbours come from the index (:meth:`citerag.index.contract.SearchIndex.document_chunks`,
+The neighbours come from the index (:meth:`citerag.stores.contract.SearchIndex.document_chunks`,
 by document and character offsets, under the request's filter), never from re-reading the
 file. Expansion only spends the token budget the selected passages left (best passage first,
 one neighbour at a time, alternating before and after the match, a side closing at the first

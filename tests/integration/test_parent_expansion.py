@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from citerag.index.loaded import load_index
+from citerag.stores.loaded import load_index
 from graphs.deps import GraphDeps
 from graphs.rag import build_graph
 from loaders.registry import load_file

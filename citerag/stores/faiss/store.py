@@ -367,7 +367,7 @@ class CiteragStore(CosineSearch):
         self, doc_id: str, start: int, end: int, filter: Filter | None = None
     ) -> list[Document]:
         """Stored chunks of one document overlapping ``[start, end)``, in document order
-        (see :meth:`citerag.index.contract.SearchIndex.document_chunks`; a per-document list
+        (see :meth:`citerag.stores.contract.SearchIndex.document_chunks`; a per-document list
         of chunk offsets is built on first use and dropped on every write)."""
         if self._by_doc is None:
             by_doc: dict[str, list[tuple[int, int, str]]] = {}

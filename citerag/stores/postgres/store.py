@@ -302,7 +302,7 @@ class PostgresStore(CosineSearch):
         self, doc_id: str, start: int, end: int, filter: Filter | None = None
     ) -> list[Document]:
         """Stored chunks of one document overlapping ``[start, end)``, in document order
-        (see :meth:`citerag.index.contract.SearchIndex.document_chunks`), the filter in the
+        (see :meth:`citerag.stores.contract.SearchIndex.document_chunks`), the filter in the
         query."""
         where, params = compile_filter(filter)
         with self._connection() as conn:
