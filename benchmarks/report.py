@@ -16,7 +16,8 @@ Everything outside the markers is hand-written prose. The block is the table ren
 ``benchmarks/results/retrieval_squad.json`` and a stamp line: the commit (and whether the tree
 had uncommitted changes), the date, the machine and the command that regenerates it; for a
 transcribed result (figures copied from a table published before result files existed) the
-line says it was transcribed and from which commit.
+line says it was transcribed and from which commit (or, for a hand-collected result, that no
+single run regenerates it).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import REPO
-from benchmarks.results import MEASURED, RESULTS, read_result
+from benchmarks.results import HAND_COLLECTED, MEASURED, RESULTS, read_result
 
 DOCS = REPO / "docs"
 _BLOCK = re.compile(
@@ -87,6 +88,12 @@ def stamp_line(result: dict[str, Any]) -> str:
         return (
             f"*Generated from {file}: measured at {commit}{dirty} on {date}, "
             f"{describe_machine(s.get('machine'))}; {regenerate} regenerates it.*"
+        )
+    if str(result.get("provenance", "")).startswith(HAND_COLLECTED):
+        return (
+            f"*Generated from {file}: collected by hand from several runs of {regenerate} "
+            f"(different options, commits or models), as published at {commit} ({date}); "
+            "no single run regenerates it.*"
         )
     return (
         f"*Generated from {file}: transcribed from the table published at {commit} "

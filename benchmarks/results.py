@@ -44,6 +44,8 @@ RESULTS = REPO / "benchmarks" / "results"
 #: A column's alignment in the rendered Markdown table.
 ALIGNS = ("left", "right", "center")
 MEASURED = "measured"
+#: How a hand-collected result's provenance starts (figures from several runs).
+HAND_COLLECTED = "hand-collected"
 
 
 def table(
