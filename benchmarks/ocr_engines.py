@@ -267,7 +267,10 @@ def engines_table(rows: list[dict[str, Any]], engines: list[str], repeat: int) -
     cell = {(r["engine"], r["page"]): r for r in rows}
     body = [
         [PAGE_LABELS.get(page, page)]
-        + [f"{cell[e, page]['cer'] * 100:.2f} % · {cell[e, page]['seconds']:.2f} s" for e in engines]
+        + [
+            f"{cell[e, page]['cer'] * 100:.2f} % · {cell[e, page]['seconds']:.2f} s"
+            for e in engines
+        ]
         for page in pages
     ]
     runs = "1 run" if repeat == 1 else f"median of {repeat} runs per page"

@@ -982,5 +982,14 @@ def main() -> int:
     return 0
 
 
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "speed_history": (
+        "earlier serving and ingest runs (other variants, commits and machine load), kept"
+        " as the record of each change"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
