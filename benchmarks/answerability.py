@@ -275,5 +275,15 @@ HAND_COLLECTED_RESULTS = {
 }
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "answerability": (
+        "not wired yet: the published table pairs the shipped gate and the answerability "
+        "model per question set, the report's tables are laid out differently"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

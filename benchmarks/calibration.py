@@ -247,5 +247,15 @@ def main() -> int:
     return 0
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "calibration": (
+        "not wired yet: the published table is assembled from the calibration tables of "
+        "two data sets and the cross-data-set checks"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -502,5 +502,17 @@ def main() -> int:
     return 0
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "constraints_eval": (
+        "not wired yet: the published table stacks the sets' retrieval and answer tables"
+    ),
+    "constraints_eval_vs_main": (
+        "not wired yet: the --baseline report's table is laid out differently"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -461,5 +461,14 @@ def main() -> int:
     return 0
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "faq_eval": (
+        "not wired yet: the published table is the test half of the report's table, relabelled"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -210,5 +210,15 @@ def save_embeddings_safe(emb: Any, args: Any) -> None:
         log(f"query embedding cache not saved: {exc}")
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "followups": (
+        "not wired yet: the published table puts the main set and the held-out set (a "
+        "second run, --conversations) together"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

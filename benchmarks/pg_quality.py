@@ -205,5 +205,12 @@ def plot(data: dict[str, Any], path: Any) -> Any:
     return path
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "pg_quality": ("not wired yet: the published table condenses the report's per-set tables"),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1232,5 +1232,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "pg_store": (
+        "not wired yet: the published tables combine several runs (HNSW sweeps, serving) "
+        "with hand notes"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

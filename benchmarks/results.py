@@ -232,6 +232,24 @@ def tables_from_markdown(markdown: str) -> list[dict[str, Any]]:
     return out
 
 
+def pick_tables(markdown: str, wanted: Mapping[str, Sequence[str]]) -> dict[str, dict[str, Any]]:
+    """Name tables of a benchmark's Markdown report: ``{name: first header cells}`` -> the first
+    table whose header starts with those cells (for a benchmark whose report already has the
+    published tables).
+
+    Raises:
+        ValueError: If no table of the report starts with a wanted header.
+    """
+    found = tables_from_markdown(markdown)
+    out: dict[str, dict[str, Any]] = {}
+    for name, head in wanted.items():
+        match = next((t for t in found if t["columns"][: len(head)] == list(head)), None)
+        if match is None:
+            raise ValueError(f"the report has no table starting with {list(head)!r} ({name})")
+        out[name] = match
+    return out
+
+
 def _cells(line: str) -> list[str]:
     inner = line.strip()[1:-1] if line.strip().endswith("|") else line.strip()[1:]
     cells, cur, k = [], "", 0

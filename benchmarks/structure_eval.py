@@ -259,5 +259,14 @@ def main() -> int:
     return 0
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "structure_eval": (
+        "not wired yet: the published tables pick subsets of the report's per-set tables"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -295,5 +295,15 @@ HAND_COLLECTED_RESULTS = {
 }
 
 
+#: Result files of this module that it does not write yet (result name -> why): they
+#: stay transcribed from the published tables until it does.
+TRANSCRIBED_RESULTS = {
+    "users_words": (
+        "not wired yet: the published table pairs the two phrasings per configuration, "
+        "the report lists them as rows"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
