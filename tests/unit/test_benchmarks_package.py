@@ -234,7 +234,7 @@ def test_every_result_file_is_written_by_its_benchmark():
 
 
 def test_every_docs_marker_names_a_result_file_and_table():
-    pattern = re.compile(r"<!-- result:([^/ ]+)/([^: ]+):(begin|end) -->")
+    pattern = re.compile(r"<!-- result:([a-z0-9_-]+)/([a-z0-9_-]+):(begin|end) -->")
     markers = {
         (m[1], m[2])
         for page in (REPO / "docs").rglob("*.md")
