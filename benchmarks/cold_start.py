@@ -286,9 +286,18 @@ def result_tables(result: dict[str, Any], trees: list[Path]) -> dict[str, Any]:
         rows,
     )
     first = result["summary"][str(trees[0])]
-    stage_rows = [  # "  of which imports" -> "… of which imports" (Markdown drops the indent)
-        [f"… {name.strip()}" if name.startswith(" ") else name, f"{sec:.2f}"]
-        for name, sec in (first["stages_s"] or {}).items()
+    stages = first["stages_s"] or {}
+    parts = [n for n in stages if n.startswith(" ")]  # the embedding model's parts
+    order = [n for n in stages if not n.startswith(" ")]
+    if "embedding model" in order:
+        at = order.index("embedding model") + 1
+        order[at:at] = parts
+    else:
+        order += parts
+    # "  of which imports" -> "… of which imports" (Markdown drops the indent)
+    stage_rows = [
+        [f"… {name.strip()}" if name.startswith(" ") else name, f"{stages[name]:.2f}"]
+        for name in order
     ]
     stage_rows.append(["whole run (`-v --json`)", f"{first['stages_run_wall_s']:.2f}"])
     return {"wall": wall, "stages": table(["stage (one run)", "s"], stage_rows)}
