@@ -269,7 +269,7 @@ def main() -> int:
             from benchmarks.common import pg_server, store_url
 
             index = store_url(st.enter_context(pg_server(Path(tmp) / "pgdata")), "large")
-        cmd = [sys.executable, __file__, "--child", "--folder", str(folder)]
+        cmd = [sys.executable, "-m", "benchmarks.large_file", "--child", "--folder", str(folder)]
         cmd += ["--index", index, "--result", str(Path(tmp) / "r.json")]
         if args.embedding_model:
             cmd += ["--embedding-model", args.embedding_model]
@@ -279,7 +279,7 @@ def main() -> int:
             cmd.append("--no-sentence-vectors")
         if args.max_document_mb is not None:
             cmd += ["--max-document-mb", str(args.max_document_mb)]
-        subprocess.run(cmd, check=True, timeout=6 * 3600)
+        subprocess.run(cmd, check=True, timeout=6 * 3600, cwd=REPO)
         result = json.loads((Path(tmp) / "r.json").read_text(encoding="utf-8"))
     result.update(mib=args.mib, bytes=size, store=args.store, load_after=os.getloadavg())
     args.out.mkdir(parents=True, exist_ok=True)

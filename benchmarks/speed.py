@@ -377,7 +377,7 @@ def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
     for pv in args.peer_variants:
         port = free_port()
         peer = Target(pv, f"http://127.0.0.1:{port}", peer_body, log=work / f"{pv}.log")
-        cmd = [sys.executable, __file__, "--serve-peer", "--port", str(port)]
+        cmd = [sys.executable, "-m", "benchmarks.speed", "--serve-peer", "--port", str(port)]
         cmd += ["--peer-workers", str(PEER_VARIANTS[pv])]
         peer.proc = start(cmd, {}, REPO, peer.log)
         targets.append(peer)
@@ -827,7 +827,7 @@ def ingest_row(
             out = work / f"ingest-{v}-{rep}.json"
             load = uptime()
             subprocess.run(
-                [sys.executable, __file__, "--ingest-child", v, "--json", str(out)],
+                [sys.executable, "-m", "benchmarks.speed", "--ingest-child", v, "--json", str(out)],
                 check=True,
                 cwd=REPO,
             )
