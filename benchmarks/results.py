@@ -232,21 +232,30 @@ def tables_from_markdown(markdown: str) -> list[dict[str, Any]]:
     return out
 
 
-def pick_tables(markdown: str, wanted: Mapping[str, Sequence[str]]) -> dict[str, dict[str, Any]]:
+def pick_tables(
+    markdown: str, wanted: Mapping[str, Sequence[str]], *, required: bool = True
+) -> dict[str, dict[str, Any]]:
     """Name tables of a benchmark's Markdown report: ``{name: first header cells}`` -> the first
     table whose header starts with those cells (for a benchmark whose report already has the
     published tables).
 
+    Args:
+        markdown: The report.
+        wanted: Table name -> the first cells of its header.
+        required: Raise for a wanted table the report lacks (else leave it out: a part that
+            did not run).
+
     Raises:
-        ValueError: If no table of the report starts with a wanted header.
+        ValueError: If ``required`` and no table of the report starts with a wanted header.
     """
     found = tables_from_markdown(markdown)
     out: dict[str, dict[str, Any]] = {}
     for name, head in wanted.items():
         match = next((t for t in found if t["columns"][: len(head)] == list(head)), None)
-        if match is None:
+        if match is None and required:
             raise ValueError(f"the report has no table starting with {list(head)!r} ({name})")
-        out[name] = match
+        if match is not None:
+            out[name] = match
     return out
 
 
