@@ -167,11 +167,13 @@ def main() -> int:
         f"(600 characters, 80 overlap, contextual header); gate: packaged defaults.\n",
     ]
     result_runs: dict[str, dict[str, Any]] = {}
+    result_comps: dict[str, list[Any]] = {}
     for set_name, qs in sets.items():
         t0 = time.perf_counter()
         runs = {c.name: ev.run(qs, c, progress=not args.no_progress) for c in configs}
         result_runs[set_name] = runs
         comps = [(a, b, compare(runs[a], runs[b])) for a, b in pairs]
+        result_comps[set_name] = comps
         evidence = evidence_summary(corpus, qs)
         n_ans = sum(not q.unanswerable for q in qs)
         data["sets"][set_name] = {
@@ -238,7 +240,10 @@ def main() -> int:
     first = next(iter(sets))
     write_result(
         RESULT_NAMES[args.dataset],
-        {"recall": recall_table(args.dataset, result_runs[first])},
+        {
+            "recall": recall_table(args.dataset, result_runs[first]),
+            "paired": paired_table(result_comps[first]),
+        },
         {k: v for k, v in data.items() if k != "sets"}
         | {"configs": {n: r.summary() for n, r in result_runs[first].items()}},
     )
@@ -265,6 +270,31 @@ COLUMNS = {
     "scifact": ("recall@1", "recall@4", "recall@20", "ndcg@10"),
     "financebench": ("recall@1", "recall@4", "recall@8", "recall@20"),
 }
+
+
+#: Short names of the configurations in the paired table.
+PAIR_LABELS = {
+    "hybrid+sentence": "default (hybrid + `sentence-hybrid`)",
+    "hybrid+sentence-maxsim": "hybrid + `sentence-maxsim`",
+    "bm25": "BM25",
+}
+
+
+def paired_table(comps: list[tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
+    """The result table ``paired``: A against B on the same questions at each k: questions
+    only A finds / only B finds, two-sided exact sign test."""
+
+    def cell(pr: Any) -> str:
+        p = pr.p_value
+        shown = "< 1e-6" if p < 1e-6 else f"= {p:.2g}"
+        return f"+{pr.wins}/−{pr.losses}, p {shown}"
+
+    rows = [
+        [f"{PAIR_LABELS.get(a, a)} vs {PAIR_LABELS.get(b, b)}"]
+        + [cell(res[f"recall@{k}"]) for k in (1, 4, 8, 20)]
+        for a, b, res in comps
+    ]
+    return table(["A vs B (+A only / −B only)", "R@1", "R@4", "R@8", "R@20"], rows)
 
 
 def recall_table(dataset: str, runs: dict[str, Any]) -> dict[str, Any]:
