@@ -499,7 +499,8 @@ def main() -> int:
         if args.label == "this" and any(
             "configs" in e.get("subsets", {}).get("all", {}) for e in mine["sets"].values()
         ):
-            write_result("constraints_eval", {"financebench": filing_table(mine)}, mine)
+            tables = {"financebench": filing_table(mine), "paired": paired_table(mine)}
+            write_result("constraints_eval", tables, mine)
     if args.baseline is not None or args.compare_only:
         base = json.loads(base_file.read_text())
         data, md = compare_versions(mine, base, args.baseline_label)
@@ -550,6 +551,37 @@ def filing_table(mine: dict[str, Any]) -> dict[str, Any]:
                 )
     columns = ["set", "constraints", *FILING_COLUMNS.values()]
     return table(columns, rows, ["left", "left"] + ["right"] * len(FILING_COLUMNS))
+
+
+#: The paired table's columns: per-question flag -> header.
+PAIRED_COLUMNS = {
+    "filing_hit@1": "filing hit@1",
+    **{f"page_hit@{k}": f"page hit@{k}" for k in KS},
+    "cites_the_filing": "answers citing the filing asked about",
+    "refused": "refused",
+}
+
+
+def paired_table(mine: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``paired``: constraints on against off, per FinanceBench set and half:
+    questions only "on" gets / only "off" gets, exact sign test."""
+    rows = []
+    for name, entry in mine["sets"].items():
+        for sub, figures in (entry.get("subsets") or {}).items():
+            if "paired" not in figures or "configs" not in figures:
+                continue
+            cells = []
+            for key in PAIRED_COLUMNS:
+                pr = figures["paired"].get(key)
+                if pr is None:
+                    cells.append("–")
+                    continue
+                sign = f"+{pr['wins']}/−{pr['losses']}"
+                if pr["wins"] or pr["losses"]:
+                    sign += f", p = {pr['p_sign_test']:.2g}"
+                cells.append(sign)
+            rows.append([f"{name}, {sub}" + (" half" if sub != "all" else ""), *cells])
+    return table(["set (on vs off)", *PAIRED_COLUMNS.values()], rows)
 
 
 def versions_table(data: dict[str, Any], name: str, base_label: str) -> dict[str, Any]:
