@@ -285,8 +285,14 @@ def main() -> int:
     }
     write(args.out, args.stem, data, "\n".join(md))
     test = data["splits"].get("test", {}).get("configs", {})
-    if not args.embedding_model and all(c in test for c in BASE):  # the default run
-        write_result("users_words", {"gap": gap_table(test)}, data["splits"])
+    cal = data["splits"].get("calibration", {}).get("configs", {})
+    if not args.embedding_model and all(c in test and c in cal for c in BASE):  # the default run
+        tables = {
+            "gap": gap_table(test),
+            "gap-calibration": gap_table(cal),
+            "per-corpus": per_corpus_table(test),
+        }
+        write_result("users_words", tables, data["splits"])
     return 0
 
 
@@ -297,6 +303,25 @@ ROW_LABELS = {
     "hybrid": "hybrid (RRF)",
     "default": "**hybrid + `sentence-hybrid` (default)**",
 }
+
+
+def per_corpus_table(configs: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``per-corpus``: R@4 in the documents' / the users' words per corpus."""
+    names = {"squad": "SQuAD", "scifact": "SciFact", "sample": "sample"}
+    names["financebench"] = "FinanceBench"
+    rows = []
+    for name, label in ROW_LABELS.items():
+        pc = configs[name]["per_corpus_r4"]
+        rows.append(
+            [label]
+            + [
+                f"{pc[c]['document']['value']:.2f} / {pc[c]['user']['value']:.2f}"
+                if c in pc
+                else "–"
+                for c in CORPORA
+            ]
+        )
+    return table([f"R@{GAP_K} document / user", *(names[c] for c in CORPORA)], rows)
 
 
 def gap_table(configs: dict[str, Any]) -> dict[str, Any]:
