@@ -268,7 +268,20 @@ def main() -> int:
     gates = gates_table(
         {k: [(o.gate_passed, n.gate_passed) for _, o, n in v] for k, v in groups.items()}
     )
-    write_result("answerability", {"gates": gates}, data)
+    fit = table(
+        ["the answerability model, fitted on the calibration half", ""],
+        [
+            ["positives / negatives", f"{len(pos)} / {len(neg)}"],
+            [
+                f"threshold (answer at most {args.max_ood_rate:.0%} out-of-domain)",
+                f"{gate_model.threshold:.3f}",
+            ],
+            ["answerable kept", f"{100 * cal.chosen['answerable_kept'].value:.1f} %"],
+            ["out-of-domain answered", f"{100 * cal.chosen['bluffs:out-of-domain'].value:.1f} %"],
+            ["ROC AUC vs out-of-domain", f"{cal.auc['out-of-domain']:.3f}"],
+        ],
+    )
+    write_result("answerability", {"gates": gates, "fit": fit}, data)
     return 0
 
 

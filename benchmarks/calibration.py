@@ -247,12 +247,34 @@ def main() -> int:
     write(args.out, "calibration", data, "\n".join(md))
     gate = float(defaults[reranker]["threshold"]) if reranker in defaults else None
     sweep = threshold_table(calib, cal_squad["rerank"].scores, cal_sci["rerank"].scores, gate)
-    write_result("calibration", {"thresholds": sweep}, data)
+    chosen = chosen_table(calib, cal_squad["rerank"], cal_sci["rerank"])
+    write_result("calibration", {"thresholds": sweep, "chosen": chosen}, data)
     return 0
 
 
 #: The thresholds the docs' table shows (the packaged default among them).
 TABLE_THRESHOLDS = (0.45, 0.50, 0.55, 0.60, 0.65)
+
+
+def chosen_table(calib: Any, squad: Any, scifact: Any) -> dict[str, Any]:
+    """The result table ``chosen``: per index, the default second stage's ROC AUC (answerable
+    against out-of-domain, and against SQuAD's unanswerable questions) and the threshold the
+    rule chooses, with the answerable questions it keeps."""
+    rows = []
+    for label, cal, ood in (("SQuAD 2.0", squad, SQUAD_OOD), ("SciFact", scifact, SCI_OOD)):
+        kept = calib.sweep_row(cal.scores, cal.threshold)["answerable_kept"]
+        unanswerable = cal.auc.get(SQUAD_UN)
+        rows.append(
+            [
+                label,
+                f"{cal.auc[ood]:.3f}",
+                "–" if unanswerable is None else f"{unanswerable:.3f}",
+                f"{cal.threshold:.3f}",
+                f"{100 * kept.value:.1f} %",
+            ]
+        )
+    columns = ["index", "ROC AUC vs out-of-domain", "ROC AUC vs SQuAD's unanswerable"]
+    return table([*columns, "threshold by the rule", "answerable kept at it"], rows)
 
 
 def threshold_table(calib: Any, squad: Any, scifact: Any, default: float | None) -> dict[str, Any]:
