@@ -38,6 +38,7 @@ import time
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -308,8 +309,8 @@ def html_pages(folders: list[Path], limit: int, seed: int, *, styled: bool = Fal
 
 
 def pdf_table(
-    rows: list[FileRow], paths: list[Path], timed: list[tuple[float, float]]
-) -> dict[str, object]:
+    rows: list[FileRow], paths: list[Path], timed: list[tuple[Any, Any]]
+) -> dict[str, Any]:
     """The PDFs' table: pages flagged, characters left out, pages changed, OCR layers kept."""
     flagged = [r for r in rows if r.flagged_pages]
     where = "; ".join(f"{r.file}: {len(r.flagged_pages)}" for r in flagged[:5])
