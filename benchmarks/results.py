@@ -41,6 +41,7 @@ from benchmarks.common import REPO
 
 #: Where result files live (committed).
 RESULTS = REPO / "benchmarks" / "results"
+RESULTS_PATH = "benchmarks/results"
 #: A column's alignment in the rendered Markdown table.
 ALIGNS = ("left", "right", "center")
 MEASURED = "measured"
@@ -104,7 +105,8 @@ def machine() -> dict[str, Any]:
 
 
 def git_state(repo: Path = REPO) -> dict[str, Any]:
-    """``{"commit": full hash or None, "dirty": uncommitted changes to tracked files}``."""
+    """``{"commit": full hash or None, "dirty": uncommitted changes to tracked files}`` (result
+    files left out: they are what runs write)."""
 
     def git(*args: str) -> str | None:
         try:
@@ -116,7 +118,10 @@ def git_state(repo: Path = REPO) -> dict[str, Any]:
         return r.stdout.strip() if r.returncode == 0 else None
 
     commit = git("rev-parse", "HEAD")
-    status = git("status", "--porcelain", "--untracked-files=no")
+    # result files are what runs write: an earlier run's new figures do not dirty the next run
+    status = git(
+        "status", "--porcelain", "--untracked-files=no", "--", ".", f":(exclude){RESULTS_PATH}"
+    )
     return {"commit": commit, "dirty": bool(status) if status is not None else None}
 
 

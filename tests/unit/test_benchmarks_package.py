@@ -248,3 +248,20 @@ def test_every_docs_marker_names_a_result_file_and_table():
         or t not in results.read_result(name)["tables"]
     ]
     assert missing == []
+
+
+def test_a_changed_result_file_does_not_make_the_next_run_dirty(tmp_path):
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    (tmp_path / "benchmarks" / "results" / "a.json").write_text("{}")
+    (tmp_path / "code.py").write_text("x = 1\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+    assert results.git_state(tmp_path)["dirty"] is False
+    (tmp_path / "benchmarks" / "results" / "a.json").write_text('{"new": 1}')  # a run wrote it
+    assert results.git_state(tmp_path)["dirty"] is False
+    (tmp_path / "code.py").write_text("x = 2\n")
+    assert results.git_state(tmp_path)["dirty"] is True
