@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             "invisible_text_html",
             {
                 "stylesheet": table(
-                    RESULT_COLUMNS, [[what, "text the stylesheet rule hides", result]]
+                    RESULT_COLUMNS, [[what, "text the stylesheet rule hides", result]], ALIGN
                 )
             },
             {"pages": n, "hidden": found},
