@@ -7,8 +7,11 @@ sign tests come from :mod:`citerag.eval.metrics`. A standing benchmark writes th
 documentation quotes through :func:`benchmarks.results.write_result` into
 ``benchmarks/results/NAME.json`` (stamped with the commit, the machine and the command line);
 ``python -m benchmarks.report`` renders them into the docs' tables (``--check``: are the pages
-current?). Working files go to ``benchmarks/out/`` (git-ignored). One-off studies are in
-:mod:`benchmarks.experiments`.
+current?). Tables put together from several runs are ``*_history`` result files, which their
+module names in ``HAND_COLLECTED_RESULTS``; a result file a module does not write yet (still
+transcribed from a published table) is named in its ``TRANSCRIBED_RESULTS``; a unit test holds
+every result file to one of the three. Working files go to ``benchmarks/out/`` (git-ignored).
+One-off studies are in :mod:`benchmarks.experiments`.
 
 Standing benchmarks and what each measures:
 

@@ -42,6 +42,7 @@ from benchmarks.common import (
     save_embeddings,
     write,
 )
+from benchmarks.results import table, write_result
 
 SHIPPED = "default"
 NEW = "default:gate_score=answerability"
@@ -264,7 +265,74 @@ def main() -> int:
         path.write_text(json.dumps(gate_model.to_dict(), indent=2) + "\n", encoding="utf-8")
         log(f"wrote {path}")
     write(args.out, "answerability", data, "\n".join(md))
+    gates = gates_table(
+        {k: [(o.gate_passed, n.gate_passed) for _, o, n in v] for k, v in groups.items()}
+    )
+    fit = table(
+        ["the answerability model, fitted on the calibration half", ""],
+        [
+            ["positives / negatives", f"{len(pos)} / {len(neg)}"],
+            [
+                f"threshold (answer at most {args.max_ood_rate:.0%} out-of-domain)",
+                f"{gate_model.threshold:.3f}",
+            ],
+            ["answerable kept", f"{100 * cal.chosen['answerable_kept'].value:.1f} %"],
+            ["out-of-domain answered", f"{100 * cal.chosen['bluffs:out-of-domain'].value:.1f} %"],
+            ["ROC AUC vs out-of-domain", f"{cal.auc['out-of-domain']:.3f}"],
+        ],
+    )
+    write_result("answerability", {"gates": gates, "fit": fit}, data)
     return 0
+
+
+#: The docs' rows: label -> which test-half groups of the run it pools.
+POOLS: dict[str, Any] = {
+    "devset answerable, documents' words (4 corpora)": lambda k: (
+        k.startswith("devset") and "answerable" in k and "document" in k
+    ),
+    "devset answerable, users' words (4 corpora)": lambda k: (
+        k.startswith("devset") and "answerable" in k and "user" in k
+    ),
+    "devset out-of-domain, per corpus index": lambda k: (
+        k.startswith("devset") and k.endswith("out-of-domain")
+    ),
+    "devset near misses": lambda k: k.startswith("devset") and k.endswith("near miss"),
+    "SQuAD 2.0 answerable": lambda k: k == "squad answerable",
+    "SciFact answerable": lambda k: k == "scifact answerable",
+    "out-of-domain on the SQuAD / SciFact indexes": lambda k: (
+        k in ("squad out-of-domain", "scifact out-of-domain")
+    ),
+}
+
+
+def gates_table(groups: dict[str, list[tuple[bool, bool]]]) -> dict[str, Any]:
+    """The result table ``gates``: test-half questions passing the shipped gate and the
+    answerability gate (pooled as the docs show them), paired (p shown below 0.05)."""
+    from citerag.eval import metrics as stats
+
+    rows = []
+    for label, wanted in POOLS.items():
+        pairs = [pair for key, items in groups.items() if wanted(key) for pair in items]
+        if not pairs:
+            continue
+        shipped = [bool(old) for old, _ in pairs]
+        new = [bool(n) for _, n in pairs]
+        pr = stats.paired(new, shipped)
+        sign = f"+{pr.wins}/−{pr.losses}"
+        if pr.p_value < 0.05:
+            sign += f", p = {pr.p_value:.1g}"
+        n = len(pairs)
+        rows.append([label, str(n), f"{sum(shipped) / n:.3f}", f"{sum(new) / n:.3f}", sign])
+    columns = ["questions (test half)", "n", "pass: shipped", "pass: answerability", "paired"]
+    return table(columns, rows)
+
+
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "answerability_history": (
+        "the gate with MiniLM against mpnet: two runs (--embedding-model) paired by hand"
+    ),
+}
 
 
 if __name__ == "__main__":

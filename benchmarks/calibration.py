@@ -35,6 +35,7 @@ from benchmarks.common import (
     save_embeddings,
     write,
 )
+from benchmarks.results import table, write_result
 
 SQUAD_UN = "unanswerable (SQuAD 2.0, in-domain)"
 SQUAD_OOD = "out-of-domain (SciFact queries)"
@@ -244,7 +245,60 @@ def main() -> int:
     }
     log("done")
     write(args.out, "calibration", data, "\n".join(md))
+    gate = float(defaults[reranker]["threshold"]) if reranker in defaults else None
+    sweep = threshold_table(calib, cal_squad["rerank"].scores, cal_sci["rerank"].scores, gate)
+    chosen = chosen_table(calib, cal_squad["rerank"], cal_sci["rerank"])
+    write_result("calibration", {"thresholds": sweep, "chosen": chosen}, data)
     return 0
+
+
+#: The thresholds the docs' table shows (the packaged default among them).
+TABLE_THRESHOLDS = (0.45, 0.50, 0.55, 0.60, 0.65)
+
+
+def chosen_table(calib: Any, squad: Any, scifact: Any) -> dict[str, Any]:
+    """The result table ``chosen``: per index, the default second stage's ROC AUC (answerable
+    against out-of-domain, and against SQuAD's unanswerable questions) and the threshold the
+    rule chooses, with the answerable questions it keeps."""
+    rows = []
+    for label, cal, ood in (("SQuAD 2.0", squad, SQUAD_OOD), ("SciFact", scifact, SCI_OOD)):
+        kept = calib.sweep_row(cal.scores, cal.threshold)["answerable_kept"]
+        unanswerable = cal.auc.get(SQUAD_UN)
+        rows.append(
+            [
+                label,
+                f"{cal.auc[ood]:.3f}",
+                "–" if unanswerable is None else f"{unanswerable:.3f}",
+                f"{cal.threshold:.3f}",
+                f"{100 * kept.value:.1f} %",
+            ]
+        )
+    columns = ["index", "ROC AUC vs out-of-domain", "ROC AUC vs SQuAD's unanswerable"]
+    return table([*columns, "threshold by the rule", "answerable kept at it"], rows)
+
+
+def threshold_table(calib: Any, squad: Any, scifact: Any, default: float | None) -> dict[str, Any]:
+    """The result table ``thresholds``: the default second stage's gate score at a few
+    thresholds, on the SQuAD index (answerable kept, unanswerable and out-of-domain answered)
+    and the SciFact index (answerable kept, out-of-domain answered); the default in bold."""
+    rows = []
+    for t in TABLE_THRESHOLDS:
+        sq, sc = calib.sweep_row(squad, t), calib.sweep_row(scifact, t)
+        cells = [
+            sq["answerable_kept"],
+            sq[f"bluffs:{SQUAD_UN}"],
+            sq[f"bluffs:{SQUAD_OOD}"],
+            sc["answerable_kept"],
+            sc[f"bluffs:{SCI_OOD}"],
+        ]
+        text = [f"{t:.2f}", *(f"{100 * c.value:.1f} %" for c in cells)]
+        if default is not None and abs(t - default) < 1e-9:
+            text = [f"**{text[0]} (default)**", *(f"**{c}**" for c in text[1:])]
+        rows.append(text)
+    columns = ["`sentence-hybrid` ≥", "SQuAD answerable kept", "SQuAD unanswerable answered"]
+    columns += ["out-of-domain answered (SQuAD index)", "SciFact answerable kept"]
+    columns += ["out-of-domain answered (SciFact index)"]
+    return table(columns, rows, ["right"] * 6)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ scripted OpenAI-compatible server of ``tests/support/openai_server.py`` on 127.0
    model writing ~270 characters a second); time to the first token event and to the final
    output, through ``graphs.rag.stream_answer``.
 
-Writes ``benchmarks/out/chat_endpoint.{json,md}``.
+Writes ``benchmarks/out/chat_endpoint.{json,md}`` and the result file
+``benchmarks/results/chat_endpoint.json`` (tables ``faults`` and ``streaming``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import time
 from typing import Any
 
 from benchmarks.common import REPO, _index_name, log, model, parser, sample, write
+from benchmarks.results import table, tables_from_markdown, write_result
 
 
 def _rows(args: Any) -> list[tuple[str, list[Any], str]]:
@@ -168,6 +170,19 @@ def main() -> int:
         "repo": str(REPO),
     }
     write(args.out, "chat_endpoint", data, "\n".join(lines))
+    (faults,) = tables_from_markdown("\n".join(lines))
+    streaming = table(
+        [
+            f"streamed, {args.pace_ms:g} ms per 4-character piece (n = {len(total)})",
+            "median s",
+            "max s",
+        ],
+        [
+            ["time to the first token", f"{statistics.median(ttft):.2f}", f"{max(ttft):.2f}"],
+            ["time to the final output", f"{statistics.median(total):.2f}", f"{max(total):.2f}"],
+        ],
+    )
+    write_result("chat_endpoint", {"faults": faults, "streaming": streaming}, data)
     return 0
 
 

@@ -67,6 +67,7 @@ from benchmarks.common import (
     use_library_from,
     write,
 )
+from benchmarks.results import table, write_result
 
 ON, OFF = "default", "default:constraints=false"
 KS = (1, 4, 8, 20)
@@ -495,11 +496,107 @@ def main() -> int:
         mine = json.loads((args.out / "constraints.json").read_text())
     else:
         mine = _run_sets(args)
+        if args.label == "this" and any(
+            "configs" in e.get("subsets", {}).get("all", {}) for e in mine["sets"].values()
+        ):
+            tables = {"financebench": filing_table(mine), "paired": paired_table(mine)}
+            write_result("constraints_eval", tables, mine)
     if args.baseline is not None or args.compare_only:
         base = json.loads(base_file.read_text())
         data, md = compare_versions(mine, base, args.baseline_label)
         write(args.out, f"constraints-vs-{args.baseline_label}", data, md)
+        if "trust" in data["sets"]:
+            trust = versions_table(data, "trust", args.baseline_label)
+            write_result("constraints_eval_vs_main", {"trust": trust}, data)
     return 0
+
+
+#: The filing table's columns: result key -> header (hit rates with Wilson intervals).
+FILING_COLUMNS = {
+    "filing_hit@1": "filing hit@1",
+    **{f"page_hit@{k}": f"page hit@{k}" for k in KS},
+    "answered": "answered",
+    "answered_from_another_document": "answered without citing the gold filing",
+    "answered_citing_another_company": "answered citing another company",
+    "answered_citing_outside_the_question": "answered citing outside the question",
+    "refused_though_present": "refused though present",
+}
+#: Shown as a plain rate (the others with their interval).
+PLAIN = {"answered", "refused_though_present"}
+
+
+def _cell(v: Any, plain: bool) -> str:
+    if not isinstance(v, dict) or "value" not in v:
+        return "–"
+    if plain or not v.get("n"):
+        return f"{v['value']:.3f}"
+    lo, hi = v["ci95"]
+    return f"{v['value']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def filing_table(mine: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``financebench``: each FinanceBench set and half, constraints on and
+    off: filing and page hits, and what the answers cite."""
+    rows = []
+    for name, entry in mine["sets"].items():
+        for sub, figures in (entry.get("subsets") or {}).items():
+            if "configs" not in figures:
+                continue
+            head = f"{name}, {sub}" + (" half" if sub != "all" else "")
+            head += f" ({figures['questions']} q)"
+            for i, (cfg, row) in enumerate(figures["configs"].items()):
+                rows.append(
+                    [head if i == 0 else "", "on" if cfg == ON else "off"]
+                    + [_cell(row.get(k), k in PLAIN) for k in FILING_COLUMNS]
+                )
+    columns = ["set", "constraints", *FILING_COLUMNS.values()]
+    return table(columns, rows, ["left", "left"] + ["right"] * len(FILING_COLUMNS))
+
+
+#: The paired table's columns: per-question flag -> header.
+PAIRED_COLUMNS = {
+    "filing_hit@1": "filing hit@1",
+    **{f"page_hit@{k}": f"page hit@{k}" for k in KS},
+    "cites_the_filing": "answers citing the filing asked about",
+    "refused": "refused",
+}
+
+
+def paired_table(mine: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``paired``: constraints on against off, per FinanceBench set and half:
+    questions only "on" gets / only "off" gets, exact sign test."""
+    rows = []
+    for name, entry in mine["sets"].items():
+        for sub, figures in (entry.get("subsets") or {}).items():
+            if "paired" not in figures or "configs" not in figures:
+                continue
+            cells = []
+            for key in PAIRED_COLUMNS:
+                pr = figures["paired"].get(key)
+                if pr is None:
+                    cells.append("–")
+                    continue
+                sign = f"+{pr['wins']}/−{pr['losses']}"
+                if pr["wins"] or pr["losses"]:
+                    sign += f", p = {pr['p_sign_test']:.2g}"
+                cells.append(sign)
+            rows.append([f"{name}, {sub}" + (" half" if sub != "all" else ""), *cells])
+    return table(["set (on vs off)", *PAIRED_COLUMNS.values()], rows)
+
+
+def versions_table(data: dict[str, Any], name: str, base_label: str) -> dict[str, Any]:
+    """The result table of ``--baseline``: one set, this version against the other, per metric
+    and subset (constraints on), paired per question."""
+    rows = []
+    for sub, metrics in data["sets"][name].items():
+        for metric, m in metrics.items():
+            pr = m["paired"]
+            sign = f"+{pr['wins']}/−{pr['losses']}"
+            if pr["wins"] or pr["losses"]:
+                sign += f", p = {pr['p_sign_test']:.2g}"
+            label = metric.replace("_", " ") + ("" if sub == "all" else f" ({sub} half)")
+            rows.append([label, _cell(m["this"], False), _cell(m[base_label], False), sign])
+    return table([name, "this version", base_label, "paired"], rows)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ from benchmarks.common import (
     use_library_from,
     write,
 )
+from benchmarks.results import table, write_result
 
 
 def _args() -> Any:
@@ -545,7 +546,32 @@ def main() -> int:
         )
     )
     write(args.out, "faq_eval", data, md)
+    write_result("faq_eval", {"before-after": before_after_table(data)}, data)
     return 0
+
+
+def before_after_table(data: dict[str, Any], half: str = "test") -> dict[str, Any]:
+    """The result table ``before-after``: the FAQ set's ``half``, the code before (``base``)
+    against this version (``new``), paired."""
+    rows = []
+    for key, label in (
+        ("right", "answerable answered right"),
+        ("label_quote", "answerable answered with a question / heading"),
+        ("wrong", "answerable answered wrong"),
+        ("refused", "unanswerable refused"),
+    ):
+        cell = data["faqset"][f"{half}.{key}"]
+        pr = cell["paired"]
+        sign = f"+{pr['wins']}/−{pr['losses']}"
+        rows.append(
+            [
+                label,
+                _fmt(cell["base"]),
+                _fmt(cell["new"]),
+                f"{sign} ({_p(pr['p'])})" if pr["wins"] or pr["losses"] else sign,
+            ]
+        )
+    return table([f"{half} half", "before", "now", "paired +/− (p)"], rows)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,10 @@ changed, characters left out, and the first snippets), into ``invisible_html.jso
 ``--against REV`` every HTML page (a seeded sample of ``--limit``) is loaded with this
 checkout's loader and with ``loaders/html.py`` as it was at git revision ``REV``, and the
 pages whose text or hidden count differ are listed.
+
+Each mode writes its result file (the docs' tables in ``docs/benchmarks/ingestion.md``):
+``benchmarks/results/invisible_text.json`` (the PDFs), ``invisible_text_html.json``
+(``--html``) and ``invisible_text_html_against.json`` (``--html --against REV``).
 """
 
 from __future__ import annotations
@@ -34,8 +38,11 @@ import time
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
+
+from benchmarks.results import table, write_result
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
@@ -75,21 +82,13 @@ def html_effect(folders: list[Path], limit: int, seed: int) -> list[dict[str, ob
     Returns:
         One row per page whose stylesheet hid something: file, characters, snippets.
     """
-    import random
     from difflib import SequenceMatcher
 
     import loaders.html as html_module
     from loaders.html import load_html
     from loaders.html import page_stylesheet as real_sheet
 
-    pages = [
-        p
-        for folder in folders
-        for p in sorted(folder.rglob("*.htm*"))
-        if p.is_file() and b"<style" in p.read_bytes().lower()
-    ]
-    if limit and len(pages) > limit:
-        pages = sorted(random.Random(seed).sample(pages, limit))
+    pages = html_pages(folders, limit, seed, styled=True)
     rows: list[dict[str, object]] = []
     for path in tqdm(pages, desc="HTML pages", unit="page"):
         data = path.read_bytes()
@@ -128,7 +127,6 @@ def against_revision(
         seed: The sample's seed.
     """
     import importlib.util
-    import random
     import subprocess
     import tempfile
 
@@ -147,9 +145,7 @@ def against_revision(
         assert spec is not None and spec.loader is not None
         before = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(before)
-    pages = [p for folder in folders for p in sorted(folder.rglob("*.htm*")) if p.is_file()]
-    if limit and len(pages) > limit:
-        pages = sorted(random.Random(seed).sample(pages, limit))
+    pages = html_pages(folders, limit, seed)
     rows: list[dict[str, object]] = []
     for path in tqdm(pages, desc="HTML pages", unit="page"):
         data = path.read_bytes()
@@ -187,12 +183,38 @@ def main(argv: list[str] | None = None) -> int:
         for row in changed:
             print(json.dumps(row))
         (out / "invisible_html_against.json").write_text(json.dumps(changed, indent=1))
+        n = len(html_pages(args.paths, args.limit, args.seed))
+        what = f"{n:,} HTML pages under {folders_named(args.paths)}"
+        if n < len(html_pages(args.paths, 0, args.seed)):
+            what += f" (a seeded sample, seed {args.seed})"
+        measured = "pages whose text or hidden count differs from the loader at "
+        measured += f"`--against {args.against}`"
+        write_result(
+            "invisible_text_html_against",
+            {"against": table(RESULT_COLUMNS, [[what, measured, str(len(changed))]], ALIGN)},
+            {"pages": n, "against": args.against, "changed": changed},
+        )
         return 0
     if args.html:
         found = html_effect(args.paths, args.limit, args.seed)
         for row in found:
             print(json.dumps(row))
         (out / "invisible_html.json").write_text(json.dumps(found, indent=1))
+        n = len(html_pages(args.paths, args.limit, args.seed, styled=True))
+        chars = sum(int(str(r["hidden_chars"])) for r in found)
+        what = f"the {n:,} HTML pages with a `<style>` element under {folders_named(args.paths)}"
+        if n < len(html_pages(args.paths, 0, args.seed, styled=True)):
+            what += f" (a seeded sample, seed {args.seed})"
+        result = f"{chars:,} characters on {len(found)} pages"
+        write_result(
+            "invisible_text_html",
+            {
+                "stylesheet": table(
+                    RESULT_COLUMNS, [[what, "text the stylesheet rule hides", result]], ALIGN
+                )
+            },
+            {"pages": n, "hidden": found},
+        )
         return 0
 
     from langchain_community.document_loaders import PyPDFLoader
@@ -250,7 +272,74 @@ def main(argv: list[str] | None = None) -> int:
             f"total {sum(c for c, _ in timed):.1f} s vs {sum(p for _, p in timed):.1f} s"
         )
     (out / "invisible_text.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    write_result(
+        "invisible_text",
+        {"pdfs": pdf_table(rows, args.paths, timed if not args.no_timing else [])},
+        {"files": [asdict(r) for r in rows]},
+    )
     return 0
+
+
+#: The columns of every table this benchmark writes.
+RESULT_COLUMNS = ["documents", "measured", "result"]
+ALIGN = ["left", "left", "right"]
+
+
+def folders_named(paths: list[Path]) -> str:
+    """``financebench/pdfs, financebench-dev/pdfs``: each folder by its last two parts."""
+    return ", ".join(f"`{'/'.join(p.parts[-2:])}`" for p in paths)
+
+
+def html_pages(folders: list[Path], limit: int, seed: int, *, styled: bool = False) -> list[Path]:
+    """The HTML pages a run looks at (those with a ``<style>`` element if ``styled``): every
+    ``.html`` / ``.htm`` file below ``folders``, or a seeded sample of ``limit`` of them."""
+    import random
+
+    pages = [
+        p
+        for folder in folders
+        for p in sorted(folder.rglob("*.htm*"))
+        if p.is_file()
+        and p.suffix.lower() in (".html", ".htm")  # not changelog.html.gz
+        and (not styled or b"<style" in p.read_bytes().lower())
+    ]
+    if limit and len(pages) > limit:
+        pages = sorted(random.Random(seed).sample(pages, limit))
+    return pages
+
+
+def pdf_table(
+    rows: list[FileRow], paths: list[Path], timed: list[tuple[Any, Any]]
+) -> dict[str, Any]:
+    """The PDFs' table: pages flagged, characters left out, pages changed, OCR layers kept."""
+    flagged = [r for r in rows if r.flagged_pages]
+    where = "; ".join(f"{r.file}: {len(r.flagged_pages)}" for r in flagged[:5])
+    body = [
+        [
+            f"{len(rows)} PDFs under {folders_named(paths)}",
+            "pages that set an invisible render mode",
+            f"{sum(len(r.flagged_pages) for r in rows)}, in {len(flagged)} file(s)"
+            + (f" ({where})" if where else ""),
+        ],
+        ["", "invisible characters left out", f"**{sum(r.hidden_chars for r in rows):,}**"],
+        [
+            "",
+            "pages whose text differs from `PyPDFLoader`'s",
+            f"**{sum(r.pages_changed for r in rows)}**",
+        ],
+        ["", "files with an OCR text layer kept", str(sum(1 for r in rows if r.ocr_layer))],
+    ]
+    if timed:
+        ratios = [c / max(p, 1e-6) for c, p in timed]
+        body.append(
+            [
+                "",
+                "load time, citerag / `PyPDFLoader` (median per file; totals)",
+                f"{statistics.median(ratios):.2f} ({sum(c for c, _ in timed):.0f} s / "
+                f"{sum(p for _, p in timed):.0f} s)",
+            ]
+        )
+    return table(RESULT_COLUMNS, body, ALIGN)
 
 
 if __name__ == "__main__":

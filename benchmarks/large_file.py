@@ -23,7 +23,9 @@ What one run does:
    published. When the build holding ``small.md`` is published, the child opens the index
    as a reader would (``load_index``) and searches for the small note's phrase.
 
-Prints and writes ``<out>/large_file.{json,md,png}``: wall time, chunks and texts embedded,
+Prints and writes ``<out>/large_file_<N>mib[_pg].{json,md,png}`` and the result file
+``benchmarks/results/large_file.json`` (``large_file_postgres.json`` with ``--store
+postgres``; table ``run``): wall time, chunks and texts embedded,
 peak RSS (``ru_maxrss`` of the child; of its children; the largest sampled sum), whether and
 when the small note was searchable against when the big file was published, and a plot of
 memory over time with the publications marked. Not a test: nothing here asserts.
@@ -47,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import REPO  # offline model settings
+from benchmarks.results import table, write_result
 from citerag.embeddings import PRECISIONS
 
 MIB = 1 << 20
@@ -189,8 +192,8 @@ def plot(result: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
-def markdown(r: dict[str, Any]) -> str:
-    """The table of docs/benchmarks/ingestion.md."""
+def run_rows(r: dict[str, Any]) -> list[tuple[str, str]]:
+    """One run's figures, a ``(what, value)`` row each."""
     small = next((e for e in r["publications"] if "small.md" in e["sources"]), None)
     big = next((e for e in r["publications"] if "big.txt" in e["sources"]), None)
     rows = [
@@ -214,8 +217,19 @@ def markdown(r: dict[str, Any]) -> str:
         ("big file published", "never" if big is None else f"{big['t_s']:.0f} s"),
         ("failed documents", "; ".join(str(f) for f in r["failed"]) or "none"),
     ]
-    lines = ["| | |", "|---|---:|"] + [f"| {a} | {b} |" for a, b in rows]
+    return rows
+
+
+def markdown(r: dict[str, Any]) -> str:
+    """One run's figures as a Markdown table."""
+    lines = ["| | |", "|---|---:|"] + [f"| {a} | {b} |" for a, b in run_rows(r)]
     return "\n".join(lines) + "\n"
+
+
+def run_table(r: dict[str, Any]) -> dict[str, Any]:
+    """The result file's table (``run``): one run's figures, headed by its size and store."""
+    store = "PostgreSQL" if r.get("store") == "postgres" else "FAISS"
+    return table(["", f"{r['mib']:g} MiB, {store}"], [list(row) for row in run_rows(r)])
 
 
 def main() -> int:
@@ -255,7 +269,7 @@ def main() -> int:
             from benchmarks.common import pg_server, store_url
 
             index = store_url(st.enter_context(pg_server(Path(tmp) / "pgdata")), "large")
-        cmd = [sys.executable, __file__, "--child", "--folder", str(folder)]
+        cmd = [sys.executable, "-m", "benchmarks.large_file", "--child", "--folder", str(folder)]
         cmd += ["--index", index, "--result", str(Path(tmp) / "r.json")]
         if args.embedding_model:
             cmd += ["--embedding-model", args.embedding_model]
@@ -265,7 +279,7 @@ def main() -> int:
             cmd.append("--no-sentence-vectors")
         if args.max_document_mb is not None:
             cmd += ["--max-document-mb", str(args.max_document_mb)]
-        subprocess.run(cmd, check=True, timeout=6 * 3600)
+        subprocess.run(cmd, check=True, timeout=6 * 3600, cwd=REPO)
         result = json.loads((Path(tmp) / "r.json").read_text(encoding="utf-8"))
     result.update(mib=args.mib, bytes=size, store=args.store, load_after=os.getloadavg())
     args.out.mkdir(parents=True, exist_ok=True)
@@ -275,7 +289,18 @@ def main() -> int:
     (args.out / f"{stem}.md").write_text(md, encoding="utf-8")
     plot(result, args.out / f"{stem}.png")
     print(md)
+    # One result file per store; the docs' hand-collected tables (several sizes, before and
+    # after the writer's memory changes) are large_file_history, which no single run writes.
+    name = "large_file_postgres" if args.store == "postgres" else "large_file"
+    write_result(name, {"run": run_table(result)}, result)
     return 0
+
+
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "large_file_history": "runs of several sizes, stores and commits, before and after the "
+    "writer's memory changes, put side by side by hand",
+}
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ What it does:
    started.
 
 Bounded: at most 100,000 requests and ``--max-seconds`` of wall time; only loopback URLs are
-accepted. Not a test: nothing here asserts.
+accepted. Not a test: nothing here asserts. Writes the result file
+``benchmarks/results/load_test.json`` (table ``run``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from urllib.parse import urlparse
 import httpx
 
 from benchmarks.common import LOOPBACK, REPO, TOKEN, percentile, start_server, wait_ready
+from benchmarks.results import table, write_result
 
 MAX_REQUESTS = 100_000
 
@@ -294,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.url and not args.token:
         p.error("--url needs --token")
     out = run(args)
+    write_result("load_test", {"run": run_table(out)}, out)
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -317,6 +320,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"server RSS MB before {rss['before']}  peak {rss['peak']}  after {rss['after']}")
     return 0
+
+
+def run_table(out: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``run``: throughput, latency, errors, the upload and the server's RSS."""
+    lat, rss, up = out["latency_ms"], out["server_rss_mb"], out["upload"]
+    when = "during the run" if up["indexed_during_run"] else "after the run"
+    upload = f"{up['status']}, {up.get('chunks')} chunks, {when}"
+    rows = [
+        ["requests / concurrency", f"{out['requests']:,} / {out['concurrency']}"],
+        ["throughput", f"{out['throughput_rps']} req/s"],
+        ["latency p50 / p95 / p99", f"{lat['p50']:,} / {lat['p95']:,} / {lat['p99']:,} ms"],
+        ["errors", f"**{out['errors']}**"],
+        [f"upload ({up['file']})", upload],
+        [
+            "server RSS before / peak / after",
+            f"{rss['before']} / {rss['peak']} / {rss['after']} MB",
+        ],
+    ]
+    return table(["`/rag/invoke` while an upload is indexed", ""], rows)
 
 
 if __name__ == "__main__":

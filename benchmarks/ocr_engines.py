@@ -12,7 +12,9 @@ space on both sides) and the seconds per page (wall clock, after one warm-up pag
 loading is not counted; the load time is printed apart). Pages: prose at 11 pt, a small
 statement with numbers in three columns, small print at 8 pt, a dense fine-print page
 at 7 pt, and two columns of text (the reference reads the left column, then the right).
-Writes ``benchmarks/out/ocr_engines.json``.
+Writes ``benchmarks/out/ocr_engines.json`` and the result file
+``benchmarks/results/ocr_engines.json`` (table ``engines``: per page, each engine's CER and
+seconds; the docs' table in ``docs/ocr.md``).
 
 Engines: ``tess-psm4`` is the loader's own (:class:`loaders.ocr.TesseractEngine`, Debian's
 ``tesseract-ocr``, page segmentation mode 4), ``tess-psm3`` the same with Tesseract's
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+from benchmarks.results import table, write_result  # noqa: E402
 from citerag.eval.cer import character_error_rate  # noqa: E402
 from loaders.ocr import DEFAULT_PSM, OcrWord, TesseractEngine, assemble  # noqa: E402
 from tests.support.pdfs import Line, write_pdf  # noqa: E402
@@ -234,6 +237,48 @@ def main() -> None:
     out = REPO / "benchmarks" / "out"
     out.mkdir(parents=True, exist_ok=True)
     (out / "ocr_engines.json").write_text(json.dumps({"dpi": args.dpi, "rows": rows}, indent=2))
+    write_result(
+        "ocr_engines",
+        {"engines": engines_table(rows, list(engines), args.repeat)},
+        {"dpi": args.dpi, "repeat": args.repeat, "load_seconds": load_s, "rows": rows},
+    )
+
+
+#: Row labels of the result table, per page.
+PAGE_LABELS = {
+    "prose 11pt": "prose, 11 pt",
+    "statement table": "statement (numbers in 3 columns)",
+    "small print 8pt": "small print, 8 pt",
+    "small print 7pt": "fine print, 7 pt",
+    "two columns": "two columns of prose",
+}
+#: Column headers of the result table, per engine.
+ENGINE_LABELS = {
+    f"tess-psm{DEFAULT_PSM}": f"tess psm {DEFAULT_PSM} (chosen)",
+    "tess-psm3": "tess psm 3",
+    "rapidocr": "RapidOCR",
+    "rapid-ts0": "RapidOCR `text_score=0`",
+}
+
+
+def engines_table(rows: list[dict[str, Any]], engines: list[str], repeat: int) -> dict[str, Any]:
+    """The docs' table: a row per page, ``CER · seconds`` per engine, then mean seconds."""
+    pages = list(dict.fromkeys(r["page"] for r in rows))
+    cell = {(r["engine"], r["page"]): r for r in rows}
+    body = [
+        [PAGE_LABELS.get(page, page)]
+        + [
+            f"{cell[e, page]['cer'] * 100:.2f} % · {cell[e, page]['seconds']:.2f} s"
+            for e in engines
+        ]
+        for page in pages
+    ]
+    runs = "1 run" if repeat == 1 else f"median of {repeat} runs per page"
+    body.append(
+        [f"mean seconds per page ({runs})"]
+        + [f"{statistics.mean(cell[e, p]['seconds'] for p in pages):.2f}" for e in engines]
+    )
+    return table(["page"] + [ENGINE_LABELS.get(e, e) for e in engines], body)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from benchmarks.common import (
     store_url,
     write,
 )
+from benchmarks.results import table, write_result
 
 KS = (1, 4, 8, 20)
 
@@ -160,7 +161,43 @@ def main() -> int:
         data["plot"] = str(png)
         md += ["", f"Plot: `{png}`"]
     write(args.out, "pg_quality", data, "\n".join(md))
+    write_result("pg_quality", {"paired": paired_table(data)}, data)
     return 0
+
+
+#: The docs' names of the data sets and configurations (the default configuration in bold).
+SET_LABELS = {"squad": "SQuAD", "scifact": "SciFact", "financebench": "FinanceBench"}
+CONFIG_LABELS = {"dense": "dense", "bm25": "keyword", "hybrid": "**hybrid**"}
+
+
+def paired_table(data: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``paired``: R@1 per store, and PostgreSQL − FAISS at R@1 / 4 / 20 in
+    points with the questions only one store gets and the sign test's p."""
+
+    def recall(s: dict[str, Any]) -> str:
+        lo, hi = s["ci95"]
+        return f"{s['value']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+    def delta(pr: dict[str, Any], n: int) -> str:
+        w, losses = pr["wins"], pr["losses"]
+        points = f"{100.0 * (w - losses) / n if n else 0.0:+.1f}".replace("-", "−")
+        if not w and not losses:
+            return f"{points} (0/0)"
+        return f"{points} ({w}/{losses}, p={pr['p_sign_test']:.2g})"
+
+    rows = []
+    for name, entry in data["sets"].items():
+        for i, (cfg, c) in enumerate(entry["configs"].items()):
+            n = c["faiss"]["recall@1"]["n"]
+            label = SET_LABELS.get(name, name) + (f" ({entry['questions']:,})" if i == 0 else "")
+            cmp = c["postgres_vs_faiss"]
+            rows.append(
+                [label, CONFIG_LABELS.get(cfg, cfg)]
+                + [recall(c["faiss"]["recall@1"]), recall(c["postgres"]["recall@1"])]
+                + [delta(cmp[f"recall@{k}"], n) for k in (1, 4, 20)]
+            )
+    columns = ["set", "configuration", "FAISS R@1", "PostgreSQL R@1", "Δ R@1 (W/L, p)"]
+    return table([*columns, "Δ R@4", "Δ R@20"], rows, ["left", "left"] + ["right"] * 5)
 
 
 def plot(data: dict[str, Any], path: Any) -> Any:

@@ -56,8 +56,10 @@ Then, on SQuAD questions and SciFact claims (query vectors computed once, exclud
    questions (``speed.questions``) so no process answers from its question cache. Skipped
    with a note when ``citerag serve`` has no ``--store`` option.
 
-Writes ``benchmarks/out/pg_store.json`` and ``pg_store.md`` (+ ``pg_store.png``); ``--json``
-also prints the JSON. Bounded: ``--max-minutes`` stops the query loops and skips parts not
+Writes ``benchmarks/out/pg_store.json`` and ``pg_store.md`` (+ ``pg_store.png``), and the
+result file ``benchmarks/results/pg_store.json`` (the report's tables of the parts that ran;
+the docs' tables put several runs together: ``pg_store_history``); ``--json`` also prints the
+JSON. Bounded: ``--max-minutes`` stops the query loops and skips parts not
 started (reported as such). Not a test: nothing here asserts.
 """
 
@@ -85,6 +87,7 @@ import numpy as np
 
 from benchmarks.common import REPO, TOKEN, WORK, percentile, pg_server, start_server, store_url
 from benchmarks.common import ms as _ms
+from benchmarks.results import pick_tables, write_result
 from benchmarks.retrieval_latency import chunk_texts, load_texts
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
@@ -1225,11 +1228,30 @@ def main(argv: list[str] | None = None) -> int:
     md = markdown({"distinct": "-", "queries": "-", **res})
     (args.out / "pg_store.json").write_text(json.dumps(res, indent=2) + "\n")
     (args.out / "pg_store.md").write_text(md + "\n")
+    write_result("pg_store", pick_tables(md, REPORT_TABLES, required=False), res)
     print(md)
     if args.json:
         print(json.dumps(res, indent=2))
     log(f"wrote {args.out / 'pg_store.json'} ({res['seconds']:.0f} s)")
     return 0
+
+
+#: The result file's tables (those of the parts that ran): name -> first header cells.
+REPORT_TABLES = {
+    "hnsw-recall": ["m", "ef_construction", "ef_search"],
+    "hnsw-build": ["m", "ef_construction", "build s"],
+    "latency": ["step"],
+    "keyword-budgets": ["keyword leg"],
+    "ingest": ["store"],
+    "serving": ["servers"],
+}
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "pg_store_history": (
+        "the published tables combine parts of several runs (HNSW sweeps at two settings, "
+        "serving before the HNSW defaults were raised) with the goals"
+    ),
+}
 
 
 if __name__ == "__main__":

@@ -918,5 +918,14 @@ def main() -> int:
     return 0
 
 
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "refusal_rules_history": (
+        "each rule's table comes from a run with its own --kept / --sets / --sweep-from "
+        "at the commit that added the rule; the MiniLM / mpnet table pairs two runs"
+    ),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

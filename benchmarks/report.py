@@ -16,7 +16,8 @@ Everything outside the markers is hand-written prose. The block is the table ren
 ``benchmarks/results/retrieval_squad.json`` and a stamp line: the commit (and whether the tree
 had uncommitted changes), the date, the machine and the command that regenerates it; for a
 transcribed result (figures copied from a table published before result files existed) the
-line says it was transcribed and from which commit.
+line says it was transcribed and from which commit (or, for a hand-collected result, that no
+single run regenerates it).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import REPO
-from benchmarks.results import MEASURED, RESULTS, read_result
+from benchmarks.results import HAND_COLLECTED, MEASURED, RESULTS, read_result
 
 DOCS = REPO / "docs"
 _BLOCK = re.compile(
@@ -88,6 +89,12 @@ def stamp_line(result: dict[str, Any]) -> str:
             f"*Generated from {file}: measured at {commit}{dirty} on {date}, "
             f"{describe_machine(s.get('machine'))}; {regenerate} regenerates it.*"
         )
+    if str(result.get("provenance", "")).startswith(HAND_COLLECTED):
+        return (
+            f"*Generated from {file}: collected by hand from several runs of {regenerate} "
+            f"(different options, commits or models), as published at {commit} ({date}); "
+            "no single run regenerates it.*"
+        )
     return (
         f"*Generated from {file}: transcribed from the table published at {commit} "
         f"({date}), not re-run since; {regenerate} regenerates it.*"
@@ -105,8 +112,35 @@ def render_block(name: str, table: str, results: Path = RESULTS) -> str:
     return f"{render_table(tables[table])}\n\n{stamp_line(result)}\n"
 
 
+_INDEX = re.compile(r"<!-- results-index:begin -->\n.*?<!-- results-index:end -->", re.S)
+
+
+def results_index(results: Path = RESULTS) -> str:
+    """A table of every result file: measured (where and when), transcribed or hand-collected."""
+    rows = []
+    for path in sorted(results.glob("*.json")):
+        r = read_result(path.stem, results)
+        s, provenance = r["stamp"], str(r.get("provenance", MEASURED))
+        commit, date = (s.get("commit") or "unknown")[:10], str(s.get("date") or "")[:10]
+        if provenance == MEASURED:
+            state = f"**measured** at {commit} on {date}"
+        elif provenance.startswith(HAND_COLLECTED):
+            state = f"hand-collected from several runs (published at {commit})"
+        else:
+            state = f"transcribed (published at {commit}), not re-run since"
+        rows.append(f"| `{path.stem}` | {state} | `{s.get('command')}` |")
+    head = "| result file | figures | command |\n|---|---|---|"
+    return "\n".join([head, *rows])
+
+
 def regenerate(text: str, results: Path = RESULTS) -> str:
-    """A page's text with every generated block rendered from its result file."""
+    """A page's text with every generated block rendered from its result file (and the index
+    of result files between ``<!-- results-index:begin/end -->`` markers)."""
+    if _INDEX.search(text):
+        index = (
+            f"<!-- results-index:begin -->\n{results_index(results)}\n<!-- results-index:end -->"
+        )
+        text = _INDEX.sub(lambda _m: index, text)
 
     def one(m: re.Match[str]) -> str:
         body = render_block(m["name"], m["table"], results)
@@ -138,7 +172,7 @@ def update(docs: Path = DOCS, results: Path = RESULTS, *, check: bool = False) -
     stale = []
     for page in sorted(docs.rglob("*.md")):
         text = page.read_text(encoding="utf-8")
-        if "<!-- result:" not in text:
+        if "<!-- result:" not in text and "<!-- results-index:" not in text:
             continue
         new = regenerate(text, results)
         if new != text:

@@ -41,9 +41,12 @@ from benchmarks.common import REPO
 
 #: Where result files live (committed).
 RESULTS = REPO / "benchmarks" / "results"
+RESULTS_PATH = "benchmarks/results"
 #: A column's alignment in the rendered Markdown table.
 ALIGNS = ("left", "right", "center")
 MEASURED = "measured"
+#: How a hand-collected result's provenance starts (figures from several runs).
+HAND_COLLECTED = "hand-collected"
 
 
 def table(
@@ -102,7 +105,8 @@ def machine() -> dict[str, Any]:
 
 
 def git_state(repo: Path = REPO) -> dict[str, Any]:
-    """``{"commit": full hash or None, "dirty": uncommitted changes to tracked files}``."""
+    """``{"commit": full hash or None, "dirty": uncommitted changes to tracked files}`` (result
+    files left out: they are what runs write)."""
 
     def git(*args: str) -> str | None:
         try:
@@ -114,7 +118,10 @@ def git_state(repo: Path = REPO) -> dict[str, Any]:
         return r.stdout.strip() if r.returncode == 0 else None
 
     commit = git("rev-parse", "HEAD")
-    status = git("status", "--porcelain", "--untracked-files=no")
+    # result files are what runs write: an earlier run's new figures do not dirty the next run
+    status = git(
+        "status", "--porcelain", "--untracked-files=no", "--", ".", f":(exclude){RESULTS_PATH}"
+    )
     return {"commit": commit, "dirty": bool(status) if status is not None else None}
 
 
@@ -227,6 +234,33 @@ def tables_from_markdown(markdown: str) -> list[dict[str, Any]]:
             out.append(table(columns, rows, align))
         else:
             i += 1
+    return out
+
+
+def pick_tables(
+    markdown: str, wanted: Mapping[str, Sequence[str]], *, required: bool = True
+) -> dict[str, dict[str, Any]]:
+    """Name tables of a benchmark's Markdown report: ``{name: first header cells}`` -> the first
+    table whose header starts with those cells (for a benchmark whose report already has the
+    published tables).
+
+    Args:
+        markdown: The report.
+        wanted: Table name -> the first cells of its header.
+        required: Raise for a wanted table the report lacks (else leave it out: a part that
+            did not run).
+
+    Raises:
+        ValueError: If ``required`` and no table of the report starts with a wanted header.
+    """
+    found = tables_from_markdown(markdown)
+    out: dict[str, dict[str, Any]] = {}
+    for name, head in wanted.items():
+        match = next((t for t in found if t["columns"][: len(head)] == list(head)), None)
+        if match is None and required:
+            raise ValueError(f"the report has no table starting with {list(head)!r} ({name})")
+        if match is not None:
+            out[name] = match
     return out
 
 

@@ -26,8 +26,10 @@ with the stricter evidence "the whole answer sentence" (the chunking article's n
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from benchmarks.common import cached_embeddings, dataset, log, model, parser, save_embeddings, write
+from benchmarks.results import table, write_result
 
 PAIRS = (
     ("bm25", "dense"),
@@ -164,10 +166,14 @@ def main() -> int:
         f"{len(corpus.by_doc)} documents, {len(corpus)} chunks "
         f"(600 characters, 80 overlap, contextual header); gate: packaged defaults.\n",
     ]
+    result_runs: dict[str, dict[str, Any]] = {}
+    result_comps: dict[str, list[Any]] = {}
     for set_name, qs in sets.items():
         t0 = time.perf_counter()
         runs = {c.name: ev.run(qs, c, progress=not args.no_progress) for c in configs}
+        result_runs[set_name] = runs
         comps = [(a, b, compare(runs[a], runs[b])) for a, b in pairs]
+        result_comps[set_name] = comps
         evidence = evidence_summary(corpus, qs)
         n_ans = sum(not q.unanswerable for q in qs)
         data["sets"][set_name] = {
@@ -231,7 +237,84 @@ def main() -> int:
         log(f"{set_name}: {time.perf_counter() - t0:.0f} s")
         save_embeddings(emb, args)
     write(args.out, f"retrieval_{args.dataset}", data, "\n".join(md))
+    first = next(iter(sets))
+    write_result(
+        RESULT_NAMES[args.dataset],
+        {
+            "recall": recall_table(args.dataset, result_runs[first]),
+            "paired": paired_table(result_comps[first]),
+        },
+        {k: v for k, v in data.items() if k != "sets"}
+        | {"configs": {n: r.summary() for n, r in result_runs[first].items()}},
+    )
     return 0
+
+
+#: The result file of each data set (``--dataset``).
+RESULT_NAMES = {
+    "squad": "retrieval_eval_squad",
+    "scifact": "retrieval_eval_scifact",
+    "financebench": "retrieval_eval_financebench",
+}
+#: Configuration -> the docs' row label; the default is the bold row.
+ROW_LABELS = {
+    "dense": "dense",
+    "bm25": "BM25",
+    "hybrid": "hybrid (RRF)",
+    "hybrid+sentence": "**hybrid + `sentence-hybrid` (default)**",
+    "hybrid+sentence-maxsim": "hybrid + `sentence-maxsim` (embedding-only second stage)",
+}
+#: The docs' columns per data set: recall@k, then MRR@20 or nDCG@10 (SciFact's graded qrels).
+COLUMNS = {
+    "squad": ("recall@1", "recall@4", "recall@20", "mrr@20"),
+    "scifact": ("recall@1", "recall@4", "recall@20", "ndcg@10"),
+    "financebench": ("recall@1", "recall@4", "recall@8", "recall@20"),
+}
+
+
+#: Short names of the configurations in the paired table.
+PAIR_LABELS = {
+    "hybrid+sentence": "default (hybrid + `sentence-hybrid`)",
+    "hybrid+sentence-maxsim": "hybrid + `sentence-maxsim`",
+    "bm25": "BM25",
+}
+
+
+def paired_table(comps: list[tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
+    """The result table ``paired``: A against B on the same questions at each k: questions
+    only A finds / only B finds, two-sided exact sign test."""
+
+    def cell(pr: Any) -> str:
+        p = pr.p_value
+        shown = "< 1e-6" if p < 1e-6 else f"= {p:.2g}"
+        return f"+{pr.wins}/−{pr.losses}, p {shown}"
+
+    rows = [
+        [f"{PAIR_LABELS.get(a, a)} vs {PAIR_LABELS.get(b, b)}"]
+        + [cell(res[f"recall@{k}"]) for k in (1, 4, 8, 20)]
+        for a, b, res in comps
+    ]
+    return table(["A vs B (+A only / −B only)", "R@1", "R@4", "R@8", "R@20"], rows)
+
+
+def recall_table(dataset: str, runs: dict[str, Any]) -> dict[str, Any]:
+    """The docs' table for a data set: a row per configuration, Wilson 95 % intervals."""
+    keys = COLUMNS[dataset]
+    header = [
+        k.replace("recall@", "R@").replace("mrr", "MRR").replace("ndcg", "nDCG") for k in keys
+    ]
+    rows = []
+    for name, run in runs.items():
+        if name not in ROW_LABELS:
+            continue
+        s = run.summary_objects()
+        cells = [
+            s[k].fmt() if k.startswith(("recall", "ndcg")) else f"{s[k].value:.3f}" for k in keys
+        ]
+        rows.append([ROW_LABELS[name], *cells])
+    if dataset != "squad":
+        rows = [r for r in rows if "maxsim" not in r[0]]  # published for SQuAD only
+    return table(["configuration", *header], rows)
 
 
 if __name__ == "__main__":

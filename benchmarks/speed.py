@@ -44,6 +44,11 @@ What one run does:
 
 Only 127.0.0.1 is contacted; every loop is bounded. ``uptime`` is printed before and after:
 the figures are only as quiet as the machine. Not a test: nothing here asserts.
+
+Result files: ``benchmarks/results/speed_serving.json`` (table ``serving``; a serving run) and
+``speed_ingestion.json`` (tables ``ingest`` and ``stages``; with ``--ingest`` or
+``--ingest-only``). The earlier runs the docs keep as the record of each change (other
+variants, commits, machine load) are ``speed_history``, which no single run writes.
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import REPO, free_port, percentile
+from benchmarks.results import table, write_result
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -371,7 +377,7 @@ def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
     for pv in args.peer_variants:
         port = free_port()
         peer = Target(pv, f"http://127.0.0.1:{port}", peer_body, log=work / f"{pv}.log")
-        cmd = [sys.executable, __file__, "--serve-peer", "--port", str(port)]
+        cmd = [sys.executable, "-m", "benchmarks.speed", "--serve-peer", "--port", str(port)]
         cmd += ["--peer-workers", str(PEER_VARIANTS[pv])]
         peer.proc = start(cmd, {}, REPO, peer.log)
         targets.append(peer)
@@ -821,7 +827,7 @@ def ingest_row(
             out = work / f"ingest-{v}-{rep}.json"
             load = uptime()
             subprocess.run(
-                [sys.executable, __file__, "--ingest-child", v, "--json", str(out)],
+                [sys.executable, "-m", "benchmarks.speed", "--ingest-child", v, "--json", str(out)],
                 check=True,
                 cwd=REPO,
             )
@@ -943,6 +949,7 @@ def main() -> int:
             shutil.rmtree(work, ignore_errors=True)
         if args.json:
             args.json.write_text(json.dumps(report, indent=2, default=str))
+        write_result("speed_ingestion", ingest_tables(report["ingest"]), report)
         return 0
     try:
         with servers(args, work) as targets:
@@ -979,7 +986,71 @@ def main() -> int:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2, default=str))
+    tables = {"serving": serving_table(report["serving"])}
+    write_result("speed_serving", tables, {k: v for k, v in report.items() if k != "ingest"})
+    if "ingest" in report:
+        write_result("speed_ingestion", ingest_tables(report["ingest"]), report["ingest"])
     return 0
+
+
+def _range(v: tuple[float, float, float] | list[float], fmt: str) -> str:
+    return f"{v[0]:{fmt}} [{v[1]:{fmt}}–{v[2]:{fmt}}]"
+
+
+def serving_table(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The result table ``serving``: per server, median [min–max] over the repeats."""
+    body = []
+    for r in rows:
+        tv, pv = r["throughput_vs_peer"], r["p50_vs_peer"]
+        body.append(
+            [
+                r["server"],
+                _range(r["req_s"], ".1f"),
+                _range(r["p50_ms"], ".0f"),
+                _range(r["p95_ms"], ".0f"),
+                _range(r["cpu_ms_per_request"], ".1f"),
+                "–" if tv is None else f"{tv:.2f}",
+                "–" if pv is None else f"{pv:.2f}",
+            ]
+        )
+    columns = ["`/rag/invoke`, concurrency 8", "req/s", "p50 ms", "p95 ms"]
+    columns += ["server CPU ms/request", "× peer req/s", "× peer p50"]
+    return table(columns, body)
+
+
+def ingest_tables(row: dict[str, Any]) -> dict[str, Any]:
+    """The result tables ``ingest`` (wall time per variant) and ``stages`` (median seconds)."""
+    runs: dict[str, list[dict[str, Any]]] = row["runs"]
+    body = []
+    for v, rs in runs.items():
+        r = row[v]
+        ratio = "–" if r["vs_peer"] is None else f"{r['vs_peer']:.2f}"
+        wall = f"{r['wall_s']:.1f} [{r['min_s']:.1f}–{r['max_s']:.1f}]"
+        body.append([v, wall, f"{rs[0]['texts']:,}", ratio])
+    columns = [f"ingest, {row['pdfs']} FinanceBench PDFs", "wall s, median [min–max]"]
+    ingest = table([*columns, "texts embedded", "× peer"], body)
+    names = sorted({k for rs in runs.values() for r in rs for k in r["stages"]})
+    stages = table(
+        ["stage, s (median)", *runs],
+        [
+            [name]
+            + [
+                f"{statistics.median(r['stages'].get(name, 0.0) for r in rs):.1f}"
+                for rs in runs.values()
+            ]
+            for name in names
+        ],
+    )
+    return {"ingest": ingest, "stages": stages}
+
+
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "speed_history": (
+        "earlier serving and ingest runs (other variants, commits and machine load), kept"
+        " as the record of each change"
+    ),
+}
 
 
 if __name__ == "__main__":

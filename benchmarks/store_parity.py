@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import pg_server, store_url
+from benchmarks.results import tables_from_markdown, write_result
 
 log = logging.getLogger("store_parity")
 ROOT = Path(__file__).resolve().parents[1]
@@ -502,7 +503,17 @@ def main() -> int:
     text = markdown(figures, head)
     (args.out / f"{stem}.md").write_text(text, encoding="utf-8")
     sys.stdout.write(text)
+    if not args.tag and not args.no_idf:  # the default run is the result file
+        (agreement,) = tables_from_markdown(text)
+        write_result("store_parity", {"agreement": agreement}, {**head, "figures": data["figures"]})
     return 0
+
+
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "store_parity_history": "runs at two commits (before and after the store contract), "
+    "compared with --diff",
+}
 
 
 if __name__ == "__main__":

@@ -59,6 +59,7 @@ from benchmarks.common import (
     write,
 )
 from benchmarks.constraints_eval import half
+from benchmarks.results import table, write_result
 
 KS = (1, 4, 8)
 #: Chunking configurations: name -> ``ChunkSettings`` keyword arguments. ``flat`` (the
@@ -317,7 +318,45 @@ def main() -> int:
             f"this branch {here:.0f} s, main {main_s:.0f} s: {here / main_s:.2f}x\n"
         )
         write(args.out, "structure", data, "\n".join(md))
+    for name, entry in data["sets"].items():  # a result file per set: they are run apart
+        if name.startswith("financebench-dev"):
+            titles = hits_table(entry, by_subset=True, digits=3)
+            write_result("structure_eval_dev", {"titles": titles}, {"set": name, **entry})
+        elif name == "financebench":
+            chunking = hits_table(entry, by_subset=False, digits=2)
+            write_result("structure_eval", {"chunking": chunking}, {"set": name, **entry})
     return 0
+
+
+#: The docs' names of the chunking configurations.
+CONFIG_LABELS = {
+    "flat": "flat (previous default)",
+    "titles": "**titles** (default)",
+    "structure": "structure",
+    "plain": "plain LangChain recipe",
+}
+
+
+def hits_table(entry: dict[str, Any], *, by_subset: bool, digits: int) -> dict[str, Any]:
+    """Page hit@k per chunking (Wilson 95 %); ``by_subset``: a block of rows per subset
+    (``test`` half first), headed by the subset and its size."""
+    from citerag.eval.metrics import Proportion
+
+    subsets = sorted(entry["subsets"].items(), key=lambda kv: kv[0] != "test")
+    rows = []
+    for label, sub in subsets if by_subset else subsets[-1:]:
+        n = sub["questions"]
+        for i, (cfg, hits) in enumerate(sub["hits"].items()):
+            cells = [Proportion(hits[k], n).fmt(digits) for k in KS]
+            head = f"{label} half ({n})" if label == "test" else f"{label} ({n})"
+            rows.append(
+                ([head if i == 0 else ""] if by_subset else [])
+                + [CONFIG_LABELS.get(cfg, cfg)]
+                + cells
+            )
+    columns = (["set"] if by_subset else []) + ["chunking"] + [f"page hit@{k}" for k in KS]
+    labels = 2 if by_subset else 1
+    return table(columns, rows, ["left"] * labels + ["right"] * len(KS))
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from benchmarks.common import (
     save_embeddings,
     write,
 )
+from benchmarks.results import table, write_result
 
 CORPORA = ("squad", "scifact", "sample", "financebench")
 PHRASINGS = ("document", "user")
@@ -283,7 +284,87 @@ def main() -> int:
         for qid, per in results.items()
     }
     write(args.out, args.stem, data, "\n".join(md))
+    test = data["splits"].get("test", {}).get("configs", {})
+    cal = data["splits"].get("calibration", {}).get("configs", {})
+    if not args.embedding_model and all(c in test and c in cal for c in BASE):  # the default run
+        tables = {
+            "gap": gap_table(test),
+            "gap-calibration": gap_table(cal),
+            "per-corpus": per_corpus_table(test),
+        }
+        write_result("users_words", tables, data["splits"])
     return 0
+
+
+#: The docs' row labels of the configurations (the default in bold).
+ROW_LABELS = {
+    "dense": "dense",
+    "bm25": "BM25",
+    "hybrid": "hybrid (RRF)",
+    "default": "**hybrid + `sentence-hybrid` (default)**",
+}
+
+
+def per_corpus_table(configs: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``per-corpus``: R@4 in the documents' / the users' words per corpus."""
+    names = {"squad": "SQuAD", "scifact": "SciFact", "sample": "sample"}
+    names["financebench"] = "FinanceBench"
+    rows = []
+    for name, label in ROW_LABELS.items():
+        pc = configs[name]["per_corpus_r4"]
+        rows.append(
+            [label]
+            + [
+                f"{pc[c]['document']['value']:.2f} / {pc[c]['user']['value']:.2f}"
+                if c in pc
+                else "–"
+                for c in CORPORA
+            ]
+        )
+    return table([f"R@{GAP_K} document / user", *(names[c] for c in CORPORA)], rows)
+
+
+def gap_table(configs: dict[str, Any]) -> dict[str, Any]:
+    """The result table ``gap``: the test half's recall in the documents' and the users' words
+    per configuration, and the gap at R@4 (document − user) with its interval and sign test."""
+    from citerag.eval.metrics import format_p
+
+    def value(c: dict[str, Any], phr: str, k: int, interval: bool = False) -> str:
+        v = c[phr][f"recall@{k}"]
+        if not interval:
+            return f"{v['value']:.3f}"
+        return f"{v['value']:.3f} [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}]"
+
+    rows = []
+    for name, label in ROW_LABELS.items():
+        c = configs[name]
+        g = c["gap"]
+        gap = _fmt_gap(g)
+        pr = g["paired"]
+        gap += f" ({pr['wins']}/{pr['losses']} facts, p = {format_p(pr['p_sign_test'])})"
+        rows.append(
+            [
+                label,
+                value(c, "document", 1),
+                value(c, "user", 1),
+                value(c, "document", GAP_K),
+                value(c, "user", GAP_K, interval=True),
+                value(c, "document", 20),
+                value(c, "user", 20),
+                gap,
+            ]
+        )
+    columns = ["configuration", "R@1 document", "R@1 user", "R@4 document", "R@4 user"]
+    return table([*columns, "R@20 document", "R@20 user", "gap at R@4"], rows)
+
+
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "users_words_history": (
+        "ideas measured in one-off scripts that are not kept, and MiniLM against mpnet "
+        "from two runs"
+    ),
+}
 
 
 if __name__ == "__main__":

@@ -216,5 +216,10 @@ def main() -> None:
     common.write(args.out, "calibrate_outcome", data, "\n".join(lines))
 
 
+#: Result files of this study that its script does not write (result name -> why).
+TRANSCRIBED_RESULTS = {
+    "calibrate_outcome": ("a one-off study: it prints its table, the result file is transcribed"),
+}
+
 if __name__ == "__main__":
     main()

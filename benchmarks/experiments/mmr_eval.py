@@ -76,5 +76,11 @@ def main() -> int:
     return 0
 
 
+#: Result files of this study that its script does not write (result name -> why).
+TRANSCRIBED_RESULTS = {
+    "mmr_eval": ("a one-off study: it prints its table, the result file is transcribed"),
+}
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

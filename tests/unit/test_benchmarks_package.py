@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -148,3 +150,118 @@ def test_the_one_percentile_is_nearest_rank():
     assert ms([0.0123], 50) == 12.3 and ms([], 50) is None
     with pytest.raises(ValueError, match="in \\(0, 100\\]"):
         percentile(values, 0)
+
+
+def _result_names_written(tree: ast.AST) -> set[str]:
+    """The result names a module passes to ``write_result``: a literal first argument, or the
+    string literals of the expression (and of the module's assignments to its names)."""
+    assigned: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    assigned.setdefault(t.id, []).append(node.value)
+
+    def strings(expr: ast.AST, seen: set[str]) -> set[str]:
+        out = {
+            n.value
+            for n in ast.walk(expr)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str)
+        }
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and n.id in assigned and n.id not in seen:
+                seen.add(n.id)
+                for value in assigned[n.id]:
+                    out |= strings(value, seen)
+        return out
+
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) == "write_result"
+            and node.args
+        ):
+            names |= strings(node.args[0], set())
+    return names
+
+
+def _declared(tree: ast.AST, variable: str) -> set[str]:
+    """The keys of a module-level dict literal ``variable = {...}``."""
+    for node in ast.iter_child_nodes(tree):
+        target = getattr(node, "target", None) or next(iter(getattr(node, "targets", [])), None)
+        if isinstance(target, ast.Name) and target.id == variable:
+            assert isinstance(node.value, ast.Dict), f"{variable} must be a dict literal"
+            return {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
+    return set()
+
+
+def test_every_result_file_is_written_by_its_benchmark():
+    """A result file belongs to a benchmark module that writes it (``write_result("NAME", …)``)
+    or declares it: ``HAND_COLLECTED_RESULTS`` (tables from several runs, which no single run
+    writes) or ``TRANSCRIBED_RESULTS`` (a one-off study whose script does not write it yet).
+    So a transcribed table cannot silently stay orphaned when its script changes."""
+    written: dict[str, str] = {}
+    hand: dict[str, str] = {}
+    transcribed: dict[str, str] = {}
+    for path in sorted(BENCHMARKS.rglob("*.py")):
+        module = ".".join(path.relative_to(REPO).with_suffix("").parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for name in _result_names_written(tree):
+            written.setdefault(name, module)
+        for name in _declared(tree, "HAND_COLLECTED_RESULTS"):
+            hand[name] = module
+        for name in _declared(tree, "TRANSCRIBED_RESULTS"):
+            transcribed[name] = module
+    problems = []
+    for path in sorted(results.RESULTS.glob("*.json")):
+        name = path.stem
+        data = json.loads(path.read_text(encoding="utf-8"))
+        provenance = str(data.get("provenance", ""))
+        if name in hand:
+            if not provenance.startswith(results.HAND_COLLECTED):
+                problems.append(f"{name}: declared hand-collected in {hand[name]}, file is not")
+        elif provenance.startswith(results.HAND_COLLECTED):
+            problems.append(f"{name}: hand-collected, but no module's HAND_COLLECTED_RESULTS")
+        elif name not in written and name not in transcribed:
+            problems.append(f"{name}: no benchmark module calls write_result({name!r}, ...)")
+        elif name in transcribed and provenance == results.MEASURED:
+            problems.append(f"{name}: measured, yet {transcribed[name]} lists it as transcribed")
+    assert not problems, "\n".join(problems)
+    stale = sorted((set(hand) | set(transcribed)) - {p.stem for p in results.RESULTS.glob("*")})
+    assert stale == [], "declared result files that do not exist"
+
+
+def test_every_docs_marker_names_a_result_file_and_table():
+    pattern = re.compile(r"<!-- result:([a-z0-9_-]+)/([a-z0-9_-]+):(begin|end) -->")
+    markers = {
+        (m[1], m[2])
+        for page in (REPO / "docs").rglob("*.md")
+        for m in pattern.finditer(page.read_text(encoding="utf-8"))
+    }
+    assert markers
+    missing = [
+        f"{name}/{t}"
+        for name, t in sorted(markers)
+        if not (results.RESULTS / f"{name}.json").is_file()
+        or t not in results.read_result(name)["tables"]
+    ]
+    assert missing == []
+
+
+def test_a_changed_result_file_does_not_make_the_next_run_dirty(tmp_path):
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    (tmp_path / "benchmarks" / "results" / "a.json").write_text("{}")
+    (tmp_path / "code.py").write_text("x = 1\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+    assert results.git_state(tmp_path)["dirty"] is False
+    (tmp_path / "benchmarks" / "results" / "a.json").write_text('{"new": 1}')  # a run wrote it
+    assert results.git_state(tmp_path)["dirty"] is False
+    (tmp_path / "code.py").write_text("x = 2\n")
+    assert results.git_state(tmp_path)["dirty"] is True
