@@ -306,6 +306,14 @@ def main() -> int:
                 "hits": {c: {k: sum(v[k]) for k in KS} for c, v in sel.items()},
                 "paired": {m: r.to_json() for m, r in paired.items()},
             }
+            if answered and BASE in answered:
+                for c in answered:
+                    if c != BASE:
+                        g = [a for a, kk in zip(answered[c], keep, strict=True) if kk]
+                        b = [a for a, kk in zip(answered[BASE], keep, strict=True) if kk]
+                        entry["subsets"][label]["paired"][f"{c} vs {BASE} answered"] = stats.paired(
+                            g, b, ids
+                        ).to_json()
         data["sets"][prep.name] = entry
         write(args.out, "structure", data, "\n".join(md))
     if args.ingest_time:
@@ -321,7 +329,8 @@ def main() -> int:
     for name, entry in data["sets"].items():  # a result file per set: they are run apart
         if name.startswith("financebench-dev"):
             titles = hits_table(entry, by_subset=True, digits=3)
-            write_result("structure_eval_dev", {"titles": titles}, {"set": name, **entry})
+            tables = {"titles": titles, "paired": paired_table(entry)}
+            write_result("structure_eval_dev", tables, {"set": name, **entry})
         elif name == "financebench":
             chunking = hits_table(entry, by_subset=False, digits=2)
             write_result("structure_eval", {"chunking": chunking}, {"set": name, **entry})
@@ -339,24 +348,51 @@ CONFIG_LABELS = {
 
 def hits_table(entry: dict[str, Any], *, by_subset: bool, digits: int) -> dict[str, Any]:
     """Page hit@k per chunking (Wilson 95 %); ``by_subset``: a block of rows per subset
-    (``test`` half first), headed by the subset and its size."""
+    (``test`` half first), headed by the subset and its size. With ``--answers``, a column of
+    questions answered citing an evidence page (``–`` for the plain recipe, which does not
+    answer)."""
     from citerag.eval.metrics import Proportion
 
     subsets = sorted(entry["subsets"].items(), key=lambda kv: kv[0] != "test")
+    answers = any(sub.get("answered_with_evidence") for _, sub in subsets)
     rows = []
     for label, sub in subsets if by_subset else subsets[-1:]:
         n = sub["questions"]
         for i, (cfg, hits) in enumerate(sub["hits"].items()):
             cells = [Proportion(hits[k], n).fmt(digits) for k in KS]
+            if answers:
+                got = (sub.get("answered_with_evidence") or {}).get(cfg)
+                cells.append("–" if got is None else Proportion(got, n).fmt(digits))
             head = f"{label} half ({n})" if label == "test" else f"{label} ({n})"
             rows.append(
                 ([head if i == 0 else ""] if by_subset else [])
                 + [CONFIG_LABELS.get(cfg, cfg)]
                 + cells
             )
-    columns = (["set"] if by_subset else []) + ["chunking"] + [f"page hit@{k}" for k in KS]
+    extra = ["answered citing an evidence page"] if answers else []
+    columns = (["set"] if by_subset else []) + ["chunking"] + [f"page hit@{k}" for k in KS] + extra
     labels = 2 if by_subset else 1
-    return table(columns, rows, ["left"] * labels + ["right"] * len(KS))
+    return table(columns, rows, ["left"] * labels + ["right"] * (len(KS) + len(extra)))
+
+
+def paired_table(entry: dict[str, Any]) -> dict[str, Any]:
+    """The paired comparisons of each subset: wins/losses and the exact sign test's p."""
+    rows = []
+    for label, sub in sorted(entry["subsets"].items(), key=lambda kv: kv[0] != "test"):
+        for i, (name, r) in enumerate(sub["paired"].items()):
+            rows.append(
+                [
+                    (f"{label} half" if label == "test" else label) if i == 0 else "",
+                    name,
+                    f"+{r['wins']}/−{r['losses']}",
+                    f"{r['p_sign_test']:.3f}",
+                ]
+            )
+    return table(
+        ["set", "comparison", "wins/losses", "p (sign test)"],
+        rows,
+        ["left", "left", "right", "right"],
+    )
 
 
 if __name__ == "__main__":
