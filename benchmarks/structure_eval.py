@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.structure_eval [--sets financebench,financebench-dev]
-        [--max-company-pages 100] [--ingest-time]
+        [--max-company-pages 100] [--ingest-time BEFORE]
 
 Each set is indexed once per configuration (``--configs``) with the default settings but
 for the chunking knobs named (sentence vectors off, to keep ingest within minutes; the
@@ -34,9 +34,12 @@ at most that many pages; the rule of ``constraints_eval.py``).
 on each configuration's index and counts questions **answered citing an evidence page**
 (a citation's document and page equal an evidence's), paired like the hit rates.
 
-``--ingest-time`` times a full default ingest (sentence vectors on, as ``citerag ingest``)
-of the 4 shared filings with this checkout and with ``../main`` (today's main), each in a
-fresh process and index. Results go to ``benchmarks/out/structure.{json,md}``.
+``--ingest-time BEFORE`` times a full default ingest (sentence vectors on, as ``citerag
+ingest``; OCR off) of the 4 shared filings with the checkout at ``BEFORE`` (e.g. ``git
+worktree add --detach /tmp/before 8c68fd9^``, the commit before the structural model) and
+with this one, interleaved ``--ingest-reps`` times, each run in a fresh process and index;
+the medians of wall and CPU seconds go to ``benchmarks/results/structure_eval_ingest.json``.
+Results go to ``benchmarks/out/structure.{json,md}``.
 """
 
 from __future__ import annotations
@@ -72,19 +75,27 @@ CONFIGS: dict[str, dict[str, Any]] = {
 BASE = "flat"
 
 _INGEST_SCRIPT = """
-import sys, time
+import resource, sys, time
 from citerag.embeddings import load_embedding_model
 from citerag.index.ingest import ingest
 m = load_embedding_model(None)
+m.embeddings.embed_query("warm up")  # the model's first call is not ingest's cost
+r0 = resource.getrusage(resource.RUSAGE_SELF)
 t = time.perf_counter()
 ingest([__import__("pathlib").Path(sys.argv[1])], __import__("pathlib").Path(sys.argv[2]), m,
        progress=False)
-print(time.perf_counter() - t)
+r1 = resource.getrusage(resource.RUSAGE_SELF)
+cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
+print(time.perf_counter() - t, cpu)
 """
 
 
-def _ingest_seconds(code: Path, corpus: Path) -> float:
-    """Wall seconds of a default ingest of ``corpus`` by the checkout at ``code``."""
+def _ingest_seconds(code: Path, corpus: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of a default ingest of ``corpus`` by the checkout at ``code``
+    (a fresh process and index; OCR off, which the code before the structural model lacks)."""
+    import os
+
+    env = {**os.environ, "CITERAG_OCR": "0", "PYTHONPATH": str(code)}
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
             [sys.executable, "-c", _INGEST_SCRIPT, str(corpus), str(Path(tmp) / "index")],
@@ -92,8 +103,53 @@ def _ingest_seconds(code: Path, corpus: Path) -> float:
             capture_output=True,
             text=True,
             check=True,
+            env=env,
         )
-    return float(out.stdout.strip().splitlines()[-1])
+    wall, cpu = out.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
+
+
+def ingest_cost(before: Path, corpus: Path, reps: int) -> dict[str, Any]:
+    """Interleaved ingest runs (before, this checkout, before, ...) and their medians.
+
+    Interleaving puts both versions under the same background load; CPU seconds (the
+    process's user + system time, all threads) move less with that load than wall seconds.
+    """
+    from statistics import median
+
+    runs: dict[str, list[tuple[float, float]]] = {"before": [], "now": []}
+    for rep in range(reps):
+        for name, code in (("before", before), ("now", REPO)):
+            runs[name].append(_ingest_seconds(code, corpus))
+            wall, cpu = runs[name][-1]
+            log(f"ingest rep {rep} {name}: wall {wall:.1f} s, cpu {cpu:.1f} s")
+    med = {n: (median(w for w, _ in r), median(c for _, c in r)) for n, r in runs.items()}
+    return {
+        "before_code": str(before),
+        "reps": reps,
+        "runs": runs,
+        "median_wall_s": {n: m[0] for n, m in med.items()},
+        "median_cpu_s": {n: m[1] for n, m in med.items()},
+        "ratio_wall": med["now"][0] / med["before"][0],
+        "ratio_cpu": med["now"][1] / med["before"][1],
+    }
+
+
+def ingest_table(cost: dict[str, Any]) -> dict[str, Any]:
+    """The ingest-cost result: medians and their ratio (this checkout / before)."""
+    w, c = cost["median_wall_s"], cost["median_cpu_s"]
+    return table(
+        [
+            "measure (median of " + str(cost["reps"]) + " interleaved runs)",
+            "before",
+            "now",
+            "ratio",
+        ],
+        [
+            ["wall seconds", f"{w['before']:.0f}", f"{w['now']:.0f}", f"{cost['ratio_wall']:.2f}x"],
+            ["CPU seconds", f"{c['before']:.0f}", f"{c['now']:.0f}", f"{cost['ratio_cpu']:.2f}x"],
+        ],
+    )
 
 
 def _indexes(name: str, args: Any) -> tuple[Any, dict[str, Any], dict[str, float]]:
@@ -187,7 +243,15 @@ def main() -> int:
     p = parser(__doc__.split("\n")[0])
     p.add_argument("--sets", default="financebench,financebench-dev")
     p.add_argument("--max-company-pages", type=int, default=100)
-    p.add_argument("--ingest-time", action="store_true", help="time ingest against ../main")
+    p.add_argument(
+        "--ingest-time",
+        type=Path,
+        default=None,
+        metavar="BEFORE",
+        help="time ingest of the 4 shared filings against the checkout at BEFORE "
+        "(e.g. a worktree of the commit before the structural model)",
+    )
+    p.add_argument("--ingest-reps", type=int, default=3, help="interleaved runs per version")
     p.add_argument(
         "--configs",
         default="flat,titles,structure",
@@ -317,15 +381,9 @@ def main() -> int:
         data["sets"][prep.name] = entry
         write(args.out, "structure", data, "\n".join(md))
     if args.ingest_time:
-        corpus = args.data / "financebench" / "pdfs"
-        here = _ingest_seconds(REPO, corpus)
-        main_s = _ingest_seconds(REPO.parent / "main", corpus)
-        data["ingest_time"] = {"structure_s": here, "main_s": main_s, "ratio": here / main_s}
-        md.append(
-            f"### Ingest time, 4 shared filings (default ingest, sentence vectors on)\n\n"
-            f"this branch {here:.0f} s, main {main_s:.0f} s: {here / main_s:.2f}x\n"
-        )
-        write(args.out, "structure", data, "\n".join(md))
+        cost = ingest_cost(args.ingest_time, args.data / "financebench" / "pdfs", args.ingest_reps)
+        data["ingest_time"] = cost
+        write_result("structure_eval_ingest", {"cost": ingest_table(cost)}, cost)
     for name, entry in data["sets"].items():  # a result file per set: they are run apart
         if name.startswith("financebench-dev"):
             titles = hits_table(entry, by_subset=True, digits=3)
