@@ -143,3 +143,33 @@ def test_a_writer_queues_chunk_vectors_until_the_index_is_used(tmp_path: Path) -
     assert writer.cosine_for(["k2"], emb.embed_query(_doc(20).page_content))["k2"] == (
         pytest.approx(1.0, abs=1e-6)
     )
+
+
+def test_an_index_pickled_under_the_former_module_path_still_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Indexes written before the ``citerag.stores`` package name their docstore class
+    ``citerag.index.faiss_store.CompactDocstore`` in ``dense.pkl``."""
+    import sys
+
+    import citerag.stores.faiss.dense as dense
+
+    emb = _Letters()
+    store = CiteragStore(emb, 8, spill_dir=tmp_path, writer=True)
+    store.add_documents([_doc(i) for i in range(4)], ids=[f"k{i}" for i in range(4)])
+    former = "citerag.index.faiss_store"
+    monkeypatch.delitem(sys.modules, former, raising=False)  # an earlier load may alias it
+    # write as the earlier version did: the class under its former module path
+    own = CompactDocstore.__module__
+    CompactDocstore.__module__ = former
+    sys.modules[former] = dense
+    try:
+        store.save(tmp_path)
+    finally:
+        CompactDocstore.__module__ = own
+        del sys.modules[former]  # the former name unknown again, as in a fresh process
+    assert former.encode() in (tmp_path / "dense.pkl").read_bytes()
+
+    writer = CiteragStore.load(tmp_path, emb, 8, writer=True)
+    assert isinstance(writer.dense.docstore, CompactDocstore)
+    assert writer.get_by_ids(["k2"])[0].metadata["start"] == 2

@@ -41,6 +41,18 @@ def _faiss_cls() -> Any:
     return FAISS, DistanceStrategy
 
 
+#: Module paths under which earlier versions pickled this module's classes: the FAISS store
+#: lived in ``citerag.index.faiss_store`` before the ``citerag.stores`` package. An index
+#: written then names its :class:`CompactDocstore` there, and still loads.
+FORMER_MODULE_NAMES = ("citerag.index.faiss_store",)
+
+
+def alias_former_module_names() -> None:
+    """Let unpickling find this module's classes under their former module paths."""
+    for name in FORMER_MODULE_NAMES:
+        sys.modules.setdefault(name, sys.modules[__name__])
+
+
 def _interned(value: Any) -> Any:
     """``value`` interned when it is a string."""
     return sys.intern(value) if type(value) is str else value
@@ -196,6 +208,7 @@ def load_faiss(
     from langchain_community.docstore.in_memory import InMemoryDocstore
 
     faiss_cls, strategy = _faiss_cls()
+    alias_former_module_names()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         store = faiss_cls.load_local(
