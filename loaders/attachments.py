@@ -25,8 +25,8 @@ is level 0) and at most :data:`MAX_ATTACHMENTS` attachments are listed per file,
 together; what is left out is named in the tree's warnings. An attachment is a document
 (``indexed``) when a loader exists for its name's suffix (attached messages count as
 ``.eml``); it may still fail to load, as a document of its own. :func:`read_attachment`
-returns one attachment's name and bytes by its positions, :func:`load_attachment` loads such
-bytes with the loader for the name.
+returns one attachment's name and bytes by its positions;
+:func:`loaders.registry.load_attachment` loads such bytes with the loader for the name.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ from __future__ import annotations
 import email
 import email.message
 import mimetypes
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email import policy
 from pathlib import Path
 
-from loaders.base import DocumentLoadError, ParsedDocument
+from loaders.base import DocumentLoadError
+from loaders.file_types import is_supported
 
 #: Deepest nesting of attached messages that is read (the file itself is level 0); also the
 #: deepest nesting of multipart containers flattened inside one message.
@@ -226,8 +226,6 @@ def attachment_bytes(part: email.message.MIMEPart) -> bytes:
 
 
 def _is_document(name: str, part: email.message.MIMEPart) -> bool:
-    from loaders.registry import is_supported  # the registry imports the e-mail loader
-
     return is_message(part) or is_supported(Path(name))
 
 
@@ -333,27 +331,3 @@ def disk_name(name: str) -> str:
     budget = MAX_DISK_NAME_BYTES - len(suffix.encode("utf-8"))
     cut = stem.encode("utf-8")[:budget].decode("utf-8", errors="ignore")
     return (cut or "attachment") + suffix
-
-
-def load_attachment(name: str, data: bytes) -> ParsedDocument:
-    """Load an attachment's bytes with the loader for its name.
-
-    Some loaders read their file from disk (pypdf, pdfium), so the bytes are written to a
-    private temporary folder under the attachment's name for the time of the load.
-
-    Args:
-        name: The sanitised attachment name (its suffix picks the loader).
-        data: Its bytes.
-
-    Returns:
-        The parsed document.
-
-    Raises:
-        DocumentLoadError: As :func:`loaders.registry.load_file`.
-    """
-    from loaders.registry import load_file
-
-    with tempfile.TemporaryDirectory(prefix="citerag-attachment-") as folder:
-        path = Path(folder) / disk_name(name)
-        path.write_bytes(data)
-        return load_file(path, data)

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.access import matching_values, read_rules_file
-from loaders.attachments import attachment_tree, load_attachment, read_attachment
+from loaders.attachments import attachment_tree, read_attachment
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import block_counts
 from loaders.chunking import (
@@ -58,7 +58,7 @@ from loaders.instructions import instruction_spans
 from loaders.markdown import front_matter_text
 from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
 from loaders.ocr import ocr_summary
-from loaders.registry import load_file
+from loaders.registry import load_attachment, load_file
 from loaders.text import STREAMABLE_SUFFIXES, iter_text, scan_text
 
 #: Folder-level metadata rules at an ingest root (glob pattern -> metadata object).

@@ -9,12 +9,15 @@ password-protected OLE2 files); a ``.pdf`` that is really a zip or OLE2 file fai
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from loaders.attachments import disk_name
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import detect_blocks, markdown_tables
 from loaders.eml import load_eml
+from loaders.file_types import is_supported
 from loaders.html import load_html
 from loaders.image import load_image
 from loaders.markdown import load_markdown
@@ -27,7 +30,7 @@ from loaders.word import load_docx
 
 Loader = Callable[[Path, bytes], ParsedDocument]
 
-#: File suffix (lower case) -> loader.
+#: File suffix (lower case) -> loader: the suffixes of :data:`loaders.file_types.SUFFIXES`.
 LOADERS: dict[str, Loader] = {
     ".pdf": load_pdf,
     ".md": load_markdown,
@@ -53,9 +56,7 @@ LOADERS: dict[str, Loader] = {
 MAX_FILE_BYTES = 200 * 1024 * 1024
 
 
-def is_supported(path: Path) -> bool:
-    """Return whether a loader exists for this file's suffix."""
-    return path.suffix.lower() in LOADERS
+__all__ = ["LOADERS", "MAX_FILE_BYTES", "is_supported", "load_attachment", "load_file"]
 
 
 def load_file(path: Path, data: bytes | None = None) -> ParsedDocument:
@@ -127,3 +128,25 @@ def add_structure(doc: ParsedDocument) -> None:
         body_start=doc.body_start,
         paginated=doc.file_type in ("pdf", "image"),
     )
+
+
+def load_attachment(name: str, data: bytes) -> ParsedDocument:
+    """Load an attachment's bytes with the loader for its name.
+
+    Some loaders read their file from disk (pypdf, pdfium), so the bytes are written to a
+    private temporary folder under the attachment's name for the time of the load.
+
+    Args:
+        name: The sanitised attachment name (its suffix picks the loader).
+        data: Its bytes.
+
+    Returns:
+        The parsed document.
+
+    Raises:
+        DocumentLoadError: As :func:`loaders.registry.load_file`.
+    """
+    with tempfile.TemporaryDirectory(prefix="citerag-attachment-") as folder:
+        path = Path(folder) / disk_name(name)
+        path.write_bytes(data)
+        return load_file(path, data)

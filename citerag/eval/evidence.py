@@ -73,9 +73,9 @@ def source_text_from_file(
         attachment_positions: For an e-mail attachment's document, its positions in the
             message file ``path`` (its record's ``attachment_positions``).
     """
-    from loaders.attachments import load_attachment, read_attachment
+    from loaders.attachments import read_attachment
     from loaders.base import DocumentLoadError
-    from loaders.registry import load_file
+    from loaders.registry import load_attachment, load_file
 
     try:
         if attachment_positions:

@@ -625,9 +625,9 @@ class DocumentViews:
             ViewerError: 410 when the file is gone; 409 when it changed since it was
                 indexed (other bytes, or the loader now reads it to a different length).
         """
-        from loaders.attachments import load_attachment, read_attachment
+        from loaders.attachments import read_attachment
         from loaders.pipeline import AttachedTo
-        from loaders.registry import load_file
+        from loaders.registry import load_attachment, load_file
 
         doc_id = str(record.get("doc_id") or "")
         sha = str(record.get("sha256") or "")

@@ -16,10 +16,10 @@ from citerag.index.ingest import ingest
 from citerag.server.viewer import DocumentViews, ViewerError, check_range
 from citerag.stores.loaded import load_index, read_manifest
 from graphs.rag import build_graph
-from loaders.attachments import load_attachment, read_attachment
+from loaders.attachments import read_attachment
 from loaders.chunking import doc_id_for
 from loaders.office import OLE2_MAGIC
-from loaders.registry import load_file
+from loaders.registry import load_attachment, load_file
 from tests.support.ingest_checks import assert_offsets
 
 pytestmark = pytest.mark.integration

@@ -14,8 +14,8 @@ from citerag.stores.faiss.builds import current_build
 from citerag.stores.faiss.open import RECORDS_FILE
 from citerag.stores.faiss.store import CiteragStore
 from citerag.stores.record_manager import SQLiteRecordManager
-from loaders.attachments import MARK, load_attachment, read_attachment
-from loaders.registry import load_file
+from loaders.attachments import MARK, read_attachment
+from loaders.registry import load_attachment, load_file
 
 
 def collapse(text: str) -> str:

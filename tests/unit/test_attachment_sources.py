@@ -17,12 +17,12 @@ from loaders.attachments import (
     MAX_ATTACHMENTS,
     MAX_DEPTH,
     attachment_tree,
-    load_attachment,
     read_attachment,
 )
 from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings, doc_id_for
 from loaders.pipeline import AttachedTo, SourceFile, process_file, sha256_file
+from loaders.registry import load_attachment
 
 FINGERPRINT = {"model": "m"}
 

@@ -15,10 +15,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("citerag", "chains", "graphs", "loaders")
-#: The one cycle allowed, by design for now: an e-mail's attachments are loaded by the registry
-#: that loads the e-mail (a recursive dispatch, a function-level import in ``loaders/eml.py`` or
-#: ``loaders/attachments.py``). A cycle through any other module fails the test.
-RECURSIVE_DISPATCH = frozenset({"loaders.eml", "loaders.registry", "loaders.attachments"})
 
 
 def _module_name(path: Path) -> str:
@@ -140,5 +136,5 @@ def test_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_no_import_cycles_between_project_modules() -> None:
-    found = [c for c in cycles(import_graph()) if not set(c) <= RECURSIVE_DISPATCH]
+    found = cycles(import_graph())
     assert found == [], f"import cycles (module-level or function-level): {found}"
