@@ -36,7 +36,9 @@ answerer weighs focus terms by length.
 
 Writes ``benchmarks/out/store_parity[-scifact][-TAG].{json,md}``; a run without ``--tag`` or
 ``--no-idf`` also writes its data set's result file, ``benchmarks/results/store_parity_squad``
-or ``store_parity_scifact`` (tables ``agreement`` and ``per-store``).
+or ``store_parity_scifact`` (tables ``agreement``, ``per-store`` and ``differences``: the
+questions whose status or gate decision differs, by kind, with each store's best rerank
+score).
 """
 
 from __future__ import annotations
@@ -264,6 +266,36 @@ def compare(faiss: list[dict[str, Any]], pg: list[dict[str, Any]]) -> dict[str, 
         side: Proportion(sum(r["gate_passed"] for r in rows), len(ids))
         for side, rows in (("faiss", faiss), ("postgres", pg))
     }
+    out["differences"] = differences(faiss, pg)
+    return out
+
+
+#: Why the stores' outcomes differ on a question (:func:`differences`).
+DIFFERENCE_KINDS = {
+    "gate": "status, where the gate decisions differ",
+    "answerer": "status, where both gates passed (the answerer decided)",
+    "other": "status, where both gates refused",
+    "gate_same_status": "gate decision only (the same status)",
+}
+
+
+def differences(faiss: list[dict[str, Any]], pg: list[dict[str, Any]]) -> dict[str, Any]:
+    """The questions whose status or gate decision differs between the stores, by kind
+    (:data:`DIFFERENCE_KINDS`), with each store's best rerank score (the gate's input)."""
+    out: dict[str, Any] = {
+        k: {"ids": [], "faiss_best": [], "postgres_best": []} for k in DIFFERENCE_KINDS
+    }
+    for f, p in zip(faiss, pg, strict=True):
+        gate_differs = f["gate_passed"] != p["gate_passed"]
+        if f["status"] != p["status"]:
+            kind = "gate" if gate_differs else ("answerer" if f["gate_passed"] else "other")
+        elif gate_differs:
+            kind = "gate_same_status"
+        else:
+            continue
+        out[kind]["ids"].append(f["id"])
+        out[kind]["faiss_best"].append(f["gate_best"])
+        out[kind]["postgres_best"].append(p["gate_best"])
     return out
 
 
@@ -298,8 +330,9 @@ def _share(p: Any) -> str:
 
 
 def result_tables(figures: dict[str, Any], dataset: str) -> dict[str, dict[str, Any]]:
-    """The published tables: ``agreement`` (paired agreement between the stores) and
-    ``per store`` (each store's figures with the exact McNemar test between them)."""
+    """The published tables: ``agreement`` (paired agreement between the stores), ``per-store``
+    (each store's figures with the exact McNemar test between them) and ``differences`` (the
+    questions whose outcome differs, by kind, with the best rerank scores the gate read)."""
     from benchmarks.results import table
 
     label, items, relevant = WORDS[dataset]
@@ -358,7 +391,32 @@ def result_tables(figures: dict[str, Any], dataset: str) -> dict[str, dict[str, 
                 _mcnemar(figures["cites_relevant_sign_test"]),
             ]
         )
+
+    def span(scores: list[float | None]) -> str:
+        known = [x for x in scores if x is not None]
+        return f"{min(known):.3f}–{max(known):.3f}" if known else "–"
+
+    diff_rows = [
+        [
+            f"{DIFFERENCE_KINDS[k]}",
+            str(len(d["ids"])),
+            span(d["faiss_best"]),
+            span(d["postgres_best"]),
+        ]
+        for k, d in figures["differences"].items()
+        if d["ids"] or k != "other"
+    ]
     return {
+        "differences": table(
+            [
+                "FAISS and PostgreSQL differ on",
+                items,
+                "best rerank score, FAISS",
+                "best rerank score, PostgreSQL",
+            ],
+            diff_rows,
+            ["left", "right", "left", "left"],
+        ),
         "agreement": table(
             ["FAISS and PostgreSQL agree on", f"{label}, {n} {items}"],
             agreement_rows,
@@ -383,7 +441,8 @@ def markdown(figures: dict[str, Any], head: dict[str, Any]) -> str:
         f"(code {head['commit']}, {head['machine']}); 95 % Wilson intervals, exact two-sided "
         "McNemar tests (sign test on the discordant pairs), bootstrap interval of the mean "
         "rerank gap.\n\n"
-        f"{render_table(tables['agreement'])}\n\n{render_table(tables['per-store'])}\n"
+        f"{render_table(tables['agreement'])}\n\n{render_table(tables['per-store'])}\n\n"
+        f"{render_table(tables['differences'])}\n"
     )
 
 
