@@ -599,5 +599,13 @@ def versions_table(data: dict[str, Any], name: str, base_label: str) -> dict[str
     return table([name, "this version", base_label, "paired"], rows)
 
 
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "constraints_eval_history": (
+        "figures of runs before a rule's final form (the statements' keyword leg, the first-"
+        "stage order, the range rule) and of the checks against main, read off several runs"
+    ),
+}
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -574,5 +574,13 @@ def before_after_table(data: dict[str, Any], half: str = "test") -> dict[str, An
     return table([f"{half} half", "before", "now", "paired +/− (p)"], rows)
 
 
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "faq_eval_history": (
+        "parent expansion (`expand`) with the extractive answerer and the bundled chat "
+        "model, from runs with --configs and --ids"
+    ),
+}
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -34,7 +34,11 @@ document-level scoring), paired.
 no term statistics, so the reranker's coverage weighs every term 1.0 and the extractive
 answerer weighs focus terms by length.
 
-Writes ``benchmarks/out/store_parity[-scifact][-TAG].{json,md}``.
+Writes ``benchmarks/out/store_parity[-scifact][-TAG].{json,md}``; a run without ``--tag`` or
+``--no-idf`` also writes its data set's result file, ``benchmarks/results/store_parity_squad``
+or ``store_parity_scifact`` (tables ``agreement``, ``per-store`` and ``differences``: the
+questions whose status or gate decision differs, by kind, with each store's best rerank
+score).
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import pg_server, store_url
-from benchmarks.results import tables_from_markdown, write_result
+from benchmarks.results import write_result
 
 log = logging.getLogger("store_parity")
 ROOT = Path(__file__).resolve().parents[1]
@@ -251,6 +255,47 @@ def compare(faiss: list[dict[str, Any]], pg: list[dict[str, Any]]) -> dict[str, 
         out[f"status_agree_{kind}"] = agreement(
             [faiss[i]["status"] for i in idx], [pg[i]["status"] for i in idx]
         )
+        out[f"answered_{kind}"] = {
+            "faiss": Proportion(sum(answered["f"][i] for i in idx), len(idx)),
+            "postgres": Proportion(sum(answered["p"][i] for i in idx), len(idx)),
+        }
+        out[f"answered_{kind}_sign_test"] = paired(
+            [answered["p"][i] for i in idx], [answered["f"][i] for i in idx], [ids[i] for i in idx]
+        )
+    out["gate_passed"] = {
+        side: Proportion(sum(r["gate_passed"] for r in rows), len(ids))
+        for side, rows in (("faiss", faiss), ("postgres", pg))
+    }
+    out["differences"] = differences(faiss, pg)
+    return out
+
+
+#: Why the stores' outcomes differ on a question (:func:`differences`).
+DIFFERENCE_KINDS = {
+    "gate": "status, where the gate decisions differ",
+    "answerer": "status, where both gates passed (the answerer decided)",
+    "other": "status, where both gates refused",
+    "gate_same_status": "gate decision only (the same status)",
+}
+
+
+def differences(faiss: list[dict[str, Any]], pg: list[dict[str, Any]]) -> dict[str, Any]:
+    """The questions whose status or gate decision differs between the stores, by kind
+    (:data:`DIFFERENCE_KINDS`), with each store's best rerank score (the gate's input)."""
+    out: dict[str, Any] = {
+        k: {"ids": [], "faiss_best": [], "postgres_best": []} for k in DIFFERENCE_KINDS
+    }
+    for f, p in zip(faiss, pg, strict=True):
+        gate_differs = f["gate_passed"] != p["gate_passed"]
+        if f["status"] != p["status"]:
+            kind = "gate" if gate_differs else ("answerer" if f["gate_passed"] else "other")
+        elif gate_differs:
+            kind = "gate_same_status"
+        else:
+            continue
+        out[kind]["ids"].append(f["id"])
+        out[kind]["faiss_best"].append(f["gate_best"])
+        out[kind]["postgres_best"].append(p["gate_best"])
     return out
 
 
@@ -263,50 +308,142 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def markdown(figures: dict[str, Any], head: dict[str, Any]) -> str:
-    """The figures as a Markdown table."""
-    sign = figures["answered_sign_test"]
-    gate = figures["gate_passed_sign_test"]
-    lines = [
-        f"## Whole-graph parity, FAISS vs PostgreSQL ({head['label']})\n",
-        f"{figures['questions']} {head['corpus']} "
-        f"(code {head['commit']}, {head['machine']}); 95 % Wilson intervals.\n",
-        "| measure | agree | share [95 % CI] |",
-        "|---|---:|---|",
+#: Each data set's result file (``benchmarks/results/NAME.json``) of a default run.
+RESULT_NAMES = {"squad": "store_parity_squad", "scifact": "store_parity_scifact"}
+#: What a question is called, and what a relevant document is, per data set.
+WORDS = {
+    "squad": ("SQuAD", "questions", "the gold article"),
+    "scifact": ("SciFact", "claims", "a cited abstract (SciFact's document-level scoring)"),
+}
+
+
+def _mcnemar(result: Any) -> str:
+    """``+6/−2, p = 0.289``: an exact McNemar test (sign test on the discordant pairs)."""
+    from citerag.eval.metrics import format_p
+
+    return f"+{result.wins}/−{result.losses}, p = {format_p(result.p_value)}"
+
+
+def _share(p: Any) -> str:
+    """``192/200 = 0.960 [0.923, 0.980]``."""
+    return f"{p.k}/{p.n} = {p.fmt()}"
+
+
+def result_tables(figures: dict[str, Any], dataset: str) -> dict[str, dict[str, Any]]:
+    """The published tables: ``agreement`` (paired agreement between the stores), ``per-store``
+    (each store's figures with the exact McNemar test between them) and ``differences`` (the
+    questions whose outcome differs, by kind, with the best rerank scores the gate read)."""
+    from benchmarks.results import table
+
+    label, items, relevant = WORDS[dataset]
+    n = figures["questions"]
+    kinds = {k: figures[f"status_agree_{k}"].n for k in ("answerable", "unanswerable")}
+    close, gap = figures["top_rerank_close"], figures["top_rerank_gap"]
+    agreement_rows = [
+        [f"status (answered / refused), all {n}", _share(figures["status_agree"])],
+        *(
+            [f"status, {kinds[k]} {k}", _share(figures[f"status_agree_{k}"])]
+            for k in ("answerable", "unanswerable")
+        ),
+        ["gate decision", _share(figures["gate_agree"])],
+        ["top reranked chunk", _share(figures["top_chunk_agree"])],
+        [
+            f"answer text, of the {items} answered on both",
+            _share(figures["answer_agree_both_answered"]),
+        ],
+        [
+            f"top chunk's rerank score within {RERANK_TOLERANCE}, of the {close.n} with the "
+            "same top chunk",
+            f"{_share(close)}; mean \\|PostgreSQL − FAISS\\| {gap.fmt(4)} (bootstrap)",
+        ],
     ]
-    for name in (
-        "status_agree",
-        "status_agree_answerable",
-        "status_agree_unanswerable",
-        "gate_agree",
-        "top_chunk_agree",
-        "answer_agree_both_answered",
-    ):
-        p = figures[name]
-        lines.append(f"| {name} | {p.k}/{p.n} | {p.fmt()} |")
-    lines += [
-        "",
-        f"Answered: FAISS {figures['answered']['faiss'].fmt()}, PostgreSQL "
-        f"{figures['answered']['postgres'].fmt()}; answered on PostgreSQL only / FAISS only: "
-        f"{sign.fmt()} (exact McNemar: two-sided sign test on the discordant pairs); "
-        f"passed the gate on PostgreSQL only / FAISS only: {gate.fmt()}.",
-        "",
-        f"Top chunk's rerank score, on the {figures['top_rerank_close'].n} questions with the "
-        f"same top chunk on both stores: mean |PostgreSQL − FAISS| "
-        f"{figures['top_rerank_gap'].fmt(4)} (bootstrap); within {RERANK_TOLERANCE}: "
-        f"{figures['top_rerank_close'].k}/{figures['top_rerank_close'].n} = "
-        f"{figures['top_rerank_close'].fmt()}.",
+    answered = figures["answered"]
+    store_rows = [
+        [
+            f"answered, all {n}",
+            f"{answered['faiss'].k} = {answered['faiss'].fmt()}",
+            f"{answered['postgres'].k} = {answered['postgres'].fmt()}",
+            _mcnemar(figures["answered_sign_test"]),
+        ],
+        [
+            "passed the gate",
+            str(figures["gate_passed"]["faiss"].k),
+            str(figures["gate_passed"]["postgres"].k),
+            _mcnemar(figures["gate_passed_sign_test"]),
+        ],
+        *(
+            [
+                f"answered, {kinds[k]} {k}",
+                str(figures[f"answered_{k}"]["faiss"].k),
+                str(figures[f"answered_{k}"]["postgres"].k),
+                _mcnemar(figures[f"answered_{k}_sign_test"]),
+            ]
+            for k in ("answerable", "unanswerable")
+        ),
     ]
     if "cites_relevant" in figures:
         cr = figures["cites_relevant"]
-        lines += [
-            "",
-            f"Answered citing a relevant document, of the {cr['faiss'].n} answerable: FAISS "
-            f"{cr['faiss'].k} = {cr['faiss'].fmt()}, PostgreSQL {cr['postgres'].k} = "
-            f"{cr['postgres'].fmt()}; PostgreSQL only / FAISS only: "
-            f"{figures['cites_relevant_sign_test'].fmt()}.",
+        store_rows.append(
+            [
+                f"answered citing {relevant}, of the {cr['faiss'].n} answerable",
+                f"{cr['faiss'].k} = {cr['faiss'].fmt()}",
+                f"{cr['postgres'].k} = {cr['postgres'].fmt()}",
+                _mcnemar(figures["cites_relevant_sign_test"]),
+            ]
+        )
+
+    def span(scores: list[float | None]) -> str:
+        known = [x for x in scores if x is not None]
+        return f"{min(known):.3f}–{max(known):.3f}" if known else "–"
+
+    diff_rows = [
+        [
+            f"{DIFFERENCE_KINDS[k]}",
+            str(len(d["ids"])),
+            span(d["faiss_best"]),
+            span(d["postgres_best"]),
         ]
-    return "\n".join(lines) + "\n"
+        for k, d in figures["differences"].items()
+        if d["ids"] or k != "other"
+    ]
+    return {
+        "differences": table(
+            [
+                "FAISS and PostgreSQL differ on",
+                items,
+                "best rerank score, FAISS",
+                "best rerank score, PostgreSQL",
+            ],
+            diff_rows,
+            ["left", "right", "left", "left"],
+        ),
+        "agreement": table(
+            ["FAISS and PostgreSQL agree on", f"{label}, {n} {items}"],
+            agreement_rows,
+            ["left", "left"],
+        ),
+        "per-store": table(
+            ["per store", "FAISS", "PostgreSQL", "PostgreSQL only / FAISS only (exact McNemar)"],
+            store_rows,
+            ["left"] * 4,
+        ),
+    }
+
+
+def markdown(figures: dict[str, Any], head: dict[str, Any]) -> str:
+    """The figures as Markdown: a heading, what ran, and the two result tables."""
+    from benchmarks.report import render_table
+
+    tables = result_tables(figures, head["dataset"])
+    return (
+        f"## Whole-graph parity, FAISS vs PostgreSQL ({head['label']})\n\n"
+        f"{figures['questions']} {head['corpus']} "
+        f"(code {head['commit']}, {head['machine']}); 95 % Wilson intervals, exact two-sided "
+        "McNemar tests (sign test on the discordant pairs), bootstrap interval of the mean "
+        "rerank gap.\n\n"
+        f"{render_table(tables['agreement'])}\n\n{render_table(tables['per-store'])}\n\n"
+        f"{render_table(tables['differences'])}\n"
+    )
 
 
 def diff_runs(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -503,9 +640,12 @@ def main() -> int:
     text = markdown(figures, head)
     (args.out / f"{stem}.md").write_text(text, encoding="utf-8")
     sys.stdout.write(text)
-    if not args.tag and not args.no_idf:  # the default run is the result file
-        (agreement,) = tables_from_markdown(text)
-        write_result("store_parity", {"agreement": agreement}, {**head, "figures": data["figures"]})
+    if not args.tag and not args.no_idf:  # a default run is its data set's result file
+        write_result(
+            RESULT_NAMES[args.dataset],
+            result_tables(figures, args.dataset),
+            {**head, "figures": data["figures"]},
+        )
     return 0
 
 
