@@ -166,6 +166,11 @@ def _indexes(name: str, args: Any) -> tuple[Any, dict[str, Any], dict[str, float
     for cfg in args.configs:
         folder = Path(prep.root) / f"index-{cfg}"
         chunking = ChunkSettings(**CONFIGS[cfg])
+        if args.reuse and (folder / "current").exists():
+            loaded[cfg] = load_index(folder, model())
+            seconds[cfg] = 0.0
+            log(f"{prep.name} {cfg}: reusing build {loaded[cfg].manifest_id} as it is")
+            continue
         t0 = time.perf_counter()
         report = ensure_index(
             prep,
@@ -251,6 +256,11 @@ def main() -> int:
         help="time ingest of the 4 shared filings against the checkout at BEFORE "
         "(e.g. a worktree of the commit before the structural model)",
     )
+    p.add_argument(
+        "--reuse",
+        action="store_true",
+        help="query existing indexes as they are (no ingest, even when the loaders changed)",
+    )
     p.add_argument("--ingest-reps", type=int, default=3, help="interleaved runs per version")
     p.add_argument(
         "--configs",
@@ -314,7 +324,16 @@ def main() -> int:
         subsets = {args.half or "all": [True] * len(qs)}
         if name == "financebench-dev" and not args.half:
             subsets = {"test": [half(q.id) == "test" for q in qs], "all": subsets["all"]}
-        entry: dict[str, Any] = {"ingest_seconds": seconds, "chunks": chunks, "subsets": {}}
+        entry: dict[str, Any] = {
+            "ingest_seconds": seconds,
+            "chunks": chunks,
+            "builds": {
+                c: {"build_id": i.manifest_id, "created_at": i.manifest.created_at}
+                for c, i in loaded.items()
+            },
+            "reused": bool(args.reuse),
+            "subsets": {},
+        }
         for label, keep in subsets.items():
             ids = [q.id for q, k in zip(qs, keep, strict=True) if k]
             sel = {
