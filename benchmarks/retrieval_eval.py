@@ -250,6 +250,15 @@ def main() -> int:
     return 0
 
 
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "retrieval_eval_history": (
+        "a summary of the FinanceBench run's paired comparisons, published before its "
+        "result file held a paired table"
+    ),
+}
+
+
 #: The result file of each data set (``--dataset``).
 RESULT_NAMES = {
     "squad": "retrieval_eval_squad",
