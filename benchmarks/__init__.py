@@ -56,7 +56,7 @@ Data: ``devset/`` (questions in users' words), ``faqset/`` (FAQ / handbook set),
 HAND_COLLECTED_RESULTS = {
     "by_hand": (
         "figures measured by hand (the viewer's first view, a process's memory, the int8"
-        " encoder, the traced encoder's load, contextual sentence vectors' cosine), published"
-        " in the pages before result files existed"
+        " encoder, the traced encoder's load, contextual sentence vectors' and counted"
+        " words' cosines), published in the pages before result files existed"
     ),
 }
