@@ -50,3 +50,13 @@ from PyPI), ``screenshot_viewer`` and ``screenshot_web_app`` (the docs' screensh
 Data: ``devset/`` (questions in users' words), ``faqset/`` (FAQ / handbook set), ``followups/``
 (conversations), ``corpora/`` (the invented mixed-format and trust corpora).
 """
+
+#: Result files no benchmark module writes or owns (result name -> why): figures measured by
+#: hand, outside the benchmark scripts; their stamp has no command.
+HAND_COLLECTED_RESULTS = {
+    "by_hand": (
+        "figures measured by hand (the viewer's first view, a process's memory, the int8"
+        " encoder, the traced encoder's load, contextual sentence vectors' and counted"
+        " words' cosines), published in the pages before result files existed"
+    ),
+}

@@ -576,6 +576,10 @@ def before_after_table(data: dict[str, Any], half: str = "test") -> dict[str, An
 
 #: Results of this module that no single run writes (result name -> why).
 HAND_COLLECTED_RESULTS = {
+    "faq_eval_graph_history": (
+        "the paired SQuAD run through the graph (two code versions, each on its own index)"
+        " and the static count of sentences the FAQ rules touch, published as prose"
+    ),
     "faq_eval_history": (
         "parent expansion (`expand`) with the extractive answerer and the bundled chat "
         "model, from runs with --configs and --ids"

@@ -281,5 +281,13 @@ def engines_table(rows: list[dict[str, Any]], engines: list[str], repeat: int) -
     return table(["page"] + [ENGINE_LABELS.get(e, e) for e in engines], body)
 
 
+#: Results of this module that no single run writes (result name -> why).
+HAND_COLLECTED_RESULTS = {
+    "ocr_by_hand": (
+        "OCR through the loader and on the real filings, timed by hand outside this script"
+    ),
+}
+
+
 if __name__ == "__main__":
     main()

@@ -17,7 +17,8 @@ Everything outside the markers is hand-written prose. The block is the table ren
 had uncommitted changes), the date, the machine and the command that regenerates it; for a
 transcribed result (figures copied from a table published before result files existed) the
 line says it was transcribed and from which commit (or, for a hand-collected result, that no
-single run regenerates it).
+single run regenerates it; a hand-collected result whose stamp has no command was measured by
+hand, outside the benchmark scripts, and its line says so).
 """
 
 from __future__ import annotations
@@ -89,6 +90,11 @@ def stamp_line(result: dict[str, Any]) -> str:
             f"*Generated from {file}: measured at {commit}{dirty} on {date}, "
             f"{describe_machine(s.get('machine'))}; {regenerate} regenerates it.*"
         )
+    if str(result.get("provenance", "")).startswith(HAND_COLLECTED) and not s.get("command"):
+        return (
+            f"*Generated from {file}: measured by hand, outside the benchmark scripts, as "
+            f"published at {commit} ({date}); no script regenerates it.*"
+        )
     if str(result.get("provenance", "")).startswith(HAND_COLLECTED):
         return (
             f"*Generated from {file}: collected by hand from several runs of {regenerate} "
@@ -124,11 +130,14 @@ def results_index(results: Path = RESULTS) -> str:
         commit, date = (s.get("commit") or "unknown")[:10], str(s.get("date") or "")[:10]
         if provenance == MEASURED:
             state = f"**measured** at {commit} on {date}"
+        elif provenance.startswith(HAND_COLLECTED) and not s.get("command"):
+            state = f"measured by hand, no script (published at {commit})"
         elif provenance.startswith(HAND_COLLECTED):
             state = f"hand-collected from several runs (published at {commit})"
         else:
             state = f"transcribed (published at {commit}), not re-run since"
-        rows.append(f"| `{path.stem}` | {state} | `{s.get('command')}` |")
+        command = f"`{s['command']}`" if s.get("command") else "–"
+        rows.append(f"| `{path.stem}` | {state} | {command} |")
     head = "| result file | figures | command |\n|---|---|---|"
     return "\n".join([head, *rows])
 
