@@ -462,7 +462,7 @@ def paired_table(entry: dict[str, Any]) -> dict[str, Any]:
                     (f"{label} half" if label == "test" else label) if i == 0 else "",
                     name,
                     f"+{r['wins']}/−{r['losses']}",
-                    f"{r['p_sign_test']:.3f}",
+                    f"{r['p_sign_test']:.3f}" if r["p_sign_test"] >= 0.001 else "< 0.001",
                 ]
             )
     return table(
