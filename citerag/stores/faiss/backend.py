@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citerag.stores.faiss import calibration
-from citerag.stores.faiss.builds import current_build
+from citerag.stores.faiss.builds import published_build_id
 from citerag.stores.faiss.coordination import DirectoryCoordination
 from citerag.stores.faiss.open import check_current, open_current, read_current_manifest
 from citerag.stores.handles import IngestTarget, LoadedIndex
@@ -74,9 +74,8 @@ class FaissBackend:
         return calibration.remove_file(self._dir)
 
     def published_build(self) -> str | None:
-        """The folder name of the build ``current`` points to (its build id)."""
-        build = current_build(self._dir)
-        return None if build is None else build.name
+        """The id of the build ``current`` points to (:func:`published_build_id`)."""
+        return published_build_id(self._dir)
 
     def registry(self, data_dir: Path, *, read_only: bool = False) -> Registry:
         """``<data_dir>/documents.json``: only read with ``read_only``; otherwise shared under

@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from citerag.stores.manifest import new_build_id
+from citerag.stores.manifest import MANIFEST_FILE, new_build_id
 
 CURRENT = "current"
 BUILDS = "builds"
@@ -40,6 +40,42 @@ def current_build(index_dir: Path) -> Path | None:
         return None
     target = link.resolve()
     return target if target.is_dir() else None
+
+
+#: ``(manifest path, mtime_ns, size)`` -> build id: :func:`published_build_id` is polled
+#: every few seconds by serving workers, and a manifest can be megabytes.
+_MANIFEST_IDS: dict[tuple[str, int, int], str | None] = {}
+
+
+def published_build_id(index_dir: Path) -> str | None:
+    """The id of the published build, or ``None`` if there is no index yet.
+
+    ``current`` is normally a symlink to ``builds/<build id>``, and the folder's name is the
+    id. An index copied without symlinks (``shutil.copytree``, ``zip``, an object-store sync)
+    has a real ``current`` folder instead: its manifest's ``build_id`` is the id then (read
+    again only when the manifest file changes).
+    """
+    link = index_dir / CURRENT
+    if link.is_symlink():
+        build = current_build(index_dir)
+        return None if build is None else build.name
+    manifest = link / MANIFEST_FILE
+    try:
+        st = manifest.stat()
+    except OSError:
+        return None
+    key = (str(manifest), st.st_mtime_ns, st.st_size)
+    if key not in _MANIFEST_IDS:
+        import json
+
+        try:
+            build_id = json.loads(manifest.read_text(encoding="utf-8")).get("build_id")
+        except (OSError, ValueError):
+            build_id = None
+        if len(_MANIFEST_IDS) > 64:
+            _MANIFEST_IDS.clear()
+        _MANIFEST_IDS[key] = build_id if isinstance(build_id, str) else None
+    return _MANIFEST_IDS[key]
 
 
 @contextlib.contextmanager

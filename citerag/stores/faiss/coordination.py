@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from citerag.stores.faiss.builds import current_build
+from citerag.stores.faiss.builds import published_build_id
 
 #: The job lock's file in the server's data directory.
 LOCK_FILE = "jobs.lock"
@@ -69,9 +69,8 @@ class DirectoryCoordination:
                 os.close(fd)
 
     def published_build(self) -> str | None:
-        """The id of the build ``current`` points to (its folder's name)."""
-        build = current_build(self.index_dir)
-        return None if build is None else build.name
+        """The id of the build ``current`` points to (:func:`published_build_id`)."""
+        return published_build_id(self.index_dir)
 
     def listen(self, wake: Callable[[], None], stopping: threading.Event, interval: float) -> None:
         """Nothing to listen to on a directory: returns at once."""
