@@ -14,7 +14,6 @@ from __future__ import annotations
 from citerag.stores.backend import Backend
 from citerag.stores.faiss.backend import FaissBackend
 from citerag.stores.location import IndexLocation, is_store_url
-from citerag.stores.postgres.backend import PostgresBackend
 
 
 def backend_for(location: IndexLocation) -> Backend:
@@ -32,5 +31,9 @@ def backend_for(location: IndexLocation) -> Backend:
         ValueError: A malformed store URL (bad ``namespace`` or HNSW parameter).
     """
     if is_store_url(location):
+        # imported here: the PostgreSQL backend loads the database driver (psycopg), which a
+        # directory index never needs
+        from citerag.stores.postgres.backend import PostgresBackend
+
         return PostgresBackend(str(location))
     return FaissBackend(location)

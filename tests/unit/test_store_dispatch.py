@@ -80,3 +80,16 @@ def test_backend_for_picks_the_backend(location: Path | str, kind: type) -> None
 def test_a_malformed_store_url_fails_naming_the_parameter() -> None:
     with pytest.raises(ValueError, match="namespace"):
         backend_for("postgresql://h/db?namespace=Bad-Name")
+
+
+def test_dispatching_a_directory_loads_no_database_driver() -> None:
+    """The PostgreSQL backend (and psycopg) is imported only for a store URL."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from citerag.stores.dispatch import backend_for; backend_for('idx'); "
+        "print('psycopg' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
