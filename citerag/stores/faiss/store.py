@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -100,6 +101,7 @@ class CiteragStore(CosineSearch):
         self._mask_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pos_map: dict[str, int] | None = None
         self._by_doc: dict[str, list[tuple[int, int, str]]] | None = None
+        self._by_doc_lock = threading.Lock()  # one build of it, however many requests ask
         self.embedded_texts = 0  # texts sent to the embedding model by this instance
 
     @property
@@ -369,17 +371,21 @@ class CiteragStore(CosineSearch):
         """Stored chunks of one document overlapping ``[start, end)``, in document order
         (see :meth:`citerag.stores.contract.SearchIndex.document_chunks`; a per-document list
         of chunk offsets is built on first use and dropped on every write)."""
-        if self._by_doc is None:
-            by_doc: dict[str, list[tuple[int, int, str]]] = {}
-            for key, meta in self.iter_metadata():
-                if isinstance(meta.get("start"), int) and isinstance(meta.get("end"), int):
-                    by_doc.setdefault(str(meta.get("doc_id")), []).append(
-                        (meta["start"], meta["end"], key)
-                    )
-            for spans in by_doc.values():
-                spans.sort()
-            self._by_doc = by_doc
-        keys = [k for s, e, k in self._by_doc.get(doc_id, []) if s < end and e > start]
+        by_doc = self._by_doc
+        if by_doc is None:
+            with self._by_doc_lock:
+                by_doc = self._by_doc
+                if by_doc is None:
+                    by_doc = {}
+                    for key, meta in self.iter_metadata():
+                        if isinstance(meta.get("start"), int) and isinstance(meta.get("end"), int):
+                            by_doc.setdefault(str(meta.get("doc_id")), []).append(
+                                (meta["start"], meta["end"], key)
+                            )
+                    for spans in by_doc.values():
+                        spans.sort()
+                    self._by_doc = by_doc
+        keys = [k for s, e, k in by_doc.get(doc_id, []) if s < end and e > start]
         docs = self.get_by_ids(keys)
         return [d for d in docs if not filter or matches(d.metadata, filter)]
 
