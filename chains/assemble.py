@@ -101,13 +101,17 @@ class Expansion:
         return sum(len(p.text) for p in self.pieces)
 
     def to_trace(self) -> dict[str, Any]:
-        """JSON-friendly record: the mode, the span shown and what it added."""
-        pieces = self.pieces
+        """JSON-friendly record: the mode, the spans shown before and after the matched chunk
+        (``None`` for a side with nothing added) and what it added."""
+
+        def span(pieces: tuple[Piece, ...]) -> dict[str, int] | None:
+            return {"start": pieces[0].start, "end": pieces[-1].end} if pieces else None
+
         return {
             "mode": self.mode,
-            "chunks": list(dict.fromkeys(p.chunk_id for p in pieces)),
-            "start": pieces[0].start,
-            "end": pieces[-1].end,
+            "chunks": list(dict.fromkeys(p.chunk_id for p in self.pieces)),
+            "before": span(self.before),
+            "after": span(self.after),
             "added_characters": self.characters,
             "added_tokens": self.tokens,
         }

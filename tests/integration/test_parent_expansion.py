@@ -66,9 +66,11 @@ def test_a_row_expands_to_its_table_and_the_citation_stays_on_the_row(deps, repo
     assert exp["chunks"] and row["chunk_id"] not in exp["chunks"]
     assert table["trace"]["context"]["expanded_tokens"] == exp["added_tokens"]
     matched = candidate(table, row["chunk_id"])
-    assert exp["start"] >= matched["end"] or exp["end"] <= matched["start"]
+    before, after = exp["before"], exp["after"]
+    assert before is None or before["end"] <= matched["start"]
+    assert after is not None and after["start"] >= matched["end"]
     # the model sees the table's later rows, cut from the canonical text
-    shown = report_text[exp["start"] : exp["end"]]
+    shown = report_text[after["start"] : after["end"]]
     assert LATER_IN_TABLE in shown
     assert shown in table["trace"]["model_request"][1]["content"]
     # the extractive answerer ignores the expansion: same answer, same citations
