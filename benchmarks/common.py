@@ -457,6 +457,21 @@ def wait_ready(
     raise SystemExit(f"{url} was not ready within {timeout:.0f} s")
 
 
+def stop_servers(*procs: subprocess.Popen[Any] | None, timeout: float = 60.0) -> None:
+    """Stop server processes: terminate all first, then wait for each (killed if it
+    outlives ``timeout``). ``None`` entries are skipped."""
+    live = [p for p in procs if p is not None]
+    for p in live:
+        if p.poll() is None:
+            p.terminate()
+    for p in live:
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=30)
+
+
 # ------------------------------------------------------------------------------------------
 # PostgreSQL
 # ------------------------------------------------------------------------------------------

@@ -43,7 +43,15 @@ from urllib.parse import urlparse
 
 import httpx
 
-from benchmarks.common import LOOPBACK, REPO, TOKEN, percentile, start_server, wait_ready
+from benchmarks.common import (
+    LOOPBACK,
+    REPO,
+    TOKEN,
+    percentile,
+    start_server,
+    stop_servers,
+    wait_ready,
+)
 from benchmarks.results import table, write_result
 
 MAX_REQUESTS = 100_000
@@ -247,13 +255,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             },
         }
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=30)
+        stop_servers(proc)
         if not args.keep_tmp:
             shutil.rmtree(work, ignore_errors=True)
         else:

@@ -85,7 +85,16 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.common import REPO, TOKEN, WORK, percentile, pg_server, start_server, store_url
+from benchmarks.common import (
+    REPO,
+    TOKEN,
+    WORK,
+    percentile,
+    pg_server,
+    start_server,
+    stop_servers,
+    store_url,
+)
 from benchmarks.common import ms as _ms
 from benchmarks.results import pick_tables, write_result
 from benchmarks.retrieval_latency import chunk_texts, load_texts
@@ -857,14 +866,7 @@ def serve_part(uri: str, model: Any, n: int, deadline: float) -> dict[str, Any]:
                 }
                 log(f"serve, {label}: {out[label]}")
             finally:
-                for p in procs:
-                    p.terminate()
-                for p in procs:
-                    try:
-                        p.wait(timeout=60)
-                    except subprocess.TimeoutExpired:
-                        p.kill()
-                        p.wait(timeout=30)
+                stop_servers(*procs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out

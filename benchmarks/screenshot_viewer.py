@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.common import TOKEN, start_server, wait_ready
+from benchmarks.common import TOKEN, start_server, stop_servers, wait_ready
 
 REPO = Path(__file__).resolve().parents[1]
 QUESTION = "What was Northwind's total revenue in 2025?"
@@ -90,13 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         screenshot(url, args.out, args.chromium, args.width, args.height)
         print(f"wrote {args.out}")
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=30)
+        stop_servers(proc)
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.common import TOKEN, start_server, wait_ready
+from benchmarks.common import TOKEN, start_server, stop_servers, wait_ready
 from benchmarks.screenshot_viewer import CHROMIUM_ARGS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -111,13 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         screenshots(url, args.out_dir, args.chromium, args.width, args.height)
         print(f"wrote 3 screenshots to {args.out_dir}")
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=30)
+        stop_servers(proc)
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

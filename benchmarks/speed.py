@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import REPO, free_port, percentile
+from benchmarks.common import REPO, free_port, percentile, stop_servers
 from benchmarks.results import table, write_result
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -406,15 +406,7 @@ def servers(args: argparse.Namespace, work: Path) -> Iterator[list[Target]]:
                 wait_workers_ready(t, expected_workers(env))
         yield targets
     finally:
-        for t in targets:
-            if t.proc is not None and t.proc.poll() is None:
-                t.proc.terminate()
-        for t in targets:
-            if t.proc is not None:
-                try:
-                    t.proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    t.proc.kill()
+        stop_servers(*(t.proc for t in targets), timeout=30)
 
 
 # -- load ----------------------------------------------------------------------------------

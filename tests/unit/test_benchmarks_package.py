@@ -265,3 +265,16 @@ def test_a_changed_result_file_does_not_make_the_next_run_dirty(tmp_path):
     assert results.git_state(tmp_path)["dirty"] is False
     (tmp_path / "code.py").write_text("x = 2\n")
     assert results.git_state(tmp_path)["dirty"] is True
+
+
+def test_stop_servers_stops_every_process_and_skips_none() -> None:
+    import subprocess
+    import sys
+
+    from benchmarks.common import stop_servers
+
+    procs = [
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) for _ in range(2)
+    ]
+    stop_servers(procs[0], None, procs[1], timeout=10)
+    assert all(p.returncode is not None for p in procs)
