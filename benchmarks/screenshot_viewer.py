@@ -63,7 +63,7 @@ def screenshot(url: str, out: Path, chromium: str, width: int, height: int) -> N
             page.fill("#question", QUESTION)
             page.click("#ask-button")
             expect(page.locator("#result")).to_have_attribute("data-state", "done", timeout=wait)
-            page.locator("#answer button.marker", has_text="[1]").click()
+            page.locator("#answer button.marker", has_text="[1]").first.click()
             expect(page.locator("#viewer")).to_have_attribute("data-state", "ready", timeout=wait)
             page.locator("#question").blur()
             out.parent.mkdir(parents=True, exist_ok=True)

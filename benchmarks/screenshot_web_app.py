@@ -57,7 +57,7 @@ def screenshots(url: str, out_dir: Path, chromium: str, width: int, height: int)
                     "data-state", "done", timeout=wait
                 )
             page.locator("#rewritten summary").click()
-            page.locator("#answer button.marker", has_text="[1]").click()
+            page.locator("#answer button.marker", has_text="[1]").first.click()
             expect(page.locator("#viewer")).to_have_attribute("data-state", "ready", timeout=wait)
             page.locator("#question").blur()
             page.screenshot(path=str(out_dir / "web-app-conversation.png"))
