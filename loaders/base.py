@@ -118,7 +118,7 @@ class Table:
         columns: Column names of its value columns (from the header lines or cells).
         rows: Its rows in order, each verbatim in the canonical text.
         page: 1-based page (PDF), else ``None``.
-        source: How it was read (``pdf-layout``, ``html``, ``markdown``).
+        source: How it was read (``pdf-layout``, ``ocr-layout``, ``html``, ``markdown``, ...).
     """
 
     start: int

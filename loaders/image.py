@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.layout_tables import ocr_tables
 from loaders.ocr import (
     DEFAULT_DPI,
     LOW_CONFIDENCE,
@@ -171,8 +172,9 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
             f"{MIN_PAGE_CHARS} characters): {empty[:20]}"
         )
     engine = next(iter(pages.values())).engine if pages else ""
+    text = "".join(parts)
     return ParsedDocument(
-        text="".join(parts),
+        text=text,
         segments=segments,
         title=path.stem.replace("_", " "),
         file_type="image",
@@ -181,4 +183,5 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
         parser=f"OCR {engine}",
         warnings=warn,
         ocr_pages=placed,
+        tables=ocr_tables(placed, text),
     )

@@ -32,9 +32,10 @@ from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table
+from loaders.layout_tables import pdf_tables
 from loaders.ocr import DEFAULT_DPI, LOW_CONFIDENCE, OcrEngine, low_confidence
 from loaders.pdf_ocr import PdfOcr, ocr_empty_pages
-from loaders.pdf_tables import norm_line, pdf_tables
+from loaders.pdf_tables import norm_line
 
 log = logging.getLogger(__name__)
 
@@ -465,7 +466,7 @@ def load_pdf(
     tables = (
         []
         if len(empty) == len(pages)
-        else pdf_tables(path, bodies, offsets, running, password=password)
+        else pdf_tables(path, bodies, offsets, running, password=password, ocr_pages=ocr.pages)
     )
     tables = _inside_segments(tables, segments)
     if len(empty) == len(pages) and invisible.hidden_chars:

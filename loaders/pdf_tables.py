@@ -35,10 +35,9 @@ import itertools
 import logging
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from loaders.blocks import Table, TableRow
+from loaders.blocks import TableRow
 
 log = logging.getLogger(__name__)
 
@@ -208,11 +207,13 @@ class RawTable:
         title: Its title lines joined.
         columns: Its value columns' names.
         rows: ``(group, label, cells, column index of each cell)`` per row.
+        lines: The page lines it was read from (other readers skip them).
     """
 
     title: str
     columns: list[str]
     rows: list[tuple[str, str, list[str], list[int]]]
+    lines: range = range(0)
 
 
 def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
@@ -269,9 +270,11 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
         member = range(first, last + 1)
         used = sorted({p for k in member if kinds[k] == "row" for p in _placed(lines[k], columns)})
         if sum(1 for k in member if kinds[k] == "row") >= 2 and used:
-            tables.append(
-                _assemble(lines, kinds, first, last, used, columns, used_until, running, norm_line)
+            raw = _assemble(
+                lines, kinds, first, last, used, columns, used_until, running, norm_line
             )
+            raw.lines = range(first, last + 1)
+            tables.append(raw)
         used_until = last + 1
         i = last + 1
     return tables
@@ -414,66 +417,3 @@ def _find_row(squeezed: str, label: str, cells: list[str], cursor: int) -> tuple
             return pos, end
         pos = squeezed.find(parts[0], pos + 1)
     return None
-
-
-def pdf_tables(
-    path: Path,
-    bodies: list[str],
-    offsets: list[int],
-    running: set[str],
-    password: str | None = None,
-) -> list[Table]:
-    """Read the tables of a PDF and place their rows in its canonical text.
-
-    Args:
-        path: The PDF.
-        bodies: Each page's canonical text (as :mod:`loaders.pdf` joined it).
-        offsets: Where each page's text starts in the canonical text.
-        running: Normalised running lines (:func:`loaders.pdf.running_lines`).
-        password: As for :func:`loaders.pdf.load_pdf`.
-
-    Returns:
-        Tables with at least two rows found, in page order. A page pdfium cannot read is
-        skipped (logged): its text stays ordinary paragraphs.
-    """
-    import pypdfium2
-
-    tables: list[Table] = []
-    try:
-        pdf = pypdfium2.PdfDocument(str(path), password=password)
-    except Exception as exc:  # pypdf read it; a pdfium failure only costs the tables
-        log.warning("%s: tables not read (%s)", path.name, exc)
-        return tables
-    try:
-        for i, body in enumerate(bodies[: len(pdf)]):
-            if sum(1 for ln in body.split("\n") if re.search(r"\d", ln)) < MIN_NUMERIC_LINES:
-                continue
-            try:
-                page = pdf[i]
-                textpage = page.get_textpage()
-                lines = group_lines(page_words(textpage))
-                textpage.close()
-                page.close()
-            except Exception as exc:
-                log.warning("%s page %d: tables not read (%s)", path.name, i + 1, exc)
-                continue
-            taken: list[tuple[int, int]] = []
-            for raw in read_tables(lines, running):
-                rows = locate_rows(raw, body, offsets[i], taken)
-                if len(rows) < 2:
-                    continue
-                rows.sort(key=lambda r: r.start)
-                tables.append(
-                    Table(
-                        rows[0].start,
-                        rows[-1].end,
-                        raw.title,
-                        raw.columns,
-                        rows,
-                        i + 1,
-                        "pdf-layout",
-                    )
-                )
-    finally:
-        pdf.close()
-    return tables

@@ -6,7 +6,7 @@ Usage (from the repository root)::
 
 Loads every PDF of ``--pdfs`` (default: the 4 shared FinanceBench filings) with the
 citerag PDF loader, timing the whole load and the part spent reading tables from the layout
-(:func:`loaders.pdf_tables.pdf_tables`); prints pages, tables, rows found and seconds. With
+(:func:`loaders.layout_tables.pdf_tables`); prints pages, tables, rows found and seconds. With
 ``--libraries``, also times pdfplumber's table finder (``lines`` and ``text`` strategies,
 if installed) on the same statement pages as pypdfium2's layout reading.
 """
