@@ -447,6 +447,13 @@ def sweep_tables(scores: dict[str, Any], chosen: float) -> tuple[dict[str, Any],
     )
 
 
+def _flag(flags: dict[str, bool], key: str) -> bool:
+    """A measure of one outcome (``wrong``: answered, not right)."""
+    if key == "wrong":
+        return flags["answered"] and not flags["right"]
+    return flags[key]
+
+
 def paired_rows(
     tests: dict[str, dict[str, Any]], chosen: float
 ) -> tuple[list[list[str]], dict[str, Any]]:
@@ -460,6 +467,7 @@ def paired_rows(
     measures = (
         ("answerable answered", ANSWERABLE, "answered"),
         ("answerable answered right", ANSWERABLE, "right"),
+        ("answerable answered wrong", ANSWERABLE, "wrong"),
         ("near misses refused", "near miss", "refused"),
         ("out of scope refused", "out of scope", "refused"),
     )
@@ -468,7 +476,9 @@ def paired_rows(
             if qs is None:
                 pairs = pooled.get(label, [])
             else:
-                pairs = [(r[a][key], r[b][key]) for r in qs.values() if r["kind"] == kind]
+                pairs = [
+                    (_flag(r[a], key), _flag(r[b], key)) for r in qs.values() if r["kind"] == kind
+                ]
                 if SUBSET not in name:  # a subset is already in its set
                     pooled.setdefault(label, []).extend(pairs)
             if not pairs:
