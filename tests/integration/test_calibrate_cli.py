@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import BaseMessage
 
+from chains.gate import gate_defaults
 from citerag.cli import main
 from citerag.eval import calibrate as calib
 from citerag.eval.evidence import IndexedCorpus
@@ -127,7 +128,8 @@ def test_write_on_an_adequate_sample_is_used_by_the_graph_and_reset_removes_it(
     assert lo <= entry["threshold"] <= hi
     assert entry["decided_on"].startswith("the full graph's outcome (extractive answerer")
     assert set(cal["answerability"]["weights"]) >= {"dense", "sentence", "rerank"}
-    assert out["thresholds"]["sentence-hybrid"]["packaged"] == 0.55
+    packaged = gate_defaults()["sentence-hybrid"]["threshold"]
+    assert out["thresholds"]["sentence-hybrid"]["packaged"] == packaged == 0.525
     assert out["thresholds"]["sentence-hybrid"]["current"] is None
     full = out["full_graph"]
     assert full["current_gate"]["threshold_source"] == "packaged default"
