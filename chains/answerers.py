@@ -42,7 +42,7 @@ from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
-from loaders.row_text import row_span, scored_texts
+from loaders.row_text import row_span, row_statement, scored_texts
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -133,13 +133,15 @@ class Answerer(Protocol):
 
 @dataclass
 class _Sentence:
-    """One candidate sentence: its score, passage and position in the passage."""
+    """One candidate sentence: its score, passage and text; ``scored`` is what it was scored
+    by, ``stated`` what an answer says for it (a table row with its column names)."""
 
     score: float
     passage: Passage
     text: str
     vector: np.ndarray
     scored: str = ""
+    stated: str = ""
 
 
 def _insufficient(reason: str) -> str:
@@ -534,6 +536,7 @@ class ExtractiveAnswerer:
             # a table row's sentence is scored with its headers (loaders.row_text)
             row_scored = scored_texts(content, spans, meta)
             scored_by: list[str] = []
+            stated: list[str] = []
             for (s0, e), sim, vec, by in zip(spans, sims, vecs, row_scored, strict=True):
                 s = non_answers.leading_heading(content, s0, e)
                 if by == content[s0:e]:  # not a table row's: scored by what is quoted
@@ -541,6 +544,7 @@ class ExtractiveAnswerer:
                 else:  # a row's cells are quoted with their label: the whole row
                     s, e = row_span(meta, s0, e) or (s, e)
                 sent = content[s:e]
+                stated.append(row_statement(meta, s, e) or "")
                 terms = set(tokenize(by))
                 coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
                 # A heading or table cell is rarely an answer: prefer real sentences.
@@ -553,11 +557,11 @@ class ExtractiveAnswerer:
                 if kind == "question":  # its answer is what follows it
                     for r, j in enumerate(non_answers.faq_answer_follows(kinds, i)):
                         scores[j] = max(scores[j], items[i][0] - FAQ_STEP * r)
-            for (_, sent, vec), score, kind, by in zip(
-                items, scores, kinds, scored_by, strict=True
+            for (_, sent, vec), score, kind, by, says in zip(
+                items, scores, kinds, scored_by, stated, strict=True
             ):
                 if kind is None:
-                    scored.append(_Sentence(score, p, sent, vec, by))
+                    scored.append(_Sentence(score, p, sent, vec, by, says))
                 else:
                     dropped += 1
         scored.sort(key=lambda t: -t.score)
@@ -625,7 +629,9 @@ class ExtractiveAnswerer:
         lines = []
         for item in chosen:
             quote = " ".join(item.text.split()).replace('"', '\\"')  # validate() unescapes
-            text = " ".join(item.text.split())
+            # a table row is stated with its title and column names ("Price list — Earl Grey
+            # — Pack: 1 kg; Price per kg: £28.50"); its citation quotes the row verbatim
+            text = " ".join((item.stated or item.text).split())
             lines.append(f'{text} [{item.passage.number}: "{quote}"]')
         confidence = "high" if top >= 0.8 else "medium" if top >= 0.55 else "low"
         block = {

@@ -20,7 +20,10 @@ def format_result(result: dict[str, Any], width: int = 100) -> str:
     gen = result.get("generator")
     head = f"[{status}]"
     if status == "answered" and gen == "extractive":
-        head += " extractive answer (no generative model configured: verbatim sentences)"
+        head += (
+            " extractive answer (no generative model configured: verbatim sentences, "
+            "table rows with their column names)"
+        )
     lines.append(head)
     lines.append(
         textwrap.fill(result.get("answer", ""), width)

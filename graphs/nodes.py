@@ -461,7 +461,8 @@ def support_check(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -
     """Ask an LLM judge whether each cited claim's quoted span supports it (``support_check``).
 
     Skipped (with the reason in the trace) when the knob is off, for the extractive answerer
-    (its claims *are* verbatim sentences of the cited passage) and for answerers that are not
+    (its claims *are* verbatim sentences of the cited passage, or a cited
+    table row stated with its column names) and for answerers that are not
     a chat model. The judge is the answering chat model with ``chains/prompts/support_v1.md``;
     a malformed judgement is retried once, then the answer is ``unchecked`` (flagged, never
     read as supported).

@@ -34,8 +34,10 @@ def row_texts(start: int, end: int, tables: Sequence[Table]) -> list[list[Any]]:
         tables: The document's tables.
 
     Returns:
-        ``[[row start, row end, described text], ...]`` relative to ``start``, in order; a row
-        overlapping an earlier one (tables read twice) is left out.
+        ``[[row start, row end, described text, stated text], ...]`` relative to ``start``, in
+        order (described = the table's title and the row with its column names, what the row
+        is scored by; stated = the row with its column names, what an extractive answer says);
+        a row overlapping an earlier one (tables read twice) is left out.
     """
     if start > end:
         raise ValueError(f"start must not exceed end, got {start}-{end}")
@@ -47,7 +49,7 @@ def row_texts(start: int, end: int, tables: Sequence[Table]) -> list[list[Any]]:
             if row.start >= start and row.end <= end and row.end > row.start:
                 described = row.describe()
                 text = ROW_SEP.join(p for p in (table.title, described) if p)
-                found.append([row.start - start, row.end - start, text])
+                found.append([row.start - start, row.end - start, text, described])
     found.sort(key=lambda r: (r[0], r[1]))
     out: list[list[Any]] = []
     for item in found:
@@ -93,4 +95,18 @@ def row_span(meta: Mapping[str, Any] | None, start: int, end: int) -> tuple[int,
     for row in (meta or {}).get(ROW_TEXT_KEY) or []:
         if row[0] <= start and end <= row[1]:
             return int(row[0]), int(row[1])
+    return None
+
+
+def row_statement(meta: Mapping[str, Any] | None, start: int, end: int) -> str | None:
+    """The row spanning exactly ``[start, end)`` stated with its column names, if any.
+
+    ``Earl Grey Supreme — Pack: 1 kg; Price per kg: £28.50`` for the quoted
+    ``Earl Grey Supreme 1 kg £28.50``: what the extractive answerer says for a quoted row
+    (its citation still quotes the row verbatim). ``None`` for a span that is not a row,
+    and for an index built before rows recorded it.
+    """
+    for row in (meta or {}).get(ROW_TEXT_KEY) or []:
+        if int(row[0]) == start and int(row[1]) == end and len(row) > 3 and row[3]:
+            return str(row[3])
     return None

@@ -8,6 +8,7 @@ graph answers citing that row, and the quote is the row exactly as the canonical
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import openpyxl
@@ -97,3 +98,6 @@ def test_header_words_answer_with_the_row_quoted(
         text = load_file(folder / doc).text
         assert text[cite["start"] : cite["end"]] == cite["quote"]
         assert not any(h in cite["quote"] for h in ("Payment terms", "Item no.", "Reorder"))
+        # ... while the answer states the row with its column names (a header: its value)
+        stated = next(line for line in result["answer"].splitlines() if label in line)
+        assert re.search(r"\w: \S", stated) and value in stated, (question, result["answer"])

@@ -120,3 +120,23 @@ def test_a_sentence_inside_a_row_is_quoted_as_the_whole_row() -> None:
     assert content[start:end] == "Total revenue\n412,860\n371,540"
     assert row_span(meta, 0, 6) is None  # "Intro." lies in no row
     assert row_span(None, cells, end) is None
+
+
+def test_a_quoted_row_is_stated_with_its_column_names() -> None:
+    from loaders.base import Table, TableRow
+    from loaders.row_text import ROW_TEXT_KEY, row_statement
+
+    content = "Price list\nEarl Grey Supreme 1 kg £28.50\nAssam 1 kg £24.00"
+    start = content.index("Earl")
+    end = content.index("\nAssam")
+    row = TableRow(start, end, "Earl Grey Supreme", ("1 kg", "£28.50"), ("Pack", "Price per kg"))
+    table = Table(start, end, "Price list", ["Pack", "Price per kg"], [row])
+    (record,) = row_texts(0, len(content), [table])
+    assert record[2] == "Price list — Earl Grey Supreme — Pack: 1 kg; Price per kg: £28.50"
+    assert record[3] == "Earl Grey Supreme — Pack: 1 kg; Price per kg: £28.50"  # no title
+    meta = {ROW_TEXT_KEY: [record]}
+    assert row_statement(meta, start, end) == record[3]
+    assert row_statement(meta, start + 1, end) is None  # not the whole row
+    # an index built before rows recorded their statement: the quote is said as it is
+    assert row_statement({ROW_TEXT_KEY: [record[:3]]}, start, end) is None
+    assert row_statement(None, start, end) is None
