@@ -193,9 +193,7 @@ def read_text_tables(
         body = rows[n_head:]
         title_lines: list[str] = []
         k = run[0] - 1
-        while (
-            k >= 0 and len(title_lines) < MAX_TITLE_LINES and k not in skip and k not in claimed
-        ):
+        while k >= 0 and len(title_lines) < MAX_TITLE_LINES and k not in skip and k not in claimed:
             if len(lines[k].words) > MAX_TITLE_WORDS:
                 break  # a line of prose above the table, not its title
             title_lines.insert(0, lines[k].text)
