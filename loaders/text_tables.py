@@ -20,7 +20,8 @@ module reads such tables from the same word boxes, whatever the words are:
 4. **header and title** — the run's first lines name the columns: every leading line
    without a digit when most lines below have one (a header wrapped over lines), else the
    first line when it holds no digit. The lines just above the
-   run (up to :data:`MAX_TITLE_LINES` short lines, not a running header) are its title. A
+   run (up to :data:`MAX_TITLE_LINES` short lines, not a running header nor a line of a
+   table above) are its title. A
    run whose lines mostly open with a lone bullet or tick box is a list, not a table.
 
 The rows are then placed in the page's canonical text by :func:`loaders.pdf_tables.locate_rows`
@@ -172,6 +173,7 @@ def read_text_tables(
     """
     skip = set(skip or ()) | {i for i, ln in enumerate(lines) if norm_line(ln.text) in running}
     tables: list[RawTable] = []
+    claimed: set[int] = set()  # lines of the tables read so far: never the next one's title
     for run in _runs(lines, skip):
         rows = [cells_of(lines[i]) for i in run]
         columns = _columns(rows)
@@ -191,7 +193,7 @@ def read_text_tables(
         body = rows[n_head:]
         title_lines: list[str] = []
         k = run[0] - 1
-        while k >= 0 and len(title_lines) < MAX_TITLE_LINES and k not in skip:
+        while k >= 0 and len(title_lines) < MAX_TITLE_LINES and k not in skip and k not in claimed:
             if len(lines[k].words) > MAX_TITLE_WORDS:
                 break  # a line of prose above the table, not its title
             title_lines.insert(0, lines[k].text)
@@ -207,6 +209,7 @@ def read_text_tables(
         if len(out_rows) < MIN_LINES - 1:
             continue
         tables.append(RawTable(" ".join(title_lines).strip(), names[1:], out_rows))
+        claimed.update(run)
     return tables
 
 

@@ -100,6 +100,22 @@ def test_running_lines_are_neither_title_nor_row() -> None:
     assert table.title == ""
 
 
+def test_a_table_below_another_does_not_take_its_rows_as_title() -> None:
+    summer = [
+        ("Region", "Delivery day", "Order cut-off", "Carrier"),
+        ("Wales", "Monday", "Friday 12:00", "Own van"),
+        ("Kent", "Thursday", "Tuesday 16:00", "DPD"),
+        ("Devon", "Friday", "Wednesday 12:00", "Yodel"),
+    ]
+    lines = _page(SCHEDULE)
+    lines.append(_line(560, ("Summer schedule",), (72.0,)))
+    lines += [_line(520 - 20 * i, r) for i, r in enumerate(summer)]
+    winter, second = read_text_tables(lines, running=set())
+    assert winter.title == "Delivery schedule, winter"
+    assert second.title == "Summer schedule"
+    assert [r[1] for r in second.rows] == ["Wales", "Kent", "Devon"]
+
+
 def test_ocr_lines_follow_the_engine_lines_not_the_word_heights() -> None:
     # a photo at an angle: each row drifts by more than a word's height across the page
     text = "Tea Pack Price\nAssam 1 kg £24.00\nSencha 500 g £52.00"
