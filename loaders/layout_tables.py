@@ -108,20 +108,21 @@ def pdf_tables(
         return tables
     try:
         for i, body in enumerate(bodies[: len(pdf)]):
-            if i + 1 in ocr_pages:
-                lines = ocr_lines(ocr_pages[i + 1], body)
-                tables += page_tables(lines, body, offsets[i], running, i + 1, "ocr-layout")
-                continue
+            # a page whose words or tables cannot be read costs its tables, never the document
             try:
-                page = pdf[i]
-                textpage = page.get_textpage()
-                lines = group_lines(page_words(textpage))
-                textpage.close()
-                page.close()
+                if i + 1 in ocr_pages:
+                    lines = ocr_lines(ocr_pages[i + 1], body)
+                    source = "ocr-layout"
+                else:
+                    page = pdf[i]
+                    textpage = page.get_textpage()
+                    lines = group_lines(page_words(textpage))
+                    textpage.close()
+                    page.close()
+                    source = "pdf-layout"
+                tables += page_tables(lines, body, offsets[i], running, i + 1, source)
             except Exception as exc:
                 log.warning("%s page %d: tables not read (%s)", path.name, i + 1, exc)
-                continue
-            tables += page_tables(lines, body, offsets[i], running, i + 1, "pdf-layout")
     finally:
         pdf.close()
     return tables
@@ -141,6 +142,9 @@ def ocr_tables(pages: Mapping[int, OcrPage], text: str) -> list[Table]:
             continue
         start = min(w.start for w in page.words)
         end = max(w.end for w in page.words)
-        lines = ocr_lines(page, text)
-        tables += page_tables(lines, text[start:end], start, set(), number, "ocr-layout")
+        try:
+            lines = ocr_lines(page, text)
+            tables += page_tables(lines, text[start:end], start, set(), number, "ocr-layout")
+        except Exception as exc:  # the page's text stays; only its tables are lost
+            log.warning("page %d: tables not read (%s)", number, exc)
     return tables

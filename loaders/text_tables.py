@@ -56,6 +56,8 @@ MAX_TITLE_WORDS = 12
 MAX_HEADER_LINES = 4
 
 _DIGIT = re.compile(r"\d")
+#: A period that names a column (``2024``, ``FY2025``, ``Q3 2025``, ``2024/25``), not a figure.
+_PERIOD = re.compile(r"\b(?:FY|Q[1-4]\s*)?(?:19|20)\d\d(?:/\d\d)?\b", re.IGNORECASE)
 
 
 @dataclass
@@ -123,9 +125,10 @@ def _header_lines(rows: list[list[_Cell]]) -> int:
 
     When most lines below hold digits, the header is every leading line without one (up to
     :data:`MAX_HEADER_LINES`: ``Total Number of`` / ``Shares Purchased``); otherwise the
-    first line alone if it has no digit (a first line with figures is a row).
+    first line alone if it has no digit (a first line with figures is a row). A year or a
+    period (``2024``, ``FY2025``, ``Q3 2025``) does not count as a digit: it names a column.
     """
-    digits = [any(_DIGIT.search(c.text) for c in r) for r in rows]
+    digits = [any(_DIGIT.search(_PERIOD.sub("", c.text)) for c in r) for r in rows]
     n = 0
     while n < min(MAX_HEADER_LINES, len(rows) - 2) and not digits[n]:
         n += 1

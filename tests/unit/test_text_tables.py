@@ -181,3 +181,25 @@ def test_a_scanned_schedule_is_read_as_the_original(tmp_path: Path) -> None:
     )
     for row in table.rows:
         assert doc.text[row.start : row.end].startswith(row.label)
+
+
+def test_a_header_of_years_names_the_columns() -> None:
+    rows = [("Region", "2024", "2025"), ("North", "1,204", "1,310"), ("South", "980", "1,022")]
+    lines = [_line(720 - 14 * i, r, (72.0, 260.0, 380.0)) for i, r in enumerate(rows)]
+    (table,) = read_text_tables(lines, running=set())
+    assert table.columns == ["2024", "2025"]
+    assert [r[1] for r in table.rows] == ["North", "South"]
+
+
+def test_a_table_reader_failure_costs_the_tables_not_the_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import loaders.layout_tables as layout
+
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise ValueError("a table reader bug")
+
+    monkeypatch.setattr(layout, "read_text_tables", broken)
+    doc = load_file(_schedule_pdf(tmp_path / "schedule.pdf"))
+    assert doc.tables == []
+    assert "Scotland" in doc.text and doc.segments
