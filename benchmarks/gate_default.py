@@ -429,7 +429,9 @@ def sweep_tables(scores: dict[str, Any], chosen: float) -> tuple[dict[str, Any],
     """Answerable kept and bluffs per set at each grid threshold (calibration halves)."""
     rows_a, rows_b = [], []
     for t in GRID:
-        mark = " ◀" if abs(t - chosen) < 1e-9 else (" (current)" if abs(t - CURRENT) < 1e-9 else "")
+        mark = (
+            " ◀" if abs(t - chosen) < 1e-9 else (" (previous)" if abs(t - CURRENT) < 1e-9 else "")
+        )
         cells_a, cells_b = [], []
         ka = na = 0
         for s in scores.values():
@@ -597,7 +599,7 @@ def main() -> int:
     ka_0 = sum(sum(1 for v in s.positives if v >= CURRENT) for s in scores.values())
     na = sum(len(s.positives) for s in scores.values())
     choice = table(
-        ["", "current", "chosen"],
+        ["", "previous (0.55)", "chosen"],
         [
             ["sentence-hybrid threshold", f"{CURRENT:.3f}", f"{chosen:.3f} [{lo:.3f}, {hi:.3f}]"],
             [
