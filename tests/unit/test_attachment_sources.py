@@ -4,7 +4,6 @@ the caps, reading one back by position, and how the plan keeps them with their m
 from __future__ import annotations
 
 import io
-from email.message import EmailMessage
 from pathlib import Path
 
 import openpyxl
@@ -23,17 +22,9 @@ from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings, doc_id_for
 from loaders.pipeline import AttachedTo, SourceFile, process_file, sha256_file
 from loaders.registry import load_attachment
+from tests.support.hostile import message, nested_message
 
 FINGERPRINT = {"model": "m"}
-
-
-def _message(subject: str, body: str) -> EmailMessage:
-    msg = EmailMessage()
-    msg["Subject"] = subject
-    msg["From"] = "Ann Lee <ann@example.com>"
-    msg["To"] = "buyers@example.com"
-    msg.set_content(body)
-    return msg
 
 
 def _xlsx() -> bytes:
@@ -50,7 +41,7 @@ def _xlsx() -> bytes:
 def _offer(tmp_path: Path) -> Path:
     """A message with an .xlsx, a corrupt .docx, a .zip, and a forwarded message holding a
     .txt."""
-    msg = _message("Offer", "Our offer is attached.")
+    msg = message("Offer", "Our offer is attached.")
     msg.add_attachment(
         _xlsx(), maintype="application", subtype="octet-stream", filename="price-list.xlsx"
     )
@@ -58,7 +49,7 @@ def _offer(tmp_path: Path) -> Path:
         b"PK\x03\x04 not a zip", maintype="application", subtype="octet-stream", filename="x.docx"
     )
     msg.add_attachment(b"\x00\x01", maintype="application", subtype="zip", filename="a.zip")
-    fwd = _message("Terms", "Terms follow.")
+    fwd = message("Terms", "Terms follow.")
     fwd.add_attachment(
         b"Payment is due in 30 days.\n", maintype="text", subtype="plain", filename="terms.txt"
     )
@@ -156,11 +147,7 @@ def test_read_attachment_by_position(tmp_path: Path) -> None:
 
 
 def test_nested_messages_deeper_than_the_cap_are_not_collected(tmp_path: Path) -> None:
-    msg = _message("level 0", "body 0")
-    for level in range(1, MAX_DEPTH + 3):
-        outer = _message(f"level {level}", f"body {level}")
-        outer.add_attachment(msg)
-        msg = outer
+    msg = nested_message(MAX_DEPTH + 2)
     path = tmp_path / "deep.eml"
     path.write_bytes(bytes(msg))
     tree = attachment_tree(path.read_bytes())
@@ -174,7 +161,7 @@ def test_nested_messages_deeper_than_the_cap_are_not_collected(tmp_path: Path) -
 
 
 def test_at_most_max_attachments_per_file(tmp_path: Path) -> None:
-    msg = _message("Many", "Many notes.")
+    msg = message("Many", "Many notes.")
     for i in range(MAX_ATTACHMENTS + 5):
         msg.add_attachment(
             f"note {i}\n".encode(), maintype="text", subtype="plain", filename=f"n{i}.txt"
@@ -278,7 +265,7 @@ def test_a_zip_bomb_attachment_fails_alone(tmp_path: Path) -> None:
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("[Content_Types].xml", "<Types/>")
         z.writestr("word/document.xml", b" " * (8 * 1024 * 1024))
-    msg = _message("Report", "The report is attached.")
+    msg = message("Report", "The report is attached.")
     msg.add_attachment(
         bomb.getvalue(), maintype="application", subtype="octet-stream", filename="report.docx"
     )
@@ -298,7 +285,7 @@ def test_a_zip_bomb_attachment_fails_alone(tmp_path: Path) -> None:
 def test_an_attachment_whose_name_is_no_file_name_still_loads(name: str) -> None:
     """A name the file system refuses (over 255 UTF-8 bytes, a NUL) must not fail the load:
     the attachment's bytes are what is read, its name only picks the loader."""
-    msg = _message("Report", "See the attachment.")
+    msg = message("Report", "See the attachment.")
     msg.add_attachment(
         b"Quarterly figures are up. " * 10, maintype="text", subtype="plain", filename=name
     )

@@ -4,8 +4,6 @@ are decoded; with OCR off a scan still fails ``needs_ocr``."""
 
 from __future__ import annotations
 
-import struct
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from loaders.ocr import (
     words_in_range,
 )
 from loaders.registry import load_file
+from tests.support.hostile import png_header_only
 from tests.support.scans import render_pages, require_tesseract, scanned_pdf, text_pdf
 
 LINES = [
@@ -146,30 +145,13 @@ def test_image_files_are_read_as_pages_and_tiff_frames_are_capped(
     assert any("1 of 3 frames not OCR'd" in w for w in doc.warnings)
 
 
-def _png_header_only(width: int, height: int) -> bytes:
-    """A PNG whose header claims ``width`` x ``height`` and whose pixel data is garbage:
-    loading it fails as corrupt unless it is refused from the header alone."""
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
-
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", ihdr)
-        + chunk(b"IDAT", b"not deflate data")
-        + chunk(b"IEND", b"")
-    )
-
-
 @pytest.mark.parametrize(("width", "height"), [(30_000, 30_000), (7_000, 7_000)])
 def test_oversized_image_is_refused_before_decoding(
     tmp_path: Path, width: int, height: int
 ) -> None:
     assert width * height > MAX_IMAGE_PIXELS
     path = tmp_path / "huge.png"
-    path.write_bytes(_png_header_only(width, height))
+    path.write_bytes(png_header_only(width, height))
     with pytest.raises(DocumentLoadError) as err:
         load_file(path)
     assert err.value.kind == "too_large"

@@ -7,7 +7,6 @@ embedded text, notes, hidden content and every hostile file's failure kind are c
 from __future__ import annotations
 
 import contextlib
-import copy
 import io
 import random
 import zipfile
@@ -28,6 +27,7 @@ from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.chunking import Chunk, ChunkSettings, chunk_document
 from loaders.pipeline import SourceFile, process_file
 from loaders.registry import is_supported, load_file
+from tests.support.hostile import BILLION_LAUGHS, deep_multipart, lie_about_size, rezip
 
 
 def _chunks(doc: ParsedDocument, **settings: Any) -> list[Chunk]:
@@ -315,23 +315,9 @@ def test_new_suffixes_supported(name: str) -> None:
     assert is_supported(Path(name))
 
 
-def _rezip(src: Path, dest: Path, replace: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as zout:
-        for info in zin.infolist():
-            zout.writestr(copy.copy(info), replace.get(info.filename, zin.read(info)))
-    return dest
-
-
-BILLION_LAUGHS = b"""<?xml version="1.0"?>
-<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
-<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
-<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
-<w:body><w:p><w:r><w:t>&lol3;</w:t></w:r></w:p></w:body></w:document>"""
-
-
 def test_entity_expansion_refused(tmp_path: Path) -> None:
     good = make_docx(tmp_path / "good.docx")
-    bad = _rezip(good, tmp_path / "laughs.docx", {"word/document.xml": BILLION_LAUGHS})
+    bad = rezip(good, tmp_path / "laughs.docx", {"word/document.xml": BILLION_LAUGHS})
     err = _load_error(bad)
     assert err.kind == "unsafe" and "word/document.xml" in err.reason and "DTD" in err.reason
 
@@ -345,7 +331,7 @@ XXE_SHEET = b"""<?xml version="1.0"?>
 
 def test_external_entity_in_a_sheet_refused(tmp_path: Path) -> None:
     good = make_xlsx(tmp_path / "good.xlsx")
-    bad = _rezip(good, tmp_path / "xxe.xlsx", {"xl/worksheets/sheet1.xml": XXE_SHEET})
+    bad = rezip(good, tmp_path / "xxe.xlsx", {"xl/worksheets/sheet1.xml": XXE_SHEET})
     err = _load_error(bad)
     assert err.kind == "unsafe" and "xl/worksheets/sheet1.xml" in err.reason
     assert "root:" not in err.reason
@@ -353,7 +339,7 @@ def test_external_entity_in_a_sheet_refused(tmp_path: Path) -> None:
 
 def test_zip_bomb_ratio_refused(tmp_path: Path) -> None:
     good = make_docx(tmp_path / "good.docx")
-    bomb = _rezip(good, tmp_path / "bomb.docx", {"word/media/pad.bin": b""})
+    bomb = rezip(good, tmp_path / "bomb.docx", {"word/media/pad.bin": b""})
     with zipfile.ZipFile(bomb, "a", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("word/media/zeros.bin", b"\0" * (8 * 1024 * 1024))
     err = _load_error(bomb)
@@ -493,27 +479,10 @@ def test_eml_nested_multipart_text_is_body_and_attachments_are_named(tmp_path: P
 def test_malformed_slide_part_fails_as_corrupt(tmp_path: Path) -> None:
     good = make_pptx(tmp_path / "good.pptx")
     broken = b'<?xml version="1.0"?><p:sld xmlns:p="urn:x"><p:cSld></p:sld>'
-    bad = _rezip(good, tmp_path / "bad.pptx", {"ppt/slides/slide1.xml": broken})
+    bad = rezip(good, tmp_path / "bad.pptx", {"ppt/slides/slide1.xml": broken})
     err = _load_error(bad)
     assert err.kind == "corrupt"
     assert "slide1.xml" in err.reason or "unreadable PowerPoint" in err.reason
-
-
-def _lie_about_size(data: bytes, name: str, size: int) -> bytes:
-    """Patch a member's declared uncompressed size in its local and central headers."""
-    import struct
-
-    raw = bytearray(data)
-    key = name.encode()
-    for sig, size_at in ((b"PK\x01\x02", 24), (b"PK\x03\x04", 22)):
-        pos = raw.find(sig)
-        while pos >= 0:
-            name_at = pos + (46 if sig == b"PK\x01\x02" else 30)
-            name_len = struct.unpack_from("<H", raw, pos + (28 if sig == b"PK\x01\x02" else 26))[0]
-            if bytes(raw[name_at : name_at + name_len]) == key:
-                struct.pack_into("<I", raw, pos + size_at, size)
-            pos = raw.find(sig, pos + 4)
-    return bytes(raw)
 
 
 def test_member_lying_about_its_size_is_not_inflated_past_it(tmp_path: Path) -> None:
@@ -523,8 +492,8 @@ def test_member_lying_about_its_size_is_not_inflated_past_it(tmp_path: Path) -> 
     with zipfile.ZipFile(good) as zf:
         xml = zf.read("word/document.xml")
     padded = xml.replace(b"<w:body>", b"<w:body>" + b" " * (30 * 1024 * 1024), 1)
-    bomb = _rezip(good, tmp_path / "bomb.docx", {"word/document.xml": padded})
-    lying = _lie_about_size(bomb.read_bytes(), "word/document.xml", 4096)
+    bomb = rezip(good, tmp_path / "bomb.docx", {"word/document.xml": padded})
+    lying = lie_about_size(bomb.read_bytes(), "word/document.xml", 4096)
     with zipfile.ZipFile(io.BytesIO(lying)) as zf:
         assert zf.getinfo("word/document.xml").file_size == 4096
     err = _load_error(tmp_path / "lying.docx", lying)
@@ -534,14 +503,7 @@ def test_member_lying_about_its_size_is_not_inflated_past_it(tmp_path: Path) -> 
 def test_eml_nested_thousands_of_multiparts_deep_fails_unsafe(tmp_path: Path) -> None:
     """The email package parses nesting recursively: a message of 3,000 nested multiparts
     must fail as ``unsafe`` with a reason, not with the interpreter's RecursionError."""
-    depth = 3000
-    body = b"".join(
-        b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i)
-        for i in range(depth)
-    )
-    body += b"Content-Type: text/plain\r\n\r\nhello\r\n"
-    body += b"".join(b"--b%d--\r\n" % i for i in reversed(range(depth)))
-    data = b"From: a@example.com\r\nSubject: deep\r\nMIME-Version: 1.0\r\n" + body
+    data = deep_multipart(3000)
     path = tmp_path / "deep.eml"
     path.write_bytes(data)
     with pytest.raises(DocumentLoadError) as err:
