@@ -10,7 +10,9 @@ any parser sees one, :func:`check_office_zip` refuses, with a :class:`DocumentLo
 * a zip bomb, judged from the archive's directory alone (nothing is inflated): more than
   :data:`MAX_ZIP_MEMBERS` members, more than :data:`MAX_UNCOMPRESSED_BYTES` uncompressed in
   total (``too_large``), or a member inflating more than :data:`MAX_COMPRESSION_RATIO` times
-  (``unsafe``). A member whose header under-declares its size cannot get past this either:
+  (``unsafe``), or an XML part larger than :data:`MAX_XML_PART_BYTES` that a parser would
+  read whole into a tree (``too_large``; worksheets, read row by row, are exempt). A member
+  whose header under-declares its size cannot get past this either:
   :mod:`zipfile` never inflates a member beyond its declared size, and the CRC check then
   fails the read (``corrupt``);
 * an XML part with a document type declaration (``<!DOCTYPE``): entity-expansion attacks
@@ -42,6 +44,12 @@ MAX_COMPRESSION_RATIO = 200
 RATIO_MIN_BYTES = 1024 * 1024
 #: Most members an Office archive may have.
 MAX_ZIP_MEMBERS = 10_000
+#: Largest XML part (uncompressed) that is parsed whole into a tree (python-docx and
+#: python-pptx parse each part they read whole, at about six times its size in memory);
+#: worksheets, read row by row, are exempt.
+MAX_XML_PART_BYTES = 64 * 1024 * 1024
+#: Parts read as a stream, not as a tree (exempt from :data:`MAX_XML_PART_BYTES`).
+_STREAMED_PARTS = ("xl/worksheets/",)
 #: The part that tells what kind of Office document an archive is.
 _MAIN_PARTS = {
     ".docx": ("word/", "a Word document"),
@@ -169,6 +177,16 @@ def _check_members(name: str, infos: list[zipfile.ZipInfo]) -> None:
             kind="too_large",
         )
     for info in infos:
+        if (
+            info.filename.endswith((".xml", ".rels"))
+            and info.file_size > MAX_XML_PART_BYTES
+            and not info.filename.startswith(_STREAMED_PARTS)
+        ):
+            raise DocumentLoadError(
+                f"{name}: XML part {info.filename} is {info.file_size} bytes uncompressed, "
+                f"over the limit of {MAX_XML_PART_BYTES} bytes for a part read whole",
+                kind="too_large",
+            )
         if info.file_size >= RATIO_MIN_BYTES:
             ratio = info.file_size / max(1, info.compress_size)
             if ratio > MAX_COMPRESSION_RATIO:

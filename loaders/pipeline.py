@@ -58,7 +58,7 @@ from loaders.instructions import instruction_spans
 from loaders.markdown import front_matter_text
 from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
 from loaders.ocr import ocr_summary
-from loaders.registry import load_attachment, load_file
+from loaders.registry import load_attachment, load_file, read_document_bytes
 from loaders.text import STREAMABLE_SUFFIXES, iter_text, scan_text
 
 #: Folder-level metadata rules at an ingest root (glob pattern -> metadata object).
@@ -772,9 +772,15 @@ def process_file(
     """
     t0 = time.perf_counter()
     try:
-        data = src.path.read_bytes()
+        data = read_document_bytes(src.path)
     except OSError as exc:
         return ProcessedFile(src, "", "failed", f"cannot read file: {exc}", "unreadable")
+    except DocumentLoadError as exc:  # refused by its size, unread (hashed in blocks)
+        try:
+            digest = sha256_file(src.path)
+        except OSError:
+            digest = ""
+        return ProcessedFile(src, digest, "failed", exc.reason, exc.kind)
     digest = hashlib.sha256(data).hexdigest()
     try:
         sidecar_bytes, sidecar = _read_sidecar(src)

@@ -56,7 +56,34 @@ LOADERS: dict[str, Loader] = {
 MAX_FILE_BYTES = 200 * 1024 * 1024
 
 
-__all__ = ["LOADERS", "MAX_FILE_BYTES", "is_supported", "load_attachment", "load_file"]
+__all__ = [
+    "LOADERS",
+    "MAX_FILE_BYTES",
+    "is_supported",
+    "load_attachment",
+    "load_file",
+    "read_document_bytes",
+]
+
+
+def _too_large(path: Path) -> DocumentLoadError:
+    return DocumentLoadError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes", "too_large")
+
+
+def read_document_bytes(path: Path) -> bytes:
+    """A document's bytes, refused by its size on disk before any is read.
+
+    Raises:
+        DocumentLoadError: ``too_large`` for a file of more than :data:`MAX_FILE_BYTES`
+            bytes (a 10 GB file must not be read into memory to be refused).
+        OSError: If the file cannot be read.
+    """
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise _too_large(path)
+    data = path.read_bytes()
+    if len(data) > MAX_FILE_BYTES:  # it grew between stat and read
+        raise _too_large(path)
+    return data
 
 
 def load_file(path: Path, data: bytes | None = None) -> ParsedDocument:
@@ -81,9 +108,9 @@ def load_file(path: Path, data: bytes | None = None) -> ParsedDocument:
             kind="unsupported",
         )
     if data is None:
-        data = path.read_bytes()
+        data = read_document_bytes(path)
     if len(data) > MAX_FILE_BYTES:
-        raise DocumentLoadError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes", "too_large")
+        raise _too_large(path)
     check_content(path, data)
     doc = loader(path, data)
     if not doc.text.strip() or not doc.segments:

@@ -27,7 +27,8 @@ Limits (a sheet larger than this **fails the document** with kind ``too_large``,
 being indexed in part, so an answer never rests on a silently cut table): at most
 :data:`MAX_SHEET_ROWS` rows (for xlsx: the highest row number) and :data:`MAX_SHEET_CELLS`
 cells per sheet (for xlsx counted from the sheet's XML before any value is read, as openpyxl
-would fill each row up to its last cell).
+would fill each row up to its last cell), and :data:`MAX_TEXT_CHARS` characters of text per
+workbook or CSV file (counted cell by cell as the text is built, hidden cells included).
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ from loaders.office import TextBuilder, check_office_zip
 MAX_SHEET_ROWS = 100_000
 #: Most cells a sheet may have.
 MAX_SHEET_CELLS = 200_000
+#: Most characters of text a workbook (all its sheets) or a CSV file may give, checked as the
+#: text is built: a few kilobytes of shared strings referenced by every cell would otherwise
+#: expand to gigabytes (ingest's own per-document text limit comes only after the parse).
+MAX_TEXT_CHARS = 50 * 1024 * 1024
 #: Excel's last column (XFD).
 MAX_COLUMNS = 16_384
 #: Most characters of a CSV file the dialect is guessed from (:class:`csv.Sniffer`'s regular
@@ -188,6 +193,13 @@ class _Sheet:
         )
 
 
+def _too_much_text(name: str) -> DocumentLoadError:
+    return DocumentLoadError(
+        f"{name}: over {MAX_TEXT_CHARS} characters of text, the limit per workbook or CSV file",
+        kind="too_large",
+    )
+
+
 def _too_large(name: str, sheet: str, what: str, count: int, limit: int) -> DocumentLoadError:
     where = f"sheet {sheet!r}" if sheet else "the file"
     return DocumentLoadError(
@@ -298,7 +310,13 @@ def _read_workbook(path: Path, zf: zipfile.ZipFile, wb: Any, version: str) -> Pa
         out.add("\n")
         sheet = _Sheet(out, ws.title, "xlsx")
         for number, row in enumerate(ws.iter_rows(min_row=1), start=1):
-            cells = [display_text(c.value, c.number_format) for c in row]
+            cells = []
+            read = out.pos + hidden_chars
+            for c in row:
+                cells.append(display_text(c.value, c.number_format))
+                read += len(cells[-1])
+                if read > MAX_TEXT_CHARS:  # before the row is joined: one row can be huge
+                    raise _too_much_text(path.name)
             while cells and not cells[-1]:
                 cells.pop()
             if not cells:
@@ -388,6 +406,8 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
         DocumentLoadError: For binary junk, a malformed file, or one over the limits.
     """
     text = decode_text(data, path)
+    if len(text) > MAX_TEXT_CHARS:
+        raise _too_much_text(path.name)
     try:
         dialect: Any = csv.Sniffer().sniff(_sniff_sample(text), delimiters=",;\t|")
     except csv.Error:
