@@ -10,6 +10,7 @@ files of :data:`HOSTILE` are what the benchmark ingests (each written in pieces,
 from __future__ import annotations
 
 import copy
+import functools
 import random
 import struct
 import zipfile
@@ -471,6 +472,11 @@ AT_THE_LIMITS = (
     Hostile("oversized.docx", "a 1 GiB file (sparse), over the file size limit", oversized_docx),
     Hostile("long_rows.csv", "a 190 MB CSV under the row and cell limits", long_rows_csv),
     Hostile("big_body.docx", "a Word body part of 190 MiB of paragraphs", big_body_docx),
+    Hostile(
+        "body_63mib.docx",
+        "a Word body part of 63 MiB, under the part limit (59 MiB of text)",
+        functools.partial(big_body_docx, body_mib=63),
+    ),
     Hostile(
         "shared_strings.xlsx",
         "100,000 cells referencing 32,000-character shared strings (3.2 billion characters)",
