@@ -26,9 +26,10 @@ runs from the first data record to the end.
 Limits (a sheet larger than this **fails the document** with kind ``too_large``, rather than
 being indexed in part, so an answer never rests on a silently cut table): at most
 :data:`MAX_SHEET_ROWS` rows (for xlsx: the highest row number) and :data:`MAX_SHEET_CELLS`
-cells per sheet (for xlsx counted from the sheet's XML before any value is read, as openpyxl
-would fill each row up to its last cell), and :data:`MAX_TEXT_CHARS` characters of text per
-workbook or CSV file (counted cell by cell as the text is built, hidden cells included).
+cells per sheet (for xlsx counted from the sheet's XML before openpyxl opens the workbook,
+as openpyxl would fill each row up to its last cell), and :data:`MAX_TEXT_CHARS` characters
+of text per workbook or CSV file (counted cell by cell as the text is built, hidden cells
+included).
 """
 
 from __future__ import annotations
@@ -269,12 +270,15 @@ def load_xlsx(path: Path, data: bytes) -> ParsedDocument:
     import openpyxl
 
     try:
+        # the limits first: openpyxl reads a whole sheet to size it when it has no
+        # <dimension> (20 s for a million rows), before any row of it could be refused
+        scans = _scan_workbook(path.name, zf)
         try:
             wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         except Exception as exc:
             raise DocumentLoadError(f"{path.name}: unreadable Excel workbook ({exc})") from exc
         try:
-            doc = _read_workbook(path, zf, wb, openpyxl.__version__)
+            doc = _read_workbook(path, zf, wb, openpyxl.__version__, scans)
             title = (wb.properties.title or "").strip() if wb.properties else ""
             if title:
                 doc.title, doc.title_source = title, "office_title"
@@ -285,7 +289,41 @@ def load_xlsx(path: Path, data: bytes) -> ParsedDocument:
         zf.close()
 
 
-def _read_workbook(path: Path, zf: zipfile.ZipFile, wb: Any, version: str) -> ParsedDocument:
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_PKG_R = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+
+
+def _scan_workbook(name: str, zf: zipfile.ZipFile) -> dict[str, _SheetScan]:
+    """:func:`_scan_sheet_xml` of every sheet the workbook part lists, by part name.
+
+    (Its XML parts passed :func:`~loaders.office.check_office_zip`: no DTD in any.) A sheet
+    that cannot be found here is scanned later, when openpyxl has opened it.
+
+    Raises:
+        DocumentLoadError: ``too_large`` past :data:`MAX_SHEET_ROWS` / :data:`MAX_SHEET_CELLS`.
+    """
+    try:
+        book = ET.fromstring(zf.read("xl/workbook.xml"))
+        rels = ET.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ET.ParseError):
+        return {}
+    targets = {r.get("Id"): r.get("Target", "") for r in rels.iter(_PKG_R + "Relationship")}
+    scans: dict[str, _SheetScan] = {}
+    for sheet in book.iter(_X + "sheet"):
+        target = targets.get(sheet.get(_R + "id"), "")
+        part = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+        if not target or part not in zf.namelist():
+            continue
+        try:
+            scans[part] = _scan_sheet_xml(name, sheet.get("name", ""), zf, part)
+        except ET.ParseError:
+            continue  # said again, with the sheet's title, when openpyxl reads it
+    return scans
+
+
+def _read_workbook(
+    path: Path, zf: zipfile.ZipFile, wb: Any, version: str, scans: dict[str, _SheetScan]
+) -> ParsedDocument:
     out = TextBuilder()
     segments: list[Segment] = []
     tables: list[Table] = []
@@ -294,7 +332,9 @@ def _read_workbook(path: Path, zf: zipfile.ZipFile, wb: Any, version: str) -> Pa
     for ws in wb.worksheets:
         part = getattr(ws, "_worksheet_path", None)
         scan = _SheetScan()
-        if part:
+        if part in scans:
+            scan = scans[part]
+        elif part:
             try:
                 scan = _scan_sheet_xml(path.name, ws.title, zf, part)
             except (ET.ParseError, KeyError) as exc:

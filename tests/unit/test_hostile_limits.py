@@ -96,3 +96,26 @@ def test_a_csv_over_the_text_limit_fails_before_its_rows_are_read(
     with pytest.raises(DocumentLoadError) as err:
         load_file(path)
     assert err.value.kind == "too_large" and "characters of text" in err.value.reason
+
+
+def test_a_sheet_over_the_row_limit_fails_before_openpyxl_opens_the_workbook(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """openpyxl reads a whole sheet without a <dimension> to size it (a million rows: 20 s);
+    the loader's own row count refuses it first."""
+    import openpyxl
+
+    monkeypatch.setattr(sheets, "MAX_SHEET_ROWS", 1000)
+    path = million_row_xlsx(tmp_path / "log.xlsx", rows=1500)
+
+    def never(*_: Any, **__: Any) -> Any:
+        raise AssertionError("openpyxl opened a workbook over the limits")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", never)
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(path)
+    assert err.value.kind == "too_large"
+    assert (
+        err.value.reason
+        == "log.xlsx: sheet 'Sales' has 1001 rows, over the limit of 1000 per sheet"
+    )
