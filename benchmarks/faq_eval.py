@@ -123,6 +123,20 @@ def _graph(loaded: Any, emb: Any, model: Any) -> Any:
     return build_graph(deps)
 
 
+def outcome_record(q: Any, res: dict[str, Any]) -> dict[str, Any]:
+    """A question's outcome as the benchmarks keep it: id, status, answer, reason, citations."""
+    return {
+        "id": q.id,
+        "status": res.get("status", "failed"),
+        "answer": res.get("answer", ""),
+        "reason": res.get("reason", ""),
+        "citations": [
+            {k: c.get(k) for k in ("doc_name", "chunk_id", "quote")}
+            for c in res.get("citations") or []
+        ],
+    }
+
+
 def _records(
     graph: Any, qs: list[Any], progress: bool, spec: str = "default"
 ) -> list[dict[str, Any]]:
@@ -141,13 +155,7 @@ def _records(
                 "expanded_passages": sum(
                     1 for p in ctx.get("passages") or [] if p.get("expansion")
                 ),
-                "status": res.get("status", "failed"),
-                "answer": res.get("answer", ""),
-                "reason": res.get("reason", ""),
-                "citations": [
-                    {k: c.get(k) for k in ("doc_name", "chunk_id", "quote")}
-                    for c in res.get("citations") or []
-                ],
+                **outcome_record(q, res),
             }
         )
     return out

@@ -68,6 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import common
+from benchmarks.faq_eval import outcome_record
 from benchmarks.results import table, write_result
 
 #: The thresholds compared (0.350 … 0.600, step 0.025).
@@ -332,19 +333,6 @@ EMB: Any = None
 # -- runs -------------------------------------------------------------------------------------
 
 
-def _record(q: Any, res: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": q.id,
-        "status": res.get("status", "failed"),
-        "answer": res.get("answer", ""),
-        "reason": res.get("reason", ""),
-        "citations": [
-            {k: c.get(k) for k in ("doc_name", "chunk_id", "quote")}
-            for c in res.get("citations") or []
-        ],
-    }
-
-
 def calibration_half(s: QuestionSet, args: Any) -> dict[str, Any]:
     """Best rerank scores (graph prefix) and open-gate outcomes of the calibration half."""
     from citerag.eval import calibrate as calib
@@ -380,7 +368,7 @@ def test_half(s: QuestionSet, thresholds: Sequence[float], args: Any) -> dict[st
         cfg = parse_config(f"default:gate_threshold={t}")
         gens = generate_answers(graph, qs, cfg, progress=not args.no_progress)
         for q, g in zip(qs, gens, strict=True):
-            rec = _record(q, g.result)
+            rec = outcome_record(q, g.result)
             flags = {"answered": rec["status"] == "answered"}
             if s.kinds[q.id] == ANSWERABLE:
                 flags["right"] = bool(s.right(q, rec))

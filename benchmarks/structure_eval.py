@@ -475,8 +475,7 @@ def paired_table(entry: dict[str, Any]) -> dict[str, Any]:
 #: Results of this module that no single run writes (result name -> why).
 HAND_COLLECTED_RESULTS = {
     "structure_eval_history": (
-        "the titles index built by two loader versions and queried by the same code, "
-        "paired by hand"
+        "the titles index built by two loader versions and queried by the same code, paired by hand"
     ),
 }
 

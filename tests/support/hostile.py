@@ -204,14 +204,21 @@ def ratio_bomb_xlsx(path: Path) -> Path:
     return path
 
 
-def lying_bomb_docx(path: Path) -> Path:
-    """A Word document whose body part inflates to 300 MiB but declares 4 KiB."""
-    tmp = small_docx(path.with_suffix(".tmp.docx"), "Bomb", "An ordinary paragraph.")
+def _docx_without_body(path: Path, title: str) -> tuple[bytes, bytes]:
+    """Write a small Word document to ``path`` without its body part; return the body XML's
+    ``(head, tail)`` around ``<w:body>`` for a generator to stream a body between."""
+    tmp = small_docx(path.with_suffix(".tmp.docx"), title, "An ordinary paragraph.")
     with zipfile.ZipFile(tmp) as zf:
         xml = zf.read("word/document.xml")
     _without(tmp, path, "word/document.xml")
     tmp.unlink()
     head, tail = xml.split(b"<w:body>", 1)
+    return head, tail
+
+
+def lying_bomb_docx(path: Path) -> Path:
+    """A Word document whose body part inflates to 300 MiB but declares 4 KiB."""
+    head, tail = _docx_without_body(path, "Bomb")
 
     def pieces() -> Iterator[bytes]:
         yield head + b"<w:body>"
@@ -363,12 +370,7 @@ def long_rows_csv(path: Path, rows: int = 95_000, row_chars: int = 2000) -> Path
 def big_body_docx(path: Path, body_mib: int = 190) -> Path:
     """A Word document whose body part is ``body_mib`` MiB of ordinary paragraphs (varied
     words: inflating a few times, not a zip bomb), under the archive's size limits."""
-    tmp = small_docx(path.with_suffix(".tmp.docx"), "Big", "An ordinary paragraph.")
-    with zipfile.ZipFile(tmp) as zf:
-        xml = zf.read("word/document.xml")
-    _without(tmp, path, "word/document.xml")
-    tmp.unlink()
-    head, tail = xml.split(b"<w:body>", 1)
+    head, tail = _docx_without_body(path, "Big")
     rng = random.Random(4)
     paragraphs = [
         b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>" % _words(rng, 60).encode() for _ in range(2000)
