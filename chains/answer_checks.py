@@ -685,6 +685,21 @@ def _names_unit(unit: str, sentence: str) -> bool:
     return any(stem(f) in said for f in forms)
 
 
+#: A column name's unit in brackets and the cell after it: ``Amount (GBP): 112.00``.
+_HEADER_UNIT = re.compile(r"\s*\(([^()\d;:]{1,12})\):\s*([^;]+?)(?=;|$)")
+
+
+def header_units(stated: str) -> str:
+    """A table row as stated with its column names, each bracketed unit moved after its
+    value (``Amount (GBP): 112.00`` -> ``Amount: 112.00 GBP``, ``Weight (kg): 6.5`` ->
+    ``Weight: 6.5 kg``), so the unit checks read the unit a header gives its cells.
+
+    Args:
+        stated: The row with its column names (:func:`loaders.row_text.row_statement`).
+    """
+    return _HEADER_UNIT.sub(lambda m: f": {m.group(2).strip()} {m.group(1).strip()}", stated)
+
+
 def measure_problem(question: str, sentence: str) -> str | None:
     """Why ``sentence`` cannot give the kind of quantity ``question`` asks for, or ``None``.
 

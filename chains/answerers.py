@@ -476,14 +476,20 @@ class ExtractiveAnswerer:
         passages: Sequence[Passage] = (),
         coverage_cache: dict[str, dict[str, float]] | None = None,
     ) -> tuple[str, str] | None:
-        """The first enabled check the sentence fails, as ``(rule, reason)``, or ``None``."""
+        """The first enabled check the sentence fails, as ``(rule, reason)``, or ``None``.
+
+        The answer-type and unit checks read a table row as stated with its column names:
+        a header carries the unit its cells leave out (``Amount (GBP): 112.00``,
+        ``In stock (kg): 85``).
+        """
+        said = checks.header_units(sentence.stated) if sentence.stated else sentence.text
         if self.answer_type_check or self.quantity_check:
             kinds = None if self.answer_type_check else _QUANTITY_ONLY
-            reason = checks.answer_type_problem(question, sentence.text, kinds)
+            reason = checks.answer_type_problem(question, said, kinds)
             if reason:
                 return ("answer_type_check" if kinds is None else "quantity_check"), reason
         if self.measure_check:
-            reason = checks.measure_problem(question, sentence.text)
+            reason = checks.measure_problem(question, said)
             if reason:
                 return "measure_check", reason
         if self.counted_check:

@@ -412,3 +412,41 @@ def test_negation_check_refuses_an_affirmative_sentence_for_a_negated_question()
     assert says_insufficient(parsed) and "negated" in parsed.block["reason"]
     ps = [passage(1, "Heat alone does not cause strain in structures.")]
     assert quoted(ExtractiveAnswerer(Unit(), negation_check=True).generate(q, ps, []), ps)
+
+
+def _row_passage(n: int, content: str, stated: str) -> Passage:
+    from loaders.row_text import ROW_TEXT_KEY
+
+    meta = {
+        "content": content,
+        "doc_name": "expenses.csv",
+        ROW_TEXT_KEY: [[0, len(content), f"Expenses — {stated}", stated]],
+    }
+    return Passage(n, Candidate(f"k{n}", Document(page_content=content, metadata=meta)))
+
+
+def test_a_row_is_stated_with_its_headers_and_its_header_units_count():
+    row = "2026-10-09,Priya Shah,Hotel,Premier Inn Leeds,112.00,Omar Feld"
+    stated = (
+        "2026-10-09 — Employee: Priya Shah; Category: Hotel; Merchant: Premier Inn Leeds; "
+        "Amount (GBP): 112.00; Approved by: Omar Feld"
+    )
+    q = "How much did Priya Shah spend on the hotel?"
+    answerer = ExtractiveAnswerer(Unit(), measure_check=True)
+    raw = answerer.generate(q, [_row_passage(1, row, stated)], [])
+    parsed = parse_output(raw)
+    assert not says_insufficient(parsed), "the header's (GBP) makes 112.00 an amount of money"
+    assert parsed.prose.startswith(stated)  # the answer states the row with its column names
+    assert quoted(raw, [_row_passage(1, row, stated)]) == [row]  # the citation: verbatim
+    # without the header's unit the same row is refused, as before
+    bare = stated.replace("Amount (GBP)", "Amount")
+    assert says_insufficient(parse_output(answerer.generate(q, [_row_passage(1, row, bare)], [])))
+
+
+def test_header_units_move_after_their_values():
+    from chains.answer_checks import header_units
+
+    assert header_units("LB-2 — Weight (kg): 6.5; Capacity (litres): 1.8") == (
+        "LB-2 — Weight: 6.5 kg; Capacity: 1.8 litres"
+    )
+    assert header_units("Total revenue — 2025: 412,860") == "Total revenue — 2025: 412,860"
