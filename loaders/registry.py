@@ -17,7 +17,7 @@ from loaders.attachments import disk_name
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import detect_blocks, markdown_tables
 from loaders.eml import load_eml
-from loaders.file_types import is_supported
+from loaders.file_types import is_supported, unsupported_reason
 from loaders.html import load_html
 from loaders.image import load_image
 from loaders.markdown import load_markdown
@@ -44,6 +44,7 @@ LOADERS: dict[str, Loader] = {
     ".pptx": load_pptx,
     ".xlsx": load_xlsx,
     ".csv": load_csv,
+    ".tsv": load_csv,
     ".eml": load_eml,
     ".png": load_image,
     ".jpg": load_image,
@@ -101,12 +102,7 @@ def load_file(path: Path, data: bytes | None = None) -> ParsedDocument:
     """
     loader = LOADERS.get(path.suffix.lower())
     if loader is None:
-        supported = ", ".join(sorted(LOADERS))
-        raise DocumentLoadError(
-            f"{path.name}: unsupported file type '{path.suffix or '(none)'}' "
-            f"(supported: {supported})",
-            kind="unsupported",
-        )
+        raise DocumentLoadError(unsupported_reason(path.name, path.suffix), kind="unsupported")
     if data is None:
         data = read_document_bytes(path)
     if len(data) > MAX_FILE_BYTES:

@@ -24,6 +24,8 @@ from typing import IO, Any
 
 from python_multipart.multipart import MultipartParser, parse_options_header
 
+from loaders.file_types import SAVE_AS
+
 #: Bytes a multipart body may carry besides the file itself (boundaries, headers, fields).
 MULTIPART_OVERHEAD = 64 * 1024
 #: Longest kept display name (characters).
@@ -162,10 +164,12 @@ class _Receiver:
             shown = display_name(original)
             suffix = file_suffix(shown)
             if suffix not in self.allowed:
+                hint = SAVE_AS.get(suffix)
                 raise UploadError(
                     415,
                     f"unsupported file type {suffix or '(no suffix)'!r}; "
-                    f"supported: {', '.join(self.allowed)}",
+                    + (f"{hint}; " if hint else "")
+                    + f"supported: {', '.join(self.allowed)}",
                 )
             self.tmp_dir.mkdir(parents=True, exist_ok=True)
             path = self.tmp_dir / f"{uuid.uuid4().hex}.part"

@@ -793,6 +793,12 @@ def test_unsupported_type_is_415(server: Server, name: str):
     assert _stored_files(server) == before
 
 
+def test_a_legacy_office_upload_is_told_what_to_save_it_as(server: Server):
+    r = server.upload(PUBLIC_TOKEN, "minutes.doc", b"\xd0\xcf\x11\xe0 some bytes")
+    assert r.status_code == 415
+    assert "save it as .docx" in r.text, r.text
+
+
 def test_malformed_uploads_are_rejected(docs_server: Server):
     with docs_server.client() as c:
         r = c.post("/documents", json={"file": "not multipart"})

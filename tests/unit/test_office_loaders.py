@@ -555,3 +555,32 @@ def test_csv_dialect_is_guessed_from_a_bounded_sample(tmp_path: Path, monkeypatc
     assert seen[-1] <= sheets.SNIFF_CHARS and doc.text[seen[-1] - 1] == "\n"
     (table,) = doc.tables
     assert table.columns[-2:] == ["Units sold", "Quarter"] and len(table.rows) == 2000
+
+
+def test_a_tab_separated_file_is_read_as_a_sheet(tmp_path: Path) -> None:
+    path = tmp_path / "sales.tsv"
+    path.write_text("Region\tUnits sold\tQuarter\nNorth\t1,204\tQ3\nSouth\t980\tQ3\n")
+    doc = load_file(path)
+    assert doc.file_type == "csv"
+    rows = [r for t in doc.tables for r in t.rows]
+    assert rows[0].describe() == "Region: North; Units sold: 1,204; Quarter: Q3"
+    assert doc.text[rows[1].start : rows[1].end] == "South\t980\tQ3"
+
+
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("minutes.doc", "save it as .docx"),
+        ("budget.xls", "save it as .xlsx"),
+        ("deck.odp", "save it as .pptx"),
+        ("note.msg", "save it as .eml"),
+    ],
+)
+def test_a_type_people_keep_is_refused_with_what_to_save_it_as(
+    tmp_path: Path, name: str, hint: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"some bytes")
+    with pytest.raises(DocumentLoadError, match=hint) as err:
+        load_file(path)
+    assert err.value.kind == "unsupported" and "supported: .csv" in str(err.value)
