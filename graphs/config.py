@@ -13,6 +13,7 @@ configuration table of ``docs/reference/configuration.md`` are all derived.
 from __future__ import annotations
 
 import copy
+import difflib
 import math
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
@@ -550,7 +551,9 @@ def parse_knob(name: str, text: str) -> Any:
         ValueError: Unknown knob or a value that does not fit it.
     """
     if name not in knobs():
-        raise ValueError(f"unknown setting {name!r}; known: {', '.join(knobs())}")
+        close = difflib.get_close_matches(name, list(knobs()), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown setting {name!r}{hint}; known: {', '.join(knobs())}")
     kind = knobs()[name].kind
     value: Any = text
     if text.lower() in ("none", "null") and knobs()[name].nullable:

@@ -206,3 +206,10 @@ def test_extractive_rules_names_a_bad_value():
 
     with pytest.raises(ValueError, match="focus_check must be True or False, not 'yes'"):
         ExtractiveRules(focus_check="yes")  # type: ignore[arg-type]
+
+
+def test_a_misspelt_setting_is_named_with_the_closest_one() -> None:
+    from graphs.config import parse_knob
+
+    with pytest.raises(ValueError, match=r"unknown setting 'expnad' \(did you mean 'expand'\?\)"):
+        parse_knob("expnad", "table")
