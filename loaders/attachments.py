@@ -45,6 +45,10 @@ from loaders.file_types import is_supported
 #: Deepest nesting of attached messages that is read (the file itself is level 0); also the
 #: deepest nesting of multipart containers flattened inside one message.
 MAX_DEPTH = 5
+#: Attached messages nested this deep make the file hostile: it fails ``unsafe`` (a real
+#: message forwarded as an attachment nests a few levels; deeper than :data:`MAX_DEPTH` but
+#: short of this, the file is read with its first :data:`MAX_DEPTH` levels and a warning).
+HOSTILE_DEPTH = 20
 #: Most attachments listed per file (all levels together).
 MAX_ATTACHMENTS = 100
 #: What joins an attachment's address to its message's source key.
@@ -227,6 +231,34 @@ def attachment_bytes(part: email.message.MIMEPart) -> bytes:
 
 def _is_document(name: str, part: email.message.MIMEPart) -> bool:
     return is_message(part) or is_supported(Path(name))
+
+
+def attached_depth(msg: email.message.EmailMessage, limit: int = HOSTILE_DEPTH) -> int:
+    """How deep attached messages nest inside ``msg`` (0: none), counted up to ``limit``.
+
+    Each level is parsed as :func:`attachment_tree` would parse it; at most
+    :data:`MAX_ATTACHMENTS` attached messages are opened, so a wide tree costs no more than
+    a deep one.
+    """
+    deepest = 0
+    budget = MAX_ATTACHMENTS
+
+    def go(m: email.message.EmailMessage, depth: int) -> None:
+        nonlocal deepest, budget
+        deepest = max(deepest, depth)
+        if depth >= limit:
+            return
+        for part in message_parts(m).attachments:
+            if deepest >= limit or budget <= 0:
+                return
+            if is_message(part):
+                budget -= 1
+                inner = inner_message(part)
+                if inner is not None:
+                    go(inner, depth + 1)
+
+    go(msg, 0)
+    return deepest
 
 
 def attachment_tree(data: bytes) -> AttachmentTree:

@@ -24,8 +24,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from loaders.attachments import (
+    HOSTILE_DEPTH,
     MAX_ATTACHMENTS,
     MAX_DEPTH,
+    attached_depth,
     attachment_name,
     message_parts,
     parse_message,
@@ -146,6 +148,13 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
         raise DocumentLoadError(f"{path.name}: {exc.reason}", exc.kind) from None
     if msg is None or not any(msg.get(k) for k in ("From", "To", "Subject", "Date")):
         raise DocumentLoadError(f"{path.name}: not an e-mail message (no headers)", "corrupt")
+    if attached_depth(msg) >= HOSTILE_DEPTH:
+        raise DocumentLoadError(
+            f"{path.name}: attached messages nested {HOSTILE_DEPTH} or more levels deep: "
+            f"refused as hostile (a real message does not nest this deep; up to {MAX_DEPTH} "
+            "levels are read)",
+            kind="unsafe",
+        )
     composer = _Composer(path.name)
     try:
         composer.message(msg)

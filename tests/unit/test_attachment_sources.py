@@ -295,3 +295,19 @@ def test_an_attachment_whose_name_is_no_file_name_still_loads(name: str) -> None
     got_name, member = read_attachment(data, att.positions)
     doc = load_attachment(got_name, member)
     assert "Quarterly figures are up." in doc.text
+
+
+def test_a_message_nested_hostile_deep_fails_unsafe_and_a_deep_one_is_read(tmp_path: Path) -> None:
+    from loaders.attachments import HOSTILE_DEPTH
+    from loaders.base import DocumentLoadError
+    from loaders.registry import load_file
+
+    hostile = tmp_path / "hostile.eml"
+    hostile.write_bytes(bytes(nested_message(40)))
+    with pytest.raises(DocumentLoadError, match=f"nested {HOSTILE_DEPTH} or more") as err:
+        load_file(hostile)
+    assert err.value.kind == "unsafe"
+    # deeper than the reading cap but short of hostile: read, with its first levels
+    deep = tmp_path / "deep.eml"
+    deep.write_bytes(bytes(nested_message(HOSTILE_DEPTH - 1)))
+    assert load_file(deep).text
