@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.hostile_files [--only NAME ...] [--no-progress]
-        [--out benchmarks/out]
+        [--out benchmarks/out] [--server]
 
 For each hostile file of issue 32 (``tests/support/hostile.py``, :data:`HOSTILE`: zip bombs,
 entity expansion, a million-row sheet and CSV, a password-protected Office file, a corrupt
@@ -28,6 +28,11 @@ alone: that difference is the memory the hostile file itself costs.
 Writes ``benchmarks/out/hostile_files.{json,md}`` and the result file
 ``benchmarks/results/hostile_files.json`` (table ``memory``). Not a test: nothing here
 asserts.
+
+With ``--server``, each file is uploaded through ``POST /documents`` to a fresh ``citerag
+serve`` instead (:mod:`benchmarks.hostile_server`): the upload's HTTP status, the final
+state, whether the server keeps serving and how far its processes' memory grows; result
+``benchmarks/results/hostile_files_server.json`` (table ``server``).
 """
 
 from __future__ import annotations
@@ -251,6 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="*", help="hostile file names to run (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out")
+    p.add_argument(
+        "--server",
+        action="store_true",
+        help="upload each file to a running `citerag serve` instead (benchmarks.hostile_server)",
+    )
     p.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--parse", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
@@ -264,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         known = ", ".join(h.name for h in everything)
         p.error(f"--only names files of {known}; got {args.only}")
     cases: list[Hostile | None] = [None, *chosen, None]
+    if args.server:
+        return server_main(cases, args)
     runs = []
     with tempfile.TemporaryDirectory(prefix="citerag-hostile-") as tmp:
         for i, hostile in enumerate(tqdm(cases, desc="ingest runs", disable=args.no_progress)):
@@ -282,6 +294,29 @@ def main(argv: list[str] | None = None) -> int:
         log("--only: a partial run; the result file is not written")
         return 0
     write_result("hostile_files", {"memory": memory_table(runs, base, parse_base)}, data)
+    return 0
+
+
+def server_main(cases: list[Hostile | None], args: argparse.Namespace) -> int:
+    """``--server``: upload each file to a fresh ``citerag serve``; result
+    ``hostile_files_server`` (table ``server``)."""
+    from tqdm import tqdm
+
+    from benchmarks.hostile_server import build_index, run_server_case, server_markdown
+
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="citerag-hostile-server-") as tmp:
+        index = build_index(Path(tmp) / "ordinary", _ordinary)
+        for i, hostile in enumerate(tqdm(cases, desc="server runs", disable=args.no_progress)):
+            r = run_server_case(Path(tmp) / f"{i:02d}", index, hostile)
+            log(f"{r['name']}: {r.get('http', '')} {r.get('status', '')}, {r['peak_mib']:.0f} MiB")
+            runs.append(r)
+    md, tables = server_markdown(runs, _size)
+    write(args.out, "hostile_files_server", {"runs": runs}, md)
+    if args.only:
+        log("--only: a partial run; the result file is not written")
+        return 0
+    write_result("hostile_files_server", tables, {"runs": runs})
     return 0
 
 
