@@ -42,8 +42,7 @@ from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
-from loaders.row_text import row_span, row_statement, scored_texts
-from loaders.sentences import sentence_spans
+from loaders.row_text import row_sentence_spans, row_span, row_statement, scored_texts
 
 log = logging.getLogger(__name__)
 
@@ -315,7 +314,7 @@ class ExtractiveAnswerer:
         if got is not None and len(got[0]):
             return got[0], np.asarray(got[1], dtype=np.float32)
         content = passage.candidate.content
-        spans = sentence_spans(content) or [(0, len(content))]
+        spans = row_sentence_spans(content, passage.candidate.meta) or [(0, len(content))]
         vecs = self.embeddings.embed_documents(scored_texts(content, spans, passage.candidate.meta))
         return spans, np.asarray(vecs, dtype=np.float32)
 

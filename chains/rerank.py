@@ -29,8 +29,7 @@ from langchain_core.embeddings import Embeddings
 from chains.candidates import Candidate
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
-from loaders.row_text import scored_texts
-from loaders.sentences import sentence_spans
+from loaders.row_text import row_sentence_spans, scored_texts
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +140,9 @@ class SentenceReranker:
             texts: list[str] = []
             spans_by: dict[int, list[tuple[int, int]]] = {}
             for i in missing:
-                spans = sentence_spans(cands[i].content) or [(0, len(cands[i].content))]
+                spans = row_sentence_spans(cands[i].content, cands[i].meta) or [
+                    (0, len(cands[i].content))
+                ]
                 spans_by[i] = spans
                 texts.extend(scored_texts(cands[i].content, spans, cands[i].meta))
             vecs = np.asarray(self.embeddings.embed_documents(texts), dtype=np.float32)

@@ -16,10 +16,12 @@ answerer's checks read it; the quote stays ``content[start:end]``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from loaders.base import ROW_SEP, Table
+from loaders.sentences import sentence_spans
 
 #: The chunk metadata key holding ``[[start, end, text], ...]`` (spans within ``content``).
 ROW_TEXT_KEY = "row_text"
@@ -110,3 +112,41 @@ def row_statement(meta: Mapping[str, Any] | None, start: int, end: int) -> str |
         if int(row[0]) == start and int(row[1]) == end and len(row) > 3 and row[3]:
             return str(row[3])
     return None
+
+
+def row_sentence_spans(
+    content: str, meta: Mapping[str, Any] | None, min_chars: int | None = None
+) -> list[tuple[int, int]]:
+    """A chunk's sentence spans, cut where a table row begins or ends.
+
+    The sentence rule (:func:`loaders.sentences.sentence_spans`) ends a sentence at
+    punctuation, and a table's lines have none: ``Bristol and Bath Tuesday Monday 12:00 Own
+    van`` and ``London Wednesday Monday 16:00 DPD`` read as one sentence, scored as plain
+    text, so the London row is never a sentence of its own with its column names. Each
+    recorded row (:data:`ROW_TEXT_KEY`) crossed by a span cuts it at the row's edges; spans
+    inside a row, and every span of a chunk without rows, are left as they are.
+
+    Args:
+        content: The chunk's own words.
+        meta: The chunk's metadata (``None`` or without rows: the sentence spans).
+        min_chars: Passed to :func:`~loaders.sentences.sentence_spans` (its default if
+            ``None``).
+
+    Returns:
+        Non-overlapping spans in order, each stripped of surrounding whitespace.
+    """
+    spans = sentence_spans(content) if min_chars is None else sentence_spans(content, min_chars)
+    rows = [(int(r[0]), int(r[1])) for r in (meta or {}).get(ROW_TEXT_KEY) or []]
+    if not rows:
+        return spans
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        cuts = sorted({x for r0, r1 in rows if r0 < e and s < r1 for x in (r0, r1) if s < x < e})
+        edges = [s, *cuts, e]
+        for a, b in itertools.pairwise(edges):
+            piece = content[a:b]
+            lead = len(piece) - len(piece.lstrip())
+            trail = len(piece) - len(piece.rstrip())
+            if b - trail > a + lead:
+                out.append((a + lead, b - trail))
+    return out

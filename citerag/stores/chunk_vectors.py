@@ -34,8 +34,7 @@ from langchain_core.embeddings import Embeddings
 
 from citerag.embeddings import embed_texts, release_memory, span_pooler
 from citerag.stores.contract import SentenceVectors
-from loaders.row_text import scored_texts
-from loaders.sentences import sentence_spans
+from loaders.row_text import row_sentence_spans, scored_texts
 
 #: Sentence vectors pooled from the chunk's own encoder pass.
 CONTEXTUAL = "contextual"
@@ -172,7 +171,7 @@ def _embed_chunks(
     t0 = time.perf_counter()
     contents = [str(d.metadata.get("content", d.page_content)) for d in documents]
     metas = [d.metadata for d in documents]
-    sent_spans = [sentence_spans(c) for c in contents]
+    sent_spans = [row_sentence_spans(c, m) for c, m in zip(contents, metas, strict=True)]
     whole = [
         len(spans) == 1 and _is_whole(c, spans[0])
         for c, spans in zip(contents, sent_spans, strict=True)

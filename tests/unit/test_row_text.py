@@ -140,3 +140,31 @@ def test_a_quoted_row_is_stated_with_its_column_names() -> None:
     # an index built before rows recorded their statement: the quote is said as it is
     assert row_statement({ROW_TEXT_KEY: [record[:3]]}, start, end) is None
     assert row_statement(None, start, end) is None
+
+
+def test_sentence_spans_are_cut_at_table_rows() -> None:
+    from loaders.row_text import ROW_TEXT_KEY, row_sentence_spans
+    from loaders.sentences import sentence_spans
+
+    content = (
+        "Delivery schedule.\n"
+        "Bristol and Bath Tuesday Monday 12:00 Own van\n"
+        "London Wednesday Monday 16:00 DPD\n"
+        "Orders after the cut-off go a week later."
+    )
+    bristol = content.index("Bristol")
+    london = content.index("London")
+    rows = [
+        [bristol, content.index("\nLondon"), "Bristol and Bath — Delivery day: Tuesday", ""],
+        [london, content.index("\nOrders"), "London — Delivery day: Wednesday", ""],
+    ]
+    # the sentence rule alone reads the two rows (no punctuation) as one sentence
+    assert any("Own van\nLondon" in content[s:e] for s, e in sentence_spans(content))
+    spans = row_sentence_spans(content, {ROW_TEXT_KEY: rows})
+    texts = [content[s:e] for s, e in spans]
+    assert "London Wednesday Monday 16:00 DPD" in texts
+    assert "Bristol and Bath Tuesday Monday 12:00 Own van" in texts
+    assert all(t == t.strip() and t for t in texts)
+    assert texts[-1] == "Orders after the cut-off go a week later."
+    # no rows: the sentence rule's spans, unchanged
+    assert row_sentence_spans(content, None) == sentence_spans(content)
