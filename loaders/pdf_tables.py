@@ -32,14 +32,11 @@ fragments or words into pieces.
 from __future__ import annotations
 
 import itertools
-import logging
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from loaders.blocks import TableRow
-
-log = logging.getLogger(__name__)
 
 #: A value column needs cells on at least this many lines of the page.
 MIN_COLUMN_ROWS = 3

@@ -114,9 +114,7 @@ def row_statement(meta: Mapping[str, Any] | None, start: int, end: int) -> str |
     return None
 
 
-def row_sentence_spans(
-    content: str, meta: Mapping[str, Any] | None, min_chars: int | None = None
-) -> list[tuple[int, int]]:
+def row_sentence_spans(content: str, meta: Mapping[str, Any] | None) -> list[tuple[int, int]]:
     """A chunk's sentence spans, cut where a table row begins or ends.
 
     The sentence rule (:func:`loaders.sentences.sentence_spans`) ends a sentence at
@@ -129,13 +127,11 @@ def row_sentence_spans(
     Args:
         content: The chunk's own words.
         meta: The chunk's metadata (``None`` or without rows: the sentence spans).
-        min_chars: Passed to :func:`~loaders.sentences.sentence_spans` (its default if
-            ``None``).
 
     Returns:
         Non-overlapping spans in order, each stripped of surrounding whitespace.
     """
-    spans = sentence_spans(content) if min_chars is None else sentence_spans(content, min_chars)
+    spans = sentence_spans(content)
     rows = [(int(r[0]), int(r[1])) for r in (meta or {}).get(ROW_TEXT_KEY) or []]
     if not rows:
         return spans

@@ -22,7 +22,7 @@ import logging
 from citerag.index.plan import CollectedSource
 from loaders.attachments import attachment_tree
 from loaders.pipeline import AttachedTo, SourceFile
-from loaders.registry import MAX_FILE_BYTES
+from loaders.registry import read_document_bytes
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +43,7 @@ def attachment_sources(message: CollectedSource) -> list[CollectedSource]:
     """
     src = message.file
     try:
-        if src.path.stat().st_size > MAX_FILE_BYTES:
-            return []
-        data = src.path.read_bytes()
-        tree = attachment_tree(data)
+        tree = attachment_tree(read_document_bytes(src.path))
     except Exception as exc:  # unreadable or malformed: the message's own parse says why
         log.debug("attachments of %s not collected: %s", src.source, exc)
         return []
