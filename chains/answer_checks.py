@@ -1040,6 +1040,88 @@ def _contrast_words(text: str) -> list[str]:
     return tokenize(text)
 
 
+_YEAR_WORD = re.compile(r"^(?:fy)?(1[0-9]{3}|20[0-9]{2})$")
+_YEAR_RANGE = re.compile(
+    r"\b(?:FY)?(1\d{3}|20\d{2})\s?(?:[–/-]|to|until|through|and)\s?(?:FY)?(1\d{3}|20\d{2}|\d{2})\b",
+    re.IGNORECASE,
+)
+_MEASURED = re.compile(r"(?<![\w.,/])(\d+(?:[.,]\d+)*)\s?(%|[°º˚]\s?[CF]\b|[A-Za-z]+)")
+_ASKED_UNIT = re.compile(r"\bhow (?:many|much|long|old|far|often)\s+(\w+)(?:\s+(\w+))?", re.I)
+
+
+def _years(words: Iterable[str]) -> set[int]:
+    """The years among lower-case words (``"2024"``, ``"fy2024"``)."""
+    return {int(m.group(1)) for w in words if (m := _YEAR_WORD.match(w))}
+
+
+def _year_spans(text: str) -> list[tuple[int, int]]:
+    """Year ranges a text states ("2019–2021", "FY2023/24", "between 2010 and 2015")."""
+    out = []
+    for m in _YEAR_RANGE.finditer(text):
+        a, b = int(m.group(1)), m.group(2)
+        end = int(b) if len(b) == 4 else a // 100 * 100 + int(b)
+        if end > a:
+            out.append((a, end))
+    return out
+
+
+def _measured(text: str) -> set[tuple[str, str]]:
+    """``(number, unit)`` pairs of a text: a number and the unit word or sign after it
+    ("20 °C" -> ``("20", "°c")``, "3 days" -> ``("3", "day")``); years are left out."""
+    out = set()
+    for m in _MEASURED.finditer(text):
+        number = m.group(1).replace(",", "")
+        unit = re.sub(r"^[°º˚]\s?", "°", m.group(2).lower())
+        if _YEAR_WORD.match(number) or unit in GENERIC or len(unit) > 20:
+            continue
+        unit = {"c": "°c", "f": "°f"}.get(unit, unit)
+        out.add((number, stem(unit) if unit[0].isalpha() else unit))
+    return out
+
+
+def numbered_problem(question: str, sentence: str) -> str | None:
+    """Why a sentence stating another year or another quantity of the same unit cannot answer
+    a wh-question, or ``None``.
+
+    "How many units did Scotland sell in *2023*?" is not answered by "Scotland sold 7,480
+    units in *2024*", nor "what is the extraction rate at *20 °C*?" by "20 litres a day at
+    *30 °C*": the question names a year (or a number with its unit) the sentence does not
+    state, and the sentence states another year (another number of that unit) instead; a
+    range of years that contains the asked year states it ("2019–2021"). Only wh-questions
+    are checked: "is the warranty 3 years?" is answered by "the warranty lasts 2 years".
+    The unit a question asks for ("how many *days*") is the answer's, not a condition.
+
+    Args:
+        question: The question text.
+        sentence: The sentence that would be quoted.
+    """
+    if not is_question(question) or not _WH.search(question):
+        return None
+    q_words, s_words = tokenize(question), tokenize(sentence)
+    s_years = _years(s_words)
+    asked = _years(q_words)
+    if s_years and asked and not asked & s_years:
+        spans = _year_spans(sentence)
+        for y in sorted(asked):
+            if not any(a <= y <= b for a, b in spans):
+                other = min(s_years - asked, key=lambda x: abs(x - y))
+                return (
+                    f"the question asks about {y}, and the quoted sentence states {other} instead"
+                )
+    asked_units = {stem(w.lower()) for m in _ASKED_UNIT.finditer(question) for w in m.groups() if w}
+    stated = _measured(sentence)
+    for number, unit in sorted(_measured(question)):
+        if unit in asked_units or (number, unit) in stated:
+            continue
+        others = sorted(n for n, u in stated if u == unit and n != number)
+        if others:
+            return (
+                f"the question asks about {number} {unit}, and the quoted sentence states "
+                f"{others[0]} {unit} instead"
+            )
+    return None
+
+
 def contrast_problem(question: str, sentence: str) -> str | None:
     """Why a sentence stating the opposite of what the question asks cannot answer it, or
     ``None``.
@@ -1083,7 +1165,7 @@ def contrast_problem(question: str, sentence: str) -> str | None:
             if counted and (after is None or j + 1 >= len(s_words) or s_words[j + 1] != after):
                 continue
             return f"the question asks about {t!r}, and the quoted sentence states {u!r} instead"
-    return None
+    return numbered_problem(question, sentence)
 
 
 # ------------------------------------------------------------------------------------------
@@ -1248,14 +1330,73 @@ def fold(word: str) -> str:
     return "".join(c for c in out if not unicodedata.combining(c))
 
 
+#: Endings that make a place's adjective or people from its name ("Kenya" / "Kenyan",
+#: "China" / "Chinese", "Paris" / "Parisian", "West" / "Western").
+_NAME_ENDINGS = ("ians", "ian", "ans", "an", "ese", "ish", "ic", "ern", "erners", "erner", "i")
+
+
+def derived_name(a: str, b: str) -> bool:
+    """Whether one name is the other with an ending of :data:`_NAME_ENDINGS` (a final vowel
+    of the shorter may drop: "Canada" / "Canadian"); the shorter keeps four letters or
+    more."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(a) < 4 or a == b:
+        return a == b
+    for base in (a, a[:-1] if a[-1] in "aeiouy" else a):
+        if len(base) >= 4 and b.startswith(base) and b[len(base) :] in _NAME_ENDINGS:
+            return True
+    return False
+
+
+def misspelt_name(a: str, b: str) -> bool:
+    """Whether two names of five letters or more with the same first letter differ by one
+    inserted, deleted or substituted letter or two swapped neighbours ("Hamaz" / "Hamza",
+    "Datnet" / "Datanet")."""
+    if min(len(a), len(b)) < 5 or a[0] != b[0]:
+        return False
+    if one_edit_apart(a, b):
+        return True
+    if len(a) != len(b):
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return (
+        len(diff) == 2
+        and diff[1] == diff[0] + 1
+        and a[diff[0]] == b[diff[1]]
+        and (a[diff[1]] == b[diff[0]])
+    )
+
+
+@functools.cache
+def name_forms() -> Mapping[str, frozenset[str]]:
+    """Each listed name's other forms (``chains/name_forms.json``): ``"chinese"`` ->
+    ``{"china", "prc"}``, ``"dutch"`` -> ``{"netherlands", "holland"}``; folded, lower case."""
+    from importlib import resources
+
+    data = json.loads(
+        resources.files("chains").joinpath("name_forms.json").read_text(encoding="utf-8")
+    )
+    out: dict[str, set[str]] = {}
+    for group in data["groups"]:
+        forms = {fold(w.lower()) for w in group}
+        for w in forms:
+            out.setdefault(w, set()).update(forms - {w})
+    return MappingProxyType({k: frozenset(v) for k, v in out.items()})
+
+
 def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm]:
-    """Focus terms with no occurrence in ``text``, allowing inflections, typos and acronyms.
+    """Focus terms with no occurrence in ``text``, allowing inflections, typos, acronyms and
+    the listed forms of a name.
 
     Words are compared without diacritics (:func:`fold`: "Celeron" / "Céloron"). A term is
     covered when a token of ``text`` equals it, shares its crude :func:`stem`,
     shares its first six letters (terms of six letters or more: "Normans" / "Normandy"), is
     one letter away from it with the same first letter (terms of seven letters or more, a
-    misspelling: "Netonian" / "Newtonian"), or, for a term written in capitals in the
+    misspelling: "Netonian" / "Newtonian"), is another form of the same name
+    (:func:`name_forms`: "Dutch" / "Netherlands"; for a name, also :func:`derived_name`:
+    "Chinese" / "China", and :func:`misspelt_name`: "Hamaz" / "Hamza"), or, for a term
+    written in capitals in the
     question (an acronym), spells the initials of capitalised words of ``text`` ("WSE" /
     "Warsaw Stock Exchange").
 
@@ -1274,6 +1415,10 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
         if t in toks or stem(t) in stems or (len(t) >= 6 and t[:6] in prefixes):
             continue
         if len(t) >= 7 and any(u[0] == t[0] and one_edit_apart(t, u) for u in long_toks):
+            continue
+        if not toks.isdisjoint(name_forms().get(t, ())):
+            continue
+        if ft.entity and any(derived_name(t, u) or misspelt_name(t, u) for u in toks):
             continue
         if ft.acronym and 2 <= len(t) <= 6:
             initials = acronyms_in(text) if initials is None else initials

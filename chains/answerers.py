@@ -360,34 +360,59 @@ class ExtractiveAnswerer:
         return np.asarray(out, dtype=np.float32).reshape(len(words), -1)
 
     def _focus_reason(
-        self, terms: list[checks.FocusTerm], sentence: _Sentence, cache: dict[int, list[str]]
+        self,
+        terms: list[checks.FocusTerm],
+        sentence: _Sentence,
+        cache: dict[tuple[int, str], list[str]],
     ) -> str | None:
-        """Why the sentence's passage misses an essential focus term, or ``None``."""
+        """Why the sentence's passage misses an essential focus term, or ``None``.
+
+        A table row is a record of its own: its context is the row as stated with its
+        table's title and column names (and the passage's document, section and page), not
+        the other rows around it, so the row of the Japanese supplier does not answer a
+        question about the Chinese one because the Chinese supplier's row is in the same
+        passage.
+        """
         n = sentence.passage.number
-        if n not in cache:
+        key = (n, sentence.text if sentence.stated else "")
+        if key not in cache:
             cand = sentence.passage.candidate
-            context = f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
+            if sentence.stated:
+                context = f"{sentence.stated}\n{_where(sentence.passage)}"
+            else:
+                context = (
+                    f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
+                )
             missing = checks.lexically_uncovered(terms, context)
             # names only (no share of the weight makes a common word essential) unless the
             # whole focus check is on
             share = self.focus_share if self.focus_check else math.inf
             missing = checks.essential(terms, missing, share, self.focus_unseen)
-            cache[n] = [t.term for t in self._unparaphrased(missing, context)]
-        gone = [t for t in terms if t.term in cache[n]]
+            cache[key] = [t.term for t in self._unparaphrased(missing, context)]
+        gone = [t for t in terms if t.term in cache[key]]
         return checks.focus_problem(gone)
 
     def _unparaphrased(self, missing: list[checks.FocusTerm], text: str) -> list[checks.FocusTerm]:
-        """The terms of ``missing`` with no word of ``text`` at cosine >= ``focus_similarity``."""
-        if not missing:
-            return []
+        """The terms of ``missing`` with no word of ``text`` at cosine >= ``focus_similarity``.
+
+        A name (:attr:`~chains.answer_checks.FocusTerm.entity`) has no paraphrase: the words
+        nearest to a name are neighbouring names ("Kenya" / "Africa", "Scotland" /
+        "Britain"), not the same one; its other spellings are listed
+        (:func:`chains.answer_checks.name_forms`), and :func:`lexically_uncovered` has
+        already tried them.
+        """
+        common = [t for t in missing if not t.entity]
+        if not common:
+            return list(missing)
         words = [t for t in dict.fromkeys(tokenize(text)) if not t.isdigit()]
         ctx_vecs = self._vectors(words) if words else np.zeros((0, 1), np.float32)
-        term_vecs = self._vectors([t.term for t in missing])
-        return [
-            t
-            for t, v in zip(missing, term_vecs, strict=True)
-            if not checks.paraphrased(v, ctx_vecs, self.focus_similarity)
-        ]
+        term_vecs = self._vectors([t.term for t in common])
+        near = {
+            t.term
+            for t, v in zip(common, term_vecs, strict=True)
+            if checks.paraphrased(v, ctx_vecs, self.focus_similarity)
+        }
+        return [t for t in missing if t.term not in near]
 
     def _degrees(self, terms: list[checks.FocusTerm], text: str) -> dict[str, float]:
         """Degree (0..1) of each focus term ``text`` lacks lexically: its closest paraphrase."""
@@ -403,7 +428,10 @@ class ExtractiveAnswerer:
             self.coverage_floor,
             self.focus_similarity,
         )
-        return {t.term: float(d) for t, d in zip(missing, degrees, strict=True)}
+        # a name has no paraphrase (see _unparaphrased)
+        return {
+            t.term: 0.0 if t.entity else float(d) for t, d in zip(missing, degrees, strict=True)
+        }
 
     def coverage(
         self,
@@ -471,7 +499,7 @@ class ExtractiveAnswerer:
         question: str,
         sentence: _Sentence,
         terms: list[checks.FocusTerm],
-        cache: dict[int, list[str]],
+        cache: dict[tuple[int, str], list[str]],
         passages: Sequence[Passage] = (),
         coverage_cache: dict[str, dict[str, float]] | None = None,
     ) -> tuple[str, str] | None:
@@ -604,7 +632,7 @@ class ExtractiveAnswerer:
             )
         wants_terms = self.focus_check or self._names_apply(question) or self.focus_coverage > 0
         terms = checks.focus_terms(question, self._idf(question)) if wants_terms else []
-        focus_cache: dict[int, list[str]] = {}
+        focus_cache: dict[tuple[int, str], list[str]] = {}
         coverage_cache: dict[str, dict[str, float]] = {}
         best = safe[0].score
         first_problem: str | None = None

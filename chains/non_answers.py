@@ -28,6 +28,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from loaders.row_text import row_span
 from loaders.sentences import is_label_line
 
 #: ``label`` is a marker with no words of its own (``A:`` on its own line).
@@ -161,6 +162,8 @@ def non_answer(
         return "heading"  # a Markdown heading
     if not is_heading_text(text):
         return None
+    if row_span(meta, start, end) == (start, end):
+        return None  # a recorded table row of words ("Fujian Cloud Tea  China  Prepaid")
     if is_label_line(content, start, end):
         return "heading"
     at_end = not content[end:].strip()

@@ -300,9 +300,11 @@ class RAGConfig:
     focus_names_check: bool = knob(
         "focus_names_check" in DEFAULT_RULES,
         "extractive answerer: the names half of `focus_check`, for questions: refused when a "
-        "name or acronym the question asks about is neither in the quoted sentence's passage "
-        "or header (or a misspelling, an inflection, the initials) nor has a word there with "
-        "cosine ≥ 0.7",
+        "name or acronym the question asks about is not in the quoted sentence's passage or "
+        "header (a table row: the row with its column names), allowing a misspelling, an "
+        "inflection, the initials, a derived form (`Chinese` / `China`) and the forms listed "
+        "in `chains/name_forms.json` (`Dutch` / `Netherlands`); never an embedding neighbour "
+        "(`Kenya` / `Africa`)",
         "bool",
         client="opt-in",
     )
@@ -326,8 +328,10 @@ class RAGConfig:
     contrast_check: bool = knob(
         "contrast_check" in DEFAULT_RULES,
         "extractive answerer: a question naming one of two words that exclude each other "
-        "(`less` / `more`, `Tuesday` / `Wednesday`, `18th` / `19th`; "
+        "(`less` / `more`, `Tuesday` / `Wednesday`, `18th` / `19th`, `Q1` / `Q2`; "
         "`chains/contrast_terms.json`) is refused when the quoted sentence states the other "
+        "instead; a wh-question naming a year or a number with its unit (`in 2023`, "
+        "`at 20 °C`) when the sentence states another year or another number of that unit "
         "instead",
         "bool",
         client="opt-in",

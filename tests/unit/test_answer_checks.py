@@ -550,7 +550,7 @@ def test_contrast_lexicon_lists_single_words_and_their_forms():
 
     data = json.loads(resources.files("chains").joinpath("contrast_terms.json").read_text())
     words = [w for p in data["pairs"] for w in p] + [w for c in data["classes"].values() for w in c]
-    assert all(w == w.lower() and w.isalpha() for w in words)
+    assert all(w == w.lower() and w.isalnum() and w[0].isalpha() for w in words)
     assert set(data["counted"]) <= set(data["classes"])
     lexicon = checks.contrast_lexicon()
     for word in ("may", "march", "spring", "last", "net", "great"):
@@ -795,3 +795,68 @@ def test_graded_focus_rule_accepts_a_paraphrase_and_a_term_defined_elsewhere_in_
     assert _answer(q, ps, 0.6).block["insufficient_evidence"] is False
     # without that chunk the same sentence covers too little
     assert _answer(q, ps[:1], 0.6).block["insufficient_evidence"] is True
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "asked", "stated"),
+    [
+        ("How many units did Scotland sell in Q1?", "Scotland Q2 6,150 80,300", "'q1'", "'q2'"),
+        ("What was the margin in H1?", "The margin in H2 was 12 %.", "'h1'", "'h2'"),
+        (
+            "How many units did Scotland sell in 2023?",
+            "Scotland sold 7,480 units in 2024.",
+            "2023",
+            "2024",
+        ),
+        ("What was FY2022 revenue?", "FY2024 revenue was $5m.", "2022", "2024"),
+        (
+            "What is the extraction rate at 20 °C?",
+            "Extraction rate 20 litres per day at 30 °C and 80 % humidity",
+            "20 °c",
+            "30 °c",
+        ),
+        ("Which setting is for 3 cups?", "Use setting 2 for 2 cups.", "3 cup", "2 cup"),
+    ],
+)
+def test_contrast_catches_another_period_or_quantity(question, sentence, asked, stated):
+    reason = checks.contrast_problem(question, sentence)
+    assert reason is not None
+    assert f"asks about {asked}" in reason and f"states {stated}" in reason
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # a yes/no question is answered by the other number
+        ("Is the warranty 3 years?", "The warranty lasts 2 years."),
+        ("Did Scotland sell more in 2023?", "Scotland sold 7,480 units in 2024."),
+        # a range of years contains the one asked about
+        ("What happened in 2020?", "Between 2019 and 2021 the mill was closed."),
+        ("What was revenue in 2023?", "Revenue for FY2022/23 was $4m."),
+        # the year asked about is stated beside another
+        ("What was revenue in 2023?", "FY2024 revenue was $5m, against $4m in FY2023."),
+        # the unit the question asks for is the answer's
+        ("How many days after 5 days does it stop?", "It stops 3 days later."),
+        # the asked quantity is there
+        ("What is the extraction rate at 30 °C?", "20 litres per day at 30 °C."),
+        # a sentence with no year or no quantity of that unit
+        ("What was revenue in 2023?", "Revenue rose on higher volumes."),
+        ("What is the rate at 20 °C?", "The rate is 20 litres a day."),
+    ],
+)
+def test_contrast_accepts_the_period_or_quantity_asked_about(question, sentence):
+    assert checks.contrast_problem(question, sentence) is None
+
+
+def test_a_name_is_covered_by_its_listed_forms_only():
+    terms = checks.focus_terms("Do we pay the Chinese supplier in advance?")
+    assert [t.term for t in checks.lexically_uncovered(terms, "Fujian Tea, China, prepaid")] == [
+        "pay",
+        "supplier",
+        "advance",
+    ]
+    forms = checks.name_forms()
+    assert "netherlands" in forms["dutch"] and "dutch" in forms["holland"]
+    assert "africa" not in forms["kenya"]  # a neighbouring name is another name
+    kenya = [t for t in checks.focus_terms("Who is our supplier in Kenya?") if t.entity]
+    assert checks.lexically_uncovered(kenya, "Cape Rooibos Growers, South Africa") == kenya

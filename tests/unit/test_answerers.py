@@ -89,7 +89,7 @@ def test_numbers_may_be_spread_over_passages_or_in_their_headers():
 
 
 def test_check_can_be_turned_off():
-    raw = ExtractiveAnswerer(Unit(), require_question_numbers=False).generate(
+    raw = ExtractiveAnswerer(Unit(), require_question_numbers=False, contrast_check=False).generate(
         "What was total revenue in 2022?", [passage(1, "Total revenue for 2025 was £412,860.")], []
     )
     block = parse_output(raw).block
@@ -272,7 +272,9 @@ def test_measure_check_refuses_a_number_of_another_kind_and_quotes_the_one_with_
     assert not says_insufficient(
         parse_output(ExtractiveAnswerer(Unit(), measure_check=False).generate(q, [gift], []))
     )
-    height = passage(2, "At 237 metres, the palace is the tallest building in Poland.")
+    height = passage(
+        2, "At 237 metres, the Palace of Culture and Science is the tallest building in Poland."
+    )
     raw = ExtractiveAnswerer(Unit(), measure_check=True, check_margin=0.5).generate(
         q, [gift, height], []
     )
@@ -450,3 +452,45 @@ def test_header_units_move_after_their_values():
         "LB-2 — Weight: 6.5 kg; Capacity: 1.8 litres"
     )
     assert header_units("Total revenue — 2025: 412,860") == "Total revenue — 2025: 412,860"
+
+
+def test_a_name_has_no_paraphrase_but_a_common_word_does():
+    # Unit embeds every word alike: every word is a "paraphrase" of every other
+    answerer = ExtractiveAnswerer(Unit())
+    ps = [passage(1, "Our rooibos supplier in South Africa is Cape Growers.")]
+    parsed = parse_output(answerer.generate("Who is our tea supplier in Kenya?", ps, []))
+    assert says_insufficient(parsed) and "'kenya'" in parsed.block["reason"]
+    # a listed form of the name is the name
+    ps = [passage(1, "Our tea supplier in China is Fujian Cloud Tea.")]
+    assert quoted(answerer.generate("Who is our Chinese tea supplier?", ps, []), ps)
+
+
+def test_a_table_row_is_checked_by_itself_not_by_its_neighbours():
+    from loaders.row_text import ROW_TEXT_KEY
+
+    rows = [
+        (
+            "Fujian Cloud Tea,China,Prepaid",
+            "Supplier: Fujian Cloud Tea; Country: China; Terms: Prepaid",
+        ),
+        (
+            "Kagoshima Green,Japan,45 days",
+            "Supplier: Kagoshima Green; Country: Japan; Terms: 45 days",
+        ),
+    ]
+    content = "Supplier,Country,Terms\n" + "\n".join(r for r, _ in rows)
+    spans, start = [], len("Supplier,Country,Terms\n")
+    for row, stated in rows:
+        spans.append([start, start + len(row), f"Suppliers — {stated}", stated])
+        start += len(row) + 1
+    meta = {
+        "content": content,
+        "doc_name": "suppliers.csv",
+        "block_type": "table_row",
+        ROW_TEXT_KEY: spans,
+    }
+    p = Passage(1, Candidate("k1", Document(page_content=content, metadata=meta)))
+    raw = ExtractiveAnswerer(Unit(), margin=1.0).generate(
+        "What are the payment terms of our Chinese supplier?", [p], []
+    )
+    assert quoted(raw, [p]) == [rows[0][0]]  # the Japanese row is not quoted beside it

@@ -130,3 +130,14 @@ def test_only_questions_and_headings_match_then_the_answerer_refuses():
     block = json.loads(raw.split("<summary>")[1].split("</summary>")[0])
     assert block["insufficient_evidence"] is True
     assert "questions, headings" in block["reason"]
+
+
+def test_a_recorded_table_row_of_words_is_not_a_heading():
+    from loaders.row_text import ROW_TEXT_KEY
+
+    content = "Supplier,Country,Terms\nFujian Cloud Tea,China,Prepaid\nKagoshima Green,Japan,Net"
+    start = content.index("Fujian")
+    end = content.index("\nKagoshima")
+    assert na.non_answer(content, start, end) == "heading"  # read as text: a short line
+    row = [start, end, "Suppliers — Supplier: Fujian Cloud Tea", "Supplier: Fujian Cloud Tea"]
+    assert na.non_answer(content, start, end, {ROW_TEXT_KEY: [row]}) is None
