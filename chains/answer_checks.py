@@ -447,7 +447,11 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
             r"ticket|share|retail|purchase|sale) )?(price|cost|fee|fare|salary|wage|rent)"
             r"(?! of (capital|debt|equity|funds))"
             + _HEAD_END
-            + r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b",
+            + r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b"
+            # "is there a charge for reserving a book?", "does delivery cost anything?"
+            r"|\b(is|are|was|were) there (a |an |any )?(extra |additional |booking |late )?"
+            r"(charge|cost|fee|fine)s?\b"
+            r"|\b(do|does|did|will|would) [^?]*\bcost (anything|extra|more)\b",
             re.IGNORECASE,
         ),
     ),
@@ -536,7 +540,8 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             r"penny|shillings?|guineas?|lire|lira|pesos?|roubles?|rubles?|crowns?|dinars?|"
             r"dirhams?|riyals?|shekels?|złoty|zloty|forint|naira|ringgit|rupiah|won|ducats?|"
             r"florins?|livres?|sterling|baht|rand|kron(a|or|er|e)|bucks|quid|crores?|lakhs?|"
-            r"free|free of charge|no charge|no cost|waived|gratis",
+            r"free|free of charge|(no|without) (extra |additional )?(charge|cost|fee)s?|waived|"
+            r"gratis|(costs?|charged?|pay) nothing",
             r"p|c|bn|m",
             # a currency sign (any of Unicode's), or an ISO code as written: "USD1.2 billion"
             rf"[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])({_CURRENCY_CODES})(?![a-z])",
@@ -1002,10 +1007,14 @@ class ContrastLexicon:
         counted: Words that exclude another only before the same word ("the *second* seat"
             / "the *first* seat", not "frames per *second*" / "the *first* man"); numbered
             ordinals ("18th", "19th") are counted too.
+        compounds: Listed hyphenated words ("part-time"), each a pattern matching it written
+            with a hyphen, a space or neither, and the one word it is compared as
+            ("parttime"), and the word as listed.
     """
 
     excludes: Mapping[str, frozenset[str]]
     counted: frozenset[str]
+    compounds: tuple[tuple[re.Pattern[str], str, str], ...] = ()
 
 
 @functools.cache
@@ -1016,7 +1025,13 @@ def contrast_lexicon() -> ContrastLexicon:
     data = json.loads(
         resources.files("chains").joinpath("contrast_terms.json").read_text(encoding="utf-8")
     )
-    groups = [list(p) for p in data["pairs"]] + [list(c) for c in data["classes"].values()]
+    listed = [list(p) for p in data["pairs"]] + [list(c) for c in data["classes"].values()]
+    compounds = tuple(
+        (re.compile(r"\b" + r"[-\s]?".join(map(re.escape, w.split("-"))) + r"\b", re.I), joined, w)
+        for w in sorted({w for g in listed for w in g if "-" in w})
+        if (joined := w.replace("-", ""))
+    )
+    groups = [[w.replace("-", "") for w in g] for g in listed]
     family: dict[str, set[str]] = {}
     for group in groups:
         for w in group:
@@ -1029,14 +1044,19 @@ def contrast_lexicon() -> ContrastLexicon:
                     excludes.setdefault(a, set()).update(family[stem(b)])
     counted = {w for name in data["counted"] for w in data["classes"][name]}
     return ContrastLexicon(
-        MappingProxyType({k: frozenset(v) for k, v in excludes.items()}), frozenset(counted)
+        MappingProxyType({k: frozenset(v) for k, v in excludes.items()}),
+        frozenset(counted),
+        compounds,
     )
 
 
 def _contrast_words(text: str) -> list[str]:
-    """``text``'s lower-case words, contractions spelled out."""
+    """``text``'s lower-case words, contractions spelled out and listed hyphenated words
+    joined ("part-time" and "part time" -> "parttime")."""
     for pattern, spelled in _CONTRACTIONS:
         text = pattern.sub(spelled, text)
+    for pattern, joined, _ in contrast_lexicon().compounds:
+        text = pattern.sub(joined, text)
     return tokenize(text)
 
 
@@ -1100,7 +1120,9 @@ def numbered_problem(question: str, sentence: str) -> str | None:
     q_words, s_words = tokenize(question), tokenize(sentence)
     s_years = _years(s_words)
     asked = _years(q_words)
-    if s_years and asked and not asked & s_years:
+    q_spans = _year_spans(question)  # "between 2010 and 2015" asks about the years between
+    within = any(a <= y <= b for y in s_years for a, b in q_spans)
+    if s_years and asked and not asked & s_years and not within:
         spans = _year_spans(sentence)
         for y in sorted(asked):
             if not any(a <= y <= b for a, b in spans):
@@ -1164,7 +1186,11 @@ def contrast_problem(question: str, sentence: str) -> str | None:
                 continue
             if counted and (after is None or j + 1 >= len(s_words) or s_words[j + 1] != after):
                 continue
-            return f"the question asks about {t!r}, and the quoted sentence states {u!r} instead"
+            written = {joined: w for _, joined, w in lexicon.compounds}
+            return (
+                f"the question asks about {written.get(t, t)!r}, and the quoted sentence "
+                f"states {written.get(u, u)!r} instead"
+            )
     return numbered_problem(question, sentence)
 
 

@@ -154,8 +154,12 @@ def non_answer(
         return "question"
     if _CAPTION.match(core) and len(core.split()) <= CAPTION_WORDS:
         return "caption"
-    if _norm(core) in _labels(meta):
+    labels = _labels(meta)
+    if _norm(core) in labels:
         return "heading"
+    label, colon, value = core.partition(": ")
+    if colon and len(label.split()) <= 3 and _norm(value) in labels:
+        return "heading"  # "Subject: Wholesale price changes": the document's title again
     if "\n" in text.strip() or core.endswith(_TERMINAL):
         return None
     if text.lstrip().startswith("#") and len(core.split()) <= HEADING_WORDS:

@@ -44,6 +44,16 @@ def _line_after(text: str, pos: int) -> str:
     return text[pos : len(text) if end < 0 else end]
 
 
+#: A key/value line: a label of at most five words, a colon, a value ("Payroll and leave:
+#: BrightHR", "Wholesale accounts: 212 (18 new this quarter)").
+_KEY_VALUE = re.compile(r"^\s*[^\W\d][^:.!?]{0,40}(?<=\w):\s+\S")
+
+
+def _key_value(line: str) -> bool:
+    m = _KEY_VALUE.match(line)
+    return m is not None and len(line[: m.end()].split()) <= 6
+
+
 def is_row_break(before: str, after: str) -> bool:
     """Whether two consecutive lines are rows of one table, so the line break between them
     ends a sentence however long the lines are.
@@ -51,7 +61,8 @@ def is_row_break(before: str, after: str) -> bool:
     Both lines have the same number (at least one) of ``|`` or of tab separators, or the
     same number (at least three) of commas none of which is followed by a space (a CSV
     record: prose puts a space after its commas, and a figure's thousands separator
-    ``1,204`` alone is fewer than three).
+    ``1,204`` alone is fewer than three), or both are key/value lines (``Label: value``, a
+    label of at most five words: a slide's or a form's list of facts).
 
     Args:
         before: The line before the break.
@@ -64,7 +75,7 @@ def is_row_break(before: str, after: str) -> bool:
         if sep == "," and (_COMMA_SPACE.search(before) or _COMMA_SPACE.search(after)):
             continue
         return True
-    return False
+    return _key_value(before) and _key_value(after)
 
 
 def _line_before(text: str, pos: int) -> str:

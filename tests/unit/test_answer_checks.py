@@ -550,7 +550,7 @@ def test_contrast_lexicon_lists_single_words_and_their_forms():
 
     data = json.loads(resources.files("chains").joinpath("contrast_terms.json").read_text())
     words = [w for p in data["pairs"] for w in p] + [w for c in data["classes"].values() for w in c]
-    assert all(w == w.lower() and w.isalnum() and w[0].isalpha() for w in words)
+    assert all(w == w.lower() and w.replace("-", "").isalnum() and w[0].isalpha() for w in words)
     assert set(data["counted"]) <= set(data["classes"])
     lexicon = checks.contrast_lexicon()
     for word in ("may", "march", "spring", "last", "net", "great"):
@@ -833,6 +833,8 @@ def test_contrast_catches_another_period_or_quantity(question, sentence, asked, 
         # a range of years contains the one asked about
         ("What happened in 2020?", "Between 2019 and 2021 the mill was closed."),
         ("What was revenue in 2023?", "Revenue for FY2022/23 was $4m."),
+        # the question asks about a range of years that contains the sentence's
+        ("What happened between 2010 and 2015?", "In 2012 the mill closed."),
         # the year asked about is stated beside another
         ("What was revenue in 2023?", "FY2024 revenue was $5m, against $4m in FY2023."),
         # the unit the question asks for is the answer's
@@ -860,3 +862,28 @@ def test_a_name_is_covered_by_its_listed_forms_only():
     assert "africa" not in forms["kenya"]  # a neighbouring name is another name
     kenya = [t for t in checks.focus_terms("Who is our supplier in Kenya?") if t.entity]
     assert checks.lexically_uncovered(kenya, "Cape Rooibos Growers, South Africa") == kenya
+
+
+def test_a_hyphenated_pair_is_matched_however_it_is_written():
+    reason = checks.contrast_problem(
+        "how many days holiday do part time staff get?",
+        "Full-time staff receive 28 days of paid holiday a year.",
+    )
+    assert reason is not None and "'part-time'" in reason and "'full-time'" in reason
+    both = "Part-time staff get it pro rata; full-time staff 28 days."
+    assert checks.contrast_problem("how many days do part-time staff get?", both) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is there a charge for reserving a book?",
+        "Are there fees for late returns?",
+        "Does delivery cost anything?",
+    ],
+)
+def test_asking_whether_something_costs_asks_for_money(question):
+    assert checks.expected_measure(question) == "money"
+    assert checks.measure_problem(question, "Books are lent for three weeks.") is not None
+    for answer in ("Reservations are free.", "You can reserve at no extra cost.", "It costs 50p."):
+        assert checks.measure_problem(question, answer) is None

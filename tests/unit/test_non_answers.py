@@ -141,3 +141,12 @@ def test_a_recorded_table_row_of_words_is_not_a_heading():
     assert na.non_answer(content, start, end) == "heading"  # read as text: a short line
     row = [start, end, "Suppliers — Supplier: Fujian Cloud Tea", "Supplier: Fujian Cloud Tea"]
     assert na.non_answer(content, start, end, {ROW_TEXT_KEY: [row]}) is None
+
+
+def test_a_labelled_line_repeating_the_title_is_a_heading():
+    content = "Subject: Wholesale price changes\nFrom: Anna Reid\nPrices rise by 6% in January."
+    meta = {"title": "Wholesale price changes"}
+    end = content.index("\n")
+    assert na.non_answer(content, 0, end, meta) == "heading"
+    start = content.index("From")
+    assert na.non_answer(content, start, content.index("\nPrices"), meta) is None

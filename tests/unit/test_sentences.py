@@ -190,3 +190,21 @@ def test_each_long_table_row_is_a_sentence() -> None:
 )
 def test_prose_lines_are_not_table_rows(text: str) -> None:
     assert len(sentence_spans(text)) == 1
+
+
+def test_key_value_lines_are_sentences_of_their_own():
+    from loaders.sentences import sentence_spans
+
+    text = (
+        "Headline numbers\nRevenue £1.42m, up 11% on Q3 2025\n"
+        "Wholesale accounts: 212 (18 new this quarter)\nOnline orders: 9,870"
+    )
+    got = [text[a:b] for a, b in sentence_spans(text)]
+    assert "Wholesale accounts: 212 (18 new this quarter)" in got
+    assert "Online orders: 9,870" in got
+    # a wrapped line of prose that happens to hold a colon is still one sentence
+    prose = (
+        "The trust's plan for the year covers three areas: leakage, metering and the\n"
+        "replacement of the oldest mains in the north of the county."
+    )
+    assert len(sentence_spans(prose)) == 1
