@@ -128,7 +128,7 @@ _QUANTITY_Q = re.compile(
     r"(rate|temperature)\b"
     r"|\bwhat (is |was )?(the )?(numerical|exact) value\b"
     r"|\bwhat (percentage|percent|proportion|fraction|amount|number|sum)\b"
-    r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b",
+    r"|\bwhat (did|does|do|will|would) [^?]{0,80}\bcost\b",
     re.IGNORECASE,
 )
 #: A quantity question that asks for a span of time: its dates and years are the answer.
@@ -432,7 +432,7 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
     (
         "weight",
         re.compile(
-            r"\bhow heavy\b|\bhow much (does|did|do|would|will|can|could) [^?]*\bweigh\b"
+            r"\bhow heavy\b|\bhow much (does|did|do|would|will|can|could) [^?]{0,80}\bweigh\b"
             r"|\bwhat (is |was )?(the )?((total|maximum|average) )?(weight|mass)" + _HEAD_END,
             re.IGNORECASE,
         ),
@@ -440,18 +440,18 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
     (
         "money",
         re.compile(
-            r"\bhow much (money\b|(does|did|do|will|would|is|was|were|are|can|could) [^?]*"
+            r"\bhow much (money\b|(does|did|do|will|would|is|was|were|are|can|could) [^?]{0,80}"
             r"\b(cost|costs|pay|paid|charge|charged|spend|spent|earn|earned|worth|sell for|"
             r"sold for)\b)"
             r"|\bwhat (is |was |were |are )?(the )?((total|average|annual|starting|median|unit|"
             r"ticket|share|retail|purchase|sale) )?(price|cost|fee|fare|salary|wage|rent)"
             r"(?! of (capital|debt|equity|funds))"
             + _HEAD_END
-            + r"|\bwhat (did|does|do|will|would) [^?]*\bcost\b"
+            + r"|\bwhat (did|does|do|will|would) [^?]{0,80}\bcost\b"
             # "is there a charge for reserving a book?", "does delivery cost anything?"
             r"|\b(is|are|was|were) there (a |an |any )?(extra |additional |booking |late )?"
-            r"(charge|cost|fee|fine)s?\b"
-            r"|\b(do|does|did|will|would) [^?]*\bcost (anything|extra|more)\b",
+            r"(charge|cost|fee|fine)s?\b(?! (point|card|cable|waiver|station)s?\b)"
+            r"|\b(do|does|did|will|would) [^?]{0,80}\bcost (anything|extra|more)\b",
             re.IGNORECASE,
         ),
     ),
@@ -540,8 +540,9 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             r"penny|shillings?|guineas?|lire|lira|pesos?|roubles?|rubles?|crowns?|dinars?|"
             r"dirhams?|riyals?|shekels?|złoty|zloty|forint|naira|ringgit|rupiah|won|ducats?|"
             r"florins?|livres?|sterling|baht|rand|kron(a|or|er|e)|bucks|quid|crores?|lakhs?|"
-            r"free|free of charge|(no|without) (extra |additional )?(charge|cost|fee)s?|waived|"
-            r"gratis|(costs?|charged?|pay) nothing",
+            r"free|free of charge|(no|without) (extra |additional )?(charge|cost|fee|fine)s?|"
+            r"waived|gratis|(costs?|charged?|pay) nothing|complimentary|included|"
+            r"not (be )?(charged|fined)|(do not|don't|won't|will not) (have to )?pay",
             r"p|c|bn|m",
             # a currency sign (any of Unicode's), or an ISO code as written: "USD1.2 billion"
             rf"[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])({_CURRENCY_CODES})(?![a-z])",
@@ -1060,18 +1061,54 @@ def _contrast_words(text: str) -> list[str]:
     return tokenize(text)
 
 
-_YEAR_WORD = re.compile(r"^(?:fy)?(1[0-9]{3}|20[0-9]{2})$")
+_MONTH_WORDS = "|".join(w[:3] + r"\w*" for w in _MONTHS)
+#: A year standing as one: after a preposition, "FY" or a month, before a colon (a column
+#: header "2024: 8,214") or at a clause's end; "we sold 1850 units" has no year.
+_YEAR_MENTION = re.compile(
+    rf"(?:(?P<pre>\b(?:fy|fiscal(?: year)?|financial year|in|since|by|from|of|during|until|"
+    rf"till|before|after|year|and|to|or|through|between|early|late|mid|{_MONTH_WORDS})\s*)|"
+    r"[–/-]\s?)(?P<y>1[5-9]\d{2}|20\d{2})(?![\d])(?![.,]\d)"
+    r"|(?<![\w£$€.,])(?P<y2>1[5-9]\d{2}|20\d{2})(?=\s*(?:[:;,)?!]|\.(?!\d)|$))"
+    r"|\bfy\s?(?P<yy>\d{2})\b",
+    re.IGNORECASE,
+)
 _YEAR_RANGE = re.compile(
     r"\b(?:FY)?(1\d{3}|20\d{2})\s?(?:[–/-]|to|until|through|and)\s?(?:FY)?(1\d{3}|20\d{2}|\d{2})\b",
     re.IGNORECASE,
 )
+#: Words that make a number a bound, not a value: "open *after* 6pm", "*up to* 5 kg",
+#: "*since* 2020", "*within* 2 miles".
+_BOUND_BEFORE = re.compile(
+    r"\b(after|before|since|from|over|under|within|up to|upto|at least|at most|more than|"
+    r"less than|fewer than|below|above|until|till|by|beyond|exceeding|max(imum)?|min(imum)?|"
+    r"between|than)\s*[£$€]?$",
+    re.IGNORECASE,
+)
+_BOUND_AFTER = re.compile(r"^\s*(\+|or (more|less|over|under|above|below|fewer)|onwards?\b)", re.I)
 _MEASURED = re.compile(r"(?<![\w.,/])(\d+(?:[.,]\d+)*)\s?(%|[°º˚]\s?[CF]\b|[A-Za-z]+)")
+_RANGE_OF = re.compile(
+    r"(?<![\w.,/])\d+(?:[.,]\d+)*\s?(?:[–-]|to|or|and)\s?\d+(?:[.,]\d+)*\s?(%|[A-Za-z]+)",
+    re.IGNORECASE,
+)
+_NOT_UNITS = frozenset(_wordlist("to or and th st nd rd of in at per a an the x by on for"))
 _ASKED_UNIT = re.compile(r"\bhow (?:many|much|long|old|far|often)\s+(\w+)(?:\s+(\w+))?", re.I)
+_WH_WORDS = frozenset(_wordlist("what which who whom whose when where why how"))
 
 
-def _years(words: Iterable[str]) -> set[int]:
-    """The years among lower-case words (``"2024"``, ``"fy2024"``)."""
-    return {int(m.group(1)) for w in words if (m := _YEAR_WORD.match(w))}
+def _year_mentions(text: str) -> list[tuple[int, bool]]:
+    """The years a text states, each with whether it is a bound ("*since* 2020", "*from*
+    2024 onwards", "*before* 2010") rather than a year stated."""
+    out = []
+    for m in _YEAR_MENTION.finditer(text):
+        if m.group("yy"):
+            out.append((2000 + int(m.group("yy")), False))
+            continue
+        year = int(m.group("y") or m.group("y2"))
+        pre = (m.group("pre") or "").strip().lower()
+        bound = pre in ("since", "from", "until", "till", "by", "before", "after")
+        bound = bound or _BOUND_AFTER.match(text[m.end() :]) is not None
+        out.append((year, bound))
+    return out
 
 
 def _year_spans(text: str) -> list[tuple[int, int]]:
@@ -1085,66 +1122,102 @@ def _year_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _measured(text: str) -> set[tuple[str, str]]:
-    """``(number, unit)`` pairs of a text: a number and the unit word or sign after it
-    ("20 °C" -> ``("20", "°c")``, "3 days" -> ``("3", "day")``); years are left out."""
-    out = set()
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _measured(text: str) -> list[tuple[float, str, str, bool]]:
+    """``(number, unit, unit as written, bound)`` for each number of a text with the unit
+    word or sign after it ("20 °C" -> ``(20.0, "°c", "°C", False)``, "up to 5 kg" -> ``(5.0,
+    "kg", "kg", True)``); a number in a range ("2–4 people") is a bound; years are left out.
+    """
+    ranged = {stem(m.group(1).lower()) for m in _RANGE_OF.finditer(text)}
+    out = []
     for m in _MEASURED.finditer(text):
-        number = m.group(1).replace(",", "")
-        unit = re.sub(r"^[°º˚]\s?", "°", m.group(2).lower())
-        if _YEAR_WORD.match(number) or unit in GENERIC or len(unit) > 20:
+        written = m.group(2)
+        unit = re.sub(r"^[°º˚]\s?", "°", written.lower())
+        if _YEAR_MENTION.fullmatch(m.group(1)) and unit not in ("%", "°c", "°f"):
+            continue
+        if unit in GENERIC or unit in _NOT_UNITS or len(unit) > 20:
             continue
         unit = {"c": "°c", "f": "°f"}.get(unit, unit)
-        out.add((number, stem(unit) if unit[0].isalpha() else unit))
+        key = stem(unit) if unit[0].isalpha() else unit
+        bound = (
+            _BOUND_BEFORE.search(text[: m.start()]) is not None
+            or _BOUND_AFTER.match(text[m.end() :]) is not None
+            or key in ranged
+        )
+        out.append((_number(m.group(1)), key, written, bound))
     return out
 
 
-def numbered_problem(question: str, sentence: str) -> str | None:
+def _asks_wh(question: str) -> bool:
+    """Whether a question opens with a wh-word (after an optional clause ending in a comma:
+    "In 2023, what …")."""
+    for part in (question, question.split(",", 1)[-1]):
+        m = _QUESTION_START.search(part)
+        if m is not None and m.group(1).lower() in _WH_WORDS:
+            return True
+    return False
+
+
+def numbered_problem(question: str, sentence: str, context: str = "") -> str | None:
     """Why a sentence stating another year or another quantity of the same unit cannot answer
     a wh-question, or ``None``.
 
     "How many units did Scotland sell in *2023*?" is not answered by "Scotland sold 7,480
     units in *2024*", nor "what is the extraction rate at *20 °C*?" by "20 litres a day at
     *30 °C*": the question names a year (or a number with its unit) the sentence does not
-    state, and the sentence states another year (another number of that unit) instead; a
-    range of years that contains the asked year states it ("2019–2021"). Only wh-questions
-    are checked: "is the warranty 3 years?" is answered by "the warranty lasts 2 years".
-    The unit a question asks for ("how many *days*") is the answer's, not a condition.
+    state, and the sentence states another year (another number of that unit) instead.
+    Not refused: a year the sentence's context states (its document's title, section, a
+    row's column names: ``context``), a range of years containing the asked one
+    ("2019–2021"), a bound in the question or the sentence ("open *after* 6pm", "parcels *up
+    to* 5 kg", "*since* 2020", "groups of 2 *to* 6 people"), a number that stands as no year
+    ("we sold 1850 units"), and any question that does not open with a wh-word ("is the
+    warranty 3 years?" is answered by "the warranty lasts 2 years"). The unit a question
+    asks for ("how many *days*") is the answer's, not a condition.
 
     Args:
         question: The question text.
-        sentence: The sentence that would be quoted.
+        sentence: The sentence that would be quoted (a table row: as stated with its
+            column names).
+        context: Where the sentence stands (document name, title, section, page).
     """
-    if not is_question(question) or not _WH.search(question):
+    if not is_question(question) or not _asks_wh(question):
         return None
-    q_words, s_words = tokenize(question), tokenize(sentence)
-    s_years = _years(s_words)
-    asked = _years(q_words)
+    q_years = _year_mentions(question)
+    s_years = _year_mentions(sentence)
+    asked = {y for y, _ in q_years}
+    stated = {y for y, bound in s_years if not bound}
+    known = stated | {y for y, _ in _year_mentions(context)}
+    bounded = any(b for _, b in q_years) or any(b for _, b in s_years)
     q_spans = _year_spans(question)  # "between 2010 and 2015" asks about the years between
-    within = any(a <= y <= b for y in s_years for a, b in q_spans)
-    if s_years and asked and not asked & s_years and not within:
+    within = any(a <= y <= b for y in stated for a, b in q_spans)
+    if stated and asked and not asked & known and not within and not bounded:
         spans = _year_spans(sentence)
         for y in sorted(asked):
             if not any(a <= y <= b for a, b in spans):
-                other = min(s_years - asked, key=lambda x: abs(x - y))
+                other = min(stated - asked, key=lambda x: abs(x - y))
                 return (
                     f"the question asks about {y}, and the quoted sentence states {other} instead"
                 )
     asked_units = {stem(w.lower()) for m in _ASKED_UNIT.finditer(question) for w in m.groups() if w}
-    stated = _measured(sentence)
-    for number, unit in sorted(_measured(question)):
-        if unit in asked_units or (number, unit) in stated:
+    said = _measured(sentence)
+    for number, unit, written, bound in _measured(question):
+        if bound or unit in asked_units:
             continue
-        others = sorted(n for n, u in stated if u == unit and n != number)
-        if others:
-            return (
-                f"the question asks about {number} {unit}, and the quoted sentence states "
-                f"{others[0]} {unit} instead"
-            )
+        same = [(n, w, b) for n, u, w, b in said if u == unit]
+        if not same or any(b for _, _, b in same) or any(n == number for n, _, _ in same):
+            continue
+        n, w, _ = same[0]
+        return (
+            f"the question asks about {number:g} {written}, and the quoted sentence states "
+            f"{n:g} {w} instead"
+        )
     return None
 
 
-def contrast_problem(question: str, sentence: str) -> str | None:
+def contrast_problem(question: str, sentence: str, context: str = "") -> str | None:
     """Why a sentence stating the opposite of what the question asks cannot answer it, or
     ``None``.
 
@@ -1158,9 +1231,16 @@ def contrast_problem(question: str, sentence: str) -> str | None:
     one side of it. Only questions are checked (:func:`is_question`): a claim contradicted
     by a sentence is answered by that sentence.
 
+    The parts of a year are listed too (*Q1* … *Q4*, *H1* / *H2*); a year, or a number with
+    its unit, that the sentence states instead of the one asked about is
+    :func:`numbered_problem`'s (wh-questions only).
+
     Args:
         question: The question text.
-        sentence: The sentence that would be quoted.
+        sentence: The sentence that would be quoted (a table row: as stated with its column
+            names).
+        context: Where the sentence stands (document name, title, section), for
+            :func:`numbered_problem`.
     """
     if not is_question(question):
         return None
@@ -1191,7 +1271,7 @@ def contrast_problem(question: str, sentence: str) -> str | None:
                 f"the question asks about {written.get(t, t)!r}, and the quoted sentence "
                 f"states {written.get(u, u)!r} instead"
             )
-    return numbered_problem(question, sentence)
+    return numbered_problem(question, sentence, context)
 
 
 # ------------------------------------------------------------------------------------------
@@ -1356,6 +1436,7 @@ def fold(word: str) -> str:
     return "".join(c for c in out if not unicodedata.combining(c))
 
 
+_CAPITAL_WORD = re.compile(r"\b[A-Z][\w'’-]*")
 #: Endings that make a place's adjective or people from its name ("Kenya" / "Kenyan",
 #: "China" / "Chinese", "Paris" / "Parisian", "West" / "Western").
 _NAME_ENDINGS = ("ians", "ian", "ans", "an", "ese", "ish", "ic", "ern", "erners", "erner", "i")
@@ -1369,6 +1450,9 @@ def derived_name(a: str, b: str) -> bool:
         a, b = b, a
     if len(a) < 4 or a == b:
         return a == b
+    forms = name_forms()
+    if a in forms and b in forms and b not in forms[a]:
+        return False  # "Niger" / "Nigerian": each is listed, in different groups
     for base in (a, a[:-1] if a[-1] in "aeiouy" else a):
         if len(base) >= 4 and b.startswith(base) and b[len(base) :] in _NAME_ENDINGS:
             return True
@@ -1376,12 +1460,12 @@ def derived_name(a: str, b: str) -> bool:
 
 
 def misspelt_name(a: str, b: str) -> bool:
-    """Whether two names of five letters or more with the same first letter differ by one
-    inserted, deleted or substituted letter or two swapped neighbours ("Hamaz" / "Hamza",
-    "Datnet" / "Datanet")."""
+    """Whether two names with the same first letter differ by two swapped neighbours (five
+    letters or more: "Hamaz" / "Hamza") or by one inserted, deleted or substituted letter
+    (six or more: "Datnet" / "Datanet"); "Paris" / "Parts" and "Wales" / "Walls" do not."""
     if min(len(a), len(b)) < 5 or a[0] != b[0]:
         return False
-    if one_edit_apart(a, b):
+    if min(len(a), len(b)) >= 6 and one_edit_apart(a, b):
         return True
     if len(a) != len(b):
         return False
@@ -1419,10 +1503,10 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     covered when a token of ``text`` equals it, shares its crude :func:`stem`,
     shares its first six letters (terms of six letters or more: "Normans" / "Normandy"), is
     one letter away from it with the same first letter (terms of seven letters or more, a
-    misspelling: "Netonian" / "Newtonian"), is another form of the same name
-    (:func:`name_forms`: "Dutch" / "Netherlands"; for a name, also :func:`derived_name`:
-    "Chinese" / "China", and :func:`misspelt_name`: "Hamaz" / "Hamza"), or, for a term
-    written in capitals in the
+    misspelling: "Netonian" / "Newtonian"), for a name (:attr:`FocusTerm.entity`) is another
+    form of it (:func:`name_forms`: "Dutch" / "Netherlands") or a capitalised word of
+    ``text`` derived from it or misspelling it (:func:`derived_name`: "Chinese" / "China";
+    :func:`misspelt_name`: "Hamaz" / "Hamza"), or, for a term written in capitals in the
     question (an acronym), spells the initials of capitalised words of ``text`` ("WSE" /
     "Warsaw Stock Exchange").
 
@@ -1435,6 +1519,7 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     prefixes = {t[:6] for t in toks if len(t) >= 6}
     long_toks = [t for t in toks if len(t) >= 6]
     initials: set[str] | None = None
+    capitalised: set[str] | None = None
     out = []
     for ft in terms:
         t = fold(ft.term)
@@ -1442,10 +1527,15 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
             continue
         if len(t) >= 7 and any(u[0] == t[0] and one_edit_apart(t, u) for u in long_toks):
             continue
-        if not toks.isdisjoint(name_forms().get(t, ())):
-            continue
-        if ft.entity and any(derived_name(t, u) or misspelt_name(t, u) for u in toks):
-            continue
+        if ft.entity:
+            if not toks.isdisjoint(name_forms().get(t, ())):
+                continue
+            if capitalised is None:  # a name's other spellings are names too
+                capitalised = {
+                    fold(w) for m in _CAPITAL_WORD.finditer(text) for w in tokenize(m[0])
+                }
+            if any(derived_name(t, u) or misspelt_name(t, u) for u in capitalised):
+                continue
         if ft.acronym and 2 <= len(t) <= 6:
             initials = acronyms_in(text) if initials is None else initials
             if t in initials:
@@ -1501,15 +1591,14 @@ def focus_problem(missing: Sequence[FocusTerm]) -> str | None:
     """The refusal reason for essential focus terms without a counterpart, or ``None``.
 
     Example: ``"the question asks about 'prompt', which the quoted passage does not mention
-    (nor a close paraphrase)"``.
+    (nor a close paraphrase)"``; for names only (never paraphrased): ``"the question asks
+    about 'kenya', which the quoted passage does not mention"``.
     """
     if not missing:
         return None
     words = ", ".join(f"'{t.term}'" for t in missing[:4])
-    return (
-        f"the question asks about {words}, which the quoted passage does not mention "
-        "(nor a close paraphrase)"
-    )
+    tail = "" if all(t.entity for t in missing) else " (nor a close paraphrase)"
+    return f"the question asks about {words}, which the quoted passage does not mention{tail}"
 
 
 def paraphrase_degrees(

@@ -378,7 +378,8 @@ class ExtractiveAnswerer:
         if key not in cache:
             cand = sentence.passage.candidate
             if sentence.stated:
-                context = f"{sentence.stated}\n{_where(sentence.passage)}"
+                # scored: the row with its table's title and column names (row_text)
+                context = f"{sentence.scored}\n{sentence.stated}\n{_where(sentence.passage)}"
             else:
                 context = (
                     f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
@@ -528,7 +529,7 @@ class ExtractiveAnswerer:
             if reason:
                 return "negation_check", reason
         if self.contrast_check:
-            reason = checks.contrast_problem(question, sentence.text)
+            reason = checks.contrast_problem(question, said, _where(sentence.passage))
             if reason:
                 return "contrast_check", reason
         if (self.focus_check or self._names_apply(question)) and terms:

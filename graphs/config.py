@@ -332,7 +332,8 @@ class RAGConfig:
         "`chains/contrast_terms.json`) is refused when the quoted sentence states the other "
         "instead; a wh-question naming a year or a number with its unit (`in 2023`, "
         "`at 20 °C`) when the sentence states another year or another number of that unit "
-        "instead",
+        "instead (a year in the document's title, section or column names counts; a bound or "
+        "a range, `after 6pm`, `up to 5 kg`, `since 2020`, is not compared)",
         "bool",
         client="opt-in",
     )

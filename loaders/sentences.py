@@ -7,7 +7,9 @@ with sentence punctuation — so prose hard-wrapped by PDF extraction stays in o
 and the next line does not continue it in lower case (a wrapped list item, a narrow column);
 and between two rows of one table however long they are (:func:`is_row_break`: the same
 number of ``|`` or tab separators, or of bare commas in a CSV record), so each row of a
-spreadsheet, CSV export or extracted table is a sentence of its own.
+spreadsheet, CSV export or extracted table is a sentence of its own; and between two
+key/value lines ("Wholesale accounts: 212 (18 new this quarter)" / "Online orders: 9,870",
+a slide's or a form's list of facts).
 
 Fragments shorter than ``MIN_CHARS`` are merged into the next sentence, except a *label
 line* (:func:`is_label_line`): a whole line without sentence punctuation followed by a line
@@ -46,12 +48,33 @@ def _line_after(text: str, pos: int) -> str:
 
 #: A key/value line: a label of at most five words, a colon, a value ("Payroll and leave:
 #: BrightHR", "Wholesale accounts: 212 (18 new this quarter)").
-_KEY_VALUE = re.compile(r"^\s*[^\W\d][^:.!?]{0,40}(?<=\w):\s+\S")
+_KEY_VALUE = re.compile(
+    r"^\s*(?:(?:[-*+•▪◦‣]|\(?\d{1,3}[.)])\s+)?(?P<label>[^\W\d][^:.!?]{0,40}(?<=\w)):\s+"
+    r"(?P<value>\S)"
+)
 
 
 def _key_value(line: str) -> bool:
     m = _KEY_VALUE.match(line)
-    return m is not None and len(line[: m.end()].split()) <= 6
+    return m is not None and len(m["label"].split()) <= 5
+
+
+def _key_value_break(before: str, after: str) -> bool:
+    """Whether two lines are key/value records of a list: both ``Label: value``, the
+    second's value opening with a capital, a digit or a sign, and the first not left open
+    mid-clause (a comma, a dash, a preposition or article at its end: "… dispatched on\n
+    Monday: allow …" is one wrapped sentence)."""
+    m = _KEY_VALUE.match(after)
+    return (
+        _key_value(before)
+        and m is not None
+        and _key_value(after)
+        and (m["value"].isupper() or m["value"].isdigit() or not m["value"].isalpha())
+        and not before.rstrip().endswith((",", "-", "–", "—"))
+        and not re.search(
+            r"\b(?:on|in|at|of|to|for|the|a|an|and|or|by|with|from)$", before.rstrip(), re.I
+        )
+    )
 
 
 def is_row_break(before: str, after: str) -> bool:
@@ -62,7 +85,9 @@ def is_row_break(before: str, after: str) -> bool:
     same number (at least three) of commas none of which is followed by a space (a CSV
     record: prose puts a space after its commas, and a figure's thousands separator
     ``1,204`` alone is fewer than three), or both are key/value lines (``Label: value``, a
-    label of at most five words: a slide's or a form's list of facts).
+    label of at most five words, a bullet allowed: a slide's or a form's list of facts) and
+    the first does not end mid-clause (a comma, a dash, a preposition or article) and the
+    second's value opens with a capital, a digit or a sign.
 
     Args:
         before: The line before the break.
@@ -75,7 +100,7 @@ def is_row_break(before: str, after: str) -> bool:
         if sep == "," and (_COMMA_SPACE.search(before) or _COMMA_SPACE.search(after)):
             continue
         return True
-    return _key_value(before) and _key_value(after)
+    return _key_value_break(before, after)
 
 
 def _line_before(text: str, pos: int) -> str:

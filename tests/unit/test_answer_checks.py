@@ -812,10 +812,12 @@ def test_graded_focus_rule_accepts_a_paraphrase_and_a_term_defined_elsewhere_in_
         (
             "What is the extraction rate at 20 °C?",
             "Extraction rate 20 litres per day at 30 °C and 80 % humidity",
-            "20 °c",
-            "30 °c",
+            "20 °C",
+            "30 °C",
         ),
-        ("Which setting is for 3 cups?", "Use setting 2 for 2 cups.", "3 cup", "2 cup"),
+        ("Which setting is for 3 cups?", "Use setting 2 for 2 cups.", "3 cups", "2 cups"),
+        ("What was revenue in FY2023?", "FY24 revenue was $5m.", "2023", "2024"),
+        ("In 2023, what was revenue?", "In 2024 revenue was $5m.", "2023", "2024"),
     ],
 )
 def test_contrast_catches_another_period_or_quantity(question, sentence, asked, stated):
@@ -841,6 +843,19 @@ def test_contrast_catches_another_period_or_quantity(question, sentence, asked, 
         ("How many days after 5 days does it stop?", "It stops 3 days later."),
         # the asked quantity is there
         ("What is the extraction rate at 30 °C?", "20 litres per day at 30 °C."),
+        # a bound or a range, in the question or the sentence
+        ("Which gyms are open after 6pm?", "The gym is open until 10pm."),
+        ("Which hotels are within 2 miles of the office?", "The Grand is 1 mile away."),
+        ("What is the delivery charge for a 3 kg parcel?", "Parcels up to 5 kg cost £4.50."),
+        ("What dose should I give a 7 kg dog?", "Dogs of 5–10 kg: one tablet."),
+        ("What is the price for 3 people?", "Groups of 2 to 6 people pay £40."),
+        ("What has changed since 2020?", "In 2022 the rules changed."),
+        ("What is the policy from 2025?", "From 2024 onwards staff work from home."),
+        # a number that stands as no year, the same number written otherwise
+        ("How many units did we sell in 2023?", "We sold 1850 units, against 1720 before."),
+        ("What is the extraction rate at 20 °C?", "At 20.0 °C it extracts 12 litres."),
+        # not a wh-question
+        ("Is the 2024 guide the one that explains how to apply?", "The 2025 guide explains it."),
         # a sentence with no year or no quantity of that unit
         ("What was revenue in 2023?", "Revenue rose on higher volumes."),
         ("What is the rate at 20 °C?", "The rate is 20 litres a day."),
@@ -887,3 +902,73 @@ def test_asking_whether_something_costs_asks_for_money(question):
     assert checks.measure_problem(question, "Books are lent for three weeks.") is not None
     for answer in ("Reservations are free.", "You can reserve at no extra cost.", "It costs 50p."):
         assert checks.measure_problem(question, answer) is None
+
+
+def test_a_year_stated_by_the_sentences_context_or_column_names_counts():
+    q = "What was revenue in 2023?"
+    sentence = "Revenue was £4.1m, up from £3.6m in 2022."
+    assert checks.contrast_problem(q, sentence) is not None
+    assert checks.contrast_problem(q, sentence, "annual_report_2023.pdf Annual report 2023") is None
+    row = "Scotland — 2023: 1,850; 2024: 1,920"  # a row as stated with its column names
+    assert checks.contrast_problem("How many units did Scotland sell in 2023?", row) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "word", "same"),
+    [
+        ("chinese", "china", True),
+        ("canadian", "canada", True),
+        ("western", "west", True),
+        ("kenya", "africa", False),
+        ("austria", "australia", False),
+        ("niger", "nigerian", False),
+    ],
+)
+def test_derived_name(name, word, same):
+    assert checks.derived_name(name, word) is same
+
+
+@pytest.mark.parametrize(
+    ("name", "word", "same"),
+    [
+        ("hamaz", "hamza", True),
+        ("datnet", "datanet", True),
+        ("groner", "groener", True),
+        ("paris", "parts", False),
+        ("wales", "walls", False),
+        ("chile", "child", False),
+    ],
+)
+def test_misspelt_name(name, word, same):
+    assert checks.misspelt_name(name, word) is same
+
+
+def test_a_names_other_spellings_must_be_names_in_the_passage():
+    paris = [t for t in checks.focus_terms("Where is our office in Paris?") if t.entity]
+    assert checks.lexically_uncovered(paris, "The parts are stored in the back office.") == paris
+    usa = [t for t in checks.focus_terms("Who is our supplier in the USA?") if t.entity]
+    assert checks.lexically_uncovered(usa, "Our supplier in South America is Andes Tea.") == usa
+    # the word list is for names: "polish" the verb is not "Poland"
+    polish = checks.focus_terms("how do I polish the brewer?")
+    assert [t.term for t in checks.lexically_uncovered(polish, "Made in Poland.")] == [
+        "polish",
+        "brewer",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Is there a fine for late returns?", "Late returns are not fined."),
+        ("Is there a fine for late returns?", "Members have no fines."),
+        ("Is there a charge for reserving a book?", "Reservations are included in membership."),
+        ("Does delivery cost anything?", "Delivery is complimentary on all orders."),
+        ("Is there a charge for reserving a book?", "You don't have to pay to reserve."),
+    ],
+)
+def test_a_free_answer_answers_a_question_about_a_charge(question, answer):
+    assert checks.measure_problem(question, answer) is None
+
+
+def test_a_charge_point_is_no_price():
+    assert checks.expected_measure("Is there a charge point in the car park?") is None

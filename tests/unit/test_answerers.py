@@ -494,3 +494,23 @@ def test_a_table_row_is_checked_by_itself_not_by_its_neighbours():
         "What are the payment terms of our Chinese supplier?", [p], []
     )
     assert quoted(raw, [p]) == [rows[0][0]]  # the Japanese row is not quoted beside it
+
+
+def test_a_table_rows_name_check_reads_its_tables_title():
+    from loaders.row_text import ROW_TEXT_KEY
+
+    row = "Fujian Cloud Tea,Prepaid"
+    content = "Supplier,Terms\n" + row
+    start = content.index(row)
+    stated = "Supplier: Fujian Cloud Tea; Terms: Prepaid"
+    meta = {
+        "content": content,
+        "doc_name": "suppliers.csv",
+        "block_type": "table_row",
+        ROW_TEXT_KEY: [[start, len(content), f"Chinese suppliers — {stated}", stated]],
+    }
+    p = Passage(1, Candidate("k1", Document(page_content=content, metadata=meta)))
+    raw = ExtractiveAnswerer(Unit()).generate(
+        "What are the payment terms of our Chinese supplier?", [p], []
+    )
+    assert quoted(raw, [p]) == [row]

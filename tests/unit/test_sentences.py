@@ -208,3 +208,21 @@ def test_key_value_lines_are_sentences_of_their_own():
         "replacement of the oldest mains in the north of the county."
     )
     assert len(sentence_spans(prose)) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Note: orders placed after 2pm on Friday are dispatched on\n"
+        "Monday: allow three working days for delivery.",
+        "Important: refunds go to the original card, except for\n"
+        "gift cards: these are refunded as store credit.",
+    ],
+)
+def test_a_wrapped_sentence_with_colons_is_not_a_list_of_facts(text):
+    assert len(sentence_spans(text)) == 1
+
+
+def test_bulleted_key_value_lines_are_sentences_of_their_own():
+    text = "- Wholesale accounts: 212 (18 new this quarter)\n- Online orders: 9,870"
+    assert [text[a:b] for a, b in sentence_spans(text)] == text.split("\n")
