@@ -1065,10 +1065,15 @@ _MONTH_WORDS = "|".join(w[:3] + r"\w*" for w in _MONTHS)
 #: A year standing as one: after a preposition, "FY" or a month, before a colon (a column
 #: header "2024: 8,214") or at a clause's end; "we sold 1850 units" has no year.
 _YEAR_MENTION = re.compile(
-    rf"(?:(?P<pre>\b(?:fy|fiscal(?: year)?|financial year|in|since|by|from|of|during|until|"
-    rf"till|before|after|year|and|to|or|through|between|early|late|mid|{_MONTH_WORDS})\s*)|"
+    rf"(?:(?P<pre>\b(?:fy|fiscal(?: year)?|financial year|calendar(?: year)?|in|since|by|from|"
+    rf"during|until|till|before|after|year|through|between|early|late|mid|{_MONTH_WORDS})\s*)|"
     r"[–/-]\s?)(?P<y>1[5-9]\d{2}|20\d{2})(?![\d])(?![.,]\d)"
-    r"|(?<![\w£$€.,])(?P<y2>1[5-9]\d{2}|20\d{2})(?=\s*(?:[:;,)?!]|\.(?!\d)|$))"
+    # after "of", "and", "to", "or": a year unless a noun follows ("of 2000 flyers"; "the end
+    # of 2025 the co-op …" is a year)
+    r"|\b(?:of|and|to|or)\s+(?P<y3>1[5-9]\d{2}|20\d{2})(?![\d])(?![.,]\d)"
+    r"(?!\s+(?!(?:the|a|an|we|i|it|they|our|its|and|or|to|in|on|at|was|were|is|are|had|has|"
+    r"have|when|with|for|by|as|from|compared|against|versus|vs)\b)[a-z])"
+    r"|(?<![\w£$€.,])(?P<y2>1[5-9]\d{2}|20\d{2})(?=\s*(?:[:;)?!]|$))"
     r"|\bfy\s?(?P<yy>\d{2})\b",
     re.IGNORECASE,
 )
@@ -1084,10 +1089,34 @@ _BOUND_BEFORE = re.compile(
     r"between|than)\s*[£$€]?$",
     re.IGNORECASE,
 )
-_BOUND_AFTER = re.compile(r"^\s*(\+|or (more|less|over|under|above|below|fewer)|onwards?\b)", re.I)
-_MEASURED = re.compile(r"(?<![\w.,/])(\d+(?:[.,]\d+)*)\s?(%|[°º˚]\s?[CF]\b|[A-Za-z]+)")
+_BOUND_AFTER = re.compile(
+    r"^\s*(\+|or (more|less|over|under|above|below|fewer|later|earlier|after|before)\b|onwards?\b)",
+    re.I,
+)
+_MEASURED = re.compile(
+    r"(?<![\w.,/])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![.,]\d)"
+    r"(?:st|nd|rd|th)?\+?[\s-]?(%|[°º˚]\s?[CF]\b|[A-Za-z]+)"
+)
+#: Unit abbreviations, spelled out before units are compared ("30 min" / "30 minutes").
+_UNIT_WORDS = MappingProxyType(
+    {
+        "min": "minute",
+        "mins": "minute",
+        "hr": "hour",
+        "hrs": "hour",
+        "yr": "year",
+        "yrs": "year",
+        "sec": "second",
+        "secs": "second",
+        "kgs": "kg",
+        "lbs": "lb",
+        "c": "°c",
+        "f": "°f",
+    }
+)
 _RANGE_OF = re.compile(
-    r"(?<![\w.,/])\d+(?:[.,]\d+)*\s?(?:[–-]|to|or|and)\s?\d+(?:[.,]\d+)*\s?(%|[A-Za-z]+)",
+    r"(?<![\w.,/])\d+(?:[.,]\d+)*(?:st|nd|rd|th)?\s?(?:[–-]|to|or|and)\s?\d+(?:[.,]\d+)*"
+    r"(?:st|nd|rd|th)?\s?(%|[A-Za-z]+)",
     re.IGNORECASE,
 )
 _NOT_UNITS = frozenset(_wordlist("to or and th st nd rd of in at per a an the x by on for"))
@@ -1103,7 +1132,7 @@ def _year_mentions(text: str) -> list[tuple[int, bool]]:
         if m.group("yy"):
             out.append((2000 + int(m.group("yy")), False))
             continue
-        year = int(m.group("y") or m.group("y2"))
+        year = int(m.group("y") or m.group("y2") or m.group("y3"))
         pre = (m.group("pre") or "").strip().lower()
         bound = pre in ("since", "from", "until", "till", "by", "before", "after")
         bound = bound or _BOUND_AFTER.match(text[m.end() :]) is not None
@@ -1123,7 +1152,10 @@ def _year_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _number(text: str) -> float:
-    return float(text.replace(",", ""))
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:  # "4.2.1": a section or version number, never equal to a quantity
+        return math.nan
 
 
 def _measured(text: str) -> list[tuple[float, str, str, bool]]:
@@ -1131,7 +1163,7 @@ def _measured(text: str) -> list[tuple[float, str, str, bool]]:
     word or sign after it ("20 °C" -> ``(20.0, "°c", "°C", False)``, "up to 5 kg" -> ``(5.0,
     "kg", "kg", True)``); a number in a range ("2–4 people") is a bound; years are left out.
     """
-    ranged = {stem(m.group(1).lower()) for m in _RANGE_OF.finditer(text)}
+    ranged = {_unit_key(m.group(1)) for m in _RANGE_OF.finditer(text)}
     out = []
     for m in _MEASURED.finditer(text):
         written = m.group(2)
@@ -1140,15 +1172,25 @@ def _measured(text: str) -> list[tuple[float, str, str, bool]]:
             continue
         if unit in GENERIC or unit in _NOT_UNITS or len(unit) > 20:
             continue
-        unit = {"c": "°c", "f": "°f"}.get(unit, unit)
-        key = stem(unit) if unit[0].isalpha() else unit
+        value = _number(m.group(1))
+        if math.isnan(value):
+            continue
+        key = _unit_key(unit)
         bound = (
-            _BOUND_BEFORE.search(text[: m.start()]) is not None
-            or _BOUND_AFTER.match(text[m.end() :]) is not None
+            value == 1  # "£5 per user", "1 ticket costs £10": a rate, not a count asked about
+            or _BOUND_BEFORE.search(text[max(0, m.start() - 16) : m.start()]) is not None
+            or _BOUND_AFTER.match(text[m.end() : m.end() + 16]) is not None
             or key in ranged
         )
-        out.append((_number(m.group(1)), key, written, bound))
+        out.append((value, key, written, bound))
     return out
+
+
+def _unit_key(unit: str) -> str:
+    """A unit as compared: abbreviations spelled out, then stemmed ("mins" -> "minut")."""
+    unit = unit.lower()
+    unit = _UNIT_WORDS.get(unit, unit)
+    return stem(unit) if unit[:1].isalpha() else unit
 
 
 def _asks_wh(question: str) -> bool:
@@ -1189,11 +1231,18 @@ def numbered_problem(question: str, sentence: str, context: str = "") -> str | N
     s_years = _year_mentions(sentence)
     asked = {y for y, _ in q_years}
     stated = {y for y, bound in s_years if not bound}
-    known = stated | {y for y, _ in _year_mentions(context)}
+    # the asked year anywhere in the sentence or its context, however written ("2023
+    # revenue", "annual_report_2023.pdf", "FY23")
+    around = f"{sentence} {context}"
+    known = {
+        y
+        for y in asked
+        if re.search(rf"(?<![\d£$€.,]){y}(?!\d)|\bfy\s?{y % 100:02d}\b", around, re.I)
+    }
     bounded = any(b for _, b in q_years) or any(b for _, b in s_years)
     q_spans = _year_spans(question)  # "between 2010 and 2015" asks about the years between
     within = any(a <= y <= b for y in stated for a, b in q_spans)
-    if stated and asked and not asked & known and not within and not bounded:
+    if stated and asked and not known and not within and not bounded:
         spans = _year_spans(sentence)
         for y in sorted(asked):
             if not any(a <= y <= b for a, b in spans):
@@ -1461,14 +1510,15 @@ def derived_name(a: str, b: str) -> bool:
 
 def misspelt_name(a: str, b: str) -> bool:
     """Whether two names with the same first letter differ by two swapped neighbours (five
-    letters or more: "Hamaz" / "Hamza") or by one inserted, deleted or substituted letter
-    (six or more: "Datnet" / "Datanet"); "Paris" / "Parts" and "Wales" / "Walls" do not."""
+    letters or more: "Hamaz" / "Hamza"), one left out or added letter (six or more: "Datnet"
+    / "Datanet") or one other letter (seven or more); "Paris" / "Parts", "Wales" / "Walls"
+    and "Boston" / "Bolton" do not."""
     if min(len(a), len(b)) < 5 or a[0] != b[0]:
         return False
-    if min(len(a), len(b)) >= 6 and one_edit_apart(a, b):
+    if len(a) != len(b):  # a letter left out or added (six letters or more)
+        return min(len(a), len(b)) >= 6 and one_edit_apart(a, b)
+    if len(a) >= 7 and one_edit_apart(a, b):  # "Boston" / "Bolton" are two towns
         return True
-    if len(a) != len(b):
-        return False
     diff = [i for i in range(len(a)) if a[i] != b[i]]
     return (
         len(diff) == 2

@@ -529,7 +529,8 @@ class ExtractiveAnswerer:
             if reason:
                 return "negation_check", reason
         if self.contrast_check:
-            reason = checks.contrast_problem(question, said, _where(sentence.passage))
+            where = f"{_where(sentence.passage)} {_header(sentence.passage)} {sentence.scored}"
+            reason = checks.contrast_problem(question, said, where)
             if reason:
                 return "contrast_check", reason
         if (self.focus_check or self._names_apply(question)) and terms:

@@ -60,8 +60,8 @@ def _key_value(line: str) -> bool:
 
 
 def _key_value_break(before: str, after: str) -> bool:
-    """Whether two lines are key/value records of a list: both ``Label: value``, the
-    second's value opening with a capital, a digit or a sign, and the first not left open
+    """Whether two lines are key/value records of a list: both ``Label: value``, and the
+    first not left open
     mid-clause (a comma, a dash, a preposition or article at its end: "… dispatched on\n
     Monday: allow …" is one wrapped sentence)."""
     m = _KEY_VALUE.match(after)
@@ -69,7 +69,6 @@ def _key_value_break(before: str, after: str) -> bool:
         _key_value(before)
         and m is not None
         and _key_value(after)
-        and (m["value"].isupper() or m["value"].isdigit() or not m["value"].isalpha())
         and not before.rstrip().endswith((",", "-", "–", "—"))
         and not re.search(
             r"\b(?:on|in|at|of|to|for|the|a|an|and|or|by|with|from)$", before.rstrip(), re.I
@@ -86,8 +85,7 @@ def is_row_break(before: str, after: str) -> bool:
     record: prose puts a space after its commas, and a figure's thousands separator
     ``1,204`` alone is fewer than three), or both are key/value lines (``Label: value``, a
     label of at most five words, a bullet allowed: a slide's or a form's list of facts) and
-    the first does not end mid-clause (a comma, a dash, a preposition or article) and the
-    second's value opens with a capital, a digit or a sign.
+    the first does not end mid-clause (a comma, a dash, a preposition or article).
 
     Args:
         before: The line before the break.

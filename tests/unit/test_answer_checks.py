@@ -854,6 +854,18 @@ def test_contrast_catches_another_period_or_quantity(question, sentence, asked, 
         # a number that stands as no year, the same number written otherwise
         ("How many units did we sell in 2023?", "We sold 1850 units, against 1720 before."),
         ("What is the extraction rate at 20 °C?", "At 20.0 °C it extracts 12 litres."),
+        # the asked year written otherwise in the sentence; four digits that are no year
+        ("What was revenue for 2023?", "Revenue for 2023 was £4.1m, up from £3.6m in 2022."),
+        ("What was revenue in 2023?", "2023 revenue was £4.1m, up from £3.6m in 2022."),
+        ("What is the cost of 2000 flyers?", "In 2024, 2000 flyers cost £95."),
+        ("What was the fee in 2023?", "The fee is 1950, payable monthly."),
+        # a section number, a version, a rate, an ordinal, an abbreviation, "or later"
+        ("What is in section 4.2?", "See section 4.2.1 below for details."),
+        ("What do 2 tickets cost?", "1 ticket costs £10."),
+        ("What time do you open on 24 December?", "On 24th December we open at 9am."),
+        ("What is the fee for a 30 minute session?", "A 60 minute session costs £50, 30 min £30."),
+        ("What is the discount on orders of 3 items?", "Buy 3+ items and get 15% off."),
+        ("Which orders from 2024 can be returned?", "Orders placed in 2025 or later can."),
         # not a wh-question
         ("Is the 2024 guide the one that explains how to apply?", "The 2025 guide explains it."),
         # a sentence with no year or no quantity of that unit
@@ -909,6 +921,7 @@ def test_a_year_stated_by_the_sentences_context_or_column_names_counts():
     sentence = "Revenue was £4.1m, up from £3.6m in 2022."
     assert checks.contrast_problem(q, sentence) is not None
     assert checks.contrast_problem(q, sentence, "annual_report_2023.pdf Annual report 2023") is None
+    assert checks.contrast_problem(q, sentence, "AR 2023 Results page 4") is None
     row = "Scotland — 2023: 1,850; 2024: 1,920"  # a row as stated with its column names
     assert checks.contrast_problem("How many units did Scotland sell in 2023?", row) is None
 
@@ -937,6 +950,7 @@ def test_derived_name(name, word, same):
         ("paris", "parts", False),
         ("wales", "walls", False),
         ("chile", "child", False),
+        ("boston", "bolton", False),
     ],
 )
 def test_misspelt_name(name, word, same):

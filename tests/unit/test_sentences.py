@@ -226,3 +226,11 @@ def test_a_wrapped_sentence_with_colons_is_not_a_list_of_facts(text):
 def test_bulleted_key_value_lines_are_sentences_of_their_own():
     text = "- Wholesale accounts: 212 (18 new this quarter)\n- Online orders: 9,870"
     assert [text[a:b] for a, b in sentence_spans(text)] == text.split("\n")
+
+
+def test_key_value_lines_with_lower_case_values_are_records_too():
+    text = (
+        "Delivery: standard delivery takes 3-5 working days across the UK mainland\n"
+        "Returns: within 30 days of delivery, unused and in original packaging"
+    )
+    assert len(sentence_spans(text)) == 2
