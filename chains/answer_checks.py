@@ -1098,6 +1098,7 @@ _MEASURED = re.compile(
     r"(?:st|nd|rd|th)?\+?[\s-]?(%|[°º˚]\s?[CF]\b|[A-Za-z]+)"
 )
 #: Unit abbreviations, spelled out before units are compared ("30 min" / "30 minutes").
+_YEAR_DIGITS = re.compile(r"1[5-9]\d{2}|20\d{2}")
 _UNIT_WORDS = MappingProxyType(
     {
         "min": "minute",
@@ -1135,7 +1136,7 @@ def _year_mentions(text: str) -> list[tuple[int, bool]]:
         year = int(m.group("y") or m.group("y2") or m.group("y3"))
         pre = (m.group("pre") or "").strip().lower()
         bound = pre in ("since", "from", "until", "till", "by", "before", "after")
-        bound = bound or _BOUND_AFTER.match(text[m.end() :]) is not None
+        bound = bound or _BOUND_AFTER.match(text[m.end() : m.end() + 16]) is not None
         out.append((year, bound))
     return out
 
@@ -1168,8 +1169,8 @@ def _measured(text: str) -> list[tuple[float, str, str, bool]]:
     for m in _MEASURED.finditer(text):
         written = m.group(2)
         unit = re.sub(r"^[°º˚]\s?", "°", written.lower())
-        if _YEAR_MENTION.fullmatch(m.group(1)) and unit not in ("%", "°c", "°f"):
-            continue
+        if _YEAR_DIGITS.fullmatch(m.group(1)) and unit not in ("%", "°c", "°f"):
+            continue  # four digits that may be a year: left to the year rule
         if unit in GENERIC or unit in _NOT_UNITS or len(unit) > 20:
             continue
         value = _number(m.group(1))
@@ -1520,12 +1521,10 @@ def misspelt_name(a: str, b: str) -> bool:
     if len(a) >= 7 and one_edit_apart(a, b):  # "Boston" / "Bolton" are two towns
         return True
     diff = [i for i in range(len(a)) if a[i] != b[i]]
-    return (
-        len(diff) == 2
-        and diff[1] == diff[0] + 1
-        and a[diff[0]] == b[diff[1]]
-        and (a[diff[1]] == b[diff[0]])
-    )
+    if len(diff) != 2:
+        return False
+    first, second = diff
+    return second == first + 1 and a[first] == b[second] and a[second] == b[first]
 
 
 @functools.cache

@@ -59,21 +59,17 @@ def _key_value(line: str) -> bool:
     return m is not None and len(m["label"].split()) <= 5
 
 
+#: A line left open mid-clause: a comma, a dash, a preposition or an article at its end.
+_OPEN_END = re.compile(
+    r"(?:[,\-–—]|\b(?:on|in|at|of|to|for|the|a|an|and|or|by|with|from))\s*$", re.I
+)
+
+
 def _key_value_break(before: str, after: str) -> bool:
     """Whether two lines are key/value records of a list: both ``Label: value``, and the
-    first not left open
-    mid-clause (a comma, a dash, a preposition or article at its end: "… dispatched on\n
-    Monday: allow …" is one wrapped sentence)."""
-    m = _KEY_VALUE.match(after)
-    return (
-        _key_value(before)
-        and m is not None
-        and _key_value(after)
-        and not before.rstrip().endswith((",", "-", "–", "—"))
-        and not re.search(
-            r"\b(?:on|in|at|of|to|for|the|a|an|and|or|by|with|from)$", before.rstrip(), re.I
-        )
-    )
+    first not left open mid-clause ("… dispatched on\nMonday: allow …" is one wrapped
+    sentence)."""
+    return _key_value(before) and _key_value(after) and not _OPEN_END.search(before)
 
 
 def is_row_break(before: str, after: str) -> bool:
