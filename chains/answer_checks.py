@@ -1406,6 +1406,13 @@ class FocusTerm:
     acronym: bool = False
 
 
+def _opens_sentence(text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` opens a sentence of ``text`` (nothing but opening marks
+    before it, or a sentence end ``.?!`` or a line break and white space)."""
+    before = text[:pos].rstrip("\"'“‘([ ")
+    return not before or (before[-1] in ".?!\n" and pos > len(before))
+
+
 def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[FocusTerm]:
     """The question's focus terms: content words minus wh-words and generic words.
 
@@ -1424,9 +1431,15 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
     caps = set()
     acronyms = {m.group(0).lower() for m in re.finditer(r"\b[A-Z]{2,6}s?\b", question)}
     acronyms = {a[:-1] if a.endswith("s") and a[:-1] in acronyms else a for a in acronyms}
-    tokens = _words(question)
-    for i, tok in enumerate(tokens):
-        if (i > 0 or tok.isupper()) and tok[:1].isupper() and tok.lower() not in _NOT_NAMES:
+    # a capital opening a sentence is grammar, not a name ("… capital? Define it as …")
+    openers = {m.start() for m in _WORD.finditer(question) if _opens_sentence(question, m.start())}
+    for m in _WORD.finditer(question):
+        tok = m.group(0)
+        if (
+            (m.start() not in openers or tok.isupper())
+            and tok[:1].isupper()
+            and tok.lower() not in _NOT_NAMES
+        ):
             caps.update(tokenize(tok))
     for quoted in re.findall(r"[\"“']([^\"”']{2,60})[\"”']", question):
         caps.update(tokenize(quoted))
@@ -1544,6 +1557,47 @@ def name_forms() -> Mapping[str, frozenset[str]]:
     return MappingProxyType({k: frozenset(v) for k, v in out.items()})
 
 
+@functools.cache
+def term_forms() -> Mapping[str, tuple[frozenset[str], ...]]:
+    """Other wordings of a one-word question term, each as its set of words, from the
+    package's two word lists (the ones the question constraints read):
+
+    * ``chains/financial_terms.json``: a one-word way of asking (``"cogs"``, ``"ppne"``,
+      ``"capex"``) -> the statement line items that report it ("cost of sales", "property,
+      plant and equipment, net"), line items of two words or more;
+    * ``chains/aliases.json``: a company's one-word alias (``"jnj"``, ``"google"``) -> the
+      name its documents use ("Johnson & Johnson", "Alphabet").
+    """
+    from importlib import resources
+
+    def read(name: str) -> object:
+        return json.loads(resources.files("chains").joinpath(name).read_text(encoding="utf-8"))
+
+    out: dict[str, list[frozenset[str]]] = {}
+    glossary = read("financial_terms.json")
+    assert isinstance(glossary, dict)
+    for entry in glossary["terms"]:
+        for ask in entry["ask"]:
+            words = tokenize(ask)
+            if len(words) == 1:
+                forms = out.setdefault(fold(words[0]), [])
+                # a line item of one word ("basic") says too little on its own
+                forms.extend(
+                    frozenset(fold(w) for w in tokenize(p))
+                    for p in entry["statement"]
+                    if len(tokenize(p)) > 1
+                )
+    aliases = read("aliases.json")
+    assert isinstance(aliases, dict)
+    for alias, name in aliases.items():
+        words = tokenize(alias)
+        if not alias.startswith("_") and len(words) == 1:
+            out.setdefault(fold(words[0]), []).append(
+                frozenset(fold(w) for w in tokenize(str(name)))
+            )
+    return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
+
 def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm]:
     """Focus terms with no occurrence in ``text``, allowing inflections, typos, acronyms and
     the listed forms of a name.
@@ -1555,9 +1609,11 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     misspelling: "Netonian" / "Newtonian"), for a name (:attr:`FocusTerm.entity`) is another
     form of it (:func:`name_forms`: "Dutch" / "Netherlands") or a capitalised word of
     ``text`` derived from it or misspelling it (:func:`derived_name`: "Chinese" / "China";
-    :func:`misspelt_name`: "Hamaz" / "Hamza"), or, for a term written in capitals in the
+    :func:`misspelt_name`: "Hamaz" / "Hamza"), for a term written in capitals in the
     question (an acronym), spells the initials of capitalised words of ``text`` ("WSE" /
-    "Warsaw Stock Exchange").
+    "Warsaw Stock Exchange"), or is a one-word term whose listed wording is there (every
+    word of it: :func:`term_forms`, "COGS" / "cost of sales", "JnJ" / "Johnson &
+    Johnson").
 
     Args:
         terms: From :func:`focus_terms`.
@@ -1589,6 +1645,8 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
             initials = acronyms_in(text) if initials is None else initials
             if t in initials:
                 continue
+        if any(form <= toks for form in term_forms().get(t, ())):
+            continue
         out.append(ft)
     return out
 

@@ -147,6 +147,15 @@ class RAGConfig:
         choices=("auto", "rule", "off"),
         client="yes",
     )
+    directions: bool = knob(
+        True,
+        "set a question's directions to the answerer apart from what it asks (a role, "
+        '"answer in USD millions", "round to two decimals", "here\'s the question:"; '
+        "`chains/directions.py`): retrieval, reranking and the extractive answerer's checks "
+        "read the ask, a chat model the whole question; off: everything reads the whole question",
+        "bool",
+        client="yes",
+    )
     constraints: bool = knob(
         True,
         "read the company, period and document type a question names and search only the "

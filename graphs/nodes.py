@@ -23,6 +23,7 @@ from chains import gate as gating
 from chains import support as judging
 from chains.answerers import Answerer, ChatModelAnswerer, ExtractiveAnswerer
 from chains.assemble import AssembledContext
+from chains.directions import Directions, split_directions
 from chains.models import describe_model_error
 from chains.prompts import load_prompt
 from citerag.core.filters import combine
@@ -146,8 +147,18 @@ def condense(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         **_turn_resets(state),
         "question": result.standalone,
         "condense": result,
+        "directions": split_directions(result.standalone)
+        if cfg.directions
+        else Directions(result.standalone, result.standalone),
         "messages": [human],
     }
+
+
+def _ask(state: RAGState) -> str:
+    """What the question asks, without its directions to the answerer (the question itself
+    when the state has no split)."""
+    split = state.get("directions")
+    return split.ask if split is not None else state["question"]
 
 
 def _end_turn(
@@ -225,9 +236,10 @@ def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     cfg = RAGConfig.from_runnable_config(config)
     constraints = state.get("constraints")
     terms = ((constraints.parsed if constraints is not None else None) or {}).get("keyword_terms")
-    extra = {"keyword_query": " ".join([state["question"], *terms])} if terms else {}
+    ask = _ask(state)
+    extra = {"keyword_query": " ".join([ask, *terms])} if terms else {}
     res = deps.retriever.retrieve(
-        state["question"],
+        ask,
         **extra,
         mode=cfg.retrieval_mode,  # type: ignore[arg-type]
         k_dense=cfg.k_dense,
@@ -257,7 +269,7 @@ def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
     cfg = RAGConfig.from_runnable_config(config)
     reranker = deps.reranker(cfg.reranker)
     ranked = reranker.rerank(
-        state["question"], list(state.get("candidates") or []), state.get("query_vector")
+        _ask(state), list(state.get("candidates") or []), state.get("query_vector")
     )
     constraints = state.get("constraints")
     if constraints is not None and (constraints.parsed or {}).get("keyword_terms"):
@@ -396,7 +408,8 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
                 notes=notes,
             )
         else:
-            raw = answerer.generate(state["question"], ctx.passages, list(state["model_messages"]))
+            # the extractive answerer checks its quote against what the question asks
+            raw = answerer.generate(_ask(state), ctx.passages, list(state["model_messages"]))
             on_token(raw or "")
         on_token(prose.flush())
     except Exception as exc:  # any provider error is a ladder event

@@ -12,6 +12,7 @@ from langgraph.graph.message import add_messages
 from chains.assemble import AssembledContext
 from chains.candidates import Candidate
 from chains.citations import ParsedOutput, Validation
+from chains.directions import Directions
 from chains.followup import Condensed
 from chains.gate import GateDecision
 from chains.support import SupportCheck
@@ -85,6 +86,9 @@ class RAGState(RAGInput, RAGOutput, total=False):
     Attributes:
         condense: What the ``condense`` node did: the original and the standalone question
             (``question`` holds the standalone one from then on).
+        directions: The standalone question split into its ask and its directions to the
+            answerer (:mod:`chains.directions`); retrieval, reranking and the extractive
+            answerer read the ask.
         constraints: What the question constrains and how it was applied.
         candidates: Candidates after the second stage, best first.
         query_vector: The question's embedding, shared by retrieval and reranking.
@@ -109,6 +113,7 @@ class RAGState(RAGInput, RAGOutput, total=False):
     """
 
     condense: Condensed
+    directions: Directions
     constraints: ConstraintRecord
     candidates: list[Candidate]
     query_vector: list[float] | None

@@ -67,6 +67,7 @@ def build_trace(
     trace = {
         "question": state.get("question"),
         "condense": _record(state.get("condense")),
+        "directions": _record(state.get("directions")),
         "user_groups": list(state.get("user_groups") or []),
         "filters": state.get("filters"),
         "index": {"manifest_id": deps.manifest_id, "embedding_model": deps.embedding_model},

@@ -208,3 +208,25 @@ def test_quotes_are_verbatim_modulo_whitespace(graph, sample_corpus):
     for cite in result["citations"]:
         text = canonical(sample_corpus, cite["source"])
         assert normalise_ws(text[cite["start"] : cite["end"]]) == normalise_ws(cite["quote"])
+
+
+def test_a_question_written_as_a_prompt_is_answered_as_its_ask(graph):
+    """Directions to the answerer (a role, units, "here's the question:") are set apart: the
+    quote is the plain question's, and the trace shows the split."""
+    plain = graph.invoke({"question": "What was Northwind's total revenue in 2025?"})
+    prompt = (
+        "Assume that you are a financial analyst. Please answer the following question by "
+        "using the annual report: what was Northwind's total revenue in 2025? Answer in GBP "
+        "and round to the nearest pound."
+    )
+    result = graph.invoke({"question": prompt})
+    assert result["status"] == "answered", result.get("reason")
+    assert [c["quote"] for c in result["citations"]] == [
+        c["quote"] for c in plain["citations"]
+    ]
+    split = result["trace"]["directions"]
+    assert split["ask"] == "What was Northwind's total revenue in 2025? (the annual report)"
+    assert [d["kind"] for d in split["directions"]] == ["role", "answer", "answer"]
+    assert result["trace"]["question"] == prompt  # constraints read the whole question
+    off = graph.invoke({"question": prompt}, {"configurable": {"directions": False}})
+    assert off["trace"]["directions"]["ask"] == prompt

@@ -986,3 +986,51 @@ def test_a_free_answer_answers_a_question_about_a_charge(question, answer):
 
 def test_a_charge_point_is_no_price():
     assert checks.expected_measure("Is there a charge point in the car park?") is None
+
+
+# ------------------------------------------------------------------------------------------
+# listed wordings of one-word terms; capitals that open a sentence
+
+
+def test_term_forms_read_the_glossary_and_the_company_aliases():
+    forms = checks.term_forms()
+    assert frozenset({"cost", "sales"}) in forms["cogs"]  # as tokenised: no stop words
+    assert frozenset({"johnson"}) in forms["jnj"]  # "JnJ": "Johnson & Johnson"
+    # a line item of one word says too little on its own ("EPS" / "basic")
+    assert all(len(f) > 1 for f in forms["eps"])
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "missing"),
+    [
+        ("What is the FY2016 COGS for Microsoft?", "Cost of revenue 32,780 Microsoft", []),
+        ("What was the net PPNE?", "Property, plant and equipment — net 8,738", []),
+        ("Did JnJ's net earnings grow?", "Johnson & Johnson net earnings grow", []),
+        ("What is the FY2016 COGS for Microsoft?", "Cost of capital 9 % Microsoft", ["cogs"]),
+        ("What is the EPS?", "Basic 2.31", ["eps"]),
+    ],
+)
+def test_a_listed_wording_covers_a_one_word_term(question, text, missing):
+    got = checks.lexically_uncovered(checks.focus_terms(question), text)
+    assert [t.term for t in got] == missing
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "not_names"),
+    [
+        (
+            "What is net working capital? Define it as assets less liabilities.",
+            [],
+            ["define"],
+        ),
+        # the price: a name opening a later sentence is checked as a common word
+        ("Where is the office? Leeds is the city.", [], ["leeds"]),
+        ("Who founded Microsoft? Tell me when.", ["microsoft"], ["tell"]),
+        ("Is ISIL listed? ISIL is a group.", ["isil"], []),  # capitals are kept anyway
+        ("Which supplier in Kenya: Nairobi Tea?", ["kenya", "nairobi", "tea"], []),
+    ],
+)
+def test_a_capital_that_opens_a_sentence_is_no_name(question, names, not_names):
+    entity = {t.term: t.entity for t in checks.focus_terms(question)}
+    assert all(entity[n] for n in names)
+    assert not any(entity.get(n) for n in not_names)

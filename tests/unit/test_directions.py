@@ -1,0 +1,151 @@
+"""A question's ask apart from its directions (:mod:`chains.directions`) and the nodes that
+read it (pure logic: no model, no index)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from chains.directions import Directions, split_directions
+from graphs import nodes
+
+
+def _kinds(d: Directions) -> list[tuple[str, str]]:
+    return [(x.kind, x.text) for x in d.directions]
+
+
+def test_role_and_answer_sentences_are_directions_the_source_is_kept():
+    q = (
+        "Assume that you are a public equities analyst. Answer the following question by "
+        "primarily using information that is shown in the balance sheet: what is the year "
+        "end FY2018 net PPNE for 3M? Answer in USD billions."
+    )
+    d = split_directions(q)
+    assert d.ask == "What is the year end FY2018 net PPNE for 3M? (the balance sheet)"
+    assert d.sources == ("the balance sheet",)
+    assert [k for k, _ in _kinds(d)] == ["role", "answer", "answer"]
+    for x in d.directions:  # offsets into the question as given
+        assert q[x.start : x.start + len(x.text)] == x.text
+
+
+def test_question_marker_and_rounding_and_a_definition_kept():
+    q = (
+        "You are an investment banker and your only resource(s) to answer the following "
+        "question is (are): the statement of financial position and the cash flow statement. "
+        "Here's the question: what is the FY2015 operating cash flow ratio for Adobe? "
+        "Operating cash flow ratio is defined as: cash from operations / total current "
+        "liabilities. Round your answer to two decimal places."
+    )
+    d = split_directions(q)
+    assert d.ask.startswith(
+        "What is the FY2015 operating cash flow ratio for Adobe? Operating cash flow ratio is "
+        "defined as: cash from operations / total current liabilities."
+    )
+    assert d.sources == ("the statement of financial position", "the cash flow statement")
+    assert "Round your answer to two decimal places." in [t for _, t in _kinds(d)]
+
+
+def test_a_units_parenthesis_is_a_format_direction():
+    d = split_directions(
+        "What is Lockheed Martin's 2 year total revenue CAGR from FY2020 to FY2022 (in units "
+        "of percents and round to one decimal place)? Provide a response to the question by "
+        "primarily using the statement of income."
+    )
+    assert d.ask == (
+        "What is Lockheed Martin's 2 year total revenue CAGR from FY2020 to FY2022? "
+        "(the statement of income)"
+    )
+    assert _kinds(d)[0] == (
+        "format",
+        "(in units of percents and round to one decimal place)",
+    )
+
+
+def test_format_sentence_needs_a_word_about_form():
+    d = split_directions("How many staff left in 2024? Please state it in thousands.")
+    assert d.ask == "How many staff left in 2024?"
+    assert _kinds(d) == [("format", "Please state it in thousands.")]
+    # an imperative about content is part of the ask
+    d = split_directions("Give the 2019 revenue. What did it grow by?")
+    assert d.ask == d.question and not d.directions
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I get a refund?",
+        "What is the refund policy",
+        "I am a member: can I park for free?",  # the user's situation is part of the ask
+        "Answer this for me.",  # nothing left to ask
+        "Please answer the question.",
+        "I want to calculate my holiday pay. How many days do I get?",  # context stays
+        "Who answered the phone at the front desk?",  # 'answered' inside the ask
+        "(in USD millions)",
+    ],
+)
+def test_left_whole(question):
+    d = split_directions(question)
+    assert d.ask == question
+    assert d.directions == () and d.sources == ()
+
+
+def test_a_parenthesis_of_content_stays():
+    q = "What is the retention ratio (using dividends paid and net income) for General Mills?"
+    assert split_directions(q).ask == q
+
+
+def test_to_trace_is_plain_data():
+    d = split_directions(
+        "What is the FY2016 COGS for Microsoft? Please state answer in USD millions."
+    )
+    out = d.to_trace()
+    assert out == {
+        "ask": "What is the FY2016 COGS for Microsoft?",
+        "directions": [
+            {"kind": "answer", "text": "Please state answer in USD millions.", "start": 39}
+        ],
+        "sources": [],
+    }
+
+
+def _condense(question: str, conf: dict[str, object] | None = None) -> dict[str, object]:
+    deps = SimpleNamespace()
+    return nodes.condense({"question": question}, {"configurable": conf or {}}, deps=deps)  # type: ignore[arg-type]
+
+
+def test_condense_records_the_split_and_the_knob_turns_it_off():
+    q = "What is the FY2016 COGS for Microsoft? Please state answer in USD millions."
+    out = _condense(q)
+    assert out["question"] == q  # constraints and a chat model read the whole question
+    assert out["directions"].ask == "What is the FY2016 COGS for Microsoft?"  # type: ignore[attr-defined]
+    off = _condense(q, {"directions": False})
+    assert off["directions"].ask == q and off["directions"].directions == ()  # type: ignore[attr-defined]
+
+
+class _Retriever:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, object]]] = []
+
+    def retrieve(self, query: str, **kw: object) -> SimpleNamespace:
+        self.calls.append((query, kw))
+        return SimpleNamespace(candidates=[], query_vector=None, filter=None, score_types=())
+
+
+def test_retrieve_searches_the_ask_and_the_keyword_leg_keeps_statement_words():
+    q = (
+        "What is the FY2016 COGS for Microsoft? Provide a response to the question by "
+        "primarily using the statement of income."
+    )
+    split = split_directions(q)
+    retriever = _Retriever()
+    deps = SimpleNamespace(retriever=retriever)
+    constraints = SimpleNamespace(parsed={"keyword_terms": ["cost of revenue"]}, filter=None)
+    state = {"question": q, "directions": split, "constraints": constraints}
+    nodes.retrieve(state, {"configurable": {}}, deps=deps)  # type: ignore[arg-type]
+    query, kw = retriever.calls[0]
+    assert query == "What is the FY2016 COGS for Microsoft? (the statement of income)"
+    assert kw["keyword_query"] == f"{query} cost of revenue"
+    # a state without a split (an older checkpoint) searches the question
+    nodes.retrieve({"question": q, "constraints": constraints}, {"configurable": {}}, deps=deps)  # type: ignore[arg-type]
+    assert retriever.calls[1][0] == q
