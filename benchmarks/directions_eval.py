@@ -1,0 +1,254 @@
+"""Questions written as prompts: the ask apart from its directions, paired on filings.
+
+Usage (from the repository root)::
+
+    .venv/bin/python -m benchmarks.directions_eval [--base /tmp/dir-base]
+        [--configs BASE NEW] [--sets financebench-dev,financebench] [--max-company-pages 450]
+
+FinanceBench's questions are written the way people prompt a chat model: *"Assume that you
+are a public equities analyst. Answer the following question by primarily using information
+that is shown in the balance sheet: what is the year end FY2018 net PPNE for 3M? Answer in
+USD billions."* This benchmark runs the same questions through the real compiled graph
+(default settings, the extractive answerer) under two sides and pairs them:
+
+* ``--base DIR`` (default): ``base`` is another checkout's library code (``git worktree add
+  --detach /tmp/dir-base <commit>``), ``new`` this checkout's, both with default settings;
+* ``--configs BASE NEW``: both sides run this checkout with two ``RAGConfig`` specs (the
+  specs of ``citerag eval --generate``, e.g. ``directions=false default``).
+
+Each side runs in a subprocess with its own library (:func:`benchmarks.common.
+use_library_from`) over the same index: the one :mod:`benchmarks.structure_eval` builds
+(``<work>/<set>/index-titles``, default chunking; built here if missing, sentence vectors
+off). Reported per set, for ``financebench-dev`` per half (the hash split of
+:func:`benchmarks.constraints_eval.half`, fixed before any result) and for all questions,
+with Wilson 95 % intervals and exact two-sided sign tests:
+
+* page hit@1 / @4 / @8: a candidate within the first ``k`` on an evidence (document, page);
+* answered, and **answered citing an evidence page** (a citation's document and page equal
+  an evidence's: the quote sits where the answer is, which is not the same as a right
+  answer: many questions ask for a ratio no page states);
+* how many questions the new side read directions in (:mod:`chains.directions`).
+
+Writes ``<out>/directions_eval.{json,md}``, each side's per-question outcomes
+``<out>/directions_eval-<side>.json`` and ``benchmarks/results/directions_eval.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import (
+    REPO,
+    cached_embeddings,
+    code_from_argv,
+    log,
+    model,
+    parser,
+    save_embeddings,
+    use_library_from,
+    write,
+)
+
+KS = (1, 4, 8)
+SETS = "financebench-dev,financebench"
+
+
+def _args() -> argparse.Namespace:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--base", type=Path, default=Path("/tmp/dir-base"), help="base worktree")
+    p.add_argument(
+        "--configs", nargs=2, metavar=("BASE", "NEW"), help="two RAGConfig specs, this code"
+    )
+    p.add_argument("--sets", default=SETS, help=f"comma-separated data sets (default {SETS})")
+    p.add_argument("--max-company-pages", type=int, default=450)
+    p.add_argument("--worker", choices=("base", "new"), help=argparse.SUPPRESS)
+    p.add_argument("--code", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--config", default="default", help=argparse.SUPPRESS)
+    return p.parse_args()
+
+
+def _index(name: str, args: argparse.Namespace) -> tuple[Any, Any]:
+    """The data set and its default-chunking index (``index-titles``, built if missing)."""
+    from citerag.eval.adapters import ensure_index, prepare
+    from citerag.stores.loaded import load_index
+
+    kwargs: dict[str, Any] = {}
+    if name == "financebench-dev" and args.max_company_pages:
+        kwargs["max_company_pages"] = args.max_company_pages
+    prep = prepare(name, args.data, args.work, **kwargs)
+    folder = Path(prep.root) / "index-titles"
+    if not (folder / "current").exists():
+        ensure_index(prep, folder, model(), sentence_vectors=False, progress=not args.no_progress)
+    return prep, load_index(folder, model())
+
+
+def worker(args: argparse.Namespace) -> int:
+    """One side: every set's questions through the graph; per-question outcomes as JSON."""
+    from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.questions import load_questions
+    from citerag.eval.runner import EvalConfig, Evaluator, parse_config, run_generation
+    from graphs.deps import GraphDeps
+    from graphs.rag import build_graph
+
+    try:  # the new side's rule; a base without it read no directions
+        from chains.directions import split_directions
+    except ImportError:
+        split_directions = None  # type: ignore[assignment]
+    emb = cached_embeddings(args)
+    cfg = parse_config(args.config)
+    out: dict[str, Any] = {"config": args.config, "code": str(args.code), "sets": {}}
+    for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+        prep, idx = _index(name, args)
+        qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
+        corpus = IndexedCorpus.from_store(idx.store, idx.manifest.documents)
+        ev = Evaluator(idx.store, emb, corpus, calibration={}, manifest_id=idx.manifest_id)
+        ranks = ev.run(qs, cfg, progress=not args.no_progress).answerable
+        deps = GraphDeps.from_store(
+            idx.store, embeddings=emb, manifest_id=idx.manifest_id, embedding_model=model().name
+        )
+        results = run_generation(
+            build_graph(deps), qs, EvalConfig(cfg.name, cfg.configurable),
+            progress=not args.no_progress,
+        )  # fmt: skip
+        rows = []
+        for q, r, res in zip(qs, ranks, results, strict=True):
+            gold = {(Path(e.doc).name, e.page) for e in q.evidence}
+            cited = {
+                (Path(str(c.get("doc_name") or "")).name, c.get("page"))
+                for c in res.get("citations") or []
+            }
+            answered = res.get("status") == "answered"
+            rows.append(
+                {
+                    "id": q.id,
+                    "first_hit": r.first_hit,
+                    "answered": answered,
+                    "cites_evidence": answered and bool(gold & cited),
+                    "directions": len(split_directions(q.question).directions)
+                    if split_directions is not None
+                    else 0,
+                    "reason": res.get("reason") or "",
+                }
+            )
+        out["sets"][name] = rows
+        log(f"{args.worker}: {name}: {len(rows)} questions")
+    save_embeddings(emb, args)
+    (args.out / f"directions_eval-{args.worker}.json").write_text(
+        json.dumps(out, indent=1), encoding="utf-8"
+    )
+    return 0
+
+
+def _subsets(name: str, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    from benchmarks.constraints_eval import half
+
+    if name != "financebench-dev":
+        return {"all": rows}
+    return {
+        "calibration": [r for r in rows if half(r["id"]) == "calibration"],
+        "test": [r for r in rows if half(r["id"]) == "test"],
+        "all": rows,
+    }
+
+
+def _measures() -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = [
+        (f"page hit@{k}", lambda r, k=k: r["first_hit"] is not None and r["first_hit"] <= k)
+        for k in KS
+    ]
+    out.append(("answered", lambda r: r["answered"]))
+    out.append(("answered citing an evidence page", lambda r: r["cites_evidence"]))
+    return out
+
+
+def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], str, list[Any]]:
+    """Paired figures per set and subset: data, Markdown and the result table's rows."""
+    from citerag.eval import metrics as stats
+
+    data: dict[str, Any] = {"base": base["config"], "new": new["config"], "sets": {}}
+    rows: list[list[str]] = []
+    md = [
+        "## Questions written as prompts (full graph, extractive answerer)\n",
+        f"base: `{base['code']}` `{base['config']}`; new: `{new['code']}` `{new['config']}`\n",
+        "| set | questions | measure | base | new | paired +/− (p) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, new_rows in new["sets"].items():
+        by_id = {r["id"]: r for r in base["sets"][name]}
+        for sub, part in _subsets(name, new_rows).items():
+            pairs = [(by_id[r["id"]], r) for r in part]
+            n = len(pairs)
+            entry: dict[str, Any] = {
+                "questions": n,
+                "with_directions": sum(1 for _, r in pairs if r["directions"]),
+            }
+            label = f"{name}, {sub} ({n} q; {entry['with_directions']} with directions)"
+            for i, (measure, ok) in enumerate(_measures()):
+                a = [bool(ok(b)) for b, _ in pairs]
+                b = [bool(ok(x)) for _, x in pairs]
+                p = stats.paired(b, a, [x["id"] for _, x in pairs])  # wins: the new side's
+                cells = [
+                    f"{sum(v)}/{n} = {sum(v) / n:.2f} "
+                    f"[{stats.wilson_interval(sum(v), n)[0]:.2f}, "
+                    f"{stats.wilson_interval(sum(v), n)[1]:.2f}]"
+                    for v in (a, b)
+                ]
+                sign = f"+{p.wins}/−{p.losses} (p = {p.p_value:.3f})"
+                md.append(f"| {name} | {sub} | {measure} | {cells[0]} | {cells[1]} | {sign} |")
+                rows.append([label if i == 0 else "", measure, *cells, sign])
+                entry[measure] = {
+                    "base": sum(a),
+                    "new": sum(b),
+                    "wins": p.wins,
+                    "losses": p.losses,
+                    "p": p.p_value,
+                    "win_ids": list(p.win_ids),
+                    "loss_ids": list(p.loss_ids),
+                }
+            data["sets"].setdefault(name, {})[sub] = entry
+    return data, "\n".join(md), rows
+
+
+def main() -> int:
+    """Run both sides (subprocesses, one after the other), then pair them."""
+    code = code_from_argv()
+    if code is not None:  # a worker: its side's library, before anything imports it
+        use_library_from(code)
+    args = _args()
+    if args.worker:
+        return worker(args)
+    args.out.mkdir(parents=True, exist_ok=True)
+    configs = args.configs or ["default", "default"]
+    sides = (("base", REPO if args.configs else args.base), ("new", REPO))
+    for (side, tree), config in zip(sides, configs, strict=True):
+        cmd = [sys.executable, "-m", "benchmarks.directions_eval", "--worker", side]
+        cmd += ["--code", str(tree), "--config", config, "--sets", args.sets]
+        for key in ("work", "out", "data", "max_company_pages"):
+            cmd += [f"--{key.replace('_', '-')}", str(getattr(args, key))]
+        if args.no_progress:
+            cmd.append("--no-progress")
+        log(f"{side}: code {tree}, config {config}")
+        subprocess.run(cmd, check=True, cwd=REPO)
+    base, new = (
+        json.loads((args.out / f"directions_eval-{s}.json").read_text(encoding="utf-8"))
+        for s in ("base", "new")
+    )
+    data, md, rows = report(base, new)
+    write(args.out, "directions_eval", data, md)
+    from benchmarks.results import table, write_result
+
+    columns = ["set", "measure", "base", "new", "paired +/− (p)"]
+    name = "directions_eval" if not args.configs else "directions_eval_configs"
+    align = ["left", "left", "right", "right", "right"]
+    write_result(name, {"paired": table(columns, rows, align)}, data)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
