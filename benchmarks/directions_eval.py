@@ -27,6 +27,10 @@ with Wilson 95 % intervals and exact two-sided sign tests:
 * answered, and **answered citing an evidence page** (a citation's document and page equal
   an evidence's: the quote sits where the answer is, which is not the same as a right
   answer: many questions ask for a ratio no page states);
+* **answered quoting the gold figure**, for questions whose gold answer is an amount of
+  money (``$1577.00``): a number of the cited quotes equals it within 1 %, as written or
+  scaled by a thousand either way (millions against billions); the other questions (ratios,
+  percentages, yes/no) are left out of this line;
 * how many questions the new side read directions in (:mod:`chains.directions`).
 
 Writes ``<out>/directions_eval.{json,md}``, each side's per-question outcomes
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +61,27 @@ from benchmarks.common import (
 
 KS = (1, 4, 8)
 SETS = "financebench-dev,financebench"
+_MONEY = re.compile(r"^\$\s*(-?[\d,]+(?:\.\d+)?)\s*$")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def gold_figure(answer: str | None) -> float | None:
+    """A gold answer that is an amount of money (``"$1577.00"`` -> 1577.0), else ``None``."""
+    m = _MONEY.match((answer or "").strip())
+    return float(m.group(1).replace(",", "")) if m else None
+
+
+def states_figure(text: str, gold: float) -> bool:
+    """Whether ``text`` has a number equal to ``gold`` within 1 %, as written or scaled by a
+    thousand either way."""
+    for m in _NUMBER.finditer(text):
+        try:
+            n = float(m.group(0).replace(",", ""))
+        except ValueError:
+            continue
+        if any(abs(n * s - abs(gold)) <= 0.01 * abs(gold) for s in (1.0, 1e-3, 1e3)):
+            return True
+    return False
 
 
 def _args() -> argparse.Namespace:
@@ -105,6 +131,7 @@ def worker(args: argparse.Namespace) -> int:
     for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
         prep, idx = _index(name, args)
         qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
+        answers = _gold_answers(Path(prep.questions))
         corpus = IndexedCorpus.from_store(idx.store, idx.manifest.documents)
         ev = Evaluator(idx.store, emb, corpus, calibration={}, manifest_id=idx.manifest_id)
         ranks = ev.run(qs, cfg, progress=not args.no_progress).answerable
@@ -123,12 +150,17 @@ def worker(args: argparse.Namespace) -> int:
                 for c in res.get("citations") or []
             }
             answered = res.get("status") == "answered"
+            gold_money = gold_figure(answers.get(q.id))
+            quotes = " ".join(str(c.get("quote") or "") for c in res.get("citations") or [])
             rows.append(
                 {
                     "id": q.id,
                     "first_hit": r.first_hit,
                     "answered": answered,
                     "cites_evidence": answered and bool(gold & cited),
+                    "states_gold": None
+                    if gold_money is None
+                    else answered and states_figure(quotes, gold_money),
                     "directions": len(split_directions(q.question).directions)
                     if split_directions is not None
                     else 0,
@@ -142,6 +174,16 @@ def worker(args: argparse.Namespace) -> int:
         json.dumps(out, indent=1), encoding="utf-8"
     )
     return 0
+
+
+def _gold_answers(path: Path) -> dict[str, str | None]:
+    """Each question's gold answer from the set's ``questions.jsonl`` (``None`` if absent)."""
+    out: dict[str, str | None] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out[row["id"]] = row.get("answer")
+    return out
 
 
 def _subsets(name: str, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -163,6 +205,7 @@ def _measures() -> list[tuple[str, Any]]:
     ]
     out.append(("answered", lambda r: r["answered"]))
     out.append(("answered citing an evidence page", lambda r: r["cites_evidence"]))
+    out.append(("answered quoting the gold figure (money answers)", lambda r: r.get("states_gold")))
     return out
 
 
@@ -189,21 +232,25 @@ def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], s
             }
             label = f"{name}, {sub} ({n} q; {entry['with_directions']} with directions)"
             for i, (measure, ok) in enumerate(_measures()):
-                a = [bool(ok(b)) for b, _ in pairs]
-                b = [bool(ok(x)) for _, x in pairs]
-                p = stats.paired(b, a, [x["id"] for _, x in pairs])  # wins: the new side's
-                cells = [
-                    f"{sum(v)}/{n} = {sum(v) / n:.2f} "
-                    f"[{stats.wilson_interval(sum(v), n)[0]:.2f}, "
-                    f"{stats.wilson_interval(sum(v), n)[1]:.2f}]"
-                    for v in (a, b)
-                ]
+                # a measure that does not apply to a question (None) leaves it out
+                kept = [(x, y) for x, y in pairs if ok(x) is not None and ok(y) is not None]
+                m = len(kept)
+                if not m:
+                    continue
+                was = [bool(ok(x)) for x, _ in kept]
+                now = [bool(ok(y)) for _, y in kept]
+                p = stats.paired(now, was, [y["id"] for _, y in kept])  # wins: the new side's
+                cells = []
+                for v in (was, now):
+                    lo, hi = stats.wilson_interval(sum(v), m)
+                    cells.append(f"{sum(v)}/{m} = {sum(v) / m:.2f} [{lo:.2f}, {hi:.2f}]")
                 sign = f"+{p.wins}/−{p.losses} (p = {p.p_value:.3f})"
                 md.append(f"| {name} | {sub} | {measure} | {cells[0]} | {cells[1]} | {sign} |")
                 rows.append([label if i == 0 else "", measure, *cells, sign])
                 entry[measure] = {
-                    "base": sum(a),
-                    "new": sum(b),
+                    "questions": m,
+                    "base": sum(was),
+                    "new": sum(now),
                     "wins": p.wins,
                     "losses": p.losses,
                     "p": p.p_value,

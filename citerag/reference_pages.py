@@ -109,6 +109,8 @@ API_PAGES: dict[str, tuple[str, ...]] = {
     "reference/api/loaders.md": ("loaders.base", "loaders.blocks"),
     "reference/api/chains.md": (
         "chains.candidates.Candidate",
+        "chains.directions.split_directions",
+        "chains.directions.Directions",
         "chains.retrieval.HybridRetriever",
         "chains.retrieval.RetrievalResult",
         "chains.retrieval.CiteragRetriever",
