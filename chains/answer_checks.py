@@ -1598,18 +1598,6 @@ def term_forms() -> Mapping[str, tuple[frozenset[str], ...]]:
     return MappingProxyType({k: tuple(v) for k, v in out.items()})
 
 
-def covered_terms(question_terms: Collection[str], text_terms: Collection[str]) -> set[str]:
-    """The question's tokens a text's tokens hold, itself or as a listed wording
-    (:func:`term_forms`: "cogs" is held by a row with "cost" and "revenue")."""
-    held = set(text_terms)
-    out = {t for t in question_terms if t in held}
-    forms = term_forms()
-    out.update(
-        t for t in question_terms if t not in out and any(f <= held for f in forms.get(t, ()))
-    )
-    return out
-
-
 def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm]:
     """Focus terms with no occurrence in ``text``, allowing inflections, typos, acronyms and
     the listed forms of a name.

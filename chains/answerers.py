@@ -581,9 +581,7 @@ class ExtractiveAnswerer:
                 sent = content[s:e]
                 stated.append(row_statement(meta, s, e) or "")
                 terms = set(tokenize(by))
-                coverage = (
-                    len(checks.covered_terms(q_terms, terms)) / len(q_terms) if q_terms else 0.0
-                )
+                coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
                 # A heading or table cell is rarely an answer: prefer real sentences.
                 short = 0.15 if len(by.split()) < 5 else 0.0
                 items.append((float(sim) + self.lexical_weight * coverage - short, sent, vec))
