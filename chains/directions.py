@@ -18,8 +18,10 @@ about 'please', 'usd'"*).
   (that) you …*, *imagine / pretend you …*, *act as …*;
 * **about the answer** — a sentence that speaks of the answer or the question itself:
   *answer …*, *respond …*, *give a response …*, *the following question …*, *here's the
-  question:*; and the clause before a colon that does (*Please answer the following
-  question: what is …?* keeps *what is …?*);
+  question:*; a condition followed by what to say (*If X is not a useful metric for a
+  company like this, then state that and explain why.*); and the clause before a colon
+  that speaks of the answer (*Please answer the following question: what is …?* keeps
+  *what is …?*);
 * **format** — an imperative sentence about the answer's form (*Round your answer to two
   decimal places.*, *State it in USD millions.*) and a parenthesis that only gives units or
   rounding (*(in USD millions)*).
@@ -57,6 +59,13 @@ _ROLE = re.compile(
 _ABOUT_ANSWER = re.compile(
     r"\b(?:answer|answers|answering|respond|responding|response|reply)\b|"
     r"\b(?:the|this|following|above|below|my|our)\s+question\b",
+    re.IGNORECASE,
+)
+#: "If operating margin is not a useful metric for a company like this, then state that and
+#: explain why.": a condition, then what the answerer should say.
+_CONDITIONAL = re.compile(
+    r"^if\b[^,]{3,200},\s*(?:then\s+)?(?:please\s+)?(?:state|say|explain|tell|note|mention|"
+    r"indicate|answer|respond|reply|clarify|flag)\b",
     re.IGNORECASE,
 )
 _FORMAT_VERB = re.compile(
@@ -145,7 +154,7 @@ def _kind(sentence: str) -> Kind | None:
         return None
     if _ROLE.search(s):
         return "role"
-    if _ABOUT_ANSWER.search(s):
+    if _ABOUT_ANSWER.search(s) or _CONDITIONAL.search(s):
         return "answer"
     if _FORMAT_VERB.search(s) and _FORMAT_WORD.search(s):
         return "format"

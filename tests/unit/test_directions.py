@@ -62,6 +62,19 @@ def test_a_units_parenthesis_is_a_format_direction():
     )
 
 
+def test_a_condition_then_what_to_say_is_a_direction():
+    q = (
+        "Does Adobe have an improving operating margin profile as of FY2022? If operating "
+        "margin is not a useful metric for a company like this, then state that and explain why."
+    )
+    d = split_directions(q)
+    assert d.ask == "Does Adobe have an improving operating margin profile as of FY2022?"
+    assert [k for k, _ in _kinds(d)] == ["answer"]
+    # a condition that is the ask stays
+    q = "If I work on a bank holiday, do I get a day off in lieu?"
+    assert split_directions(q).ask == q
+
+
 def test_format_sentence_needs_a_word_about_form():
     d = split_directions("How many staff left in 2024? Please state it in thousands.")
     assert d.ask == "How many staff left in 2024?"
