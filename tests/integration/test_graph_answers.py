@@ -221,9 +221,7 @@ def test_a_question_written_as_a_prompt_is_answered_as_its_ask(graph):
     )
     result = graph.invoke({"question": prompt})
     assert result["status"] == "answered", result.get("reason")
-    assert [c["quote"] for c in result["citations"]] == [
-        c["quote"] for c in plain["citations"]
-    ]
+    assert [c["quote"] for c in result["citations"]] == [c["quote"] for c in plain["citations"]]
     split = result["trace"]["directions"]
     assert split["ask"] == "What was Northwind's total revenue in 2025? (the annual report)"
     assert [d["kind"] for d in split["directions"]] == ["role", "answer", "answer"]
