@@ -63,6 +63,7 @@ KS = (1, 4, 8)
 SETS = "financebench-dev,financebench"
 _MONEY = re.compile(r"^\$\s*(-?[\d,]+(?:\.\d+)?)\s*$")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def gold_figure(answer: str | None) -> float | None:
@@ -73,8 +74,10 @@ def gold_figure(answer: str | None) -> float | None:
 
 def states_figure(text: str, gold: float) -> bool:
     """Whether ``text`` has a number equal to ``gold`` within 1 %, as written or scaled by a
-    thousand either way."""
+    thousand either way (a year, four digits from 1900 to 2099, is no amount)."""
     for m in _NUMBER.finditer(text):
+        if _YEAR.fullmatch(m.group(0)):
+            continue  # "Fiscal 2019" states no 2.019 billion
         try:
             n = float(m.group(0).replace(",", ""))
         except ValueError:
@@ -127,6 +130,8 @@ def worker(args: argparse.Namespace) -> int:
         split_directions = None  # type: ignore[assignment]
     emb = cached_embeddings(args)
     cfg = parse_config(args.config)
+    if not dict(cfg.configurable).get("directions", True):
+        split_directions = None  # type: ignore[assignment]  # this side reads none
     out: dict[str, Any] = {"config": args.config, "code": str(args.code), "sets": {}}
     for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
         prep, idx = _index(name, args)
@@ -218,7 +223,7 @@ def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], s
     md = [
         "## Questions written as prompts (full graph, extractive answerer)\n",
         f"base: `{base['code']}` `{base['config']}`; new: `{new['code']}` `{new['config']}`\n",
-        "| set | questions | measure | base | new | paired +/− (p) |",
+        "| set | subset | measure | base | new | paired +/− (p) |",
         "|---|---|---|---|---|---|",
     ]
     for name, new_rows in new["sets"].items():

@@ -1406,10 +1406,20 @@ class FocusTerm:
     acronym: bool = False
 
 
+#: A full stop that ends an abbreviation or an initial, not a sentence.
+_ABBREVIATION_END = re.compile(
+    r"(?:^|[\s(\"'“.])(?:[A-Za-z]|dr|mr|mrs|ms|st|mt|jr|sr|inc|corp|co|ltd|plc|vs|no|nos|"
+    r"fig|figs|dept|approx|etc|e\.g|i\.e|cf|al)\.$",
+    re.IGNORECASE,
+)
+
+
 def _opens_sentence(text: str, pos: int) -> bool:
     """Whether the word at ``pos`` opens a sentence of ``text`` (nothing but opening marks
     before it, or a sentence end ``.?!`` or a line break and white space)."""
     before = text[:pos].rstrip("\"'“‘([ ")
+    if before and before[-1] == "." and _ABBREVIATION_END.search(before):
+        return False  # "U.S. Treasury", "Dr. Smith", "vs. Boston"
     return not before or (before[-1] in ".?!\n" and pos > len(before))
 
 
@@ -1558,43 +1568,50 @@ def name_forms() -> Mapping[str, frozenset[str]]:
 
 
 @functools.cache
-def term_forms() -> Mapping[str, tuple[frozenset[str], ...]]:
-    """Other wordings of a one-word question term, each as its set of words, from the
+def term_forms(kind: Literal["statement", "alias"]) -> Mapping[str, tuple[tuple[str, ...], ...]]:
+    """Other wordings of a one-word question term, each as its words in order, from the
     package's two word lists (the ones the question constraints read):
 
-    * ``chains/financial_terms.json``: a one-word way of asking (``"cogs"``, ``"ppne"``,
-      ``"capex"``) -> the statement line items that report it ("cost of sales", "property,
-      plant and equipment, net"), line items of two words or more;
-    * ``chains/aliases.json``: a company's one-word alias (``"jnj"``, ``"google"``) -> the
-      name its documents use ("Johnson & Johnson", "Alphabet").
+    * ``"statement"`` — ``chains/financial_terms.json``: a one-word way of asking
+      (``"cogs"``, ``"ppne"``, ``"eps"``) -> the statement line items of two words or more
+      that report it ("cost of sales", "property, plant and equipment, net");
+    * ``"alias"`` — ``chains/aliases.json``: a company's one-word alias (``"jnj"``,
+      ``"google"``) -> the name its documents use ("Johnson & Johnson", "Alphabet").
+
+    Words are as :func:`tokenize` gives them (no stop words), folded; keys of one letter are
+    left out.
     """
     from importlib import resources
 
-    def read(name: str) -> object:
-        return json.loads(resources.files("chains").joinpath(name).read_text(encoding="utf-8"))
+    def read(name: str) -> dict[str, object]:
+        data = json.loads(resources.files("chains").joinpath(name).read_text(encoding="utf-8"))
+        assert isinstance(data, dict)
+        return data
 
-    out: dict[str, list[frozenset[str]]] = {}
-    glossary = read("financial_terms.json")
-    assert isinstance(glossary, dict)
-    for entry in glossary["terms"]:
-        for ask in entry["ask"]:
-            words = tokenize(ask)
-            if len(words) == 1:
-                forms = out.setdefault(fold(words[0]), [])
-                # a line item of one word ("basic") says too little on its own
-                forms.extend(
-                    frozenset(fold(w) for w in tokenize(p))
-                    for p in entry["statement"]
-                    if len(tokenize(p)) > 1
-                )
-    aliases = read("aliases.json")
-    assert isinstance(aliases, dict)
-    for alias, name in aliases.items():
-        words = tokenize(alias)
-        if not alias.startswith("_") and len(words) == 1:
-            out.setdefault(fold(words[0]), []).append(
-                frozenset(fold(w) for w in tokenize(str(name)))
-            )
+    out: dict[str, list[tuple[str, ...]]] = {}
+
+    def add(key: str, phrase: str) -> None:
+        form = tuple(fold(w) for w in tokenize(phrase))
+        forms = out.setdefault(fold(key), [])
+        if form and form not in forms:
+            forms.append(form)
+
+    if kind == "statement":
+        terms = read("financial_terms.json")["terms"]
+        assert isinstance(terms, list)
+        for entry in terms:
+            for ask in entry["ask"]:
+                words = tokenize(ask)
+                if len(words) == 1 and len(words[0]) > 1:
+                    # a line item of one word ("basic") says too little on its own
+                    for item in entry["statement"]:
+                        if len(tokenize(item)) > 1:
+                            add(words[0], item)
+    else:
+        for alias, name in read("aliases.json").items():
+            words = tokenize(alias)
+            if not alias.startswith("_") and len(words) == 1 and len(words[0]) > 1:
+                add(words[0], str(name))
     return MappingProxyType({k: tuple(v) for k, v in out.items()})
 
 
@@ -1611,9 +1628,9 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     ``text`` derived from it or misspelling it (:func:`derived_name`: "Chinese" / "China";
     :func:`misspelt_name`: "Hamaz" / "Hamza"), for a term written in capitals in the
     question (an acronym), spells the initials of capitalised words of ``text`` ("WSE" /
-    "Warsaw Stock Exchange"), or is a one-word term whose listed wording is there (every
-    word of it: :func:`term_forms`, "COGS" / "cost of sales", "JnJ" / "Johnson &
-    Johnson").
+    "Warsaw Stock Exchange"), or has a listed wording there, as a phrase (:func:`term_forms`:
+    for an acronym the statement line items, "COGS" / "cost of sales"; for a name the
+    company it abbreviates, "JnJ" / "Johnson & Johnson", not "Robert Johnson").
 
     Args:
         terms: From :func:`focus_terms`.
@@ -1625,6 +1642,7 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     long_toks = [t for t in toks if len(t) >= 6]
     initials: set[str] | None = None
     capitalised: set[str] | None = None
+    joined: str | None = None
     out = []
     for ft in terms:
         t = fold(ft.term)
@@ -1645,8 +1663,14 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
             initials = acronyms_in(text) if initials is None else initials
             if t in initials:
                 continue
-        if any(form <= toks for form in term_forms().get(t, ())):
-            continue
+        forms = (term_forms("statement").get(t, ()) if ft.acronym else ()) + (
+            term_forms("alias").get(t, ()) if ft.entity else ()
+        )
+        if forms:
+            if joined is None:
+                joined = " " + " ".join(fold(w) for w in tokenize(text)) + " "
+            if any(f" {' '.join(form)} " in joined for form in forms):
+                continue
         out.append(ft)
     return out
 

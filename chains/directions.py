@@ -49,46 +49,72 @@ from typing import Any, Literal
 
 Kind = Literal["role", "answer", "format"]
 
+#: A sentence that casts the reader, from its start: "You are an investment banker …",
+#: "Assume that you are a public equities analyst.", "Act as a tax adviser." ("You are
+#: required to wear a badge." is no role: a role is "a/an/the …").
 _ROLE = re.compile(
-    r"\b(?:you\s+are|you're|you\s+were|as\s+if\s+you|assum\w*\s+(?:that\s+)?you|"
-    r"imagin\w*\s+(?:that\s+)?you|pretend\w*\s+(?:that\s+)?you|act\s+as|acting\s+as|"
-    r"(?:take|taking)\s+the\s+(?:role|perspective|standpoint|viewpoint)|"
-    r"assum\w*\s+the\s+(?:role|perspective|standpoint|viewpoint))\b",
+    r"^(?:please\s+)?(?:(?:assume|imagine|pretend|suppose)\s+(?:that\s+)?)?"
+    r"you\s+(?:are|were|’re|'re)\s+(?:a|an|the)\s+\w+|"
+    r"^(?:please\s+)?act\s+as\s+(?:a|an|the)\s+\w+",
     re.IGNORECASE,
 )
+#: An imperative that opens a direction (optionally after "please").
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:answer|respond|reply|give|provide|state|approach|help|base|use|"
+    r"round|express|report|present|show|write|keep|limit|format|make|put|tell|rely|"
+    r"consider|treat)\b",
+    re.IGNORECASE,
+)
+#: Words of such a sentence that speak of the answer or the question itself: "the
+#: following question", "your answers", "a response", "answer in USD", "state answer".
 _ABOUT_ANSWER = re.compile(
-    r"\b(?:answer|answers|answering|respond|responding|response|reply)\b|"
-    r"\b(?:the|this|following|above|below|my|our)\s+question\b",
+    r"\b(?:the|this|following|above|below)\s+question\b|"
+    r"\b(?:your|the|an?|my|our)\s+(?:answers?|responses?|reply)\b|"
+    r"^(?:please\s+)?(?:answer|respond|reply)\s+(?:in|with|using|by|as|to|from|only|briefly|"
+    r"concisely|based|according|the\s+following|this|it)\b|"
+    r"^(?:please\s+)?(?:state|give|provide|express|report|present)\s+(?:your\s+|the\s+)?"
+    r"answers?\b",
     re.IGNORECASE,
 )
 #: "If operating margin is not a useful metric for a company like this, then state that and
-#: explain why.": a condition, then what the answerer should say.
+#: explain why.": a condition, then what the answerer should say about it.
 _CONDITIONAL = re.compile(
-    r"^if\b[^,]{3,200},\s*(?:then\s+)?(?:please\s+)?(?:state|say|explain|tell|note|mention|"
-    r"indicate|answer|respond|reply|clarify|flag)\b",
+    r"^if\b[^,]{3,200},\s*(?:then\s+)?(?:please\s+)?(?:state|say|explain|mention|clarify|"
+    r"indicate)\s+(?:that|so|why|this|whether|it)\b",
     re.IGNORECASE,
 )
-_FORMAT_VERB = re.compile(
-    r"^(?:please\s+)?(?:round|express|state|give|report|present|show|write|format|keep|"
-    r"limit|provide|use)\b",
-    re.IGNORECASE,
-)
+#: Words of an imperative sentence about the answer's form: units, scale, rounding.
 _FORMAT_WORD = re.compile(
-    r"\b(?:decimals?|places?|units?|usd|eur|gbp|dollars|millions?|billions?|thousands?|"
-    r"percent(?:age)?s?|format|words|sentences|bullets?|digits|significant|figures)\b",
+    r"\b(?:in|into|as)\s+(?:units?\s+of\s+)?(?:usd|eur|gbp|dollars|euros|pounds|millions?|"
+    r"billions?|thousands?|percent(?:age)?s?)\b|\bdecimal\s+places?\b|"
+    r"\bsignificant\s+(?:figures|digits)\b|"
+    r"\bnearest\s+(?:whole|hundred|thousand|million|billion|dollar|pound|euro|cent|percent)",
     re.IGNORECASE,
 )
-#: A parenthesis that only gives units or rounding: "(in USD millions)", "(in units of
-#: percents and round to one decimal place)", "(rounded to the nearest million)".
+#: A parenthesis that only gives units, scale or rounding: "(in USD millions)", "(in units
+#: of percents and round to one decimal place)", "(rounded to the nearest million)".
+_UNIT = (
+    r"(?:usd|eur|gbp|\$|€|£|dollars|euros|pounds|millions?|billions?|thousands?|"
+    r"percent(?:age)?s?|%)"
+)
+_ROUNDING = (
+    r"round(?:ed)?\s+to\s+(?:the\s+nearest\s+\w+|(?:one|two|three|four|zero|\d)\s+"
+    r"(?:decimal\s+places?|decimals?|places?|significant\s+(?:figures|digits)))"
+)
 _FORMAT_PAREN = re.compile(
-    r"\s*\((?:(?:in|as)\s+(?:units?\s+of\s+)?(?:usd|eur|gbp|\$|€|£|dollars|euros|pounds|"
-    r"millions?|billions?|thousands?|percent(?:age)?s?|%)[^()]{0,60}|"
-    r"round(?:ed)?\b[^()]{0,60})\)",
+    rf"\((?:(?:in|as)\s+(?:units?\s+of\s+)?{_UNIT}(?:\s+{_UNIT})?"
+    rf"(?:,?\s+(?:and\s+)?{_ROUNDING})?|{_ROUNDING})\)",
     re.IGNORECASE,
 )
 #: Where a sentence ends: ., ? or ! and white space before a capital, a digit or a quote.
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[\"'“(\[]?[A-Z0-9])")
-_MARKER = re.compile(r"\bquestion(?:\s+is)?\s*:\s*", re.IGNORECASE)
+#: A head that only announces the question: "Here's the question:", "The question is:",
+#: "Question:" ("Security question:" is a topic, not an announcement).
+_MARKER = re.compile(
+    r"^(?:(?:here(?:'s|’s|\s+is)\s+)?(?:the|my|our|this|your)\s+)?(?:following\s+)?"
+    r"question(?:\s+is)?\s*:\s*",
+    re.IGNORECASE,
+)
 #: Where a direction says to look: a definite noun phrase ending in a word for a part of a
 #: document ("the cash flow statement", "the statement of income", "the staff handbook").
 _WORD = r"(?!(?:and|or|the|to|by|in|on|for)\b)[\w&'’-]+"
@@ -154,9 +180,9 @@ def _kind(sentence: str) -> Kind | None:
         return None
     if _ROLE.search(s):
         return "role"
-    if _ABOUT_ANSWER.search(s) or _CONDITIONAL.search(s):
+    if _CONDITIONAL.search(s) or (_IMPERATIVE.search(s) and _ABOUT_ANSWER.search(s)):
         return "answer"
-    if _FORMAT_VERB.search(s) and _FORMAT_WORD.search(s):
+    if _IMPERATIVE.search(s) and _FORMAT_WORD.search(s):
         return "format"
     return None
 
@@ -188,6 +214,8 @@ def split_directions(question: str) -> Directions:
     kept: list[tuple[int, str]] = []
     has_ask = False
     for start, s in sentences:
+        lead = len(s) - len(s.lstrip())
+        start, s = start + lead, s.strip()
         marker = _MARKER.search(s)
         if marker and s[marker.end() :].strip():
             # "Here's the question: what is …?" / "Please answer the following question:"
@@ -215,7 +243,7 @@ def split_directions(question: str) -> Directions:
     for start, s in kept:
         pos = 0
         for m in _FORMAT_PAREN.finditer(s):
-            found.append(Direction("format", m.group(0).strip(), start + m.start()))
+            found.append(Direction("format", m.group(0), start + m.start()))
             parts.append(s[pos : m.start()])
             pos = m.end()
         parts.append(s[pos:])
@@ -223,8 +251,8 @@ def split_directions(question: str) -> Directions:
     if not found:
         return whole
     ask = re.sub(r"\s+", " ", "".join(parts)).strip()
-    ask = re.sub(r"\s+([?.,;:!])", r"\1", ask)
-    if not ask:
+    ask = re.sub(r"\s+([?.,;:!])", r"\1", re.sub(r"\(\s*\)", "", ask))
+    if not re.search(r"\w", ask):  # nothing left but punctuation
         return whole
     if ask[0].islower():
         ask = ask[0].upper() + ask[1:]

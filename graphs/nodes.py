@@ -408,8 +408,10 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
                 notes=notes,
             )
         else:
-            # the extractive answerer checks its quote against what the question asks
-            raw = answerer.generate(_ask(state), ctx.passages, list(state["model_messages"]))
+            # the extractive answerer checks its quote against what the question asks; an
+            # injected answerer gets the whole question, as a chat model does
+            asked = _ask(state) if isinstance(answerer, ExtractiveAnswerer) else state["question"]
+            raw = answerer.generate(asked, ctx.passages, list(state["model_messages"]))
             on_token(raw or "")
         on_token(prose.flush())
     except Exception as exc:  # any provider error is a ladder event

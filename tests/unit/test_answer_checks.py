@@ -993,11 +993,12 @@ def test_a_charge_point_is_no_price():
 
 
 def test_term_forms_read_the_glossary_and_the_company_aliases():
-    forms = checks.term_forms()
-    assert frozenset({"cost", "sales"}) in forms["cogs"]  # as tokenised: no stop words
-    assert frozenset({"johnson"}) in forms["jnj"]  # "JnJ": "Johnson & Johnson"
+    statement = checks.term_forms("statement")
+    assert ("cost", "sales") in statement["cogs"]  # as tokenised: no stop words
     # a line item of one word says too little on its own ("EPS" / "basic")
-    assert all(len(f) > 1 for f in forms["eps"])
+    assert all(len(f) > 1 for f in statement["eps"])
+    assert "d" not in statement  # "d&a": no key of one letter
+    assert checks.term_forms("alias")["jnj"] == (("johnson", "johnson"),)
 
 
 @pytest.mark.parametrize(
@@ -1008,6 +1009,11 @@ def test_term_forms_read_the_glossary_and_the_company_aliases():
         ("Did JnJ's net earnings grow?", "Johnson & Johnson net earnings grow", []),
         ("What is the FY2016 COGS for Microsoft?", "Cost of capital 9 % Microsoft", ["cogs"]),
         ("What is the EPS?", "Basic 2.31", ["eps"]),
+        # a wording counts as a phrase, not as its words anywhere
+        ("Did JnJ's net earnings grow?", "Robert Johnson said net earnings grow", ["jnj"]),
+        ("What is the COGS?", "The cost of freight rose; sales fell", ["cogs"]),
+        # statement wordings are for abbreviations: a lower-case word keeps its own
+        ("What was staff turnover?", "Net sales 9,100 staff", ["turnover"]),
     ],
 )
 def test_a_listed_wording_covers_a_one_word_term(question, text, missing):
@@ -1028,6 +1034,9 @@ def test_a_listed_wording_covers_a_one_word_term(question, text, missing):
         ("Who founded Microsoft? Tell me when.", ["microsoft"], ["tell"]),
         ("Is ISIL listed? ISIL is a group.", ["isil"], []),  # capitals are kept anyway
         ("Which supplier in Kenya: Nairobi Tea?", ["kenya", "nairobi", "tea"], []),
+        # a full stop after an initial or an abbreviation ends no sentence
+        ("What did the U.S. Treasury say?", ["treasury"], []),
+        ("When did Dr. Smith join? J.P. Morgan hired her.", ["smith", "morgan"], []),
     ],
 )
 def test_a_capital_that_opens_a_sentence_is_no_name(question, names, not_names):

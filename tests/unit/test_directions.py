@@ -103,6 +103,55 @@ def test_left_whole(question):
     assert d.directions == () and d.sources == ()
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        # context sentences that merely contain a direction's words
+        "My printer stopped responding. What should I do?",
+        "You were charged twice. How do I get a refund?",
+        "You are required to wear a badge. Where can I get one?",
+        "3M's response to PFAS litigation was a settlement. What did 3M record?",
+        "I received an answer from HR. Is it final?",
+        "Imagine you lose your badge. What should you do?",
+        "Act as soon as you notice a leak. Who do I call?",
+        "Use the company card for expenses over 500 dollars. Can I use it for meals?",
+        "If an item arrives damaged, note it on the delivery slip. Who pays?",
+        "Answer the phone within three rings. What is the greeting?",
+        # a topic before a colon, not an announcement
+        "Security question: what was my first pet's name?",
+        "Regarding the question of overtime: are managers exempt?",
+        "My question is about overtime. Do hourly staff get it?",
+        "Customer response policy: how quickly must we reply?",
+        # parentheses that qualify, not only give units
+        "What was revenue (in millions, for the U.S. segment only)?",
+        "What was marketing spend (as % of revenue)?",
+        # nothing but punctuation would be left
+        "(in USD)?",
+        "Answer: ?",
+    ],
+)
+def test_content_is_never_taken_for_a_direction(question):
+    d = split_directions(question)
+    assert d.ask == question and d.directions == ()
+
+
+def test_offsets_of_units_and_of_a_first_sentence_after_white_space():
+    for q in (
+        "What is the price (in USD) of a ticket?",
+        "\n\nYou are an analyst. What is revenue?",
+    ):
+        d = split_directions(q)
+        assert d.directions
+        for x in d.directions:
+            assert q[x.start : x.start + len(x.text)] == x.text
+    assert split_directions("What is revenue ((in USD millions))?").ask == "What is revenue?"
+
+
+def test_long_white_space_is_linear():
+    d = split_directions("What is revenue" + " " * 40_000 + "? Answer in USD.")
+    assert d.ask == "What is revenue?"
+
+
 def test_a_parenthesis_of_content_stays():
     q = "What is the retention ratio (using dividends paid and net income) for General Mills?"
     assert split_directions(q).ask == q

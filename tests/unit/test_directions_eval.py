@@ -23,6 +23,7 @@ def test_gold_figure_reads_money_answers_only(answer, value):
         ("Property, plant and equipment — net 8,738 8,866", 8.7, True),  # millions / billions
         ("Net income $ 16,798 $ 12,193", 32780.0, False),
         ("Total 1,500", 1577.0, False),
+        ("Fiscal 2019 net sales", 2.0, False),  # a year is no amount
     ],
 )
 def test_states_figure_within_one_percent_at_three_scales(text, gold, stated):
