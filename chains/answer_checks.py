@@ -1341,7 +1341,7 @@ GENERIC = frozenset(
     meaning refer refers referred describe described according considered say says said
     many much number amount percentage percent happen happened happens take took taken
     main major important part parts thing things way ways something someone anything
-    first second last new old year years fy time times date day days
+    first second last new old year years time times date day days
         """
     )
 )

@@ -14,14 +14,14 @@ about 'please', 'usd'"*).
 
 :func:`split_directions` (pure, no model) finds them by their grammar, never by topic:
 
-* **role** — a sentence that casts the reader: *you are …*, *as if you were …*, *assume
-  (that) you …*, *imagine / pretend you …*, *act as …*;
-* **about the answer** — a sentence that speaks of the answer or the question itself:
-  *answer …*, *respond …*, *give a response …*, *the following question …*, *here's the
-  question:*; a condition followed by what to say (*If X is not a useful metric for a
-  company like this, then state that and explain why.*); and the clause before a colon
-  that speaks of the answer (*Please answer the following question: what is …?* keeps
-  *what is …?*);
+* **role** — a sentence that opens by casting the reader as someone: *You are an
+  investment banker …*, *Assume that you are a public equities analyst.*, *Act as a …*
+  (not *You are required to …*);
+* **about the answer** — an imperative sentence that speaks of the answer or the question
+  itself: *Answer in USD millions.*, *Give a response to the question by …*, *Round your
+  answer …*; a head that only announces the question (*Here's the question:*, not
+  *Security question:*); and the clause before a colon that speaks of the answer
+  (*Please answer the following question: what is …?* keeps *what is …?*);
 * **format** — an imperative sentence about the answer's form (*Round your answer to two
   decimal places.*, *State it in USD millions.*) and a parenthesis that only gives units or
   rounding (*(in USD millions)*).
@@ -74,13 +74,6 @@ _ABOUT_ANSWER = re.compile(
     r"concisely|based|according|the\s+following|this|it)\b|"
     r"^(?:please\s+)?(?:state|give|provide|express|report|present)\s+(?:your\s+|the\s+)?"
     r"answers?\b",
-    re.IGNORECASE,
-)
-#: "If operating margin is not a useful metric for a company like this, then state that and
-#: explain why.": a condition, then what the answerer should say about it.
-_CONDITIONAL = re.compile(
-    r"^if\b[^,]{3,200},\s*(?:then\s+)?(?:please\s+)?(?:state|say|explain|mention|clarify|"
-    r"indicate)\s+(?:that|so|why|this|whether|it)\b",
     re.IGNORECASE,
 )
 #: Words of an imperative sentence about the answer's form: units, scale, rounding.
@@ -180,7 +173,7 @@ def _kind(sentence: str) -> Kind | None:
         return None
     if _ROLE.search(s):
         return "role"
-    if _CONDITIONAL.search(s) or (_IMPERATIVE.search(s) and _ABOUT_ANSWER.search(s)):
+    if _IMPERATIVE.search(s) and _ABOUT_ANSWER.search(s):
         return "answer"
     if _IMPERATIVE.search(s) and _FORMAT_WORD.search(s):
         return "format"

@@ -62,15 +62,14 @@ def test_a_units_parenthesis_is_a_format_direction():
     )
 
 
-def test_a_condition_then_what_to_say_is_a_direction():
+def test_a_condition_then_what_to_say_stays_in_the_ask():
+    """Set apart, such a condition let judgement questions be answered with unrelated
+    quotes on the development filings (benchmarks/directions_eval.py); it stays."""
     q = (
         "Does Adobe have an improving operating margin profile as of FY2022? If operating "
         "margin is not a useful metric for a company like this, then state that and explain why."
     )
-    d = split_directions(q)
-    assert d.ask == "Does Adobe have an improving operating margin profile as of FY2022?"
-    assert [k for k, _ in _kinds(d)] == ["answer"]
-    # a condition that is the ask stays
+    assert split_directions(q).ask == q
     q = "If I work on a bank holiday, do I get a day off in lieu?"
     assert split_directions(q).ask == q
 
