@@ -1417,10 +1417,14 @@ _ABBREVIATION_END = re.compile(
 def _opens_sentence(text: str, pos: int) -> bool:
     """Whether the word at ``pos`` opens a sentence of ``text`` (nothing but opening marks
     before it, or a sentence end ``.?!`` or a line break and white space)."""
-    before = text[:pos].rstrip("\"'“‘([ ")
-    if before and before[-1] == "." and _ABBREVIATION_END.search(before):
+    marks = "\"'“‘([ "
+    window = text[max(0, pos - 40) : pos]  # a short window: linear over a long question
+    before = window.rstrip(marks)
+    if not before:
+        return pos <= 40 or not text[:pos].strip(marks)
+    if before[-1] == "." and _ABBREVIATION_END.search(before):
         return False  # "U.S. Treasury", "Dr. Smith", "vs. Boston"
-    return not before or (before[-1] in ".?!\n" and pos > len(before))
+    return before[-1] in ".?!\n" and len(window) > len(before)
 
 
 def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[FocusTerm]:

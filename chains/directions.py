@@ -14,7 +14,7 @@ about 'please', 'usd'"*).
 
 :func:`split_directions` (pure, no model) finds them by their grammar, never by topic:
 
-* **role** — a sentence that opens by casting the reader as someone: *You are an
+* **role** — a sentence that opens by casting the reader as an answerer: *You are an
   investment banker …*, *Assume that you are a public equities analyst.*, *Act as a …*
   (not *You are required to …*);
 * **about the answer** — an imperative sentence that speaks of the answer or the question
@@ -29,6 +29,11 @@ about 'please', 'usd'"*).
 Where a direction says to look (*… by primarily using the statement of income*: a definite
 noun phrase ending in a word for a part of a document) is kept: it follows the ask in
 parentheses, as its **sources**.
+
+A direction says only how to answer: once its answer, question, format and source phrases
+are gone, only method words may be left (*using*, *primarily*, *information* …), so *Answer
+using the 10-K of Apple Inc.* stays in the ask, and a role is someone who answers for a
+living (*analyst*, *adviser* …; *You are an employee at the Dublin office.* stays).
 
 A sentence is a direction only when the question keeps an ask beside it: a sentence ending
 with ``?`` or following a *question:* marker. A question that is one sentence, or whose every
@@ -52,34 +57,226 @@ Kind = Literal["role", "answer", "format"]
 #: A sentence that casts the reader, from its start: "You are an investment banker …",
 #: "Assume that you are a public equities analyst.", "Act as a tax adviser." ("You are
 #: required to wear a badge." is no role: a role is "a/an/the …").
+#: Who a role casts the reader as: someone who answers questions for a living.
+_ROLE_NOUN = (
+    r"(?:analysts?|bankers?|experts?|assistants?|advis[eo]rs?|consultants?|accountants?|"
+    r"auditors?|economists?|researchers?|investors?|lawyers?|specialists?|professionals?|"
+    r"strategists?|managers?\s+of\s+a\s+fund|fund\s+managers?|tutors?|teachers?)"
+)
+#: A sentence that casts the reader, from its start: "You are an investment banker …",
+#: "Assume that you are a public equities analyst.", "Act as a tax adviser." ("You are an
+#: employee at the Dublin office." is the user's situation: no role noun).
 _ROLE = re.compile(
     r"^(?:please\s+)?(?:(?:assume|imagine|pretend|suppose)\s+(?:that\s+)?)?"
-    r"you\s+(?:are|were|’re|'re)\s+(?:a|an|the)\s+\w+|"
-    r"^(?:please\s+)?act\s+as\s+(?:a|an|the)\s+\w+",
+    rf"(?:you\s+(?:are|were|’re|'re)|act\s+as)\s+(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?{_ROLE_NOUN}\b",
     re.IGNORECASE,
 )
-#: An imperative that opens a direction (optionally after "please").
+#: A role named inside a direction: "… assuming the standpoint of an investment banking
+#: analyst …".
+_ROLE_PHRASE = re.compile(rf"\b(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?{_ROLE_NOUN}\b", re.IGNORECASE)
+#: An imperative that opens a direction (optionally after "please"), followed by a word that
+#: makes it one ("Base your judgments", not "Base salary is paid in USD.").
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:answer|respond|reply|give|provide|state|approach|help|base|use|"
     r"round|express|report|present|show|write|keep|limit|format|make|put|tell|rely|"
-    r"consider|treat)\b",
+    r"consider|treat)\s+(?:the|a|an|your|my|our|it|this|these|that|us|me|to|in|into|by|on|"
+    r"for|with|from|only|briefly|concisely|using|all|answers?|responses?|as)\b",
     re.IGNORECASE,
 )
 #: Words of such a sentence that speak of the answer or the question itself: "the
-#: following question", "your answers", "a response", "answer in USD", "state answer".
+#: following question", "your answers", "a response", "answer in USD", "state answer"
+#: (not "the question of overtime", "the answer key", "a reply within 30 days").
 _ABOUT_ANSWER = re.compile(
-    r"\b(?:the|this|following|above|below)\s+question\b|"
-    r"\b(?:your|the|an?|my|our)\s+(?:answers?|responses?|reply)\b|"
-    r"^(?:please\s+)?(?:answer|respond|reply)\s+(?:in|with|using|by|as|to|from|only|briefly|"
-    r"concisely|based|according|the\s+following|this|it)\b|"
+    r"\b(?:the|this|following|above|below)\s+question\b(?!\s+(?:of|about|regarding|on)\b)|"
+    r"\b(?:your|the|an?|my|our)\s+(?:answers?|responses?|reply)\b"
+    r"(?!\s+(?:keys?|sheets?|books?|within|time|times|rates?|of)\b)|"
+    r"^(?:please\s+)?(?:answer|respond|reply)\s+(?:in|with|using|by|as|only|briefly|"
+    r"concisely|based|according|the\s+following|this\s+question|to\s+(?:the|this)\s+"
+    r"(?:following\s+)?question)\b|"
     r"^(?:please\s+)?(?:state|give|provide|express|report|present)\s+(?:your\s+|the\s+)?"
     r"answers?\b",
     re.IGNORECASE,
 )
+#: Words a direction uses for how to answer, not for what: what may remain of a direction
+#: once its answer, question, format and source phrases are gone. Any other word left over
+#: ("Answer using the 10-K of Apple Inc.", "… for the Model X printer") keeps the sentence
+#: in the ask.
+_METHOD_WORDS = frozenset(
+    [
+        "please",
+        "answer",
+        "answers",
+        "answering",
+        "respond",
+        "reply",
+        "response",
+        "responses",
+        "give",
+        "provide",
+        "state",
+        "approach",
+        "help",
+        "base",
+        "basing",
+        "based",
+        "use",
+        "using",
+        "used",
+        "rely",
+        "relying",
+        "relied",
+        "consider",
+        "treat",
+        "round",
+        "rounded",
+        "express",
+        "report",
+        "present",
+        "show",
+        "shown",
+        "write",
+        "keep",
+        "limit",
+        "format",
+        "make",
+        "put",
+        "tell",
+        "following",
+        "question",
+        "questions",
+        "asked",
+        "ask",
+        "asking",
+        "information",
+        "details",
+        "detail",
+        "data",
+        "figures",
+        "provided",
+        "presented",
+        "stated",
+        "outlined",
+        "described",
+        "contained",
+        "reported",
+        "given",
+        "clearly",
+        "only",
+        "primarily",
+        "mainly",
+        "solely",
+        "strictly",
+        "exclusively",
+        "directly",
+        "just",
+        "also",
+        "then",
+        "first",
+        "all",
+        "off",
+        "on",
+        "of",
+        "in",
+        "into",
+        "from",
+        "within",
+        "by",
+        "with",
+        "to",
+        "for",
+        "as",
+        "at",
+        "per",
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "but",
+        "so",
+        "if",
+        "your",
+        "my",
+        "our",
+        "us",
+        "me",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "which",
+        "who",
+        "whom",
+        "what",
+        "there",
+        "is",
+        "are",
+        "be",
+        "been",
+        "being",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "shall",
+        "must",
+        "may",
+        "might",
+        "not",
+        "no",
+        "any",
+        "each",
+        "access",
+        "judgment",
+        "judgments",
+        "judgement",
+        "judgements",
+        "conclusions",
+        "drawing",
+        "draw",
+        "reasoning",
+        "perspective",
+        "standpoint",
+        "viewpoint",
+        "role",
+        "assuming",
+        "assume",
+        "position",
+        "resource",
+        "resources",
+        "source",
+        "sources",
+        "decimal",
+        "decimals",
+        "place",
+        "places",
+        "nearest",
+        "compute",
+        "calculate",
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+    ]
+)
 #: Words of an imperative sentence about the answer's form: units, scale, rounding.
 _FORMAT_WORD = re.compile(
     r"\b(?:in|into|as)\s+(?:units?\s+of\s+)?(?:usd|eur|gbp|dollars|euros|pounds|millions?|"
-    r"billions?|thousands?|percent(?:age)?s?)\b|\bdecimal\s+places?\b|"
+    r"billions?|thousands?|percent(?:age)?s?)(?:\s+(?:millions?|billions?|thousands?))?\b|"
+    r"\bdecimal\s+places?\b|"
     r"\bsignificant\s+(?:figures|digits)\b|"
     r"\bnearest\s+(?:whole|hundred|thousand|million|billion|dollar|pound|euro|cent|percent)",
     re.IGNORECASE,
@@ -171,13 +368,25 @@ def _kind(sentence: str) -> Kind | None:
     s = sentence.strip()
     if not s or s.endswith("?"):
         return None
-    if _ROLE.search(s):
+    role = _ROLE.search(s)
+    if role and not _leftover(s[role.end() :]):
         return "role"
-    if _IMPERATIVE.search(s) and _ABOUT_ANSWER.search(s):
-        return "answer"
-    if _IMPERATIVE.search(s) and _FORMAT_WORD.search(s):
-        return "format"
+    if _IMPERATIVE.search(s) and not _leftover(s):
+        if _ABOUT_ANSWER.search(s):
+            return "answer"
+        if _FORMAT_WORD.search(s):
+            return "format"
     return None
+
+
+def _leftover(text: str) -> list[str]:
+    """The words of a would-be direction that say what to find, not how to answer: those
+    left once its answer, question, format and source phrases and :data:`_METHOD_WORDS`
+    are gone (a role's "investment banker" is gone with the role)."""
+    for pattern in (_SOURCE, _FORMAT_WORD, _ABOUT_ANSWER, _ROLE, _ROLE_PHRASE):
+        text = pattern.sub(" ", text)
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return [w for w in words if w not in _METHOD_WORDS and len(w) > 1]
 
 
 def _sentences(text: str) -> list[tuple[int, str]]:

@@ -1021,6 +1021,12 @@ def test_a_listed_wording_covers_a_one_word_term(question, text, missing):
     assert [t.term for t in got] == missing
 
 
+def test_sentence_openers_are_read_in_linear_time():
+    # each word after a full stop looks back a short window only
+    terms = checks.focus_terms("U.S. " * 4000 + "Treasury?")
+    assert [t.term for t in terms] == ["treasury"]
+
+
 @pytest.mark.parametrize(
     ("question", "names", "not_names"),
     [

@@ -127,6 +127,23 @@ def test_left_whole(question):
         # nothing but punctuation would be left
         "(in USD)?",
         "Answer: ?",
+        # a noun, not an imperative, opens the sentence
+        "Base salary is paid in USD. Is the bonus paid in local currency?",
+        "State taxes are reported as percentages. What is the rate in Ohio?",
+        "Round-trip fares are reimbursed in full as dollars. Are taxis?",
+        "Help desk staff give a response within 2 days. How do I escalate?",
+        # the answer or the question as a thing, not as what to say
+        "Help me understand the question of overtime pay. Am I eligible?",
+        "Provide a reply within 30 days of receiving the letter. What if I miss it?",
+        "Show the answer key to students after the exam. Is that allowed?",
+        # a direction that also says what to find keeps it
+        "Answer using the 10-K of Apple Inc. What was revenue in FY2020?",
+        "Please answer the following question about the Berlin office: how many desks?",
+        "Answer only for the Model X printer. How do I reset it?",
+        "Treat contractors as employees for this question. Do they get holiday pay?",
+        # the user's own situation is no role
+        "Suppose you are a part-time worker. Do you get holiday pay?",
+        "You are an employee at the Dublin office. Which holidays apply?",
     ],
 )
 def test_content_is_never_taken_for_a_direction(question):
