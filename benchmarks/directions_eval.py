@@ -18,7 +18,7 @@ USD billions."* This benchmark runs the same questions through the real compiled
 
 Each side runs in a subprocess with its own library (:func:`benchmarks.common.
 use_library_from`) over the same index: the one :mod:`benchmarks.structure_eval` builds
-(``<work>/<set>/index-titles``, default chunking; built here if missing, sentence vectors
+(``<work>/<set>/index-titles``, default chunking; built by it if missing, sentence vectors
 off). Reported per set, for ``financebench-dev`` per half (the hash split of
 :func:`benchmarks.constraints_eval.half`, fixed before any result) and for all questions,
 with Wilson 95 % intervals and exact two-sided sign tests:
@@ -102,18 +102,13 @@ def _args() -> argparse.Namespace:
 
 
 def _index(name: str, args: argparse.Namespace) -> tuple[Any, Any]:
-    """The data set and its default-chunking index (``index-titles``, built if missing)."""
-    from citerag.eval.adapters import ensure_index, prepare
-    from citerag.stores.loaded import load_index
+    """The data set and its default-chunking index: :mod:`benchmarks.structure_eval`'s
+    ``titles`` one, reused when it exists."""
+    from benchmarks.structure_eval import indexes
 
-    kwargs: dict[str, Any] = {}
-    if name == "financebench-dev" and args.max_company_pages:
-        kwargs["max_company_pages"] = args.max_company_pages
-    prep = prepare(name, args.data, args.work, **kwargs)
-    folder = Path(prep.root) / "index-titles"
-    if not (folder / "current").exists():
-        ensure_index(prep, folder, model(), sentence_vectors=False, progress=not args.no_progress)
-    return prep, load_index(folder, model())
+    chosen = argparse.Namespace(**{**vars(args), "configs": ["titles"], "reuse": True})
+    prep, loaded, _ = indexes(name, chosen)
+    return prep, loaded["titles"]
 
 
 def worker(args: argparse.Namespace) -> int:
@@ -245,10 +240,7 @@ def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], s
                 was = [bool(ok(x)) for x, _ in kept]
                 now = [bool(ok(y)) for _, y in kept]
                 p = stats.paired(now, was, [y["id"] for _, y in kept])  # wins: the new side's
-                cells = []
-                for v in (was, now):
-                    lo, hi = stats.wilson_interval(sum(v), m)
-                    cells.append(f"{sum(v)}/{m} = {sum(v) / m:.2f} [{lo:.2f}, {hi:.2f}]")
+                cells = [f"{sum(v)}/{m} = {stats.Proportion(sum(v), m).fmt(2)}" for v in (was, now)]
                 sign = f"+{p.wins}/−{p.losses} (p = {p.p_value:.3f})"
                 md.append(f"| {name} | {sub} | {measure} | {cells[0]} | {cells[1]} | {sign} |")
                 rows.append([label if i == 0 else "", measure, *cells, sign])

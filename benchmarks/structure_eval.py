@@ -152,7 +152,9 @@ def ingest_table(cost: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _indexes(name: str, args: Any) -> tuple[Any, dict[str, Any], dict[str, float]]:
+def indexes(name: str, args: Any) -> tuple[Any, dict[str, Any], dict[str, float]]:
+    """The data set and its index per configuration of ``args.configs`` (``<set>/index-<cfg>``;
+    reused as it is with ``args.reuse``), with each build's seconds (0 when reused)."""
     from citerag.eval.adapters import ensure_index, prepare
     from citerag.stores.loaded import load_index
     from loaders.chunking import ChunkSettings
@@ -300,7 +302,7 @@ def main() -> int:
     md: list[str] = ["## Tables as evidence: page hit@k, structure vs flat chunks vs plain\n"]
     data: dict[str, Any] = {"sets": {}, "max_company_pages": args.max_company_pages}
     for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
-        prep, loaded, seconds = _indexes(name, args)
+        prep, loaded, seconds = indexes(name, args)
         qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
         if name == "financebench-dev" and args.half:
             qs = [q for q in qs if half(q.id) == args.half]

@@ -46,6 +46,7 @@ from typing import Literal
 
 import numpy as np
 
+from chains.constraints import load_aliases, statement_glossary
 from citerag.core.text import tokenize
 from loaders.instructions import is_instruction as is_instruction  # re-exported
 
@@ -1585,13 +1586,6 @@ def term_forms(kind: Literal["statement", "alias"]) -> Mapping[str, tuple[tuple[
     Words are as :func:`tokenize` gives them (no stop words), folded; keys of one letter are
     left out.
     """
-    from importlib import resources
-
-    def read(name: str) -> dict[str, object]:
-        data = json.loads(resources.files("chains").joinpath(name).read_text(encoding="utf-8"))
-        assert isinstance(data, dict)
-        return data
-
     out: dict[str, list[tuple[str, ...]]] = {}
 
     def add(key: str, phrase: str) -> None:
@@ -1601,21 +1595,19 @@ def term_forms(kind: Literal["statement", "alias"]) -> Mapping[str, tuple[tuple[
             forms.append(form)
 
     if kind == "statement":
-        terms = read("financial_terms.json")["terms"]
-        assert isinstance(terms, list)
-        for entry in terms:
-            for ask in entry["ask"]:
+        for asked, statement in statement_glossary():
+            for ask in asked:
                 words = tokenize(ask)
                 if len(words) == 1 and len(words[0]) > 1:
                     # a line item of one word ("basic") says too little on its own
-                    for item in entry["statement"]:
+                    for item in statement:
                         if len(tokenize(item)) > 1:
                             add(words[0], item)
     else:
-        for alias, name in read("aliases.json").items():
+        for alias, name in load_aliases().items():
             words = tokenize(alias)
-            if not alias.startswith("_") and len(words) == 1 and len(words[0]) > 1:
-                add(words[0], str(name))
+            if len(words) == 1 and len(words[0]) > 1:
+                add(words[0], name)
     return MappingProxyType({k: tuple(v) for k, v in out.items()})
 
 

@@ -1358,13 +1358,22 @@ def boosts_for(
 
 
 @cache
-def _statement_glossary() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+def statement_glossary() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """The entries of ``chains/financial_terms.json``: ``(ways of asking, statement line
+    items)`` each, in file order (also read by the extractive answerer's focus checks)."""
     text = resources.files("chains").joinpath("financial_terms.json").read_text(encoding="utf-8")
+    return tuple(
+        (tuple(entry["ask"]), tuple(entry["statement"])) for entry in json.loads(text)["terms"]
+    )
+
+
+@cache
+def _statement_glossary() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
     out = []
-    for entry in json.loads(text)["terms"]:
-        asks = sorted((re.escape(a.lower()) for a in entry["ask"]), key=len, reverse=True)
+    for asked, statement in statement_glossary():
+        asks = sorted((re.escape(a.lower()) for a in asked), key=len, reverse=True)
         pattern = re.compile(r"(?<![\w&])(?:" + "|".join(asks) + r")s?(?![\w&])", re.I)
-        out.append((pattern, tuple(entry["statement"])))
+        out.append((pattern, statement))
     return tuple(out)
 
 
