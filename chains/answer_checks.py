@@ -1428,12 +1428,42 @@ def _opens_sentence(text: str, pos: int) -> bool:
     return before[-1] in ".?!\n" and len(window) > len(before)
 
 
+#: A phrase that leaves out what it names: "outside the UK", "other than Apple", "except
+#: Sundays". The name after it is the scope the question excludes, not a thing the answer
+#: must mention ("We ship to the EU" answers "do you deliver outside the UK?").
+_EXCLUDING = re.compile(
+    r"\b(?:outside(?:\s+of)?|other\s+than|except(?:\s+for)?|excluding|apart\s+from|"
+    r"aside\s+from|besides|beyond)\s+(?:the\s+|a\s+|an\s+)?"
+    r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:of\s+|and\s+|the\s+)*[A-Z][\w'’&.-]*)*)"
+)
+
+
+def excluded_names(question: str) -> set[str]:
+    """Tokens of the names the question excludes ("outside the *UK*", "other than *Apple
+    Inc*"), unless the question also names them elsewhere."""
+    inside: set[str] = set()
+    spans = []
+    for m in _EXCLUDING.finditer(question):
+        inside.update(tokenize(m.group(1)))
+        spans.append(m.span(1))
+    if not inside:
+        return set()
+    rest = "".join(
+        question[a:b]
+        for a, b in zip(
+            [0, *(e for _, e in spans)], [*(s for s, _ in spans), len(question)], strict=True
+        )
+    )
+    return inside - set(tokenize(rest))
+
+
 def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[FocusTerm]:
     """The question's focus terms: content words minus wh-words and generic words.
 
-    Numbers are left to the number check. Weights are the index's idf when given (a term the
-    index has never seen gets the largest weight: no passage can contain it), else
-    ``log(1 + len(term))``.
+    A name the question excludes (:func:`excluded_names`: "outside the UK") is a term, not a
+    name: the answer need not mention it. Numbers are left to the number check. Weights are
+    the index's idf when given (a term the index has never seen gets the largest weight: no
+    passage can contain it), else ``log(1 + len(term))``.
 
     Args:
         question: The question text.
@@ -1458,6 +1488,8 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
             caps.update(tokenize(tok))
     for quoted in re.findall(r"[\"“']([^\"”']{2,60})[\"”']", question):
         caps.update(tokenize(quoted))
+    caps -= excluded_names(question)
+    acronyms -= excluded_names(question)
     terms = [
         t
         for t in dict.fromkeys(tokenize(question))

@@ -298,6 +298,7 @@ class ExtractiveAnswerer:
         self.coverage_sentence_weight = sw
         self.coverage_floor = COVERAGE_FLOOR if coverage_floor is None else coverage_floor
         self._word_vectors = _shared_word_vectors(embeddings)
+        self._questions: OrderedDict[str, np.ndarray] = OrderedDict()
 
     @property
     def store(self) -> SearchIndex | None:
@@ -567,6 +568,7 @@ class ExtractiveAnswerer:
             content = p.candidate.content
             meta = p.candidate.meta
             items: list[tuple[float, str, np.ndarray]] = []
+            passes: list[float] = []  # what a question line passes to its answer
             kinds: list[non_answers.NonAnswer | None] = []
             # a table row's sentence is scored with its headers (loaders.row_text)
             row_scored = scored_texts(content, spans, meta)
@@ -585,13 +587,22 @@ class ExtractiveAnswerer:
                 # A heading or table cell is rarely an answer: prefer real sentences.
                 short = 0.15 if len(by.split()) < 5 else 0.0
                 items.append((float(sim) + self.lexical_weight * coverage - short, sent, vec))
+                passes.append(float(sim) + self.lexical_weight * coverage)
                 scored_by.append(by)
                 kinds.append(non_answers.non_answer(content, s, e, meta))
             scores = [score for score, _, _ in items]
+            # The question of an FAQ pair passes its score to its answer: a question line,
+            # or the heading the pair's question is written as (then the answer opens the
+            # chunk). A short question is no weaker a question: no short-line penalty here.
+            asked = non_answers.heading_question(meta, content)
+            if asked:
+                passed = self._question_score(asked, q, q_terms)
+                for r, j in enumerate(non_answers.faq_answer_follows([None, *kinds], 0)):
+                    scores[j - 1] = max(scores[j - 1], passed - FAQ_STEP * r)
             for i, kind in enumerate(kinds):
                 if kind == "question":  # its answer is what follows it
                     for r, j in enumerate(non_answers.faq_answer_follows(kinds, i)):
-                        scores[j] = max(scores[j], items[i][0] - FAQ_STEP * r)
+                        scores[j] = max(scores[j], passes[i] - FAQ_STEP * r)
             for (_, sent, vec), score, kind, by, says in zip(
                 items, scores, kinds, scored_by, stated, strict=True
             ):
@@ -601,6 +612,20 @@ class ExtractiveAnswerer:
                     dropped += 1
         scored.sort(key=lambda t: -t.score)
         return scored, dropped
+
+    def _question_score(self, asked: str, q: np.ndarray, q_terms: set[str]) -> float:
+        """An FAQ heading question's score against the question (``q`` its unit vector):
+        cosine plus ``lexical_weight`` times the share of the question's words it holds."""
+        vec = self._questions.get(asked)
+        if vec is None:
+            vec = np.asarray(self.embeddings.embed_documents([asked])[0], dtype=np.float32)
+            vec /= np.linalg.norm(vec) or 1.0
+            self._questions[asked] = vec
+            while len(self._questions) > 1024:
+                self._questions.popitem(last=False)
+        terms = set(tokenize(asked))
+        coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
+        return float(vec @ q) + self.lexical_weight * coverage
 
     def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
         """Pick sentences by cosine and word overlap with the question; quote them verbatim.

@@ -20,6 +20,9 @@ when a loader wrote it):
 
 :func:`faq_answer_follows` tells the answerer where a question line's answer is: the
 statements after it in the same passage, up to the next question or heading.
+:func:`heading_question` finds the question of an FAQ pair whose question is a heading
+(``### Do you ship abroad?``): it is the last part of the chunk's ``section``, not a line
+of its content, yet it describes the answer under it as an in-content question line does.
 """
 
 from __future__ import annotations
@@ -216,3 +219,33 @@ def faq_answer_follows(kinds: Sequence[NonAnswer | None], index: int) -> list[in
             break  # the next question or heading: this question's answer has ended
         out.append(j)
     return out
+
+
+def heading_question(meta: Mapping[str, Any], content: str) -> str | None:
+    """The question an FAQ pair's chunk answers when the question is its section heading.
+
+    A Markdown or HTML FAQ writes each question as a heading (``### Do you ship abroad?``);
+    the loaders keep it in the chunk's ``section`` path and out of its ``content``, so the
+    pair's question is not among the chunk's sentences. It is returned when the chunk is
+    part of a question-and-answer pair (``block_type`` ``qa_pair``), the last part of its
+    section path reads as a question (:func:`asks`) and the content does not already hold it
+    as a line.
+
+    Args:
+        meta: The chunk's metadata (``block_type``, ``section``).
+        content: The chunk's content.
+
+    Returns:
+        The question without its markers, or ``None``.
+    """
+    if str(meta.get("block_type") or "").lower() != "qa_pair":
+        return None
+    section = meta.get("section")
+    if not isinstance(section, str) or not section.strip():
+        return None
+    last = bare(re.split(r"\s+>\s+", section.strip())[-1])
+    if not last or not asks(last):
+        return None
+    if _norm(last) in {_norm(bare(line)) for line in content.splitlines() if line.strip()}:
+        return None
+    return last

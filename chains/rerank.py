@@ -27,6 +27,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from chains.candidates import Candidate
+from chains.non_answers import heading_question
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import row_sentence_spans, scored_texts
@@ -70,7 +71,10 @@ class SentenceReranker:
 
     where ``max_sentence_coverage`` is the largest share, over the candidate's sentences, of
     the query terms' idf weight (from the BM25 index; uniform weights without one) that one
-    sentence contains.
+    sentence contains. The question of an FAQ pair written as a heading
+    (:func:`chains.non_answers.heading_question`, kept in the chunk's section path, not its
+    content) counts as one of its sentences, as a question line inside the content does;
+    its cosine is in ``scores["heading_question"]``.
     """
 
     def __init__(
@@ -113,6 +117,8 @@ class SentenceReranker:
         # Each sentence's word set, by (chunk key, chunk text): a served index sees the same
         # chunks again and again, and tokenising ~100 sentences was a quarter of this node.
         self._terms: OrderedDict[tuple[Any, ...], list[frozenset[str]]] = OrderedDict()
+        # An FAQ heading question's vector, by its text (embedded on first use)
+        self._questions: OrderedDict[str, np.ndarray] = OrderedDict()
 
     @property
     def store(self) -> SearchIndex | None:
@@ -173,6 +179,19 @@ class SentenceReranker:
             self._terms.move_to_end(key)
         return got
 
+    def _question_vectors(self, questions: Sequence[str | None]) -> dict[str, np.ndarray]:
+        """The vectors of the shortlist's FAQ heading questions (one call for the missing)."""
+        out = {q: v for q in questions if q and (v := self._questions.get(q)) is not None}
+        missing = sorted({q for q in questions if q and q not in out})
+        if missing:
+            vecs = np.asarray(self.embeddings.embed_documents(missing), dtype=np.float32)
+            for text, vec in zip(missing, vecs, strict=True):
+                out[text] = vec / (np.linalg.norm(vec) or 1.0)
+                self._questions[text] = out[text]
+            while len(self._questions) > self._cache_size:
+                self._questions.popitem(last=False)
+        return out
+
     def _query_weights(self, query: str) -> dict[str, float]:
         terms = set(tokenize(query))
         if self.store is None:
@@ -195,19 +214,31 @@ class SentenceReranker:
         w = self.sentence_weight
         weights = self._query_weights(query) if self.lexical_weight else {}
         total = sum(weights.values())
-        for c, (spans, vecs) in zip(candidates, self._sentences(candidates), strict=True):
+        # an FAQ pair whose question is its heading: the question counts as one of its
+        # sentences, as a question line inside the content does (chains.non_answers)
+        asked = [heading_question(c.meta, c.content) for c in candidates]
+        question_vecs = self._question_vectors(asked)
+        for c, (spans, vecs), hq in zip(
+            candidates, self._sentences(candidates), asked, strict=True
+        ):
             sims = vecs.astype(np.float32) @ q if len(spans) else np.zeros(0, np.float32)
             best = int(np.argmax(sims)) if sims.size else -1
             sent = float(sims[best]) if best >= 0 else c.scores.get("dense", 0.0)
             chunk = c.scores.get("dense", sent)
+            if hq:
+                c.scores["heading_question"] = float(question_vecs[hq] @ q)
+                sent = max(sent, c.scores["heading_question"])
             c.scores["sentence"] = sent
             score = w * sent + (1 - w) * chunk
             if total > 0:
+                sentence_terms = self._sentence_terms(c, spans)
+                if hq:
+                    sentence_terms = [*sentence_terms, frozenset(tokenize(hq))]
                 cover = (
                     max(
                         (
                             sum(weights[t] for t in weights.keys() & terms)
-                            for terms in self._sentence_terms(c, spans)
+                            for terms in sentence_terms
                         ),
                         default=0.0,
                     )

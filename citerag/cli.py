@@ -123,6 +123,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             not args.no_header,
             table_rows=args.table_rows,
             table_titles=not args.no_table_titles,
+            qa_pairs=not args.no_qa_pairs,
         ),
         sentence_vectors=not args.no_sentence_vectors,
         default_access=args.access,
@@ -334,6 +335,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not add the title of the table a chunk is cut from to its embedded header "
         "(on by default: it finds statement pages first more often)",
+    )
+    sp.add_argument(
+        "--no-qa-pairs",
+        action="store_true",
+        help="pack several FAQ question-and-answer pairs into one chunk up to the chunk size "
+        "(by default each pair starts a chunk of its own)",
     )
     sp.add_argument(
         "--no-sentence-vectors",

@@ -73,6 +73,13 @@ class ChunkSettings:
             ``financebench-dev`` (40 filings, 50 questions) it put the evidence page first
             for +10/−1 questions (p = 0.012) and lost none at hit@4 or hit@8
             (docs/benchmarks/retrieval.md, "Table titles").
+        qa_pairs: Cut a section before each question-and-answer pair
+            (:class:`~loaders.blocks.Block` ``qa_pair``), so that a chunk holds one FAQ
+            question with its answer instead of several pairs packed up to ``chunk_size``:
+            the pair is one unit, and its chunk's vector is about that question alone. A pair
+            longer than ``chunk_size`` is still split inside. On by default
+            (``citerag ingest --no-qa-pairs`` turns it off; docs/benchmarks/answering.md,
+            "One chunk per FAQ pair").
     """
 
     chunk_size: int = 600
@@ -80,6 +87,7 @@ class ChunkSettings:
     contextual_header: bool = True
     table_rows: bool = False
     table_titles: bool = True
+    qa_pairs: bool = True
 
     def describe(self) -> dict[str, Any]:
         """Return the settings plus splitter identity for the build manifest."""
@@ -388,20 +396,31 @@ def _text_chunks(
     chunks: list[Chunk],
     splitter: RecursiveCharacterTextSplitter,
 ) -> list[Chunk]:
-    body = doc.text[start:end]
-    if not body.strip():
-        return []
-    return chunk_segment(
-        body,
-        start,
-        header=header,
-        page=seg.page,
-        section=seg.section,
-        settings=settings,
-        doc_meta=doc_meta,
-        first_index=len(chunks),
-        splitter=splitter,
-    )
+    out: list[Chunk] = []
+    cuts = qa_pair_cuts(doc, start, end) if settings.qa_pairs else []
+    for lo, hi in zip([start, *cuts], [*cuts, end], strict=True):
+        body = doc.text[lo:hi]
+        if not body.strip():
+            continue
+        out += chunk_segment(
+            body,
+            lo,
+            header=header,
+            page=seg.page,
+            section=seg.section,
+            settings=settings,
+            doc_meta=doc_meta,
+            first_index=len(chunks) + len(out),
+            splitter=splitter,
+        )
+    return out
+
+
+def qa_pair_cuts(doc: ParsedDocument, start: int, end: int) -> list[int]:
+    """Where ``doc.text[start:end]`` is cut so that each question-and-answer pair starts a
+    chunk of its own: the starts of its ``qa_pair`` blocks, strictly inside the range, in
+    order (:attr:`ChunkSettings.qa_pairs`)."""
+    return sorted({b.start for b in doc.blocks if b.kind == "qa_pair" and start < b.start < end})
 
 
 def _table_runs(tables: list[Table]) -> list[tuple[Table, list[TableRow]]]:

@@ -329,5 +329,7 @@ class Engine:
             table_rows=bool(ch.get("table_rows", defaults.table_rows)),
             # an index built before table titles existed was built without them
             table_titles=bool(ch.get("table_titles", False)),
+            # and one built before FAQ pairs were cut apart packed them
+            qa_pairs=bool(ch.get("qa_pairs", False)),
         )
         return chunking, bool((snap.manifest.index or {}).get("sentence_vectors", True))
