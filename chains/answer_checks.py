@@ -942,18 +942,39 @@ _NEGATION_S = re.compile(
 )
 
 
+#: Where a clause of a question starts: after a sentence end, a comma, a semicolon, a colon
+#: or a dash.
+_CLAUSE_START = re.compile(r"(?:[.!?;:,]|\s[-–—])\s+")
+
+
+def asking_clause(question: str) -> str:
+    """The part of ``question`` that asks: from its first clause opened by a wh-word or an
+    auxiliary, when the question ends with ``?`` and tells the asker's situation first ("I
+    don't want to keep emptying it, *can it drain by itself?*"); the whole question
+    otherwise (also when it opens by asking: "Why doesn't it dry, is it broken?")."""
+    text = question.strip()
+    if not text.endswith("?") or _QUESTION_START.match(text):
+        return question
+    for m in _CLAUSE_START.finditer(text[:-1]):
+        if _QUESTION_START.match(text[m.end() :]):
+            return text[m.end() :]
+    return question
+
+
 def negation_problem(question: str, sentence: str) -> str | None:
     """Why an affirmative sentence cannot answer a negated question, or ``None``.
 
     "What does *not* cause strain?" asks for the exception; a sentence that says what *does*
     cause strain, with no negation, exclusion or privative word in it ("not", "no", "without",
-    "fails", "except", "only", "non-", ...), answers the opposite question.
+    "fails", "except", "only", "non-", ...), answers the opposite question. Only the clause
+    that asks is read (:func:`asking_clause`): in "I don't want to keep emptying it, can it
+    drain by itself?" the negation is the asker's situation, not the question's.
 
     Args:
         question: The question text.
         sentence: The sentence that would be quoted.
     """
-    m = _NEGATION_Q.search(question)
+    m = _NEGATION_Q.search(asking_clause(question))
     if m is None or _NEGATION_S.search(sentence):
         return None
     return (

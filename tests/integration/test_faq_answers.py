@@ -109,3 +109,46 @@ def test_a_heading_is_never_glued_into_a_quote(graph, index):
     ]
     assert "People" in texts and "Generation" in texts, texts
     assert not any(t.startswith(("People ", "People\n", "Generation\n")) for t in texts), texts
+
+
+HEADED = """# Help centre
+
+## Delivery
+
+### How much is shipping?
+
+Standard UK delivery is £4.95, and free on orders over £60.
+
+### How long does delivery take?
+
+Standard delivery within the UK takes three to five working days.
+
+### Do you ship abroad?
+
+We ship to the EU, Norway and Switzerland.
+"""
+
+
+def test_an_faq_pair_is_one_unit_whatever_its_question_is_written_as(
+    tmp_path_factory, embedding_model
+):
+    """A bold question line and a heading question each start a chunk of their own, and a
+    heading question passes its score to the answer under it: 'We ship to the EU' is quoted
+    for 'outside the UK', not the UK sentences that share its words."""
+    root = tmp_path_factory.mktemp("faq-units")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "help.md").write_text(HEADED, encoding="utf-8")
+    (docs / "library.md").write_text(FAQ, encoding="utf-8")
+    assert not ingest([docs], root / "index", embedding_model, progress=False).failed
+    index = load_index(root / "index", embedding_model)
+    chunks = [meta["content"] for _, meta in index.store.iter_metadata()]
+    assert sum(c.count("?**") for c in chunks) == 2 and all(c.count("?**") <= 1 for c in chunks)
+    graph = build_graph(
+        index.store, embeddings=embedding_model.embeddings, manifest_id=index.manifest_id
+    )
+    result = graph.invoke({"question": "do you deliver outside the UK?"}, {"configurable": NO_GATE})
+    assert result["status"] == "answered", result.get("reason")
+    assert any("We ship to the EU" in x for x in quoted(result)), quoted(result)
+    top = result["trace"]["candidates"][0]
+    assert top["scores"]["heading_question"] > 0.5, top

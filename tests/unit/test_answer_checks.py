@@ -434,6 +434,33 @@ def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sent
     assert checks.negation_problem(question, sentence) is None
 
 
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        (
+            "I don't want to keep emptying it, can it drain by itself?",
+            "can it drain by itself?",
+        ),
+        ("My order has not arrived, what should I do?", "what should I do?"),
+        ("I can't log in: is there a reset link?", "is there a reset link?"),
+        ("If I don't return it, do I pay?", "do I pay?"),
+        # a question that opens by asking keeps every clause, negations included
+        ("Why doesn't the unit dry, is it broken?", "Why doesn't the unit dry, is it broken?"),
+        ("Which members, if any, cannot vote?", "Which members, if any, cannot vote?"),
+        ("The unit is not draining.", "The unit is not draining."),  # no question mark
+    ],
+)
+def test_the_asking_clause_leaves_out_the_askers_situation(question, ask):
+    assert checks.asking_clause(question) == ask
+
+
+def test_a_negation_in_the_askers_situation_is_no_negated_question():
+    sentence = "For continuous drainage, push a 12 mm hose onto the outlet at the back."
+    situation = "I don't want to keep emptying it, can it drain by itself?"
+    assert checks.negation_problem(situation, sentence) is None
+    assert checks.negation_problem("What can't drain by itself?", sentence) is not None
+
+
 # -- contrast ------------------------------------------------------------------------------
 
 
@@ -1049,3 +1076,20 @@ def test_a_capital_that_opens_a_sentence_is_no_name(question, names, not_names):
     entity = {t.term: t.entity for t in checks.focus_terms(question)}
     assert all(entity[n] for n in names)
     assert not any(entity.get(n) for n in not_names)
+
+
+@pytest.mark.parametrize(
+    ("question", "excluded"),
+    [
+        ("do you deliver outside the UK?", {"uk"}),
+        ("What was revenue outside of the United States in 2023?", {"united", "states"}),
+        ("Which sales other than Apple Inc grew?", {"apple", "inc"}),
+        ("Are you open every day except Sundays?", {"sundays"}),
+        ("Do you deliver to the UK, or outside the UK?", set()),  # also named plainly
+        ("What do you ship outside office hours?", set()),  # no name after it
+    ],
+)
+def test_a_name_the_question_excludes_is_no_name_the_answer_must_mention(question, excluded):
+    assert checks.excluded_names(question) == excluded
+    names = {t.term for t in checks.focus_terms(question) if t.entity or t.acronym}
+    assert not names & excluded

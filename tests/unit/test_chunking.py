@@ -297,3 +297,27 @@ def test_repeated_words_are_located_where_the_splitter_cut_them(
     chunks = _chunk(doc, settings)
     check_chunks(doc, chunks, settings)
     assert chunks[-1].end == len(text.rstrip())
+
+
+FAQ = (
+    "# Library FAQ\n\n**How do I join?**\nBring a photo ID to any branch.\n\n"
+    "**Is there Wi-Fi?**\nFree Wi-Fi is available without a password.\n\n"
+    "**Can I print?**\nPrinting costs 15p a page.\n"
+)
+
+
+def test_each_faq_pair_starts_a_chunk_of_its_own() -> None:
+    from loaders.registry import add_structure
+
+    doc = load_markdown(Path("faq.md"), FAQ.encode())
+    add_structure(doc)  # the blocks, as every loader's document gets them
+    pairs = [c.content for c in _chunk(doc, ChunkSettings())]
+    assert pairs == [
+        "**How do I join?**\nBring a photo ID to any branch.",
+        "**Is there Wi-Fi?**\nFree Wi-Fi is available without a password.",
+        "**Can I print?**\nPrinting costs 15p a page.",
+    ]
+    check_chunks(doc, _chunk(doc, ChunkSettings()), ChunkSettings())
+    packed = _chunk(doc, ChunkSettings(qa_pairs=False))  # the pairs fit one chunk
+    assert len(packed) == 1 and "Wi-Fi" in packed[0].content and "print" in packed[0].content
+    assert ChunkSettings().describe()["qa_pairs"] is True  # in the ingest fingerprint

@@ -150,3 +150,20 @@ def test_a_labelled_line_repeating_the_title_is_a_heading():
     assert na.non_answer(content, 0, end, meta) == "heading"
     start = content.index("From")
     assert na.non_answer(content, start, content.index("\nPrices"), meta) is None
+
+
+def test_heading_question_is_the_question_an_faq_pairs_chunk_answers():
+    from chains.non_answers import heading_question
+
+    meta = {"block_type": "qa_pair", "section": "Help Centre > Delivery > Do you ship abroad?"}
+    assert heading_question(meta, "We ship to the EU.") == "Do you ship abroad?"
+    wh = {"block_type": "qa_pair", "section": "Manual > How to clean the filter"}
+    assert heading_question(wh, "Slide it out.") == "How to clean the filter"
+    # not a pair, not a question, or the question is already a line of the content
+    assert heading_question({**meta, "block_type": "paragraph"}, "We ship to the EU.") is None
+    assert heading_question({**meta, "section": "Help > Delivery"}, "We ship.") is None
+    assert heading_question({"block_type": "qa_pair"}, "We ship.") is None
+    assert heading_question(meta, "**Do you ship abroad?**\nWe ship to the EU.") is None
+    # a section path's separator is ' > ', so 'A>B?' inside a heading stays whole
+    odd = {"block_type": "qa_pair", "section": "FAQ > Is 5>3?"}
+    assert heading_question(odd, "Yes.") == "Is 5>3?"

@@ -215,3 +215,36 @@ def test_the_term_cache_is_bounded():
     reranker = SentenceReranker(query_only(), FakeStore(), cache_size=2)
     reranker.rerank(QUERY, candidates())
     assert len(reranker._terms) == 2
+
+
+def test_an_faq_heading_question_counts_as_one_of_its_chunks_sentences():
+    """'### Do you ship abroad?' is kept in the section path, not the content: the second
+    stage scores it as a sentence of the pair's chunk, as a question line in the content."""
+    query = "do you deliver outside the UK?"
+    answer = "We ship to the EU, Norway and Switzerland."
+    emb = FixedEmbeddings(
+        {query: [1.0, 0.0], "Do you ship abroad?": [0.8, 0.6], answer: [0.5, math.sqrt(0.75)]}
+    )
+
+    def pair(block_type: str) -> Candidate:
+        cand = make_candidate(
+            answer,
+            key=block_type,
+            section="Help > Delivery > Do you ship abroad?",
+            scores={"dense": 0.5},
+        )
+        cand.meta["block_type"] = block_type
+        return cand
+
+    reranker = SentenceReranker(emb, store=None, lexical_weight=0.0)
+    faq, plain = (
+        reranker.rerank(query, [pair("qa_pair")]),
+        reranker.rerank(query, [pair("paragraph")]),
+    )
+    assert faq[0].scores["heading_question"] == pytest.approx(0.8)
+    assert faq[0].scores["rerank"] == pytest.approx(0.5 * 0.8 + 0.5 * 0.5)
+    assert "heading_question" not in plain[0].scores  # a section title is no FAQ question
+    assert plain[0].scores["rerank"] == pytest.approx(0.5 * 0.5 + 0.5 * 0.5)
+    assert emb.calls.count("Do you ship abroad?") == 1  # embedded once, then cached
+    reranker.rerank(query, [pair("qa_pair")])
+    assert emb.calls.count("Do you ship abroad?") == 1
