@@ -947,13 +947,26 @@ _NEGATION_S = re.compile(
 _CLAUSE_START = re.compile(r"(?:[.!?;:,]|\s[-–—])\s+")
 
 
+#: How a clause telling the asker's situation opens: the asker ("I", "my", "we"), or a
+#: condition ("if", "since", "because", "as", "when").
+_SITUATION = re.compile(
+    r"^\W*(?:i|i['’]m|i['’]ve|i['’]d|my|we|we['’]re|we['’]ve|our|if|since|because|as|when)\b",
+    re.IGNORECASE,
+)
+
+
 def asking_clause(question: str) -> str:
-    """The part of ``question`` that asks: from its first clause opened by a wh-word or an
-    auxiliary, when the question ends with ``?`` and tells the asker's situation first ("I
-    don't want to keep emptying it, *can it drain by itself?*"); the whole question
-    otherwise (also when it opens by asking: "Why doesn't it dry, is it broken?")."""
+    """The part of ``question`` that asks, without the asker's situation told before it.
+
+    When a question ends with ``?`` and opens with a clause about the asker or a condition
+    ("I don't want to keep emptying it, *can it drain by itself?*", "If I don't return it,
+    *do I pay?*"), the part from its first clause opened by a wh-word or an auxiliary;
+    otherwise the whole question: one that opens by asking ("Why doesn't it dry, is it
+    broken?") or by naming what it asks about ("Products that don't contain nuts, do you
+    have any?", "The warranty does not cover water damage, does it?").
+    """
     text = question.strip()
-    if not text.endswith("?") or _QUESTION_START.match(text):
+    if not text.endswith("?") or not _SITUATION.match(text):
         return question
     for m in _CLAUSE_START.finditer(text[:-1]):
         if _QUESTION_START.match(text[m.end() :]):
@@ -1453,8 +1466,8 @@ def _opens_sentence(text: str, pos: int) -> bool:
 #: Sundays". The name after it is the scope the question excludes, not a thing the answer
 #: must mention ("We ship to the EU" answers "do you deliver outside the UK?").
 _EXCLUDING = re.compile(
-    r"\b(?:outside(?:\s+of)?|other\s+than|except(?:\s+for)?|excluding|apart\s+from|"
-    r"aside\s+from|besides|beyond)\s+(?:the\s+|a\s+|an\s+)?"
+    r"\b(?i:outside(?:\s+of)?|other\s+than|except(?:\s+for)?|excluding|apart\s+from|"
+    r"aside\s+from|besides)\s+(?:the\s+|a\s+|an\s+)?"
     r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:of\s+|and\s+|the\s+)*[A-Z][\w'’&.-]*)*)"
 )
 

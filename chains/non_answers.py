@@ -228,7 +228,8 @@ def heading_question(meta: Mapping[str, Any], content: str) -> str | None:
     the loaders keep it in the chunk's ``section`` path and out of its ``content``, so the
     pair's question is not among the chunk's sentences. It is returned when the chunk is
     part of a question-and-answer pair (``block_type`` ``qa_pair``), the last part of its
-    section path reads as a question (:func:`asks`) and the content does not already hold it
+    section path ends with ``?`` (a heading without one, "How it works", is a topic, and the
+    loaders never pair it with the text under it) and the content does not already hold it
     as a line.
 
     Args:
@@ -244,7 +245,7 @@ def heading_question(meta: Mapping[str, Any], content: str) -> str | None:
     if not isinstance(section, str) or not section.strip():
         return None
     last = bare(re.split(r"\s+>\s+", section.strip())[-1])
-    if not last or not asks(last):
+    if not last.endswith("?"):  # as the loaders pair a heading (loaders.blocks.is_question)
         return None
     if _norm(last) in {_norm(bare(line)) for line in content.splitlines() if line.strip()}:
         return None

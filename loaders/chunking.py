@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -90,11 +91,19 @@ class ChunkSettings:
     qa_pairs: bool = True
 
     def describe(self) -> dict[str, Any]:
-        """Return the settings plus splitter identity for the build manifest."""
+        """Return the settings plus splitter identity for the build manifest.
+
+        ``qa_pairs`` is left out when off, as every build before it was made: an index built
+        then and read back with it off (:mod:`citerag.server.engine`) describes the same
+        settings, so its documents are not processed again.
+        """
         import langchain_text_splitters
 
+        settings = asdict(self)
+        if not self.qa_pairs:
+            del settings["qa_pairs"]
         return {
-            **asdict(self),
+            **settings,
             "splitter": "langchain_text_splitters.RecursiveCharacterTextSplitter",
             "splitter_version": getattr(langchain_text_splitters, "__version__", "unknown"),
             "separators": SEPARATORS,
@@ -311,6 +320,7 @@ def chunk_document(
     splitter = make_splitter(settings)
     title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
+    pairs = pair_starts_of(doc) if settings.qa_pairs else []
     # A spreadsheet's table is the whole sheet: chunked by row groups whatever the switch.
     row_tables = [t for t in doc.tables if settings.table_rows or t.source in ROW_TABLE_SOURCES]
     runs = _table_runs(row_tables)
@@ -323,7 +333,7 @@ def chunk_document(
         while ri < len(runs) and runs[ri][1][-1].end <= seg.end:
             table, rows = runs[ri]
             chunks += _text_chunks(
-                doc, pos, rows[0].start, header, seg, settings, doc_meta, chunks, splitter
+                doc, pos, rows[0].start, header, seg, settings, doc_meta, chunks, splitter, pairs
             )
             chunks += table_chunks(
                 doc.text,
@@ -338,7 +348,9 @@ def chunk_document(
             )
             pos = rows[-1].end
             ri += 1
-        chunks += _text_chunks(doc, pos, seg.end, header, seg, settings, doc_meta, chunks, splitter)
+        chunks += _text_chunks(
+            doc, pos, seg.end, header, seg, settings, doc_meta, chunks, splitter, pairs
+        )
     if settings.table_titles and settings.contextual_header and doc.tables:
         _add_table_titles(chunks, doc.tables, title)
     index = BlockIndex(doc.blocks)
@@ -395,9 +407,10 @@ def _text_chunks(
     doc_meta: dict[str, Any],
     chunks: list[Chunk],
     splitter: RecursiveCharacterTextSplitter,
+    pairs: list[tuple[int, int]],
 ) -> list[Chunk]:
     out: list[Chunk] = []
-    cuts = qa_pair_cuts(doc, start, end) if settings.qa_pairs else []
+    cuts = qa_pair_cuts(pairs, start, end)
     for lo, hi in zip([start, *cuts], [*cuts, end], strict=True):
         body = doc.text[lo:hi]
         if not body.strip():
@@ -416,11 +429,29 @@ def _text_chunks(
     return out
 
 
-def qa_pair_cuts(doc: ParsedDocument, start: int, end: int) -> list[int]:
-    """Where ``doc.text[start:end]`` is cut so that each question-and-answer pair starts a
-    chunk of its own: the starts of its ``qa_pair`` blocks, strictly inside the range, in
-    order (:attr:`ChunkSettings.qa_pairs`)."""
-    return sorted({b.start for b in doc.blocks if b.kind == "qa_pair" and start < b.start < end})
+def pair_starts_of(doc: ParsedDocument) -> list[tuple[int, int]]:
+    """``(start, answer_start)`` of each question-and-answer pair of the document, sorted."""
+    return sorted(
+        (b.start, b.answer_start if b.answer_start is not None else b.start)
+        for b in doc.blocks
+        if b.kind == "qa_pair"
+    )
+
+
+def qa_pair_cuts(pairs: list[tuple[int, int]], start: int, end: int) -> list[int]:
+    """Where ``[start, end)`` is cut so that each question-and-answer pair starts a chunk of
+    its own (:attr:`ChunkSettings.qa_pairs`): the starts of the pairs (``pairs`` from
+    :func:`pair_starts_of`) strictly inside the range whose answer begins inside it too (a
+    question at the foot of a PDF page, its answer on the next page, stays with the text
+    before it rather than becoming a chunk of its own)."""
+    lo = bisect.bisect_right(pairs, (start, math.inf))
+    out: list[int] = []
+    for q_start, answer_start in pairs[lo:]:
+        if q_start >= end:
+            break
+        if start < q_start and answer_start < end and (not out or out[-1] != q_start):
+            out.append(q_start)
+    return out
 
 
 def _table_runs(tables: list[Table]) -> list[tuple[Table, list[TableRow]]]:

@@ -448,6 +448,15 @@ def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sent
         ("Why doesn't the unit dry, is it broken?", "Why doesn't the unit dry, is it broken?"),
         ("Which members, if any, cannot vote?", "Which members, if any, cannot vote?"),
         ("The unit is not draining.", "The unit is not draining."),  # no question mark
+        # a clause naming what is asked about is the question's, not the asker's situation
+        (
+            "Products that don't contain nuts, do you have any?",
+            "Products that don't contain nuts, do you have any?",
+        ),
+        (
+            "The warranty does not cover water damage, does it?",
+            "The warranty does not cover water damage, does it?",
+        ),
     ],
 )
 def test_the_asking_clause_leaves_out_the_askers_situation(question, ask):
@@ -1087,6 +1096,8 @@ def test_a_capital_that_opens_a_sentence_is_no_name(question, names, not_names):
         ("Are you open every day except Sundays?", {"sundays"}),
         ("Do you deliver to the UK, or outside the UK?", set()),  # also named plainly
         ("What do you ship outside office hours?", set()),  # no name after it
+        ("Outside the UK, how long does delivery take?", {"uk"}),  # the keyword capitalised
+        ("What lies beyond the Kuiper Belt?", set()),  # a place, not an exclusion
     ],
 )
 def test_a_name_the_question_excludes_is_no_name_the_answer_must_mention(question, excluded):

@@ -321,3 +321,31 @@ def test_each_faq_pair_starts_a_chunk_of_its_own() -> None:
     packed = _chunk(doc, ChunkSettings(qa_pairs=False))  # the pairs fit one chunk
     assert len(packed) == 1 and "Wi-Fi" in packed[0].content and "print" in packed[0].content
     assert ChunkSettings().describe()["qa_pairs"] is True  # in the ingest fingerprint
+
+
+def test_a_question_whose_answer_is_on_the_next_page_is_not_cut_off_alone() -> None:
+    """A pair across a page break: the question stays with the text before it on its page
+    (a chunk holding only a question would rank high and quote nothing)."""
+    from loaders.registry import add_structure
+
+    page1 = "Results were strong this year.\n\nWhat does this mean for shareholders?"
+    page2 = "The dividend rises by five per cent."
+    text = f"{page1}\n\n{page2}"
+    doc = ParsedDocument(
+        text=text,
+        segments=[Segment(0, len(page1), page=1), Segment(len(page1) + 2, len(text), page=2)],
+        title="Report",
+        file_type="pdf",
+        pages=2,
+    )
+    add_structure(doc)
+    chunks = _chunk(doc, ChunkSettings())
+    assert [(c.page, c.content) for c in chunks] == [(1, page1), (2, page2)]
+
+
+def test_qa_pairs_off_describes_the_settings_of_a_build_made_before_it() -> None:
+    """An index built before the setting existed (no ``qa_pairs`` in its fingerprint) read
+    back with it off compares equal, so its documents are not processed again."""
+    before = ChunkSettings(qa_pairs=False).describe()
+    assert "qa_pairs" not in before
+    assert ChunkSettings().describe() == {**before, "qa_pairs": True}

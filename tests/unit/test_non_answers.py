@@ -157,8 +157,9 @@ def test_heading_question_is_the_question_an_faq_pairs_chunk_answers():
 
     meta = {"block_type": "qa_pair", "section": "Help Centre > Delivery > Do you ship abroad?"}
     assert heading_question(meta, "We ship to the EU.") == "Do you ship abroad?"
-    wh = {"block_type": "qa_pair", "section": "Manual > How to clean the filter"}
-    assert heading_question(wh, "Slide it out.") == "How to clean the filter"
+    # a heading without '?' is a topic, even under a pair of the content ('How it works')
+    wh = {"block_type": "qa_pair", "section": "Manual > How it works"}
+    assert heading_question(wh, "Is it safe?\nYes, it is certified.") is None
     # not a pair, not a question, or the question is already a line of the content
     assert heading_question({**meta, "block_type": "paragraph"}, "We ship to the EU.") is None
     assert heading_question({**meta, "section": "Help > Delivery"}, "We ship.") is None
