@@ -1522,8 +1522,9 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
             caps.update(tokenize(tok))
     for quoted in re.findall(r"[\"“']([^\"”']{2,60})[\"”']", question):
         caps.update(tokenize(quoted))
-    caps -= excluded_names(question)
-    acronyms -= excluded_names(question)
+    excluded = excluded_names(question)
+    caps -= excluded
+    acronyms -= excluded
     terms = [
         t
         for t in dict.fromkeys(tokenize(question))

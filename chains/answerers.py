@@ -70,6 +70,8 @@ COVERAGE_SENTENCE_WEIGHT = 0.5
 #: An FAQ answer's sentences take their question line's score, less this per sentence after
 #: the first (so the answer's first sentences are quoted, in order).
 FAQ_STEP = 0.02
+#: FAQ heading questions whose vectors the answerer keeps (by text, oldest dropped first).
+QUESTION_CACHE = 1024
 #: The rules a sentence fails for its passage's terms: other passages are tried farther down.
 _FOCUS_RULES = frozenset({"focus_check", "focus_names_check", "focus_coverage"})
 #: The answer types ``quantity_check`` reads.
@@ -621,7 +623,7 @@ class ExtractiveAnswerer:
             vec = np.asarray(self.embeddings.embed_documents([asked])[0], dtype=np.float32)
             vec /= np.linalg.norm(vec) or 1.0
             self._questions[asked] = vec
-            while len(self._questions) > 1024:
+            while len(self._questions) > QUESTION_CACHE:
                 self._questions.popitem(last=False)
         terms = set(tokenize(asked))
         coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
