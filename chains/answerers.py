@@ -135,7 +135,8 @@ class Answerer(Protocol):
 @dataclass
 class _Sentence:
     """One candidate sentence: its score, passage and text; ``scored`` is what it was scored
-    by, ``stated`` what an answer says for it (a table row with its column names)."""
+    by, ``stated`` what an answer says for it (a table row with its column names);
+    ``opening`` the first statement of the FAQ answer it belongs to, when it is a later one."""
 
     score: float
     passage: Passage
@@ -143,6 +144,7 @@ class _Sentence:
     vector: np.ndarray
     scored: str = ""
     stated: str = ""
+    opening: _Sentence | None = None
 
 
 def _insufficient(reason: str) -> str:
@@ -596,22 +598,34 @@ class ExtractiveAnswerer:
             # The question of an FAQ pair passes its score to its answer: a question line,
             # or the heading the pair's question is written as (then the answer opens the
             # chunk). A short question is no weaker a question: no short-line penalty here.
+            answers: list[list[int]] = []  # each FAQ answer's sentences, in order
             asked = non_answers.heading_question(meta, content)
             if asked:
                 passed = self._question_score(asked, q, q_terms)
-                for r, j in enumerate(non_answers.faq_answer_follows([None, *kinds], 0)):
-                    scores[j - 1] = max(scores[j - 1], passed - FAQ_STEP * r)
+                follows = [j - 1 for j in non_answers.faq_answer_follows([None, *kinds], 0)]
+                answers.append(follows)
+                for r, j in enumerate(follows):
+                    scores[j] = max(scores[j], passed - FAQ_STEP * r)
             for i, kind in enumerate(kinds):
                 if kind == "question":  # its answer is what follows it
-                    for r, j in enumerate(non_answers.faq_answer_follows(kinds, i)):
+                    follows = non_answers.faq_answer_follows(kinds, i)
+                    answers.append(follows)
+                    for r, j in enumerate(follows):
                         scores[j] = max(scores[j], passes[i] - FAQ_STEP * r)
-            for (_, sent, vec), score, kind, by, says in zip(
-                items, scores, kinds, scored_by, stated, strict=True
+            made: dict[int, _Sentence] = {}
+            for i, ((_, sent, vec), score, kind, by, says) in enumerate(
+                zip(items, scores, kinds, scored_by, stated, strict=True)
             ):
                 if kind is None:
-                    scored.append(_Sentence(score, p, sent, vec, by, says))
+                    made[i] = _Sentence(score, p, sent, vec, by, says)
+                    scored.append(made[i])
                 else:
                     dropped += 1
+            for follows in answers:  # a later sentence of an FAQ answer knows its opening
+                if follows and follows[0] in made:
+                    for j in follows[1:]:
+                        if j in made:
+                            made[j].opening = made[follows[0]]
         scored.sort(key=lambda t: -t.score)
         return scored, dropped
 
@@ -686,6 +700,7 @@ class ExtractiveAnswerer:
         if not chosen:
             assert first_problem is not None  # the best sentence is always examined
             return _insufficient(first_problem)
+        chosen = _with_opening(chosen, self.max_sentences)
         top = chosen[0].score
         chosen.sort(key=lambda t: t.passage.number)  # keep passage (rank) order
         lines = []
@@ -702,6 +717,33 @@ class ExtractiveAnswerer:
             "insufficient_evidence": False,
         }
         return "\n".join(lines) + f"\n<summary>{json.dumps(block)}</summary>"
+
+
+def _with_opening(chosen: list[_Sentence], max_sentences: int) -> list[_Sentence]:
+    """The chosen sentences, the best one preceded by its FAQ answer's opening statement.
+
+    An FAQ answer states its answer first and qualifies it after ("Standard delivery takes
+    three to five working days. Express delivery arrives the next working day if you order
+    before 1 pm."): when the best sentence is a later one of its answer, the opening is
+    quoted before it, in the slot of the next-best sentence if the quote is full. The
+    opening is not checked again: the best sentence passed the checks, and the opening is
+    its answer's own first statement.
+
+    Args:
+        chosen: The sentences that passed the checks, best first.
+        max_sentences: Most sentences quoted.
+    """
+    best = chosen[0]
+    opening = best.opening
+    if (
+        opening is None
+        or max_sentences < 2
+        or any(c.text == opening.text for c in chosen)
+        or checks.is_instruction(opening.text)
+    ):
+        return chosen
+    lead = dataclasses.replace(opening, score=best.score, opening=None)
+    return [lead, best, *chosen[1:]][:max_sentences]
 
 
 def _doc_key(p: Passage) -> str:

@@ -168,3 +168,41 @@ def test_heading_question_is_the_question_an_faq_pairs_chunk_answers():
     # a section path's separator is ' > ', so 'A>B?' inside a heading stays whole
     odd = {"block_type": "qa_pair", "section": "FAQ > Is 5>3?"}
     assert heading_question(odd, "Yes.") == "Is 5>3?"
+
+
+def test_a_later_sentence_of_an_faq_answer_is_quoted_after_the_answers_opening():
+    # "days" and "back" match the second sentence best; the answer's first statement, which
+    # says how refunds are paid, comes before it
+    content = (
+        "Q: Can I get a refund?\nA: Refunds go to the card you paid with.\n"
+        "Money is back within 14 days.\n\n"
+        "Q: Can I work from home?\nA: Office staff may work from home two days a week."
+    )
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2).generate(
+        "how many days until my money is back?", [faq_passage(content)], []
+    )
+    assert quotes(raw) == [
+        "A: Refunds go to the card you paid with.",
+        "Money is back within 14 days.",
+    ]
+    # one sentence allowed: the best sentence alone, never the opening in its place
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=1).generate(
+        "how many days until my money is back?", [faq_passage(content)], []
+    )
+    assert quotes(raw) == ["Money is back within 14 days."]
+
+
+def test_the_opening_rule_reads_faq_answers_only_and_heading_questions_too():
+    content = "Refunds go to the card you paid with. Money is back within 14 days."
+    question = "how many days until my money is back?"
+    # plain prose (no question line, no heading question): the best sentence first, as before
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
+        question, [faq_passage(content)], []
+    )
+    assert quotes(raw) == ["Money is back within 14 days."]
+    # the same text as the answer of a heading question ('### Can I get a refund?')
+    meta = {"block_type": "qa_pair", "section": "Help > Can I get a refund?"}
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
+        question, [faq_passage(content, meta)], []
+    )
+    assert quotes(raw) == ["Refunds go to the card you paid with.", "Money is back within 14 days."]
