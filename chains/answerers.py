@@ -621,7 +621,10 @@ class ExtractiveAnswerer:
                     scored.append(made[i])
                 else:
                     dropped += 1
-            for follows in answers:  # a later sentence of an FAQ answer knows its opening
+            # a later sentence of an FAQ answer knows its opening: in a question-and-answer
+            # pair of the structural model only, never after a question asked in prose
+            pair = meta.get("block_type") == "qa_pair"
+            for follows in answers if pair else []:
                 if follows and follows[0] in made:
                     for j in follows[1:]:
                         if j in made:

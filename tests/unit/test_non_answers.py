@@ -178,8 +178,9 @@ def test_a_later_sentence_of_an_faq_answer_is_quoted_after_the_answers_opening()
         "Money is back within 14 days.\n\n"
         "Q: Can I work from home?\nA: Office staff may work from home two days a week."
     )
+    pair = {"block_type": "qa_pair"}
     raw = ExtractiveAnswerer(Overlap(), max_sentences=2).generate(
-        "how many days until my money is back?", [faq_passage(content)], []
+        "how many days until my money is back?", [faq_passage(content, pair)], []
     )
     assert quotes(raw) == [
         "A: Refunds go to the card you paid with.",
@@ -187,9 +188,14 @@ def test_a_later_sentence_of_an_faq_answer_is_quoted_after_the_answers_opening()
     ]
     # one sentence allowed: the best sentence alone, never the opening in its place
     raw = ExtractiveAnswerer(Overlap(), max_sentences=1).generate(
-        "how many days until my money is back?", [faq_passage(content)], []
+        "how many days until my money is back?", [faq_passage(content, pair)], []
     )
     assert quotes(raw) == ["Money is back within 14 days."]
+    # a question asked in prose (the chunk is no question-and-answer pair): as before
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
+        "how many days until my money is back?", [faq_passage(content)], []
+    )
+    assert quotes(raw)[0] == "Money is back within 14 days."
 
 
 def test_the_opening_rule_reads_faq_answers_only_and_heading_questions_too():
