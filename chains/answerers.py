@@ -23,7 +23,6 @@ import math
 import queue
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -40,6 +39,7 @@ from chains.answer_checks import ExtractiveRules
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
+from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import row_sentence_spans, row_span, row_statement, scored_texts
@@ -80,18 +80,18 @@ _QUANTITY_ONLY: tuple[checks.AnswerType, ...] = ("quantity",)
 _WORD_CACHE = 50_000
 #: Word embeddings shared by the answerers of one embedding model (one answerer is built per
 #: combination of knobs): ``id(model) -> (model, cache)``, the model kept so its id stays its.
-_SHARED_WORDS: dict[int, tuple[Embeddings, OrderedDict[str, np.ndarray]]] = {}
+_SHARED_WORDS: dict[int, tuple[Embeddings, LRU[str, np.ndarray]]] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def _shared_word_vectors(embeddings: Embeddings) -> OrderedDict[str, np.ndarray]:
+def _shared_word_vectors(embeddings: Embeddings) -> LRU[str, np.ndarray]:
     """The single-word embedding cache of ``embeddings``, shared across answerers (keyed on
     the model itself when ``embeddings`` wraps it, e.g. in a question cache)."""
     embeddings = getattr(embeddings, "inner", None) or embeddings
     with _SHARED_LOCK:
         got = _SHARED_WORDS.get(id(embeddings))
         if got is None or got[0] is not embeddings:
-            got = (embeddings, OrderedDict())
+            got = (embeddings, LRU(_WORD_CACHE))
             _SHARED_WORDS[id(embeddings)] = got
         return got[1]
 
@@ -302,7 +302,7 @@ class ExtractiveAnswerer:
         self.coverage_sentence_weight = sw
         self.coverage_floor = COVERAGE_FLOOR if coverage_floor is None else coverage_floor
         self._word_vectors = _shared_word_vectors(embeddings)
-        self._questions: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._questions: LRU[str, np.ndarray] = LRU(QUESTION_CACHE)
 
     @property
     def store(self) -> SearchIndex | None:
@@ -348,19 +348,12 @@ class ExtractiveAnswerer:
 
     def _vectors(self, words: Sequence[str]) -> np.ndarray:
         """Embeddings of single words (cached in-process, least recently used dropped)."""
-        cache = self._word_vectors
-        with _SHARED_LOCK:
-            known = {w: cache[w] for w in words if w in cache}
+        known = self._word_vectors.get_many(words)
         todo = [w for w in dict.fromkeys(words) if w not in known]
         if todo:
             for w, v in zip(todo, self.embeddings.embed_documents(todo), strict=True):
                 known[w] = np.asarray(v, dtype=np.float32)
-        with _SHARED_LOCK:
-            for w in dict.fromkeys(words):
-                cache[w] = known[w]
-                cache.move_to_end(w)
-            while len(cache) > _WORD_CACHE:
-                cache.popitem(last=False)
+        self._word_vectors.put_many({w: known[w] for w in dict.fromkeys(words)})
         out = [known[w] for w in words]
         return np.asarray(out, dtype=np.float32).reshape(len(words), -1)
 
@@ -639,9 +632,7 @@ class ExtractiveAnswerer:
         if vec is None:
             vec = np.asarray(self.embeddings.embed_documents([asked])[0], dtype=np.float32)
             vec /= np.linalg.norm(vec) or 1.0
-            self._questions[asked] = vec
-            while len(self._questions) > QUESTION_CACHE:
-                self._questions.popitem(last=False)
+            self._questions.put(asked, vec)
         terms = set(tokenize(asked))
         coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
         return float(vec @ q) + self.lexical_weight * coverage

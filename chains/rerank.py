@@ -19,7 +19,6 @@ first; :attr:`score_type` names what the number means (the gate is calibrated pe
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -28,6 +27,7 @@ from langchain_core.embeddings import Embeddings
 
 from chains.candidates import Candidate
 from chains.non_answers import heading_question
+from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import row_sentence_spans, scored_texts
@@ -112,13 +112,13 @@ class SentenceReranker:
             )
             + " (higher=better)"
         )
-        self._cache: OrderedDict[str, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
-        self._cache_size = cache_size
+        # the served graph shares one reranker between request threads: thread-safe caches
+        self._cache: LRU[str, tuple[list[tuple[int, int]], np.ndarray]] = LRU(cache_size)
         # Each sentence's word set, by (chunk key, chunk text): a served index sees the same
         # chunks again and again, and tokenising ~100 sentences was a quarter of this node.
-        self._terms: OrderedDict[tuple[Any, ...], list[frozenset[str]]] = OrderedDict()
+        self._terms: LRU[tuple[Any, ...], list[frozenset[str]]] = LRU(cache_size)
         # An FAQ heading question's vector, by its text (embedded on first use)
-        self._questions: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._questions: LRU[str, np.ndarray] = LRU(cache_size)
 
     @property
     def store(self) -> SearchIndex | None:
@@ -158,9 +158,7 @@ class SentenceReranker:
                 item = (spans_by[i], vecs[row : row + n])
                 row += n
                 out[i] = item
-                self._cache[cands[i].key] = item
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+                self._cache.put(cands[i].key, item)
         return [o for o in out if o is not None]
 
     def _sentence_terms(
@@ -172,24 +170,18 @@ class SentenceReranker:
         if got is None:
             # a table row's sentence counts its headers too (loaders.row_text)
             got = [frozenset(tokenize(t)) for t in scored_texts(cand.content, spans, cand.meta)]
-            self._terms[key] = got
-            while len(self._terms) > self._cache_size:
-                self._terms.popitem(last=False)
-        else:
-            self._terms.move_to_end(key)
+            self._terms.put(key, got)
         return got
 
     def _question_vectors(self, questions: Sequence[str | None]) -> dict[str, np.ndarray]:
         """The vectors of the shortlist's FAQ heading questions (one call for the missing)."""
-        out = {q: v for q in questions if q and (v := self._questions.get(q)) is not None}
+        out = self._questions.get_many(q for q in questions if q)
         missing = sorted({q for q in questions if q and q not in out})
         if missing:
             vecs = np.asarray(self.embeddings.embed_documents(missing), dtype=np.float32)
             for text, vec in zip(missing, vecs, strict=True):
                 out[text] = vec / (np.linalg.norm(vec) or 1.0)
-                self._questions[text] = out[text]
-            while len(self._questions) > self._cache_size:
-                self._questions.popitem(last=False)
+            self._questions.put_many({text: out[text] for text in missing})
         return out
 
     def _query_weights(self, query: str) -> dict[str, float]:

@@ -29,10 +29,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from langchain_core.embeddings import Embeddings
+
+from citerag.core.lru import LRU
 
 log = logging.getLogger(__name__)
 
@@ -141,30 +142,20 @@ class EmbeddingBatcher(Embeddings):
         self.stats = BatcherStats()
         self._cond = threading.Condition()
         self._queue = _Queue()
-        self._cache: OrderedDict[str, tuple[float, ...]] = OrderedDict()
-        self._cache_lock = threading.Lock()
+        self._cache: LRU[str, tuple[float, ...]] = LRU(cache_size)
 
     # -- the cache -----------------------------------------------------------------------
 
     def _cached(self, text: str) -> list[float] | None:
-        if not self.cache_size:
+        hit = self._cache.get(text)
+        if hit is None:
             return None
-        with self._cache_lock:
-            hit = self._cache.get(text)
-            if hit is None:
-                return None
-            self._cache.move_to_end(text)
+        with self._cond:
             self.stats.cache_hits += 1
         return list(hit)
 
     def _remember(self, text: str, vector: list[float]) -> None:
-        if not self.cache_size:
-            return
-        with self._cache_lock:
-            self._cache[text] = tuple(vector)
-            self._cache.move_to_end(text)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+        self._cache.put(text, tuple(vector))
 
     # -- Embeddings ----------------------------------------------------------------------
 

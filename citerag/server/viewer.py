@@ -40,13 +40,13 @@ import logging
 import re
 import threading
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
+from citerag.core.lru import LRU
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.ocr import OcrPage, PageWord, words_in_range
 
@@ -593,23 +593,8 @@ class DocumentViews:
         """
         self.max_documents = max_documents
         self.max_images = max_images
-        self._docs: OrderedDict[tuple[str, str], OpenedDocument] = OrderedDict()
-        self._images: OrderedDict[tuple[str, str, int, float], bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def _cache_get(cache: OrderedDict[Any, Any], key: Any) -> Any:
-        value = cache.get(key)
-        if value is not None:
-            cache.move_to_end(key)
-        return value
-
-    @staticmethod
-    def _cache_put(cache: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> None:
-        cache[key] = value
-        cache.move_to_end(key)
-        while len(cache) > limit:
-            cache.popitem(last=False)
+        self._docs: LRU[tuple[str, str], OpenedDocument] = LRU(max_documents)
+        self._images: LRU[tuple[str, str, int, float], bytes] = LRU(max_images)
 
     def canonical(self, record: dict[str, Any]) -> OpenedDocument:
         """Re-read an indexed document exactly as ingest read it.
@@ -631,8 +616,7 @@ class DocumentViews:
 
         doc_id = str(record.get("doc_id") or "")
         sha = str(record.get("sha256") or "")
-        with self._lock:
-            hit = self._cache_get(self._docs, (doc_id, sha))
+        hit = self._docs.get((doc_id, sha))
         if hit is not None:
             return hit
         raw_path = record.get("path")
@@ -664,8 +648,7 @@ class DocumentViews:
                 f"({len(parsed.text)} characters, indexed {chars}); re-ingest it",
             )
         opened = OpenedDocument(doc_id, path, parsed, member)
-        with self._lock:
-            self._cache_put(self._docs, (doc_id, sha), opened, self.max_documents)
+        self._docs.put((doc_id, sha), opened)
         log.info("viewer: opened %s (%d characters)", record.get("doc_name"), len(parsed.text))
         return opened
 
@@ -678,16 +661,14 @@ class DocumentViews:
         """
         opened = self._pdf(record)
         key = (opened.doc_id, str(record.get("sha256") or ""), page, scale)
-        with self._lock:
-            hit = self._cache_get(self._images, key)
+        hit = self._images.get(key)
         if hit is not None:
             return bytes(hit)
         if opened.parsed.file_type == "image":
             png = render_image_png(opened.pages_from, page)
         else:
             png = render_page_png(opened.pages_from, page, scale)
-        with self._lock:
-            self._cache_put(self._images, key, png, self.max_images)
+        self._images.put(key, png)
         return png
 
     def page_highlight(

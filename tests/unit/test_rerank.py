@@ -195,11 +195,11 @@ def test_make_reranker_rejects_unknown_specs():
 def test_sentence_terms_are_cached_and_a_changed_text_is_tokenised_again():
     reranker = SentenceReranker(query_only(), FakeStore())
     first = {c.key: c.scores["rerank"] for c in reranker.rerank(QUERY, candidates())}
-    cached = dict(reranker._terms)
+    cached = dict(reranker._terms.items())
     assert len(cached) == 3
     again = {c.key: c.scores["rerank"] for c in reranker.rerank(QUERY, candidates())}
     assert again == first
-    assert all(reranker._terms[k] is v for k, v in cached.items())  # reused, not rebuilt
+    assert all(reranker._terms.get(k) is v for k, v in cached.items())  # reused, not rebuilt
     # same key, other text (a re-ingested chunk): its coverage comes from the new words
     changed = make_candidate(
         "Headcount rose in 2025.", key="a", scores={"dense": 0.6}, ranks={"fused": 1}
