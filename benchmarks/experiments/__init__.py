@@ -11,6 +11,7 @@ so a study can be repeated on new code or data.
 * ``embedding_compare`` — a candidate embedding model against the default, paired.
 * ``extractive_refusals`` — the extractive answerer's number check on and off.
 * ``mmr_eval`` — MMR when assembling the context, against rank order.
+* ``row_groups`` — table rows chunked as units on filings, against the default chunking.
 * ``sentence_method_eval`` — contextual vs separately embedded sentence vectors.
 * ``table_cost`` — the cost of reading PDF tables at parse time.
 * ``table_libraries`` — pdfplumber against pypdfium2's character boxes on statement pages.
