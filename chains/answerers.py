@@ -42,6 +42,7 @@ from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, de
 from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
+from loaders.blocks import PAIR_CONTINUES_KEY
 from loaders.row_text import row_sentence_spans, row_span, row_statement, scored_texts
 
 log = logging.getLogger(__name__)
@@ -616,7 +617,8 @@ class ExtractiveAnswerer:
                     dropped += 1
             # a later sentence of an FAQ answer knows its opening: in a question-and-answer
             # pair of the structural model only, never after a question asked in prose
-            pair = meta.get("block_type") == "qa_pair"
+            pair = str(meta.get("block_type") or "").lower() == "qa_pair"
+            pair = pair and not meta.get(PAIR_CONTINUES_KEY)
             for follows in answers if pair else []:
                 if follows and follows[0] in made:
                     for j in follows[1:]:
@@ -694,7 +696,13 @@ class ExtractiveAnswerer:
         if not chosen:
             assert first_problem is not None  # the best sentence is always examined
             return _insufficient(first_problem)
-        chosen = _with_opening(chosen, self.max_sentences)
+        chosen = _with_opening(
+            chosen,
+            self.max_sentences,
+            lambda s: (
+                self._problem(question, s, terms, focus_cache, passages, coverage_cache) is None
+            ),
+        )
         top = chosen[0].score
         chosen.sort(key=lambda t: t.passage.number)  # keep passage (rank) order
         lines = []
@@ -713,31 +721,33 @@ class ExtractiveAnswerer:
         return "\n".join(lines) + f"\n<summary>{json.dumps(block)}</summary>"
 
 
-def _with_opening(chosen: list[_Sentence], max_sentences: int) -> list[_Sentence]:
+def _with_opening(
+    chosen: list[_Sentence], max_sentences: int, passes: Callable[[_Sentence], bool]
+) -> list[_Sentence]:
     """The chosen sentences, the best one preceded by its FAQ answer's opening statement.
 
     An FAQ answer states its answer first and qualifies it after ("Standard delivery takes
     three to five working days. Express delivery arrives the next working day if you order
     before 1 pm."): when the best sentence is a later one of its answer, the opening is
-    quoted before it, in the slot of the next-best sentence if the quote is full. The
-    opening is not checked again: the best sentence passed the checks, and the opening is
-    its answer's own first statement.
+    quoted before it, in the slot of the next-best sentence if the quote is full (or moved
+    before it when it was chosen already). An opening that is instruction-shaped or fails a
+    check (``passes``) is left out: the best sentence is then quoted as it was.
 
     Args:
         chosen: The sentences that passed the checks, best first.
         max_sentences: Most sentences quoted.
+        passes: Whether a sentence passes the answerer's enabled checks.
     """
     best = chosen[0]
     opening = best.opening
-    if (
-        opening is None
-        or max_sentences < 2
-        or any(c.text == opening.text for c in chosen)
-        or checks.is_instruction(opening.text)
-    ):
+    if opening is None or max_sentences < 2:
+        return chosen
+    rest = [c for c in chosen[1:] if c.text != opening.text]
+    fresh = len(rest) == len(chosen) - 1  # not chosen already: checked as any other sentence
+    if fresh and (checks.is_instruction(opening.text) or not passes(opening)):
         return chosen
     lead = dataclasses.replace(opening, score=best.score, opening=None)
-    return [lead, best, *chosen[1:]][:max_sentences]
+    return [lead, best, *rest][:max_sentences]
 
 
 def _doc_key(p: Passage) -> str:

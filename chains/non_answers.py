@@ -31,6 +31,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from loaders.blocks import PAIR_CONTINUES_KEY
 from loaders.row_text import row_span
 from loaders.sentences import is_label_line
 
@@ -227,7 +228,8 @@ def heading_question(meta: Mapping[str, Any], content: str) -> str | None:
     A Markdown or HTML FAQ writes each question as a heading (``### Do you ship abroad?``);
     the loaders keep it in the chunk's ``section`` path and out of its ``content``, so the
     pair's question is not among the chunk's sentences. It is returned when the chunk is
-    part of a question-and-answer pair (``block_type`` ``qa_pair``), the last part of its
+    part of a question-and-answer pair (``block_type`` ``qa_pair``) and opens its answer (not
+    a later chunk of a long answer, ``pair_continues``), the last part of its
     section path ends with ``?`` (a heading without one, "How it works", is a topic, and the
     loaders never pair it with the text under it) and the content does not already hold it
     as a line.
@@ -239,8 +241,8 @@ def heading_question(meta: Mapping[str, Any], content: str) -> str | None:
     Returns:
         The question without its markers, or ``None``.
     """
-    if str(meta.get("block_type") or "").lower() != "qa_pair":
-        return None
+    if str(meta.get("block_type") or "").lower() != "qa_pair" or meta.get(PAIR_CONTINUES_KEY):
+        return None  # not a pair, or the rest of a long answer whose question came before
     section = meta.get("section")
     if not isinstance(section, str) or not section.strip():
         return None

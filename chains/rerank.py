@@ -96,8 +96,14 @@ class SentenceReranker:
             sentence_weight: Weight of the best sentence against the whole chunk.
             lexical_weight: Weight of the best sentence's idf-weighted query-term coverage
                 (0 = pure embedding ``sentence-maxsim``).
-            cache_size: On-the-fly sentence vectors kept (by chunk key).
+            cache_size: On-the-fly sentence vectors kept (by chunk key); the sentence terms
+                and FAQ heading-question vectors are kept up to as many.
+
+        Raises:
+            ValueError: ``cache_size`` is negative.
         """
+        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
+            raise ValueError(f"cache_size must be an integer >= 0, got {cache_size!r}")
         self.embeddings = embeddings
         self.store = store
         self.sentence_weight = sentence_weight

@@ -47,6 +47,11 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 #: A question line is at most this many characters (a long line ending "?" is prose).
 MAX_QUESTION_CHARS = 200
 
+#: Chunk metadata key, ``True`` on a chunk that continues an FAQ answer begun in an earlier
+#: chunk (a pair longer than ``chunk_size``): its first sentence is not the answer's opening,
+#: and a heading question is not its own (:func:`chains.non_answers.heading_question`).
+PAIR_CONTINUES_KEY = "pair_continues"
+
 
 @dataclass
 class _Line:

@@ -40,7 +40,7 @@ from typing import Any
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from loaders.base import ParsedDocument
-from loaders.blocks import BlockIndex, Table, TableRow
+from loaders.blocks import PAIR_CONTINUES_KEY, BlockIndex, Table, TableRow
 from loaders.row_text import ROW_TEXT_KEY, row_texts
 
 _NON_SPACE = re.compile(r"\S")
@@ -358,6 +358,8 @@ def chunk_document(
         kinds = index.kinds(chunk.start, chunk.end) if doc.blocks else []
         if chunk.metadata.get("block_type") != "table_row":
             chunk.metadata["block_type"] = kinds[0] if kinds else "paragraph"
+        if chunk.metadata["block_type"] == "qa_pair" and continues_answer(pairs, chunk.start):
+            chunk.metadata[PAIR_CONTINUES_KEY] = True
         described = row_texts(chunk.start, chunk.end, doc.tables) if doc.tables else []
         if described:
             chunk.metadata[ROW_TEXT_KEY] = described
@@ -436,6 +438,18 @@ def pair_starts_of(doc: ParsedDocument) -> list[tuple[int, int]]:
         for b in doc.blocks
         if b.kind == "qa_pair"
     )
+
+
+def continues_answer(pairs: list[tuple[int, int]], start: int) -> bool:
+    """Whether a chunk starting at ``start`` continues an FAQ answer begun in an earlier
+    chunk: the last pair starting at or before ``start`` (``pairs`` from
+    :func:`pair_starts_of`) has its answer start before it. The first chunk of a pair starts
+    at its question, or at its answer when the question is the section's heading."""
+    i = bisect.bisect_right(pairs, (start, math.inf)) - 1
+    if i < 0:
+        return False
+    q_start, answer_start = pairs[i]
+    return answer_start < start and q_start < start
 
 
 def qa_pair_cuts(pairs: list[tuple[int, int]], start: int, end: int) -> list[int]:

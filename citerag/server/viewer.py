@@ -590,7 +590,13 @@ class DocumentViews:
         Args:
             max_documents: Canonical texts kept in memory.
             max_images: Rendered PNG pages kept in memory.
+
+        Raises:
+            ValueError: A size is negative.
         """
+        for name, value in (("max_documents", max_documents), ("max_images", max_images)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
         self.max_documents = max_documents
         self.max_images = max_images
         self._docs: LRU[tuple[str, str], OpenedDocument] = LRU(max_documents)

@@ -349,3 +349,28 @@ def test_qa_pairs_off_describes_the_settings_of_a_build_made_before_it() -> None
     before = ChunkSettings(qa_pairs=False).describe()
     assert "qa_pairs" not in before
     assert ChunkSettings().describe() == {**before, "qa_pairs": True}
+
+
+def test_a_long_faq_answer_marks_its_later_chunks_as_continuing_it() -> None:
+    """A pair longer than ``chunk_size`` is split inside; its later chunks are marked, so a
+    heading question and an answer's opening are read only where the answer starts."""
+    from chains.non_answers import heading_question
+    from loaders.blocks import PAIR_CONTINUES_KEY
+    from loaders.registry import add_structure
+
+    long_answer = " ".join(f"Zone {i} parcels go by air in {i + 2} days." for i in range(30))
+    raw = f"# Help\n\n## Do you ship abroad?\n\n{long_answer}\n\n## Can I pay by cheque?\n\nNo.\n"
+    doc = load_markdown(Path("faq.md"), raw.encode())
+    add_structure(doc)
+    chunks = _chunk(doc, ChunkSettings())
+    check_chunks(doc, chunks, ChunkSettings())
+    abroad = [c for c in chunks if c.section.endswith("Do you ship abroad?")]
+    assert len(abroad) >= 2 and all(c.metadata["block_type"] == "qa_pair" for c in abroad)
+    assert PAIR_CONTINUES_KEY not in abroad[0].metadata
+    assert all(c.metadata[PAIR_CONTINUES_KEY] is True for c in abroad[1:])
+    meta = {**abroad[0].metadata, "section": abroad[0].section}
+    assert heading_question(meta, abroad[0].content) == "Do you ship abroad?"
+    later = {**abroad[1].metadata, "section": abroad[1].section}
+    assert heading_question(later, abroad[1].content) is None
+    cheque = next(c for c in chunks if c.section.endswith("Can I pay by cheque?"))
+    assert PAIR_CONTINUES_KEY not in cheque.metadata  # a pair's own first chunk

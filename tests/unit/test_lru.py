@@ -68,3 +68,13 @@ def test_threads_reading_and_evicting_at_once_never_raise_and_stay_bounded():
         t.join()
     assert errors == []
     assert all(k == v for k, v in cache.items())
+
+
+def test_the_caches_built_on_it_name_their_own_size_argument():
+    from chains.rerank import SentenceReranker
+    from citerag.server.viewer import DocumentViews
+
+    with pytest.raises(ValueError, match="cache_size"):
+        SentenceReranker(object(), cache_size=-1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_images"):
+        DocumentViews(max_images=-2)

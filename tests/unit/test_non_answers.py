@@ -180,7 +180,7 @@ def test_a_later_sentence_of_an_faq_answer_is_quoted_after_the_answers_opening()
     )
     pair = {"block_type": "qa_pair"}
     raw = ExtractiveAnswerer(Overlap(), max_sentences=2).generate(
-        "how many days until my money is back?", [faq_passage(content, pair)], []
+        "when is my money back?", [faq_passage(content, pair)], []
     )
     assert quotes(raw) == [
         "A: Refunds go to the card you paid with.",
@@ -188,19 +188,19 @@ def test_a_later_sentence_of_an_faq_answer_is_quoted_after_the_answers_opening()
     ]
     # one sentence allowed: the best sentence alone, never the opening in its place
     raw = ExtractiveAnswerer(Overlap(), max_sentences=1).generate(
-        "how many days until my money is back?", [faq_passage(content, pair)], []
+        "when is my money back?", [faq_passage(content, pair)], []
     )
     assert quotes(raw) == ["Money is back within 14 days."]
     # a question asked in prose (the chunk is no question-and-answer pair): as before
     raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
-        "how many days until my money is back?", [faq_passage(content)], []
+        "when is my money back?", [faq_passage(content)], []
     )
     assert quotes(raw)[0] == "Money is back within 14 days."
 
 
 def test_the_opening_rule_reads_faq_answers_only_and_heading_questions_too():
     content = "Refunds go to the card you paid with. Money is back within 14 days."
-    question = "how many days until my money is back?"
+    question = "when is my money back?"
     # plain prose (no question line, no heading question): the best sentence first, as before
     raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
         question, [faq_passage(content)], []
@@ -212,3 +212,27 @@ def test_the_opening_rule_reads_faq_answers_only_and_heading_questions_too():
         question, [faq_passage(content, meta)], []
     )
     assert quotes(raw) == ["Refunds go to the card you paid with.", "Money is back within 14 days."]
+
+
+def test_an_opening_that_fails_a_check_is_left_out_and_a_chosen_one_moves_first():
+    pair = {"block_type": "qa_pair"}
+    content = (
+        "Q: Can I get a refund?\nA: Refunds go back to the card.\n"
+        "Money is back within 14 days.\n"
+        "Refunds reach the card in 3 days."
+    )
+    # a how-many question: the opening states no quantity, so the quantity check (on by
+    # default) keeps it out, and the best sentence is quoted as before
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
+        "how many days until my money is back?", [faq_passage(content, pair)], []
+    )
+    assert quotes(raw) == ["Money is back within 14 days."]
+    # the opening chosen already as the second sentence: it is quoted first
+    content = (
+        "Q: Can I get a refund?\nA: Refunds reach the card in 3 days.\n"
+        "Money is back within 14 days."
+    )
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=1.0).generate(
+        "how many days until my money is back?", [faq_passage(content, pair)], []
+    )
+    assert quotes(raw) == ["A: Refunds reach the card in 3 days.", "Money is back within 14 days."]
