@@ -152,3 +152,50 @@ def test_an_faq_pair_is_one_unit_whatever_its_question_is_written_as(
     assert any("We ship to the EU" in x for x in quoted(result)), quoted(result)
     top = result["trace"]["candidates"][0]
     assert top["scores"]["heading_question"] > 0.5, top
+
+
+OPENING = """# Help centre
+
+### What delivery options are there?
+
+Standard delivery within the UK takes three to five working days. Express delivery arrives
+the next working day if you order before 1 pm.
+
+### Can I pay by cheque?
+
+We take Visa, Mastercard and PayPal. We do not accept cheques or cash on delivery.
+"""
+
+
+def test_an_faq_answer_is_quoted_from_its_opening(tmp_path_factory, embedding_model):
+    """The express sentence matches 'if I order today' best, yet the answer opens with the
+    standard delivery time: the pair's first statement is quoted before it."""
+    root = tmp_path_factory.mktemp("faq-opening")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "help.md").write_text(OPENING, encoding="utf-8")
+    assert not ingest([docs], root / "index", embedding_model, progress=False).failed
+    index = load_index(root / "index", embedding_model)
+    graph = build_graph(
+        index.store, embeddings=embedding_model.embeddings, manifest_id=index.manifest_id
+    )
+    question = "if I order today when will my parcel get here?"
+    emb = embedding_model.embeddings
+    q, opening, later = (
+        np.asarray(v)
+        for v in emb.embed_documents(
+            [
+                question,
+                "Standard delivery within the UK takes three to five working days.",
+                "Express delivery arrives the next working day if you order before 1 pm.",
+            ]
+        )
+    )
+    assert float(q @ later) > float(q @ opening)  # by similarity alone, express comes first
+    result = graph.invoke({"question": question}, {"configurable": NO_GATE})
+    assert result["status"] == "answered", result.get("reason")
+    answer = " ".join(result["answer"].split())
+    assert "Standard delivery within the UK" in answer and "Express delivery arrives" in answer
+    assert answer.index("Standard delivery") < answer.index("Express delivery"), answer
+    # one citation per passage: it quotes the answer's opening, verbatim
+    assert quoted(result)[0].startswith("Standard delivery within the UK"), quoted(result)
