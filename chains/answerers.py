@@ -42,7 +42,6 @@ from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, de
 from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
-from loaders.blocks import PAIR_CONTINUES_KEY
 from loaders.row_text import row_sentence_spans, row_span, row_statement, scored_texts
 
 log = logging.getLogger(__name__)
@@ -572,6 +571,7 @@ class ExtractiveAnswerer:
             row_scored = scored_texts(content, spans, meta)
             scored_by: list[str] = []
             stated: list[str] = []
+            opens_line: list[bool] = []  # the sentence starts its line (a question line)
             for (s0, e), sim, vec, by in zip(spans, sims, vecs, row_scored, strict=True):
                 s = non_answers.leading_heading(content, s0, e)
                 if by == content[s0:e]:  # not a table row's: scored by what is quoted
@@ -580,6 +580,7 @@ class ExtractiveAnswerer:
                     s, e = row_span(meta, s0, e) or (s, e)
                 sent = content[s:e]
                 stated.append(row_statement(meta, s, e) or "")
+                opens_line.append(not content[content.rfind("\n", 0, s) + 1 : s].strip())
                 terms = set(tokenize(by))
                 coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
                 # A heading or table cell is rarely an answer: prefer real sentences.
@@ -603,7 +604,8 @@ class ExtractiveAnswerer:
             for i, kind in enumerate(kinds):
                 if kind == "question":  # its answer is what follows it
                     follows = non_answers.faq_answer_follows(kinds, i)
-                    answers.append(follows)
+                    if opens_line[i]:  # a question line, not one asked inside a paragraph
+                        answers.append(follows)
                     for r, j in enumerate(follows):
                         scores[j] = max(scores[j], passes[i] - FAQ_STEP * r)
             made: dict[int, _Sentence] = {}
@@ -616,9 +618,9 @@ class ExtractiveAnswerer:
                 else:
                     dropped += 1
             # a later sentence of an FAQ answer knows its opening: in a question-and-answer
-            # pair of the structural model only, never after a question asked in prose
+            # pair of the structural model only, never after a question asked in prose (the
+            # heading question is already None for a chunk continuing a long answer)
             pair = str(meta.get("block_type") or "").lower() == "qa_pair"
-            pair = pair and not meta.get(PAIR_CONTINUES_KEY)
             for follows in answers if pair else []:
                 if follows and follows[0] in made:
                     for j in follows[1:]:

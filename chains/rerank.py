@@ -100,7 +100,7 @@ class SentenceReranker:
                 and FAQ heading-question vectors are kept up to as many.
 
         Raises:
-            ValueError: ``cache_size`` is negative.
+            ValueError: ``cache_size`` is not an integer >= 0.
         """
         if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
             raise ValueError(f"cache_size must be an integer >= 0, got {cache_size!r}")

@@ -128,8 +128,8 @@ class EmbeddingBatcher(Embeddings):
             raise ValueError(f"max_batch must be at least 1, not {max_batch}")
         if not 0.0 <= max_wait_s <= 0.05:
             raise ValueError(f"max_wait_s must be between 0 and 0.05 s, not {max_wait_s}")
-        if cache_size < 0:
-            raise ValueError(f"cache_size must be >= 0, not {cache_size}")
+        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
+            raise ValueError(f"cache_size must be an integer >= 0, not {cache_size!r}")
         self.inner = inner
         #: A pass over queued questions: the model's own ``embed_queries`` where it has one
         #: (:class:`~citerag.traced_queries.SentenceEmbeddings`: the traced question path),

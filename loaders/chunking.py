@@ -311,8 +311,10 @@ def chunk_document(
 
     Returns:
         Chunks in document order, each with its ``block_type`` in its metadata, and
-        ``ocr: True`` with the page's ``ocr_confidence`` when its page was read by OCR, and
-        ``row_text`` (:func:`loaders.row_text.row_texts`) when table rows lie inside it.
+        ``ocr: True`` with the page's ``ocr_confidence`` when its page was read by OCR,
+        ``row_text`` (:func:`loaders.row_text.row_texts`) when table rows lie inside it, and
+        ``pair_continues: True`` when it starts inside an FAQ answer begun in an earlier
+        chunk (:func:`continues_answer`).
 
     Raises:
         AssertionError: If a chunk cannot be located in the canonical text (a bug).
@@ -321,6 +323,7 @@ def chunk_document(
     title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
     pairs = pair_starts_of(doc) if settings.qa_pairs else []
+    spans = pair_spans_of(doc)  # the continuation marker, whether or not pairs are cut
     # A spreadsheet's table is the whole sheet: chunked by row groups whatever the switch.
     row_tables = [t for t in doc.tables if settings.table_rows or t.source in ROW_TABLE_SOURCES]
     runs = _table_runs(row_tables)
@@ -358,7 +361,7 @@ def chunk_document(
         kinds = index.kinds(chunk.start, chunk.end) if doc.blocks else []
         if chunk.metadata.get("block_type") != "table_row":
             chunk.metadata["block_type"] = kinds[0] if kinds else "paragraph"
-        if chunk.metadata["block_type"] == "qa_pair" and continues_answer(pairs, chunk.start):
+        if chunk.metadata["block_type"] == "qa_pair" and continues_answer(spans, chunk.start):
             chunk.metadata[PAIR_CONTINUES_KEY] = True
         described = row_texts(chunk.start, chunk.end, doc.tables) if doc.tables else []
         if described:
@@ -440,16 +443,26 @@ def pair_starts_of(doc: ParsedDocument) -> list[tuple[int, int]]:
     )
 
 
-def continues_answer(pairs: list[tuple[int, int]], start: int) -> bool:
+def pair_spans_of(doc: ParsedDocument) -> list[tuple[int, int, int]]:
+    """``(start, answer_start, end)`` of each question-and-answer pair of the document, sorted."""
+    return sorted(
+        (b.start, b.answer_start if b.answer_start is not None else b.start, b.end)
+        for b in doc.blocks
+        if b.kind == "qa_pair"
+    )
+
+
+def continues_answer(spans: list[tuple[int, int, int]], start: int) -> bool:
     """Whether a chunk starting at ``start`` continues an FAQ answer begun in an earlier
-    chunk: the last pair starting at or before ``start`` (``pairs`` from
-    :func:`pair_starts_of`) has its answer start before it. The first chunk of a pair starts
-    at its question, or at its answer when the question is the section's heading."""
-    i = bisect.bisect_right(pairs, (start, math.inf)) - 1
+    chunk: it starts inside a pair (``spans`` from :func:`pair_spans_of`) after the start of
+    that pair's answer. The first chunk of a pair starts at its question, or at its answer
+    when the question is the section's heading; a chunk starting after the pair has ended
+    (in the text before the next pair) continues nothing."""
+    i = bisect.bisect_right(spans, (start, math.inf, math.inf)) - 1
     if i < 0:
         return False
-    q_start, answer_start = pairs[i]
-    return answer_start < start and q_start < start
+    q_start, answer_start, end = spans[i]
+    return q_start < start and answer_start < start < end
 
 
 def qa_pair_cuts(pairs: list[tuple[int, int]], start: int, end: int) -> list[int]:

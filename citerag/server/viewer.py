@@ -592,7 +592,7 @@ class DocumentViews:
             max_images: Rendered PNG pages kept in memory.
 
         Raises:
-            ValueError: A size is negative.
+            ValueError: A size is not an integer >= 0.
         """
         for name, value in (("max_documents", max_documents), ("max_images", max_images)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

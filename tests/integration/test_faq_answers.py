@@ -167,7 +167,7 @@ We take Visa, Mastercard and PayPal. We do not accept cheques or cash on deliver
 """
 
 
-def test_an_faq_answer_is_quoted_from_its_opening(tmp_path_factory, embedding_model):
+def test_an_faq_answer_is_quoted_from_its_opening(tmp_path_factory, embedding_model, monkeypatch):
     """The express sentence matches 'if I order today' best, yet the answer opens with the
     standard delivery time: the pair's first statement is quoted before it."""
     root = tmp_path_factory.mktemp("faq-opening")
@@ -199,3 +199,9 @@ def test_an_faq_answer_is_quoted_from_its_opening(tmp_path_factory, embedding_mo
     assert answer.index("Standard delivery") < answer.index("Express delivery"), answer
     # one citation per passage: it quotes the answer's opening, verbatim
     assert quoted(result)[0].startswith("Standard delivery within the UK"), quoted(result)
+    # the opening rule is what put it there: without it the express sentence is quoted alone
+    from chains import answerers
+
+    monkeypatch.setattr(answerers, "_with_opening", lambda chosen, *_args: chosen)
+    without = graph.invoke({"question": question}, {"configurable": NO_GATE})
+    assert " ".join(without["answer"].split()).startswith("Express delivery arrives")

@@ -374,3 +374,29 @@ def test_a_long_faq_answer_marks_its_later_chunks_as_continuing_it() -> None:
     assert heading_question(later, abroad[1].content) is None
     cheque = next(c for c in chunks if c.section.endswith("Can I pay by cheque?"))
     assert PAIR_CONTINUES_KEY not in cheque.metadata  # a pair's own first chunk
+
+
+def test_continues_answer_reads_where_each_pair_starts_its_answer_and_ends() -> None:
+    from loaders.chunking import continues_answer
+
+    spans = [(0, 20, 100), (150, 150, 300)]  # a question line; a heading question's answer
+    assert not continues_answer(spans, 0)  # the pair's question
+    assert continues_answer(spans, 60)  # inside the first answer
+    assert not continues_answer(spans, 120)  # after the first pair, before the next
+    assert not continues_answer(spans, 150)  # the second answer's start
+    assert continues_answer(spans, 200)
+    assert not continues_answer([], 10)
+
+
+def test_the_continuation_marker_does_not_depend_on_cutting_pairs() -> None:
+    from loaders.blocks import PAIR_CONTINUES_KEY
+    from loaders.registry import add_structure
+
+    long_answer = " ".join(f"Zone {i} parcels go by air in {i + 2} days." for i in range(30))
+    raw = f"# Help\n\n## Do you ship abroad?\n\n{long_answer}\n"
+    doc = load_markdown(Path("faq.md"), raw.encode())
+    add_structure(doc)
+    chunks = _chunk(doc, ChunkSettings(qa_pairs=False))
+    assert len(chunks) >= 2
+    assert PAIR_CONTINUES_KEY not in chunks[0].metadata
+    assert all(c.metadata.get(PAIR_CONTINUES_KEY) for c in chunks[1:])

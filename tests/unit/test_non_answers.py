@@ -236,3 +236,22 @@ def test_an_opening_that_fails_a_check_is_left_out_and_a_chosen_one_moves_first(
         "how many days until my money is back?", [faq_passage(content, pair)], []
     )
     assert quotes(raw) == ["A: Refunds reach the card in 3 days.", "Money is back within 14 days."]
+
+
+def test_a_question_asked_inside_an_faq_answer_starts_no_answer_of_its_own():
+    # "What if it does not fit?" is asked inside a paragraph, not on a line of its own: the
+    # sentences after it are no FAQ answer with an opening of their own
+    content = (
+        "Sizes run small. What if it does not fit? You can send it back. "
+        "Returns of the other one are free."
+    )
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
+        "can I return it?", [faq_passage(content, {"block_type": "qa_pair"})], []
+    )
+    assert quotes(raw) == ["Returns of the other one are free."]
+    # the same question on a line of its own is a question line: its answer's opening leads
+    content = "What if it does not fit?\nYou can send it back. Returns of the other one are free."
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=0.0).generate(
+        "can I return it?", [faq_passage(content, {"block_type": "qa_pair"})], []
+    )
+    assert quotes(raw) == ["You can send it back.", "Returns of the other one are free."]
