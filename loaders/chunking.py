@@ -322,8 +322,8 @@ def chunk_document(
     splitter = make_splitter(settings)
     title = str(doc_meta.get("title") or doc.title)
     chunks: list[Chunk] = []
-    pairs = pair_starts_of(doc) if settings.qa_pairs else []
     spans = pair_spans_of(doc)  # the continuation marker, whether or not pairs are cut
+    pairs = spans if settings.qa_pairs else []
     # A spreadsheet's table is the whole sheet: chunked by row groups whatever the switch.
     row_tables = [t for t in doc.tables if settings.table_rows or t.source in ROW_TABLE_SOURCES]
     runs = _table_runs(row_tables)
@@ -412,7 +412,7 @@ def _text_chunks(
     doc_meta: dict[str, Any],
     chunks: list[Chunk],
     splitter: RecursiveCharacterTextSplitter,
-    pairs: list[tuple[int, int]],
+    pairs: list[tuple[int, int, int]],
 ) -> list[Chunk]:
     out: list[Chunk] = []
     cuts = qa_pair_cuts(pairs, start, end)
@@ -432,15 +432,6 @@ def _text_chunks(
             splitter=splitter,
         )
     return out
-
-
-def pair_starts_of(doc: ParsedDocument) -> list[tuple[int, int]]:
-    """``(start, answer_start)`` of each question-and-answer pair of the document, sorted."""
-    return sorted(
-        (b.start, b.answer_start if b.answer_start is not None else b.start)
-        for b in doc.blocks
-        if b.kind == "qa_pair"
-    )
 
 
 def pair_spans_of(doc: ParsedDocument) -> list[tuple[int, int, int]]:
@@ -465,15 +456,15 @@ def continues_answer(spans: list[tuple[int, int, int]], start: int) -> bool:
     return q_start < start and answer_start < start < end
 
 
-def qa_pair_cuts(pairs: list[tuple[int, int]], start: int, end: int) -> list[int]:
+def qa_pair_cuts(pairs: list[tuple[int, int, int]], start: int, end: int) -> list[int]:
     """Where ``[start, end)`` is cut so that each question-and-answer pair starts a chunk of
     its own (:attr:`ChunkSettings.qa_pairs`): the starts of the pairs (``pairs`` from
-    :func:`pair_starts_of`) strictly inside the range whose answer begins inside it too (a
+    :func:`pair_spans_of`) strictly inside the range whose answer begins inside it too (a
     question at the foot of a PDF page, its answer on the next page, stays with the text
     before it rather than becoming a chunk of its own)."""
-    lo = bisect.bisect_right(pairs, (start, math.inf))
+    lo = bisect.bisect_right(pairs, (start, math.inf, math.inf))
     out: list[int] = []
-    for q_start, answer_start in pairs[lo:]:
+    for q_start, answer_start, _end in pairs[lo:]:
         if q_start >= end:
             break
         if start < q_start and answer_start < end and (not out or out[-1] != q_start):
