@@ -17,7 +17,8 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
 4. **headers and title** — the lines just above the first row whose words sit over the
    columns (``2024 2023 2022``, ``Three Months Ended``, ``July 29, 2023``) name the columns,
    each phrase going to every column it spans; the lines above those, up to
-   :data:`MAX_TITLE_LINES` (running page headers excluded), are the table's title;
+   :data:`MAX_TITLE_LINES` (running page headers excluded) and stopping at a line of prose
+   (more than :data:`MAX_TITLE_WORDS` words), are the table's title;
 5. **spans** — each row is found in the page's canonical text (whitespace ignored, its label
    then each cell in order, only a few characters such as ``$`` allowed between), so a row's
    ``[start, end)`` is verbatim canonical text. A row that cannot be found is left out (its
@@ -46,6 +47,9 @@ COLUMN_TOLERANCE = 6.0
 MAX_GAP_LINES = 3
 #: Lines above a table's header read as its title.
 MAX_TITLE_LINES = 4
+#: A line above a table with more words is prose, not a title: the title stops below it
+#: (a statement's title lines are short; the paragraph introducing a table is not).
+MAX_TITLE_WORDS = 12
 #: Lines above the first row searched for column headers.
 MAX_HEADER_LINES = 4
 #: Characters allowed between a row's label and a cell, or two cells, in the canonical
@@ -55,6 +59,9 @@ MAX_CELL_GAP = 3
 MIN_NUMERIC_LINES = 4
 
 _NUMBER = re.compile(r"^[($€£¥]*[-–−]?[$€£¥]?\d[\d,]*(?:\.\d+)?%?\)?[%*]?$|^[-–—−]+$")
+#: Where a sentence ends inside a line (``.``, ``:``, ``;``, ``!`` or ``?`` then a space, or
+#: the line's end); ``1.0`` is no end.
+_SENTENCE_END = re.compile(r"[.:;!?](?:\s+|$)")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _CURRENCY = {"$", "€", "£", "¥", "%", ")"}
 _MONTH = re.compile(
@@ -332,8 +339,13 @@ def _assemble(
         text = lines[k].text
         if norm(text) in running or kinds[k] == "row":
             break
+        if len(lines[k].words) > MAX_TITLE_WORDS:  # a line of the paragraph above the table
+            if title_lines:
+                title_lines[0] = after_paragraph(title_lines[0])
+            break
         title_lines.insert(0, text)
         k -= 1
+    title_lines = [t for t in title_lines if t]
     names = [" ".join(h) for h in header_words]
     rows: list[tuple[str, str, list[str], list[int]]] = []
     group = " ".join(lead_group)
@@ -352,6 +364,20 @@ def _assemble(
         rows.append((group, label, [c.text for c in cells], idx))
     title = " ".join([*title_lines, *title_extra]).strip()
     return RawTable(title, names, rows)
+
+
+def after_paragraph(line: str) -> str:
+    """What a line below a paragraph adds after the paragraph's last sentence ends.
+
+    The short last line of a paragraph sits just above a table's title lines and continues
+    the paragraph's sentence (it starts in lower case): ``as of December 31, 2018.`` is not a
+    title, and ``discussion of segment results. (Dollars in millions)`` keeps only
+    ``(Dollars in millions)``. A line starting otherwise is returned as it is.
+    """
+    if not line[:1].islower():
+        return line
+    end = _SENTENCE_END.search(line)
+    return line[end.end() :].strip() if end else ""
 
 
 def _squeeze(text: str) -> tuple[str, list[int]]:

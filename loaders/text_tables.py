@@ -36,7 +36,7 @@ import statistics
 from dataclasses import dataclass
 
 from loaders.ocr import OcrPage
-from loaders.pdf_tables import MAX_HEADER_LINES, Line, RawTable, Word, norm_line
+from loaders.pdf_tables import MAX_HEADER_LINES, MAX_TITLE_WORDS, Line, RawTable, Word, norm_line
 
 #: A gap wider than this many word heights separates two cells of a line.
 CELL_GAP = 1.3
@@ -50,8 +50,6 @@ MAX_WORDS_PER_CELL = 4.0
 MAX_PITCH = 3.0
 #: Lines above a table read as its title.
 MAX_TITLE_LINES = 2
-#: A line above the table with more words is prose, not a title.
-MAX_TITLE_WORDS = 12
 
 _DIGIT = re.compile(r"\d")
 #: A period that names a column (``2024``, ``FY2025``, ``Q3 2025``, ``2024/25``), not a figure.
