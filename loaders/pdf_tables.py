@@ -18,7 +18,8 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
    columns (``2024 2023 2022``, ``Three Months Ended``, ``July 29, 2023``) name the columns,
    each phrase going to every column it spans; the lines above those, up to
    :data:`MAX_TITLE_LINES` (running page headers excluded) and stopping at a line of prose
-   (more than :data:`MAX_TITLE_WORDS` words), are the table's title;
+   (more than :data:`MAX_TITLE_WORDS` words), are the table's title, less the last lines of
+   a paragraph above it (:func:`after_paragraph`);
 5. **spans** — each row is found in the page's canonical text (whitespace ignored, its label
    then each cell in order, only a few characters such as ``$`` allowed between), so a row's
    ``[start, end)`` is verbatim canonical text. A row that cannot be found is left out (its
@@ -339,13 +340,18 @@ def _assemble(
         text = lines[k].text
         if norm(text) in running or kinds[k] == "row":
             break
-        if len(lines[k].words) > MAX_TITLE_WORDS:  # a line of the paragraph above the table
-            if title_lines:
-                title_lines[0] = after_paragraph(title_lines[0])
-            break
+        if len(lines[k].words) > MAX_TITLE_WORDS:
+            break  # a line of the paragraph above the table, not its title
         title_lines.insert(0, text)
         k -= 1
-    title_lines = [t for t in title_lines if t]
+    while title_lines:  # a paragraph's last lines continue its sentence: no title yet
+        rest = after_paragraph(title_lines[0])
+        if rest == title_lines[0]:
+            break
+        if rest:
+            title_lines[0] = rest
+            break
+        title_lines.pop(0)
     names = [" ".join(h) for h in header_words]
     rows: list[tuple[str, str, list[str], list[int]]] = []
     group = " ".join(lead_group)

@@ -9,6 +9,7 @@ import pytest
 
 from loaders.blocks import Block, Table, TableRow, block_counts, detect_blocks, is_question
 from loaders.chunking import ChunkSettings, chunk_document
+from loaders.pdf_tables import after_paragraph
 from loaders.registry import load_file
 from tests.support.pdfs import Line, write_pdf
 
@@ -84,6 +85,42 @@ def test_pdf_table_rows_carry_title_and_column_headers(statement_pdf: Path) -> N
         quoted = doc.text[row.start : row.end]
         assert quoted.startswith(label) and quoted.rstrip().endswith(cells[-1])
         assert row.cells == cells
+
+
+#: A paragraph introducing a table: a line of more than 12 words, then two short lines
+#: continuing its sentence, the last one ending it.
+PARAGRAPH = (
+    "The following table summarises the results of operations for each of the last three",
+    "fiscal years, which management uses to evaluate the",
+    "business as a whole. (Dollars in millions)",
+)
+
+
+def test_a_paragraph_above_a_statement_is_not_its_title(tmp_path: Path) -> None:
+    page = _statement_page("Consolidated Statements of Operations", "Acme Corp", 1)
+    # the running header at y=760, the statement's title at 720: the paragraph in between
+    para = [Line(raw=_at(72, 750 - 9 * i, text, 8)) for i, text in enumerate(PARAGRAPH)]
+    doc = load_file(write_pdf(tmp_path / "acme.pdf", [page[:1] + para + page[1:]]))
+    (table,) = doc.tables
+    assert "Consolidated Statements of Operations" in table.title
+    assert "(Dollars in millions)" in table.title  # what follows the sentence's end
+    assert "fiscal years" not in table.title and "business as a whole" not in table.title
+    assert table.columns == ["2024", "2023", "2022"]
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ("as of December 31, 2024.", ""),
+        ("discussion of segment results. (Dollars in millions)", "(Dollars in millions)"),
+        ("during the reporting periods: Net Sales (Millions)", "Net Sales (Millions)"),
+        ("a growth of 1.0 percent", ""),  # no sentence end: all of it continues the paragraph
+        ("Consolidated Balance Sheets", "Consolidated Balance Sheets"),  # not a continuation
+        ("(In millions)", "(In millions)"),
+    ],
+)
+def test_after_paragraph_keeps_what_follows_the_sentence(line: str, kept: str) -> None:
+    assert after_paragraph(line) == kept
 
 
 def test_pdf_row_chunks_embed_headers_and_quote_verbatim(statement_pdf: Path) -> None:
