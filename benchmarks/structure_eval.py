@@ -216,8 +216,8 @@ def _plain_hits(corpus: Path, qs: list[Any], k: int) -> list[list[tuple[str, int
     return out
 
 
-def _answered_with_evidence(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[bool]:
-    """Per question: the whole graph answered, citing an evidence (document, page)."""
+def graph_answers(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
+    """The whole graph's results (default settings, the extractive answerer) on ``idx``."""
     from citerag.eval.runner import EvalConfig, parse_config, run_generation
     from graphs.deps import GraphDeps
     from graphs.rag import build_graph
@@ -226,18 +226,24 @@ def _answered_with_evidence(idx: Any, emb: Any, qs: list[Any], progress: bool) -
         idx.store, embeddings=emb, manifest_id=idx.manifest_id, embedding_model=model().name
     )
     cfg = parse_config("default")
-    results = run_generation(
+    return run_generation(
         build_graph(deps), qs, EvalConfig("default", cfg.configurable), progress=progress
     )
-    out = []
-    for q, res in zip(qs, results, strict=True):
-        gold = {(Path(e.doc).name, e.page) for e in q.evidence}
-        cited = {
-            (Path(str(c.get("doc_name") or "")).name, c.get("page"))
-            for c in res.get("citations") or []
-        }
-        out.append(res.get("status") == "answered" and bool(gold & cited))
-    return out
+
+
+def cites_evidence(q: Any, res: dict[str, Any]) -> bool:
+    """The graph answered ``q``, citing one of its evidence (document, page)."""
+    gold = {(Path(e.doc).name, e.page) for e in q.evidence}
+    cited = {
+        (Path(str(c.get("doc_name") or "")).name, c.get("page")) for c in res.get("citations") or []
+    }
+    return res.get("status") == "answered" and bool(gold & cited)
+
+
+def _answered_with_evidence(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[bool]:
+    """Per question: the whole graph answered, citing an evidence (document, page)."""
+    results = graph_answers(idx, emb, qs, progress)
+    return [cites_evidence(q, res) for q, res in zip(qs, results, strict=True)]
 
 
 def _plain_hit(q: Any, top: list[tuple[str, int]], k: int) -> bool:

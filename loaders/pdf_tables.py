@@ -345,11 +345,11 @@ def _assemble(
         title_lines.insert(0, text)
         k -= 1
     while title_lines:  # a paragraph's last lines continue its sentence: no title yet
-        rest = after_paragraph(title_lines[0])
-        if rest == title_lines[0]:
+        kept = after_paragraph(title_lines[0])
+        if kept == title_lines[0]:
             break
-        if rest:
-            title_lines[0] = rest
+        if kept:
+            title_lines[0] = kept
             break
         title_lines.pop(0)
     names = [" ".join(h) for h in header_words]

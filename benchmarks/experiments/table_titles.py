@@ -1,0 +1,264 @@
+"""PDF table titles without the paragraph above them: two code versions on the filings, paired.
+
+Usage (from the repository root)::
+
+    git worktree add --detach /tmp/titles-base <commit before the change>
+    .venv/bin/python -m benchmarks.experiments.table_titles --base /tmp/titles-base
+        [--sets financebench,financebench-dev] [--max-company-pages 450] [--reuse] [--work DIR]
+
+The layout table reader (:mod:`loaders.pdf_tables`) names a statement by the lines above its
+column headers. It used to take up to four such lines whatever they were, so a table under a
+paragraph was titled by the paragraph's last lines ("made following the signing of tax
+reform. On a combined basis, these items benefited free cash flow conversion …"), and every
+row of it was scored by that prose (:mod:`loaders.row_text`). Now a line of more than
+:data:`loaders.pdf_tables.MAX_TITLE_WORDS` words ends the title, and a paragraph's last lines
+(starting in lower case) are dropped up to the end of their sentence
+(:func:`loaders.pdf_tables.after_paragraph`).
+
+The 4 shared filings (``financebench``) and ``financebench-dev`` cut by
+``--max-company-pages`` (40 filings at 450) are indexed with the default chunking
+(``ChunkSettings()``, sentence vectors off, as in ``structure_eval.py``) twice: by the
+checkout at ``--base`` (a subprocess importing only that tree's code) and by this one. Both
+indexes are then queried by this checkout's code: the evaluation runner (retrieval, page
+hit@1/4/8) and the whole graph with the default extractive answerer (answered citing an
+evidence page; and, for questions whose gold answer is an amount printed in the filing,
+answered stating it). Per half of ``financebench-dev`` (``constraints_eval.half``, fixed
+before any result) and for the 4 filings: Wilson 95 % intervals, paired exact sign tests.
+The titles themselves are counted from each index's chunk metadata (the rows' scored text).
+Writes ``benchmarks/results/table_titles.json``.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import cached_embeddings, library_env, log, model, parser, save_embeddings
+from benchmarks.results import table, write_result
+
+#: Page hit cut-offs reported.
+KS = (1, 4, 8)
+
+#: Builds an index with the library of the tree on ``PYTHONPATH`` (``library_env``).
+_BUILD = """
+import sys
+from pathlib import Path
+from benchmarks.common import model
+from citerag.eval.adapters import ensure_index, prepare
+from loaders.chunking import ChunkSettings
+name, data, work, pages, folder = sys.argv[1:6]
+extra = {"max_company_pages": int(pages)} if name == "financebench-dev" else {}
+prep = prepare(name, Path(data), Path(work), **extra)
+report = ensure_index(
+    prep, Path(folder), model(), chunking=ChunkSettings(), sentence_vectors=False, progress=False
+)
+print(report.summary())
+"""
+
+_AMOUNT = re.compile(r"\$?\s*(\d[\d,]*)(?:\.0+)?")
+
+
+def gold_amount(answer: str) -> str | None:
+    """The digits of a gold answer that is a whole amount of three or more digits
+    (``$1577.00`` -> ``1577``), else ``None`` (a ratio, a percentage, a sentence)."""
+    m = _AMOUNT.fullmatch(answer.strip())
+    if not m:
+        return None
+    digits = m.group(1).replace(",", "")
+    return digits if len(digits) >= 3 else None
+
+
+def states_amount(text: str, digits: str) -> bool:
+    """Whether ``text`` prints the amount ``digits`` (with or without thousands commas)."""
+    grouped = f"{int(digits):,}"
+    pattern = rf"(?<![\d.,])(?:{re.escape(grouped)}|{re.escape(digits)})(?![\d,]*\d)"
+    return re.search(pattern, text) is not None
+
+
+def title_stats(store: Any) -> dict[str, Any]:
+    """Titled tables (distinct document, page and title) and how long their titles are."""
+    from loaders.base import ROW_SEP
+    from loaders.row_text import ROW_TEXT_KEY
+
+    titles: set[tuple[str, Any, str]] = set()
+    for _key, meta in store.iter_metadata():
+        for row in meta.get(ROW_TEXT_KEY) or []:
+            scored, described = str(row[2]), str(row[3]) if len(row) > 3 else ""
+            if described and scored.endswith(ROW_SEP + described):
+                title = scored[: -len(ROW_SEP + described)]
+                titles.add((str(meta.get("doc_id")), meta.get("page"), title))
+    words = [len(t.split()) for *_x, t in titles]
+    return {
+        "tables": len(titles),
+        "median_words": statistics.median(words) if words else 0,
+        "over_12_words": sum(1 for w in words if w > 12),
+    }
+
+
+def _index(name: str, prep: Any, folder: Path, base: Path | None, args: Any) -> Any:
+    """Build ``folder`` with this checkout (``base`` None) or the tree at ``base``; load it."""
+    from citerag.eval.adapters import ensure_index
+    from citerag.stores.loaded import load_index
+    from loaders.chunking import ChunkSettings
+
+    if not (args.reuse and (folder / "current").exists()):
+        t0 = time.perf_counter()
+        if base is None:
+            report = ensure_index(
+                prep,
+                folder,
+                model(),
+                chunking=ChunkSettings(),
+                sentence_vectors=False,
+                progress=not args.no_progress,
+            )
+            summary = report.summary()
+        else:
+            argv = [name, str(args.data), str(args.work), str(args.max_company_pages), str(folder)]
+            done = subprocess.run(
+                [sys.executable, "-c", _BUILD, *argv],
+                env=library_env(base),
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            summary = done.stdout.strip().splitlines()[-1]
+        log(f"{folder.name}: {summary} ({time.perf_counter() - t0:.0f} s)")
+    return load_index(folder, model())
+
+
+def _measures(idx: Any, emb: Any, qs: list[Any], raw: dict[str, Any], args: Any) -> Any:
+    """Per question: page hits, answered citing an evidence page, answered stating the gold
+    amount (``None`` where the gold answer is no amount)."""
+    from benchmarks.structure_eval import cites_evidence, graph_answers
+    from citerag.eval.evidence import IndexedCorpus
+    from citerag.eval.runner import Evaluator, parse_config
+
+    corpus = IndexedCorpus.from_store(idx.store, idx.manifest.documents)
+    ev = Evaluator(idx.store, emb, corpus, calibration={}, manifest_id=idx.manifest_id)
+    res = ev.run(qs, parse_config("default"), progress=not args.no_progress).answerable
+    got: dict[str, list[bool | None]] = {f"page hit@{k}": [r.hit_at(k) for r in res] for k in KS}
+    answers = graph_answers(idx, emb, qs, not args.no_progress)
+    got["answered citing an evidence page"] = [
+        cites_evidence(q, out) for q, out in zip(qs, answers, strict=True)
+    ]
+    stated: list[bool | None] = []
+    for q, out in zip(qs, answers, strict=True):
+        digits = gold_amount(str(raw[q.id].get("answer") or ""))
+        said = out.get("status") == "answered" and digits is not None
+        stated.append(None if digits is None else said and states_amount(out["answer"], digits))
+    got["answered stating the gold amount"] = stated
+    return got
+
+
+def main() -> int:
+    """Run the study."""
+    import json
+
+    p = parser(__doc__.split("\n")[0])
+    p.add_argument("--base", type=Path, required=True, help="worktree of the code before")
+    p.add_argument("--sets", default="financebench,financebench-dev", help="data sets to run")
+    p.add_argument("--max-company-pages", type=int, default=450)
+    p.add_argument("--reuse", action="store_true", help="query existing indexes as they are")
+    args = p.parse_args()
+
+    from benchmarks.constraints_eval import half
+    from citerag.eval import metrics as stats
+    from citerag.eval.adapters import prepare
+    from citerag.eval.questions import load_questions
+
+    base_commit = subprocess.run(
+        ["git", "-C", str(args.base), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    emb = cached_embeddings(args)
+    rows: list[list[str]] = []
+    title_rows: list[list[str]] = []
+    data: dict[str, Any] = {"base": base_commit, "sets": {}}
+    for name in [x.strip() for x in args.sets.split(",") if x.strip()]:
+        extra = {"max_company_pages": args.max_company_pages} if name == "financebench-dev" else {}
+        prep = prepare(name, args.data, args.work, **extra)
+        qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
+        raw = {
+            json.loads(line)["id"]: json.loads(line)
+            for line in Path(prep.questions).read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        }
+        root = Path(prep.root)
+        got: dict[str, Any] = {}
+        for version, tree in (("before", args.base), ("now", None)):
+            folder = root / (f"index-titles-{base_commit}" if tree else "index-titles")
+            idx = _index(name, prep, folder, tree, args)
+            got[version] = _measures(idx, emb, qs, raw, args)
+            got[f"{version} titles"] = title_stats(idx.store)
+        save_embeddings(emb, args)
+        halves = [half(q.id) for q in qs] if name == "financebench-dev" else ["all"] * len(qs)
+        parts = ("calibration", "test", "all") if name == "financebench-dev" else ("all",)
+        label_set = "4 shared filings" if name == "financebench" else "financebench-dev"
+        for part in parts:
+            label = f"{label_set}, {part}"
+            for measure in got["before"]:
+                sel = [
+                    i
+                    for i, h in enumerate(halves)
+                    if (part == "all" or h == part) and got["before"][measure][i] is not None
+                ]
+                before = [bool(got["before"][measure][i]) for i in sel]
+                now = [bool(got["now"][measure][i]) for i in sel]
+                pr = stats.paired(now, before)  # wins: hits now that were misses before
+                rows.append(
+                    [
+                        label,
+                        measure,
+                        str(len(sel)),
+                        _prop(before),
+                        _prop(now),
+                        f"+{pr.wins}/−{pr.losses} (p = {pr.p_value:.2f})",
+                    ]
+                )
+                label = ""
+        for version in ("before", "now"):
+            t = got[f"{version} titles"]
+            title_rows.append(
+                [
+                    label_set,
+                    version,
+                    f"{t['tables']:,}",
+                    f"{t['median_words']:g}",
+                    f"{t['over_12_words']:,} ({t['over_12_words'] / max(t['tables'], 1):.0%})",
+                ]
+            )
+        data["sets"][name] = {"questions": [q.id for q in qs], "halves": halves, **got}
+    paired = table(
+        ["questions", "measure", "n", f"before ({base_commit})", "now", "paired +/− (p)"],
+        rows,
+        ["left", "left", "right", "right", "right", "right"],
+    )
+    titles = table(
+        ["filings", "code", "titled tables", "median words per title", "titles over 12 words"],
+        title_rows,
+        ["left", "left", "right", "right", "right"],
+    )
+    path = write_result("table_titles", {"paired": paired, "titles": titles}, data)
+    log(f"wrote {path}")
+    return 0
+
+
+def _prop(values: list[bool]) -> str:
+    """``k/n = rate [lo, hi]`` (Wilson 95 %)."""
+    from citerag.eval import metrics as stats
+
+    k, n = sum(values), len(values)
+    lo, hi = stats.wilson_interval(k, n)
+    return f"{k}/{n} = {k / n:.2f} [{lo:.2f}, {hi:.2f}]" if n else "–"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
