@@ -19,7 +19,7 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
    each phrase going to every column it spans; the lines above those, up to
    :data:`MAX_TITLE_LINES` (running page headers excluded) and stopping at a line of prose
    (more than :data:`MAX_TITLE_WORDS` words), are the table's title, less the last lines of
-   a paragraph above it (:func:`after_paragraph`);
+   a paragraph above it (:func:`without_paragraph_tail`);
 5. **spans** — each row is found in the page's canonical text (whitespace ignored, its label
    then each cell in order, only a few characters such as ``$`` allowed between), so a row's
    ``[start, end)`` is verbatim canonical text. A row that cannot be found is left out (its
@@ -344,14 +344,7 @@ def _assemble(
             break  # a line of the paragraph above the table, not its title
         title_lines.insert(0, text)
         k -= 1
-    while title_lines:  # a paragraph's last lines continue its sentence: no title yet
-        kept = after_paragraph(title_lines[0])
-        if kept == title_lines[0]:
-            break
-        if kept:
-            title_lines[0] = kept
-            break
-        title_lines.pop(0)
+    title_lines = without_paragraph_tail(title_lines)
     names = [" ".join(h) for h in header_words]
     rows: list[tuple[str, str, list[str], list[int]]] = []
     group = " ".join(lead_group)
@@ -376,14 +369,36 @@ def after_paragraph(line: str) -> str:
     """What a line below a paragraph adds after the paragraph's last sentence ends.
 
     The short last line of a paragraph sits just above a table's title lines and continues
-    the paragraph's sentence (it starts in lower case): ``as of December 31, 2018.`` is not a
-    title, and ``discussion of segment results. (Dollars in millions)`` keeps only
-    ``(Dollars in millions)``. A line starting otherwise is returned as it is.
+    the paragraph's sentence (its first word is in lower case): ``as of December 31, 2018.``
+    is not a title, and ``discussion of segment results. (Dollars in millions)`` keeps only
+    ``(Dollars in millions)``. A line starting otherwise is returned as it is, a name written
+    in mixed case too (``iPhone net sales by region``).
     """
-    if not line[:1].islower():
+    first = line.split(maxsplit=1)[0] if line.strip() else ""
+    letters = [ch for ch in first if ch.isalpha()]
+    if not letters or not first[:1].islower() or not all(ch.islower() for ch in letters):
         return line
     end = _SENTENCE_END.search(line)
     return line[end.end() :].strip() if end else ""
+
+
+def without_paragraph_tail(title_lines: list[str]) -> list[str]:
+    """A table's title lines (top first) without the last lines of a paragraph above them.
+
+    Lines continuing a sentence are dropped from the top until one ends it
+    (:func:`after_paragraph`): what follows that sentence's end is kept. Both table readers
+    (this one and :mod:`loaders.text_tables`) title their tables this way.
+    """
+    out = list(title_lines)
+    while out:
+        kept = after_paragraph(out[0])
+        if kept == out[0]:
+            break
+        if kept:
+            out[0] = kept
+            break
+        out.pop(0)
+    return out
 
 
 def _squeeze(text: str) -> tuple[str, list[int]]:

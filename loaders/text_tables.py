@@ -21,7 +21,8 @@ module reads such tables from the same word boxes, whatever the words are:
    without a digit when most lines below have one (a header wrapped over lines), else the
    first line when it holds no digit. The lines just above the
    run (up to :data:`MAX_TITLE_LINES` short lines, not a running header nor a line of a
-   table above) are its title. A
+   table above, less a paragraph's last lines:
+   :func:`loaders.pdf_tables.without_paragraph_tail`) are its title. A
    run whose lines mostly open with a lone bullet or tick box is a list, not a table.
 
 The rows are then placed in the page's canonical text by :func:`loaders.pdf_tables.locate_rows`
@@ -36,7 +37,15 @@ import statistics
 from dataclasses import dataclass
 
 from loaders.ocr import OcrPage
-from loaders.pdf_tables import MAX_HEADER_LINES, MAX_TITLE_WORDS, Line, RawTable, Word, norm_line
+from loaders.pdf_tables import (
+    MAX_HEADER_LINES,
+    MAX_TITLE_WORDS,
+    Line,
+    RawTable,
+    Word,
+    norm_line,
+    without_paragraph_tail,
+)
 
 #: A gap wider than this many word heights separates two cells of a line.
 CELL_GAP = 1.3
@@ -197,6 +206,7 @@ def read_text_tables(
                 break  # a line of prose above the table, not its title
             title_lines.insert(0, lines[k].text)
             k -= 1
+        title_lines = without_paragraph_tail(title_lines)
         out_rows: list[tuple[str, str, list[str], list[int]]] = []
         for cells in body:
             placed = [_column_index(c, columns) for c in cells]

@@ -9,7 +9,7 @@ import pytest
 
 from loaders.blocks import Block, Table, TableRow, block_counts, detect_blocks, is_question
 from loaders.chunking import ChunkSettings, chunk_document
-from loaders.pdf_tables import after_paragraph
+from loaders.pdf_tables import after_paragraph, without_paragraph_tail
 from loaders.registry import load_file
 from tests.support.pdfs import Line, write_pdf
 
@@ -117,10 +117,20 @@ def test_a_paragraph_above_a_statement_is_not_its_title(tmp_path: Path) -> None:
         ("a growth of 1.0 percent", ""),  # no sentence end: all of it continues the paragraph
         ("Consolidated Balance Sheets", "Consolidated Balance Sheets"),  # not a continuation
         ("(In millions)", "(In millions)"),
+        ("iPhone net sales by region", "iPhone net sales by region"),  # a name, not prose
+        ("eBay marketplaces: revenue", "eBay marketplaces: revenue"),
     ],
 )
 def test_after_paragraph_keeps_what_follows_the_sentence(line: str, kept: str) -> None:
     assert after_paragraph(line) == kept
+
+
+def test_a_paragraph_tail_is_dropped_line_by_line_until_its_sentence_ends() -> None:
+    lines = ["fiscal years, which management uses", "business. (Dollars in millions)", "Sales"]
+    assert without_paragraph_tail(lines) == ["(Dollars in millions)", "Sales"]
+    assert without_paragraph_tail(["Sales", "(In millions)"]) == ["Sales", "(In millions)"]
+    assert without_paragraph_tail(["as of March 31, 2025."]) == []
+    assert without_paragraph_tail([]) == []
 
 
 def test_pdf_row_chunks_embed_headers_and_quote_verbatim(statement_pdf: Path) -> None:

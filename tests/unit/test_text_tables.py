@@ -100,6 +100,15 @@ def test_running_lines_are_neither_title_nor_row() -> None:
     assert table.title == ""
 
 
+def test_a_paragraphs_last_line_is_not_a_word_tables_title() -> None:
+    tail = _line(740, ("deliveries run as follows until the end of March.",), (72.0,))
+    (table,) = read_text_tables([tail, *_page(SCHEDULE)[1:]], running=set())
+    assert table.title == ""  # the sentence's end: nothing of a title follows it
+    named = _line(740, ("as agreed with carriers. Winter schedule",), (72.0,))
+    (table,) = read_text_tables([named, *_page(SCHEDULE)[1:]], running=set())
+    assert table.title == "Winter schedule"
+
+
 def test_a_table_below_another_does_not_take_its_rows_as_title() -> None:
     summer = [
         ("Region", "Delivery day", "Order cut-off", "Carrier"),
