@@ -217,7 +217,17 @@ def _plain_hits(corpus: Path, qs: list[Any], k: int) -> list[list[tuple[str, int
 
 
 def graph_answers(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
-    """The whole graph's results (default settings, the extractive answerer) on ``idx``."""
+    """The whole graph's results (default settings, the extractive answerer) on ``idx``.
+
+    Args:
+        idx: A loaded index (:func:`citerag.stores.loaded.load_index`).
+        emb: The query embeddings (cached).
+        qs: The questions.
+        progress: Show a progress bar.
+
+    Returns:
+        One graph output per question, in order.
+    """
     from citerag.eval.runner import EvalConfig, parse_config, run_generation
     from graphs.deps import GraphDeps
     from graphs.rag import build_graph

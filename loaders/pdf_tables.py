@@ -60,9 +60,9 @@ MAX_CELL_GAP = 3
 MIN_NUMERIC_LINES = 4
 
 _NUMBER = re.compile(r"^[($€£¥]*[-–−]?[$€£¥]?\d[\d,]*(?:\.\d+)?%?\)?[%*]?$|^[-–—−]+$")
-#: Where a sentence ends inside a line (``.``, ``:``, ``;``, ``!`` or ``?`` then a space, or
-#: the line's end); ``1.0`` is no end.
-_SENTENCE_END = re.compile(r"[.:;!?](?:\s+|$)")
+#: Where a sentence ends inside a line (``.``, ``:``, ``;``, ``!`` or ``?``, a closing quote
+#: or bracket, then a space or the line's end); ``1.0`` is no end, an abbreviation is one.
+_SENTENCE_END = re.compile(r"[.:;!?][\"'”’)\]]*(?:\s+|$)")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _CURRENCY = {"$", "€", "£", "¥", "%", ")"}
 _MONTH = re.compile(
@@ -344,7 +344,8 @@ def _assemble(
             break  # a line of the paragraph above the table, not its title
         title_lines.insert(0, text)
         k -= 1
-    title_lines = without_paragraph_tail(title_lines)
+    if k >= floor and norm(lines[k].text) not in running and kinds[k] != "row":
+        title_lines = without_paragraph_tail(title_lines)  # text above: a paragraph's tail?
     names = [" ".join(h) for h in header_words]
     rows: list[tuple[str, str, list[str], list[int]]] = []
     group = " ".join(lead_group)
@@ -386,18 +387,23 @@ def without_paragraph_tail(title_lines: list[str]) -> list[str]:
     """A table's title lines (top first) without the last lines of a paragraph above them.
 
     Lines continuing a sentence are dropped from the top until one ends it
-    (:func:`after_paragraph`): what follows that sentence's end is kept. Both table readers
-    (this one and :mod:`loaders.text_tables`) title their tables this way.
+    (:func:`after_paragraph`): what follows that sentence's end is kept, on its line and
+    below. Both table readers (this one and :mod:`loaders.text_tables`) call it when their
+    title lines stopped below a line of text (prose, or more lines than a title has), never
+    when nothing is above them to continue (the page's top, a running header, a table).
     """
     out = list(title_lines)
     while out:
-        kept = after_paragraph(out[0])
-        if kept == out[0]:
+        line = out[0]
+        kept = after_paragraph(line)
+        if kept == line:
             break
         if kept:
             out[0] = kept
             break
         out.pop(0)
+        if _SENTENCE_END.search(line):
+            break  # the sentence ended on the line just dropped: what is below is not in it
     return out
 
 

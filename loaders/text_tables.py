@@ -206,7 +206,8 @@ def read_text_tables(
                 break  # a line of prose above the table, not its title
             title_lines.insert(0, lines[k].text)
             k -= 1
-        title_lines = without_paragraph_tail(title_lines)
+        if k >= 0 and k not in skip and k not in claimed:  # text above: a paragraph's tail?
+            title_lines = without_paragraph_tail(title_lines)
         out_rows: list[tuple[str, str, list[str], list[int]]] = []
         for cells in body:
             placed = [_column_index(c, columns) for c in cells]

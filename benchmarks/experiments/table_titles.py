@@ -12,16 +12,18 @@ paragraph was titled by the paragraph's last lines ("made following the signing 
 reform. On a combined basis, these items benefited free cash flow conversion …"), and every
 row of it was scored by that prose (:mod:`loaders.row_text`). Now a line of more than
 :data:`loaders.pdf_tables.MAX_TITLE_WORDS` words ends the title, and a paragraph's last lines
-(starting in lower case) are dropped up to the end of their sentence
-(:func:`loaders.pdf_tables.after_paragraph`).
+(their first word in lower case) are dropped up to the end of their sentence
+(:func:`loaders.pdf_tables.without_paragraph_tail`).
 
 The 4 shared filings (``financebench``) and ``financebench-dev`` cut by
 ``--max-company-pages`` (40 filings at 450) are indexed with the default chunking
 (``ChunkSettings()``, sentence vectors off, as in ``structure_eval.py``) twice: by the
-checkout at ``--base`` (a subprocess importing only that tree's code) and by this one. Both
+checkout at ``--base`` (a subprocess importing only that tree's code) and by this one, each
+into a folder named by the commit that built it (``index-titles-<commit>``; ingest skips
+unchanged files whatever the code, so a folder is never reused for other code). Both
 indexes are then queried by this checkout's code: the evaluation runner (retrieval, page
 hit@1/4/8) and the whole graph with the default extractive answerer (answered citing an
-evidence page; and, for questions whose gold answer is an amount printed in the filing,
+evidence page; and, for questions whose gold answer is a whole amount such as ``$1577.00``,
 answered stating it). Per half of ``financebench-dev`` (``constraints_eval.half``, fixed
 before any result) and for the 4 filings: Wilson 95 % intervals, paired exact sign tests.
 The titles themselves are counted from each index's chunk metadata (the rows' scored text).
@@ -38,7 +40,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import cached_embeddings, library_env, log, model, parser, save_embeddings
+from benchmarks.common import (
+    REPO,
+    cached_embeddings,
+    library_env,
+    log,
+    model,
+    parser,
+    save_embeddings,
+)
 from benchmarks.results import table, write_result
 
 #: Page hit cut-offs reported.
@@ -64,8 +74,15 @@ _AMOUNT = re.compile(r"\$?\s*(\d[\d,]*)(?:\.0+)?")
 
 
 def gold_amount(answer: str) -> str | None:
-    """The digits of a gold answer that is a whole amount of three or more digits
-    (``$1577.00`` -> ``1577``), else ``None`` (a ratio, a percentage, a sentence)."""
+    """The digits of a gold answer that is a whole amount (``$1577.00`` -> ``1577``).
+
+    Args:
+        answer: The gold answer as FinanceBench writes it.
+
+    Returns:
+        The digits of an amount of three or more digits, else ``None`` (a ratio, a
+        percentage, a sentence). Whether the filing prints it is not checked.
+    """
     m = _AMOUNT.fullmatch(answer.strip())
     if not m:
         return None
@@ -74,15 +91,21 @@ def gold_amount(answer: str) -> str | None:
 
 
 def states_amount(text: str, digits: str) -> bool:
-    """Whether ``text`` prints the amount ``digits`` (with or without thousands commas)."""
+    """Whether ``text`` prints the amount ``digits`` (with or without thousands commas), not
+    as a part of a longer number (``1,577.5`` does not print ``1577``)."""
     grouped = f"{int(digits):,}"
-    pattern = rf"(?<![\d.,])(?:{re.escape(grouped)}|{re.escape(digits)})(?![\d,]*\d)"
+    pattern = rf"(?<![\d.,])(?:{re.escape(grouped)}|{re.escape(digits)})(?![\d,]*\d|\.\d)"
     return re.search(pattern, text) is not None
 
 
 def title_stats(store: Any) -> dict[str, Any]:
-    """Titled tables (distinct document, page and title) and how long their titles are."""
+    """The distinct table titles of each page (document, page, title) and their lengths.
+
+    Two tables of one page with the same title count once; a table without a title not at
+    all. Read from the rows' scored text (``title — row``, :mod:`loaders.row_text`).
+    """
     from loaders.base import ROW_SEP
+    from loaders.pdf_tables import MAX_TITLE_WORDS
     from loaders.row_text import ROW_TEXT_KEY
 
     titles: set[tuple[str, Any, str]] = set()
@@ -96,7 +119,7 @@ def title_stats(store: Any) -> dict[str, Any]:
     return {
         "tables": len(titles),
         "median_words": statistics.median(words) if words else 0,
-        "over_12_words": sum(1 for w in words if w > 12),
+        "over_limit": sum(1 for w in words if w > MAX_TITLE_WORDS),
     }
 
 
@@ -125,8 +148,11 @@ def _index(name: str, prep: Any, folder: Path, base: Path | None, args: Any) -> 
                 env=library_env(base),
                 capture_output=True,
                 text=True,
-                check=True,
+                check=False,
             )
+            if done.returncode:
+                log(done.stderr)
+                raise RuntimeError(f"building {folder} with {base} failed ({done.returncode})")
             summary = done.stdout.strip().splitlines()[-1]
         log(f"{folder.name}: {summary} ({time.perf_counter() - t0:.0f} s)")
     return load_index(folder, model())
@@ -142,6 +168,8 @@ def _measures(idx: Any, emb: Any, qs: list[Any], raw: dict[str, Any], args: Any)
     corpus = IndexedCorpus.from_store(idx.store, idx.manifest.documents)
     ev = Evaluator(idx.store, emb, corpus, calibration={}, manifest_id=idx.manifest_id)
     res = ev.run(qs, parse_config("default"), progress=not args.no_progress).answerable
+    if len(res) != len(qs):
+        raise RuntimeError(f"{len(res)} retrieval results for {len(qs)} questions")
     got: dict[str, list[bool | None]] = {f"page hit@{k}": [r.hit_at(k) for r in res] for k in KS}
     answers = graph_answers(idx, emb, qs, not args.no_progress)
     got["answered citing an evidence page"] = [
@@ -171,17 +199,13 @@ def main() -> int:
     from citerag.eval import metrics as stats
     from citerag.eval.adapters import prepare
     from citerag.eval.questions import load_questions
+    from loaders.pdf_tables import MAX_TITLE_WORDS
 
-    base_commit = subprocess.run(
-        ["git", "-C", str(args.base), "rev-parse", "--short", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    base_commit, now_commit = _commit(args.base), _commit(REPO)
     emb = cached_embeddings(args)
     rows: list[list[str]] = []
     title_rows: list[list[str]] = []
-    data: dict[str, Any] = {"base": base_commit, "sets": {}}
+    data: dict[str, Any] = {"base": base_commit, "now": now_commit, "sets": {}}
     for name in [x.strip() for x in args.sets.split(",") if x.strip()]:
         extra = {"max_company_pages": args.max_company_pages} if name == "financebench-dev" else {}
         prep = prepare(name, args.data, args.work, **extra)
@@ -194,10 +218,16 @@ def main() -> int:
         root = Path(prep.root)
         got: dict[str, Any] = {}
         for version, tree in (("before", args.base), ("now", None)):
-            folder = root / (f"index-titles-{base_commit}" if tree else "index-titles")
+            # named by the commit that built it: ingest skips unchanged files whatever the
+            # loaders, so a folder built by other code must never be reused as this one's
+            folder = root / f"index-titles-{base_commit if tree else now_commit}"
             idx = _index(name, prep, folder, tree, args)
             got[version] = _measures(idx, emb, qs, raw, args)
             got[f"{version} titles"] = title_stats(idx.store)
+            docs = idx.manifest.documents.values()
+            got[f"{version} titles"]["over_window"] = sum(
+                int(d.get("over_window_chunks") or 0) for d in docs
+            )
         save_embeddings(emb, args)
         halves = [half(q.id) for q in qs] if name == "financebench-dev" else ["all"] * len(qs)
         parts = ("calibration", "test", "all") if name == "financebench-dev" else ("all",)
@@ -232,7 +262,8 @@ def main() -> int:
                     version,
                     f"{t['tables']:,}",
                     f"{t['median_words']:g}",
-                    f"{t['over_12_words']:,} ({t['over_12_words'] / max(t['tables'], 1):.0%})",
+                    f"{t['over_limit']:,} ({t['over_limit'] / max(t['tables'], 1):.0%})",
+                    f"{t['over_window']:,}",
                 ]
             )
         data["sets"][name] = {"questions": [q.id for q in qs], "halves": halves, **got}
@@ -242,13 +273,33 @@ def main() -> int:
         ["left", "left", "right", "right", "right", "right"],
     )
     titles = table(
-        ["filings", "code", "titled tables", "median words per title", "titles over 12 words"],
+        [
+            "filings",
+            "code",
+            "distinct titles (per page)",
+            "median words per title",
+            f"titles over {MAX_TITLE_WORDS} words",
+            "chunks over the model's window",
+        ],
         title_rows,
-        ["left", "left", "right", "right", "right"],
+        ["left", "left", "right", "right", "right", "right"],
     )
     path = write_result("table_titles", {"paired": paired, "titles": titles}, data)
     log(f"wrote {path}")
     return 0
+
+
+def _commit(tree: Path) -> str:
+    """The short commit of the checkout at ``tree``, with ``-dirty`` if it has changes."""
+
+    def git(*cmd: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", str(tree), *cmd], capture_output=True, text=True, check=True
+        )
+        return done.stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return git("rev-parse", "--short", "HEAD") + ("-dirty" if dirty else "")
 
 
 def _prop(values: list[bool]) -> str:

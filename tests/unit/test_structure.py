@@ -87,12 +87,11 @@ def test_pdf_table_rows_carry_title_and_column_headers(statement_pdf: Path) -> N
         assert row.cells == cells
 
 
-#: A paragraph introducing a table: a line of more than 12 words, then two short lines
-#: continuing its sentence, the last one ending it.
+#: A paragraph introducing a table: a line of more than 12 words, then a short line
+#: continuing its sentence and ending it.
 PARAGRAPH = (
     "The following table summarises the results of operations for each of the last three",
-    "fiscal years, which management uses to evaluate the",
-    "business as a whole. (Dollars in millions)",
+    "fiscal years. (Dollars in millions)",
 )
 
 
@@ -104,8 +103,16 @@ def test_a_paragraph_above_a_statement_is_not_its_title(tmp_path: Path) -> None:
     (table,) = doc.tables
     assert "Consolidated Statements of Operations" in table.title
     assert "(Dollars in millions)" in table.title  # what follows the sentence's end
-    assert "fiscal years" not in table.title and "business as a whole" not in table.title
+    assert "fiscal years" not in table.title  # the paragraph's tail
+    assert "results of operations" not in table.title  # its line of prose
     assert table.columns == ["2024", "2023", "2022"]
+
+
+def test_a_lower_case_title_with_nothing_above_it_is_kept(tmp_path: Path) -> None:
+    page = _statement_page("dollars in thousands, except per share data", "Acme Corp", 1)
+    doc = load_file(write_pdf(tmp_path / "acme.pdf", [page[1:]]))  # the page's first line
+    (table,) = doc.tables
+    assert "dollars in thousands, except per share data" in table.title
 
 
 @pytest.mark.parametrize(
@@ -130,6 +137,10 @@ def test_a_paragraph_tail_is_dropped_line_by_line_until_its_sentence_ends() -> N
     assert without_paragraph_tail(lines) == ["(Dollars in millions)", "Sales"]
     assert without_paragraph_tail(["Sales", "(In millions)"]) == ["Sales", "(In millions)"]
     assert without_paragraph_tail(["as of March 31, 2025."]) == []
+    # the sentence ended on the dropped line: a lower-case line below it is not its tail
+    ended = ["as of March 31, 2025.", "in millions, except per share data"]
+    assert without_paragraph_tail(ended) == ["in millions, except per share data"]
+    assert after_paragraph('as defined by the "Company." Net sales') == "Net sales"
     assert without_paragraph_tail([]) == []
 
 

@@ -101,12 +101,17 @@ def test_running_lines_are_neither_title_nor_row() -> None:
 
 
 def test_a_paragraphs_last_line_is_not_a_word_tables_title() -> None:
+    prose = "Orders placed before noon leave the warehouse the same day and our own vans"
+    above = _line(752, (prose,), (72.0,))  # more than 12 words: a line of a paragraph
     tail = _line(740, ("deliveries run as follows until the end of March.",), (72.0,))
-    (table,) = read_text_tables([tail, *_page(SCHEDULE)[1:]], running=set())
+    (table,) = read_text_tables([above, tail, *_page(SCHEDULE)[1:]], running=set())
     assert table.title == ""  # the sentence's end: nothing of a title follows it
     named = _line(740, ("as agreed with carriers. Winter schedule",), (72.0,))
-    (table,) = read_text_tables([named, *_page(SCHEDULE)[1:]], running=set())
+    (table,) = read_text_tables([above, named, *_page(SCHEDULE)[1:]], running=set())
     assert table.title == "Winter schedule"
+    # with nothing above it, a line in lower case is the title as it stands
+    (table,) = read_text_tables([tail, *_page(SCHEDULE)[1:]], running=set())
+    assert table.title == "deliveries run as follows until the end of March."
 
 
 def test_a_table_below_another_does_not_take_its_rows_as_title() -> None:
