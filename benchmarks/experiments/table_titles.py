@@ -19,8 +19,9 @@ The 4 shared filings (``financebench``) and ``financebench-dev`` cut by
 ``--max-company-pages`` (40 filings at 450) are indexed with the default chunking
 (``ChunkSettings()``, sentence vectors off, as in ``structure_eval.py``) twice: by the
 checkout at ``--base`` (a subprocess importing only that tree's code) and by this one, each
-into a folder named by the commit that built it (``index-titles-<commit>``; ingest skips
-unchanged files whatever the code, so a folder is never reused for other code). Both
+into a folder named by the commit of the library code that built it
+(``index-titles-<commit>``; ingest skips unchanged files whatever the code, so a folder is
+never reused for other code). Both
 indexes are then queried by this checkout's code: the evaluation runner (retrieval, page
 hit@1/4/8) and the whole graph with the default extractive answerer (answered citing an
 evidence page; and, for questions whose gold answer is a whole amount such as ``$1577.00``,
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import (
+    LIBRARY,
     REPO,
     cached_embeddings,
     library_env,
@@ -290,7 +292,9 @@ def main() -> int:
 
 
 def _commit(tree: Path) -> str:
-    """The short commit of the checkout at ``tree``, with ``-dirty`` if it has changes."""
+    """The short commit that last changed the library code (:data:`LIBRARY`) at ``tree``,
+    with ``-dirty`` if that code has uncommitted changes: what an index built there depends
+    on (a commit of benchmarks or docs builds the same index)."""
 
     def git(*cmd: str) -> str:
         done = subprocess.run(
@@ -298,8 +302,8 @@ def _commit(tree: Path) -> str:
         )
         return done.stdout.strip()
 
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return git("rev-parse", "--short", "HEAD") + ("-dirty" if dirty else "")
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", *LIBRARY)
+    return git("log", "-1", "--format=%h", "--", *LIBRARY) + ("-dirty" if dirty else "")
 
 
 def _prop(values: list[bool]) -> str:
