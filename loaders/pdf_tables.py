@@ -63,6 +63,8 @@ _NUMBER = re.compile(r"^[($€£¥]*[-–−]?[$€£¥]?\d[\d,]*(?:\.\d+)?%?\)?
 #: Where a sentence ends inside a line (``.``, ``:``, ``;``, ``!`` or ``?``, a closing quote
 #: or bracket, then a space or the line's end); ``1.0`` is no end, an abbreviation is one.
 _SENTENCE_END = re.compile(r"[.:;!?][\"'”’)\]]*(?:\s+|$)")
+#: A sentence ending where its line ends.
+_LINE_END = re.compile(r"[.:;!?][\"'”’)\]]*\s*$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _CURRENCY = {"$", "€", "£", "¥", "%", ")"}
 _MONTH = re.compile(
@@ -344,8 +346,9 @@ def _assemble(
             break  # a line of the paragraph above the table, not its title
         title_lines.insert(0, text)
         k -= 1
-    if k >= floor and norm(lines[k].text) not in running and kinds[k] != "row":
-        title_lines = without_paragraph_tail(title_lines)  # text above: a paragraph's tail?
+    text_above = k >= floor and norm(lines[k].text) not in running and kinds[k] != "row"
+    if text_above and not ends_sentence(lines[k].text):  # a paragraph going on below it?
+        title_lines = without_paragraph_tail(title_lines)
     names = [" ".join(h) for h in header_words]
     rows: list[tuple[str, str, list[str], list[int]]] = []
     group = " ".join(lead_group)
@@ -374,6 +377,13 @@ def after_paragraph(line: str) -> str:
     is not a title, and ``discussion of segment results. (Dollars in millions)`` keeps only
     ``(Dollars in millions)``. A line starting otherwise is returned as it is, a name written
     in mixed case too (``iPhone net sales by region``).
+
+    Args:
+        line: A line above a table's column headers.
+
+    Returns:
+        The line as it is, what follows its first sentence end, or ``""`` (all of it
+        continues the paragraph).
     """
     first = line.split(maxsplit=1)[0] if line.strip() else ""
     letters = [ch for ch in first if ch.isalpha()]
@@ -383,14 +393,30 @@ def after_paragraph(line: str) -> str:
     return line[end.end() :].strip() if end else ""
 
 
+def ends_sentence(line: str) -> bool:
+    """Whether ``line`` ends with the end of a sentence (``…for the periods indicated:``).
+
+    A paragraph line that ends its sentence has no tail below it: a lower-case line there
+    starts something new (``in millions, except per share data``).
+    """
+    return _LINE_END.search(line) is not None
+
+
 def without_paragraph_tail(title_lines: list[str]) -> list[str]:
     """A table's title lines (top first) without the last lines of a paragraph above them.
 
     Lines continuing a sentence are dropped from the top until one ends it
     (:func:`after_paragraph`): what follows that sentence's end is kept, on its line and
     below. Both table readers (this one and :mod:`loaders.text_tables`) call it when their
-    title lines stopped below a line of text (prose, or more lines than a title has), never
-    when nothing is above them to continue (the page's top, a running header, a table).
+    title lines stopped below a line of text (prose, or more lines than a title has) that
+    does not end its sentence (:func:`ends_sentence`), never when nothing is above them to
+    continue (the page's top, a running header, a table).
+
+    Args:
+        title_lines: The lines above a table's header, top first.
+
+    Returns:
+        A new list: the lines left, the first one possibly shortened.
     """
     out = list(title_lines)
     while out:

@@ -43,6 +43,7 @@ from loaders.pdf_tables import (
     Line,
     RawTable,
     Word,
+    ends_sentence,
     norm_line,
     without_paragraph_tail,
 )
@@ -206,7 +207,8 @@ def read_text_tables(
                 break  # a line of prose above the table, not its title
             title_lines.insert(0, lines[k].text)
             k -= 1
-        if k >= 0 and k not in skip and k not in claimed:  # text above: a paragraph's tail?
+        text_above = k >= 0 and k not in skip and k not in claimed
+        if text_above and not ends_sentence(lines[k].text):  # a paragraph going on below?
             title_lines = without_paragraph_tail(title_lines)
         out_rows: list[tuple[str, str, list[str], list[int]]] = []
         for cells in body:

@@ -14,6 +14,6 @@ so a study can be repeated on new code or data.
 * ``row_groups`` — table rows chunked as units on filings, against the default chunking.
 * ``sentence_method_eval`` — contextual vs separately embedded sentence vectors.
 * ``table_cost`` — the cost of reading PDF tables at parse time.
-* ``table_titles`` — PDF table titles without the paragraph above them, two code versions.
 * ``table_libraries`` — pdfplumber against pypdfium2's character boxes on statement pages.
+* ``table_titles`` — PDF table titles without the paragraph above them, two code versions.
 """

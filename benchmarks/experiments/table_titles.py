@@ -33,6 +33,8 @@ Writes ``benchmarks/results/table_titles.json``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import statistics
 import subprocess
@@ -144,7 +146,9 @@ def _index(name: str, prep: Any, folder: Path, base: Path | None, args: Any) -> 
             )
             summary = report.summary()
         else:
-            argv = [name, str(args.data), str(args.work), str(args.max_company_pages), str(folder)]
+            # the base tree prepares the data in a folder of its own: its preparation may differ
+            work = args.work / f"prepared-{folder.name}"
+            argv = [name, str(args.data), str(work), str(args.max_company_pages), str(folder)]
             done = subprocess.run(
                 [sys.executable, "-c", _BUILD, *argv],
                 env=library_env(base),
@@ -155,7 +159,7 @@ def _index(name: str, prep: Any, folder: Path, base: Path | None, args: Any) -> 
             if done.returncode:
                 log(done.stderr)
                 raise RuntimeError(f"building {folder} with {base} failed ({done.returncode})")
-            summary = done.stdout.strip().splitlines()[-1]
+            summary = (done.stdout.strip().splitlines() or ["(no summary)"])[-1]
         log(f"{folder.name}: {summary} ({time.perf_counter() - t0:.0f} s)")
     return load_index(folder, model())
 
@@ -188,8 +192,6 @@ def _measures(idx: Any, emb: Any, qs: list[Any], raw: dict[str, Any], args: Any)
 
 def main() -> int:
     """Run the study."""
-    import json
-
     p = parser(__doc__.split("\n")[0])
     p.add_argument("--base", type=Path, required=True, help="worktree of the code before")
     p.add_argument("--sets", default="financebench,financebench-dev", help="data sets to run")
@@ -207,16 +209,14 @@ def main() -> int:
     emb = cached_embeddings(args)
     rows: list[list[str]] = []
     title_rows: list[list[str]] = []
-    data: dict[str, Any] = {"base": base_commit, "now": now_commit, "sets": {}}
+    moved: dict[str, dict[str, list[str]]] = {}  # the questions each line's +/− counts
+    data: dict[str, Any] = {"base": base_commit, "now": now_commit, "sets": {}, "moved": moved}
     for name in [x.strip() for x in args.sets.split(",") if x.strip()]:
         extra = {"max_company_pages": args.max_company_pages} if name == "financebench-dev" else {}
         prep = prepare(name, args.data, args.work, **extra)
         qs = [q for q in load_questions(prep.questions) if not q.unanswerable]
-        raw = {
-            json.loads(line)["id"]: json.loads(line)
-            for line in Path(prep.questions).read_text(encoding="utf-8").splitlines()
-            if line.strip()
-        }
+        lines = Path(prep.questions).read_text(encoding="utf-8").splitlines()
+        raw = {o["id"]: o for o in map(json.loads, filter(str.strip, lines))}
         root = Path(prep.root)
         got: dict[str, Any] = {}
         for version, tree in (("before", args.base), ("now", None)):
@@ -244,7 +244,14 @@ def main() -> int:
                 ]
                 before = [bool(got["before"][measure][i]) for i in sel]
                 now = [bool(got["now"][measure][i]) for i in sel]
-                pr = stats.paired(now, before)  # wins: hits now that were misses before
+                if not sel:
+                    continue  # no question of this set has such a gold answer
+                ids = [qs[i].id for i in sel]
+                pr = stats.paired(now, before, ids)  # wins: hits now that were misses before
+                moved[f"{name}, {part}, {measure}"] = {
+                    "wins": list(pr.win_ids),
+                    "losses": list(pr.loss_ids),
+                }
                 rows.append(
                     [
                         label,
@@ -292,9 +299,9 @@ def main() -> int:
 
 
 def _commit(tree: Path) -> str:
-    """The short commit that last changed the library code (:data:`LIBRARY`) at ``tree``,
-    with ``-dirty`` if that code has uncommitted changes: what an index built there depends
-    on (a commit of benchmarks or docs builds the same index)."""
+    """The short commit that last changed the library code (:data:`LIBRARY`) at ``tree``:
+    what an index built there depends on (a commit of benchmarks or docs builds the same
+    index). Uncommitted library changes add ``-dirty-`` and a hash of their diff."""
 
     def git(*cmd: str) -> str:
         done = subprocess.run(
@@ -302,8 +309,12 @@ def _commit(tree: Path) -> str:
         )
         return done.stdout.strip()
 
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", *LIBRARY)
-    return git("log", "-1", "--format=%h", "--", *LIBRARY) + ("-dirty" if dirty else "")
+    last = git("log", "-1", "--format=%h", "--", *LIBRARY)
+    changes = git("diff", "HEAD", "--", *LIBRARY)
+    if not changes:
+        return last
+    # uncommitted code: named by what it changes, so other uncommitted code gets its own
+    return f"{last}-dirty-{hashlib.sha256(changes.encode()).hexdigest()[:8]}"
 
 
 def _prop(values: list[bool]) -> str:

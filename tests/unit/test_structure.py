@@ -9,7 +9,7 @@ import pytest
 
 from loaders.blocks import Block, Table, TableRow, block_counts, detect_blocks, is_question
 from loaders.chunking import ChunkSettings, chunk_document
-from loaders.pdf_tables import after_paragraph, without_paragraph_tail
+from loaders.pdf_tables import after_paragraph, ends_sentence, without_paragraph_tail
 from loaders.registry import load_file
 from tests.support.pdfs import Line, write_pdf
 
@@ -108,6 +108,15 @@ def test_a_paragraph_above_a_statement_is_not_its_title(tmp_path: Path) -> None:
     assert table.columns == ["2024", "2023", "2022"]
 
 
+def test_a_lower_case_title_under_a_finished_sentence_is_kept(tmp_path: Path) -> None:
+    page = _statement_page("dollars in thousands, except per share data", "Acme Corp", 1)
+    intro = "The results of operations of the last three fiscal years were as follows below:"
+    lines = [Line(raw=_at(72, 750, intro, 8)), *page[1:]]  # 15 words, ending its sentence
+    (table,) = load_file(write_pdf(tmp_path / "acme.pdf", [lines])).tables
+    assert "dollars in thousands, except per share data" in table.title
+    assert "results of operations" not in table.title
+
+
 def test_a_lower_case_title_with_nothing_above_it_is_kept(tmp_path: Path) -> None:
     page = _statement_page("dollars in thousands, except per share data", "Acme Corp", 1)
     doc = load_file(write_pdf(tmp_path / "acme.pdf", [page[1:]]))  # the page's first line
@@ -141,6 +150,8 @@ def test_a_paragraph_tail_is_dropped_line_by_line_until_its_sentence_ends() -> N
     ended = ["as of March 31, 2025.", "in millions, except per share data"]
     assert without_paragraph_tail(ended) == ["in millions, except per share data"]
     assert after_paragraph('as defined by the "Company." Net sales') == "Net sales"
+    assert ends_sentence("for the periods indicated:") and ends_sentence('the "Company."')
+    assert not ends_sentence("the results of the") and not ends_sentence("(In millions)")
     assert without_paragraph_tail([]) == []
 
 
