@@ -397,9 +397,18 @@ def ends_sentence(line: str) -> bool:
     """Whether ``line`` ends with the end of a sentence (``…for the periods indicated:``).
 
     A paragraph line that ends its sentence has no tail below it: a lower-case line there
-    starts something new (``in millions, except per share data``).
+    starts something new (``in millions, except per share data``). A period after an
+    abbreviation (``the U.S.``, ``Acme Inc.``) ends none.
     """
-    return _LINE_END.search(line) is not None
+    end = _LINE_END.search(line)
+    if end is None:
+        return False
+    if line[end.start()] != ".":
+        return True
+    before = line[: end.start()].split()
+    word = before[-1].lstrip("(\"'“‘") if before else ""
+    # an abbreviation ends no sentence: "U.S.", "Inc.", "No.", a single letter
+    return not ("." in word or (word[:1].isupper() and len(word) <= 3))
 
 
 def without_paragraph_tail(title_lines: list[str]) -> list[str]:

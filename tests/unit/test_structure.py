@@ -152,6 +152,8 @@ def test_a_paragraph_tail_is_dropped_line_by_line_until_its_sentence_ends() -> N
     assert after_paragraph('as defined by the "Company." Net sales') == "Net sales"
     assert ends_sentence("for the periods indicated:") and ends_sentence('the "Company."')
     assert not ends_sentence("the results of the") and not ends_sentence("(In millions)")
+    assert ends_sentence("in fiscal 2018.") and not ends_sentence("payments to the U.S.")
+    assert not ends_sentence("shares of Acme Inc.")
     assert without_paragraph_tail([]) == []
 
 
