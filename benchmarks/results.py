@@ -77,6 +77,16 @@ def table(
     return {"columns": columns, "align": align, "rows": out_rows}
 
 
+def rate_cell(values: Sequence[bool]) -> str:
+    """A table cell for per-question successes: ``k/n = rate [lo, hi]`` (Wilson 95 %), or
+    ``–`` for no questions."""
+    from citerag.eval import metrics as stats
+
+    k, n = sum(values), len(values)
+    lo, hi = stats.wilson_interval(k, n)
+    return f"{k}/{n} = {k / n:.2f} [{lo:.2f}, {hi:.2f}]" if n else "–"
+
+
 def machine() -> dict[str, Any]:
     """The machine a run is on: cores, RAM, CPU model, Python, torch, platform."""
     cpu = platform.processor() or ""

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import cached_embeddings, log, model, parser, save_embeddings
-from benchmarks.results import table, write_result
+from benchmarks.results import rate_cell, table, write_result
 
 #: Page hit cut-offs reported.
 KS = (1, 4, 8)
@@ -113,11 +113,11 @@ def main() -> int:
         label = f"{part} ({len(sel)} q)"
         for measure in measures["titles"]:
             base = [measures["titles"][measure][i] for i in sel]
-            cells = [label, measure, _prop(base)]
+            cells = [label, measure, rate_cell(base)]
             for name, _s, _n in configs[1:]:
                 new = [measures[name][measure][i] for i in sel]
                 pr = stats.paired(new, base)  # wins: the row groups' hits the default misses
-                cells.append(f"{_prop(new)} (+{pr.wins}/−{pr.losses}, p = {pr.p_value:.2f})")
+                cells.append(f"{rate_cell(new)} (+{pr.wins}/−{pr.losses}, p = {pr.p_value:.2f})")
             rows.append(cells)
             label = ""
     names = [name for name, _s, _n in configs[1:]]
@@ -140,15 +140,6 @@ def main() -> int:
     path = write_result("row_groups", {"paired": result, "chunks": sizes_table}, data)
     log(f"wrote {path}")
     return 0
-
-
-def _prop(values: list[bool]) -> str:
-    """``k/n = rate [lo, hi]`` (Wilson 95 %)."""
-    from citerag.eval import metrics as stats
-
-    k, n = sum(values), len(values)
-    lo, hi = stats.wilson_interval(k, n)
-    return f"{k}/{n} = {k / n:.2f} [{lo:.2f}, {hi:.2f}]" if n else "–"
 
 
 if __name__ == "__main__":

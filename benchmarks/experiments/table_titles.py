@@ -53,7 +53,7 @@ from benchmarks.common import (
     parser,
     save_embeddings,
 )
-from benchmarks.results import table, write_result
+from benchmarks.results import rate_cell, table, write_result
 
 #: Page hit cut-offs reported.
 KS = (1, 4, 8)
@@ -257,8 +257,8 @@ def main() -> int:
                         label,
                         measure,
                         str(len(sel)),
-                        _prop(before),
-                        _prop(now),
+                        rate_cell(before),
+                        rate_cell(now),
                         f"+{pr.wins}/−{pr.losses} (p = {pr.p_value:.2f})",
                     ]
                 )
@@ -315,15 +315,6 @@ def _commit(tree: Path) -> str:
         return last
     # uncommitted code: named by what it changes, so other uncommitted code gets its own
     return f"{last}-dirty-{hashlib.sha256(changes.encode()).hexdigest()[:8]}"
-
-
-def _prop(values: list[bool]) -> str:
-    """``k/n = rate [lo, hi]`` (Wilson 95 %)."""
-    from citerag.eval import metrics as stats
-
-    k, n = sum(values), len(values)
-    lo, hi = stats.wilson_interval(k, n)
-    return f"{k}/{n} = {k / n:.2f} [{lo:.2f}, {hi:.2f}]" if n else "–"
 
 
 if __name__ == "__main__":
