@@ -56,6 +56,9 @@ MAX_HEADER_LINES = 4
 #: Characters allowed between a row's label and a cell, or two cells, in the canonical
 #: text once whitespace is removed (``$``, ``%``, a footnote mark).
 MAX_CELL_GAP = 3
+#: A row starting at most this many points right of a group's label line stands at the
+#: label's level: when the group's rows are indented, such a row is out of the group.
+INDENT_TOLERANCE = 1.5
 #: A page needs at least this many lines with trailing numbers to be looked at.
 MIN_NUMERIC_LINES = 4
 
@@ -309,7 +312,7 @@ def _assemble(
     reach = 0.6 * (min(pitches) if pitches else 60.0)  # how far left a header may reach
     k = first - 1
     title_extra: list[str] = []
-    lead_group: list[str] = []  # label-only lines between the header and the first row
+    lead_group: list[Line] = []  # label-only lines between the header and the first row
     seen_header = False
     while k >= max(floor, first - MAX_HEADER_LINES - 2):
         words = [w for w in lines[k].words if w.text not in _CURRENCY]
@@ -320,7 +323,7 @@ def _assemble(
         if not over:
             if seen_header or len(lead_group) >= 2:
                 break
-            lead_group.insert(0, lines[k].text)
+            lead_group.insert(0, lines[k])
             k -= 1
             continue
         if min(p.x0 for p in over) < min(a for a, _ in spans) - reach:
@@ -351,22 +354,73 @@ def _assemble(
         title_lines = without_paragraph_tail(title_lines)
     names = [" ".join(h) for h in header_words]
     rows: list[tuple[str, str, list[str], list[int]]] = []
-    group = " ".join(lead_group)
+    group = GroupScope(lead_group)
     label_only = bool(lead_group)  # the previous line was label-only (a wrapped group)
     for k in range(first, last + 1):
         label_words, cells = lines[k].split()
         label = " ".join(w.text for w in label_words)
         if kinds[k] != "row":
             if not cells and label:
-                group = f"{group} {label}" if label_only else label
+                group = group.wrapped(lines[k]) if label_only else GroupScope([lines[k]])
                 label_only = True
             continue
         label_only = False
+        if label_words:
+            group = group.at_row(label_words[0].x0)
         places = [_column_of(c, columns) for c in cells]
         idx = [used.index(col) if col is not None and col in used else -1 for col in places]
-        rows.append((group, label, [c.text for c in cells], idx))
+        rows.append((group.text, label, [c.text for c in cells], idx))
     title = " ".join([*title_lines, *title_extra]).strip()
     return RawTable(title, names, rows)
+
+
+@dataclass(frozen=True)
+class GroupScope:
+    """The label-only lines naming the rows below them, and how far down they reach.
+
+    A label-only line inside a table (``Cost of revenue:``, ``Current assets``) names the
+    rows under it. Where those rows are indented right of it, the group ends at the first
+    row standing back at the label's level or left of it (``Research and development``
+    after ``Total cost of revenue``; ``Property, plant and equipment, net`` after ``Total
+    current assets``): that row, and the rows after it, are no longer the group's. A group
+    whose rows start where it does (no indentation) names every row down to the next
+    label-only line. Geometric, like the rest of this module: no list of labels.
+
+    Attributes:
+        lines: The group's label lines, top first (two or more when the label wraps).
+        indent: Where its first row's label starts (``None`` before that row).
+    """
+
+    lines: tuple[Line, ...] | list[Line] = ()
+    indent: float | None = None
+
+    @property
+    def text(self) -> str:
+        """The group's label, its lines joined."""
+        return " ".join(ln.text for ln in self.lines)
+
+    def wrapped(self, line: Line) -> GroupScope:
+        """The group with one more label line (a label wrapped onto the next line)."""
+        return GroupScope((*self.lines, line))
+
+    def at_row(self, x0: float) -> GroupScope:
+        """The group as it stands for a row whose label starts at ``x0`` (PDF points).
+
+        The first row sets the group's indent. When that indent is right of the label, a
+        later row at or left of the label's last line (within :data:`INDENT_TOLERANCE`)
+        keeps only the label lines standing left of the row: usually none.
+        """
+        if not self.lines:
+            return self
+        if self.indent is None:
+            return GroupScope(self.lines, x0)
+        inner = self.lines[-1].words[0].x0 if self.lines[-1].words else x0
+        if self.indent > inner + INDENT_TOLERANCE and x0 <= inner + INDENT_TOLERANCE:
+            kept = tuple(
+                ln for ln in self.lines if ln.words and ln.words[0].x0 < x0 - INDENT_TOLERANCE
+            )
+            return GroupScope(kept, x0 if kept else None)
+        return self
 
 
 def after_paragraph(line: str) -> str:
