@@ -9,7 +9,16 @@ import pytest
 
 from loaders.blocks import Block, Table, TableRow, block_counts, detect_blocks, is_question
 from loaders.chunking import ChunkSettings, chunk_document
-from loaders.pdf_tables import after_paragraph, ends_sentence, without_paragraph_tail
+from loaders.pdf_tables import (
+    GroupScope,
+    Word,
+    after_paragraph,
+    ends_sentence,
+    without_paragraph_tail,
+)
+from loaders.pdf_tables import (
+    Line as PageLine,
+)
 from loaders.registry import load_file
 from tests.support.pdfs import Line, write_pdf
 
@@ -122,6 +131,62 @@ def test_a_lower_case_title_with_nothing_above_it_is_kept(tmp_path: Path) -> Non
     doc = load_file(write_pdf(tmp_path / "acme.pdf", [page[1:]]))  # the page's first line
     (table,) = doc.tables
     assert "dollars in thousands, except per share data" in table.title
+
+
+def _grouped_statement(indented: bool) -> list[Line]:
+    """An income statement whose ``Cost of revenue:`` label names the rows below it, those
+    rows indented (``indented``) or standing where the label does."""
+    inner = 84.0 if indented else 72.0
+    lines = [
+        ("Consolidated Statements of Operations", 200.0, None),
+        ("Revenue", 72.0, ("8,214", "7,961", "7,402")),
+        ("Cost of revenue:", 72.0, None),
+        ("Product", inner, ("(2,120)", "(1,988)", "(1,750)")),
+        ("Service", inner, ("(1,000)", "(1,000)", "(1,000)")),
+        ("Total cost of revenue", inner + 12, ("(3,120)", "(2,988)", "(2,750)")),
+        ("Research and development", 72.0, ("1,204", "1,101", "998")),
+        ("Net income", 72.0, ("2,310", "2,245", "2,101")),
+    ]
+    ops = [_right(r, 700, str(y)) for r, y in zip(COLUMNS, (2024, 2023, 2022), strict=True)]
+    ops.insert(0, _at(200, 720, "Consolidated Statements of Operations", 12))
+    y = 680.0
+    for label, x, cells in lines[1:]:
+        ops.append(_at(x, y, label))
+        ops += [_right(r, y, c) for r, c in zip(COLUMNS, cells or (), strict=False)]
+        y -= 16
+    return [Line(raw=op) for op in ops]
+
+
+def test_an_indented_group_names_only_the_rows_under_it(tmp_path: Path) -> None:
+    (table,) = load_file(write_pdf(tmp_path / "acme.pdf", [_grouped_statement(True)])).tables
+    groups = {r.label: r.group for r in table.rows}
+    assert groups["Product"] == groups["Total cost of revenue"] == "Cost of revenue:"
+    # back at the label's level: out of the group, and so is every row after it
+    assert groups["Research and development"] == groups["Net income"] == ""
+    assert groups["Revenue"] == ""  # above the label
+
+
+def test_a_group_whose_rows_are_not_indented_names_every_row_below_it(tmp_path: Path) -> None:
+    (table,) = load_file(write_pdf(tmp_path / "acme.pdf", [_grouped_statement(False)])).tables
+    below = [r.group for r in table.rows if r.label != "Revenue"]
+    assert below == ["Cost of revenue:"] * 5  # nothing tells where it ends: kept as read
+
+
+def _line(text: str, x0: float) -> PageLine:
+    return PageLine([Word(text, x0, x0 + 5 * len(text), 0.0, 10.0)])
+
+
+def test_group_scope_keeps_the_outer_label_of_a_wrapped_group() -> None:
+    outer = GroupScope([_line("Liabilities and equity", 10.0)]).wrapped(
+        _line("Current liabilities", 20.0)
+    )
+    inside = outer.at_row(30.0).at_row(30.0).at_row(40.0)  # items, then a deeper total
+    assert inside.text == "Liabilities and equity Current liabilities"
+    back = inside.at_row(20.0)  # at the inner label's level: out of it, in the outer one
+    assert back.text == "Liabilities and equity"
+    assert back.at_row(20.0).text == "Liabilities and equity"  # its own rows stay in it
+    assert back.at_row(10.0).text == ""  # at the outer label's level
+    assert GroupScope().at_row(5.0).text == ""
 
 
 @pytest.mark.parametrize(
