@@ -5,6 +5,7 @@ Usage (from the repository root)::
     git worktree add --detach /tmp/titles-base <commit before the change>
     .venv/bin/python -m benchmarks.experiments.table_titles --base /tmp/titles-base
         [--sets financebench,financebench-dev] [--max-company-pages 450] [--reuse] [--work DIR]
+        [--result table_titles]
 
 The layout table reader (:mod:`loaders.pdf_tables`) names a statement by the lines above its
 column headers. It used to take up to four such lines whatever they were, so a table under a
@@ -28,7 +29,11 @@ evidence page; and, for questions whose gold answer is a whole amount such as ``
 answered stating it). Per half of ``financebench-dev`` (``constraints_eval.half``, fixed
 before any result) and for the 4 filings: Wilson 95 % intervals, paired exact sign tests.
 The titles themselves are counted from each index's chunk metadata (the rows' scored text).
-Writes ``benchmarks/results/table_titles.json``.
+The table rows are compared too: how many are described otherwise (title, group label,
+label or cells) at the same place of the same document.
+Writes ``benchmarks/results/table_titles.json`` (``--result NAME``: ``NAME.json``, one file
+per change measured; ``table_groups`` measured group labels that end where their indented
+rows do, :class:`loaders.pdf_tables.GroupScope`).
 """
 
 from __future__ import annotations
@@ -127,6 +132,23 @@ def title_stats(store: Any) -> dict[str, Any]:
     }
 
 
+def described_rows(store: Any) -> dict[tuple[str, int], str]:
+    """Each table row's described text (its group, label and cells with their column names,
+    :meth:`loaders.blocks.TableRow.describe`), by (document, first character of the row)."""
+    from loaders.row_text import ROW_TEXT_KEY
+
+    out: dict[tuple[str, int], str] = {}
+    for _key, meta in store.iter_metadata():
+        rows = meta.get(ROW_TEXT_KEY) or []
+        if not rows:
+            continue
+        start = int(str(meta.get("chunk_id") or ":0-0").rsplit(":", 1)[1].split("-")[0])
+        for row in rows:
+            described = str(row[3]) if len(row) > 3 else str(row[2])
+            out[(str(meta.get("doc_id")), start + int(row[0]))] = described
+    return out
+
+
 def _index(name: str, prep: Any, folder: Path, base: Path | None, args: Any) -> Any:
     """Build ``folder`` with this checkout (``base`` None) or the tree at ``base``; load it."""
     from citerag.eval.adapters import ensure_index
@@ -197,7 +219,14 @@ def main() -> int:
     p.add_argument("--sets", default="financebench,financebench-dev", help="data sets to run")
     p.add_argument("--max-company-pages", type=int, default=450)
     p.add_argument("--reuse", action="store_true", help="query existing indexes as they are")
+    p.add_argument(
+        "--result",
+        default="table_titles",
+        help="name of the result file written (benchmarks/results/<name>.json): one per change",
+    )
     args = p.parse_args()
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", args.result):
+        p.error(f"--result must be a lower-case name such as table_groups, got {args.result!r}")
 
     from benchmarks.constraints_eval import half
     from citerag.eval import metrics as stats
@@ -209,6 +238,7 @@ def main() -> int:
     emb = cached_embeddings(args)
     rows: list[list[str]] = []
     title_rows: list[list[str]] = []
+    row_rows: list[list[str]] = []
     moved: dict[str, dict[str, list[str]]] = {}  # the questions each line's +/− counts
     data: dict[str, Any] = {"base": base_commit, "now": now_commit, "sets": {}, "moved": moved}
     for name in [x.strip() for x in args.sets.split(",") if x.strip()]:
@@ -219,6 +249,7 @@ def main() -> int:
         raw = {o["id"]: o for o in map(json.loads, filter(str.strip, lines))}
         root = Path(prep.root)
         got: dict[str, Any] = {}
+        described: dict[str, dict[tuple[str, int], str]] = {}
         for version, tree in (("before", args.base), ("now", None)):
             # named by the commit that built it: ingest skips unchanged files whatever the
             # loaders, so a folder built by other code must never be reused as this one's
@@ -230,6 +261,7 @@ def main() -> int:
             got[f"{version} titles"]["over_window"] = sum(
                 int(d.get("over_window_chunks") or 0) for d in docs
             )
+            described[version] = described_rows(idx.store)
         save_embeddings(emb, args)
         halves = [half(q.id) for q in qs] if name == "financebench-dev" else ["all"] * len(qs)
         parts = ("calibration", "test", "all") if name == "financebench-dev" else ("all",)
@@ -275,6 +307,23 @@ def main() -> int:
                     f"{t['over_window']:,}",
                 ]
             )
+        same_place = described["before"].keys() & described["now"].keys()
+        changed = sum(1 for k in same_place if described["before"][k] != described["now"][k])
+        got["rows"] = {
+            "before": len(described["before"]),
+            "now": len(described["now"]),
+            "same place": len(same_place),
+            "described otherwise": changed,
+        }
+        row_rows.append(
+            [
+                label_set,
+                f"{len(described['before']):,}",
+                f"{len(described['now']):,}",
+                f"{len(same_place):,}",
+                f"{changed:,} ({changed / max(len(same_place), 1):.0%})",
+            ]
+        )
         data["sets"][name] = {"questions": [q.id for q in qs], "halves": halves, **got}
     paired = table(
         ["questions", "measure", "n", f"before ({base_commit})", "now", "paired +/− (p)"],
@@ -293,7 +342,19 @@ def main() -> int:
         title_rows,
         ["left", "left", "right", "right", "right", "right"],
     )
-    path = write_result("table_titles", {"paired": paired, "titles": titles}, data)
+    row_table = table(
+        [
+            "filings",
+            "table rows before",
+            "now",
+            "at the same place",
+            "described otherwise now (title, group, label or cells)",
+        ],
+        row_rows,
+        ["left", "right", "right", "right", "right"],
+    )
+    tables = {"paired": paired, "titles": titles, "rows": row_table}
+    path = write_result(args.result, tables, data)
     log(f"wrote {path}")
     return 0
 
