@@ -15,5 +15,7 @@ so a study can be repeated on new code or data.
 * ``sentence_method_eval`` — contextual vs separately embedded sentence vectors.
 * ``table_cost`` — the cost of reading PDF tables at parse time.
 * ``table_libraries`` — pdfplumber against pypdfium2's character boxes on statement pages.
-* ``table_titles`` — PDF table titles without the paragraph above them, two code versions.
+* ``table_titles`` — two versions of the PDF table reader on the filings, paired: table
+  titles without the paragraph above them (``table_titles.json``); group labels that end
+  where their indented rows do (``--result table_groups``).
 """
