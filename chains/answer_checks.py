@@ -347,7 +347,11 @@ def answer_type_present(kind: AnswerType, sentence: str, question: str = "") -> 
     if kind == "date":
         return bool(_dates(sentence) - _dates(question))
     span = bool(_SPAN_Q.search(question))
-    if _quantities(sentence, dates=span) - _quantities(question, dates=True):
+    asked = _quantities(question, dates=True)
+    said = _quantities(sentence, dates=span) - asked
+    if said and not span and _COUNT_Q.search(question):
+        said = _counts(sentence) - asked  # "how many customers": no sum of money, no per cent
+    if said:
         return True
     if re.search(r"\bhow long\b", question, re.IGNORECASE):
         return bool(_DURATION.search(sentence))  # "it takes seconds"
@@ -387,6 +391,11 @@ def answer_type_problem(
         return None
     if answer_type_present(kind, sentence, question):
         return None
+    if kind == "quantity" and _COUNT_Q.search(question) and _quantities(sentence):
+        return (
+            "the question asks how many, and the quoted sentence counts nothing: its numbers "
+            "are sums of money, per cents, labels or years"
+        )
     asks, lacks = _TYPE_TEXT[kind]
     return f"the question asks {asks}, and the quoted sentence has {lacks}"
 
@@ -495,6 +504,30 @@ _CURRENCY_SIGNS = "".join(
 )
 #: Currency codes, matched as written ("USD1.2 billion", "EUR 500").
 _CURRENCY_CODES = "USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|SEK|NOK|DKK|PLN|AED|HKD|SGD|Rs|Kč|kr"
+#: A question counting things ("how many customers"): not a span of time (``_SPAN_Q``), an
+#: area, a sum of money or a per cent ("how many square miles / dollars / percentage points").
+_COUNT_Q = re.compile(
+    r"\bhow many\b(?!\s+(square|acres?|hectares?|dollars?|pounds?|euros?|cents?|pence|"
+    r"per ?cent|percent|percentage|points?|basis points?)\b)",
+    re.IGNORECASE,
+)
+#: Numbers that are no count of things: a sum of money (a currency before it, its scale
+#: after: "£1.42m", "$5 billion", "USD 500") or a per cent ("11%", "12 per cent").
+_NO_COUNT = re.compile(
+    rf"(?:[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(?:{_CURRENCY_CODES})\.?)\s?\d[\d,.]*"
+    r"(?:\s?(?:m|bn|k|million|billion|thousand|trillion)\b)?"
+    r"|\d[\d,.]*\s?(?:[%％‰]|per ?cent\b|percent\b)"
+    # a number glued after a letter labels ("Q3", "COVID-19"); a year with no word after it
+    # dates ("on Q3 2025", "in fiscal 2019,"; "2000 kilometres" may count)
+    r"|(?<=[A-Za-z])-?\d[\d,.]*"
+    r"|(?<![\d,.])(?:1\d{3}|20\d{2})(?![\d]|[,.]\d)(?=\s*(?:$|[^\w\s]))",
+)
+
+
+def _counts(sentence: str) -> set[str]:
+    """The quantities of ``sentence`` that could count things: not its sums of money, per
+    cents, labels ("Q3") or years (:data:`_NO_COUNT`)."""
+    return _quantities(_NO_COUNT.sub(" ", sentence))
 
 
 def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[str]:

@@ -135,6 +135,17 @@ def test_the_day_of_a_date_is_no_quantity():
         ("How often is the site inspected?", "The site is inspected annually.", True),
         ("How often is the site inspected?", "The site was inspected by Alan.", False),
         ("How much of the power comes from steam?", "Most power comes from steam.", True),
+        # a count is no sum of money, per cent, label or year
+        ("How many customers did we win in Q3?", "Revenue £1.42m, up 11% on Q3 2025", False),
+        ("How many stores did it open?", "Sales rose 12 per cent to $5 billion in 2019.", False),
+        ("How many customers did we win in Q3?", "Accounts: 212 (18 new this quarter)", True),
+        ("How many ships survived?", "Only one ship survived, worth $5 million.", True),
+        ("How many km is the route?", "Is there a route of at most 2000 km?", True),
+        ("How many times weaker is it?", "It is some 1013 times weaker.", True),
+        # money and per cents answer a question asking for them
+        ("How many dollars did it cost?", "It cost $5 million.", True),
+        ("How many percentage points did it rise?", "It rose 11% in 2025.", True),
+        ("How much did we earn in Q3?", "Revenue £1.42m, up 11% on Q3 2025", True),
     ],
 )
 def test_quantity_answers_count_something(question, sentence, answers):
@@ -1104,3 +1115,13 @@ def test_a_name_the_question_excludes_is_no_name_the_answer_must_mention(questio
     assert checks.excluded_names(question) == excluded
     names = {t.term for t in checks.focus_terms(question) if t.entity or t.acronym}
     assert not names & excluded
+
+
+def test_a_count_question_names_why_a_sum_of_money_is_no_answer():
+    reason = checks.answer_type_problem(
+        "how many new trade customers did we win in Q3", "Revenue £1.42m, up 11% on Q3 2025"
+    )
+    assert reason == (
+        "the question asks how many, and the quoted sentence counts nothing: its numbers are "
+        "sums of money, per cents, labels or years"
+    )
