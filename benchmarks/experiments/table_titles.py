@@ -62,6 +62,8 @@ from benchmarks.results import rate_cell, table, write_result
 
 #: Page hit cut-offs reported.
 KS = (1, 4, 8)
+#: The result files this study writes, one per loader change measured (``--result``).
+RESULT_NAMES = ("table_titles", "table_groups")
 
 #: Builds an index with the library of the tree on ``PYTHONPATH`` (``library_env``).
 _BUILD = """
@@ -221,12 +223,11 @@ def main() -> int:
     p.add_argument("--reuse", action="store_true", help="query existing indexes as they are")
     p.add_argument(
         "--result",
-        default="table_titles",
-        help="name of the result file written (benchmarks/results/<name>.json): one per change",
+        default=RESULT_NAMES[0],
+        choices=RESULT_NAMES,
+        help="the result file written (benchmarks/results/<name>.json): one per change measured",
     )
     args = p.parse_args()
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", args.result):
-        p.error(f"--result must be a lower-case name such as table_groups, got {args.result!r}")
 
     from benchmarks.constraints_eval import half
     from citerag.eval import metrics as stats
@@ -354,7 +355,8 @@ def main() -> int:
         ["left", "right", "right", "right", "right"],
     )
     tables = {"paired": paired, "titles": titles, "rows": row_table}
-    path = write_result(args.result, tables, data)
+    result_name = RESULT_NAMES[RESULT_NAMES.index(args.result)]  # one of the declared names
+    path = write_result(result_name, tables, data)
     log(f"wrote {path}")
     return 0
 
