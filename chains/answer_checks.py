@@ -347,11 +347,9 @@ def answer_type_present(kind: AnswerType, sentence: str, question: str = "") -> 
     if kind == "date":
         return bool(_dates(sentence) - _dates(question))
     span = bool(_SPAN_Q.search(question))
-    asked = _quantities(question, dates=True)
-    said = _quantities(sentence, dates=span) - asked
-    if said and not span and _COUNT_Q.search(question):
-        said = _counts(sentence) - asked  # "how many customers": no sum of money, no per cent
-    if said:
+    # "how many customers" is not answered by "£1.42m": a count rule (counts_nothing)
+    said = _quantities(sentence, dates=span) - _quantities(question, dates=True)
+    if said and not counts_nothing(question, sentence):
         return True
     if re.search(r"\bhow long\b", question, re.IGNORECASE):
         return bool(_DURATION.search(sentence))  # "it takes seconds"
@@ -391,10 +389,10 @@ def answer_type_problem(
         return None
     if answer_type_present(kind, sentence, question):
         return None
-    if kind == "quantity" and _COUNT_Q.search(question) and _quantities(sentence):
+    if kind == "quantity" and counts_nothing(question, sentence):
         return (
             "the question asks how many, and the quoted sentence counts nothing: its numbers "
-            "are sums of money, per cents, labels or years"
+            "are sums of money, per cents or labels"
         )
     asks, lacks = _TYPE_TEXT[kind]
     return f"the question asks {asks}, and the quoted sentence has {lacks}"
@@ -504,30 +502,63 @@ _CURRENCY_SIGNS = "".join(
 )
 #: Currency codes, matched as written ("USD1.2 billion", "EUR 500").
 _CURRENCY_CODES = "USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|SEK|NOK|DKK|PLN|AED|HKD|SGD|Rs|Kč|kr"
-#: A question counting things ("how many customers"): not a span of time (``_SPAN_Q``), an
-#: area, a sum of money or a per cent ("how many square miles / dollars / percentage points").
+#: A question counting things ("how many customers"), not a sum of money, a per cent or an
+#: area ("how many square miles / dollars / million US dollars / percentage points").
 _COUNT_Q = re.compile(
-    r"\bhow many\b(?!\s+(square|acres?|hectares?|dollars?|pounds?|euros?|cents?|pence|"
-    r"per ?cent|percent|percentage|points?|basis points?)\b)",
+    r"\bhow many\b(?!\s+(?:(?:more|fewer|extra|additional|US|U\.S\.|thousand|million|billion|"
+    r"trillion)\s+)*(?:square|acres?|hectares?|dollars?|pounds?|euros?|yen|yuan|rupees?|"
+    r"francs?|pesos?|kronor|kroner|kronur|crowns?|cents?|pence|per ?cent|percent|percentage|"
+    r"points?|basis points?)\b)",
     re.IGNORECASE,
 )
 #: Numbers that are no count of things: a sum of money (a currency before it, its scale
-#: after: "£1.42m", "$5 billion", "USD 500") or a per cent ("11%", "12 per cent").
+#: after: "£1.42m", "$5 billion", "USD 500"), a per cent ("11%", "12 per cent"), a number
+#: glued after a letter, which labels ("Q3", "COVID-19"), and the year of a quarter, half or
+#: fiscal year ("Q3 2025", "H1 2024", "fiscal 2023"). A bare year is left alone: "Stores:
+#: 1850" counts stores.
 _NO_COUNT = re.compile(
     rf"(?:[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(?:{_CURRENCY_CODES})\.?)\s?\d[\d,.]*"
-    r"(?:\s?(?:m|bn|k|million|billion|thousand|trillion)\b)?"
-    r"|\d[\d,.]*\s?(?:[%％‰]|per ?cent\b|percent\b)"
-    # a number glued after a letter labels ("Q3", "COVID-19"); a year with no word after it
-    # dates ("on Q3 2025", "in fiscal 2019,"; "2000 kilometres" may count)
-    r"|(?<=[A-Za-z])-?\d[\d,.]*"
-    r"|(?<![\d,.])(?:1\d{3}|20\d{2})(?![\d]|[,.]\d)(?=\s*(?:$|[^\w\s]))",
+    r"(?:\s?(?i:m|mn|bn|k|million|billion|thousand|trillion)\b)?"
+    r"|\d[\d,.]*\s?(?:[%％‰]|(?i:per ?cent|percent)\b)"
+    r"|\b(?:Q[1-4]|H[12]|FY|(?i:fiscal|financial year|quarter))[\s-]?(?:1\d{3}|20\d{2})\b"
+    r"|(?<=[A-Za-z])-?\d[\d,.]*",
 )
 
 
-def _counts(sentence: str) -> set[str]:
-    """The quantities of ``sentence`` that could count things: not its sums of money, per
-    cents, labels ("Q3") or years (:data:`_NO_COUNT`)."""
-    return _quantities(_NO_COUNT.sub(" ", sentence))
+def _counting(question: str) -> bool:
+    """Whether the quantity ``question`` asks for is a count of things: its first quantity
+    cue is *how many* (:data:`_COUNT_Q`), not of a span of time ("how many years") nor a
+    share ("how many of")."""
+    question = _LEADING_CLAUSE.sub("", question)
+    cue, count = _QUANTITY_Q.search(question), _COUNT_Q.search(question)
+    return (
+        cue is not None
+        and count is not None
+        and cue.start() == count.start()
+        and not _SPAN_Q.search(question)
+        and not _SHARE_Q.search(question)  # "how many of them": "12 %" answers it
+    )
+
+
+def counts_nothing(question: str, sentence: str) -> bool:
+    """Whether a counting question is quoted with a sentence whose numbers count nothing.
+
+    The one source of the count rule (``quantity_check``): ``question`` asks *how many*
+    things (:func:`_counting`), ``sentence`` has quantities the question does not state, and
+    none of them is left once its sums of money, per cents, labels and quarters' years are
+    taken out (:data:`_NO_COUNT`): "how many new trade customers did we win in Q3?" is not
+    answered by "Revenue £1.42m, up 11% on Q3 2025".
+
+    Args:
+        question: The question text.
+        sentence: The sentence that would be quoted.
+    """
+    if not _counting(question):
+        return False
+    asked = _quantities(question, dates=True)
+    if not _quantities(sentence) - asked:
+        return False  # no quantity at all: the plain quantity rule's case
+    return not _quantities(_NO_COUNT.sub(" ", sentence)) - asked
 
 
 def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[str]:

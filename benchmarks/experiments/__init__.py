@@ -8,7 +8,8 @@ so a study can be repeated on new code or data.
 * ``calibrate_outcome`` — calibrating the gate on the full graph's outcome vs the gate alone.
 * ``chunking_study`` — chunking strategies A–F on SQuAD 2.0 (boundaries, overlap, header).
 * ``constraint_parsing`` — company / period parsing of FinanceBench questions and filings.
-* ``count_rule`` — gold sentences of counting questions the count rule of ``quantity_check`` refuses.
+* ``count_rule`` — the gold answers of counting questions that the count rule of
+  ``quantity_check`` refuses.
 * ``embedding_compare`` — a candidate embedding model against the default, paired.
 * ``extractive_refusals`` — the extractive answerer's number check on and off.
 * ``mmr_eval`` — MMR when assembling the context, against rank order.

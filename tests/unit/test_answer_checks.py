@@ -141,6 +141,15 @@ def test_the_day_of_a_date_is_no_quantity():
         ("How many customers did we win in Q3?", "Accounts: 212 (18 new this quarter)", True),
         ("How many ships survived?", "Only one ship survived, worth $5 million.", True),
         ("How many km is the route?", "Is there a route of at most 2000 km?", True),
+        ("How many people attended?", "Attendance was 1800.", True),  # no year
+        ("How many stores did it have in 2024?", "Store count — 2024: 1850; 2023: 1720", True),
+        ("How many stores opened in fiscal 2023?", "Sales rose 5% in fiscal 2023.", False),
+        ("How many staff are there?", "Costs were 12 Per Cent higher, at £5 M.", False),
+        ("How many million dollars did it cost?", "It cost $5 million.", True),
+        ("How many yen is it?", "It is ¥500.", True),
+        ("How many of the customers are abroad?", "12% of customers are abroad.", True),
+        # the count rule reads only a question whose first quantity cue is how many
+        ("What percentage of buyers, and how many stores?", "Buyers rose 11%.", True),
         ("How many times weaker is it?", "It is some 1013 times weaker.", True),
         # money and per cents answer a question asking for them
         ("How many dollars did it cost?", "It cost $5 million.", True),
@@ -1123,5 +1132,17 @@ def test_a_count_question_names_why_a_sum_of_money_is_no_answer():
     )
     assert reason == (
         "the question asks how many, and the quoted sentence counts nothing: its numbers are "
-        "sums of money, per cents, labels or years"
+        "sums of money, per cents or labels"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("How many years did the 11% rate last?", "It lasted for ages."),  # a span
+        ("How many visits did the 12 inspectors make?", "The 12 inspectors visited often."),
+    ],
+)
+def test_the_count_reason_is_given_only_when_the_count_rule_refuses(question, sentence):
+    reason = checks.answer_type_problem(question, sentence, ("quantity",))
+    assert reason == "the question asks for a quantity, and the quoted sentence has no quantity"
