@@ -354,14 +354,17 @@ def _assemble(
         title_lines = without_paragraph_tail(title_lines)
     names = [" ".join(h) for h in header_words]
     rows: list[tuple[str, str, list[str], list[int]]] = []
-    group = GroupScope(lead_group)
+    group = GroupScope()
+    for ln in lead_group:
+        group = group.wrapped(ln.text, ln.words[0].x0)
     label_only = bool(lead_group)  # the previous line was label-only (a wrapped group)
     for k in range(first, last + 1):
         label_words, cells = lines[k].split()
         label = " ".join(w.text for w in label_words)
         if kinds[k] != "row":
             if not cells and label:
-                group = group.wrapped(lines[k]) if label_only else GroupScope([lines[k]])
+                x0 = label_words[0].x0
+                group = (group if label_only else GroupScope()).wrapped(label, x0)
                 label_only = True
             continue
         label_only = False
@@ -384,41 +387,58 @@ class GroupScope:
     after ``Total cost of revenue``; ``Property, plant and equipment, net`` after ``Total
     current assets``): that row, and the rows after it, are no longer the group's. A group
     whose rows start where it does (no indentation) names every row down to the next
-    label-only line. Geometric, like the rest of this module: no list of labels.
+    label-only line, or to a row standing left of it. Geometric, like the rest of this
+    module: no list of labels.
 
     Attributes:
-        lines: The group's label lines, top first (two or more when the label wraps).
+        parts: The group's labels, outermost first, each ``(text, x0)``: its words and
+            where it starts (PDF points). Two label-only lines in a row are two parts
+            (``Liabilities and equity`` over ``Current liabilities``), unless the second
+            starts in lower case, which continues the first (a wrapped label).
         indent: Where its first row's label starts (``None`` before that row).
     """
 
-    lines: tuple[Line, ...] | list[Line] = ()
+    parts: tuple[tuple[str, float], ...] = ()
     indent: float | None = None
 
     @property
     def text(self) -> str:
-        """The group's label, its lines joined."""
-        return " ".join(ln.text for ln in self.lines)
+        """The group's label, its parts joined."""
+        return " ".join(text for text, _x0 in self.parts)
 
-    def wrapped(self, line: Line) -> GroupScope:
-        """The group with one more label line (a label wrapped onto the next line)."""
-        return GroupScope((*self.lines, line))
+    def wrapped(self, text: str, x0: float) -> GroupScope:
+        """The group with the next label-only line added.
+
+        Args:
+            text: The line's label words.
+            x0: Where the line starts (PDF points).
+        """
+        if self.parts and text[:1].islower():  # a wrapped label goes on: one part
+            last, at = self.parts[-1]
+            return GroupScope((*self.parts[:-1], (f"{last} {text}", at)))
+        return GroupScope((*self.parts, (text, x0)))
 
     def at_row(self, x0: float) -> GroupScope:
-        """The group as it stands for a row whose label starts at ``x0`` (PDF points).
+        """The group as it stands for a row whose label starts at ``x0``.
 
-        The first row sets the group's indent. When that indent is right of the label, a
-        later row at or left of the label's last line (within :data:`INDENT_TOLERANCE`)
-        keeps only the label lines standing left of the row: usually none.
+        The first row sets the group's indent. A later row at or left of the innermost
+        label (within :data:`INDENT_TOLERANCE`) when the group's rows are indented, or left
+        of it when they are not, keeps only the labels standing left of the row: usually
+        none.
+
+        Args:
+            x0: Where the row's label starts (PDF points).
         """
-        if not self.lines:
+        if not self.parts:
             return self
+        inner = self.parts[-1][1]
         if self.indent is None:
-            return GroupScope(self.lines, x0)
-        inner = self.lines[-1].words[0].x0 if self.lines[-1].words else x0
-        if self.indent > inner + INDENT_TOLERANCE and x0 <= inner + INDENT_TOLERANCE:
-            kept = tuple(
-                ln for ln in self.lines if ln.words and ln.words[0].x0 < x0 - INDENT_TOLERANCE
-            )
+            if x0 < inner - INDENT_TOLERANCE:  # its first row already stands left of it
+                return GroupScope()
+            return GroupScope(self.parts, x0)
+        indented = self.indent > inner + INDENT_TOLERANCE
+        if (indented and x0 <= inner + INDENT_TOLERANCE) or x0 < inner - INDENT_TOLERANCE:
+            kept = tuple(p for p in self.parts if p[1] < x0 - INDENT_TOLERANCE)
             return GroupScope(kept, x0 if kept else None)
         return self
 

@@ -135,19 +135,15 @@ def title_stats(store: Any) -> dict[str, Any]:
 
 
 def described_rows(store: Any) -> dict[tuple[str, int], str]:
-    """Each table row's described text (its group, label and cells with their column names,
-    :meth:`loaders.blocks.TableRow.describe`), by (document, first character of the row)."""
+    """Each table row's scored text (its table's title, then its group, label and cells with
+    their column names: :mod:`loaders.row_text`), by (document, first character of the row).
+    """
     from loaders.row_text import ROW_TEXT_KEY
 
     out: dict[tuple[str, int], str] = {}
     for _key, meta in store.iter_metadata():
-        rows = meta.get(ROW_TEXT_KEY) or []
-        if not rows:
-            continue
-        start = int(str(meta.get("chunk_id") or ":0-0").rsplit(":", 1)[1].split("-")[0])
-        for row in rows:
-            described = str(row[3]) if len(row) > 3 else str(row[2])
-            out[(str(meta.get("doc_id")), start + int(row[0]))] = described
+        for row in meta.get(ROW_TEXT_KEY) or []:
+            out[(str(meta["doc_id"]), int(meta["start"]) + int(row[0]))] = str(row[2])
     return out
 
 

@@ -11,13 +11,9 @@ from loaders.blocks import Block, Table, TableRow, block_counts, detect_blocks, 
 from loaders.chunking import ChunkSettings, chunk_document
 from loaders.pdf_tables import (
     GroupScope,
-    Word,
     after_paragraph,
     ends_sentence,
     without_paragraph_tail,
-)
-from loaders.pdf_tables import (
-    Line as PageLine,
 )
 from loaders.registry import load_file
 from tests.support.pdfs import Line, write_pdf
@@ -172,21 +168,29 @@ def test_a_group_whose_rows_are_not_indented_names_every_row_below_it(tmp_path: 
     assert below == ["Cost of revenue:"] * 5  # nothing tells where it ends: kept as read
 
 
-def _line(text: str, x0: float) -> PageLine:
-    return PageLine([Word(text, x0, x0 + 5 * len(text), 0.0, 10.0)])
-
-
-def test_group_scope_keeps_the_outer_label_of_a_wrapped_group() -> None:
-    outer = GroupScope([_line("Liabilities and equity", 10.0)]).wrapped(
-        _line("Current liabilities", 20.0)
-    )
-    inside = outer.at_row(30.0).at_row(30.0).at_row(40.0)  # items, then a deeper total
+def test_group_scope_keeps_the_outer_label_of_two_label_lines() -> None:
+    outer = GroupScope().wrapped("Liabilities and equity", 10.0)
+    both = outer.wrapped("Current liabilities", 20.0)
+    inside = both.at_row(30.0).at_row(30.0).at_row(40.0)  # items, then a deeper total
     assert inside.text == "Liabilities and equity Current liabilities"
     back = inside.at_row(20.0)  # at the inner label's level: out of it, in the outer one
     assert back.text == "Liabilities and equity"
     assert back.at_row(20.0).text == "Liabilities and equity"  # its own rows stay in it
     assert back.at_row(10.0).text == ""  # at the outer label's level
     assert GroupScope().at_row(5.0).text == ""
+
+
+def test_group_scope_reads_a_lower_case_line_as_the_label_going_on() -> None:
+    label = GroupScope().wrapped("Net revenues from external", 72.0).wrapped("customers:", 80.0)
+    assert label.parts == (("Net revenues from external customers:", 72.0),)
+    assert label.at_row(80.0).at_row(80.0).text == "Net revenues from external customers:"
+
+
+def test_a_row_left_of_a_group_ends_it_even_when_its_rows_are_not_indented() -> None:
+    flat = GroupScope().wrapped("Costs:", 84.0).at_row(84.0)
+    assert flat.at_row(84.0).text == "Costs:"  # no indentation: the group goes on
+    assert flat.at_row(72.0).text == ""  # a row standing left of its label
+    assert GroupScope().wrapped("Costs:", 84.0).at_row(72.0).text == ""  # its first row too
 
 
 @pytest.mark.parametrize(
