@@ -10,7 +10,9 @@ caller (no model here).
 
 * :func:`expected_answer_type` / :func:`answer_type_present` / :func:`answer_type_problem`:
   *who* needs a name, *when* (of an event: "when did ...") a date, *how many* a quantity,
-  and the quoted sentence must contain one that the question does not already contain.
+  and the quoted sentence must contain one that the question does not already contain; a
+  count of things is not answered by sums of money, per cents or labels alone
+  (:func:`counts_nothing`).
 * :func:`focus_terms` / :func:`lexically_uncovered` / :func:`paraphrased` /
   :func:`focus_problem`: the question's content words must occur in the sentence or its
   passage (header included), or have a close paraphrase there.
@@ -335,7 +337,8 @@ def answer_type_present(kind: AnswerType, sentence: str, question: str = "") -> 
     """Whether ``sentence`` contains something of ``kind`` that the question does not.
 
     A name, date or quantity the question itself states ("how many members in 2025?") is not
-    an answer to it, so the sentence must add one.
+    an answer to it, so the sentence must add one; and a count (*how many* things) is not
+    answered by sums of money, per cents or labels alone (:func:`counts_nothing`).
 
     Args:
         kind: From :func:`expected_answer_type`.
@@ -505,10 +508,11 @@ _CURRENCY_CODES = "USD|EUR|GBP|CHF|JPY|CNY|RMB|INR|AUD|CAD|SEK|NOK|DKK|PLN|AED|H
 #: A question counting things ("how many customers"), not a sum of money, a per cent or an
 #: area ("how many square miles / dollars / million US dollars / percentage points").
 _COUNT_Q = re.compile(
-    r"\bhow many\b(?!\s+(?:(?:more|fewer|extra|additional|US|U\.S\.|thousand|million|billion|"
-    r"trillion)\s+)*(?:square|acres?|hectares?|dollars?|pounds?|euros?|yen|yuan|rupees?|"
-    r"francs?|pesos?|kronor|kroner|kronur|crowns?|cents?|pence|per ?cent|percent|percentage|"
-    r"points?|basis points?)\b)",
+    r"\bhow many\b(?!\s+(?:(?:more|fewer|extra|additional|US|U\.S\.|hundreds?|thousands?|"
+    r"millions?|billions?|trillions?|of)\s+)*(?:square|acres?|hectares?|dollars?|pounds?|"
+    r"euros?|yen|yuan|renminbi|rupees?|crores?|lakhs?|francs?|pesos?|roubles?|rubles?|won|"
+    r"rand|kronor|kroner|kronur|crowns?|cents?|pence|per ?cent|percent|percentage|points?|"
+    r"basis points?|" + _CURRENCY_CODES + r")\b)",
     re.IGNORECASE,
 )
 #: Numbers that are no count of things: a sum of money (a currency before it, its scale
@@ -520,7 +524,8 @@ _NO_COUNT = re.compile(
     rf"(?:[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(?:{_CURRENCY_CODES})\.?)\s?\d[\d,.]*"
     r"(?:\s?(?i:m|mn|bn|k|million|billion|thousand|trillion)\b)?"
     r"|\d[\d,.]*\s?(?:[%％‰]|(?i:per ?cent|percent)\b)"
-    r"|\b(?:Q[1-4]|H[12]|FY|(?i:fiscal|financial year|quarter))[\s-]?(?:1\d{3}|20\d{2})\b"
+    r"|\b(?:Q[1-4]|H[12]|FY|(?i:fiscal(?: year)?|financial year|quarter))[\s-]?"
+    r"(?:1\d{3}|20\d{2})\b"
     r"|(?<=[A-Za-z])-?\d[\d,.]*",
 )
 
@@ -555,7 +560,8 @@ def counts_nothing(question: str, sentence: str) -> bool:
     """
     if not _counting(question):
         return False
-    asked = _quantities(question, dates=True)
+    # the question's own numbers, its labels left out ("in Q4": 4 stores still count)
+    asked = _quantities(_NO_COUNT.sub(" ", question), dates=True)
     if not _quantities(sentence) - asked:
         return False  # no quantity at all: the plain quantity rule's case
     return not _quantities(_NO_COUNT.sub(" ", sentence)) - asked

@@ -218,7 +218,9 @@ class ExtractiveAnswerer:
             quantity_check: The *how many / how much / how long* half of
                 ``answer_type_check``: such a question needs a sentence with a quantity
                 (digits, written numbers, money, per cent; a duration for *how long*) that the
-                question does not already state. ``answer_type_check`` includes it.
+                question does not already state, and a count of things one that is no sum
+                of money, per cent or label (:func:`chains.answer_checks.counts_nothing`).
+                ``answer_type_check`` includes it.
             measure_check: A question asking for one kind of quantity (a height, a speed, a
                 weight, a price, a temperature, an area, a percentage) needs a sentence with a
                 unit of that kind (:func:`chains.answer_checks.measure_problem`): a year and a

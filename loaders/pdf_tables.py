@@ -432,15 +432,11 @@ class GroupScope:
         if not self.parts:
             return self
         inner = self.parts[-1][1]
-        if self.indent is None:
-            if x0 < inner - INDENT_TOLERANCE:  # its first row already stands left of it
-                return GroupScope()
-            return GroupScope(self.parts, x0)
-        indented = self.indent > inner + INDENT_TOLERANCE
+        indented = self.indent is not None and self.indent > inner + INDENT_TOLERANCE
         if (indented and x0 <= inner + INDENT_TOLERANCE) or x0 < inner - INDENT_TOLERANCE:
             kept = tuple(p for p in self.parts if p[1] < x0 - INDENT_TOLERANCE)
             return GroupScope(kept, x0 if kept else None)
-        return self
+        return self if self.indent is not None else GroupScope(self.parts, x0)
 
 
 def after_paragraph(line: str) -> str:

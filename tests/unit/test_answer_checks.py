@@ -148,6 +148,13 @@ def test_the_day_of_a_date_is_no_quantity():
         ("How many million dollars did it cost?", "It cost $5 million.", True),
         ("How many yen is it?", "It is ¥500.", True),
         ("How many of the customers are abroad?", "12% of customers are abroad.", True),
+        ("How many stores did we open in Q4?", "In Q4 2024 we opened 4 stores.", True),
+        ("How many millions of dollars did it raise?", "It raised $5 million.", True),
+        (
+            "How many stores opened in fiscal year 2023?",
+            "Sales rose 5% in fiscal year 2023.",
+            False,
+        ),
         # the count rule reads only a question whose first quantity cue is how many
         ("What percentage of buyers, and how many stores?", "Buyers rose 11%.", True),
         ("How many times weaker is it?", "It is some 1013 times weaker.", True),
