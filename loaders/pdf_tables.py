@@ -421,10 +421,12 @@ class GroupScope:
     def at_row(self, x0: float) -> GroupScope:
         """The group as it stands for a row whose label starts at ``x0``.
 
-        The first row sets the group's indent. A later row at or left of the innermost
-        label (within :data:`INDENT_TOLERANCE`) when the group's rows are indented, or left
-        of it when they are not, keeps only the labels standing left of the row: usually
-        none.
+        The first row sets the group's indent; a first row standing left of the innermost
+        label ends the whole group (the lines above were no heading of these rows: in the
+        filings, a paragraph's line or a header line over them). A later row at or left of
+        the innermost label (within :data:`INDENT_TOLERANCE`) when the group's rows are
+        indented, or left of it when they are not, keeps only the labels standing left of
+        the row: usually none.
 
         Args:
             x0: Where the row's label starts (PDF points).
@@ -432,11 +434,15 @@ class GroupScope:
         if not self.parts:
             return self
         inner = self.parts[-1][1]
-        indented = self.indent is not None and self.indent > inner + INDENT_TOLERANCE
+        if self.indent is None:
+            if x0 < inner - INDENT_TOLERANCE:  # not even its first row stands under it
+                return GroupScope()
+            return GroupScope(self.parts, x0)
+        indented = self.indent > inner + INDENT_TOLERANCE
         if (indented and x0 <= inner + INDENT_TOLERANCE) or x0 < inner - INDENT_TOLERANCE:
             kept = tuple(p for p in self.parts if p[1] < x0 - INDENT_TOLERANCE)
             return GroupScope(kept, x0 if kept else None)
-        return self if self.indent is not None else GroupScope(self.parts, x0)
+        return self
 
 
 def after_paragraph(line: str) -> str:

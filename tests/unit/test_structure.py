@@ -192,7 +192,8 @@ def test_a_row_left_of_a_group_ends_it_even_when_its_rows_are_not_indented() -> 
     assert flat.at_row(72.0).text == ""  # a row standing left of its label
     assert GroupScope().wrapped("Costs:", 84.0).at_row(72.0).text == ""  # its first row too
     two = GroupScope().wrapped("Liabilities", 40.0).wrapped("Current liabilities:", 60.0)
-    assert two.at_row(50.0).text == "Liabilities"  # a first row between the two levels
+    assert two.at_row(50.0).text == ""  # a first row not under the inner label: no group
+    assert two.at_row(70.0).at_row(50.0).text == "Liabilities"  # a later one keeps the outer
 
 
 @pytest.mark.parametrize(
