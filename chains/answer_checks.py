@@ -530,7 +530,7 @@ _NO_COUNT = re.compile(
 )
 
 
-def _counting(question: str) -> bool:
+def asks_count(question: str) -> bool:
     """Whether the quantity ``question`` asks for is a count of things: its first quantity
     cue is *how many* (:data:`_COUNT_Q`), not of a span of time ("how many years") nor a
     share ("how many of")."""
@@ -549,7 +549,7 @@ def counts_nothing(question: str, sentence: str) -> bool:
     """Whether a counting question is quoted with a sentence whose numbers count nothing.
 
     The one source of the count rule (``quantity_check``): ``question`` asks *how many*
-    things (:func:`_counting`), ``sentence`` has quantities the question does not state, and
+    things (:func:`asks_count`), ``sentence`` has quantities the question does not state, and
     none of them is left once its sums of money, per cents, labels and quarters' years are
     taken out (:data:`_NO_COUNT`): "how many new trade customers did we win in Q3?" is not
     answered by "Revenue £1.42m, up 11% on Q3 2025".
@@ -558,7 +558,7 @@ def counts_nothing(question: str, sentence: str) -> bool:
         question: The question text.
         sentence: The sentence that would be quoted.
     """
-    if not _counting(question):
+    if not asks_count(question):
         return False
     # the question's own numbers, its labels left out ("in Q4": 4 stores still count)
     asked = _quantities(_NO_COUNT.sub(" ", question), dates=True)

@@ -126,7 +126,7 @@ def refusals(pairs: Iterator[tuple[str, str]]) -> dict[str, Any]:
     quantity: tuple[checks.AnswerType, ...] = ("quantity",)
     read, before, after, lost = 0, 0, 0, []
     for question, unit in pairs:
-        if not checks._counting(question):
+        if not checks.asks_count(question):
             continue
         read += 1
         refused = checks.answer_type_problem(question, unit, quantity) is not None
@@ -147,25 +147,31 @@ def main() -> int:
 
     from benchmarks import faqset_check, mixed_corpus
 
-    work = Path(tempfile.mkdtemp(prefix="count-rule-"))
-    folders = {
-        "FAQ set": faqset_check.materialise(work / "faqset"),
-        "mixed-format corpus": mixed_corpus.build(work / "mixed", scans=False)["corpus"],
-        "water trust corpus": OWN_SETS["water trust corpus"].parent / "docs",
-    }
-    devset = OWN_SETS["development set (users' words)"]
-    sources: dict[str, Iterator[tuple[str, str]]] = {
-        "SQuAD 2.0 dev (gold sentences)": squad_gold(args.data / "squad2-dev" / "dev-v2.0.json"),
-        **{name: own_units(name, folder) for name, folder in folders.items()},
-        "development set (users' words)": ((q, n) for q, n, _doc in needles(devset)),
-    }
     rows, data = [], {}
-    for name, pairs in sources.items():
-        got = refusals(pairs)
-        data[name] = got
-        rows.append([name, str(got["read"]), str(got["refused_without"]), str(got["refused_with"])])
-        for item in got["lost"][: args.show]:
-            log(f"{name}: refused {item['question']!r} / {item['unit']!r}")
+    # the FAQ set and the mixed-format corpus are written here, read, then removed
+    with tempfile.TemporaryDirectory(prefix="count-rule-") as tmp:
+        work = Path(tmp)
+        folders = {
+            "FAQ set": faqset_check.materialise(work / "faqset"),
+            "mixed-format corpus": mixed_corpus.build(work / "mixed", scans=False)["corpus"],
+            "water trust corpus": OWN_SETS["water trust corpus"].parent / "docs",
+        }
+        devset = OWN_SETS["development set (users' words)"]
+        sources: dict[str, Iterator[tuple[str, str]]] = {
+            "SQuAD 2.0 dev (gold sentences)": squad_gold(
+                args.data / "squad2-dev" / "dev-v2.0.json"
+            ),
+            **{name: own_units(name, folder) for name, folder in folders.items()},
+            "development set (users' words)": ((q, n) for q, n, _doc in needles(devset)),
+        }
+        for name, pairs in sources.items():
+            got = refusals(pairs)
+            data[name] = got
+            rows.append(
+                [name, str(got["read"]), str(got["refused_without"]), str(got["refused_with"])]
+            )
+            for item in got["lost"][: args.show]:
+                log(f"{name}: refused {item['question']!r} / {item['unit']!r}")
     out = table(
         [
             "answerable counting questions of",
