@@ -996,6 +996,148 @@ def counted_problem(words: Sequence[str], instead: str | None = None) -> str:
 
 
 # ------------------------------------------------------------------------------------------
+# numbers within a stated bound
+# ------------------------------------------------------------------------------------------
+
+_AMOUNT = r"([£$€]\s?)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s?%|\s?per\s?cent\b)?"
+#: A number with a lower bound before it: "over 65", "more than £150", "at least 10".
+_LOWER_BEFORE = re.compile(
+    r"\b(?:over|above|more than|greater than|older than|exceeding|beyond|at least|"
+    r"a minimum of|minimum(?: of)?|upwards of|no less than|not less than)\s+" + _AMOUNT,
+    re.IGNORECASE,
+)
+#: A number with an upper bound before it: "under 18", "up to 30", "less than 5%".
+_UPPER_BEFORE = re.compile(
+    r"\b(?:under|below|less than|fewer than|younger than|up to|at most|a maximum of|"
+    r"maximum(?: of)?|no more than|not more than)\s+" + _AMOUNT,
+    re.IGNORECASE,
+)
+#: A number with its bound after it: "65 and over", "18 or under", "10+".
+_BOUND_AFTER_NUMBER = re.compile(
+    r"(?<![\w.,])" + _AMOUNT + r"(?:\s?(\+)|\s+(?:or|and)\s+(over|above|more|older|upwards|"
+    r"under|below|less|fewer|younger))",
+    re.IGNORECASE,
+)
+#: Two numbers of a range: "between 10 and 20", "aged 16–18", "from £50 to £100".
+_BETWEEN = re.compile(
+    r"(?:\bbetween\s+"
+    + _AMOUNT
+    + r"\s+and\s+|(?<![\w.,])"
+    + _AMOUNT
+    + r"\s?(?:[–—-]|to)\s?)"
+    + _AMOUNT,
+    re.IGNORECASE,
+)
+_NO_BOUND_YEAR = re.compile(r"1[5-9]\d{2}|20\d{2}")
+
+
+@dataclass(frozen=True)
+class NumberBound:
+    """A range a text states for a number: ``low`` to ``high`` (either open: ``None``), of a
+    kind (``"money"``, ``"percent"`` or ``""`` for a plain number), and the words stating it."""
+
+    low: float | None
+    high: float | None
+    kind: str
+    text: str
+
+    def holds(self, value: float, kind: str) -> bool:
+        """Whether ``value`` of ``kind`` lies in this range (its ends included)."""
+        if kind != self.kind:
+            return False
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+
+def _kind(sign: str | None, percent: str | None) -> str:
+    return "money" if sign else "percent" if percent else ""
+
+
+def stated_bounds(text: str) -> list[NumberBound]:
+    """The ranges ``text`` states for a number: "members *over 65*", "orders *of £150 or
+    more*", "*up to* 30 days", "children *aged 5–11*", "*between* 10 *and* 20 people".
+
+    Years are no bound here (a passage's "since 2014" does not make 2022 mentioned); a range
+    must run upwards and its two ends be of one kind ("£50 to £100", "10–20%").
+    """
+    out: list[NumberBound] = []
+
+    def value(sign: str | None, digits: str, percent: str | None) -> tuple[float, str] | None:
+        kind = _kind(sign, percent)
+        if not kind and _NO_BOUND_YEAR.fullmatch(digits):
+            return None
+        number = _number(digits)
+        return None if math.isnan(number) else (number, kind)
+
+    for pattern, low in ((_LOWER_BEFORE, True), (_UPPER_BEFORE, False)):
+        for m in pattern.finditer(text):
+            got = value(m.group(1), m.group(2), m.group(3))
+            if got is not None:
+                n, kind = got
+                out.append(NumberBound(n if low else None, None if low else n, kind, m.group(0)))
+    for m in _BOUND_AFTER_NUMBER.finditer(text):
+        got = value(m.group(1), m.group(2), m.group(3))
+        if got is not None:
+            n, kind = got
+            up = m.group(4) == "+" or (m.group(5) or "").lower() in (
+                "over",
+                "above",
+                "more",
+                "older",
+                "upwards",
+            )
+            out.append(NumberBound(n if up else None, None if up else n, kind, m.group(0)))
+    for m in _BETWEEN.finditer(text):
+        g = m.groups()
+        first = g[0:3] if g[1] is not None else g[3:6]  # "between A and" or "A to"
+        sign, digits, percent = first
+        a = value(sign or g[6], digits, percent or g[8])  # "10–20%": both per cents
+        b = value(g[6] or sign, g[7], g[8] or percent)  # "£50–100": both money
+        if a is not None and b is not None and a[1] == b[1] and a[0] < b[0]:
+            out.append(NumberBound(a[0], b[0], a[1], m.group(0)))
+    return out
+
+
+def asked_amounts(question: str) -> dict[str, tuple[float, str]]:
+    """Each number of ``question`` (in :func:`chains.answerers.numbers_in`'s canonical form)
+    with its value and kind (``"money"``, ``"percent"``, ``""``); four-digit years left out."""
+    out: dict[str, tuple[float, str]] = {}
+    for m in re.finditer(r"(?<![\w.,])" + _AMOUNT + r"(?![\w]|[.,]\d)", question):
+        kind = _kind(m.group(1), m.group(3))
+        if not kind and _NO_BOUND_YEAR.fullmatch(m.group(2)):
+            continue
+        number = _number(m.group(2))
+        if not math.isnan(number):
+            whole, _, frac = m.group(2).replace(",", "").partition(".")
+            frac = frac.rstrip("0")
+            key = (whole.lstrip("0") or "0") + (f".{frac}" if frac else "")
+            out[key] = (number, kind)
+    return out
+
+
+def within_stated_bound(number: str, question: str, texts: Iterable[str]) -> NumberBound | None:
+    """The first range of ``texts`` that holds the question's ``number``, or ``None``.
+
+    "I'm 70, do I pay if my book is late?" asks about 70; "members over 65 pay no fines"
+    states a range that holds it, so the number is not missing from the passages (the number
+    check). The number's kind must be the range's: "£200" is held by "orders over £150", not
+    by "over 150 stores"; years are left to the year rules.
+
+    Args:
+        number: A number of the question, canonical (``"1200"`` for "1,200").
+        question: The question, to read the number's kind.
+        texts: The passages' texts.
+    """
+    asked = asked_amounts(question).get(number)
+    if asked is None:
+        return None
+    for text in texts:
+        for bound in stated_bounds(text):
+            if bound.holds(*asked):
+                return bound
+    return None
+
+
+# ------------------------------------------------------------------------------------------
 # negation
 # ------------------------------------------------------------------------------------------
 
@@ -1006,8 +1148,11 @@ _NEGATION_S = re.compile(
     r"\b(not|no|never|none|neither|nor|nothing|nobody|without|cannot|unable|fail|fails|failed|"
     r"failure|lack|lacks|lacked|lacking|absent|absence|refuse|refused|refuses|except|excluding|"
     r"exclude|excluded|instead|rather than|unlike|only|prohibit|prohibited|forbid|forbidden|"
-    r"ban|banned|avoid|avoided|prevent|prevented|deny|denied|reject|rejected|non-?\w+)\b"
-    r"|n['’]t\b",
+    r"ban|banned|avoid|avoided|prevent|prevented|deny|denied|reject|rejected|unless|non-?\w+)\b"
+    r"|n['’]t\b"
+    # a privative participle or adjective: "unused", "unpaid", "untaken", "unavailable" (not
+    # "united", "unified", "understood")
+    r"|\bun(?!i|der)[a-z]{2,}(?:ed|en|able|ible)\b",
     re.IGNORECASE,
 )
 
@@ -1049,7 +1194,9 @@ def negation_problem(question: str, sentence: str) -> str | None:
 
     "What does *not* cause strain?" asks for the exception; a sentence that says what *does*
     cause strain, with no negation, exclusion or privative word in it ("not", "no", "without",
-    "fails", "except", "only", "non-", ...), answers the opposite question. Only the clause
+    "fails", "except", "unless", "only", "non-", "unused", "unpaid", ...), answers the
+    opposite question: "Can I take holiday I didn't use into next year?" is answered by "Up
+    to 5 unused days carry over". Only the clause
     that asks is read (:func:`asking_clause`): in "I don't want to keep emptying it, can it
     drain by itself?" the negation is the asker's situation, not the question's.
 
@@ -1372,6 +1519,16 @@ def numbered_problem(question: str, sentence: str, context: str = "") -> str | N
     return None
 
 
+#: A question asking for a span of time ("how long …", "how many minutes …"): *before* and
+#: *after* are then the two ends of the span asked about, not two sides of a contrast.
+_ASKS_DURATION = re.compile(
+    r"\bhow (?:long|soon)\b|\bhow much time\b"
+    r"|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b",
+    re.IGNORECASE,
+)
+_SPAN_ENDS = frozenset({"before", "after"})
+
+
 def contrast_problem(question: str, sentence: str, context: str = "") -> str | None:
     """Why a sentence stating the opposite of what the question asks cannot answer it, or
     ``None``.
@@ -1383,8 +1540,10 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
     has no form of it and states a word that excludes it, which the question does not name.
     An ordinal or a number word must stand before the same word in both ("the second seat" /
     "the first seat"); the word after "how" asks for a measure ("how long", "how high"), not
-    one side of it. Only questions are checked (:func:`is_question`): a claim contradicted
-    by a sentence is answered by that sentence.
+    one side of it. In a question asking for a span of time, *before* and *after* name its
+    two ends: "how long does it keep the tea hot *before* it turns off?" is answered by "it
+    switches off *after* 45 minutes". Only questions are checked (:func:`is_question`): a
+    claim contradicted by a sentence is answered by that sentence.
 
     The parts of a year are listed too (*Q1* … *Q4*, *H1* / *H2*); a year, or a number with
     its unit, that the sentence states instead of the one asked about is
@@ -1400,6 +1559,7 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
     if not is_question(question):
         return None
     lexicon = contrast_lexicon()
+    duration = _ASKS_DURATION.search(question) is not None
     q_words = _contrast_words(question)
     s_words = _contrast_words(sentence)
     s_set = set(s_words)
@@ -1407,6 +1567,8 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
     for i, t in enumerate(q_words):
         if (i and q_words[i - 1] == "how") or t in s_set or stem(t) in s_stems:
             continue
+        if t in _SPAN_ENDS and duration:
+            continue  # "how long … *before* it turns off" / "it switches off *after* 45 minutes"
         numbered = _NUMBERED_ORDINAL.match(t) is not None
         if numbered:
             excluded: frozenset[str] = frozenset(w for w in s_words if _NUMBERED_ORDINAL.match(w))
@@ -1710,6 +1872,110 @@ def name_forms() -> Mapping[str, frozenset[str]]:
 
 
 @functools.cache
+def places_within() -> tuple[Mapping[str, frozenset[str]], Mapping[str, frozenset[str]]]:
+    """Every listed place's ancestors and descendants (``chains/places.json``, written by
+    ``tools/build_places.py`` from GeoNames): ``"lyon"`` -> ``{"france", "europe", "eu", …}``
+    and ``"france"`` -> ``{"lyon", "paris", …}``; folded, lower case, transitive."""
+    from importlib import resources
+
+    data = json.loads(resources.files("chains").joinpath("places.json").read_text(encoding="utf-8"))
+    parents: dict[str, list[str]] = data["within"]
+    up: dict[str, frozenset[str]] = {}
+
+    def ancestors(place: str, seen: frozenset[str] = frozenset()) -> frozenset[str]:
+        if place not in up:
+            out: set[str] = set()
+            for parent in parents.get(place, ()):
+                if parent not in seen:
+                    out |= {parent} | ancestors(parent, seen | {place})
+            up[place] = frozenset(out)
+        return up[place]
+
+    down: dict[str, set[str]] = {}
+    for place in parents:
+        for a in ancestors(place):
+            down.setdefault(a, set()).add(place)
+    return MappingProxyType(up), MappingProxyType({k: frozenset(v) for k, v in down.items()})
+
+
+@functools.cache
+def _multiword_places() -> Mapping[str, tuple[tuple[str, ...], ...]]:
+    """Listed places of two or more words, by their first word, longest first."""
+    up, down = places_within()
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for place in set(up) | set(down):
+        words = tuple(place.split())
+        if len(words) > 1:
+            out.setdefault(words[0], []).append(words)
+    return MappingProxyType({k: tuple(sorted(v, key=len, reverse=True)) for k, v in out.items()})
+
+
+def _places_in(words: Sequence[str]) -> tuple[set[str], set[int]]:
+    """The listed places of many words in ``words`` (folded tokens), and their positions."""
+    places, used = set(), set()
+    multi = _multiword_places()
+    for i, w in enumerate(words):
+        for cand in multi.get(w, ()):
+            if tuple(words[i : i + len(cand)]) == cand:
+                places.add(" ".join(cand))
+                used.update(range(i, i + len(cand)))
+                break
+    return places, used
+
+
+@functools.lru_cache(maxsize=512)
+def named_places(text: str) -> frozenset[str]:
+    """The places ``text`` names, by their listed names: a place of many words ("South
+    Africa", whose "Africa" is then no continent), a capitalised word that is a place or one of
+    its :func:`name_forms` ("German" -> Germany). A city (a place containing none) must not
+    open a sentence: "Reading the manual …" names no town."""
+    words = [m.group(0) for m in _WORD.finditer(text) if not m.group(0)[0].isdigit()]
+    folded = [fold(w.lower()) for w in words]
+    places, used = _places_in(folded)
+    up, down = places_within()
+    forms = name_forms()
+    starts = [m.start() for m in _WORD.finditer(text) if not m.group(0)[0].isdigit()]
+    for i, (w, f) in enumerate(zip(words, folded, strict=True)):
+        if i in used or not w[:1].isupper():
+            continue
+        for name in {f} | forms.get(f, frozenset()):
+            if name in up or name in down:
+                if name not in down and _opens_sentence(text, starts[i]):
+                    continue  # a city opening a sentence may be a word ("Reading …")
+                places.add(name)
+    return frozenset(places)
+
+
+def place_covering(term: str, question: str, text: str) -> str | None:
+    """A place of ``text`` that names the place ``term`` of the question stands for, or
+    ``None``: one containing it (a rule "in Europe" answers a question about Germany; "the
+    UK" one about Wales) or within it (the Lyon distributor is the French one). The term is
+    read as the question's place of many words when it is one of its words ("Africa" of
+    "South Africa" is South Africa, which Kenya is not in); its :func:`name_forms` count
+    ("French" is France). Neighbours are never one another: Kenya is not South Africa,
+    Scotland is not England.
+
+    Args:
+        term: A focus term of the question (folded, lower case).
+        question: The question, for places of many words.
+        text: The sentence, its passage and header.
+    """
+    up, down = places_within()
+    q_words = [fold(m.group(0).lower()) for m in _WORD.finditer(question)]
+    q_places, _ = _places_in(q_words)
+    asked = {p for p in q_places if term in p.split()} or {term} | set(name_forms().get(term, ()))
+    asked = {a for a in asked if a in up or a in down}
+    if not asked:
+        return None
+    wider = set().union(*(up.get(a, ()) for a in asked))
+    narrower = set().union(*(down.get(a, ()) for a in asked))
+    for place in sorted(named_places(text)):
+        if place in wider or place in narrower:
+            return place
+    return None
+
+
+@functools.cache
 def term_forms(kind: Literal["statement", "alias"]) -> Mapping[str, tuple[tuple[str, ...], ...]]:
     """Other wordings of a one-word question term, each as its words in order, from the
     package's two word lists (the ones the question constraints read):
@@ -1748,7 +2014,9 @@ def term_forms(kind: Literal["statement", "alias"]) -> Mapping[str, tuple[tuple[
     return MappingProxyType({k: tuple(v) for k, v in out.items()})
 
 
-def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm]:
+def lexically_uncovered(
+    terms: Iterable[FocusTerm], text: str, question: str = ""
+) -> list[FocusTerm]:
     """Focus terms with no occurrence in ``text``, allowing inflections, typos, acronyms and
     the listed forms of a name.
 
@@ -1759,7 +2027,9 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     misspelling: "Netonian" / "Newtonian"), for a name (:attr:`FocusTerm.entity`) is another
     form of it (:func:`name_forms`: "Dutch" / "Netherlands") or a capitalised word of
     ``text`` derived from it or misspelling it (:func:`derived_name`: "Chinese" / "China";
-    :func:`misspelt_name`: "Hamaz" / "Hamza"), for a term written in capitals in the
+    :func:`misspelt_name`: "Hamaz" / "Hamza") or, given the ``question``, a place of ``text``
+    containing it or within it (:func:`place_covering`: "Europe" / "Germany", "Lyon" /
+    "French"), for a term written in capitals in the
     question (an acronym), spells the initials of capitalised words of ``text`` ("WSE" /
     "Warsaw Stock Exchange"), or has a listed wording there, as a phrase (:func:`term_forms`:
     for an acronym the statement line items, "COGS" / "cost of sales"; for a name the
@@ -1768,6 +2038,8 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
     Args:
         terms: From :func:`focus_terms`.
         text: The sentence, its passage and the passage's header, joined.
+        question: The question the terms are of (places of many words); empty: no place is
+            read as containing another.
     """
     toks = {fold(t) for t in tokenize(text)}
     stems = {stem(t) for t in toks}
@@ -1791,6 +2063,8 @@ def lexically_uncovered(terms: Iterable[FocusTerm], text: str) -> list[FocusTerm
                     fold(w) for m in _CAPITAL_WORD.finditer(text) for w in tokenize(m[0])
                 }
             if any(derived_name(t, u) or misspelt_name(t, u) for u in capitalised):
+                continue
+            if question and place_covering(t, question, text) is not None:
                 continue
         if ft.acronym and 2 <= len(t) <= 6:
             initials = acronyms_in(text) if initials is None else initials

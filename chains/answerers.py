@@ -330,16 +330,19 @@ class ExtractiveAnswerer:
         """Numbers of two or more digits the question asks about that no passage mentions.
 
         A passage "mentions" a number in its text, its embedded header (title and section),
-        its document name or its page number.
+        its document name or its page number, or states a range that holds it ("I'm 70, do I
+        pay?" / "members over 65 pay no fines": :func:`chains.answer_checks.within_stated_bound`).
         """
         asked = numbers_in(question, min_digits=2)
         if not asked:
             return []
         present: set[str] = set()
-        for p in passages:
-            present |= numbers_in(f"{p.candidate.document.page_content} {p.candidate.content}")
+        texts = [f"{p.candidate.document.page_content} {p.candidate.content}" for p in passages]
+        for p, text in zip(passages, texts, strict=True):
+            present |= numbers_in(text)
             present |= numbers_in(_where(p))
-        return sorted(asked - present)
+        missing = asked - present
+        return sorted(n for n in missing if checks.within_stated_bound(n, question, texts) is None)
 
     # -- focus terms --------------------------------------------------------------------
 
@@ -364,8 +367,13 @@ class ExtractiveAnswerer:
         terms: list[checks.FocusTerm],
         sentence: _Sentence,
         cache: dict[tuple[int, str], list[str]],
+        question: str = "",
     ) -> str | None:
         """Why the sentence's passage misses an essential focus term, or ``None``.
+
+        A place the question names is also named by a place containing it or within it
+        (:func:`chains.answer_checks.place_covering`: a rule for Europe answers a question
+        about Germany).
 
         A table row is a record of its own: its context is the row as stated with its
         table's title and column names (and the passage's document, section and page), not
@@ -384,7 +392,7 @@ class ExtractiveAnswerer:
                 context = (
                     f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
                 )
-            missing = checks.lexically_uncovered(terms, context)
+            missing = checks.lexically_uncovered(terms, context, question)
             # names only (no share of the weight makes a common word essential) unless the
             # whole focus check is on
             share = self.focus_share if self.focus_check else math.inf
@@ -534,7 +542,7 @@ class ExtractiveAnswerer:
             if reason:
                 return "contrast_check", reason
         if (self.focus_check or self._names_apply(question)) and terms:
-            reason = self._focus_reason(terms, sentence, cache)
+            reason = self._focus_reason(terms, sentence, cache, question)
             if reason:
                 return ("focus_check" if self.focus_check else "focus_names_check"), reason
         if self.focus_coverage > 0 and terms:

