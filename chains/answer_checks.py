@@ -1946,10 +1946,15 @@ def named_places(text: str) -> frozenset[str]:
     return frozenset(places)
 
 
-def place_covering(term: str, question: str, text: str) -> str | None:
+def place_covering(
+    term: str, question: str, text: str, wider_text: str | None = None
+) -> str | None:
     """A place of ``text`` that names the place ``term`` of the question stands for, or
-    ``None``: one containing it (a rule "in Europe" answers a question about Germany; "the
-    UK" one about Wales) or within it (the Lyon distributor is the French one). The term is
+    ``None``: one within it (the Lyon distributor is the French one) or, named in
+    ``wider_text``, one containing it (a rule "in Europe" answers a question about Germany;
+    "the UK" one about Wales). A region is read in the quoted sentence and its header only,
+    not anywhere in its passage: a passage on Warsaw that mentions Europe somewhere is not
+    about Berlin. The term is
     read as the question's place of many words when it is one of its words ("Africa" of
     "South Africa" is South Africa, which Kenya is not in); its :func:`name_forms` count
     ("French" is France). Neighbours are never one another: Kenya is not South Africa,
@@ -1959,6 +1964,8 @@ def place_covering(term: str, question: str, text: str) -> str | None:
         term: A focus term of the question (folded, lower case).
         question: The question, for places of many words.
         text: The sentence, its passage and header.
+        wider_text: Where a containing region counts: the sentence and its header (default
+            ``text``).
     """
     up, down = places_within()
     q_words = [fold(m.group(0).lower()) for m in _WORD.finditer(question)]
@@ -1970,7 +1977,10 @@ def place_covering(term: str, question: str, text: str) -> str | None:
     wider = set().union(*(up.get(a, ()) for a in asked))
     narrower = set().union(*(down.get(a, ()) for a in asked))
     for place in sorted(named_places(text)):
-        if place in wider or place in narrower:
+        if place in narrower:
+            return place
+    for place in sorted(named_places(text if wider_text is None else wider_text)):
+        if place in wider:
             return place
     return None
 
@@ -2015,7 +2025,7 @@ def term_forms(kind: Literal["statement", "alias"]) -> Mapping[str, tuple[tuple[
 
 
 def lexically_uncovered(
-    terms: Iterable[FocusTerm], text: str, question: str = ""
+    terms: Iterable[FocusTerm], text: str, question: str = "", sentence: str | None = None
 ) -> list[FocusTerm]:
     """Focus terms with no occurrence in ``text``, allowing inflections, typos, acronyms and
     the listed forms of a name.
@@ -2028,8 +2038,8 @@ def lexically_uncovered(
     form of it (:func:`name_forms`: "Dutch" / "Netherlands") or a capitalised word of
     ``text`` derived from it or misspelling it (:func:`derived_name`: "Chinese" / "China";
     :func:`misspelt_name`: "Hamaz" / "Hamza") or, given the ``question``, a place of ``text``
-    containing it or within it (:func:`place_covering`: "Europe" / "Germany", "Lyon" /
-    "French"), for a term written in capitals in the
+    within it or one of ``sentence`` containing it (:func:`place_covering`: "Lyon" / "French",
+    "Europe" / "Germany"), for a term written in capitals in the
     question (an acronym), spells the initials of capitalised words of ``text`` ("WSE" /
     "Warsaw Stock Exchange"), or has a listed wording there, as a phrase (:func:`term_forms`:
     for an acronym the statement line items, "COGS" / "cost of sales"; for a name the
@@ -2040,6 +2050,8 @@ def lexically_uncovered(
         text: The sentence, its passage and the passage's header, joined.
         question: The question the terms are of (places of many words); empty: no place is
             read as containing another.
+        sentence: The quoted sentence with its header, where a region containing a place of
+            the question counts (default ``text``).
     """
     toks = {fold(t) for t in tokenize(text)}
     stems = {stem(t) for t in toks}
@@ -2064,7 +2076,7 @@ def lexically_uncovered(
                 }
             if any(derived_name(t, u) or misspelt_name(t, u) for u in capitalised):
                 continue
-            if question and place_covering(t, question, text) is not None:
+            if question and place_covering(t, question, text, sentence) is not None:
                 continue
         if ft.acronym and 2 <= len(t) <= 6:
             initials = acronyms_in(text) if initials is None else initials

@@ -371,9 +371,10 @@ class ExtractiveAnswerer:
     ) -> str | None:
         """Why the sentence's passage misses an essential focus term, or ``None``.
 
-        A place the question names is also named by a place containing it or within it
-        (:func:`chains.answer_checks.place_covering`: a rule for Europe answers a question
-        about Germany).
+        A place the question names is also named by a place within it in the passage, or by
+        a region containing it in the quoted sentence or its header
+        (:func:`chains.answer_checks.place_covering`: "our Lyon distributor" is the French
+        one; a rule for Europe answers a question about Germany).
 
         A table row is a record of its own: its context is the row as stated with its
         table's title and column names (and the passage's document, section and page), not
@@ -382,7 +383,7 @@ class ExtractiveAnswerer:
         passage.
         """
         n = sentence.passage.number
-        key = (n, sentence.text if sentence.stated else "")
+        key = (n, sentence.text)  # a region counts in the sentence, not its whole passage
         if key not in cache:
             cand = sentence.passage.candidate
             if sentence.stated:
@@ -392,7 +393,8 @@ class ExtractiveAnswerer:
                 context = (
                     f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
                 )
-            missing = checks.lexically_uncovered(terms, context, question)
+            said = f"{sentence.scored or sentence.text}\n{_header(sentence.passage)}"
+            missing = checks.lexically_uncovered(terms, context, question, said)
             # names only (no share of the weight makes a common word essential) unless the
             # whole focus check is on
             share = self.focus_share if self.focus_check else math.inf

@@ -263,7 +263,7 @@ class RAGConfig:
     number_check: bool = knob(
         "number_check" in DEFAULT_RULES,
         "extractive answerer: refuse when a number of 2+ digits the question asks about is in "
-        "no supplied passage",
+        "no supplied passage, nor within a range one states (`I'm 70` / `over 65`)",
         "bool",
         client="opt-in",
     )
@@ -312,8 +312,9 @@ class RAGConfig:
         "name or acronym the question asks about is not in the quoted sentence's passage or "
         "header (a table row: the row with its column names), allowing a misspelling, an "
         "inflection, the initials, a derived form (`Chinese` / `China`) and the forms listed "
-        "in `chains/name_forms.json` (`Dutch` / `Netherlands`); never an embedding neighbour "
-        "(`Kenya` / `Africa`)",
+        "in `chains/name_forms.json` (`Dutch` / `Netherlands`), and a place containing it or "
+        "within it (`chains/places.json`: `Europe` / `Germany`, `Lyon` / `French`); never an "
+        "embedding neighbour (`Kenya` / `Africa`) nor a neighbouring place (`South Africa`)",
         "bool",
         client="opt-in",
     )

@@ -455,6 +455,10 @@ def test_negation_catches_an_affirmative_answer_to_a_negated_question(question, 
         ("Which members do not vote?", "All members vote except junior members."),
         ("What is the fault code?", "E-217 means low insulation."),  # not negated: no check
         ("Who cannot withdraw shares?", "Only members of five years may withdraw."),
+        # a privative participle or adjective, or "unless", is a negation
+        ("Can I take holiday I didn't use into next year?", "Up to 5 unused days carry over."),
+        ("What isn't refunded?", "Unopened items are refunded in full."),
+        ("Which costs aren't covered?", "Travel is covered unless it was booked privately."),
     ],
 )
 def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sentence):
@@ -488,6 +492,19 @@ def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sent
 )
 def test_the_asking_clause_leaves_out_the_askers_situation(question, ask):
     assert checks.asking_clause(question) == ask
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The United Kingdom office opens at nine.",  # un- of "united" is no privative
+        "The unified policy covers travel.",
+        "Staff understand the policy.",
+        "Each unit is tested.",
+    ],
+)
+def test_a_word_merely_starting_with_un_is_no_negation(sentence):
+    assert checks.negation_problem("What isn't covered?", sentence) is not None
 
 
 def test_a_negation_in_the_askers_situation_is_no_negated_question():
@@ -605,6 +622,67 @@ def test_contrast_catches_a_sentence_stating_the_opposite(question, sentence, as
 )
 def test_contrast_accepts_a_sentence_without_an_opposite(question, sentence):
     assert checks.contrast_problem(question, sentence) is None
+
+
+def test_before_and_after_end_the_span_a_how_long_question_asks_for():
+    question = "how long does the brewer keep the tea hot before it turns off"
+    assert checks.contrast_problem(question, "The hotplate switches off after 45 minutes.") is None
+    assert (
+        checks.contrast_problem(
+            "How many minutes after opening does the café get busy?", "It is busy before noon."
+        )
+        is None
+    )
+    # not asking for a span: before / after stay a contrast
+    reason = checks.contrast_problem("What happened before the war?", "After the war, it grew.")
+    assert reason is not None and "'before'" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high", "kind"),
+    [
+        ("Children and members over 65 pay no fines.", 65, None, ""),
+        ("Delivery is free on orders of £150 or more.", 150, None, "money"),
+        ("Loans last up to 30 days.", None, 30, ""),
+        ("Children aged 5–11 go free.", 5, 11, ""),
+        ("Groups of between 10 and 20 people", 10, 20, ""),
+        ("Rooms cost from £50 to £100.", 50, 100, "money"),
+        ("Rooms cost £50–100.", 50, 100, "money"),
+        ("Discounts of 10-20% apply.", 10, 20, "percent"),
+        ("Open to 18+ only.", 18, None, ""),
+        ("Staff aged 65 and over", 65, None, ""),
+        ("Parcels under 2 kg", None, 2, ""),
+    ],
+)
+def test_stated_bounds_read_a_range_with_its_kind(text, low, high, kind):
+    (bound,) = checks.stated_bounds(text)
+    assert (bound.low, bound.high, bound.kind) == (low, high, kind)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "our best year since 2014",  # years are left to the year rules
+        "in 2020-21",
+        "chapters 5 and 6",  # two numbers, no range
+        "we opened 12 and closed 30 stores",
+        "Rooms cost £100 to £50.",  # a range runs upwards
+    ],
+)
+def test_stated_bounds_leave_out_years_lists_and_backward_ranges(text):
+    assert checks.stated_bounds(text) == []
+
+
+def test_a_number_within_a_stated_range_is_mentioned():
+    fines = ["Children and members over 65 pay no fines."]
+    assert checks.within_stated_bound("70", "I'm 70, do I pay if my book is late?", fines)
+    assert not checks.within_stated_bound("60", "I'm 60, do I pay if my book is late?", fines)
+    # the kinds must agree: £200 is no count of stores, 20% no count of people
+    stores = ["We have over 150 stores."]
+    assert not checks.within_stated_bound("200", "I spent £200, is delivery free?", stores)
+    delivery = ["Delivery is free on orders over £150."]
+    assert checks.within_stated_bound("200", "I spent £200, is delivery free?", delivery)
+    assert not checks.within_stated_bound("2022", "What was revenue in 2022?", ["since 2014"])
 
 
 def test_contrast_lexicon_lists_single_words_and_their_forms():
@@ -952,6 +1030,70 @@ def test_a_name_is_covered_by_its_listed_forms_only():
     assert "africa" not in forms["kenya"]  # a neighbouring name is another name
     kenya = [t for t in checks.focus_terms("Who is our supplier in Kenya?") if t.entity]
     assert checks.lexically_uncovered(kenya, "Cape Rooibos Growers, South Africa") == kenya
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "place"),
+    [
+        # a place containing the one asked about: a rule for the region answers it
+        (
+            "What's the most I can claim for an evening meal on a trip to Germany?",
+            "Evening meals: up to €35 a day elsewhere in Europe.",
+            "europe",
+        ),
+        ("Which carrier delivers to Wales?", "Deliveries within the UK go by DPD.", "britain"),
+        # a place within it: the Lyon distributor is the French one
+        (
+            "When should the deal with the French distributor be signed?",
+            "The contract with our Lyon distributor is to be signed by 15 November.",
+            "lyon",
+        ),
+        ("Who runs our office in Scotland?", "Our office in Glasgow is run by Ann Roy.", "glasgow"),
+        ("Which European suppliers do we use?", "We buy from Darboven in Germany.", "germany"),
+    ],
+)
+def test_a_place_containing_or_within_the_one_asked_about_names_it(question, sentence, place):
+    names = [t for t in checks.focus_terms(question) if t.entity]
+    assert names and checks.lexically_uncovered(names, sentence) == names  # without the question
+    assert checks.lexically_uncovered(names, sentence, question) == []
+    assert checks.place_covering(names[0].term, question, sentence) == place
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # neighbours are never one another
+        ("Who is our tea supplier in Kenya?", "Cape Rooibos Growers, South Africa"),
+        ("Who delivers to Scotland?", "Deliveries to England go on Monday."),
+        # "South Africa" is a place of two words: Kenya is in Africa, not in South Africa
+        ("Who is our supplier in South Africa?", "Our supplier is in Kenya."),
+        # a city's name opening a sentence may be a word
+        ("Who is our supplier in England?", "Reading the contract, nobody is named."),
+    ],
+)
+def test_a_neighbouring_place_does_not_name_the_one_asked_about(question, sentence):
+    names = [t for t in checks.focus_terms(question) if t.entity]
+    assert names
+    assert checks.lexically_uncovered(names, sentence, question)
+
+
+def test_a_region_counts_in_the_quoted_sentence_not_anywhere_in_its_passage():
+    question = "What is the city centre of Berlin called?"
+    (berlin,) = [t for t in checks.focus_terms(question) if t.entity]
+    passage = "Warsaw is the capital of Poland. Its centre is Srodmiescie. It is in Europe."
+    sentence = "Its centre is Srodmiescie."
+    assert checks.lexically_uncovered([berlin], passage, question, sentence) == [berlin]
+    assert checks.lexically_uncovered([berlin], passage, question) == []  # sentence: the text
+    rule = "Meals elsewhere in Europe: up to €35."
+    assert checks.place_covering("germany", "A meal in Germany?", f"x {rule}", rule) == "europe"
+
+
+def test_places_are_listed_with_their_ancestors_and_descendants():
+    up, down = checks.places_within()
+    assert {"france", "europe"} <= up["lyon"] and "england" in up["manchester"]
+    assert "lyon" in down["france"] and "wales" in down["britain"] and "kenya" in down["africa"]
+    assert "south africa" not in up["kenya"]
+    assert checks.named_places("The South Africa team") == {"south africa"}  # not Africa
 
 
 def test_a_hyphenated_pair_is_matched_however_it_is_written():

@@ -86,6 +86,9 @@ def test_numbers_may_be_spread_over_passages_or_in_their_headers():
     assert ask("What does page 12 say about revenue?", passages) == []
     assert ask("What was revenue in 2023 and 2024?", passages) == ["2023"]
     assert ask("Which of the top 3 costs grew?", passages) == []  # one digit: not asked
+    fines = [passage(1, "Children and members over 65 pay no fines.")]
+    assert ask("I'm 70, do I pay if my book is late?", fines) == []  # within the range
+    assert ask("I'm 50, do I pay if my book is late?", fines) == ["50"]
 
 
 def test_check_can_be_turned_off():
@@ -463,6 +466,13 @@ def test_a_name_has_no_paraphrase_but_a_common_word_does():
     # a listed form of the name is the name
     ps = [passage(1, "Our tea supplier in China is Fujian Cloud Tea.")]
     assert quoted(answerer.generate("Who is our Chinese tea supplier?", ps, []), ps)
+    # a place within the one asked about names it; a neighbour does not
+    ps = [passage(1, "Our tea supplier in Mombasa is Coast Leaf.")]
+    assert quoted(answerer.generate("Who is our tea supplier in Kenya?", ps, []), ps)
+    ps = [passage(1, "Our tea supplier in Durban is Coast Leaf.")]
+    assert says_insufficient(
+        parse_output(answerer.generate("Who is our tea supplier in Kenya?", ps, []))
+    )
 
 
 def test_a_table_row_is_checked_by_itself_not_by_its_neighbours():
