@@ -1099,9 +1099,18 @@ def stated_bounds(text: str) -> list[NumberBound]:
 
 def asked_amounts(question: str) -> dict[str, tuple[float, str]]:
     """Each number of ``question`` (in :func:`chains.answerers.numbers_in`'s canonical form)
-    with its value and kind (``"money"``, ``"percent"``, ``""``); four-digit years left out."""
+    with its value and kind (``"money"``, ``"percent"``, ``""``); four-digit years and the
+    question's own bounds ("*over 300* police", "*between 10 and 20*") left out: a range in the
+    question is not a value a passage's range can hold."""
     out: dict[str, tuple[float, str]] = {}
+    bounds = [
+        m.span()
+        for pattern in (_LOWER_BEFORE, _UPPER_BEFORE, _BOUND_AFTER_NUMBER, _BETWEEN)
+        for m in pattern.finditer(question)
+    ]
     for m in re.finditer(r"(?<![\w.,])" + _AMOUNT + r"(?![\w]|[.,]\d)", question):
+        if any(a <= m.start(2) < b for a, b in bounds):
+            continue
         kind = _kind(m.group(1), m.group(3))
         if not kind and _NO_BOUND_YEAR.fullmatch(m.group(2)):
             continue
@@ -1148,7 +1157,7 @@ _NEGATION_S = re.compile(
     r"\b(not|no|never|none|neither|nor|nothing|nobody|without|cannot|unable|fail|fails|failed|"
     r"failure|lack|lacks|lacked|lacking|absent|absence|refuse|refused|refuses|except|excluding|"
     r"exclude|excluded|instead|rather than|unlike|only|prohibit|prohibited|forbid|forbidden|"
-    r"ban|banned|avoid|avoided|prevent|prevented|deny|denied|reject|rejected|unless|non-?\w+)\b"
+    r"ban|banned|avoid|avoided|prevent|prevented|deny|denied|reject|rejected|non-?\w+)\b"
     r"|n['’]t\b"
     # a privative participle or adjective: "unused", "unpaid", "untaken", "unavailable" (not
     # "united", "unified", "understood")
@@ -1194,7 +1203,7 @@ def negation_problem(question: str, sentence: str) -> str | None:
 
     "What does *not* cause strain?" asks for the exception; a sentence that says what *does*
     cause strain, with no negation, exclusion or privative word in it ("not", "no", "without",
-    "fails", "except", "unless", "only", "non-", "unused", "unpaid", ...), answers the
+    "fails", "except", "only", "non-", "unused", "unpaid", ...), answers the
     opposite question: "Can I take holiday I didn't use into next year?" is answered by "Up
     to 5 unused days carry over". Only the clause
     that asks is read (:func:`asking_clause`): in "I don't want to keep emptying it, can it
@@ -1924,11 +1933,11 @@ def _places_in(words: Sequence[str]) -> tuple[set[str], set[int]]:
 
 
 @functools.lru_cache(maxsize=512)
-def named_places(text: str) -> frozenset[str]:
+def named_places(text: str, openers: bool = False) -> frozenset[str]:
     """The places ``text`` names, by their listed names: a place of many words ("South
     Africa", whose "Africa" is then no continent), a capitalised word that is a place or one of
     its :func:`name_forms` ("German" -> Germany). A city (a place containing none) must not
-    open a sentence: "Reading the manual …" names no town."""
+    open a sentence ("Reading the manual …" names no town) unless ``openers``."""
     words = [m.group(0) for m in _WORD.finditer(text) if not m.group(0)[0].isdigit()]
     folded = [fold(w.lower()) for w in words]
     places, used = _places_in(folded)
@@ -1940,7 +1949,7 @@ def named_places(text: str) -> frozenset[str]:
             continue
         for name in {f} | forms.get(f, frozenset()):
             if name in up or name in down:
-                if name not in down and _opens_sentence(text, starts[i]):
+                if not openers and name not in down and _opens_sentence(text, starts[i]):
                     continue  # a city opening a sentence may be a word ("Reading …")
                 places.add(name)
     return frozenset(places)
@@ -1953,8 +1962,10 @@ def place_covering(
     ``None``: one within it (the Lyon distributor is the French one) or, named in
     ``wider_text``, one containing it (a rule "in Europe" answers a question about Germany;
     "the UK" one about Wales). A region is read in the quoted sentence and its header only,
-    not anywhere in its passage: a passage on Warsaw that mentions Europe somewhere is not
-    about Berlin. The term is
+    and not when ``text`` names another place of that region: a page on Warsaw calling it
+    "one of the most liveable cities in Central Europe" is not about Berlin, and "£30 in the
+    UK, €35 elsewhere in Europe" is left unread for Germany (the UK is another place of
+    Europe). The term is
     read as the question's place of many words when it is one of its words ("Africa" of
     "South Africa" is South Africa, which Kenya is not in); its :func:`name_forms` count
     ("French" is France). Neighbours are never one another: Kenya is not South Africa,
@@ -1976,11 +1987,16 @@ def place_covering(
         return None
     wider = set().union(*(up.get(a, ()) for a in asked))
     narrower = set().union(*(down.get(a, ()) for a in asked))
-    for place in sorted(named_places(text)):
+    named = named_places(text)
+    for place in sorted(named):
         if place in narrower:
             return place
+    line = asked | wider | narrower  # the asked place, what contains it, what it contains
+    others = named_places(text, openers=True) - line
     for place in sorted(named_places(text if wider_text is None else wider_text)):
-        if place in wider:
+        # a region names it unless the passage is about another place of that region ("one
+        # of the most liveable cities in Europe" on a page about Warsaw is not about Berlin)
+        if place in wider and not others & down.get(place, frozenset()):
             return place
     return None
 
