@@ -1921,7 +1921,8 @@ def _multiword_places() -> Mapping[str, tuple[tuple[str, ...], ...]]:
 
 def _places_in(words: Sequence[str]) -> tuple[set[str], set[int]]:
     """The listed places of many words in ``words`` (folded tokens), and their positions."""
-    places, used = set(), set()
+    places: set[str] = set()
+    used: set[int] = set()
     multi = _multiword_places()
     for i, w in enumerate(words):
         for cand in multi.get(w, ()):
