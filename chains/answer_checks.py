@@ -999,127 +999,196 @@ def counted_problem(words: Sequence[str], instead: str | None = None) -> str:
 # numbers within a stated bound
 # ------------------------------------------------------------------------------------------
 
-_AMOUNT = r"([£$€]\s?)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s?%|\s?per\s?cent\b)?"
+#: An amount: an optional currency sign, a number, an optional scale and an optional per cent
+#: sign ("£1.5m", "65", "10%", "$2 billion"); one group, parsed by :func:`_amount`.
+_AMOUNT = (
+    r"((?:[£$€]\s?)?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s?(?:bn|m|k|million|billion|thousand)\b)?(?:\s?%|\s?per\s?cent\b)?)"
+)
+#: Not part of a longer code, date, phone number or version: "020-7946-0018",
+#: "01-15-2024", "3.10-3.12", "X-150-300".
+_FREE_BEFORE = r"(?<![\w.,/–—-])"
+_FREE_AFTER = r"(?![\w/]|[-–—.,]\d)"
 #: A number with a lower bound before it: "over 65", "more than £150", "at least 10".
 _LOWER_BEFORE = re.compile(
     r"\b(?:over|above|more than|greater than|older than|exceeding|beyond|at least|"
-    r"a minimum of|minimum(?: of)?|upwards of|no less than|not less than)\s+" + _AMOUNT,
+    r"a minimum of|minimum(?: of)?|upwards of|no less than|not less than)\s+"
+    + _AMOUNT
+    + _FREE_AFTER,
     re.IGNORECASE,
 )
 #: A number with an upper bound before it: "under 18", "up to 30", "less than 5%".
 _UPPER_BEFORE = re.compile(
     r"\b(?:under|below|less than|fewer than|younger than|up to|at most|a maximum of|"
-    r"maximum(?: of)?|no more than|not more than)\s+" + _AMOUNT,
+    r"maximum(?: of)?|no more than|not more than)\s+" + _AMOUNT + _FREE_AFTER,
     re.IGNORECASE,
 )
 #: A number with its bound after it: "65 and over", "18 or under", "10+".
 _BOUND_AFTER_NUMBER = re.compile(
-    r"(?<![\w.,])" + _AMOUNT + r"(?:\s?(\+)|\s+(?:or|and)\s+(over|above|more|older|upwards|"
-    r"under|below|less|fewer|younger))",
+    _FREE_BEFORE
+    + _AMOUNT
+    + r"(?:\s?(\+)|\s+(?:or|and)\s+(over|above|more|older|upwards|under|below|less|fewer|"
+    r"younger)\b)",
     re.IGNORECASE,
 )
 #: Two numbers of a range: "between 10 and 20", "aged 16–18", "from £50 to £100".
 _BETWEEN = re.compile(
     r"(?:\bbetween\s+"
     + _AMOUNT
-    + r"\s+and\s+|(?<![\w.,])"
+    + r"\s+and\s+|"
+    + _FREE_BEFORE
     + _AMOUNT
-    + r"\s?(?:[–—-]|to)\s?)"
-    + _AMOUNT,
+    + r"\s?(?:[–—-]|to\b)\s?)"
+    + _AMOUNT
+    + _FREE_AFTER,
     re.IGNORECASE,
 )
 _NO_BOUND_YEAR = re.compile(r"1[5-9]\d{2}|20\d{2}")
+_SCALES = MappingProxyType(
+    {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
+)
+_BOUND_UNIT_WORDS = """
+    second seconds minute minutes hour hours day days week weeks month months year years
+    mm cm m km metre metres meter meters mile miles ft foot feet inch inches yard yards
+    g kg gram grams kilogram kilograms lb lbs pound pounds oz ounce ounces tonne tonnes ton tons
+    ml l litre litres liter liters gallon gallons pint pints kw kwh mph kph
+"""
+
+
+@functools.cache
+def _bound_units() -> frozenset[str]:
+    """Units a number's bound and the question's number must share when the question names
+    one ("a 70 kg parcel" is not held by "members over 65"), as :func:`_unit_key` gives them."""
+    return frozenset(_bound_unit_key(u) for u in _wordlist(_BOUND_UNIT_WORDS))
+
+
+def _bound_unit_key(word: str) -> str:
+    """A unit as bounds compare it: :func:`_unit_key` without a plural ``s`` ("days" / "day")."""
+    key = _unit_key(word)
+    return key[:-1] if len(key) > 2 and key.endswith("s") else key
 
 
 @dataclass(frozen=True)
 class NumberBound:
     """A range a text states for a number: ``low`` to ``high`` (either open: ``None``), of a
-    kind (``"money"``, ``"percent"`` or ``""`` for a plain number), and the words stating it."""
+    kind (``"money"``, ``"percent"`` or ``""`` for a plain number), with the unit after it
+    (``""``: none of :func:`_bound_units`), and the words stating it."""
 
     low: float | None
     high: float | None
     kind: str
     text: str
+    unit: str = ""
 
-    def holds(self, value: float, kind: str) -> bool:
-        """Whether ``value`` of ``kind`` lies in this range (its ends included)."""
-        if kind != self.kind:
+    def holds(self, value: float, kind: str, unit: str = "") -> bool:
+        """Whether ``value`` of ``kind`` lies in this range (its ends included); a value with
+        a unit needs the range's unit."""
+        if kind != self.kind or (unit and unit != self.unit):
             return False
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
 
 
-def _kind(sign: str | None, percent: str | None) -> str:
-    return "money" if sign else "percent" if percent else ""
+def _amount(written: str) -> tuple[float, str] | None:
+    """The value and kind of an amount as :data:`_AMOUNT` matches it ("£1.5m" ->
+    ``(1500000.0, "money")``); ``None`` for a year ("2014": left to the year rules)."""
+    m = re.fullmatch(
+        r"([£$€]\s?)?([\d,]+(?:\.\d+)?)\s?(bn|m|k|million|billion|thousand)?\s?(%|per\s?cent)?",
+        written.strip(),
+        re.IGNORECASE,
+    )
+    if m is None:
+        return None
+    kind = "money" if m.group(1) else "percent" if m.group(4) else ""
+    if not kind and not m.group(3) and _NO_BOUND_YEAR.fullmatch(m.group(2)):
+        return None
+    number = _number(m.group(2))
+    if math.isnan(number):
+        return None
+    scale = (m.group(3) or "").lower()
+    if len(scale) <= 2 and kind != "money":
+        scale = ""  # "5m" of a plain number may be metres
+    return number * _SCALES.get(scale, 1.0), kind
+
+
+def _unit_after(text: str, end: int) -> str:
+    """The unit word right after ``text[:end]`` ("30 *days*"), or ``""``."""
+    m = re.match(r"\s?-?\s?([A-Za-z]+)", text[end : end + 24])
+    key = _bound_unit_key(m.group(1)) if m else ""
+    return key if key in _bound_units() else ""
 
 
 def stated_bounds(text: str) -> list[NumberBound]:
     """The ranges ``text`` states for a number: "members *over 65*", "orders *of £150 or
-    more*", "*up to* 30 days", "children *aged 5–11*", "*between* 10 *and* 20 people".
+    more*", "*up to* 30 days", "children *aged 5–11*", "*between* 10 *and* 20 people",
+    "*over £1.5m*".
 
     Years are no bound here (a passage's "since 2014" does not make 2022 mentioned); a range
-    must run upwards and its two ends be of one kind ("£50 to £100", "10–20%").
+    must run upwards and its two ends be of one kind ("£50 to £100", "10–20%"); numbers
+    glued to other numbers are codes, dates or phone numbers, not ranges ("020-7946-0018",
+    "01-15-2024", "ISBN 978-3-16-148410-0").
     """
     out: list[NumberBound] = []
-
-    def value(sign: str | None, digits: str, percent: str | None) -> tuple[float, str] | None:
-        kind = _kind(sign, percent)
-        if not kind and _NO_BOUND_YEAR.fullmatch(digits):
-            return None
-        number = _number(digits)
-        return None if math.isnan(number) else (number, kind)
-
     for pattern, low in ((_LOWER_BEFORE, True), (_UPPER_BEFORE, False)):
         for m in pattern.finditer(text):
-            got = value(m.group(1), m.group(2), m.group(3))
+            got = _amount(m.group(1))
             if got is not None:
                 n, kind = got
-                out.append(NumberBound(n if low else None, None if low else n, kind, m.group(0)))
+                unit = _unit_after(text, m.end())
+                out.append(
+                    NumberBound(n if low else None, None if low else n, kind, m.group(0), unit)
+                )
     for m in _BOUND_AFTER_NUMBER.finditer(text):
-        got = value(m.group(1), m.group(2), m.group(3))
+        got = _amount(m.group(1))
         if got is not None:
             n, kind = got
-            up = m.group(4) == "+" or (m.group(5) or "").lower() in (
+            up = m.group(2) == "+" or (m.group(3) or "").lower() in (
                 "over",
                 "above",
                 "more",
                 "older",
                 "upwards",
             )
-            out.append(NumberBound(n if up else None, None if up else n, kind, m.group(0)))
+            unit = _unit_after(text, m.end(1))
+            out.append(NumberBound(n if up else None, None if up else n, kind, m.group(0), unit))
     for m in _BETWEEN.finditer(text):
-        g = m.groups()
-        first = g[0:3] if g[1] is not None else g[3:6]  # "between A and" or "A to"
-        sign, digits, percent = first
-        a = value(sign or g[6], digits, percent or g[8])  # "10–20%": both per cents
-        b = value(g[6] or sign, g[7], g[8] or percent)  # "£50–100": both money
+        first = m.group(1) if m.group(1) is not None else m.group(2)
+        last = m.group(3)
+        sign = re.match(r"[£$€]", first) or re.match(r"[£$€]", last)
+        percent = "%" in last or "cent" in last.lower()
+        # "£50–100": both money; "10–20%": both per cents
+        a = _amount(
+            f"{sign.group(0) if sign and not re.match(r'[£$€]', first) else ''}{first}"
+            + ("%" if percent and "%" not in first and "cent" not in first else "")
+        )
+        b = _amount(f"{sign.group(0) if sign and not re.match(r'[£$€]', last) else ''}{last}")
         if a is not None and b is not None and a[1] == b[1] and a[0] < b[0]:
-            out.append(NumberBound(a[0], b[0], a[1], m.group(0)))
+            out.append(NumberBound(a[0], b[0], a[1], m.group(0), _unit_after(text, m.end())))
     return out
 
 
-def asked_amounts(question: str) -> dict[str, tuple[float, str]]:
+def asked_amounts(question: str) -> dict[str, tuple[float, str, str]]:
     """Each number of ``question`` (in :func:`chains.answerers.numbers_in`'s canonical form)
-    with its value and kind (``"money"``, ``"percent"``, ``""``); four-digit years and the
-    question's own bounds ("*over 300* police", "*between 10 and 20*") left out: a range in the
-    question is not a value a passage's range can hold."""
-    out: dict[str, tuple[float, str]] = {}
+    with its value, kind (``"money"``, ``"percent"``, ``""``) and unit (``""``: none of
+    :func:`_bound_units`); four-digit years and the question's own bounds ("*over 300*
+    police", "*between 10 and 20*") left out: a range in the question is not a value a
+    passage's range can hold."""
+    out: dict[str, tuple[float, str, str]] = {}
     bounds = [
         m.span()
         for pattern in (_LOWER_BEFORE, _UPPER_BEFORE, _BOUND_AFTER_NUMBER, _BETWEEN)
         for m in pattern.finditer(question)
     ]
-    for m in re.finditer(r"(?<![\w.,])" + _AMOUNT + r"(?![\w]|[.,]\d)", question):
-        if any(a <= m.start(2) < b for a, b in bounds):
+    for m in re.finditer(_FREE_BEFORE + _AMOUNT + _FREE_AFTER, question):
+        if any(a <= m.start(1) < b for a, b in bounds):
             continue
-        kind = _kind(m.group(1), m.group(3))
-        if not kind and _NO_BOUND_YEAR.fullmatch(m.group(2)):
+        got = _amount(m.group(1))
+        digits = re.search(r"[\d,]+(?:\.\d+)?", m.group(1))
+        if got is None or digits is None:
             continue
-        number = _number(m.group(2))
-        if not math.isnan(number):
-            whole, _, frac = m.group(2).replace(",", "").partition(".")
-            frac = frac.rstrip("0")
-            key = (whole.lstrip("0") or "0") + (f".{frac}" if frac else "")
-            out[key] = (number, kind)
+        whole, _, frac = digits.group(0).replace(",", "").partition(".")
+        frac = frac.rstrip("0")
+        key = (whole.lstrip("0") or "0") + (f".{frac}" if frac else "")
+        out[key] = (got[0], got[1], _unit_after(question, m.end()))
     return out
 
 
@@ -1128,12 +1197,13 @@ def within_stated_bound(number: str, question: str, texts: Iterable[str]) -> Num
 
     "I'm 70, do I pay if my book is late?" asks about 70; "members over 65 pay no fines"
     states a range that holds it, so the number is not missing from the passages (the number
-    check). The number's kind must be the range's: "£200" is held by "orders over £150", not
-    by "over 150 stores"; years are left to the year rules.
+    check). The number's kind must be the range's ("£200" is held by "orders over £150", not
+    by "over 150 stores"), and so must its unit when it has one ("a 70 kg parcel" is not held
+    by "members over 65"); years are left to the year rules.
 
     Args:
         number: A number of the question, canonical (``"1200"`` for "1,200").
-        question: The question, to read the number's kind.
+        question: The question, to read the number's kind and unit.
         texts: The passages' texts.
     """
     asked = asked_amounts(question).get(number)
@@ -1159,9 +1229,13 @@ _NEGATION_S = re.compile(
     r"exclude|excluded|instead|rather than|unlike|only|prohibit|prohibited|forbid|forbidden|"
     r"ban|banned|avoid|avoided|prevent|prevented|deny|denied|reject|rejected|non-?\w+)\b"
     r"|n['’]t\b"
-    # a privative participle or adjective: "unused", "unpaid", "untaken", "unavailable" (not
-    # "united", "unified", "understood")
-    r"|\bun(?!i|der)[a-z]{2,}(?:ed|en|able|ible)\b",
+    # a privative participle or adjective: "unused", "unpaid", "untaken", "unavailable",
+    # "uninsured" (not "united", "unified", "understood", nor an undoing: "unlocked",
+    # "unpacked", "unveiled")
+    r"|\bun(?!(?:it|ion|iform|ique|ivers|ifi|ify|der|lock|pack|load|plug|veil|earth|fold|wrap|"
+    r"screw|zip|block|leash|tie|do|dress|wind|roll|seal|mask|box|furl|button|hook|tangle)"
+    r"[a-z]*\b)[a-z]{2,}(?:ed|en|able|ible)\b"
+    r"|\bun(?:paid|known|seen|said|sold|spent|heard|told|met|won|worn|sung|read)\b",
     re.IGNORECASE,
 )
 
@@ -1536,6 +1610,14 @@ _ASKS_DURATION = re.compile(
     re.IGNORECASE,
 )
 _SPAN_ENDS = frozenset({"before", "after"})
+#: *before* / *after* followed by a length of time: the end of a span ("switches off *after 45
+#: minutes*"), not a time on the other side of an event ("7 days *before surgery*").
+_SPAN_END_LENGTH = re.compile(
+    r"\b(?:before|after)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+|only\s+|just\s+|"
+    r"at\s+least\s+|at\s+most\s+)?(?:\d|an?\s|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|several|a\s+few)",
+    re.IGNORECASE,
+)
 
 
 def contrast_problem(question: str, sentence: str, context: str = "") -> str | None:
@@ -1550,8 +1632,10 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
     An ordinal or a number word must stand before the same word in both ("the second seat" /
     "the first seat"); the word after "how" asks for a measure ("how long", "how high"), not
     one side of it. In a question asking for a span of time, *before* and *after* name its
-    two ends: "how long does it keep the tea hot *before* it turns off?" is answered by "it
-    switches off *after* 45 minutes". Only questions are checked (:func:`is_question`): a
+    two ends when the sentence puts a length of time after its own one: "how long does it
+    keep the tea hot *before* it turns off?" is answered by "it switches off *after* 45
+    minutes" (not "How long after surgery can I drive?" by "stop 7 days *before* surgery").
+    Only questions are checked (:func:`is_question`): a
     claim contradicted by a sentence is answered by that sentence.
 
     The parts of a year are listed too (*Q1* … *Q4*, *H1* / *H2*); a year, or a number with
@@ -1576,7 +1660,7 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
     for i, t in enumerate(q_words):
         if (i and q_words[i - 1] == "how") or t in s_set or stem(t) in s_stems:
             continue
-        if t in _SPAN_ENDS and duration:
+        if t in _SPAN_ENDS and duration and _SPAN_END_LENGTH.search(sentence):
             continue  # "how long … *before* it turns off" / "it switches off *after* 45 minutes"
         numbered = _NUMBERED_ORDINAL.match(t) is not None
         if numbered:
@@ -1604,7 +1688,8 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
 # focus terms
 # ------------------------------------------------------------------------------------------
 
-#: Words a question uses to ask, not to say what it is about.
+#: Words a question uses to ask, not to say what it is about (and the labels of a reporting
+#: period, "FY 2023", "YTD", "TTM": the question constraints read periods, not the names check).
 GENERIC = frozenset(
     _wordlist(
         """
@@ -1618,6 +1703,7 @@ GENERIC = frozenset(
     many much number amount percentage percent happen happened happens take took taken
     main major important part parts thing things way ways something someone anything
     first second last new old year years time times date day days
+    fy cy ytd ttm ltm mtd qtd
         """
     )
 )
@@ -1881,14 +1967,19 @@ def name_forms() -> Mapping[str, frozenset[str]]:
 
 
 @functools.cache
+def _places_data() -> tuple[dict[str, list[str]], dict[str, str]]:
+    from importlib import resources
+
+    data = json.loads(resources.files("chains").joinpath("places.json").read_text(encoding="utf-8"))
+    return data["within"], data.get("aliases", {})
+
+
+@functools.cache
 def places_within() -> tuple[Mapping[str, frozenset[str]], Mapping[str, frozenset[str]]]:
     """Every listed place's ancestors and descendants (``chains/places.json``, written by
     ``tools/build_places.py`` from GeoNames): ``"lyon"`` -> ``{"france", "europe", "eu", …}``
     and ``"france"`` -> ``{"lyon", "paris", …}``; folded, lower case, transitive."""
-    from importlib import resources
-
-    data = json.loads(resources.files("chains").joinpath("places.json").read_text(encoding="utf-8"))
-    parents: dict[str, list[str]] = data["within"]
+    parents, _ = _places_data()
     up: dict[str, frozenset[str]] = {}
 
     def ancestors(place: str, seen: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -1907,97 +1998,141 @@ def places_within() -> tuple[Mapping[str, frozenset[str]], Mapping[str, frozense
     return MappingProxyType(up), MappingProxyType({k: frozenset(v) for k, v in down.items()})
 
 
+def place_aliases() -> Mapping[str, str]:
+    """Other full names of listed places: ``"united states"`` -> ``"usa"``."""
+    return MappingProxyType(_places_data()[1])
+
+
 @functools.cache
 def _multiword_places() -> Mapping[str, tuple[tuple[str, ...], ...]]:
-    """Listed places of two or more words, by their first word, longest first."""
+    """Listed places and aliases of two or more words, by their first word, longest first."""
     up, down = places_within()
     out: dict[str, list[tuple[str, ...]]] = {}
-    for place in set(up) | set(down):
+    for place in set(up) | set(down) | set(place_aliases()):
         words = tuple(place.split())
         if len(words) > 1:
             out.setdefault(words[0], []).append(words)
     return MappingProxyType({k: tuple(sorted(v, key=len, reverse=True)) for k, v in out.items()})
 
 
-def _places_in(words: Sequence[str]) -> tuple[set[str], set[int]]:
-    """The listed places of many words in ``words`` (folded tokens), and their positions."""
-    places: set[str] = set()
-    used: set[int] = set()
-    multi = _multiword_places()
-    for i, w in enumerate(words):
-        for cand in multi.get(w, ()):
-            if tuple(words[i : i + len(cand)]) == cand:
-                places.add(" ".join(cand))
-                used.update(range(i, i + len(cand)))
+#: A word of a place name: letters of any script, inner hyphens and apostrophes
+#: ("Zürich", "Aix-en-Provence", "Stoke-on-Trent").
+_PLACE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+@dataclass(frozen=True)
+class _NamedPlace:
+    """A place a text spells: its listed name and how it stands."""
+
+    name: str  # as listed (aliases resolved)
+    written: str  # as written, folded ("united states")
+    capital: bool  # its first word is capitalised
+    opens: bool  # its first word opens a sentence
+    glued: bool  # a capitalised word follows it ("Mobile Phone", "Bath Spa Hotel")
+
+
+def _place_mentions(text: str) -> list[_NamedPlace]:
+    """Every listed place (or a name form of one) ``text`` spells, capitalised or not."""
+    words = list(_PLACE_WORD.finditer(text))
+    folded = [fold(m.group(0).lower()) for m in words]
+    up, down = places_within()
+    aliases, forms, multi = place_aliases(), name_forms(), _multiword_places()
+    out: list[_NamedPlace] = []
+    i = 0
+    while i < len(words):
+        found: list[str] = []
+        n = 1
+        for cand in multi.get(folded[i], ()):
+            if tuple(folded[i : i + len(cand)]) == cand:
+                found, n = [" ".join(cand)], len(cand)
                 break
-    return places, used
+        if not found:
+            found = [folded[i], *sorted(forms.get(folded[i], ()))]
+        after = words[i + n] if i + n < len(words) else None
+        glued = (
+            after is not None
+            and after.group(0)[:1].isupper()
+            and not text[words[i + n - 1].end() : after.start()].strip()
+            and after.group(0).lower() != "city"
+        )
+        first = words[i]
+        for written in found:
+            name = aliases.get(written, written)
+            if name in up or name in down:
+                out.append(
+                    _NamedPlace(
+                        name,
+                        " ".join(folded[i : i + n]),
+                        first.group(0)[:1].isupper(),
+                        _opens_sentence(text, first.start()),
+                        glued,
+                    )
+                )
+                break
+        i += n
+    return out
 
 
 @functools.lru_cache(maxsize=512)
 def named_places(text: str, openers: bool = False) -> frozenset[str]:
     """The places ``text`` names, by their listed names: a place of many words ("South
-    Africa", whose "Africa" is then no continent), a capitalised word that is a place or one of
-    its :func:`name_forms` ("German" -> Germany). A city (a place containing none) must not
-    open a sentence ("Reading the manual …" names no town) unless ``openers``."""
-    words = [m.group(0) for m in _WORD.finditer(text) if not m.group(0)[0].isdigit()]
-    folded = [fold(w.lower()) for w in words]
-    places, used = _places_in(folded)
-    up, down = places_within()
-    forms = name_forms()
-    starts = [m.start() for m in _WORD.finditer(text) if not m.group(0)[0].isdigit()]
-    for i, (w, f) in enumerate(zip(words, folded, strict=True)):
-        if i in used or not w[:1].isupper():
+    Africa", whose "Africa" is then no continent; "United States" is the USA), a capitalised
+    word that is a place or one of its :func:`name_forms` ("German" -> Germany), in any script
+    ("Zürich"). A city (a place containing none) must not open a sentence ("Reading the
+    manual …" names no town) nor stand before another capitalised word ("Mobile Phone
+    Policy", "Bath Spa Hotel", "Jackson Brown"); with ``openers``, a city opening a sentence
+    counts (for telling whether a text names another place)."""
+    _, down = places_within()
+    out = set()
+    for m in _place_mentions(text):
+        if not m.capital:
             continue
-        for name in {f} | forms.get(f, frozenset()):
-            if name in up or name in down:
-                if not openers and name not in down and _opens_sentence(text, starts[i]):
-                    continue  # a city opening a sentence may be a word ("Reading …")
-                places.add(name)
-    return frozenset(places)
+        if m.name not in down and (m.glued or (m.opens and not openers)):
+            continue
+        out.add(m.name)
+    return frozenset(out)
 
 
-def place_covering(
-    term: str, question: str, text: str, wider_text: str | None = None
-) -> str | None:
-    """A place of ``text`` that names the place ``term`` of the question stands for, or
-    ``None``: one within it (the Lyon distributor is the French one) or, named in
-    ``wider_text``, one containing it (a rule "in Europe" answers a question about Germany;
-    "the UK" one about Wales). A region is read in the quoted sentence and its header only,
-    and not when ``text`` names another place of that region: a page on Warsaw calling it
-    "one of the most liveable cities in Central Europe" is not about Berlin, and "£30 in the
-    UK, €35 elsewhere in Europe" is left unread for Germany (the UK is another place of
-    Europe). The term is
-    read as the question's place of many words when it is one of its words ("Africa" of
-    "South Africa" is South Africa, which Kenya is not in); its :func:`name_forms` count
-    ("French" is France). Neighbours are never one another: Kenya is not South Africa,
-    Scotland is not England.
+def place_covering(term: str, question: str, text: str, sentence: str | None = None) -> str | None:
+    """A place of the quoted ``sentence`` that names the place ``term`` of the question stands
+    for, or ``None``: one within it ("the Lyon distributor" is the French one; "our office in
+    Glasgow" a Scottish one) or one containing it (a rule "in Europe" answers a question about
+    Germany; "the UK" one about Wales). The term is read as the question's place of many words
+    when it is one of its words ("Africa" of "South Africa" is South Africa, which Kenya is not
+    in); its :func:`name_forms` count ("French" is France). Neighbours are never one another:
+    Kenya is not South Africa, Scotland is not England.
+
+    Not read: a place within it when the sentence also names another place off its line
+    ("VAT in Germany is 19%, claims go to our Paris office" is not about France); a region
+    when the passage (``text``) names another place of that region (a page on Warsaw calling
+    it "one of the most liveable cities in Central Europe" is not about Berlin; "£30 in the
+    UK, €35 elsewhere in Europe" is left unread for Germany).
 
     Args:
         term: A focus term of the question (folded, lower case).
         question: The question, for places of many words.
         text: The sentence, its passage and header.
-        wider_text: Where a containing region counts: the sentence and its header (default
-            ``text``).
+        sentence: The quoted sentence and its header (default ``text``).
     """
     up, down = places_within()
-    q_words = [fold(m.group(0).lower()) for m in _WORD.finditer(question)]
-    q_places, _ = _places_in(q_words)
-    asked = {p for p in q_places if term in p.split()} or {term} | set(name_forms().get(term, ()))
+    aliases = place_aliases()
+    asked = {m.name for m in _place_mentions(question) if term in m.written.split()}
+    if not asked:
+        asked = {aliases.get(a, a) for a in {term} | set(name_forms().get(term, ()))}
     asked = {a for a in asked if a in up or a in down}
     if not asked:
         return None
     wider = set().union(*(up.get(a, ()) for a in asked))
     narrower = set().union(*(down.get(a, ()) for a in asked))
-    named = named_places(text)
-    for place in sorted(named):
-        if place in narrower:
-            return place
     line = asked | wider | narrower  # the asked place, what contains it, what it contains
+    said = text if sentence is None else sentence
+    named = named_places(said)
+    if not named_places(said, openers=True) - line:
+        for place in sorted(named & narrower):
+            return place
     others = named_places(text, openers=True) - line
-    for place in sorted(named_places(text if wider_text is None else wider_text)):
-        # a region names it unless the passage is about another place of that region ("one
-        # of the most liveable cities in Europe" on a page about Warsaw is not about Berlin)
-        if place in wider and not others & down.get(place, frozenset()):
+    for place in sorted(named & wider):
+        if not others & down.get(place, frozenset()):
             return place
     return None
 

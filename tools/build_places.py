@@ -75,6 +75,19 @@ def _codes(text: str) -> list[str]:
     return text.split()
 
 
+#: Other names of a listed place, in full ("United States" is "usa").
+ALIASES = {
+    "united states": "usa",
+    "united states of america": "usa",
+    "united kingdom": "britain",
+    "great britain": "britain",
+    "the netherlands": "netherlands",
+    "holland": "netherlands",
+    "frankfurt": "frankfurt am main",
+    "czech republic": "czechia",
+    "republic of ireland": "ireland",
+    "eire": "ireland",
+}
 GB_NATIONS = {"ENG": "england", "SCT": "scotland", "WLS": "wales", "NIR": "northern ireland"}
 EU = _codes("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE")
 REGIONS = {
@@ -120,16 +133,40 @@ def main() -> int:
     add("usa", "america")
     add("canada", "america")
     add("mexico", "america")
+    # a city's name shared by cities of several countries or states names the largest only,
+    # and none when the second is at least a third of its size ("London": England, not
+    # Ontario; "Victoria": neither Canada nor Seychelles)
+    namesakes: dict[str, list[tuple[int, str]]] = {}
     for city in gc.get_cities().values():
         if city["population"] < args.min_population:
             continue
         code, admin = city["countrycode"], city.get("admin1code", "")
         if code == "GB" and admin in GB_NATIONS:
-            add(city["name"], GB_NATIONS[admin])
+            parent = GB_NATIONS[admin]
         elif code == "US" and admin in states:
-            add(city["name"], states[admin]["name"])
+            parent = states[admin]["name"]
         elif code in names:
-            add(city["name"], names[code])
+            parent = names[code]
+        else:
+            continue
+        namesakes.setdefault(fold(city["name"].lower()), []).append((city["population"], parent))
+    dropped = 0
+    short = 0
+    for name, found in namesakes.items():
+        if len(name) <= 3:  # "Man", "Van", "Hue", "Bo": read as words far more often
+            short += 1
+            continue
+        by_parent: dict[str, int] = {}
+        for population, parent in found:
+            by_parent[parent] = max(population, by_parent.get(parent, 0))
+        ranked = sorted(by_parent.items(), key=lambda kv: -kv[1])
+        if len(ranked) > 1 and ranked[1][1] * 3 >= ranked[0][1]:
+            dropped += 1
+            continue
+        add(name, ranked[0][0])
+    unreadable = sorted(k for k in within if re.search(r"[^a-z '-]", k))
+    for key in unreadable:  # a name the answerer's words can never spell ("st. john's")
+        del within[key]
     data = {
         "_about": (
             "Which place lies within which, for the extractive answerer's names check "
@@ -140,14 +177,23 @@ def main() -> int:
             f"(MIT): countries within continents, cities of {args.min_population:,} people or "
             "more within their country (British ones within their nation, American ones within "
             "their state); regions by hand (the EU, Scandinavia, the Middle East, Latin "
-            "America, the UK's nations). Keys and values are folded lower-case names; a value "
-            "lists the places directly containing the key."
+            "America, the UK's nations). A city name shared by cities of several countries or "
+            "states is listed under the largest only, and not at all when the second is at "
+            "least a third of its size; city names of three letters or fewer are left out "
+            "('Man', 'Van', 'Hue'). Keys and values are folded lower-case names; a value "
+            "lists the places directly containing the key; 'aliases' maps other full names "
+            "to a listed one."
         ),
-        "version": 1,
+        "version": 2,
+        "aliases": ALIASES,
         "within": {k: sorted(v) for k, v in sorted(within.items())},
     }
     args.out.write_text(json.dumps(data, ensure_ascii=True, indent=0) + "\n", encoding="utf-8")
-    sys.stdout.write(f"wrote {args.out}: {len(within)} places\n")
+    sys.stdout.write(
+        f"wrote {args.out}: {len(within)} places ({dropped} city names shared by places of "
+        f"similar size, {short} of three letters or fewer and {len(unreadable)} with other "
+        "characters left out)\n"
+    )
     return 0
 
 
