@@ -3,9 +3,10 @@ order it brings (chains.constraints.statement_terms / first_stage_order; graphs.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from chains.constraints import first_stage_order, statement_terms
+from chains.constraints import first_stage_order, statement_kinds, statement_terms, table_title
 from graphs import nodes
 from graphs.deps import GraphDeps
 from graphs.records import ConstraintRecord
@@ -40,6 +41,43 @@ def test_first_stage_order_keeps_scores_and_lets_boosts_lift() -> None:
     a.meta["period"] = "FY2021"
     lifted = first_stage_order([a, c, b], [("period", ("FY2021",))])
     assert lifted[0] is a and a.scores["boost"] > 0
+
+
+def test_statement_kinds_name_statements_not_tables_about_them() -> None:
+    assert statement_kinds("the cash flow statement") == {"cash flows"}
+    assert statement_kinds("Consolidated Statements of Cash Flows") == {"cash flows"}
+    assert statement_kinds("Free Cash Flow (non-GAAP measure)") == frozenset()
+    assert statement_kinds("the balance sheet") == statement_kinds(
+        "Consolidated Statements of Financial Position"
+    )
+    assert statement_kinds("the P&L statement") == {"income"}
+    assert statement_kinds("CONSOLIDATED STATEMENTS OF OPERATIONS") == {"income"}
+    assert statement_kinds("the staff handbook") == frozenset()
+
+
+def test_table_title_is_the_first_rows_title() -> None:
+    row = [0, 20, "Consolidated Statements of Cash Flows — Net income — 2024: 5"]
+    assert table_title({"row_text": [row]}) == "Consolidated Statements of Cash Flows"
+    assert table_title({"row_text": json.dumps([row])}) == "Consolidated Statements of Cash Flows"
+    assert table_title({}) == "" and table_title({"row_text": "not json"}) == ""
+
+
+def test_a_table_of_the_statement_the_directions_name_is_lifted() -> None:
+    title = "Consolidated Statement of Cash Flows — Purchases of PP&E — 2018: (1,577)"
+    free = "Free Cash Flow (non-GAAP measure) — Purchases of PP&E — 2018: (1,577)"
+    statement = make_candidate("s", ranks={"fused": 6})
+    statement.meta["row_text"] = [[0, 9, title]]
+    other = [make_candidate(f"o{i}", ranks={"fused": i}) for i in range(1, 6)]
+    for o in other:
+        o.meta["row_text"] = [[0, 9, free]]
+    plain = first_stage_order([*other, statement])
+    assert plain[-1] is statement and "source" not in statement.scores
+    lifted = first_stage_order([*other, statement], sources=("the cash flow statement",))
+    assert lifted.index(statement) == 2  # key 6 - 4 = 2: behind the one ranked 2 (ties keep order)
+    assert statement.scores["source"] == 1.0
+    # another statement named: no lift
+    again = first_stage_order([*other, statement], sources=("the balance sheet",))
+    assert again[-1] is statement
 
 
 class _Retriever:
