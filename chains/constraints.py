@@ -1445,9 +1445,9 @@ def apply_boosts(
 
 #: Places a satisfied boost lifts a candidate in :func:`first_stage_order`.
 BOOST_RANKS = 4
-#: Places a table of the statement the question's directions name lifts a candidate in
-#: :func:`first_stage_order` ("… shown in the cash flow statement").
-SOURCE_RANKS = 4
+#: Places a table of a statement the question names lifts a candidate in
+#: :func:`first_stage_order` ("… shown in the cash flow statement", "… on the balance sheet").
+STATEMENT_RANKS = 4
 
 #: The financial statements a direction names ("the cash flow statement", "the P&L
 #: statement") and a table's title states ("Consolidated Statements of Cash Flows"), by the
@@ -1457,15 +1457,15 @@ _STATEMENT_KINDS = (
     (
         "cash flows",
         re.compile(
-            r"\bstatements?\s+of\s+(?:consolidated\s+)?cash\s+flows?\b"
-            r"|\bcash[\s-]+flows?\s+statements?\b",
+            r"\bstatements?\s+of\s+(?:consolidated\s+)?cash[\s-]*flows?\b"
+            r"|\bcash[\s-]*flows?\s+statements?\b",
             re.IGNORECASE,
         ),
     ),
     (
         "financial position",
         re.compile(
-            r"\bbalance\s+sheets?\b"
+            r"(?<!off[\s-])\bbalance\s+sheets?\b"
             r"|\bstatements?\s+of\s+(?:consolidated\s+)?financial\s+(?:position|condition)\b",
             re.IGNORECASE,
         ),
@@ -1484,7 +1484,8 @@ _STATEMENT_KINDS = (
         "equity",
         re.compile(
             r"\bstatements?\s+of\s+(?:consolidated\s+)?(?:changes\s+in\s+)?"
-            r"(?:shareholders['’]?|stockholders['’]?|owners['’]?)?\s*equity\b",
+            r"(?:(?:shareholders|stockholders|owners|members|partners)['’]?\s+)?"
+            r"(?:equity|capital|deficit)\b|\bstatements?\s+of\s+changes\s+in\s+net\s+assets\b",
             re.IGNORECASE,
         ),
     ),
@@ -1497,19 +1498,21 @@ def statement_kinds(text: str) -> frozenset[str]:
     return frozenset(kind for kind, pattern in _STATEMENT_KINDS if pattern.search(text))
 
 
-def table_title(meta: Mapping[str, Any]) -> str:
-    """The title of the table a chunk's rows belong to (the described text of its first row
-    up to its first " — "), or ``""`` for a chunk without table rows."""
-    rows = meta.get("row_text") or []
+def table_titles(meta: Mapping[str, Any]) -> list[str]:
+    """The titles of the tables a chunk's rows belong to (:func:`loaders.row_text.row_title`),
+    in order, without repeats; none for a chunk without titled table rows or with a malformed
+    record."""
+    from loaders.row_text import ROW_TEXT_KEY, row_title
+
+    rows = meta.get(ROW_TEXT_KEY) or []
     if isinstance(rows, str):  # a store that keeps metadata as text
         try:
             rows = json.loads(rows)
         except ValueError:
-            return ""
-    for row in rows:
-        if len(row) > 2 and row[2]:
-            return str(row[2]).split(" — ", 1)[0]
-    return ""
+            return []
+    if not isinstance(rows, (list, tuple)):
+        return []
+    return list(dict.fromkeys(t for t in (row_title(r) for r in rows) if t))
 
 
 def first_stage_order(
@@ -1517,8 +1520,8 @@ def first_stage_order(
     boosts: Sequence[tuple[str, Sequence[str]]] = (),
     *,
     lift: int = BOOST_RANKS,
-    sources: Sequence[str] = (),
-    source_lift: int = SOURCE_RANKS,
+    naming: Sequence[str] = (),
+    statement_lift: int = STATEMENT_RANKS,
 ) -> list[Any]:
     """Order candidates by their first-stage (fused) rank, boosts lifting them ``lift`` places.
 
@@ -1528,32 +1531,32 @@ def first_stage_order(
     finds them. The second stage's scores are kept (the gate reads them); its order breaks
     ties. The key is recorded as ``scores["order"]`` (lower first).
 
-    A table of a statement the question's directions name (``sources``: "… shown in the
-    cash flow statement") moves up ``source_lift`` places: its title states that statement
-    (:func:`table_title`, :func:`statement_kinds`), recorded as ``scores["source"]``.
+    A table of a statement the question names ("… shown in the cash flow statement", "…
+    long-term debt on the balance sheet") moves up ``statement_lift`` places: its title
+    states that statement (:func:`table_titles`, :func:`statement_kinds`), recorded as
+    ``scores["statement"]``.
 
     Args:
         candidates: Candidates in the second stage's order, with ``ranks["fused"]``.
         boosts: From :func:`boosts_for`.
         lift: Places each satisfied boost moves a candidate up.
-        sources: Where the question's directions say to look
-            (:attr:`chains.directions.Directions.sources`).
-        source_lift: Places a table of a named statement moves up.
+        naming: Texts whose statement names count: the question, directions included.
+        statement_lift: Places a table of a named statement moves up.
 
     Returns:
         The candidates, reordered (a new list).
     """
     n = len(candidates)
-    named = statement_kinds(" ".join(sources)) if sources else frozenset()
+    named = statement_kinds(" ".join(naming)) if naming else frozenset()
     keyed = []
     for pos, c in enumerate(candidates):
         hits = sum(1 for f, values in boosts if c.meta.get(f) in values)
         if hits:
             c.scores["boost"] = hits * BOOST
         key = float(c.ranks.get("fused", n + 1) - lift * hits)
-        if named and statement_kinds(table_title(c.meta)) & named:
-            c.scores["source"] = 1.0
-            key -= source_lift
+        if named and any(statement_kinds(t) & named for t in table_titles(c.meta)):
+            c.scores["statement"] = 1.0
+            key -= statement_lift
         c.scores["order"] = key
         keyed.append((key, pos, c))
     return [c for _k, _p, c in sorted(keyed, key=lambda t: (t[0], t[1]))]

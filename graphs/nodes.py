@@ -274,9 +274,8 @@ def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
     constraints = state.get("constraints")
     if constraints is not None and (constraints.parsed or {}).get("keyword_terms"):
         # a question about a filing, keyword leg in the statements' wording: its order wins
-        split = state.get("directions")
-        sources = split.sources if split is not None else ()
-        ranked = rules.first_stage_order(ranked, constraints.boosts, sources=sources)
+        # a table of a statement the question names ("… shown in the cash flow statement")
+        ranked = rules.first_stage_order(ranked, constraints.boosts, naming=(state["question"],))
     elif constraints is not None and constraints.boosts:
         ranked = rules.apply_boosts(ranked, constraints.boosts)
     return {

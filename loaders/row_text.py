@@ -87,6 +87,19 @@ def scored_texts(
     return out
 
 
+def row_title(row: Any) -> str:
+    """The title of the table a recorded row (an item of :data:`ROW_TEXT_KEY`) belongs to:
+    its described text less its stated text, ``""`` for a table without a title, for a row
+    recorded before the stated text was, and for a malformed record."""
+    if not isinstance(row, (list, tuple)) or len(row) < 4:
+        return ""
+    described, stated = row[2], row[3]
+    if not isinstance(described, str) or not isinstance(stated, str) or not stated:
+        return ""
+    tail = ROW_SEP + stated
+    return described[: -len(tail)] if described.endswith(tail) else ""
+
+
 def row_span(meta: Mapping[str, Any] | None, start: int, end: int) -> tuple[int, int] | None:
     """The span (within ``content``) of the table row holding ``[start, end)``, if any.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from chains.constraints import first_stage_order, statement_kinds, statement_terms, table_title
+from chains.constraints import first_stage_order, statement_kinds, statement_terms, table_titles
 from graphs import nodes
 from graphs.deps import GraphDeps
 from graphs.records import ConstraintRecord
@@ -53,30 +53,55 @@ def test_statement_kinds_name_statements_not_tables_about_them() -> None:
     assert statement_kinds("the P&L statement") == {"income"}
     assert statement_kinds("CONSOLIDATED STATEMENTS OF OPERATIONS") == {"income"}
     assert statement_kinds("the staff handbook") == frozenset()
+    assert statement_kinds("Off-Balance Sheet Arrangements") == frozenset()
+    assert statement_kinds("Cash flows from investing activities") == frozenset()  # a section
+    assert statement_kinds("the cashflow statement") == {"cash flows"}
+    assert statement_kinds("Consolidated Statements of Comprehensive Income (Loss)") == {"income"}
+    assert statement_kinds("Statement of Changes in Partners’ Capital") == {"equity"}
 
 
-def test_table_title_is_the_first_rows_title() -> None:
-    row = [0, 20, "Consolidated Statements of Cash Flows — Net income — 2024: 5"]
-    assert table_title({"row_text": [row]}) == "Consolidated Statements of Cash Flows"
-    assert table_title({"row_text": json.dumps([row])}) == "Consolidated Statements of Cash Flows"
-    assert table_title({}) == "" and table_title({"row_text": "not json"}) == ""
+def test_table_titles_are_the_rows_titles_not_their_labels() -> None:
+    stated = "Net income — 2024: 5"
+    row = [0, 20, f"3M Company — Consolidated Statements of Cash Flows — {stated}", stated]
+    title = "3M Company — Consolidated Statements of Cash Flows"
+    assert table_titles({"row_text": [row]}) == [title]
+    assert table_titles({"row_text": json.dumps([row])}) == [title]
+    # an untitled table: its row's label is no title
+    assert (
+        table_titles({"row_text": [[0, 9, "Operations — Revenue: 5", "Operations — Revenue: 5"]]})
+        == []
+    )
+    # every row's table counts; a chunk may run from one table into the next
+    other = [30, 40, "Consolidated Balance Sheets — Cash — 2024: 1", "Cash — 2024: 1"]
+    assert table_titles({"row_text": [row, other]}) == [title, "Consolidated Balance Sheets"]
+    for bad in (
+        {},
+        {"row_text": "not json"},
+        {"row_text": [None]},
+        {"row_text": [5]},
+        {"row_text": 7},
+    ):
+        assert table_titles(bad) == []
+    assert table_titles({"row_text": [[0, 1, {"t": 1}, "x"]]}) == []
 
 
-def test_a_table_of_the_statement_the_directions_name_is_lifted() -> None:
-    title = "Consolidated Statement of Cash Flows — Purchases of PP&E — 2018: (1,577)"
-    free = "Free Cash Flow (non-GAAP measure) — Purchases of PP&E — 2018: (1,577)"
+def test_a_table_of_the_statement_the_question_names_is_lifted() -> None:
+    row = "Purchases of PP&E — 2018: (1,577)"
+    title = f"Consolidated Statement of Cash Flows — {row}"
+    free = f"Free Cash Flow (non-GAAP measure) — {row}"
     statement = make_candidate("s", ranks={"fused": 6})
-    statement.meta["row_text"] = [[0, 9, title]]
+    statement.meta["row_text"] = [[0, 9, title, row]]
     other = [make_candidate(f"o{i}", ranks={"fused": i}) for i in range(1, 6)]
     for o in other:
-        o.meta["row_text"] = [[0, 9, free]]
+        o.meta["row_text"] = [[0, 9, free, row]]
     plain = first_stage_order([*other, statement])
-    assert plain[-1] is statement and "source" not in statement.scores
-    lifted = first_stage_order([*other, statement], sources=("the cash flow statement",))
+    assert plain[-1] is statement and "statement" not in statement.scores
+    question = "What was capex? Use the details shown in the cash flow statement."
+    lifted = first_stage_order([*other, statement], naming=(question,))
     assert lifted.index(statement) == 2  # key 6 - 4 = 2: behind the one ranked 2 (ties keep order)
-    assert statement.scores["source"] == 1.0
+    assert statement.scores["statement"] == 1.0
     # another statement named: no lift
-    again = first_stage_order([*other, statement], sources=("the balance sheet",))
+    again = first_stage_order([*other, statement], naming=("Debt on the balance sheet?",))
     assert again[-1] is statement
 
 
@@ -138,3 +163,30 @@ def test_the_constrain_node_expands_only_questions_matching_a_filing() -> None:
     assert "capital expenditures" in _terms("What was Corning's FY2021 capital expenditure?")
     assert _terms("What is a capital expenditure?") == []  # no filing matched: unchanged
     assert _terms("What was Corning's capex?", {"constraints": False}) == []
+
+
+def test_the_rerank_node_lifts_a_table_of_the_statement_the_question_names() -> None:
+    """The node passes the whole question, directions included, to the first-stage order."""
+    row = "Purchases of PP&E — 2018: (1,577)"
+    statement = make_candidate("s", ranks={"fused": 6}, scores={"dense": 0.1})
+    statement.meta["row_text"] = [[0, 1, f"Consolidated Statement of Cash Flows — {row}", row]]
+    other = [
+        make_candidate(f"o{i}", ranks={"fused": i}, scores={"dense": 0.2}) for i in range(1, 6)
+    ]
+    record = ConstraintRecord(enabled=True, documents=2, parsed={"keyword_terms": ["capex"]})
+    deps = GraphDeps(retriever=None, embeddings=None, store=None)  # type: ignore[arg-type]
+
+    def order(question: str) -> list[str]:
+        state: Any = {
+            "question": question,
+            "candidates": [*other, statement],
+            "constraints": record,
+        }
+        out = nodes.rerank(state, {"configurable": {"reranker": "none"}}, deps=deps)
+        return [c.content for c in out["candidates"]]
+
+    assert order("What was 3M's FY2018 capex?")[-1] == "s"
+    named = order(
+        "What was 3M's FY2018 capex? Rely on the details shown in the cash flow statement."
+    )
+    assert named.index("s") == 2
