@@ -15,7 +15,8 @@ caller (no model here).
   (:func:`counts_nothing`).
 * :func:`focus_terms` / :func:`lexically_uncovered` / :func:`paraphrased` /
   :func:`focus_problem`: the question's content words must occur in the sentence or its
-  passage (header included), or have a close paraphrase there.
+  passage (header included), or have a close paraphrase there; a place is also named by a
+  place within it or a region containing it (:func:`place_covering`, ``chains/places.json``).
 * :func:`paraphrase_degrees` / :func:`focus_coverage` / :func:`coverage_problem`: the graded
   form of the focus rule: the share of the question's focus weight the quoted sentence and
   its document cover (a paraphrase counts by how close it is), against a threshold.
@@ -31,7 +32,8 @@ caller (no model here).
   your answer", ``SYSTEM:``) is never quoted.
 
 The number check (a number the question asks about that no passage mentions) lives with the
-answerer (:meth:`chains.answerers.ExtractiveAnswerer.missing_numbers`).
+answerer (:meth:`chains.answerers.ExtractiveAnswerer.missing_numbers`); a number within a
+range a passage states counts as mentioned (:func:`within_stated_bound`).
 """
 
 from __future__ import annotations
@@ -1968,6 +1970,7 @@ def name_forms() -> Mapping[str, frozenset[str]]:
 
 @functools.cache
 def _places_data() -> tuple[dict[str, list[str]], dict[str, str]]:
+    """``chains/places.json``: each place's direct parents, and other full names."""
     from importlib import resources
 
     data = json.loads(resources.files("chains").joinpath("places.json").read_text(encoding="utf-8"))
