@@ -371,8 +371,8 @@ class ExtractiveAnswerer:
     ) -> str | None:
         """Why the sentence's passage misses an essential focus term, or ``None``.
 
-        A place the question names is also named by a place within it in the passage, or by
-        a region containing it in the quoted sentence or its header
+        A place the question names is also named by a place within it, or a region
+        containing it, in the quoted sentence or its header
         (:func:`chains.answer_checks.place_covering`: "our Lyon distributor" is the French
         one; a rule for Europe answers a question about Germany).
 
