@@ -1001,6 +1001,9 @@ def counted_problem(words: Sequence[str], instead: str | None = None) -> str:
 # numbers within a stated bound
 # ------------------------------------------------------------------------------------------
 
+#: Four digits that may be a year (the year rules read them, not the bounds or the measures).
+_YEAR_DIGITS = re.compile(r"1[5-9]\d{2}|20\d{2}")
+
 #: An amount: an optional currency sign, a number, an optional scale and an optional per cent
 #: sign ("£1.5m", "65", "10%", "$2 billion"); one group, parsed by :func:`_amount`.
 _AMOUNT = (
@@ -1045,7 +1048,6 @@ _BETWEEN = re.compile(
     + _FREE_AFTER,
     re.IGNORECASE,
 )
-_NO_BOUND_YEAR = re.compile(r"1[5-9]\d{2}|20\d{2}")
 _SCALES = MappingProxyType(
     {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 )
@@ -1101,7 +1103,7 @@ def _amount(written: str) -> tuple[float, str] | None:
     if m is None:
         return None
     kind = "money" if m.group(1) else "percent" if m.group(4) else ""
-    if not kind and not m.group(3) and _NO_BOUND_YEAR.fullmatch(m.group(2)):
+    if not kind and not m.group(3) and _YEAR_DIGITS.fullmatch(m.group(2)):
         return None
     number = _number(m.group(2))
     if math.isnan(number):
@@ -1168,8 +1170,17 @@ def stated_bounds(text: str) -> list[NumberBound]:
     return out
 
 
+def canonical_number(number: str) -> str:
+    """A number as the number check compares it: no thousands separators, no leading or
+    trailing decimal zeros ("1,200.50" -> "1200.5", "007" -> "7")."""
+    whole, _, frac = number.replace(",", "").partition(".")
+    whole = whole.lstrip("0") or "0"
+    frac = frac.rstrip("0")
+    return f"{whole}.{frac}" if frac else whole
+
+
 def asked_amounts(question: str) -> dict[str, tuple[float, str, str]]:
-    """Each number of ``question`` (in :func:`chains.answerers.numbers_in`'s canonical form)
+    """Each number of ``question`` (in :func:`canonical_number`'s form)
     with its value, kind (``"money"``, ``"percent"``, ``""``) and unit (``""``: none of
     :func:`_bound_units`); four-digit years and the question's own bounds ("*over 300*
     police", "*between 10 and 20*") left out: a range in the question is not a value a
@@ -1187,10 +1198,7 @@ def asked_amounts(question: str) -> dict[str, tuple[float, str, str]]:
         digits = re.search(r"[\d,]+(?:\.\d+)?", m.group(1))
         if got is None or digits is None:
             continue
-        whole, _, frac = digits.group(0).replace(",", "").partition(".")
-        frac = frac.rstrip("0")
-        key = (whole.lstrip("0") or "0") + (f".{frac}" if frac else "")
-        out[key] = (got[0], got[1], _unit_after(question, m.end()))
+        out[canonical_number(digits.group(0))] = (got[0], got[1], _unit_after(question, m.end()))
     return out
 
 
@@ -1435,7 +1443,6 @@ _MEASURED = re.compile(
     r"(?:st|nd|rd|th)?\+?[\s-]?(%|[°º˚]\s?[CF]\b|[A-Za-z]+)"
 )
 #: Unit abbreviations, spelled out before units are compared ("30 min" / "30 minutes").
-_YEAR_DIGITS = re.compile(r"1[5-9]\d{2}|20\d{2}")
 _UNIT_WORDS = MappingProxyType(
     {
         "min": "minute",

@@ -96,13 +96,6 @@ def _shared_word_vectors(embeddings: Embeddings) -> LRU[str, np.ndarray]:
         return got[1]
 
 
-def _canonical(number: str) -> str:
-    whole, _, frac = number.replace(",", "").partition(".")
-    whole = whole.lstrip("0") or "0"
-    frac = frac.rstrip("0")
-    return f"{whole}.{frac}" if frac else whole
-
-
 def numbers_in(text: str, min_digits: int = 1) -> set[str]:
     """Standalone numbers written in ``text``, in a canonical form.
 
@@ -118,7 +111,7 @@ def numbers_in(text: str, min_digits: int = 1) -> set[str]:
     for m in _NUMBER.finditer(text):
         raw = m.group(0)
         if sum(ch.isdigit() for ch in raw) >= min_digits:
-            out.add(_canonical(raw))
+            out.add(checks.canonical_number(raw))
     return out
 
 
