@@ -1768,6 +1768,8 @@ class FocusTerm:
         entity: Written with a capital inside the question (a name), or in quotes.
         unseen: The index has no passage containing it (only with idf weights).
         acronym: Written in capitals in the question (``SP``, ``ISIL``).
+        code: A code of letters and digits (``E2``, ``LB-3``, ``TEA-014``; :func:`codes_in`),
+            a name matched only as written: one digit apart is another model or error.
     """
 
     term: str
@@ -1775,6 +1777,44 @@ class FocusTerm:
     entity: bool = False
     unseen: bool = False
     acronym: bool = False
+    code: bool = False
+
+
+#: A code: one to five letters, an optional hyphen, then digits with at most two letters
+#: after them ("E2", "LB-3", "TEA-014", "B12", "COVID-19", "A4"); a code written with a
+#: space ("LB 3") is read in a passage (:func:`codes_in`), not in a question, where "Section
+#: 230" or "Windows 10" is a word and a number.
+_CODE = re.compile(r"(?<![\w-])([A-Za-z]{1,5})(-?)(\d{1,6}[A-Za-z]{0,2})(?![\w-])")
+_SPACED_CODE = re.compile(r"(?<![\w-])([A-Za-z]{1,5})( )(\d{1,6}[A-Za-z]{0,2})(?![\w-])")
+#: Letters that label a period, left to the period rules: Q3, H1, FY2024, CY23.
+_PERIOD_LETTERS = frozenset({"q", "h", "fy", "cy", "fq", "qtr"})
+
+
+def _code_key(letters: str, digits: str) -> str:
+    if len(digits) > 1 and digits.endswith("s") and digits[-2].isdigit():
+        digits = digits[:-1]  # a plural: "B-52s"
+    return f"{letters}{digits}".lower()
+
+
+def question_codes(question: str) -> dict[str, str]:
+    """The codes a question names, as written (lower case), by their key (``"lb3"``).
+
+    A code is capital letters then digits, joined or hyphenated ("E2", "LB-3", "TEA-014",
+    "B12"); not a word then a number ("mid-1970s", "pre-2020"), nor a period label ("Q3", "H1", "FY2024": the period rules read those) nor a number
+    with a unit ("5kg", "10-K", "3rd": they begin with a digit).
+    """
+    out: dict[str, str] = {}
+    for m in _CODE.finditer(question):
+        # written in capitals: "mid-1970s", "pre-2020" and "p53" are words and numbers
+        if not m[1].isupper() or m[1].lower() in _PERIOD_LETTERS:
+            continue
+        out.setdefault(_code_key(m[1], m[3]), m[0].lower())
+    return out
+
+
+def codes_in(text: str) -> set[str]:
+    """The keys of the codes a passage writes, joined, hyphenated or spaced ("LB 3")."""
+    return {_code_key(m[1], m[3]) for rx in (_CODE, _SPACED_CODE) for m in rx.finditer(text)}
 
 
 #: A full stop that ends an abbreviation or an initial, not a sentence.
@@ -1840,6 +1880,9 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
         idf: Inverse document frequency per term (e.g. ``BM25Index.idf``); ``None`` = the
             length heuristic.
 
+    A code of letters and digits (:func:`question_codes`: "error code E2", "the LB-3") is a
+    name too (:attr:`FocusTerm.code`), after the words.
+
     Returns:
         Terms in question order, without duplicates.
     """
@@ -1873,6 +1916,8 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
         out.append(
             FocusTerm(t, float(w), t in caps, idf is not None and t not in idf, t in acronyms)
         )
+    for written in question_codes(question).values():
+        out.append(FocusTerm(written, float(top) if idf else 1.0, True, False, False, True))
     return out
 
 
@@ -2216,6 +2261,7 @@ def lexically_uncovered(
             the question counts (default ``text``).
     """
     toks = {fold(t) for t in tokenize(text)}
+    codes: set[str] | None = None
     stems = {stem(t) for t in toks}
     prefixes = {t[:6] for t in toks if len(t) >= 6}
     long_toks = [t for t in toks if len(t) >= 6]
@@ -2224,6 +2270,12 @@ def lexically_uncovered(
     joined: str | None = None
     out = []
     for ft in terms:
+        if ft.code:  # as written, hyphens and spaces aside: "E4" does not name "E2"
+            codes = codes_in(text) if codes is None else codes
+            m = _CODE.fullmatch(ft.term)
+            if m is None or _code_key(m[1], m[3]) not in codes:
+                out.append(ft)
+            continue
         t = fold(ft.term)
         if t in toks or stem(t) in stems or (len(t) >= 6 and t[:6] in prefixes):
             continue

@@ -1338,3 +1338,37 @@ def test_a_count_question_names_why_a_sum_of_money_is_no_answer():
 def test_the_count_reason_is_given_only_when_the_count_rule_refuses(question, sentence):
     reason = checks.answer_type_problem(question, sentence, ("quantity",))
     assert reason == "the question asks for a quantity, and the quoted sentence has no quantity"
+
+
+def test_question_codes_are_letters_then_digits_and_not_periods_or_units():
+    assert checks.question_codes("What does error code E2 mean?") == {"e2": "e2"}
+    assert checks.question_codes("Is the LB-3 like TEA-014 or B12 tablets?") == {
+        "lb3": "lb-3",
+        "tea014": "tea-014",
+        "b12": "b12",
+    }
+    # period labels, numbers with units, filing forms and a word then a number are not codes
+    assert checks.question_codes("Revenue in Q3, H1 and FY2024 per the 10-K, 5kg, 3rd") == {}
+    assert checks.question_codes("What does Section 230 say about Windows 10?") == {}
+    assert checks.question_codes("Which model sold in the mid-1970s, pre-2020 or with p53?") == {}
+    assert checks.question_codes("How many B-52s flew?") == {"b52": "b-52s"}
+
+
+def test_a_passage_writes_a_code_joined_hyphenated_or_spaced():
+    assert checks.codes_in("The LB 2, model TEA-014 and error E4; B-52s") == {
+        "lb2",
+        "tea014",
+        "e4",
+        "b52",
+    }
+
+
+def test_a_code_is_covered_only_as_written():
+    q = "What does error code E2 mean?"
+    terms = checks.focus_terms(q)
+    assert [(t.term, t.entity, t.code) for t in terms if t.code] == [("e2", True, True)]
+    uncovered = checks.lexically_uncovered(terms, "Error code E4: the sensor failed.", q)
+    assert [t.term for t in uncovered] == ["e2"]
+    assert "e2" not in [
+        t.term for t in checks.lexically_uncovered(terms, "Code E-2: error, the tank is full.", q)
+    ]

@@ -376,6 +376,23 @@ def test_focus_names_check_refuses_a_missing_name_but_not_a_missing_heavy_word()
     assert quoted(names.generate("The Fennick cooperative was founded in 2017.", ps, []), ps)
 
 
+def test_focus_names_check_reads_a_code_as_written():
+    """A code of letters and digits is a name matched exactly: error E4's sentence does not
+    answer a question about E2, nor the LB-2's one about the LB-3; hyphens, spaces and a
+    plural aside, the same code does."""
+    ps = [passage(1, "Error E4 means the humidity sensor has failed; call the service centre.")]
+    # the contrast rule also reads "LB 2 brewer" as a number of brewers: off, to see this one
+    names = ExtractiveAnswerer(WordVectors(), focus_names_check=True, contrast_check=False)
+    parsed = parse_output(names.generate("What does error code E2 mean?", ps, []))
+    assert says_insufficient(parsed) and "'e2'" in parsed.block["reason"]
+    assert quoted(names.generate("What does error code E4 mean?", ps, []), ps)
+    ps = [passage(1, "The LB 2 brewer holds 1.8 litres of water.")]
+    parsed = parse_output(names.generate("How much water does the LB-3 brewer hold?", ps, []))
+    assert says_insufficient(parsed) and "'lb-3'" in parsed.block["reason"]
+    assert quoted(names.generate("How much water does the LB-2 brewer hold?", ps, []), ps)
+    assert quoted(names.generate("How much water do LB2s hold?", ps, []), ps)
+
+
 def test_focus_check_accepts_a_paraphrase_and_a_term_in_the_header():
     ps = [passage(1, "The cooperative was founded on 14 March 2017.")]
     ans = ExtractiveAnswerer(WordVectors(synonyms=[("established", "founded")]), focus_check=True)
