@@ -1800,8 +1800,9 @@ def question_codes(question: str) -> dict[str, str]:
     """The codes a question names, as written (lower case), by their key (``"lb3"``).
 
     A code is capital letters then digits, joined or hyphenated ("E2", "LB-3", "TEA-014",
-    "B12"); not a word then a number ("mid-1970s", "pre-2020"), nor a period label ("Q3", "H1", "FY2024": the period rules read those) nor a number
-    with a unit ("5kg", "10-K", "3rd": they begin with a digit).
+    "B12"); not a word then a number ("mid-1970s", "pre-2020"), nor a period label ("Q3",
+    "H1", "FY2024": the period rules read those), nor a number with a unit ("5kg", "10-K",
+    "3rd": they begin with a digit).
     """
     out: dict[str, str] = {}
     for m in _CODE.finditer(question):

@@ -30,7 +30,7 @@ from chains.non_answers import heading_question
 from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
-from loaders.row_text import row_sentence_spans, scored_texts
+from loaders.row_text import row_sentence_spans, row_span, scored_texts
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,11 @@ class SentenceReranker:
     (:func:`chains.non_answers.heading_question`, kept in the chunk's section path, not its
     content) counts as one of its sentences, as a question line inside the content does;
     its cosine is in ``scores["heading_question"]``.
+
+    A table row is its own context: when the best sentence is a recorded row
+    (:mod:`loaders.row_text`, scored with its table's title and column names), its cosine
+    stands for the chunk's too, so an expenses sheet's other claims packed into the chunk
+    do not weigh down the one asked about.
     """
 
     def __init__(
@@ -223,6 +228,10 @@ class SentenceReranker:
             best = int(np.argmax(sims)) if sims.size else -1
             sent = float(sims[best]) if best >= 0 else c.scores.get("dense", 0.0)
             chunk = c.scores.get("dense", sent)
+            if best >= 0 and row_span(c.meta, *spans[best]) is not None:
+                # the best sentence is a table row: a record is its own context, not the
+                # other rows packed into its chunk (loaders.row_text)
+                chunk = sent
             if hq:
                 c.scores["heading_question"] = float(question_vecs[hq] @ q)
                 sent = max(sent, c.scores["heading_question"])

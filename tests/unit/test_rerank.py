@@ -14,6 +14,7 @@ import pytest
 
 from chains.candidates import Candidate
 from chains.rerank import NoReranker, SentenceReranker, make_reranker
+from loaders.row_text import ROW_TEXT_KEY
 from loaders.sentences import sentence_spans
 from tests.support.factories import FixedEmbeddings, make_candidate
 
@@ -248,3 +249,24 @@ def test_an_faq_heading_question_counts_as_one_of_its_chunks_sentences():
     assert emb.calls.count("Do you ship abroad?") == 1  # embedded once, then cached
     reranker.rerank(query, [pair("qa_pair")])
     assert emb.calls.count("Do you ship abroad?") == 1
+
+
+def test_a_table_row_is_its_own_context():
+    """When a candidate's best sentence is a table row, the row stands for the chunk too: the
+    other rows packed into its chunk (an expenses sheet's other claims) are not its context,
+    as they are not for the answerer's name rule (loaders.row_text)."""
+    content = "Lena Kowalski Equipment 289.99\nTom Ellery Travel 31.40"
+    rows = [
+        [0, 30, "Expenses — Employee: Lena Kowalski; Category: Equipment; Amount: 289.99", "…"],
+        [31, 54, "Expenses — Employee: Tom Ellery; Category: Travel; Amount: 31.40", "…"],
+    ]
+    store = FakeStore()
+    store.vectors["t"] = ([(0, 30), (31, 54)], np.asarray([[0.8, 0.6, 0.0], [0.0, 1.0, 0.0]], "f4"))
+    reranker = SentenceReranker(query_only(), store, lexical_weight=0.0)
+    row_cand = make_candidate(content, key="t", scores={"dense": 0.3}, ranks={"fused": 1})
+    row_cand.document.metadata[ROW_TEXT_KEY] = rows
+    (c,) = reranker.rerank(QUERY, [row_cand])
+    assert c.scores["rerank"] == pytest.approx(0.8, abs=1e-6)  # the row's cosine, twice
+    prose = make_candidate(content, key="t", scores={"dense": 0.3}, ranks={"fused": 1})
+    (c,) = reranker.rerank(QUERY, [prose])
+    assert c.scores["rerank"] == pytest.approx(0.5 * 0.8 + 0.5 * 0.3, abs=1e-6)
