@@ -74,6 +74,8 @@ FAQ_STEP = 0.02
 QUESTION_CACHE = 1024
 #: The rules a sentence fails for its passage's terms: other passages are tried farther down.
 _FOCUS_RULES = frozenset({"focus_check", "focus_names_check", "focus_coverage"})
+#: The rules that read what kind of answer a question asks for (a weight, a count, a date).
+_TYPE_RULES = frozenset({"answer_type_check", "quantity_check", "measure_check"})
 #: The answer types ``quantity_check`` reads.
 _QUANTITY_ONLY: tuple[checks.AnswerType, ...] = ("quantity",)
 #: Single-word embeddings kept by the focus check.
@@ -183,6 +185,7 @@ class ExtractiveAnswerer:
         focus_names_check: bool = _RULES.focus_names_check,
         check_margin: float = 0.1,
         focus_margin: float = 0.25,
+        type_margin: float = 0.3,
         focus_similarity: float = FOCUS_SIMILARITY,
         focus_share: float = FOCUS_SHARE,
         focus_unseen: bool = FOCUS_UNSEEN,
@@ -248,6 +251,12 @@ class ExtractiveAnswerer:
             focus_margin: When every sentence tried so far failed only the focus check (its
                 passage misses a term the question needs), sentences of other passages
                 scoring within this much of the best are tried too.
+            type_margin: When every sentence tried so far failed only a rule reading the
+                kind of answer asked for (``measure_check``, ``quantity_check``,
+                ``answer_type_check``: "how heavy" and no weight), sentences scoring within
+                this much of the best are tried too: the one stating a weight may score
+                below a sentence about the same thing ("Weight | 1.9 kg" under the product's
+                overview).
             focus_similarity: Cosine between a term's and a word's embeddings that counts as
                 a paraphrase.
             focus_share: Share of the question's focus weight that makes a term essential.
@@ -290,6 +299,7 @@ class ExtractiveAnswerer:
         self.focus_names_check = focus_names_check
         self.check_margin = check_margin
         self.focus_margin = focus_margin
+        self.type_margin = type_margin
         self.focus_similarity = focus_similarity
         self.focus_share = focus_share
         self.focus_unseen = focus_unseen
@@ -683,9 +693,15 @@ class ExtractiveAnswerer:
         best = safe[0].score
         first_problem: str | None = None
         only_focus = True  # every sentence tried so far failed only for its passage's terms
+        only_type = True  # … only for the kind of answer it gives
         chosen: list[_Sentence] = []
         for item in safe:
-            reach = self.focus_margin if only_focus and first_problem else self.check_margin
+            if first_problem and only_focus:
+                reach = self.focus_margin
+            elif first_problem and only_type:
+                reach = self.type_margin
+            else:
+                reach = self.check_margin
             if not chosen and item.score < best - reach:
                 break
             if chosen and (
@@ -698,6 +714,7 @@ class ExtractiveAnswerer:
             if problem is not None:
                 first_problem = first_problem or problem[1]
                 only_focus = only_focus and problem[0] in _FOCUS_RULES
+                only_type = only_type and problem[0] in _TYPE_RULES
                 continue
             chosen.append(item)
         if not chosen:

@@ -284,6 +284,31 @@ def test_measure_check_refuses_a_number_of_another_kind_and_quotes_the_one_with_
     assert quoted(raw, [gift, height]) == [height.candidate.content]
 
 
+def test_a_sentence_of_the_kind_asked_is_looked_for_further_down():
+    """When only the rules reading the kind of answer asked for refused the sentences tried
+    ("how tall" and no length), sentences within ``type_margin`` of the best are tried, not
+    only those within ``check_margin``; any other refusal keeps the narrower reach."""
+    q = "How tall is the Palace of Culture and Science?"
+    # the overview shares one more word with the question ("tall") than the height does
+    gift = passage(1, "The Palace of Culture and Science is a tall gift completed in 1955.")
+    height = passage(2, "The Palace of Culture and Science measures 237 metres with its spire.")
+    ps = [gift, height]
+    wide = ExtractiveAnswerer(Unit(), measure_check=True, check_margin=0.0, type_margin=0.5)
+    assert quoted(wide.generate(q, ps, []), ps) == [height.candidate.content]
+    narrow = ExtractiveAnswerer(Unit(), measure_check=True, check_margin=0.0, type_margin=0.0)
+    assert says_insufficient(parse_output(narrow.generate(q, ps, [])))
+    # a sentence stating the opposite is no type problem: the wider reach does not apply
+    q = "Which seat goes to the smaller party?"
+    ps = [
+        passage(1, "The first seat goes to the larger party in the district."),
+        passage(2, "Seats are counted in the town hall."),
+    ]
+    contrast = ExtractiveAnswerer(
+        Unit(), contrast_check=True, measure_check=True, check_margin=0.0, type_margin=0.9
+    )
+    assert says_insufficient(parse_output(contrast.generate(q, ps, [])))
+
+
 def test_counted_check_refuses_a_number_of_something_else_and_accepts_a_paraphrase():
     q = "How many members did the cooperative have at the end of 2025?"
     staff = [passage(1, "The cooperative employed five people at the end of 2025.")]
