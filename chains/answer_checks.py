@@ -1780,42 +1780,92 @@ class FocusTerm:
     code: bool = False
 
 
-#: A code: one to five letters, an optional hyphen, then digits with at most two letters
-#: after them ("E2", "LB-3", "TEA-014", "B12", "COVID-19", "A4"); a code written with a
-#: space ("LB 3") is read in a passage (:func:`codes_in`), not in a question, where "Section
-#: 230" or "Windows 10" is a word and a number.
+#: A code in a question: one to five capital letters, an optional hyphen, then digits with
+#: at most two letters after them ("E2", "LB-3", "TEA-014", "B12", "COVID-19", "A4"). Not
+#: read in a question: a code written with a space ("Section 230" and "Windows 10" are a
+#: word and a number), codes of several parts ("H1N1", "WH-1000XM4").
 _CODE = re.compile(r"(?<![\w-])([A-Za-z]{1,5})(-?)(\d{1,6}[A-Za-z]{0,2})(?![\w-])")
-_SPACED_CODE = re.compile(r"(?<![\w-])([A-Za-z]{1,5})( )(\d{1,6}[A-Za-z]{0,2})(?![\w-])")
+#: A code in a passage, where dashes are folded to "-" first (:func:`codes_in`): joined,
+#: hyphenated, or spaced when its letters are capitals ("LB 3", not "lb 3 oz"); beside an
+#: underscore or a hyphenated word ("LB-3_specs.pdf", "the LB-3-series").
+_PASSAGE_CODE = re.compile(
+    r"(?<![A-Za-z0-9])([A-Za-z]{1,5})(-?| +)(\d{1,6}[A-Za-z]{0,2})(?![A-Za-z0-9])"
+)
+#: Dashes, hyphens and spaces a passage may write inside a code, and subscript digits.
+_CODE_FOLD = str.maketrans(
+    {**dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-"), "\u00a0": " "}
+    | {chr(0x2080 + i): str(i) for i in range(10)}
+)
 #: Letters that label a period, left to the period rules: Q3, H1, FY2024, CY23.
 _PERIOD_LETTERS = frozenset({"q", "h", "fy", "cy", "fq", "qtr"})
+#: Chemical element symbols: a joined "code" spelled in them is a formula ("CO2", "CH4",
+#: "SO2"), which documents also spell out ("carbon dioxide"): not read as a code.
+_ELEMENT_SYMBOLS = (
+    "h he li be b c n o f ne na mg al si p s cl ar k ca sc ti v cr mn fe co ni cu zn ga ge as "
+    "se br kr rb sr y zr nb mo tc ru rh pd ag cd in sn sb te i xe cs ba la ce pr nd pm sm eu "
+    "gd tb dy ho er tm yb lu hf ta w re os ir pt au hg tl pb bi po at rn fr ra ac th pa u np "
+    "pu am cm bk cf es fm md no lr rf db sg bh hs mt ds rg cn nh fl mc lv ts og"
+)
+_ELEMENTS = frozenset(_ELEMENT_SYMBOLS.split())
+
+
+def _formula(letters: str) -> bool:
+    """Whether letters spell a sequence of element symbols ("co": C, O; "ch": C, H)."""
+    word = letters.lower()
+    ok = [True] + [False] * len(word)
+    for i in range(1, len(word) + 1):
+        ok[i] = any(ok[i - n] and word[i - n : i] in _ELEMENTS for n in (1, 2) if i >= n)
+    return ok[-1]
 
 
 def _code_key(letters: str, digits: str) -> str:
+    """A code's key: lower case, without a plural "s" ("B-52s") or leading zeros ("E02")."""
     if len(digits) > 1 and digits.endswith("s") and digits[-2].isdigit():
-        digits = digits[:-1]  # a plural: "B-52s"
+        digits = digits[:-1]
+    number = re.match(r"\d+", digits)
+    if number is not None:
+        digits = str(int(number[0])) + digits[number.end() :]
     return f"{letters}{digits}".lower()
+
+
+def _code_matches(question: str) -> list[re.Match[str]]:
+    """The matches of the codes a question names (see :func:`question_codes`)."""
+    excluded = excluded_names(question)
+    out = []
+    for m in _CODE.finditer(question):
+        letters = m[1]
+        if not letters.isupper() or letters.lower() in _PERIOD_LETTERS:
+            continue
+        if (not m[2] and _formula(letters)) or letters.lower() in excluded:
+            continue
+        out.append(m)
+    return out
 
 
 def question_codes(question: str) -> dict[str, str]:
     """The codes a question names, as written (lower case), by their key (``"lb3"``).
 
     A code is capital letters then digits, joined or hyphenated ("E2", "LB-3", "TEA-014",
-    "B12"); not a word then a number ("mid-1970s", "pre-2020"), nor a period label ("Q3",
-    "H1", "FY2024": the period rules read those), nor a number with a unit ("5kg", "10-K",
-    "3rd": they begin with a digit).
+    "B12"). Not codes: a word then a number ("mid-1970s", "pre-2020", and any code written
+    in lower case), a period label ("Q3", "H1", "FY2024": the period rules read those), a
+    number with a unit ("5kg", "10-K", "3rd": they begin with a digit), a chemical formula
+    ("CO2", "CH4": documents spell them out), a code the question excludes ("other than the
+    LB-3", :func:`excluded_names`).
     """
     out: dict[str, str] = {}
-    for m in _CODE.finditer(question):
-        # written in capitals: "mid-1970s", "pre-2020" and "p53" are words and numbers
-        if not m[1].isupper() or m[1].lower() in _PERIOD_LETTERS:
-            continue
+    for m in _code_matches(question):
         out.setdefault(_code_key(m[1], m[3]), m[0].lower())
     return out
 
 
 def codes_in(text: str) -> set[str]:
-    """The keys of the codes a passage writes, joined, hyphenated or spaced ("LB 3")."""
-    return {_code_key(m[1], m[3]) for rx in (_CODE, _SPACED_CODE) for m in rx.finditer(text)}
+    """The keys of the codes a passage writes: joined, hyphenated (any dash) or spaced."""
+    folded = text.translate(_CODE_FOLD)
+    return {
+        _code_key(m[1], m[3])
+        for m in _PASSAGE_CODE.finditer(folded)
+        if not m[2].startswith(" ") or m[1].isupper()
+    }
 
 
 #: A full stop that ends an abbreviation or an initial, not a sentence.
@@ -1874,18 +1924,18 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
     A name the question excludes (:func:`excluded_names`: "outside the UK") is a term, not a
     name: the answer need not mention it. Numbers are left to the number check. Weights are
     the index's idf when given (a term the index has never seen gets the largest weight: no
-    passage can contain it), else ``log(1 + len(term))``.
+    passage can contain it), else ``log(1 + len(term))``. A code of letters and digits
+    (:func:`question_codes`: "error code E2", "the LB-3") is a name too
+    (:attr:`FocusTerm.code`), after the words; its letters are no term of their own unless
+    the question also writes them alone ("LB-3" asks for the code, "LB3" and "LB 3" name it).
 
     Args:
         question: The question text.
         idf: Inverse document frequency per term (e.g. ``BM25Index.idf``); ``None`` = the
             length heuristic.
 
-    A code of letters and digits (:func:`question_codes`: "error code E2", "the LB-3") is a
-    name too (:attr:`FocusTerm.code`), after the words.
-
     Returns:
-        Terms in question order, without duplicates.
+        The words' terms in question order, then the codes', without duplicates.
     """
     caps = set()
     acronyms = {m.group(0).lower() for m in re.finditer(r"\b[A-Z]{2,6}s?\b", question)}
@@ -1917,8 +1967,14 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
         out.append(
             FocusTerm(t, float(w), t in caps, idf is not None and t not in idf, t in acronyms)
         )
-    for written in question_codes(question).values():
-        out.append(FocusTerm(written, float(top) if idf else 1.0, True, False, False, True))
+    codes = _code_matches(question)
+    if codes:
+        # a code's letters ("lb" of "LB-3") are the code's, unless also written alone
+        alone = set(tokenize(_CODE.sub(" ", question)))
+        letters = {m[1].lower() for m in codes} - alone
+        out = [t for t in out if t.term not in letters]
+        for written in dict.fromkeys(m[0].lower() for m in codes):
+            out.append(FocusTerm(written, float(top) if idf else 1.0, True, False, False, True))
     return out
 
 

@@ -250,12 +250,14 @@ class ExtractiveAnswerer:
                 this much of it are tried in order before refusing.
             focus_margin: When every sentence tried so far failed only the focus check (its
                 passage misses a term the question needs), sentences of other passages
-                scoring within this much of the best are tried too.
-            type_margin: When every sentence tried so far failed only a rule reading the
-                kind of answer asked for (``measure_check``, ``quantity_check``,
-                ``answer_type_check``: "how heavy" and no weight), sentences scoring within
-                this much of the best are tried too: the one stating a weight may score
-                below a sentence about the same thing ("Weight | 1.9 kg" under the product's
+                scoring within this much of the best are tried too (never fewer than
+                ``check_margin`` reaches).
+            type_margin: When every sentence tried so far was refused first by a rule reading
+                the kind of answer asked for (``measure_check``, ``quantity_check``,
+                ``answer_type_check``: "how heavy" and no weight; these rules run before the
+                others), sentences scoring within this much of the best are tried too (never
+                fewer than ``check_margin`` reaches): the one stating a weight may score below
+                a sentence about the same thing ("Weight | 1.9 kg" under the product's
                 overview).
             focus_similarity: Cosine between a term's and a word's embeddings that counts as
                 a paraphrase.
@@ -272,8 +274,18 @@ class ExtractiveAnswerer:
                 ``COVERAGE_FLOOR``; ``focus_similarity`` counts fully).
 
         Raises:
-            ValueError: ``focus_coverage`` or ``coverage_sentence_weight`` outside 0..1.
+            ValueError: ``focus_coverage`` or ``coverage_sentence_weight`` outside 0..1; a
+                margin (``margin``, ``check_margin``, ``focus_margin``, ``type_margin``)
+                negative or not a finite number.
         """
+        for name, value in (
+            ("margin", margin),
+            ("check_margin", check_margin),
+            ("focus_margin", focus_margin),
+            ("type_margin", type_margin),
+        ):
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
         if not 0.0 <= focus_coverage <= 1.0:
             raise ValueError(f"focus_coverage must be within 0..1, got {focus_coverage!r}")
         sw = (
@@ -696,12 +708,11 @@ class ExtractiveAnswerer:
         only_type = True  # … only for the kind of answer it gives
         chosen: list[_Sentence] = []
         for item in safe:
+            reach = self.check_margin  # the wider reaches only ever widen it
             if first_problem and only_focus:
-                reach = self.focus_margin
+                reach = max(reach, self.focus_margin)
             elif first_problem and only_type:
-                reach = self.type_margin
-            else:
-                reach = self.check_margin
+                reach = max(reach, self.type_margin)
             if not chosen and item.score < best - reach:
                 break
             if chosen and (

@@ -78,8 +78,8 @@ class SentenceReranker:
 
     A table row is its own context: when the best sentence is a recorded row
     (:mod:`loaders.row_text`, scored with its table's title and column names), its cosine
-    stands for the chunk's too, so an expenses sheet's other claims packed into the chunk
-    do not weigh down the one asked about.
+    stands for the chunk's too when it is the higher, so an expenses sheet's other claims
+    packed into the chunk do not weigh down the one asked about.
     """
 
     def __init__(
@@ -230,8 +230,9 @@ class SentenceReranker:
             chunk = c.scores.get("dense", sent)
             if best >= 0 and row_span(c.meta, *spans[best]) is not None:
                 # the best sentence is a table row: a record is its own context, not the
-                # other rows packed into its chunk (loaders.row_text)
-                chunk = sent
+                # other rows packed into its chunk (loaders.row_text); a question about the
+                # whole table keeps the chunk's cosine when it is the higher
+                chunk = max(chunk, sent)
             if hq:
                 c.scores["heading_question"] = float(question_vecs[hq] @ q)
                 sent = max(sent, c.scores["heading_question"])

@@ -27,6 +27,24 @@ from loaders.sentences import sentence_spans
 ROW_TEXT_KEY = "row_text"
 
 
+def recorded_rows(meta: Mapping[str, Any] | None) -> list[tuple[int, int, str, str]]:
+    """A chunk's recorded rows as ``(start, end, described, stated)``; malformed records (a
+    span that is not two integers, a text that is not a string) are left out, so a damaged
+    or hand-edited index degrades to plain sentences instead of failing a question."""
+    out = []
+    for row in (meta or {}).get(ROW_TEXT_KEY) or []:
+        if not isinstance(row, (list, tuple)) or len(row) < 3:
+            continue
+        start, end, described = row[0], row[1], row[2]
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (start, end)):
+            continue
+        if not isinstance(described, str):
+            continue
+        stated = row[3] if len(row) > 3 and isinstance(row[3], str) else ""
+        out.append((start, end, described, stated))
+    return out
+
+
 def row_texts(start: int, end: int, tables: Sequence[Table]) -> list[list[Any]]:
     """The table rows inside ``[start, end)`` with their described text.
 
@@ -75,13 +93,13 @@ def scored_texts(
         Per span, its table row's described text when the span lies inside a row, else
         ``content[start:end]``.
     """
-    rows = (meta or {}).get(ROW_TEXT_KEY) or []
+    rows = recorded_rows(meta)
     out: list[str] = []
     for s, e in spans:
         text = content[s:e]
         for row in rows:
             if row[0] <= s and e <= row[1] and text.strip():
-                text = str(row[2])
+                text = row[2]
                 break
         out.append(text)
     return out
@@ -107,9 +125,9 @@ def row_span(meta: Mapping[str, Any] | None, start: int, end: int) -> tuple[int,
     the whole row, so a reader sees what the numbers are: ``Total revenue 412,860 371,540``
     rather than ``412,860 371,540``.
     """
-    for row in (meta or {}).get(ROW_TEXT_KEY) or []:
+    for row in recorded_rows(meta):
         if row[0] <= start and end <= row[1]:
-            return int(row[0]), int(row[1])
+            return row[0], row[1]
     return None
 
 
@@ -121,9 +139,9 @@ def row_statement(meta: Mapping[str, Any] | None, start: int, end: int) -> str |
     (its citation still quotes the row verbatim). ``None`` for a span that is not a row,
     and for an index built before rows recorded it.
     """
-    for row in (meta or {}).get(ROW_TEXT_KEY) or []:
-        if int(row[0]) == start and int(row[1]) == end and len(row) > 3 and row[3]:
-            return str(row[3])
+    for row in recorded_rows(meta):
+        if row[0] == start and row[1] == end and row[3]:
+            return row[3]
     return None
 
 
@@ -145,7 +163,7 @@ def row_sentence_spans(content: str, meta: Mapping[str, Any] | None) -> list[tup
         Non-overlapping spans in order, each stripped of surrounding whitespace.
     """
     spans = sentence_spans(content)
-    rows = [(int(r[0]), int(r[1])) for r in (meta or {}).get(ROW_TEXT_KEY) or []]
+    rows = [(r[0], r[1]) for r in recorded_rows(meta)]
     if not rows:
         return spans
     out: list[tuple[int, int]] = []

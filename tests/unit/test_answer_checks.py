@@ -1342,25 +1342,45 @@ def test_the_count_reason_is_given_only_when_the_count_rule_refuses(question, se
 
 def test_question_codes_are_letters_then_digits_and_not_periods_or_units():
     assert checks.question_codes("What does error code E2 mean?") == {"e2": "e2"}
-    assert checks.question_codes("Is the LB-3 like TEA-014 or B12 tablets?") == {
+    assert checks.question_codes("Is the LB-3 like TEA-014 or M25 in A4?") == {
         "lb3": "lb-3",
-        "tea014": "tea-014",
-        "b12": "b12",
+        "tea14": "tea-014",
+        "m25": "m25",
+        "a4": "a4",
     }
     # period labels, numbers with units, filing forms and a word then a number are not codes
     assert checks.question_codes("Revenue in Q3, H1 and FY2024 per the 10-K, 5kg, 3rd") == {}
     assert checks.question_codes("What does Section 230 say about Windows 10?") == {}
     assert checks.question_codes("Which model sold in the mid-1970s, pre-2020 or with p53?") == {}
     assert checks.question_codes("How many B-52s flew?") == {"b52": "b-52s"}
+    # a chemical formula is spelled out in documents ("carbon dioxide"); a code excluded
+    assert checks.question_codes("How much CO2 and CH4 did we save?") == {}
+    assert checks.question_codes("Which brewers other than the LB-3 hold 2 litres?") == {}
+    # leading zeros aside: error E02 is error E2
+    assert checks.question_codes("What does error E02 mean?") == {"e2": "e02"}
 
 
 def test_a_passage_writes_a_code_joined_hyphenated_or_spaced():
     assert checks.codes_in("The LB 2, model TEA-014 and error E4; B-52s") == {
         "lb2",
-        "tea014",
+        "tea14",
         "e4",
         "b52",
     }
+    # any dash, a no-break space, subscript digits; beside a file name's underscore or dash
+    assert checks.codes_in("LB\u20113, LB\u00a04, LB\u20135, CO\u2082") == {
+        "lb3",
+        "lb4",
+        "lb5",
+        "co2",
+    }
+    assert checks.codes_in("LB-3_specs.pdf, specs-LB-4.pdf, the LB-5-series") == {
+        "lb3",
+        "lb4",
+        "lb5",
+    }
+    # a spaced code is read in capitals only: "1 lb 3 oz", "a 4 page booklet" are no codes
+    assert checks.codes_in("Weighs about 1 lb 3 oz; a 4 page booklet") == set()
 
 
 def test_a_code_is_covered_only_as_written():
@@ -1372,3 +1392,8 @@ def test_a_code_is_covered_only_as_written():
     assert "e2" not in [
         t.term for t in checks.lexically_uncovered(terms, "Code E-2: error, the tank is full.", q)
     ]
+    # a code's letters are the code's: "LB-2" asked, "LB2" written, nothing missing
+    q = "How much water does the LB-2 brewer hold?"
+    terms = checks.focus_terms(q)
+    assert "lb" not in [t.term for t in terms]
+    assert checks.lexically_uncovered(terms, "The LB2 brewer holds 1.7 litres of water.", q) == []

@@ -297,6 +297,9 @@ def test_a_sentence_of_the_kind_asked_is_looked_for_further_down():
     assert quoted(wide.generate(q, ps, []), ps) == [height.candidate.content]
     narrow = ExtractiveAnswerer(Unit(), measure_check=True, check_margin=0.0, type_margin=0.0)
     assert says_insufficient(parse_output(narrow.generate(q, ps, [])))
+    # a wider check_margin is never narrowed by a type refusal
+    wider = ExtractiveAnswerer(Unit(), measure_check=True, check_margin=0.5, type_margin=0.0)
+    assert quoted(wider.generate(q, ps, []), ps) == [height.candidate.content]
     # a sentence stating the opposite is no type problem: the wider reach does not apply
     q = "Which seat goes to the smaller party?"
     ps = [
@@ -566,3 +569,10 @@ def test_a_table_rows_name_check_reads_its_tables_title():
         "What are the payment terms of our Chinese supplier?", [p], []
     )
     assert quoted(raw, [p]) == [row]
+
+
+@pytest.mark.parametrize("name", ["margin", "check_margin", "focus_margin", "type_margin"])
+@pytest.mark.parametrize("value", [-0.1, float("nan"), float("inf"), "0.3"])
+def test_margins_must_be_finite_and_not_negative(name, value):
+    with pytest.raises(ValueError, match=name):
+        ExtractiveAnswerer(Unit(), **{name: value})

@@ -15,7 +15,14 @@ from citerag.stores.chunk_vectors import SEPARATE, embed_chunks
 from citerag.stores.faiss.bm25 import tokenize
 from loaders.chunking import ChunkSettings, chunk_document
 from loaders.registry import load_file
-from loaders.row_text import ROW_TEXT_KEY, row_texts, scored_texts
+from loaders.row_text import (
+    ROW_TEXT_KEY,
+    recorded_rows,
+    row_span,
+    row_statement,
+    row_texts,
+    scored_texts,
+)
 from loaders.sentences import sentence_spans
 
 CSV = (
@@ -168,3 +175,12 @@ def test_sentence_spans_are_cut_at_table_rows() -> None:
     assert texts[-1] == "Orders after the cut-off go a week later."
     # no rows: the sentence rule's spans, unchanged
     assert row_sentence_spans(content, None) == sentence_spans(content)
+
+
+def test_malformed_row_records_are_left_out():
+    """A damaged or hand-edited index degrades to plain sentences, it does not fail a question."""
+    meta = {ROW_TEXT_KEY: [["0", "30", "x"], [0], None, [0, 5, 7], [True, 5, "t"], [0, 5, "ok"]]}
+    assert recorded_rows(meta) == [(0, 5, "ok", "")]
+    assert scored_texts("Hello there.", [(0, 5), (6, 12)], meta) == ["ok", "there."]
+    assert row_span(meta, 0, 5) == (0, 5) and row_statement(meta, 0, 5) is None
+    assert recorded_rows({ROW_TEXT_KEY: [[0, 30, "a"], [0]]}) == [(0, 30, "a", "")]
