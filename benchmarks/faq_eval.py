@@ -468,7 +468,15 @@ def non_answer_counts(name: str, args: Any) -> dict[str, int]:
     from loaders.registry import load_file
     from loaders.sentences import sentence_spans
 
-    counts = {"sentences": 0, "question": 0, "heading": 0, "caption": 0, "label": 0, "cut": 0}
+    counts = {
+        "sentences": 0,
+        "question": 0,
+        "heading": 0,
+        "caption": 0,
+        "label": 0,
+        "reply": 0,
+        "cut": 0,
+    }
     corpus = Path(prepare(name, args.data, args.work / "spans").corpus)
     for f in sorted(corpus.rglob("*")):
         if not f.is_file():
@@ -549,7 +557,8 @@ def main() -> int:
     md += "\n\nSentences the new rules never quote, of all sentences of the documents: " + (
         "; ".join(
             f"{n}: {c['question']} questions, {c['heading']} headings/titles, "
-            f"{c['caption']} captions, {c['cut']} glued headings cut, of {c['sentences']}"
+            f"{c['caption']} captions, {c['reply']} bare yes/no replies, "
+            f"{c['cut']} glued headings cut, of {c['sentences']}"
             for n, c in counts.items()
         )
     )

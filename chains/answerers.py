@@ -575,7 +575,7 @@ class ExtractiveAnswerer:
 
     def _scored(self, question: str, passages: list[Passage]) -> tuple[list[_Sentence], int]:
         """The passages' quotable sentences, best first, and how many were left out as
-        questions, headings, titles or captions (:mod:`chains.non_answers`).
+        questions, headings, titles, captions or bare yes/no replies (:mod:`chains.non_answers`).
 
         A heading glued onto the front of a stored span is cut off the quote; an FAQ
         question line is never quoted, its answer (the statements after it in the passage)
@@ -601,6 +601,7 @@ class ExtractiveAnswerer:
             opens_line: list[bool] = []  # the sentence starts its line (a question line)
             for (s0, e), sim, vec, by in zip(spans, sims, vecs, row_scored, strict=True):
                 s = non_answers.leading_heading(content, s0, e)
+                s = non_answers.leading_reply(content, s, e)  # "Yes." is the FAQ's reply
                 if by == content[s0:e]:  # not a table row's: scored by what is quoted
                     by = content[s:e]
                 else:  # a row's cells are quoted with their label: the whole row
@@ -690,7 +691,8 @@ class ExtractiveAnswerer:
         safe = [s for s in scored if not checks.is_instruction(s.text)]
         if not scored and dropped:
             return _insufficient(
-                "the only matching sentences are questions, headings, titles or captions, "
+                "the only matching sentences are questions, headings, titles, captions or a "
+                "bare yes or no (an FAQ's reply to its own question), "
                 "which state no answer"
             )
         if not safe:

@@ -1,4 +1,4 @@
-"""Sentences that are never an answer: questions, headings, titles and captions.
+"""Sentences that are never an answer: questions, headings, titles, captions and a bare yes or no.
 
 The extractive answerer quotes the sentence nearest to the question; in an FAQ the nearest
 sentence is the FAQ's own *question line* ("Can I get a refund?"), in a manual or a report a
@@ -15,10 +15,14 @@ when a loader wrote it):
   8,214" a table row), or ends the passage the same way; or whose words are the chunk's
   ``section`` or ``title``;
 * a **caption**: "Figure 3: ...", "Table 2. ..." and the like, short;
+* a **bare reply**: "Yes.", "No, we don't." opening an FAQ answer — it answers the FAQ's own
+  question, which may not be the one asked ("Do you sell gift cards?" is not "Do you offer
+  gift wrapping?"): the statements after it are the answer;
 * any sentence of a chunk whose ``block_type`` (written by the structural loaders, read
   defensively) is a heading, title, caption or page header/footer.
 
-:func:`faq_answer_follows` tells the answerer where a question line's answer is: the
+:func:`leading_reply` cuts such a reply off the front of a span the sentence rule glued it
+to. :func:`faq_answer_follows` tells the answerer where a question line's answer is: the
 statements after it in the same passage, up to the next question or heading.
 :func:`heading_question` finds the question of an FAQ pair whose question is a heading
 (``### Do you ship abroad?``): it is the last part of the chunk's ``section``, not a line
@@ -35,8 +39,9 @@ from loaders.blocks import PAIR_CONTINUES_KEY
 from loaders.row_text import row_span
 from loaders.sentences import is_label_line
 
-#: ``label`` is a marker with no words of its own (``A:`` on its own line).
-NonAnswer = Literal["question", "heading", "caption", "label"]
+#: ``label`` is a marker with no words of its own (``A:`` on its own line); ``reply`` a bare
+#: yes or no ("Yes.", "No, we don't.").
+NonAnswer = Literal["question", "heading", "caption", "label", "reply"]
 
 #: ``block_type`` values (from the structural loaders) whose text is never quoted alone.
 NON_ANSWER_BLOCKS: frozenset[str] = frozenset(
@@ -69,6 +74,20 @@ _GOES_ON_TEXT = (
 _GOES_ON_WORDS = frozenset(_GOES_ON_TEXT.split())
 _DIGIT = re.compile(r"\d")
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+#: A bare reply opening a span, to its sentence's end ("Yes. Gift wrapping costs …").
+_LEADING_REPLY = re.compile(
+    r"(?:yes|no|yep|nope)\b[\s,]*(?:(?:i|you|we|they|it|he|she|there)\s+\w+(?:['’]t)?"
+    r"(?:\s+not)?)?\s*[.!]+\s+(?=\S)",
+    re.IGNORECASE,
+)
+#: A bare reply: yes or no, with at most a pronoun and an auxiliary ("Yes, you can.").
+_REPLY = re.compile(
+    r"^(?:yes|no|yep|nope)\b[\s,!.]*(?:(?:i|you|we|they|it|he|she|there)\s+(?:can|cannot|"
+    r"can't|can’t|do|don't|don’t|does|doesn't|doesn’t|did|didn't|didn’t|will|won't|won’t|is|"
+    r"isn't|isn’t|are|aren't|aren’t|may|must|should|have|haven't|haven’t|has|hasn't|hasn’t)"
+    r"(?:\s+not)?)?[\s.!]*$",
+    re.IGNORECASE,
+)
 #: Signs of a table row or a key/value line, not a heading: a column gap, a cell divider.
 _ROW_SIGNS = re.compile(r"\t| {2,}|\||:\s")
 
@@ -144,7 +163,8 @@ def non_answer(
         meta: The chunk's metadata (``block_type``, ``section``, ``title``), when known.
 
     Returns:
-        ``"question"``, ``"heading"``, ``"caption"`` or ``"label"``, or ``None``.
+        ``"question"``, ``"heading"``, ``"caption"``, ``"label"`` or ``"reply"``, or
+        ``None``.
     """
     meta = meta or {}
     text = content[start:end]
@@ -154,6 +174,8 @@ def non_answer(
         return "caption" if block == "caption" else "heading"
     if not core:
         return "label"
+    if _REPLY.match(core):
+        return "reply"
     if asks(core):
         return "question"
     if _CAPTION.match(core) and len(core.split()) <= CAPTION_WORDS:
@@ -203,10 +225,30 @@ def leading_heading(content: str, start: int, end: int) -> int:
     return rest if rest < end else start
 
 
+def leading_reply(content: str, start: int, end: int) -> int:
+    """Where the statement of ``content[start:end]`` starts once a bare yes or no glued onto
+    its front is cut off (``start`` when there is none): the sentence rule keeps a short
+    "Yes." with the sentence after it ("Yes. Gift wrapping costs £3.50 per item."), and
+    that "Yes." answers the FAQ's own question, not necessarily the one asked.
+
+    Args:
+        content: The passage's content.
+        start: The span's start.
+        end: Its end.
+    """
+    text = content[start:end]
+    marker = _MARKERS.match(text)
+    at = marker.end() if marker else 0
+    m = _LEADING_REPLY.match(text, at)
+    if m is None or not _REPLY.match(bare(text[at : m.end()])):
+        return start
+    return start + m.end()
+
+
 def faq_answer_follows(kinds: Sequence[NonAnswer | None], index: int) -> list[int]:
-    """The sentences answering the question line ``index``: the statements after it, up to
-    the next question or heading (indices into ``kinds``, one entry per sentence of the
-    passage in order, :func:`non_answer`'s result for each).
+    """The sentences answering the question line ``index``: the statements after it (past a
+    label or a bare yes or no), up to the next question or heading (indices into ``kinds``,
+    one entry per sentence of the passage in order, :func:`non_answer`'s result for each).
 
     Args:
         kinds: What each sentence of the passage is (``None`` for a statement).
@@ -214,8 +256,8 @@ def faq_answer_follows(kinds: Sequence[NonAnswer | None], index: int) -> list[in
     """
     out: list[int] = []
     for j in range(index + 1, len(kinds)):
-        if kinds[j] == "label" and not out:
-            continue  # "A:" on its own line between the question and its answer
+        if kinds[j] in ("label", "reply") and not out:
+            continue  # "A:" on its own line, or a bare "Yes.", before the answer's statements
         if kinds[j] is not None:
             break  # the next question or heading: this question's answer has ended
         out.append(j)

@@ -31,6 +31,11 @@ def kind(text: str, meta: dict | None = None) -> str | None:
         ("Figure 2: Pump assembly", "caption"),
         ("Table 1. Technical data", "caption"),
         ("A:", "label"),
+        ("Yes.", "reply"),
+        ("A: No, we don't.", "reply"),
+        ("Yes, you can!", "reply"),
+        ("Yes, if you send the item back unused within 30 days.", None),  # it states a fact
+        ("No fees apply to returns.", None),
         ("Refunds are paid within 14 days of the return.", None),
         ("Do not immerse the unit in water", None),  # an instruction, not a question
         ("Total revenue 8,214 7,961", None),  # a table row holds figures
@@ -81,6 +86,7 @@ def test_faq_answer_follows_its_question_up_to_the_next_question():
     assert na.faq_answer_follows(kinds, 0) == [1, 2]
     assert na.faq_answer_follows(kinds, 3) == [4]
     assert na.faq_answer_follows(["question", "label", None], 0) == [2]
+    assert na.faq_answer_follows(["question", "reply", None, None], 0) == [2, 3]
     assert na.faq_answer_follows(["question", "heading", None], 0) == []
 
 
@@ -255,3 +261,26 @@ def test_a_question_asked_inside_an_faq_answer_starts_no_answer_of_its_own():
         "can I return it?", [faq_passage(content, {"block_type": "qa_pair"})], []
     )
     assert quotes(raw) == ["You can send it back.", "Returns of the other one are free."]
+
+
+def test_a_bare_yes_is_never_quoted_and_its_statements_answer():
+    """A bare "Yes." answers the FAQ's own question, not necessarily the one asked: the
+    statements after it are quoted, the opening of the answer being the first of them."""
+    content = (
+        "Q: Can I get a refund?\nA: Yes.\nRefunds are paid back within 14 days of the return."
+        "\n\nQ: Can I work from home?\nA: Office staff may work from home two days a week."
+    )
+    pair = {"block_type": "qa_pair"}
+    for max_sentences in (1, 2):
+        raw = ExtractiveAnswerer(Overlap(), max_sentences=max_sentences).generate(
+            "can I get my money back?", [faq_passage(content, pair)], []
+        )
+        assert quotes(raw)[0] == "Refunds are paid back within 14 days of the return."
+        assert "Yes." not in quotes(raw)
+    # a longer reply the sentence rule keeps apart is no quote either
+    content = "Q: Can I collect my order?\nA: No, we don't. Orders are delivered by courier."
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=2).generate(
+        "can I get my order back?", [faq_passage(content, pair)], []
+    )
+    assert quotes(raw) == ["Orders are delivered by courier."]
+    assert na.leading_reply("Yes, if you send it back.", 0, 25) == 0  # it states a condition
