@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from numbers import Integral
 from typing import Any
 
 from loaders.base import ROW_SEP, Table
@@ -36,12 +37,12 @@ def recorded_rows(meta: Mapping[str, Any] | None) -> list[tuple[int, int, str, s
         if not isinstance(row, (list, tuple)) or len(row) < 3:
             continue
         start, end, described = row[0], row[1], row[2]
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (start, end)):
+        if not all(isinstance(x, Integral) and not isinstance(x, bool) for x in (start, end)):
             continue
         if not isinstance(described, str):
             continue
         stated = row[3] if len(row) > 3 and isinstance(row[3], str) else ""
-        out.append((start, end, described, stated))
+        out.append((int(start), int(end), described, stated))
     return out
 
 
