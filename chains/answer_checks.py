@@ -1781,7 +1781,7 @@ class FocusTerm:
 
 
 #: A code in a question: one to five capital letters, an optional hyphen, then digits with
-#: at most two letters after them ("E2", "LB-3", "TEA-014", "B12", "COVID-19", "A4"). Not
+#: at most two letters after them ("E2", "LB-3", "TEA-014", "M25", "COVID-19", "A4"). Not
 #: read in a question: a code written with a space ("Section 230" and "Windows 10" are a
 #: word and a number), codes of several parts ("H1N1", "WH-1000XM4").
 _CODE = re.compile(r"(?<![\w-])([A-Za-z]{1,5})(-?)(\d{1,6}[A-Za-z]{0,2})(?![\w-])")
@@ -1846,7 +1846,7 @@ def question_codes(question: str) -> dict[str, str]:
     """The codes a question names, as written (lower case), by their key (``"lb3"``).
 
     A code is capital letters then digits, joined or hyphenated ("E2", "LB-3", "TEA-014",
-    "B12"). Not codes: a word then a number ("mid-1970s", "pre-2020", and any code written
+    "M25"). Not codes: a word then a number ("mid-1970s", "pre-2020", and any code written
     in lower case), a period label ("Q3", "H1", "FY2024": the period rules read those), a
     number with a unit ("5kg", "10-K", "3rd": they begin with a digit), a chemical formula
     ("CO2", "CH4": documents spell them out), a code the question excludes ("other than the

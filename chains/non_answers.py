@@ -77,7 +77,7 @@ _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNO
 #: A bare reply opening a span, to its sentence's end ("Yes. Gift wrapping costs …").
 _LEADING_REPLY = re.compile(
     r"(?:yes|no|yep|nope)\b[\s,]*(?:(?:i|you|we|they|it|he|she|there)\s+\w+(?:['’]t)?"
-    r"(?:\s+not)?)?\s*[.!]+\s+(?=\S)",
+    r"(?:\s+not)?)?\s*[.!]+\s+(?=[^\W\d_])",  # a word follows: "No. 10" is a number
     re.IGNORECASE,
 )
 #: A bare reply: yes or no, with at most a pronoun and an auxiliary ("Yes, you can.").

@@ -284,3 +284,4 @@ def test_a_bare_yes_is_never_quoted_and_its_statements_answer():
     )
     assert quotes(raw) == ["Orders are delivered by courier."]
     assert na.leading_reply("Yes, if you send it back.", 0, 25) == 0  # it states a condition
+    assert na.leading_reply("No. 10 Downing Street is the address.", 0, 38) == 0  # a number
