@@ -305,6 +305,24 @@ class TestBackend:
             two.release()
             registry.close()
 
+    def test_a_released_lock_is_free_at_once(self, backend: Backend, tmp_path: Path) -> None:
+        """Release unlocks before it closes: a session's locks go only when the server has
+        seen its connection close, after ``close()`` returns, and another process trying the
+        lock at once found it still held, now and then, on a busy machine."""
+        registry = backend.registry(tmp_path / "data")
+        try:
+            for _ in range(50):
+                one, two = backend.coordination(registry), backend.coordination(registry)
+                try:
+                    assert one.try_lock()
+                    one.release()
+                    assert two.try_lock()
+                finally:
+                    one.release()
+                    two.release()
+        finally:
+            registry.close()
+
 
 def test_both_backends_implement_the_protocol() -> None:
     # conformance is checked by mypy (the ``_conforms`` assignments); this keeps the

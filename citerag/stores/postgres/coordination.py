@@ -61,13 +61,25 @@ class PostgresCoordination:
         return self._held and self._conn is not None and not self._conn.closed
 
     def release(self) -> None:
-        """Close the connection (ending the session releases the lock)."""
-        conn, self._conn, self._held = self._conn, None, False
-        if conn is not None:
+        """Unlock, then close the connection.
+
+        The unlock is explicit: ending a session releases its locks only once the server's
+        backend has seen the connection close, which happens after ``close()`` returns, so
+        another process trying the lock at once could still find it held. Closing stays the
+        fallback (a broken connection's session ends with it).
+        """
+        conn, held, self._conn, self._held = self._conn, self._held, None, False
+        if conn is None:
+            return
+        if held and not conn.closed:
             try:
-                conn.close()
+                conn.execute("SELECT pg_advisory_unlock(%s)", [advisory_key(self.url, "jobs")])
             except Exception:
-                log.debug("closing the job connection failed", exc_info=True)
+                log.debug("unlocking the job lock failed; closing ends it", exc_info=True)
+        try:
+            conn.close()
+        except Exception:
+            log.debug("closing the job connection failed", exc_info=True)
 
     def published_build(self) -> str | None:
         """The store's published build id, read on the kept connection (the short
