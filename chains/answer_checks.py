@@ -1974,7 +1974,8 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
         letters = {m[1].lower() for m in codes} - alone
         out = [t for t in out if t.term not in letters]
         for written in dict.fromkeys(m[0].lower() for m in codes):
-            out.append(FocusTerm(written, float(top) if idf else 1.0, True, False, False, True))
+            w = idf.get(written, top) if idf is not None else math.log(1 + len(written))
+            out.append(FocusTerm(written, float(w), True, False, False, True))
     return out
 
 

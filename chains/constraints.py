@@ -1501,18 +1501,10 @@ def statement_kinds(text: str) -> frozenset[str]:
 def table_titles(meta: Mapping[str, Any]) -> list[str]:
     """The titles of the tables a chunk's rows belong to (:func:`loaders.row_text.row_title`),
     in order, without repeats; none for a chunk without titled table rows or with a malformed
-    record."""
-    from loaders.row_text import ROW_TEXT_KEY, row_title
+    record (:func:`loaders.row_text.recorded_rows` reads the records)."""
+    from loaders.row_text import recorded_rows, row_title
 
-    rows = meta.get(ROW_TEXT_KEY) or []
-    if isinstance(rows, str):  # a store that keeps metadata as text
-        try:
-            rows = json.loads(rows)
-        except ValueError:
-            return []
-    if not isinstance(rows, (list, tuple)):
-        return []
-    return list(dict.fromkeys(t for t in (row_title(r) for r in rows) if t))
+    return list(dict.fromkeys(t for t in (row_title(r) for r in recorded_rows(meta)) if t))
 
 
 def first_stage_order(

@@ -74,11 +74,11 @@ _GOES_ON_TEXT = (
 _GOES_ON_WORDS = frozenset(_GOES_ON_TEXT.split())
 _DIGIT = re.compile(r"\d")
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
-#: A bare reply opening a span, to its sentence's end ("Yes. Gift wrapping costs …").
+#: A yes or no opening a span, to its sentence's end, a word after it ("Yes. Gift wrapping
+#: costs …"; "No. 10 Downing Street" is a number): :func:`leading_reply` keeps it only when
+#: that sentence is a bare reply (:data:`_REPLY`).
 _LEADING_REPLY = re.compile(
-    r"(?:yes|no|yep|nope)\b[\s,]*(?:(?:i|you|we|they|it|he|she|there)\s+\w+(?:['’]t)?"
-    r"(?:\s+not)?)?\s*[.!]+\s+(?=[^\W\d_])",  # a word follows: "No. 10" is a number
-    re.IGNORECASE,
+    r"(?:yes|no|yep|nope)\b[^.!?\n]{0,30}?[.!]+\s+(?=[^\W\d_])", re.IGNORECASE
 )
 #: A bare reply: yes or no, with at most a pronoun and an auxiliary ("Yes, you can.").
 _REPLY = re.compile(

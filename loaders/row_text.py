@@ -17,6 +17,7 @@ answerer's checks read it; the quote stays ``content[start:end]``.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
@@ -29,11 +30,20 @@ ROW_TEXT_KEY = "row_text"
 
 
 def recorded_rows(meta: Mapping[str, Any] | None) -> list[tuple[int, int, str, str]]:
-    """A chunk's recorded rows as ``(start, end, described, stated)``; malformed records (a
-    span that is not two integers, a text that is not a string) are left out, so a damaged
-    or hand-edited index degrades to plain sentences instead of failing a question."""
+    """A chunk's recorded rows as ``(start, end, described, stated)``: the one reader of
+    :data:`ROW_TEXT_KEY`. Malformed records (a span that is not two integers, a text that is
+    not a string, a record list that is neither a list nor its JSON text) are left out, so a
+    damaged or hand-edited index degrades to plain sentences instead of failing a question."""
+    rows = (meta or {}).get(ROW_TEXT_KEY) or []
+    if isinstance(rows, str):  # a store that keeps metadata as text
+        try:
+            rows = json.loads(rows)
+        except ValueError:
+            return []
+    if not isinstance(rows, (list, tuple)):
+        return []
     out = []
-    for row in (meta or {}).get(ROW_TEXT_KEY) or []:
+    for row in rows:
         if not isinstance(row, (list, tuple)) or len(row) < 3:
             continue
         start, end, described = row[0], row[1], row[2]
@@ -106,14 +116,12 @@ def scored_texts(
     return out
 
 
-def row_title(row: Any) -> str:
-    """The title of the table a recorded row (an item of :data:`ROW_TEXT_KEY`) belongs to:
-    its described text less its stated text, ``""`` for a table without a title, for a row
-    recorded before the stated text was, and for a malformed record."""
-    if not isinstance(row, (list, tuple)) or len(row) < 4:
-        return ""
-    described, stated = row[2], row[3]
-    if not isinstance(described, str) or not isinstance(stated, str) or not stated:
+def row_title(row: tuple[int, int, str, str]) -> str:
+    """The title of the table a recorded row (from :func:`recorded_rows`) belongs to: its
+    described text less its stated text, ``""`` for a table without a title and for a row
+    recorded before the stated text was."""
+    _start, _end, described, stated = row
+    if not stated:
         return ""
     tail = ROW_SEP + stated
     return described[: -len(tail)] if described.endswith(tail) else ""

@@ -267,6 +267,11 @@ def test_a_table_row_is_its_own_context():
     row_cand.document.metadata[ROW_TEXT_KEY] = rows
     (c,) = reranker.rerank(QUERY, [row_cand])
     assert c.scores["rerank"] == pytest.approx(0.8, abs=1e-6)  # the row's cosine, twice
+    # a question about the whole table: the chunk's cosine, when the higher, stays
+    whole = make_candidate(content, key="t", scores={"dense": 0.9}, ranks={"fused": 1})
+    whole.document.metadata[ROW_TEXT_KEY] = rows
+    (c,) = reranker.rerank(QUERY, [whole])
+    assert c.scores["rerank"] == pytest.approx(0.5 * 0.8 + 0.5 * 0.9, abs=1e-6)
     prose = make_candidate(content, key="t", scores={"dense": 0.3}, ranks={"fused": 1})
     (c,) = reranker.rerank(QUERY, [prose])
     assert c.scores["rerank"] == pytest.approx(0.5 * 0.8 + 0.5 * 0.3, abs=1e-6)
