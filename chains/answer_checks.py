@@ -1704,7 +1704,8 @@ GENERIC = frozenset(
         """
     whose how many much long often who whom what which when where why can could would
     should may might must shall been being there they he she his her them you your we
-    our us not no any some other others than then so such into about over after before
+    our us me my mine myself yours yourself ours these those if here yes please per via
+    not no any some other others than then so such into about over after before
     between during under also just only very more most less least one ones name names
     named called call type types kind kinds sort example examples used use uses using
     make makes made get gets got give gives given known term terms word words mean means
@@ -2421,6 +2422,15 @@ def focus_problem(missing: Sequence[FocusTerm]) -> str | None:
     words = ", ".join(f"'{t.term}'" for t in missing[:4])
     tail = "" if all(t.entity for t in missing) else " (nor a close paraphrase)"
     return f"the question asks about {words}, which the quoted passage does not mention{tail}"
+
+
+#: Cosine between two single words' embeddings from which one paraphrases the other (a
+#: focus term and a passage word; tuned on the SQuAD 2.0 calibration articles,
+#: ``benchmarks/refusal_rules.py``): the focus check's threshold, and a degree of 1 in
+#: :func:`paraphrase_degrees` (the graded focus rule, the reranker's paraphrase credit).
+FOCUS_SIMILARITY = 0.7
+#: Cosine at or below which a word is no paraphrase of another at all (a degree of 0).
+COVERAGE_FLOOR = 0.35
 
 
 def paraphrase_degrees(

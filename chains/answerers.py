@@ -23,7 +23,7 @@ import math
 import queue
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -35,6 +35,8 @@ from langchain_core.runnables import RunnableConfig
 
 from chains import answer_checks as checks
 from chains import non_answers
+from chains.answer_checks import COVERAGE_FLOOR as COVERAGE_FLOOR  # re-exported
+from chains.answer_checks import FOCUS_SIMILARITY as FOCUS_SIMILARITY  # re-exported
 from chains.answer_checks import ExtractiveRules
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
@@ -54,16 +56,10 @@ _NUMBER = re.compile(
 )
 
 
-#: Cosine between a focus term's and a passage word's embeddings that counts as a
-#: paraphrase (tuned on the SQuAD 2.0 calibration articles, ``benchmarks/refusal_rules.py``).
-FOCUS_SIMILARITY = 0.7
 #: Share of a question's focus weight (idf) that makes a non-name term essential.
 FOCUS_SHARE = 0.4
 #: Whether a focus term the index has never seen is essential.
 FOCUS_UNSEEN = False
-#: Graded focus rule: cosine at or below which a word is no paraphrase of a focus term at
-#: all (a degree of 0; ``FOCUS_SIMILARITY`` is a degree of 1).
-COVERAGE_FLOOR = 0.35
 #: Graded focus rule: weight of the quoted sentence's own coverage (with its header) against
 #: that of every supplied passage of its document.
 COVERAGE_SENTENCE_WEIGHT = 0.5
@@ -151,6 +147,16 @@ def _insufficient(reason: str) -> str:
 _RULES = ExtractiveRules()
 
 
+def word_coverage(weights: Mapping[str, float], text: str) -> float:
+    """The share of the question words' weight (``weights``: word -> weight) that ``text``
+    holds; 0 for a question without words."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    held = set(tokenize(text))
+    return sum(w for t, w in weights.items() if t in held) / total
+
+
 class ExtractiveAnswerer:
     """Quote the best-matching sentences of the top passages (offline default).
 
@@ -192,6 +198,7 @@ class ExtractiveAnswerer:
         focus_coverage: float = 0.0,
         coverage_sentence_weight: float | None = None,
         coverage_floor: float | None = None,
+        idf_coverage: bool = True,
     ) -> None:
         """Create the answerer. The refusal rules' defaults are :class:`ExtractiveRules`'.
 
@@ -203,6 +210,12 @@ class ExtractiveAnswerer:
             max_sentences: Most sentences quoted.
             margin: A further sentence is quoted only if within this score of the first.
             lexical_weight: Weight of the share of question words a sentence contains.
+            idf_coverage: Weigh that share by the index's idf of each word, as the
+                second stage does (:class:`chains.rerank.SentenceReranker`): "serial" counts
+                for more than "brewer" in a corpus of brewer documents, so the sentence
+                naming the serial number beats the one naming the brewer. A word the index
+                never saw weighs the mean of the others. ``False``, or an index without term
+                statistics: every word weighs the same (the behaviour before 2026-12-05).
             require_question_numbers: Reply "insufficient evidence" when a number the
                 question asks about (a year, an amount, a code; two or more digits) appears
                 in no passage: the passages are about something else ("revenue in 2022" vs a
@@ -300,6 +313,7 @@ class ExtractiveAnswerer:
         self.max_sentences = max_sentences
         self.margin = margin
         self.lexical_weight = lexical_weight
+        self.idf_coverage = idf_coverage
         self.require_question_numbers = require_question_numbers
         self.answer_type_check = answer_type_check
         self.quantity_check = quantity_check
@@ -365,6 +379,15 @@ class ExtractiveAnswerer:
         if self.store is None or not self.store.has_term_statistics:
             return None  # the focus terms' length heuristic
         return dict(self.store.idf(set(tokenize(question))))  # terms the index never saw: absent
+
+    def _word_weights(self, question: str) -> dict[str, float]:
+        """Each question word's weight in a sentence's word coverage (``idf_coverage``)."""
+        words = set(tokenize(question))
+        idf = self._idf(question) if self.idf_coverage else None
+        if not idf:
+            return dict.fromkeys(words, 1.0)
+        mean = sum(idf.values()) / len(idf)
+        return {w: idf.get(w, mean) for w in words}
 
     def _vectors(self, words: Sequence[str]) -> np.ndarray:
         """Embeddings of single words (cached in-process, least recently used dropped)."""
@@ -583,7 +606,7 @@ class ExtractiveAnswerer:
         """
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
-        q_terms = set(tokenize(question))
+        q_terms = self._word_weights(question)
         scored: list[_Sentence] = []
         dropped = 0
         for p in passages[:3]:
@@ -609,8 +632,7 @@ class ExtractiveAnswerer:
                 sent = content[s:e]
                 stated.append(row_statement(meta, s, e) or "")
                 opens_line.append(not content[content.rfind("\n", 0, s) + 1 : s].strip())
-                terms = set(tokenize(by))
-                coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
+                coverage = word_coverage(q_terms, by)
                 # A heading or table cell is rarely an answer: prefer real sentences.
                 short = 0.15 if len(by.split()) < 5 else 0.0
                 items.append((float(sim) + self.lexical_weight * coverage - short, sent, vec))
@@ -657,17 +679,16 @@ class ExtractiveAnswerer:
         scored.sort(key=lambda t: -t.score)
         return scored, dropped
 
-    def _question_score(self, asked: str, q: np.ndarray, q_terms: set[str]) -> float:
+    def _question_score(self, asked: str, q: np.ndarray, q_terms: Mapping[str, float]) -> float:
         """An FAQ heading question's score against the question (``q`` its unit vector):
-        cosine plus ``lexical_weight`` times the share of the question's words it holds."""
+        cosine plus ``lexical_weight`` times the (weighted) share of the question's words it
+        holds."""
         vec = self._questions.get(asked)
         if vec is None:
             vec = np.asarray(self.embeddings.embed_documents([asked])[0], dtype=np.float32)
             vec /= np.linalg.norm(vec) or 1.0
             self._questions.put(asked, vec)
-        terms = set(tokenize(asked))
-        coverage = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
-        return float(vec @ q) + self.lexical_weight * coverage
+        return float(vec @ q) + self.lexical_weight * word_coverage(q_terms, asked)
 
     def generate(self, question: str, passages: list[Passage], messages: list[BaseMessage]) -> str:
         """Pick sentences by cosine and word overlap with the question; quote them verbatim.

@@ -19,12 +19,13 @@ first; :attr:`score_type` names what the number means (the gate is calibrated pe
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from chains.answer_checks import COVERAGE_FLOOR, FOCUS_SIMILARITY, GENERIC, paraphrase_degrees
 from chains.candidates import Candidate
 from chains.non_answers import heading_question
 from citerag.core.lru import LRU
@@ -33,6 +34,81 @@ from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import row_sentence_spans, row_span, scored_texts
 
 log = logging.getLogger(__name__)
+
+
+def inflections(term: str) -> tuple[str, ...]:
+    """The plural or singular forms of an English word (``shift`` / ``shifts``, ``policy`` /
+    ``policies``, ``box`` / ``boxes``): what a keyword index without stemming tells apart.
+    """
+    if len(term) < 3 or not term.isalpha():
+        return ()
+    if term.endswith("ies"):
+        return (term[:-3] + "y",)
+    if term.endswith("es"):
+        return (term[:-2], term[:-1])
+    if term.endswith("s") and not term.endswith("ss"):
+        return (term[:-1],)
+    if term.endswith("y") and term[-2:-1] not in "aeiou":
+        return (term[:-1] + "ies",)
+    if term.endswith(("s", "x", "z", "ch", "sh")):
+        return (term + "es",)
+    return (term + "s",)
+
+
+def content_word(term: str) -> bool:
+    """A token that says what a text is about: not a generic question word, not a number."""
+    return term not in GENERIC and len(term) > 1 and not any(c.isdigit() for c in term)
+
+
+def paraphrase_credit(lacking: np.ndarray, said: np.ndarray) -> np.ndarray:
+    """How far each lacking query word (rows of unit vectors) is said in other words.
+
+    The best cosine with a word of the sentence (``said``, unit vectors), mapped linearly
+    from :data:`~chains.answer_checks.COVERAGE_FLOOR` (0) to
+    :data:`~chains.answer_checks.FOCUS_SIMILARITY` (1) and clipped, as the graded focus
+    rule grades a focus term (:func:`chains.answer_checks.paraphrase_degrees`).
+    """
+    return paraphrase_degrees(lacking, said, COVERAGE_FLOOR, FOCUS_SIMILARITY)
+
+
+def coverage_weights(terms: Iterable[str], idf: Mapping[str, float]) -> dict[str, float]:
+    """The weight of each query term in the sentence-coverage score.
+
+    A term the index holds weighs its idf. A term it does not hold (``idf`` has no entry)
+    whose plural or singular it does hold (:func:`inflections`) is read as that form. Any
+    other content word (not a generic question word of
+    :data:`chains.answer_checks.GENERIC`, not a number) weighs as much as the query's rarest
+    indexed term, as the answer checks weigh it (:func:`chains.answer_checks.focus_terms`):
+    no sentence can cover it, so it lowers every candidate's coverage alike, and a question
+    whose distinctive word the index never saw is not "fully covered" by its common ones.
+
+    Args:
+        terms: The query's tokens (:func:`citerag.core.text.tokenize`).
+        idf: Idf of the tokens the index holds (and of their inflections, when asked for).
+
+    Returns:
+        Weight per term (an inflection read in a term's place under its own spelling); empty
+        when the index holds none of the terms (nothing can be covered).
+    """
+    wanted = sorted(set(terms))
+    known = {t: idf[t] for t in wanted if t in idf}
+    missing = []
+    for t in wanted:
+        if t in known:
+            continue
+        form = next((v for v in inflections(t) if v in idf), None)
+        if form is not None:
+            known[form] = idf[form]
+        else:
+            missing.append(t)
+    if not known:
+        return {}
+    top = max(known.values())
+    out = dict(known)
+    for t in missing:
+        if content_word(t):
+            out[t] = top
+    return out
 
 
 class Reranker(Protocol):
@@ -89,6 +165,8 @@ class SentenceReranker:
         sentence_weight: float = 0.5,
         lexical_weight: float = 0.3,
         cache_size: int = 4096,
+        weigh_unseen: bool = True,
+        paraphrase_top: int = 5,
     ) -> None:
         """Create the scorer.
 
@@ -103,16 +181,30 @@ class SentenceReranker:
                 (0 = pure embedding ``sentence-maxsim``).
             cache_size: On-the-fly sentence vectors kept (by chunk key); the sentence terms
                 and FAQ heading-question vectors are kept up to as many.
+            weigh_unseen: A content word of the query that no indexed chunk holds counts in
+                the coverage's total as heavily as the query's rarest indexed term
+                (:func:`coverage_weights`): no sentence covers it, so a question about
+                something the index never mentions ("How do I renew a passport?") is not
+                fully covered by its one common word ("renew"). ``False``: such words are
+                left out of the total (the behaviour before 2026-12-05).
+            paraphrase_top: On the best this many candidates, a content word of the query
+                that a sentence lacks is covered in part by the sentence's word closest to
+                it in meaning (:func:`paraphrase_credit`: "wine" by "alcohol", "loud" by
+                "noise"; single-word embeddings of the same model, cached); ``0``: words
+                count only as written (or as their plural or singular).
 
         Raises:
-            ValueError: ``cache_size`` is not an integer >= 0.
+            ValueError: ``cache_size`` or ``paraphrase_top`` is not an integer >= 0.
         """
-        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
-            raise ValueError(f"cache_size must be an integer >= 0, got {cache_size!r}")
+        for name, value in (("cache_size", cache_size), ("paraphrase_top", paraphrase_top)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
         self.embeddings = embeddings
         self.store = store
         self.sentence_weight = sentence_weight
         self.lexical_weight = lexical_weight
+        self.weigh_unseen = weigh_unseen
+        self.paraphrase_top = paraphrase_top
         self.name = "sentence-hybrid" if lexical_weight else "sentence-maxsim"
         self.score_type = (
             f"blend: {sentence_weight:g} max sentence cosine + {1 - sentence_weight:g} chunk cosine"
@@ -130,6 +222,8 @@ class SentenceReranker:
         self._terms: LRU[tuple[Any, ...], list[frozenset[str]]] = LRU(cache_size)
         # An FAQ heading question's vector, by its text (embedded on first use)
         self._questions: LRU[str, np.ndarray] = LRU(cache_size)
+        # A single word's vector (the paraphrase credit), by the word
+        self._words: LRU[str, np.ndarray] = LRU(8 * cache_size)
 
     @property
     def store(self) -> SearchIndex | None:
@@ -196,12 +290,71 @@ class SentenceReranker:
         return out
 
     def _query_weights(self, query: str) -> dict[str, float]:
+        """The query words' weights in the coverage (:func:`coverage_weights`)."""
         terms = set(tokenize(query))
         if self.store is None:
             return dict.fromkeys(terms, 1.0)
-        # terms absent from the index cannot be covered: weight 0 (no entry); an index
-        # without term statistics weighs every term 1.0
-        return self.store.idf(terms)
+        if not self.weigh_unseen:
+            # terms absent from the index cannot be covered: weight 0 (no entry); an index
+            # without term statistics weighs every term 1.0
+            return self.store.idf(terms)
+        asked = terms | {v for t in terms for v in inflections(t)}
+        return coverage_weights(terms, self.store.idf(asked))
+
+    def _word_vectors(self, words: Sequence[str]) -> dict[str, np.ndarray]:
+        """Unit vectors of single words (one call for those not cached)."""
+        out = self._words.get_many(words)
+        todo = sorted({w for w in words if w not in out})
+        if todo:
+            # a model's batched question path where it has one (citerag's traced encoder:
+            # half the time of ``encode`` for a few words; the same vectors)
+            embed = (
+                getattr(self.embeddings, "embed_queries", None) or self.embeddings.embed_documents
+            )
+            vecs = np.asarray(embed(todo), dtype=np.float32)
+            vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+            fresh = dict(zip(todo, vecs, strict=True))
+            self._words.put_many(fresh)
+            out.update(fresh)
+        return out
+
+    def _paraphrased(
+        self,
+        candidates: list[Candidate],
+        weights: Mapping[str, float],
+        terms_of: Mapping[int, list[frozenset[str]]],
+    ) -> None:
+        """Add the paraphrase credit to the best ``paraphrase_top`` candidates' coverage."""
+        total = sum(weights.values())
+        asked = [t for t in weights if content_word(t)]
+        top = sorted(candidates, key=lambda c: -c.scores["rerank"])[: self.paraphrase_top]
+        words = {
+            t
+            for c in top
+            for terms in terms_of.get(id(c), [])
+            for t in terms
+            if content_word(t) and t not in weights
+        }
+        if not asked or not words:
+            return
+        vecs = self._word_vectors([*asked, *sorted(words)])
+        for c in top:
+            best = c.scores.get("sentence_lexical", 0.0)
+            for terms in terms_of.get(id(c), []):
+                lacking = [t for t in asked if t not in terms]
+                said = [vecs[t] for t in terms if content_word(t) and t not in weights]
+                if not lacking or not said:
+                    continue
+                credit = paraphrase_credit(np.stack([vecs[t] for t in lacking]), np.stack(said))
+                held = sum(weights[t] for t in weights.keys() & terms)
+                soft = float(np.dot([weights[t] for t in lacking], credit))
+                best = max(best, (held + soft) / total)
+            gained = best - c.scores.get("sentence_lexical", 0.0)
+            if gained > 0:
+                # the trace shows how much of the coverage paraphrases gave
+                c.scores["sentence_paraphrase"] = gained
+                c.scores["sentence_lexical"] = best
+                c.scores["rerank"] += self.lexical_weight * gained
 
     def rerank(
         self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None
@@ -221,6 +374,7 @@ class SentenceReranker:
         # sentences, as a question line inside the content does (chains.non_answers)
         asked = [heading_question(c.meta, c.content) for c in candidates]
         question_vecs = self._question_vectors(asked)
+        terms_of: dict[int, list[frozenset[str]]] = {}
         for c, (spans, vecs), hq in zip(
             candidates, self._sentences(candidates), asked, strict=True
         ):
@@ -242,6 +396,7 @@ class SentenceReranker:
                 sentence_terms = self._sentence_terms(c, spans)
                 if hq:
                     sentence_terms = [*sentence_terms, frozenset(tokenize(hq))]
+                terms_of[id(c)] = sentence_terms
                 cover = (
                     max(
                         (
@@ -255,6 +410,8 @@ class SentenceReranker:
                 c.scores["sentence_lexical"] = cover
                 score += self.lexical_weight * cover
             c.scores["rerank"] = score
+        if total > 0 and self.paraphrase_top:
+            self._paraphrased(candidates, weights, terms_of)
         ranked = sorted(candidates, key=lambda c: -c.scores["rerank"])
         for rank, c in enumerate(ranked, start=1):
             c.ranks["rerank"] = rank

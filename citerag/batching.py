@@ -163,6 +163,15 @@ class EmbeddingBatcher(Embeddings):
         """Embed documents with the inner model (not batched, not cached)."""
         return self.inner.embed_documents(texts)
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        """Embed several short texts in one pass of the inner model's question path (its
+        ``embed_queries`` where it has one, else ``embed_documents``): the reranker's single
+        words (:class:`chains.rerank.SentenceReranker`). Not queued with the questions, not
+        cached here (the caller keeps them)."""
+        if not texts:
+            return []
+        return self._embed_batch(list(texts))
+
     def embed_query(self, text: str) -> list[float]:
         """Embed one query, together with any others waiting at the same moment.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.documents import Document
 
-from chains.answerers import ExtractiveAnswerer, numbers_in
+from chains.answerers import ExtractiveAnswerer, numbers_in, word_coverage
 from chains.assemble import Passage
 from chains.candidates import Candidate
 from chains.citations import INSUFFICIENT, parse_output, says_insufficient, validate
@@ -576,3 +576,26 @@ def test_a_table_rows_name_check_reads_its_tables_title():
 def test_margins_must_be_finite_and_not_negative(name, value):
     with pytest.raises(ValueError, match=name):
         ExtractiveAnswerer(Unit(), **{name: value})
+
+
+def test_word_coverage_is_the_share_of_the_question_words_weight():
+    weights = {"serial": 5.0, "number": 2.0, "leafline": 1.0, "brewer": 1.0}
+    assert word_coverage(weights, "The serial number is under the base.") == pytest.approx(7 / 9)
+    assert word_coverage(weights, "The Leafline brewer") == pytest.approx(2 / 9)
+    assert word_coverage({}, "anything") == 0.0
+
+
+def test_a_rare_question_word_counts_for_more_in_the_choice_of_sentence():
+    """Both sentences hold two of the four question words, and embed alike: the one holding
+    the rare words ('serial', 'number') is quoted, not the one naming the brewer again."""
+    brewer = "The Leafline LB-2 is a countertop tea brewer for busy cafés."
+    serial = "The serial number is printed under the base of every unit."
+    ps = [passage(1, f"{brewer} {serial}")]
+    question = "where is the serial number on the Leafline brewer"
+    store = IdfStore({"serial": 5.0, "number": 2.0, "leafline": 1.0, "brewer": 1.0})
+    weighted = ExtractiveAnswerer(Unit(), store, **ALL_OFF)
+    assert quoted(weighted.generate(question, ps, []), ps) == [serial]
+    flat = ExtractiveAnswerer(Unit(), store, idf_coverage=False, **ALL_OFF)
+    assert quoted(flat.generate(question, ps, []), ps)[0] == brewer  # a tie: first in order
+    # an index without term statistics: every word weighs the same, as before
+    assert quoted(ExtractiveAnswerer(Unit(), **ALL_OFF).generate(question, ps, []), ps)[0] == brewer

@@ -143,3 +143,13 @@ def test_a_lone_caller_with_a_wait_is_embedded_when_the_wait_ends():
     batcher = EmbeddingBatcher(inner, max_batch=8, max_wait_s=0.01, cache_size=0)
     assert batcher.embed_query("alone") == vector_of("alone")
     assert inner.passes == [["alone"]]
+
+
+def test_several_short_texts_take_one_pass_of_their_own():
+    """The reranker's words: one pass of the inner model, outside the questions' queue."""
+    inner = CountingEmbeddings()
+    batcher = EmbeddingBatcher(inner)
+    assert batcher.embed_queries(["wine", "alcohol"]) == [vector_of("wine"), vector_of("alcohol")]
+    assert inner.passes == [["wine", "alcohol"]]
+    assert batcher.embed_queries([]) == []
+    assert batcher.stats.queries == 0  # not counted as questions

@@ -13,7 +13,13 @@ import numpy as np
 import pytest
 
 from chains.candidates import Candidate
-from chains.rerank import NoReranker, SentenceReranker, make_reranker
+from chains.rerank import (
+    NoReranker,
+    SentenceReranker,
+    coverage_weights,
+    inflections,
+    make_reranker,
+)
 from loaders.row_text import ROW_TEXT_KEY
 from loaders.sentences import sentence_spans
 from tests.support.factories import FixedEmbeddings, make_candidate
@@ -72,13 +78,19 @@ def candidates(order: str = "cab") -> list[Candidate]:
     ]
 
 
+def as_written(embeddings, store=None, **kwargs) -> SentenceReranker:
+    """The reranker with query words covered only as written (no paraphrase credit, which
+    embeds single words): the arithmetic these tests check by hand."""
+    return SentenceReranker(embeddings, store, paraphrase_top=0, **kwargs)
+
+
 def query_only() -> FixedEmbeddings:
     """Embeds the question and nothing else: sentence vectors must come from the store."""
     return FixedEmbeddings({QUERY: Q})
 
 
 def test_sentence_hybrid_blends_sentence_chunk_and_coverage():
-    ranked = SentenceReranker(query_only(), FakeStore()).rerank(QUERY, candidates())
+    ranked = as_written(query_only(), FakeStore()).rerank(QUERY, candidates())
     assert [c.key for c in ranked] == ["b", "a", "c"]
     for c in ranked:
         assert c.scores["rerank"] == pytest.approx(HYBRID[c.key], abs=1e-6)
@@ -101,13 +113,13 @@ def test_sentence_maxsim_has_no_lexical_term_and_can_order_differently():
 
 def test_scores_hold_only_scores():
     """No positions disguised as float scores: every score is a similarity or a blend."""
-    ranked = SentenceReranker(query_only(), FakeStore()).rerank(QUERY, candidates())
+    ranked = as_written(query_only(), FakeStore()).rerank(QUERY, candidates())
     for c in ranked:
         assert set(c.scores) == {"dense", "sentence", "sentence_lexical", "rerank"}
 
 
 def test_without_bm25_query_terms_weigh_the_same():
-    ranked = SentenceReranker(query_only(), FakeStore(with_bm25=False)).rerank(QUERY, candidates())
+    ranked = as_written(query_only(), FakeStore(with_bm25=False)).rerank(QUERY, candidates())
     by_key = {c.key: c for c in ranked}
     assert by_key["a"].scores["sentence_lexical"] == pytest.approx(2 / 3)  # revenue, 2025
     assert by_key["b"].scores["sentence_lexical"] == pytest.approx(1.0)
@@ -116,7 +128,7 @@ def test_without_bm25_query_terms_weigh_the_same():
 
 def test_a_given_query_vector_is_used_and_normalised():
     emb = FixedEmbeddings({})  # any embed call would fail the test
-    ranked = SentenceReranker(emb, FakeStore()).rerank(QUERY, candidates(), query_vector=[3, 0, 0])
+    ranked = as_written(emb, FakeStore()).rerank(QUERY, candidates(), query_vector=[3, 0, 0])
     assert [c.key for c in ranked] == ["b", "a", "c"]
     assert ranked[0].scores["rerank"] == pytest.approx(HYBRID["b"], abs=1e-6)
     assert emb.calls == []
@@ -142,12 +154,12 @@ def test_sentences_without_precomputed_vectors_are_embedded_once_and_cached():
 
 def test_a_candidate_without_a_dense_score_uses_its_best_sentence_for_both_terms():
     cand = make_candidate(CHUNKS["b"][0], key="b")  # BM25-only hit, no cosine
-    (ranked,) = SentenceReranker(query_only(), FakeStore()).rerank(QUERY, [cand])
+    (ranked,) = as_written(query_only(), FakeStore()).rerank(QUERY, [cand])
     assert ranked.scores["rerank"] == pytest.approx(0.6 + 0.3 * 1.0, abs=1e-6)
 
 
 def test_nothing_to_rerank():
-    assert SentenceReranker(FixedEmbeddings({}), FakeStore()).rerank(QUERY, []) == []
+    assert as_written(FixedEmbeddings({}), FakeStore()).rerank(QUERY, []) == []
     assert NoReranker().rerank(QUERY, []) == []
 
 
@@ -194,7 +206,7 @@ def test_make_reranker_rejects_unknown_specs():
 
 
 def test_sentence_terms_are_cached_and_a_changed_text_is_tokenised_again():
-    reranker = SentenceReranker(query_only(), FakeStore())
+    reranker = as_written(query_only(), FakeStore())
     first = {c.key: c.scores["rerank"] for c in reranker.rerank(QUERY, candidates())}
     cached = dict(reranker._terms.items())
     assert len(cached) == 3
@@ -213,7 +225,7 @@ def test_sentence_terms_are_cached_and_a_changed_text_is_tokenised_again():
 
 
 def test_the_term_cache_is_bounded():
-    reranker = SentenceReranker(query_only(), FakeStore(), cache_size=2)
+    reranker = as_written(query_only(), FakeStore(), cache_size=2)
     reranker.rerank(QUERY, candidates())
     assert len(reranker._terms) == 2
 
@@ -275,3 +287,115 @@ def test_a_table_row_is_its_own_context():
     prose = make_candidate(content, key="t", scores={"dense": 0.3}, ranks={"fused": 1})
     (c,) = reranker.rerank(QUERY, [prose])
     assert c.scores["rerank"] == pytest.approx(0.5 * 0.8 + 0.5 * 0.3, abs=1e-6)
+
+
+def test_a_content_word_the_index_never_saw_weighs_like_the_rarest_query_term():
+    """ "How do I renew a passport?" over a library FAQ: "renew" alone no longer covers it."""
+    assert coverage_weights(["renew", "passport"], {"renew": 3.0}) == {
+        "renew": 3.0,
+        "passport": 3.0,
+    }
+    # generic question words and numbers the index lacks stay out of the total, as before
+    assert coverage_weights(["my", "vase", "2031"], {"vase": 2.0}) == {"vase": 2.0}
+    # nothing indexed: nothing to cover
+    assert coverage_weights(["passport"], {}) == {}
+
+
+def test_an_unseen_word_is_read_as_its_indexed_plural_or_singular():
+    weights = coverage_weights(
+        ["saturday", "shifts", "policy"], {"saturdays": 2.5, "shift": 1.5, "policies": 2.0}
+    )
+    assert weights == {"saturdays": 2.5, "shift": 1.5, "policies": 2.0}
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [
+        ("shift", ("shifts",)),
+        ("shifts", ("shift",)),
+        ("policy", ("policies",)),
+        ("policies", ("policy",)),
+        ("day", ("days",)),
+        ("boxes", ("box", "boxe")),
+        ("box", ("boxes",)),
+        ("glass", ("glasses",)),
+        ("as", ()),
+        ("e2", ()),
+    ],
+)
+def test_inflections(word, forms):
+    assert inflections(word) == forms
+
+
+def test_an_unseen_query_word_lowers_every_candidates_coverage_alike():
+    query = "What was revenue growth in 2025 per passport?"
+    embeddings = FixedEmbeddings({query: Q})
+    with_unseen = as_written(embeddings, FakeStore()).rerank(query, candidates())
+    before = as_written(embeddings, FakeStore(), weigh_unseen=False).rerank(query, candidates())
+    got = {c.key: c.scores["sentence_lexical"] for c in with_unseen}
+    old = {c.key: c.scores["sentence_lexical"] for c in before}
+    # "passport" weighs as much as "growth" (2.0): the total goes from 4 to 6
+    assert old == pytest.approx({"a": 0.5, "b": 1.0, "c": 0.0})
+    assert got == pytest.approx({"a": 2 / 6, "b": 4 / 6, "c": 0.0})
+    assert [c.key for c in with_unseen] == [c.key for c in before]
+
+
+class OneSentenceStore:
+    """One chunk of one sentence, with its vector and the index's idf."""
+
+    def __init__(self, content: str, idf: dict[str, float]):
+        self.bm25 = type(
+            "B", (), {"idf": lambda _, terms: {t: idf[t] for t in terms if t in idf}}
+        )()
+        self.vectors = {"k": (sentence_spans(content), np.asarray([[1.0, 0.0, 0.0]], np.float32))}
+
+    def sentence_vectors_for(self, key):
+        return self.vectors.get(key)
+
+
+WINE = "Will you pay for wine with dinner?"
+ALCOHOL = "Alcohol is never reimbursed."
+#: single-word vectors: "alcohol" paraphrases "wine" (cosine 0.8), "reimbursed" half
+#: paraphrases "pay" (0.6); "dinner" and "never" are near nothing
+WORDS = {
+    WINE: [1.0, 0.0, 0.0],
+    "wine": [1.0, 0.0, 0.0, 0.0, 0.0],
+    "alcohol": [0.8, 0.6, 0.0, 0.0, 0.0],
+    "pay": [0.0, 0.0, 1.0, 0.0, 0.0],
+    "reimbursed": [0.0, 0.0, 0.6, 0.8, 0.0],
+    "dinner": [0.0, 0.0, 0.0, 0.0, 1.0],
+    "never": [0.0, -1.0, 0.0, 0.0, 0.0],
+}
+#: "wine" is unseen: it weighs as the rarest indexed query word (2.0); total 1 + 2 + 2 = 5
+WINE_IDF = {"pay": 1.0, "dinner": 2.0, "alcohol": 2.0, "never": 1.0, "reimbursed": 2.0}
+
+
+def test_a_query_word_said_in_other_words_is_covered_in_part():
+    store = OneSentenceStore(ALCOHOL, WINE_IDF)
+    cand = make_candidate(ALCOHOL, key="k", scores={"dense": 0.5})
+    emb = FixedEmbeddings(WORDS)
+    (ranked,) = SentenceReranker(emb, store).rerank(WINE, [cand])
+    # wine by alcohol: full credit (2.0); pay by reimbursed: (0.6 - 0.35) / 0.35 of 1.0
+    expected = (2.0 + (0.6 - 0.35) / 0.35 * 1.0) / 5.0
+    assert ranked.scores["sentence_lexical"] == pytest.approx(expected, abs=1e-5)
+    assert ranked.scores["sentence_paraphrase"] == pytest.approx(expected, abs=1e-5)
+    assert ranked.scores["rerank"] == pytest.approx(0.5 + 0.5 * 0.5 + 0.3 * expected, abs=1e-5)
+    # each word is embedded once: a second query on the same reranker reuses them
+    before = len(emb.calls)
+    reranker = SentenceReranker(emb, store)
+    reranker.rerank(WINE, [make_candidate(ALCOHOL, key="k", scores={"dense": 0.5})])
+    reranker.rerank(WINE, [make_candidate(ALCOHOL, key="k", scores={"dense": 0.5})])
+    assert len(emb.calls) - before == 2 + 6  # two queries + six words, embedded once
+
+
+def test_without_the_paraphrase_credit_words_count_only_as_written():
+    store = OneSentenceStore(ALCOHOL, WINE_IDF)
+    cand = make_candidate(ALCOHOL, key="k", scores={"dense": 0.5})
+    (ranked,) = as_written(FixedEmbeddings({WINE: [1.0, 0.0, 0.0]}), store).rerank(WINE, [cand])
+    assert ranked.scores["sentence_lexical"] == 0.0
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, True, "5"])
+def test_paraphrase_top_must_be_a_count(value):
+    with pytest.raises(ValueError, match="paraphrase_top"):
+        SentenceReranker(FixedEmbeddings({}), paraphrase_top=value)
