@@ -53,6 +53,7 @@ REVENUE_SENTENCE = (
 )
 SHARES_QUESTION = "What is the minimum number of shares a member must hold?"
 PASSPORT_QUESTION = "How do I renew a UK passport?"
+TWO_SOURCES_QUESTION = "When was Northwind Community Solar Cooperative founded, and where?"
 WAIT_MS = 90_000
 
 
@@ -271,7 +272,12 @@ def test_markdown_citation_by_keyboard_marks_exactly_the_cited_range(
     assert served["text"][cite["start"] - off : cite["end"] - off] == cite["quote"]
     assert (cite["start"], cite["end"]) == (start, end)
 
-    # a source entry opens with Enter too
+    # a source entry opens with Enter too (a new session's answer quoting two sentences of
+    # the handbook)
+    s = session_factory()
+    s.sign_in(PUBLIC_TOKEN)
+    assert s.ask(TWO_SOURCES_QUESTION) == "answered"
+    page = s.page
     page.locator("#sources button.source").nth(1).focus()
     page.keyboard.press("Enter")
     from playwright.sync_api import expect
