@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from chains.answer_checks import COVERAGE_FLOOR, FOCUS_SIMILARITY, GENERIC, paraphrase_degrees
+from chains.answer_checks import COVERAGE_FLOOR, FOCUS_SIMILARITY, GENERIC
 from chains.candidates import Candidate
 from chains.non_answers import heading_question
 from citerag.core.lru import LRU
@@ -60,15 +60,12 @@ def content_word(term: str) -> bool:
     return term not in GENERIC and len(term) > 1 and not any(c.isdigit() for c in term)
 
 
-def paraphrase_credit(lacking: np.ndarray, said: np.ndarray) -> np.ndarray:
-    """How far each lacking query word (rows of unit vectors) is said in other words.
-
-    The best cosine with a word of the sentence (``said``, unit vectors), mapped linearly
-    from :data:`~chains.answer_checks.COVERAGE_FLOOR` (0) to
-    :data:`~chains.answer_checks.FOCUS_SIMILARITY` (1) and clipped, as the graded focus
-    rule grades a focus term (:func:`chains.answer_checks.paraphrase_degrees`).
-    """
-    return paraphrase_degrees(lacking, said, COVERAGE_FLOOR, FOCUS_SIMILARITY)
+def paraphrase_credit(cosines: np.ndarray) -> np.ndarray:
+    """How far a word says another, from the cosine of their embeddings: 0 at or below
+    :data:`~chains.answer_checks.COVERAGE_FLOOR`, 1 from
+    :data:`~chains.answer_checks.FOCUS_SIMILARITY`, linear between — the graded focus rule's
+    scale (:func:`chains.answer_checks.paraphrase_degrees`)."""
+    return np.clip((cosines - COVERAGE_FLOOR) / (FOCUS_SIMILARITY - COVERAGE_FLOOR), 0.0, 1.0)
 
 
 def coverage_weights(terms: Iterable[str], idf: Mapping[str, float]) -> dict[str, float]:
@@ -338,16 +335,24 @@ class SentenceReranker:
         if not asked or not words:
             return
         vecs = self._word_vectors([*asked, *sorted(words)])
+        asked_vecs = np.stack([vecs[t] for t in asked])  # unit vectors
+        asked_weights = np.array([weights[t] for t in asked])
         for c in top:
             best = c.scores.get("sentence_lexical", 0.0)
-            for terms in terms_of.get(id(c), []):
-                lacking = [t for t in asked if t not in terms]
-                said = [vecs[t] for t in terms if content_word(t) and t not in weights]
-                if not lacking or not said:
+            sentences = terms_of.get(id(c), [])
+            said = sorted({t for terms in sentences for t in terms if t in words})
+            if not said:
+                continue
+            column = {t: j for j, t in enumerate(said)}
+            # each asked word against each word of the candidate, graded once
+            credit = paraphrase_credit(asked_vecs @ np.stack([vecs[t] for t in said]).T)
+            for terms in sentences:
+                cols = [column[t] for t in terms if t in column]
+                lacking = np.array([t not in terms for t in asked])
+                if not cols or not lacking.any():
                     continue
-                credit = paraphrase_credit(np.stack([vecs[t] for t in lacking]), np.stack(said))
+                soft = float(asked_weights[lacking] @ credit[lacking][:, cols].max(axis=1))
                 held = sum(weights[t] for t in weights.keys() & terms)
-                soft = float(np.dot([weights[t] for t in lacking], credit))
                 best = max(best, (held + soft) / total)
             gained = best - c.scores.get("sentence_lexical", 0.0)
             if gained > 0:
