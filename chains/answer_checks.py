@@ -1718,6 +1718,13 @@ GENERIC = frozenset(
     )
 )
 
+
+def content_word(term: str) -> bool:
+    """A token that says what a text is about: not a :data:`GENERIC` question word, not one
+    letter, no digit (numbers are the number check's)."""
+    return term not in GENERIC and len(term) > 1 and not any(c.isdigit() for c in term)
+
+
 _SUFFIXES = (
     "ations",
     "ation",
@@ -1956,11 +1963,7 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
     excluded = excluded_names(question)
     caps -= excluded
     acronyms -= excluded
-    terms = [
-        t
-        for t in dict.fromkeys(tokenize(question))
-        if t not in GENERIC and not t.isdigit() and len(t) > 1 and not any(c.isdigit() for c in t)
-    ]
+    terms = [t for t in dict.fromkeys(tokenize(question)) if content_word(t)]
     top = max(idf.values(), default=1.0) if idf else 1.0
     out = []
     for t in terms:
@@ -2467,8 +2470,16 @@ def paraphrase_degrees(
     mn = np.linalg.norm(m, axis=1, keepdims=True)
     tn[tn == 0] = 1.0
     mn[mn == 0] = 1.0
-    best = ((t / tn) @ (m / mn).T).max(axis=1)
-    return np.clip((best - floor) / (full - floor), 0.0, 1.0)
+    return paraphrase_credit(((t / tn) @ (m / mn).T).max(axis=1), floor, full)
+
+
+def paraphrase_credit(
+    cosines: np.ndarray, floor: float = COVERAGE_FLOOR, full: float = FOCUS_SIMILARITY
+) -> np.ndarray:
+    """How far one word says another, from the cosine of their embeddings: 0 at or below
+    ``floor``, 1 from ``full``, linear between (elementwise; the second stage's paraphrase
+    credit, and :func:`paraphrase_degrees`' grading)."""
+    return np.clip((cosines - floor) / (full - floor), 0.0, 1.0)
 
 
 def focus_coverage(terms: Sequence[FocusTerm], degrees: Mapping[str, float]) -> float:

@@ -41,6 +41,7 @@ from chains.answer_checks import ExtractiveRules
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
+from chains.word_vectors import word_vectors
 from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
@@ -74,24 +75,6 @@ _FOCUS_RULES = frozenset({"focus_check", "focus_names_check", "focus_coverage"})
 _TYPE_RULES = frozenset({"answer_type_check", "quantity_check", "measure_check"})
 #: The answer types ``quantity_check`` reads.
 _QUANTITY_ONLY: tuple[checks.AnswerType, ...] = ("quantity",)
-#: Single-word embeddings kept by the focus check.
-_WORD_CACHE = 50_000
-#: Word embeddings shared by the answerers of one embedding model (one answerer is built per
-#: combination of knobs): ``id(model) -> (model, cache)``, the model kept so its id stays its.
-_SHARED_WORDS: dict[int, tuple[Embeddings, LRU[str, np.ndarray]]] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def _shared_word_vectors(embeddings: Embeddings) -> LRU[str, np.ndarray]:
-    """The single-word embedding cache of ``embeddings``, shared across answerers (keyed on
-    the model itself when ``embeddings`` wraps it, e.g. in a question cache)."""
-    embeddings = getattr(embeddings, "inner", None) or embeddings
-    with _SHARED_LOCK:
-        got = _SHARED_WORDS.get(id(embeddings))
-        if got is None or got[0] is not embeddings:
-            got = (embeddings, LRU(_WORD_CACHE))
-            _SHARED_WORDS[id(embeddings)] = got
-        return got[1]
 
 
 def numbers_in(text: str, min_digits: int = 1) -> set[str]:
@@ -332,7 +315,6 @@ class ExtractiveAnswerer:
         self.focus_coverage = focus_coverage
         self.coverage_sentence_weight = sw
         self.coverage_floor = COVERAGE_FLOOR if coverage_floor is None else coverage_floor
-        self._word_vectors = _shared_word_vectors(embeddings)
         self._questions: LRU[str, np.ndarray] = LRU(QUESTION_CACHE)
 
     @property
@@ -380,23 +362,19 @@ class ExtractiveAnswerer:
             return None  # the focus terms' length heuristic
         return dict(self.store.idf(set(tokenize(question))))  # terms the index never saw: absent
 
-    def _word_weights(self, question: str) -> dict[str, float]:
-        """Each question word's weight in a sentence's word coverage (``idf_coverage``)."""
+    def _word_weights(self, question: str, idf: Mapping[str, float] | None) -> dict[str, float]:
+        """Each question word's weight in a sentence's word coverage (``idf_coverage``; ``idf``:
+        :meth:`_idf` of the question)."""
         words = set(tokenize(question))
-        idf = self._idf(question) if self.idf_coverage else None
-        if not idf:
+        if not self.idf_coverage or not idf:
             return dict.fromkeys(words, 1.0)
         mean = sum(idf.values()) / len(idf)
         return {w: idf.get(w, mean) for w in words}
 
     def _vectors(self, words: Sequence[str]) -> np.ndarray:
-        """Embeddings of single words (cached in-process, least recently used dropped)."""
-        known = self._word_vectors.get_many(words)
-        todo = [w for w in dict.fromkeys(words) if w not in known]
-        if todo:
-            for w, v in zip(todo, self.embeddings.embed_documents(todo), strict=True):
-                known[w] = np.asarray(v, dtype=np.float32)
-        self._word_vectors.put_many({w: known[w] for w in dict.fromkeys(words)})
+        """Embeddings of single words, one row each (:func:`chains.word_vectors.word_vectors`:
+        cached per model, shared with the second stage)."""
+        known = word_vectors(self.embeddings, words)
         out = [known[w] for w in words]
         return np.asarray(out, dtype=np.float32).reshape(len(words), -1)
 
@@ -596,17 +574,20 @@ class ExtractiveAnswerer:
 
     # -- answering ----------------------------------------------------------------------
 
-    def _scored(self, question: str, passages: list[Passage]) -> tuple[list[_Sentence], int]:
+    def _scored(
+        self, question: str, passages: list[Passage], idf: Mapping[str, float] | None = None
+    ) -> tuple[list[_Sentence], int]:
         """The passages' quotable sentences, best first, and how many were left out as
         questions, headings, titles, captions or bare yes/no replies (:mod:`chains.non_answers`).
 
         A heading glued onto the front of a stored span is cut off the quote; an FAQ
         question line is never quoted, its answer (the statements after it in the passage)
-        taking its score instead.
+        taking its score instead. ``idf``: the question words' (:meth:`_idf`), which weigh
+        its word coverage (``idf_coverage``).
         """
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
-        q_terms = self._word_weights(question)
+        q_terms = self._word_weights(question, idf)
         scored: list[_Sentence] = []
         dropped = 0
         for p in passages[:3]:
@@ -708,7 +689,8 @@ class ExtractiveAnswerer:
                     f"the question asks about {', '.join(missing)}, which no supplied passage "
                     "mentions"
                 )
-        scored, dropped = self._scored(question, passages)
+        idf = self._idf(question)  # once: the word coverage and the focus terms
+        scored, dropped = self._scored(question, passages, idf)
         safe = [s for s in scored if not checks.is_instruction(s.text)]
         if not scored and dropped:
             return _insufficient(
@@ -722,7 +704,7 @@ class ExtractiveAnswerer:
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
         wants_terms = self.focus_check or self._names_apply(question) or self.focus_coverage > 0
-        terms = checks.focus_terms(question, self._idf(question)) if wants_terms else []
+        terms = checks.focus_terms(question, idf) if wants_terms else []
         focus_cache: dict[tuple[int, str], list[str]] = {}
         coverage_cache: dict[str, dict[str, float]] = {}
         best = safe[0].score

@@ -25,9 +25,10 @@ from typing import Any, Protocol
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from chains.answer_checks import COVERAGE_FLOOR, FOCUS_SIMILARITY, GENERIC
+from chains.answer_checks import content_word, paraphrase_credit
 from chains.candidates import Candidate
 from chains.non_answers import heading_question
+from chains.word_vectors import word_vectors
 from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
@@ -55,17 +56,9 @@ def inflections(term: str) -> tuple[str, ...]:
     return (term + "s",)
 
 
-def content_word(term: str) -> bool:
-    """A token that says what a text is about: not a generic question word, not a number."""
-    return term not in GENERIC and len(term) > 1 and not any(c.isdigit() for c in term)
-
-
-def paraphrase_credit(cosines: np.ndarray) -> np.ndarray:
-    """How far a word says another, from the cosine of their embeddings: 0 at or below
-    :data:`~chains.answer_checks.COVERAGE_FLOOR`, 1 from
-    :data:`~chains.answer_checks.FOCUS_SIMILARITY`, linear between — the graded focus rule's
-    scale (:func:`chains.answer_checks.paraphrase_degrees`)."""
-    return np.clip((cosines - COVERAGE_FLOOR) / (FOCUS_SIMILARITY - COVERAGE_FLOOR), 0.0, 1.0)
+def _unit(rows: np.ndarray) -> np.ndarray:
+    """Rows scaled to length 1."""
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
 
 
 def coverage_weights(terms: Iterable[str], idf: Mapping[str, float]) -> dict[str, float]:
@@ -186,9 +179,10 @@ class SentenceReranker:
                 left out of the total (the behaviour before 2026-12-05).
             paraphrase_top: On the best this many candidates, a content word of the query
                 that a sentence lacks is covered in part by the sentence's word closest to
-                it in meaning (:func:`paraphrase_credit`: "wine" by "alcohol", "loud" by
-                "noise"; single-word embeddings of the same model, cached); ``0``: words
-                count only as written (or as their plural or singular).
+                it in meaning (:func:`chains.answer_checks.paraphrase_credit`: "wine" by
+                "alcohol", "loud" by "noise"; single-word embeddings of the same model,
+                cached with the answerer's, :mod:`chains.word_vectors`); ``0``: words count
+                only as written (or as their plural or singular).
 
         Raises:
             ValueError: ``cache_size`` or ``paraphrase_top`` is not an integer >= 0.
@@ -219,8 +213,6 @@ class SentenceReranker:
         self._terms: LRU[tuple[Any, ...], list[frozenset[str]]] = LRU(cache_size)
         # An FAQ heading question's vector, by its text (embedded on first use)
         self._questions: LRU[str, np.ndarray] = LRU(cache_size)
-        # A single word's vector (the paraphrase credit), by the word
-        self._words: LRU[str, np.ndarray] = LRU(8 * cache_size)
 
     @property
     def store(self) -> SearchIndex | None:
@@ -298,23 +290,6 @@ class SentenceReranker:
         asked = terms | {v for t in terms for v in inflections(t)}
         return coverage_weights(terms, self.store.idf(asked))
 
-    def _word_vectors(self, words: Sequence[str]) -> dict[str, np.ndarray]:
-        """Unit vectors of single words (one call for those not cached)."""
-        out = self._words.get_many(words)
-        todo = sorted({w for w in words if w not in out})
-        if todo:
-            # a model's batched question path where it has one (citerag's traced encoder:
-            # half the time of ``encode`` for a few words; the same vectors)
-            embed = (
-                getattr(self.embeddings, "embed_queries", None) or self.embeddings.embed_documents
-            )
-            vecs = np.asarray(embed(todo), dtype=np.float32)
-            vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
-            fresh = dict(zip(todo, vecs, strict=True))
-            self._words.put_many(fresh)
-            out.update(fresh)
-        return out
-
     def _paraphrased(
         self,
         candidates: list[Candidate],
@@ -334,8 +309,8 @@ class SentenceReranker:
         }
         if not asked or not words:
             return
-        vecs = self._word_vectors([*asked, *sorted(words)])
-        asked_vecs = np.stack([vecs[t] for t in asked])  # unit vectors
+        vecs = word_vectors(self.embeddings, [*asked, *sorted(words)])
+        asked_vecs = _unit(np.stack([vecs[t] for t in asked]))
         asked_weights = np.array([weights[t] for t in asked])
         for c in top:
             best = c.scores.get("sentence_lexical", 0.0)
@@ -345,7 +320,7 @@ class SentenceReranker:
                 continue
             column = {t: j for j, t in enumerate(said)}
             # each asked word against each word of the candidate, graded once
-            credit = paraphrase_credit(asked_vecs @ np.stack([vecs[t] for t in said]).T)
+            credit = paraphrase_credit(asked_vecs @ _unit(np.stack([vecs[t] for t in said])).T)
             for terms in sentences:
                 cols = [column[t] for t in terms if t in column]
                 lacking = np.array([t not in terms for t in asked])
