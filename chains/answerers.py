@@ -96,6 +96,22 @@ def numbers_in(text: str, min_digits: int = 1) -> set[str]:
     return out
 
 
+#: A number written as an operand of arithmetic: "365 * (average payables …)", "… / 2",
+#: "x 100", "100 = …" (a slash between numbers without spaces, "2023/24", is no operator).
+_NUM = r"(\d[\d,]*(?:\.\d+)?)"
+_OPERAND = re.compile(
+    rf"(?<![\w.,]){_NUM}(?=\s*[*×÷=]|\s[/x+]\s)|(?:[*×÷=]|\s[/x+])\s*\(?\s*{_NUM}(?![\w.,]?\d)"
+)
+
+
+def formula_constants(text: str) -> set[str]:
+    """Numbers written as operands of arithmetic in ``text`` (canonical, as
+    :func:`numbers_in`): the constants of a formula the question defines ("DPO is defined as:
+    365 * (average accounts payable) / (COGS)"), which the user computes with, not a fact a
+    passage must state."""
+    return {checks.canonical_number(m.group(1) or m.group(2)) for m in _OPERAND.finditer(text)}
+
+
 class Answerer(Protocol):
     """Produces raw answer text for numbered passages."""
 
@@ -344,7 +360,7 @@ class ExtractiveAnswerer:
         its document name or its page number, or states a range that holds it ("I'm 70, do I
         pay?" / "members over 65 pay no fines": :func:`chains.answer_checks.within_stated_bound`).
         """
-        asked = numbers_in(question, min_digits=2)
+        asked = numbers_in(question, min_digits=2) - formula_constants(question)
         if not asked:
             return []
         present: set[str] = set()

@@ -52,7 +52,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Kind = Literal["role", "answer", "format"]
+Kind = Literal["role", "answer", "format", "fallback", "courtesy"]
 
 #: A sentence that casts the reader, from its start: "You are an investment banker …",
 #: "Assume that you are a public equities analyst.", "Act as a tax adviser." ("You are
@@ -301,10 +301,240 @@ _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[\"'“(\[]?[A-Z0-9])")
 #: A head that only announces the question: "Here's the question:", "The question is:",
 #: "Question:" ("Security question:" is a topic, not an announcement).
 _MARKER = re.compile(
-    r"^(?:(?:here(?:'s|’s|\s+is)\s+)?(?:the|my|our|this|your)\s+)?(?:following\s+)?"
-    r"question(?:\s+is)?\s*:\s*",
+    r"^(?:(?:here(?:'s|’s|\s+is)\s+)?(?:the|my|our|this|your|an?|one)\s+)?(?:following\s+)?"
+    r"(?:(?:quick|short|simple|small|brief)\s+)?(?:question(?:\s+is)?|"
+    r"(?<=quick\s)one|(?<=short\s)one)\s*:\s*",
     re.IGNORECASE,
 )
+#: What the answerer, or the documents, may be without: the subject of a condition about the
+#: answer ("if *you* don't know", "if *the documents* don't say", "if *it* isn't covered",
+#: "if *there* is no answer"), never a topic ("if operating margin is not a useful metric",
+#: "if an item arrives damaged": those are part of what is asked).
+_FALLBACK_SUBJECT = (
+    r"(?:you|it|this|that|there|nothing|none|the\s+(?:answer|information|info|documents?|"
+    r"sources?|context|texts?|files?|data|question|passages?|evidence|handbook|manual|faq|"
+    r"policy|report))"
+)
+#: The words such a condition is made of (after its subject): knowing, finding, saying, and
+#: their negations and doubts. One of :data:`_FALLBACK_DOUBT` must be among them.
+_FALLBACK_WORDS = frozenset(
+    [
+        "do",
+        "does",
+        "did",
+        "don't",
+        "doesn't",
+        "didn't",
+        "dont",
+        "doesnt",
+        "not",
+        "no",
+        "can",
+        "can't",
+        "cannot",
+        "couldn't",
+        "cant",
+        "could",
+        "is",
+        "isn't",
+        "are",
+        "aren't",
+        "was",
+        "wasn't",
+        "were",
+        "weren't",
+        "be",
+        "been",
+        "unable",
+        "able",
+        "to",
+        "unsure",
+        "uncertain",
+        "sure",
+        "know",
+        "knows",
+        "find",
+        "found",
+        "say",
+        "says",
+        "said",
+        "state",
+        "stated",
+        "mention",
+        "mentioned",
+        "covered",
+        "cover",
+        "covers",
+        "answer",
+        "answers",
+        "answered",
+        "contain",
+        "contains",
+        "contained",
+        "include",
+        "includes",
+        "included",
+        "list",
+        "listed",
+        "give",
+        "given",
+        "provide",
+        "provided",
+        "specify",
+        "specified",
+        "available",
+        "unavailable",
+        "enough",
+        "evidence",
+        "information",
+        "info",
+        "clear",
+        "unclear",
+        "any",
+        "anything",
+        "in",
+        "the",
+        "a",
+        "an",
+        "there",
+        "it",
+        "this",
+        "that",
+        "documents",
+        "document",
+        "sources",
+        "source",
+        "text",
+        "texts",
+        "files",
+        "context",
+        "data",
+        "exist",
+        "exists",
+        "present",
+        "really",
+        "fully",
+        "completely",
+        "100",
+        "percent",
+    ]
+)
+_FALLBACK_DOUBT = frozenset(
+    [
+        "not",
+        "no",
+        "don't",
+        "doesn't",
+        "didn't",
+        "dont",
+        "doesnt",
+        "can't",
+        "cannot",
+        "couldn't",
+        "cant",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "unable",
+        "unsure",
+        "uncertain",
+        "unavailable",
+        "unclear",
+    ]
+)
+#: What to say then: "(then) (please) say so", "just say that you don't know", "state that
+#: and explain why", "reply 'not found'", "let me know", "tell me".
+_FALLBACK_REPLY = re.compile(
+    r"^(?:then\s+)?(?:(?:please|just|simply|only)\s+)*(?:say|state|tell|answer|reply|"
+    r"respond|write|return|explain|note|mention|indicate|admit|let\s+(?:me|us)\s+know|"
+    r"flag|output)\b",
+    re.IGNORECASE,
+)
+#: The words such a reply may hold besides a quoted phrase ("reply 'not found'").
+_REPLY_WORDS = frozenset(
+    [
+        "so",
+        "that",
+        "this",
+        "it",
+        "why",
+        "and",
+        "explain",
+        "me",
+        "us",
+        "you",
+        "i",
+        "we",
+        "know",
+        "don't",
+        "do",
+        "not",
+        "dont",
+        "the",
+        "reason",
+        "instead",
+        "rather",
+        "than",
+        "guess",
+        "guessing",
+        "guessed",
+        "clearly",
+        "honestly",
+        "say",
+        "tell",
+        "state",
+        "answer",
+        "reply",
+        "with",
+        "just",
+        "simply",
+        "please",
+        "then",
+        "unknown",
+        "n/a",
+        "none",
+        "nothing",
+        "found",
+    ]
+)
+#: "Don't guess.", "Please don't make anything up.", "Do not speculate.", "Never invent
+#: an answer." (kind ``answer``): how to answer, never what.
+_PROHIBITION = re.compile(
+    r"^(?:please\s+)?(?:do\s+not|don['’]?t|never|no)\s+(?:guess(?:ing)?|speculat(?:e|ing)|"
+    r"hallucinat(?:e|ing)|mak(?:e|ing)\s+(?:anything|things|something|stuff|it|things)\s+"
+    r"up|invent(?:ing)?\s+(?:anything|things|an?\s+answers?|answers?)|assum(?:e|ing)\s+"
+    r"anything|use\s+(?:any\s+)?(?:outside|external|prior|general|your\s+own)\s+"
+    r"knowledge)(?:\s*,?\s*please)?[.!]*$",
+    re.IGNORECASE,
+)
+#: "Please be brief.", "Keep it short.", "Be concise.", "Cite your sources.", "Include
+#: references." (kind ``format``): the answer's form.
+_STYLE = re.compile(
+    r"^(?:please\s+)?(?:(?:be|keep\s+(?:it|your\s+answer|the\s+answer|this))\s+"
+    r"(?:(?:very|really|fairly|nice\s+and)\s+)?(?:brief|short|concise|succinct|simple|"
+    r"precise|to\s+the\s+point)|(?:cite|quote|include|give|show|list|add)\s+(?:your\s+|"
+    r"the\s+|all\s+)?(?:sources?|citations?|references?))(?:\s*,?\s*please)?[.!]*$",
+    re.IGNORECASE,
+)
+#: A sentence of greetings and thanks only ("Hi!", "Thanks in advance.", "Thank you so much
+#: for your help!"), kind ``courtesy``.
+_COURTESY = re.compile(
+    r"^(?:(?:hi|hello|hey|hiya|greetings|dear\s+\w+|good\s+(?:morning|afternoon|evening|"
+    r"day)|thanks|thank\s+you|thx|many\s+thanks|cheers|much\s+appreciated)\b[\s,!.]*)"
+    r"(?:(?:there|all|team|everyone|folks|so|very|much|in|advance|a|lot|for|your|the|any|"
+    r"help|again|bot|assistant)\b[\s,!.]*)*$",
+    re.IGNORECASE,
+)
+#: A greeting before the ask in the same sentence ("Hello, when do …", "Hi there, quick
+#: one: …"): set apart as ``courtesy`` when an ask follows.
+_COURTESY_HEAD = re.compile(
+    r"^(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))"
+    r"(?:\s+(?:there|all|team|everyone|folks))?\s*[,!.:;\u2014-]+\s*",
+    re.IGNORECASE,
+)
+
+
 #: Where a direction says to look: a definite noun phrase ending in a word for a part of a
 #: document ("the cash flow statement", "the statement of income", "the staff handbook").
 _WORD = r"(?!(?:and|or|the|to|by|in|on|for)\b)[\w&'’-]+"
@@ -312,6 +542,14 @@ _SOURCE = re.compile(
     rf"\bthe\s+(?:{_WORD}\s+){{0,4}}?(?:statements?|sheets?|reports?|filings?|documents?|"
     r"sections?|tables?|notes|polic(?:y|ies)|handbook|manual|faq|appendix|schedule|minutes|"
     rf"contract|agreement|guide|slides?|deck|spreadsheet)\b(?:\s+of\s+{_WORD}(?:\s+{_WORD}){{0,2}})?",
+    re.IGNORECASE,
+)
+
+#: A source that names no part of any document in particular: "the documents", "the provided
+#: document", "the given text" (not kept as where to look).
+_GENERIC_SOURCE = re.compile(
+    r"^the\s+(?:(?:provided|given|supplied|attached|available|indexed|uploaded|relevant|"
+    r"following|above|your|these|those)\s+)?documents?$",
     re.IGNORECASE,
 )
 
@@ -368,6 +606,14 @@ def _kind(sentence: str) -> Kind | None:
     s = sentence.strip()
     if not s or s.endswith("?"):
         return None
+    if _COURTESY.match(s):
+        return "courtesy"
+    if _is_fallback(s):
+        return "fallback"
+    if _PROHIBITION.match(s):
+        return "answer"
+    if _STYLE.match(s):
+        return "format"
     role = _ROLE.search(s)
     if role and not _leftover(s[role.end() :]):
         return "role"
@@ -377,6 +623,61 @@ def _kind(sentence: str) -> Kind | None:
         if _FORMAT_WORD.search(s):
             return "format"
     return None
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words of ``text``, apostrophes kept ("don't"; a curly one made straight)."""
+    return re.findall(r"[\w'/]+", text.replace("\u2019", "'").lower())
+
+
+#: The longest sentence read as a no-answer direction, in characters (they are short).
+_FALLBACK_LONGEST = 200
+
+
+def _is_fallback(sentence: str) -> bool:
+    """Whether ``sentence`` says what to answer when there is no answer: a condition on the
+    answerer or the documents lacking it, and a reply that says only that ("If you don't
+    know, say so.", "Say so if you can't find it.", "If the documents don't say, please tell
+    me.", "If there is no answer in the documents, reply 'not found'.").
+
+    A condition on a topic ("If operating margin is not a useful metric …, then state that
+    and explain why.", "If an item arrives damaged, note it …") is part of the ask."""
+    text = " ".join(sentence.split()).rstrip(".!").strip()
+    if len(text) > _FALLBACK_LONGEST:
+        return False  # a sentence this long says more than what to answer without one
+    first = re.match(
+        r"^(?:and\s+|but\s+)?(?:if|in\s+case|when|whenever)\s+(?P<cond>.+?)"
+        r"(?:\s*,\s*|\s+(?=then\b))(?P<reply>.+)$",
+        text,
+        re.IGNORECASE,
+    )
+    last = re.match(
+        r"^(?P<reply>.+?)\s+(?:if|in\s+case|when|whenever)\s+(?P<cond>.+)$", text, re.IGNORECASE
+    )
+    return any(
+        m is not None and _no_answer(m["cond"]) and _reply(m["reply"]) for m in (first, last)
+    )
+
+
+def _no_answer(condition: str) -> bool:
+    """A condition on the answerer or the documents not having the answer."""
+    m = re.match(_FALLBACK_SUBJECT + r"\b", condition.strip(), re.IGNORECASE)
+    if m is None:
+        return False
+    rest = _words(condition.strip()[m.end() :])
+    return all(w in _FALLBACK_WORDS for w in rest) and any(w in _FALLBACK_DOUBT for w in rest)
+
+
+def _reply(reply: str) -> bool:
+    """A reply that says only what to answer then ("say so", "just say that you don't know",
+    "reply 'not found'")."""
+    m = _FALLBACK_REPLY.match(reply.strip())
+    if m is None:
+        return False
+    rest = re.sub(
+        r"(['\"\u2018\u201c])[^'\"\u2019\u201d]{1,40}['\"\u2019\u201d]", " ", reply[m.end() :]
+    )
+    return all(w in _REPLY_WORDS for w in _words(rest))
 
 
 def _leftover(text: str) -> list[str]:
@@ -418,6 +719,11 @@ def split_directions(question: str) -> Directions:
     for start, s in sentences:
         lead = len(s) - len(s.lstrip())
         start, s = start + lead, s.strip()
+        greeting = _COURTESY_HEAD.match(s)
+        if greeting and s[greeting.end() :].strip():
+            # "Hello, when do I …?", "Hi there, quick one: …": the greeting apart
+            found.append(Direction("courtesy", s[: greeting.end()].strip(), start))
+            start, s = start + greeting.end(), s[greeting.end() :]
         marker = _MARKER.search(s)
         if marker and s[marker.end() :].strip():
             # "Here's the question: what is …?" / "Please answer the following question:"
@@ -463,6 +769,8 @@ def split_directions(question: str) -> Directions:
     for d in sorted(found, key=lambda d: d.start):
         for m in _SOURCE.finditer(d.text):
             src = re.sub(r"\s+", " ", m.group(0)).strip()
+            if _GENERIC_SOURCE.match(src):
+                continue  # "the documents" says nothing of where to look
             if src.lower() not in lower and src not in sources:
                 sources.append(src)
     if sources:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.documents import Document
 
-from chains.answerers import ExtractiveAnswerer, numbers_in, word_coverage
+from chains.answerers import ExtractiveAnswerer, formula_constants, numbers_in, word_coverage
 from chains.assemble import Passage
 from chains.candidates import Candidate
 from chains.citations import INSUFFICIENT, parse_output, says_insufficient, validate
@@ -89,6 +89,33 @@ def test_numbers_may_be_spread_over_passages_or_in_their_headers():
     fines = [passage(1, "Children and members over 65 pay no fines.")]
     assert ask("I'm 70, do I pay if my book is late?", fines) == []  # within the range
     assert ask("I'm 50, do I pay if my book is late?", fines) == ["50"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("DPO is defined as: 365 * (average payables) / (COGS + change in inventory)", {"365"}),
+        ("the ratio x 100", {"100"}),
+        ("(opening + closing) / 2", {"2"}),
+        ("times 1,000 = thousands", {"1000"}),
+        ("What was revenue in 2023/24?", set()),  # a slash in a period is no operator
+        ("Is 30 days the refund window?", set()),
+        ("an 8x zoom, costs 3/4 of the price", set()),
+    ],
+)
+def test_formula_constants(text, expected):
+    assert formula_constants(text) == expected
+
+
+def test_a_formulas_constants_are_not_asked_about():
+    """A number the question computes with is no fact a passage must state."""
+    q = (
+        "What is FY2020 days payable outstanding? DPO is defined as: 365 * (average accounts "
+        "payable between 2019 and 2020) / (COGS)."
+    )
+    passages = [passage(1, "Accounts payable were 1,174 in 2020 and 1,587 in 2019.")]
+    assert ExtractiveAnswerer.missing_numbers(q, passages) == []
+    assert ExtractiveAnswerer.missing_numbers("Which fee is 365 a year?", passages) == ["365"]
 
 
 def test_check_can_be_turned_off():

@@ -74,6 +74,62 @@ def test_a_condition_then_what_to_say_stays_in_the_ask():
     assert split_directions(q).ask == q
 
 
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("How long is DVD loan? If you don't know, say so.", ["fallback"]),
+        ("How long is DVD loan? If the documents don't say, please tell me.", ["fallback"]),
+        ("How long is DVD loan? If you can't find it, just say that you don't know.", ["fallback"]),
+        ("How long is DVD loan? If there is no answer, reply 'not found'.", ["fallback"]),
+        ("How long is DVD loan? Say so if you can’t find it.", ["fallback"]),
+        ("How long is DVD loan? If this is not covered then state that.", ["fallback"]),
+        ("How long is DVD loan? Please don't guess.", ["answer"]),
+        ("How long is DVD loan? Never make things up, please.", ["answer"]),
+        ("How long is DVD loan? Be concise.", ["format"]),
+        ("How long is DVD loan? Keep it short!", ["format"]),
+        ("How long is DVD loan? Cite your sources.", ["format"]),
+        ("How long is DVD loan? Thanks in advance!", ["courtesy"]),
+        ("How long is DVD loan? Thank you so much for your help.", ["courtesy"]),
+        ("Hi! How long is DVD loan?", ["courtesy"]),
+        ("Hello, how long is DVD loan?", ["courtesy"]),
+        ("Quick question: how long is DVD loan?", ["answer"]),
+        ("Hey there, quick one: how long is DVD loan?", ["courtesy", "answer"]),
+        (
+            "Good morning! How long is DVD loan? If you are unsure, say so. Thanks!",
+            ["courtesy", "fallback", "courtesy"],
+        ),
+    ],
+)
+def test_greetings_thanks_and_what_to_say_without_an_answer_are_directions(question, kinds):
+    """People write to a question box as to a person: none of it says what to find."""
+    d = split_directions(question)
+    assert d.ask == "How long is DVD loan?"
+    assert [k for k, _ in _kinds(d)] == kinds
+    assert d.sources == ()  # "the documents" names no part of any document
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a condition on a topic, or on the user's situation, is part of the ask
+        "When you can't find your badge, tell security. Who pays for a new one?",
+        "If the parcel does not arrive, tell us. How long do refunds take?",
+        "If you don't know the PIN, how do I reset it?",
+        # a greeting that is a name, or thanks that are content
+        "Hi Sam, is the office open on Monday?",
+        "Thank you for the update. Does it apply to part-time staff?",
+        "Hello Kitty mugs: do you restock them?",
+        "Thanks to the new policy, do we get more leave?",
+        # an imperative about content, not about the answer's form
+        "Keep receipts for a year. Can I claim mileage?",
+        "Don't guess the PIN more than three times. What happens if I do?",
+    ],
+)
+def test_content_is_never_taken_for_a_greeting_or_a_fallback(question):
+    d = split_directions(question)
+    assert d.ask == question and d.directions == ()
+
+
 def test_format_sentence_needs_a_word_about_form():
     d = split_directions("How many staff left in 2024? Please state it in thousands.")
     assert d.ask == "How many staff left in 2024?"
@@ -165,6 +221,11 @@ def test_offsets_of_units_and_of_a_first_sentence_after_white_space():
 
 def test_long_white_space_is_linear():
     d = split_directions("What is revenue" + " " * 40_000 + "? Answer in USD.")
+    assert d.ask == "What is revenue?"
+    # a would-be condition, greeting or reply of blanks (quadratic before the length cap)
+    for q in ("If" + " " * 40_000 + "x. What?", "Hello" + " " * 40_000 + "x?"):
+        assert split_directions(q).ask == q
+    d = split_directions("What is revenue? If you don't know," + " " * 40_000 + "say so.")
     assert d.ask == "What is revenue?"
 
 
