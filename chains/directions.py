@@ -606,14 +606,9 @@ def _kind(sentence: str) -> Kind | None:
     s = sentence.strip()
     if not s or s.endswith("?"):
         return None
-    if _COURTESY.match(s):
-        return "courtesy"
-    if _is_fallback(s):
-        return "fallback"
-    if _PROHIBITION.match(s):
-        return "answer"
-    if _STYLE.match(s):
-        return "format"
+    habit = _habit(s)
+    if habit is not None:
+        return habit
     role = _ROLE.search(s)
     if role and not _leftover(s[role.end() :]):
         return "role"
@@ -622,6 +617,37 @@ def _kind(sentence: str) -> Kind | None:
             return "answer"
         if _FORMAT_WORD.search(s):
             return "format"
+    return None
+
+
+def _habit(sentence: str) -> Kind | None:
+    """The direction a sentence gives as people write to a person (a greeting or thanks, what
+    to say without an answer, a ban on guessing, the answer's length or sources), or
+    ``None``."""
+    s = sentence.strip()
+    if _COURTESY.match(s):
+        return "courtesy"
+    if _is_fallback(s):
+        return "fallback"
+    if _PROHIBITION.match(s):
+        return "answer"
+    if _STYLE.match(s):
+        return "format"
+    return None
+
+
+def _run_on(sentence: str) -> int | None:
+    """Where a habit (:func:`_habit`) run on at the end of ``sentence`` without a full stop
+    starts: after a comma, or at a capital ("the display shows E4 Thanks!", "can I park
+    there, thanks"), within its last :data:`_FALLBACK_LONGEST` characters; ``None`` when
+    there is none (or nothing would be left before it)."""
+    floor = max(0, len(sentence) - _FALLBACK_LONGEST)
+    for m in re.finditer(r"(?:,\s*|\s+)(?=[^\W\d_])", sentence[floor:]):
+        at = floor + m.end()
+        if not sentence[floor + m.start() : at].startswith(",") and not sentence[at].isupper():
+            continue
+        if sentence[:at].strip(" ,") and _habit(sentence[at:]) is not None:
+            return at
     return None
 
 
@@ -713,9 +739,16 @@ def split_directions(question: str) -> Directions:
     """
     whole = Directions(question, question)
     sentences = _sentences(question)
+    if sentences and _kind(sentences[-1][1]) is None:
+        # "the display shows E4 Thanks!": a habit run on without a full stop
+        start, last = sentences[-1]
+        at = _run_on(last)
+        if at is not None:
+            sentences[-1:] = [(start, last[:at]), (start + at, last[at:])]
     found: list[Direction] = []
     kept: list[tuple[int, str]] = []
     has_ask = False
+    habits_only = True  # every direction found is one of a person's habits (_habit)
     for start, s in sentences:
         lead = len(s) - len(s.lstrip())
         start, s = start + lead, s.strip()
@@ -739,12 +772,17 @@ def split_directions(question: str) -> Directions:
                 found.append(Direction(_kind(head) or "answer", head + ":", start))
                 kept.append((start + len(head) + 1, tail))
                 has_ask = True
+                habits_only = False
                 continue
         if kind is None:
             kept.append((start, s))
             has_ask = has_ask or s.rstrip().endswith("?")
         else:
             found.append(Direction(kind, s.strip(), start))
+            habits_only = habits_only and _habit(s) is not None
+    # beside a person's habits only, an ask may be written without "?" ("the display shows
+    # E4. Thanks!"): any sentence left is one
+    has_ask = has_ask or (habits_only and any(_words(s) for _, s in kept))
     if not found or not has_ask or not any(s.strip() for _, s in kept):
         found, kept = [], sentences
     parts: list[str] = []
@@ -759,7 +797,7 @@ def split_directions(question: str) -> Directions:
     if not found:
         return whole
     ask = re.sub(r"\s+", " ", "".join(parts)).strip()
-    ask = re.sub(r"\s+([?.,;:!])", r"\1", re.sub(r"\(\s*\)", "", ask))
+    ask = re.sub(r"\s+([?.,;:!])", r"\1", re.sub(r"\(\s*\)", "", ask)).rstrip(",;")
     if not re.search(r"\w", ask):  # nothing left but punctuation
         return whole
     if ask[0].islower():

@@ -109,6 +109,36 @@ def test_greetings_thanks_and_what_to_say_without_an_answer_are_directions(quest
 
 
 @pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        # beside a person's habits, an ask needs no "?"
+        ("the display shows E4. Thanks!", "The display shows E4."),
+        ("the tank stays empty. If you don't know, say so.", "The tank stays empty."),
+        # a habit run on without a full stop: after a comma, or at a capital
+        ("the display shows E4 Cite your sources.", "The display shows E4"),
+        ("can I park there, thanks", "Can I park there"),
+        ("what does it cost If you don't know, say so.", "What does it cost"),
+    ],
+)
+def test_an_ask_beside_habits_needs_no_question_mark(question, ask):
+    assert split_directions(question).ask == ask
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What do I do when the display says thanks",  # no comma, no capital: content
+        "Revenue for 3M in FY2018. Answer in USD billions.",  # no "?" beside a direction
+        "Thanks!",  # nothing left to ask
+        "Hi! Thanks!",
+    ],
+)
+def test_left_whole_without_an_ask(question):
+    d = split_directions(question)
+    assert d.ask == question and d.directions == ()
+
+
+@pytest.mark.parametrize(
     "question",
     [
         # a condition on a topic, or on the user's situation, is part of the ask
