@@ -16,7 +16,10 @@ LangChain ``Embeddings`` so that:
   the default, never waits: batches form only while the model is busy, so a lone request is
   not slowed down);
 * recent query vectors are kept in a small LRU cache, so a question embedded twice in one
-  run (retrieval, then the extractive answerer scoring sentences) costs one forward pass.
+  run (retrieval, then the extractive answerer scoring sentences) costs one forward pass;
+* the second stage's single words (``embed_queries``: a question's words that a candidate
+  lacks, for the paraphrase credit) join the same queue and passes, so under load a
+  request's words never run a forward pass beside another request's question.
 
 Batching relies on the model embedding a query exactly as it embeds a document: true for the
 sentence-transformers models citerag loads (no query prompt or prefix is configured;
@@ -51,7 +54,8 @@ class BatcherStats:
         queries: ``embed_query`` calls.
         cache_hits: Calls answered from the cache.
         passes: Forward passes run for queries (calls on the inner model).
-        embedded: Queries embedded by those passes.
+        embedded: Texts embedded by those passes (questions, and the words of
+            ``embed_queries``).
         largest: Largest batch seen.
     """
 
@@ -87,6 +91,8 @@ class _Pending:
     done: bool = False
     lead: bool = False
     wake: threading.Event = field(default_factory=threading.Event)
+    #: Keep the vector in the batcher's cache (a question; a word's caller keeps its own).
+    remember: bool = True
 
 
 @dataclass
@@ -164,13 +170,46 @@ class EmbeddingBatcher(Embeddings):
         return self.inner.embed_documents(texts)
 
     def embed_queries(self, texts: list[str]) -> list[list[float]]:
-        """Embed several short texts in one pass of the inner model's question path (its
-        ``embed_queries`` where it has one, else ``embed_documents``): the reranker's single
-        words (:class:`chains.rerank.SentenceReranker`). Not queued with the questions, not
-        cached here (the caller keeps them)."""
+        """Embed several short texts through the questions' queue: the reranker's single
+        words (:class:`chains.rerank.SentenceReranker`), in the same passes of the inner
+        model's question path as the questions waiting at that moment, so a request's words
+        never run a forward pass beside another request's (on the same cores). Not cached
+        here (the caller keeps them); not counted as questions.
+
+        Raises:
+            Exception: Whatever the inner model raised for a pass holding one of the texts.
+        """
         if not texts:
             return []
-        return self._embed_batch(list(texts))
+        if not self.batching:
+            return self._embed_batch(list(texts))
+        wake = threading.Event()  # one per caller: whichever of its texts is done or leads
+        items = [_Pending(t, wake=wake, remember=False) for t in texts]
+        with self._cond:
+            self._queue.items.extend(items)
+            self._cond.notify_all()
+            leads = not self._queue.busy
+            self._queue.busy = True
+        while True:
+            if leads:
+                self._lead()
+            wake.clear()  # then read the state: a later set is never lost
+            if all(i.done for i in items):
+                break
+            with self._cond:
+                leads = any(i.lead and not i.done for i in items)
+                for i in items:
+                    i.lead = False
+            if not leads:
+                wake.wait()
+                with self._cond:
+                    leads = any(i.lead and not i.done for i in items)
+                    for i in items:
+                        i.lead = False
+        for i in items:
+            if i.error is not None:
+                raise i.error
+        return [list(i.vector or ()) for i in items]
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query, together with any others waiting at the same moment.
@@ -242,7 +281,8 @@ class EmbeddingBatcher(Embeddings):
                 error = exc
             if vectors is not None and error is None:
                 for p, v in zip(batch, vectors, strict=True):
-                    self._remember(p.text, v)
+                    if p.remember:
+                        self._remember(p.text, v)
         finally:
             for i, p in enumerate(batch):
                 if error is not None or vectors is None:

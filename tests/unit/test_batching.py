@@ -9,6 +9,7 @@ must embed them all at once.
 from __future__ import annotations
 
 import hashlib
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -31,12 +32,14 @@ class CountingEmbeddings(Embeddings):
     def __init__(self) -> None:
         self.passes: list[list[str]] = []
         self.hold: tuple[EmbeddingBatcher, int] | None = None
+        self.holding = threading.Event()  # set once the held pass has started
         self.fail_on: str | None = None
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if self.hold is not None:
             batcher, waiting = self.hold
             self.hold = None
+            self.holding.set()
             with batcher._cond:  # released while waiting: followers can queue
                 assert batcher._cond.wait_for(
                     lambda: len(batcher._queue.items) >= waiting, timeout=WAIT_S
@@ -145,11 +148,61 @@ def test_a_lone_caller_with_a_wait_is_embedded_when_the_wait_ends():
     assert inner.passes == [["alone"]]
 
 
-def test_several_short_texts_take_one_pass_of_their_own():
-    """The reranker's words: one pass of the inner model, outside the questions' queue."""
+def test_several_short_texts_alone_take_one_pass():
+    """The reranker's words, with no question waiting: one pass of the inner model."""
     inner = CountingEmbeddings()
     batcher = EmbeddingBatcher(inner)
     assert batcher.embed_queries(["wine", "alcohol"]) == [vector_of("wine"), vector_of("alcohol")]
     assert inner.passes == [["wine", "alcohol"]]
     assert batcher.embed_queries([]) == []
     assert batcher.stats.queries == 0  # not counted as questions
+    batcher.embed_queries(["wine"])
+    assert len(inner.passes) == 2  # a caller keeps its words: the batcher does not
+
+
+def test_words_share_the_questions_passes():
+    """Words queued while a pass runs are embedded in the next pass with the questions
+    waiting then, never in a forward pass of their own beside it."""
+    inner = CountingEmbeddings()
+    batcher = EmbeddingBatcher(inner, cache_size=0)
+    inner.hold = (batcher, 4)  # the first pass waits until 2 questions and 2 words queue
+    questions = ["first question", "second question", "third question"]
+    with ThreadPoolExecutor(4) as ex:
+        asked = [ex.submit(batcher.embed_query, questions[0])]
+        assert inner.holding.wait(WAIT_S)  # the first question's pass runs
+        asked += [ex.submit(batcher.embed_query, q) for q in questions[1:]]
+        words = ex.submit(batcher.embed_queries, ["wine", "alcohol"])
+        assert [f.result(timeout=WAIT_S) for f in asked] == [vector_of(q) for q in questions]
+        assert words.result(timeout=WAIT_S) == [vector_of("wine"), vector_of("alcohol")]
+    assert [len(p) for p in inner.passes] == [1, 4]
+    assert {"wine", "alcohol"} <= set(inner.passes[1])
+
+
+def test_words_longer_than_a_batch_are_handed_the_lead():
+    """A caller's words spread over several passes; the lead passes through its own texts."""
+    inner = CountingEmbeddings()
+    batcher = EmbeddingBatcher(inner, max_batch=3, cache_size=0)
+    inner.hold = (batcher, 8)
+    words = [f"word{chr(97 + i)}" for i in range(7)]
+    with ThreadPoolExecutor(3) as ex:
+        first = ex.submit(batcher.embed_query, "a question")
+        assert inner.holding.wait(WAIT_S)  # the question's pass runs
+        many = ex.submit(batcher.embed_queries, words)
+        tail = ex.submit(batcher.embed_query, "a later question")
+        assert many.result(timeout=WAIT_S) == [vector_of(w) for w in words]
+        assert first.result(timeout=WAIT_S) == vector_of("a question")
+        assert tail.result(timeout=WAIT_S) == vector_of("a later question")
+    assert sorted(t for p in inner.passes for t in p) == sorted(
+        [*words, "a question", "a later question"]
+    )
+    assert max(len(p) for p in inner.passes) == 3
+
+
+def test_an_error_in_a_words_pass_reaches_their_caller():
+    inner = CountingEmbeddings()
+    batcher = EmbeddingBatcher(inner, cache_size=0)
+    inner.fail_on = "bad"
+    with pytest.raises(RuntimeError, match="bad"):
+        batcher.embed_queries(["good", "bad"])
+    inner.fail_on = None
+    assert batcher.embed_queries(["good"]) == [vector_of("good")]
