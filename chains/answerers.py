@@ -699,6 +699,13 @@ class ExtractiveAnswerer:
             block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
             return f"<summary>{json.dumps(block)}</summary>"
         if self.require_question_numbers:
+            constants = formula_constants(question)
+            if constants:  # "DPO is defined as: 365 * (…) / (…)": figures to compute with
+                return _insufficient(
+                    "the question asks for a computation (a formula with "
+                    f"{', '.join(sorted(constants, key=float))}); an extractive answer quotes "
+                    "what the passages state and computes nothing"
+                )
             missing = self.missing_numbers(question, passages)
             if missing:
                 return _insufficient(

@@ -116,6 +116,13 @@ def test_a_formulas_constants_are_not_asked_about():
     passages = [passage(1, "Accounts payable were 1,174 in 2020 and 1,587 in 2019.")]
     assert ExtractiveAnswerer.missing_numbers(q, passages) == []
     assert ExtractiveAnswerer.missing_numbers("Which fee is 365 a year?", passages) == ["365"]
+    # … and the extractive answerer, which computes nothing, says so instead of quoting the
+    # rows it would compute with (measured: such quotes were unrelated rows)
+    raw = ExtractiveAnswerer(Unit()).generate(q, passages, [])
+    parsed = parse_output(raw)
+    assert (
+        says_insufficient(parsed) and "computation (a formula with 365)" in parsed.block["reason"]
+    )
 
 
 def test_check_can_be_turned_off():
