@@ -417,6 +417,9 @@ _FALLBACK_WORDS = frozenset(
         "completely",
         "100",
         "percent",
+        "'re",
+        "'s",
+        "'m",
     ]
 )
 _FALLBACK_DOUBT = frozenset(

@@ -83,6 +83,7 @@ def test_a_condition_then_what_to_say_stays_in_the_ask():
         ("How long is DVD loan? If there is no answer, reply 'not found'.", ["fallback"]),
         ("How long is DVD loan? Say so if you can’t find it.", ["fallback"]),
         ("How long is DVD loan? If this is not covered then state that.", ["fallback"]),
+        ("How long is DVD loan? If you're not sure, say so.", ["fallback"]),
         ("How long is DVD loan? Please don't guess.", ["answer"]),
         ("How long is DVD loan? Never make things up, please.", ["answer"]),
         ("How long is DVD loan? Be concise.", ["format"]),
@@ -145,6 +146,7 @@ def test_left_whole_without_an_ask(question):
         "When you can't find your badge, tell security. Who pays for a new one?",
         "If the parcel does not arrive, tell us. How long do refunds take?",
         "If you don't know the PIN, how do I reset it?",
+        "If I'm not eligible, tell me. Can part-time staff join the scheme?",
         # a greeting that is a name, or thanks that are content
         "Hi Sam, is the office open on Monday?",
         "Thank you for the update. Does it apply to part-time staff?",
