@@ -97,10 +97,11 @@ def numbers_in(text: str, min_digits: int = 1) -> set[str]:
 
 
 #: A number written as an operand of arithmetic: "365 * (average payables …)", "… / 2",
-#: "x 100", "100 = …" (a slash between numbers without spaces, "2023/24", is no operator).
+#: "x 100" (``/``, ``x`` and ``+`` only between spaces: "2023/24", "+1 nucleosomes", "8x"
+#: are no operations; ``=`` alone is none: "status=3").
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 _OPERAND = re.compile(
-    rf"(?<![\w.,]){_NUM}(?=\s*[*×÷=]|\s[/x+]\s)|(?:[*×÷=]|\s[/x+])\s*\(?\s*{_NUM}(?![\w.,]?\d)"
+    rf"(?<![\w.,]){_NUM}(?=\s*[*×÷]|\s[/x+]\s)|(?:[*×÷]\s*|\s[/x+]\s+)\(?\s*{_NUM}(?![\w.,]?\d)"
 )
 
 

@@ -97,7 +97,10 @@ def test_numbers_may_be_spread_over_passages_or_in_their_headers():
         ("DPO is defined as: 365 * (average payables) / (COGS + change in inventory)", {"365"}),
         ("the ratio x 100", {"100"}),
         ("(opening + closing) / 2", {"2"}),
-        ("times 1,000 = thousands", {"1000"}),
+        ("times 1,000 = thousands", set()),  # "=" alone is no operation
+        ("What does status=3 mean?", set()),
+        ("stabilizing +1 nucleosomes", set()),  # a sign, not an operation
+        ("(a + b) / 2 x 1,000", {"2", "1000"}),
         ("What was revenue in 2023/24?", set()),  # a slash in a period is no operator
         ("Is 30 days the refund window?", set()),
         ("an 8x zoom, costs 3/4 of the price", set()),
