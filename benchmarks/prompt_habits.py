@@ -29,14 +29,21 @@ pairs, and paired with an exact two-sided sign test (new against base, same pair
 Pairs share questions, so the intervals are narrower than independent samples would give:
 read them with the per-habit table, which shows where a change comes from.
 
-Writes ``<out>/prompt_habits.{json,md}``, each version's outcomes
-``<out>/prompt_habits-<version>.json`` and ``benchmarks/results/prompt_habits.json``.
+``--corpus mixed`` asks the questions of the mixed-format corpus instead
+(``benchmarks/corpora/mixed/``: Word, PowerPoint, Excel, CSV, e-mail and scans, answerable and
+out-of-scope questions; built and scored as :mod:`benchmarks.mixed_formats` does, its halves
+:func:`benchmarks.mixed_corpus.half`).
+
+Writes ``<out>/prompt_habits{,_mixed}.{json,md}``, each version's outcomes
+``<out>/prompt_habits{,_mixed}-<version>.json`` and
+``benchmarks/results/prompt_habits{,_mixed}.json``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -105,6 +112,12 @@ def _args() -> Any:
     p.add_argument("--worker", help=argparse_hidden(), default=None)
     p.add_argument("--code", type=Path, help=argparse_hidden(), default=None)
     p.add_argument("--reuse", action="store_true", help="reuse a version's outcomes")
+    p.add_argument(
+        "--corpus",
+        choices=("faqset", "mixed"),
+        default="faqset",
+        help="the FAQ-style set (default) or the mixed-format corpus",
+    )
     return p.parse_args()
 
 
@@ -130,13 +143,22 @@ def worker(args: Any) -> int:
     model = load_embedding_model(None)
     emb = CachedEmbeddings(model.embeddings)
     progress = not args.no_progress
-    corpus = fs.materialise(args.work / "faqset" / "corpus")
-    index_dir = args.work / "faqset" / f"index-habits-{args.worker}"
+    if args.corpus == "mixed":
+        from benchmarks import mixed_corpus
+
+        corpus = mixed_corpus.build(args.work / "mixed")["corpus"]
+        rows, half_of = mixed_corpus.load_questions(), mixed_corpus.half
+    else:
+        corpus = fs.materialise(args.work / "faqset" / "corpus")
+        rows, half_of = fs.load_questions(), fs.split_of
+    index_dir = args.work / args.corpus / f"index-habits-{args.worker}"
+    if index_dir.exists():
+        shutil.rmtree(index_dir)
     ingest([corpus], index_dir, model, progress=progress)
     loaded = load_index(index_dir, model)
     asked: list[tuple[str, Any]] = []  # (habit name or "", question)
-    for row in fs.load_questions():
-        half = fs.split_of(row["id"])
+    for row in rows:
+        half = half_of(row["id"])
         asked.append(("", parse_question(row)))
         for habit in HABITS:
             if habit_half(habit) == half:
@@ -146,7 +168,7 @@ def worker(args: Any) -> int:
     for (name, q), rec in zip(asked, records, strict=True):
         rec["habit"] = name
         rec["question"] = q.question
-    path = args.out / f"prompt_habits-{args.worker}.json"
+    path = args.out / f"{_stem(args.corpus)}-{args.worker}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"version": args.worker, "records": records}, indent=1) + "\n")
     return 0
@@ -155,14 +177,38 @@ def worker(args: Any) -> int:
 # -- scoring -----------------------------------------------------------------------------------
 
 
-def outcomes(records: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+def _stem(corpus: str) -> str:
+    """The result's name for a corpus: ``prompt_habits`` (FAQ set) or ``prompt_habits_mixed``."""
+    return "prompt_habits" if corpus == "faqset" else f"prompt_habits_{corpus}"
+
+
+def _scored_mixed(rec: dict[str, Any], questions: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A mixed-corpus record scored as :func:`benchmarks.mixed_formats.score` scores it."""
+    from benchmarks.mixed_corpus import half
+    from benchmarks.mixed_formats import score
+
+    q = questions[rec["id"]]
+    flags = score(q, rec)
+    kind = "unanswerable" if q.get("unanswerable") else "answerable"
+    return {"kind": kind, "half": half(rec["id"]), **flags}
+
+
+def outcomes(
+    records: list[dict[str, Any]], corpus: str = "faqset"
+) -> dict[tuple[str, str], dict[str, Any]]:
     """Per (question id, habit name): kind, half and outcome (``right``/``wrong``/``refused``
     for an answerable question, ``answered``/``refused`` for an unanswerable one)."""
     from benchmarks.faq_eval import score_faq
 
+    questions: dict[str, dict[str, Any]] = {}
+    if corpus == "mixed":
+        from benchmarks.mixed_corpus import load_questions
+
+        questions = {q["id"]: q for q in load_questions()}
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for rec in records:
-        row = score_faq([rec])[rec["id"]]
+        mixed = corpus == "mixed"
+        row = _scored_mixed(rec, questions) if mixed else score_faq([rec])[rec["id"]]
         if row["kind"] == "answerable":
             outcome = "right" if row["right"] else "wrong" if row["wrong"] else "refused"
         else:
@@ -212,9 +258,11 @@ def measures(o: dict[tuple[str, str], dict[str, Any]], half: str) -> dict[str, d
     return out
 
 
-def report(base: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+def report(
+    base: list[dict[str, Any]], new: list[dict[str, Any]], corpus: str = "faqset"
+) -> tuple[dict[str, Any], str]:
     """The paired table, the per-habit table and their Markdown."""
-    ob, on = outcomes(base), outcomes(new)
+    ob, on = outcomes(base, corpus), outcomes(new, corpus)
     rows: list[list[str]] = []
     for half in ("calibration", "test", "all"):
         mb, mn = measures(ob, half), measures(on, half)
@@ -259,22 +307,23 @@ def main() -> int:
     if args.worker:
         return worker(args)
     for version, where in (("base", args.base), ("new", REPO)):
-        done = args.out / f"prompt_habits-{version}.json"
+        done = args.out / f"{_stem(args.corpus)}-{version}.json"
         if args.reuse and done.exists():
             log(f"{version}: reusing {done}")
             continue
         cmd = [sys.executable, "-m", "benchmarks.prompt_habits", "--worker", version]
         cmd += ["--code", str(where)]
-        for key in ("work", "out", "data"):
+        for key in ("work", "out", "data", "corpus"):
             cmd += [f"--{key}", str(getattr(args, key))]
         if args.no_progress:
             cmd.append("--no-progress")
         subprocess.run(cmd, check=True, cwd=REPO)
-    base = json.loads((args.out / "prompt_habits-base.json").read_text(encoding="utf-8"))
-    new = json.loads((args.out / "prompt_habits-new.json").read_text(encoding="utf-8"))
-    data, md = report(base["records"], new["records"])
-    write(args.out, "prompt_habits", data, md)
-    write_result("prompt_habits", data["tables"], data)
+    stem = _stem(args.corpus)
+    base = json.loads((args.out / f"{stem}-base.json").read_text(encoding="utf-8"))
+    new = json.loads((args.out / f"{stem}-new.json").read_text(encoding="utf-8"))
+    data, md = report(base["records"], new["records"], args.corpus)
+    write(args.out, stem, data, md)
+    write_result(stem, data["tables"], data)
     return 0
 
 
