@@ -640,16 +640,17 @@ def _habit(sentence: str) -> Kind | None:
 
 
 def _run_on(sentence: str) -> int | None:
-    """Where a habit (:func:`_habit`) run on at the end of ``sentence`` without a full stop
+    """Where a direction (:func:`_kind`) run on at the end of ``sentence`` without a full stop
     starts: after a comma, or at a capital ("the display shows E4 Thanks!", "can I park
-    there, thanks"), within its last :data:`_FALLBACK_LONGEST` characters; ``None`` when
-    there is none (or nothing would be left before it)."""
+    there, thanks", "which hotel did Priya stay in Answer only from the documents."), within
+    its last :data:`_FALLBACK_LONGEST` characters; ``None`` when there is none (or nothing
+    would be left before it)."""
     floor = max(0, len(sentence) - _FALLBACK_LONGEST)
     for m in re.finditer(r"(?:,\s*|\s+)(?=[^\W\d_])", sentence[floor:]):
         at = floor + m.end()
         if not sentence[floor + m.start() : at].startswith(",") and not sentence[at].isupper():
             continue
-        if sentence[:at].strip(" ,") and _habit(sentence[at:]) is not None:
+        if sentence[:at].strip(" ,") and _kind(sentence[at:]) is not None:
             return at
     return None
 
@@ -742,12 +743,14 @@ def split_directions(question: str) -> Directions:
     """
     whole = Directions(question, question)
     sentences = _sentences(question)
+    run_on = False  # the last sentence ended where a direction runs on without a full stop
     if sentences and _kind(sentences[-1][1]) is None:
-        # "the display shows E4 Thanks!": a habit run on without a full stop
+        # "the display shows E4 Thanks!": a direction run on without a full stop
         start, last = sentences[-1]
         at = _run_on(last)
         if at is not None:
             sentences[-1:] = [(start, last[:at]), (start + at, last[at:])]
+            run_on = True
     found: list[Direction] = []
     kept: list[tuple[int, str]] = []
     has_ask = False
@@ -783,9 +786,10 @@ def split_directions(question: str) -> Directions:
         else:
             found.append(Direction(kind, s.strip(), start))
             habits_only = habits_only and _habit(s) is not None
-    # beside a person's habits only, an ask may be written without "?" ("the display shows
-    # E4. Thanks!"): any sentence left is one
-    has_ask = has_ask or (habits_only and any(_words(s) for _, s in kept))
+    # beside a person's habits only, or before a direction run on without a full stop, an
+    # ask may be written without "?" ("the display shows E4. Thanks!", "which hotel did
+    # Priya stay in Answer only from the documents."): any sentence left is one
+    has_ask = has_ask or ((habits_only or run_on) and any(_words(s) for _, s in kept))
     if not found or not has_ask or not any(s.strip() for _, s in kept):
         found, kept = [], sentences
     parts: list[str] = []

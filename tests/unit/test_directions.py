@@ -119,6 +119,12 @@ def test_greetings_thanks_and_what_to_say_without_an_answer_are_directions(quest
         ("the display shows E4 Cite your sources.", "The display shows E4"),
         ("can I park there, thanks", "Can I park there"),
         ("what does it cost If you don't know, say so.", "What does it cost"),
+        # any direction run on at a capital ends the ask before it
+        (
+            "which hotel did Priya stay in Answer only from the documents.",
+            "Which hotel did Priya stay in",
+        ),
+        ("What is revenue Answer in USD millions.", "What is revenue"),
     ],
 )
 def test_an_ask_beside_habits_needs_no_question_mark(question, ask):
@@ -129,6 +135,8 @@ def test_an_ask_beside_habits_needs_no_question_mark(question, ask):
     "question",
     [
         "What do I do when the display says thanks",  # no comma, no capital: content
+        "What does the Answer key say",  # a capital that starts no direction
+        "how do I Use the answer field",
         "Revenue for 3M in FY2018. Answer in USD billions.",  # no "?" beside a direction
         "Thanks!",  # nothing left to ask
         "Hi! Thanks!",
