@@ -196,20 +196,22 @@ class EmbeddingBatcher(Embeddings):
             wake.clear()  # then read the state: a later set is never lost
             if all(i.done for i in items):
                 break
-            with self._cond:
-                leads = any(i.lead and not i.done for i in items)
-                for i in items:
-                    i.lead = False
+            leads = self._handed_lead(items)
             if not leads:
                 wake.wait()
-                with self._cond:
-                    leads = any(i.lead and not i.done for i in items)
-                    for i in items:
-                        i.lead = False
+                leads = self._handed_lead(items)
         for i in items:
             if i.error is not None:
                 raise i.error
         return [list(i.vector or ()) for i in items]
+
+    def _handed_lead(self, items: list[_Pending]) -> bool:
+        """Whether the lead was handed to one of a caller's waiting texts (taking it)."""
+        with self._cond:
+            handed = any(i.lead and not i.done for i in items)
+            for i in items:
+                i.lead = False
+        return handed
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query, together with any others waiting at the same moment.

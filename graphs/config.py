@@ -263,7 +263,9 @@ class RAGConfig:
     number_check: bool = knob(
         "number_check" in DEFAULT_RULES,
         "extractive answerer: refuse when a number of 2+ digits the question asks about is in "
-        "no supplied passage, nor within a range one states (`I'm 70` / `over 65`)",
+        "no supplied passage, nor within a range one states (`I'm 70` / `over 65`), and when "
+        "the question writes a formula (`365 * …`: a computation, which an extractive answer "
+        "cannot give)",
         "bool",
         client="opt-in",
     )
