@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import REPO, code_from_argv, log, parser, use_library_from, write
+from benchmarks.faq_eval import argparse_hidden
 from benchmarks.results import rate_cell, table, write_result
 
 SALT = "habit:"
@@ -119,13 +120,6 @@ def _args() -> Any:
         help="the FAQ-style set (default) or the mixed-format corpus",
     )
     return p.parse_args()
-
-
-def argparse_hidden() -> str:
-    """Help text of the internal worker options."""
-    import argparse
-
-    return argparse.SUPPRESS
 
 
 def worker(args: Any) -> int:
