@@ -23,8 +23,15 @@ about 'please', 'usd'"*).
   *Security question:*); and the clause before a colon that speaks of the answer
   (*Please answer the following question: what is …?* keeps *what is …?*);
 * **format** — an imperative sentence about the answer's form (*Round your answer to two
-  decimal places.*, *State it in USD millions.*) and a parenthesis that only gives units or
-  rounding (*(in USD millions)*).
+  decimal places.*, *State it in USD millions.*, *Be concise.*, *Cite your sources.*) and a
+  parenthesis that only gives units or rounding (*(in USD millions)*);
+* **fallback** — what to answer without an answer: a condition on the answerer or the
+  documents lacking it and a reply that says only that (*If you don't know, say so.*, *Say
+  so if you can't find it.*; not a condition on a topic: *If operating margin is not a
+  useful metric …, then state that and explain why.*); a ban on guessing (*Please don't
+  guess.*) is about the answer;
+* **courtesy** — a greeting or thanks, as a sentence (*Hi!*, *Thanks in advance.*) or before
+  the ask (*Hello, when …?*).
 
 Where a direction says to look (*… by primarily using the statement of income*: a definite
 noun phrase ending in a word for a part of a document) is kept: it follows the ask in
@@ -36,8 +43,11 @@ using the 10-K of Apple Inc.* stays in the ask, and a role is someone who answer
 living (*analyst*, *adviser* …; *You are an employee at the Dublin office.* stays).
 
 A sentence is a direction only when the question keeps an ask beside it: a sentence ending
-with ``?`` or following a *question:* marker. A question that is one sentence, or whose every
-sentence looks like a direction, is left whole. Definitions (*X is defined as …*) and
+with ``?`` or following a *question:* marker — or, beside greetings, thanks, fallbacks and the
+other habits of writing to a person only, or before a direction run on at the end without a
+full stop (after a comma or at a capital: *the display shows E4 Thanks!*), any sentence left.
+A question that is one sentence, or whose every sentence looks like a direction, is left
+whole. Definitions (*X is defined as …*) and
 statements of context stay in the ask: they carry the words the evidence uses.
 
 The ``condense`` node records the split (the trace's ``directions``); retrieval, reranking
