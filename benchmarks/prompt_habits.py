@@ -317,7 +317,10 @@ def main() -> int:
     new = json.loads((args.out / f"{stem}-new.json").read_text(encoding="utf-8"))
     data, md = report(base["records"], new["records"], args.corpus)
     write(args.out, stem, data, md)
-    write_result(stem, data["tables"], data)
+    if args.corpus == "mixed":
+        write_result("prompt_habits_mixed", data["tables"], data)
+    else:
+        write_result("prompt_habits", data["tables"], data)
     return 0
 
 

@@ -8,6 +8,7 @@ in the same words, so only the company and the year tell them apart.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -88,7 +89,8 @@ def test_a_year_the_company_has_no_filing_for_is_refused_naming_both(graph):
 def test_a_restricted_filing_stays_invisible_and_the_filter_never_widens_access(graph):
     outsider = _ask(graph, "What was Hooli's total revenue in fiscal year 2022?")
     assert outsider["status"] == "no_evidence"
-    assert "999" not in json.dumps(to_jsonable(outsider))
+    # the restricted figure, as a number of its own (an index id's timestamp may hold "999")
+    assert not re.search(r"\b999\b", json.dumps(to_jsonable(outsider)))
     assert "HOOLI" not in json.dumps(outsider["trace"]["candidates"])
     assert "Hooli" in outsider["reason"]  # exactly as for a company that is not indexed
     insider = _ask(graph, "What was Hooli's total revenue in fiscal year 2022?", ["board"])
@@ -100,7 +102,8 @@ def test_a_restricted_filing_stays_invisible_and_the_filter_never_widens_access(
             "filters": {"doc_name": "HOOLI_2022_10K.pdf"},
         }
     )
-    assert forced["status"] == "no_evidence" and "999" not in json.dumps(to_jsonable(forced))
+    assert forced["status"] == "no_evidence"
+    assert not re.search(r"\b999\b", json.dumps(to_jsonable(forced)))
 
 
 def test_turning_constraints_off_restores_the_plain_pipeline(graph):
