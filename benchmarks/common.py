@@ -260,6 +260,29 @@ def code_from_argv(argv: Sequence[str] | None = None) -> Path | None:
     return None
 
 
+def run_worker(
+    module: str,
+    version: str,
+    code: Path,
+    args: argparse.Namespace,
+    keys: Sequence[str],
+    extra: Sequence[str] = (),
+) -> None:
+    """Run one side of a two-version benchmark: ``python -m MODULE --worker VERSION --code
+    CODE``, passing on the options ``keys`` of ``args`` (``max_company_pages`` as
+    ``--max-company-pages``), then ``extra``, and ``--no-progress`` when set; in the
+    repository's root, raising if it fails. The worker reads ``--code`` first
+    (:func:`code_from_argv`) and imports the library from that tree
+    (:func:`use_library_from`)."""
+    cmd = [sys.executable, "-m", module, "--worker", version, "--code", str(code)]
+    for key in keys:
+        cmd += [f"--{key.replace('_', '-')}", str(getattr(args, key))]
+    cmd += list(extra)
+    if args.no_progress:
+        cmd.append("--no-progress")
+    subprocess.run(cmd, check=True, cwd=REPO)
+
+
 def use_library_from(tree: Path) -> None:
     """Import the library packages (:data:`LIBRARY`) from another checkout ``tree``.
 

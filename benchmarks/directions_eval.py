@@ -42,8 +42,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +52,7 @@ from benchmarks.common import (
     log,
     model,
     parser,
+    run_worker,
     save_embeddings,
     use_library_from,
     write,
@@ -270,14 +269,10 @@ def main() -> int:
     configs = args.configs or ["default", "default"]
     sides = (("base", REPO if args.configs else args.base), ("new", REPO))
     for (side, tree), config in zip(sides, configs, strict=True):
-        cmd = [sys.executable, "-m", "benchmarks.directions_eval", "--worker", side]
-        cmd += ["--code", str(tree), "--config", config, "--sets", args.sets]
-        for key in ("work", "out", "data", "max_company_pages"):
-            cmd += [f"--{key.replace('_', '-')}", str(getattr(args, key))]
-        if args.no_progress:
-            cmd.append("--no-progress")
         log(f"{side}: code {tree}, config {config}")
-        subprocess.run(cmd, check=True, cwd=REPO)
+        keys = ("work", "out", "data", "max_company_pages")
+        extra = ["--config", config, "--sets", args.sets]
+        run_worker("benchmarks.directions_eval", side, tree, args, keys, extra)
     base, new = (
         json.loads((args.out / f"directions_eval-{s}.json").read_text(encoding="utf-8"))
         for s in ("base", "new")

@@ -60,6 +60,7 @@ from benchmarks.common import (
     library_env,
     log,
     parser,
+    run_worker,
     use_library_from,
     write,
 )
@@ -526,21 +527,8 @@ def main() -> int:
         ):
             log(f"{version}: reusing {done}")
             continue
-        cmd = [
-            sys.executable,
-            "-m",
-            "benchmarks.faq_eval",
-            "--worker",
-            version,
-            "--code",
-            str(code),
-        ]
-        for key in ("work", "out", "data", "squad", "scifact", "seed", "half", "ids"):
-            cmd += [f"--{key}", str(getattr(args, key))]
-        cmd += ["--config", config]
-        if args.no_progress:
-            cmd.append("--no-progress")
-        subprocess.run(cmd, check=True, cwd=REPO)
+        keys = ("work", "out", "data", "squad", "scifact", "seed", "half", "ids")
+        run_worker("benchmarks.faq_eval", version, code, args, keys, ["--config", config])
     base = json.loads((args.out / "faq_eval-base.json").read_text(encoding="utf-8"))
     new = json.loads((args.out / "faq_eval-new.json").read_text(encoding="utf-8"))
     data, md = report(base, new)

@@ -44,17 +44,17 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import REPO, code_from_argv, log, parser, use_library_from, write
+from benchmarks.common import REPO, code_from_argv, log, parser, run_worker, use_library_from, write
 from benchmarks.faq_eval import argparse_hidden
 from benchmarks.results import rate_cell, table, write_result
 
 SALT = "habit:"
+#: The options a worker is passed on (:func:`benchmarks.common.run_worker`).
+WORKER_KEYS = ("work", "out", "data", "corpus")
 
 
 @dataclass(frozen=True)
@@ -305,13 +305,7 @@ def main() -> int:
         if args.reuse and done.exists():
             log(f"{version}: reusing {done}")
             continue
-        cmd = [sys.executable, "-m", "benchmarks.prompt_habits", "--worker", version]
-        cmd += ["--code", str(where)]
-        for key in ("work", "out", "data", "corpus"):
-            cmd += [f"--{key}", str(getattr(args, key))]
-        if args.no_progress:
-            cmd.append("--no-progress")
-        subprocess.run(cmd, check=True, cwd=REPO)
+        run_worker("benchmarks.prompt_habits", version, where, args, WORKER_KEYS)
     stem = _stem(args.corpus)
     base = json.loads((args.out / f"{stem}-base.json").read_text(encoding="utf-8"))
     new = json.loads((args.out / f"{stem}-new.json").read_text(encoding="utf-8"))

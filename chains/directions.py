@@ -558,6 +558,11 @@ _SOURCE = re.compile(
     re.IGNORECASE,
 )
 
+#: The longest sentence read as a no-answer direction, and the end of a sentence searched
+#: for a direction run on, in characters (they are short).
+_FALLBACK_LONGEST = 200
+
+
 #: A source that names no part of any document in particular: "the documents", "the provided
 #: document", "the given text" (not kept as where to look).
 _GENERIC_SOURCE = re.compile(
@@ -668,10 +673,6 @@ def _run_on(sentence: str) -> int | None:
 def _words(text: str) -> list[str]:
     """Lower-case words of ``text``, apostrophes kept ("don't"; a curly one made straight)."""
     return re.findall(r"[\w'/]+", text.replace("\u2019", "'").lower())
-
-
-#: The longest sentence read as a no-answer direction, in characters (they are short).
-_FALLBACK_LONGEST = 200
 
 
 def _is_fallback(sentence: str) -> bool:

@@ -278,3 +278,23 @@ def test_stop_servers_stops_every_process_and_skips_none() -> None:
     ]
     stop_servers(procs[0], None, procs[1], timeout=10)
     assert all(p.returncode is not None for p in procs)
+
+
+def test_run_worker_passes_the_options_on(monkeypatch):
+    """The two-version benchmarks start each side the same way (``common.run_worker``)."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    from benchmarks import common
+
+    ran = []
+    monkeypatch.setattr(common.subprocess, "run", lambda cmd, **kw: ran.append((cmd, kw)))
+    args = argparse.Namespace(work=Path("/w"), max_company_pages=450, no_progress=True)
+    common.run_worker("benchmarks.x", "base", Path("/tree"), args, ["work", "max_company_pages"],
+                      ["--config", "default"])  # fmt: skip
+    (cmd, kw), = ran  # fmt: skip
+    assert cmd == [sys.executable, "-m", "benchmarks.x", "--worker", "base", "--code", "/tree",
+                   "--work", "/w", "--max-company-pages", "450", "--config", "default",
+                   "--no-progress"]  # fmt: skip
+    assert kw == {"check": True, "cwd": common.REPO}
