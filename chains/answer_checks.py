@@ -1086,8 +1086,15 @@ class NumberBound:
 
     def holds(self, value: float, kind: str, unit: str = "") -> bool:
         """Whether ``value`` of ``kind`` lies in this range (its ends included); a value with
-        a unit needs the range's unit."""
-        if kind != self.kind or (unit and unit != self.unit):
+        a unit needs the range's unit. An age (unit ``"age"``: "my *13 year old*") is held by a
+        range in years or without a unit, as ages are written ("riders *aged 12 to 15*",
+        "members *over 65*", "children *under 5 years*")."""
+        if kind != self.kind:
+            return False
+        if unit == "age":
+            if self.unit not in ("", "year", "age"):
+                return False
+        elif unit and unit != self.unit:
             return False
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
 
@@ -1179,12 +1186,16 @@ def canonical_number(number: str) -> str:
     return f"{whole}.{frac}" if frac else whole
 
 
+#: An age after a number: "13 year old", "13-year-old", "7 yr olds", "70 years of age".
+_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)(?:[\s-]?olds?\b|\s+of\s+age\b)", re.IGNORECASE)
+
+
 def asked_amounts(question: str) -> dict[str, tuple[float, str, str]]:
     """Each number of ``question`` (in :func:`canonical_number`'s form)
     with its value, kind (``"money"``, ``"percent"``, ``""``) and unit (``""``: none of
-    :func:`_bound_units`); four-digit years and the question's own bounds ("*over 300*
-    police", "*between 10 and 20*") left out: a range in the question is not a value a
-    passage's range can hold."""
+    :func:`_bound_units`; ``"age"`` for "a 13 year old", :data:`_AGE_AFTER`); four-digit
+    years and the question's own bounds ("*over 300* police", "*between 10 and 20*") left
+    out: a range in the question is not a value a passage's range can hold."""
     out: dict[str, tuple[float, str, str]] = {}
     bounds = [
         m.span()
@@ -1198,7 +1209,8 @@ def asked_amounts(question: str) -> dict[str, tuple[float, str, str]]:
         digits = re.search(r"[\d,]+(?:\.\d+)?", m.group(1))
         if got is None or digits is None:
             continue
-        out[canonical_number(digits.group(0))] = (got[0], got[1], _unit_after(question, m.end()))
+        unit = "age" if _AGE_AFTER.match(question, m.end()) else _unit_after(question, m.end())
+        out[canonical_number(digits.group(0))] = (got[0], got[1], unit)
     return out
 
 

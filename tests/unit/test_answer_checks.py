@@ -702,6 +702,27 @@ def test_a_number_within_a_stated_range_is_mentioned():
     assert checks.asked_amounts("Do groups of between 10 and 20 get a discount?") == {}
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can my 13 year old come on rides?",
+        "Can my 13-year-old come on rides?",
+        "Can a 13 yr old join?",
+        "Is a rider of 13 years of age allowed?",
+    ],
+)
+def test_an_age_is_held_by_a_range_of_ages(question):
+    assert checks.asked_amounts(question) == {"13": (13.0, "", "age")}
+    riders = ["Anyone aged 16 or over can join; riders aged 12 to 15 ride with a parent."]
+    assert checks.within_stated_bound("13", question, riders)
+    assert checks.within_stated_bound("13", question, ["Children under 14 years ride free."])
+    # an age is no count of days, nor outside the range stated
+    assert not checks.within_stated_bound("13", question, ["Refunds within 30 days."])
+    assert not checks.within_stated_bound("13", question, ["Riders aged 16 or over only."])
+    # "13 years" alone is a duration, not an age
+    assert checks.asked_amounts("Is 13 years of service enough?") == {"13": (13.0, "", "year")}
+
+
 def test_contrast_lexicon_lists_single_words_and_their_forms():
     import json
     from importlib import resources
