@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as url_quote
@@ -321,56 +322,86 @@ def locator(meta: dict[str, Any], start: int, end: int) -> tuple[str, str]:
     return label, f"#char={start},{end}"
 
 
+def source_record(cand: Any, index: int, quote: str, start: int, end: int) -> dict[str, Any]:
+    """What a reader needs to find and open a span of a candidate's document: the one shape
+    of a citation (:func:`build_citations`) and of a refused run's ``looked_at``
+    (:func:`build_looked_at`). ``start``/``end`` index the document's canonical text.
+
+    An e-mail attachment's record carries its message's ``parent_doc_id`` and
+    ``parent_source`` and its ``attachment_name``; an OCR page's, ``ocr`` and its confidence.
+    """
+    meta = cand.meta
+    label, fragment = locator(meta, start, end)
+    return {
+        "index": index,
+        "doc_id": meta.get("doc_id"),
+        "doc_name": meta.get("doc_name"),
+        "source": meta.get("source"),
+        "chunk_id": cand.chunk_id,
+        "page": meta.get("page"),
+        "section": meta.get("section") or None,
+        "start": start,
+        "end": end,
+        "locator": label,
+        "fragment": fragment,
+        "quote": quote,
+        # an e-mail attachment: the message it is attached to
+        **{k: meta[k] for k in ATTACHMENT_LINK if meta.get(k)},
+        # a quote read by OCR from a scanned page (its text may hold misreadings)
+        **({"ocr": True, "ocr_confidence": meta.get("ocr_confidence")} if meta.get("ocr") else {}),
+        "scores": {
+            k: round(val, 6)
+            for k, val in cand.scores.items()
+            if k in ("dense", "bm25", "rrf", "rerank", "sentence")
+        },
+    }
+
+
 def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, Any]]:
-    """Attach server-side provenance to every valid citation.
+    """Attach server-side provenance to every valid citation (:func:`source_record`).
 
     The quote is the model's verified quote mapped back to the exact canonical text; without
     one it is the passage's own content. ``start``/``end`` index the document's canonical
-    text, so ``canonical[start:end] == quote`` holds. A citation of an e-mail attachment
-    also carries its message's ``parent_doc_id`` and ``parent_source`` and its
-    ``attachment_name``.
+    text, so ``canonical[start:end] == quote`` holds; ``quote_verified`` says which.
     """
     by_num = {p.number: p for p in passages}
     out = []
     for n in v.cited:
         cand = by_num[n].candidate
-        meta = cand.meta
-        base = int(meta.get("start", 0))
+        base = int(cand.meta.get("start", 0))
         quotes = v.quotes.get(n)
         if quotes:
             _, qs, qe = quotes[0]
             quote, start, end = cand.content[qs:qe], base + qs, base + qe
         else:
-            quote, start, end = cand.content, base, int(meta.get("end", base + len(cand.content)))
-        label, fragment = locator(meta, start, end)
-        out.append(
-            {
-                "index": n,
-                "doc_id": meta.get("doc_id"),
-                "doc_name": meta.get("doc_name"),
-                "source": meta.get("source"),
-                "chunk_id": cand.chunk_id,
-                "page": meta.get("page"),
-                "section": meta.get("section") or None,
-                "start": start,
-                "end": end,
-                "locator": label,
-                "fragment": fragment,
-                "quote": quote,
-                "quote_verified": bool(quotes),
-                # an e-mail attachment: the message it is attached to
-                **{k: meta[k] for k in ATTACHMENT_LINK if meta.get(k)},
-                # a quote read by OCR from a scanned page (its text may hold misreadings)
-                **(
-                    {"ocr": True, "ocr_confidence": meta.get("ocr_confidence")}
-                    if meta.get("ocr")
-                    else {}
-                ),
-                "scores": {
-                    k: round(val, 6)
-                    for k, val in cand.scores.items()
-                    if k in ("dense", "bm25", "rrf", "rerank", "sentence")
-                },
-            }
-        )
+            end = int(cand.meta.get("end", base + len(cand.content)))
+            quote, start = cand.content, base
+        record = source_record(cand, n, quote, start, end)
+        out.append({**record, "quote_verified": bool(quotes)})
+    return out
+
+
+#: How many passages a refused run reports as where it looked (:func:`build_looked_at`).
+LOOKED_AT = 3
+
+
+def build_looked_at(candidates: Sequence[Any], limit: int = LOOKED_AT) -> list[dict[str, Any]]:
+    """Where a refused run looked: its first ``limit`` passages, best first, each a
+    :func:`source_record` of the whole passage (``quote`` its text, ``start``/``end`` its
+    range in the canonical text), so a reader can open each and judge the refusal.
+
+    They are what the run read — the passages the answerer was given, or the second stage's
+    best when the gate refused — never an answer; only candidates that passed the access
+    filter ever reach a run, so none is a document the caller may not read.
+
+    Raises:
+        ValueError: ``limit`` is not an integer >= 0.
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit must be an integer >= 0, got {limit!r}")
+    out = []
+    for n, cand in enumerate(candidates[:limit], start=1):
+        base = int(cand.meta.get("start", 0))
+        end = int(cand.meta.get("end", base + len(cand.content)))
+        out.append(source_record(cand, n, cand.content, base, end))
     return out

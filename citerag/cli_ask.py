@@ -32,21 +32,31 @@ def format_result(result: dict[str, Any], width: int = 100) -> str:
     )
     if result.get("reason"):
         lines.append(f"reason: {result['reason']}")
-    cites = result.get("citations") or []
-    if cites:
-        lines.append("")
-        lines.append("sources:")
-        name_w = max(len(str(c.get("doc_name"))) for c in cites)
-        for c in cites:
-            quote = " ".join(str(c.get("quote", "")).split())
-            if len(quote) > 90:
-                quote = quote[:87] + "..."
-            lines.append(
-                f"  [{c['index']}] {c.get('doc_name')!s:<{name_w}}  "
-                f"{c.get('locator')}  {c.get('fragment')}"
-            )
-            lines.append(f'      "{quote}"')
+    lines += _source_lines("sources:", result.get("citations") or [])
+    lines += _source_lines(
+        "where it looked (passages it read; none answers the question):",
+        result.get("looked_at") or [],
+    )
     return "\n".join(lines)
+
+
+def _source_lines(title: str, records: list[dict[str, Any]]) -> list[str]:
+    """A titled table of citation-shaped records (document, locator, link, quote); none
+    without records."""
+    if not records:
+        return []
+    lines = ["", title]
+    name_w = max(len(str(c.get("doc_name"))) for c in records)
+    for c in records:
+        quote = " ".join(str(c.get("quote", "")).split())
+        if len(quote) > 90:
+            quote = quote[:87] + "..."
+        lines.append(
+            f"  [{c['index']}] {c.get('doc_name')!s:<{name_w}}  "
+            f"{c.get('locator')}  {c.get('fragment')}"
+        )
+        lines.append(f'      "{quote}"')
+    return lines
 
 
 def _questions(args: argparse.Namespace) -> Iterable[str] | None:

@@ -21,18 +21,28 @@ def result_markdown(result: dict[str, Any], max_quote: int = 160) -> str:
     lines += ["", str(result.get("answer", "")).replace("\n", "  \n")]
     if result.get("reason"):
         lines += ["", f"*reason:* {result['reason']}"]
-    cites = result.get("citations") or []
-    if cites:
-        lines += ["", "| # | document | locator | link | quote |", "|---|---|---|---|---|"]
-        for c in cites:
-            quote = _cell(c.get("quote", ""))
-            if len(quote) > max_quote:
-                quote = quote[: max_quote - 1] + "…"
-            lines.append(
-                f"| [{c['index']}] | {_cell(c.get('doc_name'))} | "
-                f"{_cell(c.get('locator'))} | `{c.get('fragment')}` | {quote} |"
-            )
+    lines += _sources_table(result.get("citations") or [], max_quote)
+    looked = result.get("looked_at") or []
+    if looked:
+        lines += ["", "*where it looked (passages it read; none answers the question):*"]
+        lines += _sources_table(looked, max_quote)
     return "\n".join(lines)
+
+
+def _sources_table(records: list[dict[str, Any]], max_quote: int) -> list[str]:
+    """Citation-shaped records as a Markdown table (none without records)."""
+    if not records:
+        return []
+    lines = ["", "| # | document | locator | link | quote |", "|---|---|---|---|---|"]
+    for c in records:
+        quote = _cell(c.get("quote", ""))
+        if len(quote) > max_quote:
+            quote = quote[: max_quote - 1] + "…"
+        lines.append(
+            f"| [{c['index']}] | {_cell(c.get('doc_name'))} | "
+            f"{_cell(c.get('locator'))} | `{c.get('fragment')}` | {quote} |"
+        )
+    return lines
 
 
 def show_result(result: dict[str, Any]) -> None:

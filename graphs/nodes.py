@@ -534,7 +534,13 @@ def answered(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         verdicts = support.passage_support()
         for c in cited:
             c["support"] = verdicts.get(c["index"], "unchecked")
-    out = {"status": "answered", "answer": v.answer, "citations": cited, "reason": ""}
+    out = {
+        "status": "answered",
+        "answer": v.answer,
+        "citations": cited,
+        "reason": "",
+        "looked_at": [],
+    }
     return _end_turn(state, config, deps, out)
 
 
@@ -560,8 +566,23 @@ def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> 
         why = parsed.block.get("reason") if parsed is not None else None
         if isinstance(why, str) and why.strip():
             reason += f": {why.strip()[:300]}"
-    out = {"status": "no_evidence", "answer": NO_EVIDENCE_ANSWER, "citations": [], "reason": reason}
+    out = {
+        "status": "no_evidence",
+        "answer": NO_EVIDENCE_ANSWER,
+        "citations": [],
+        "reason": reason,
+        "looked_at": citations.build_looked_at(_read(state)),
+    }
     return _end_turn(state, config, deps, out)
+
+
+def _read(state: RAGState) -> list[Any]:
+    """The passages a run read, best first: those the answerer was given, else (the gate
+    refused) the second stage's candidates; none when it was refused before retrieval."""
+    context = state.get("context")
+    if context is not None and context.passages:
+        return [p.candidate for p in context.passages]
+    return list(state.get("candidates") or [])
 
 
 def _constraint_text(record: ConstraintRecord) -> str:
@@ -585,5 +606,5 @@ def failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
             f"(invalid ids {problems.get('invalid_ids')}, fabricated quotes "
             f"{len(problems.get('fabricated_quotes') or [])})"
         )
-    out = {"status": "failed", "answer": "", "citations": [], "reason": reason}
+    out = {"status": "failed", "answer": "", "citations": [], "reason": reason, "looked_at": []}
     return _end_turn(state, config, deps, out)

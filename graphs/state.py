@@ -66,6 +66,11 @@ class RAGOutput(TypedDict, total=False):
             / ``#char=a,b``), ``quote``, ``start``/``end`` in the
             document's canonical text, ``page``, ``section``, ``scores``.
         reason: Why the run ended ``no_evidence`` or ``failed`` ('' when answered).
+        looked_at: Where a ``no_evidence`` run looked: the passages it read nearest the
+            question (at most three, best first; :func:`chains.citations.build_looked_at`),
+            each shaped as a citation with the whole passage as its ``quote``, so a reader
+            can open it and judge the refusal; none of them is an answer. Empty when the run
+            answered, failed, or was refused before retrieval.
         generator: Which answerer produced the text (``extractive`` or a model name).
         trace: Everything needed to audit the run (see docs/reference/trace.md).
         messages: The conversation including this turn (see :class:`RAGInput`).
@@ -75,6 +80,7 @@ class RAGOutput(TypedDict, total=False):
     answer: str
     citations: list[dict[str, Any]]
     reason: str
+    looked_at: list[dict[str, Any]]
     generator: str
     trace: dict[str, Any]
     messages: Annotated[list[AnyMessage], add_messages]

@@ -95,6 +95,12 @@ class CiteragAnswer(BaseModel):
         "scores.",
     )
     reason: str = Field(default="", description="Why the run ended no_evidence or failed.")
+    looked_at: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Where a no_evidence run looked: up to three passages it read nearest the "
+        "question, best first, shaped as citations (the whole passage as quote); none is an "
+        "answer. Empty otherwise.",
+    )
     generator: str | None = Field(default=None, description="The answerer that wrote it.")
     trace: dict[str, Any] = Field(default_factory=dict, description="The audit trace.")
 

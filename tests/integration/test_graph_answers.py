@@ -139,6 +139,28 @@ def test_question_about_a_year_no_passage_mentions_gets_no_evidence(graph):
     assert "412,860" in answered["answer"]
 
 
+def test_a_refusal_says_where_it_looked(graph, sample_corpus):
+    gate = graph.invoke({"question": "How do I renew a UK passport?"})  # below the gate
+    answerer = graph.invoke({"question": "What was Northwind's total revenue in 2014?"})
+    for result in (gate, answerer):
+        assert result["status"] == "no_evidence" and result["citations"] == []
+        looked = result["looked_at"]
+        assert [r["index"] for r in looked] == [1, 2, 3]
+        for r in looked:  # each opens where the run read: a verbatim range of its document
+            text = canonical(sample_corpus, r["source"])
+            assert text[r["start"] : r["end"]] == r["quote"]
+            assert r["locator"] and r["fragment"] and r["doc_id"] and r["chunk_id"]
+    # refused at the gate: the second stage's best candidates, in order
+    ranked = [c["chunk_id"] for c in gate["trace"]["candidates"][:3]]
+    assert [r["chunk_id"] for r in gate["looked_at"]] == ranked
+    # refused by the answerer: the passages it was given
+    given = [p["chunk_id"] for p in answerer["trace"]["context"]["passages"][:3]]
+    assert [r["chunk_id"] for r in answerer["looked_at"]] == given
+    assert any("412,860" in r["quote"] for r in answerer["looked_at"])
+    answered = graph.invoke({"question": "What was Northwind's total revenue in 2025?"})
+    assert answered["status"] == "answered" and answered["looked_at"] == []
+
+
 @pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
 def test_restricted_document_is_invisible_without_the_label(graph, mode):
     config = {"configurable": {"retrieval_mode": mode}}

@@ -328,7 +328,9 @@ def test_member_never_sees_nor_opens_the_board_document(
     member.assert_only_local_requests()
 
 
-def test_no_evidence_shows_its_reason_and_no_sources(session_factory):
+def test_no_evidence_shows_its_reason_and_where_it_looked_but_no_sources(session_factory):
+    from playwright.sync_api import expect
+
     s = session_factory()
     s.sign_in(PUBLIC_TOKEN)
     assert s.ask(PASSPORT_QUESTION) == "no_evidence"
@@ -344,6 +346,18 @@ def test_no_evidence_shows_its_reason_and_no_sources(session_factory):
     assert page.locator("#sources li").count() == 0
     assert page.locator("#answer button.marker").count() == 0
     assert page.locator("#sources-title").is_hidden()
+    # where it looked: the passages it read, behind a closed toggle, each opens the viewer
+    looked = page.locator("#looked")
+    assert looked.is_visible() and looked.get_attribute("open") is None
+    assert page.locator("#looked-list li").count() == 3
+    assert page.inner_text("#looked-title") == "Where it looked (3 passages)"
+    page.locator("#looked summary").click()
+    page.locator("#looked-list button.source").first.click()
+    expect(page.locator("#viewer")).to_have_attribute("data-cite", "1", timeout=WAIT_MS)
+    s.wait_viewer()
+    # a new question clears it
+    assert s.ask(TWO_SOURCES_QUESTION) == "answered"
+    assert page.locator("#looked").is_hidden() and page.locator("#looked-list li").count() == 0
     s.assert_only_local_requests()
 
 

@@ -207,6 +207,9 @@
     $("status").className = "status";
     $("sources").replaceChildren();
     $("sources-title").hidden = true;
+    $("looked-list").replaceChildren();
+    $("looked").hidden = true;
+    $("looked").open = false;
     $("result").dataset.state = "idle";
     delete $("result").dataset.status;
   }
@@ -238,8 +241,7 @@
     out.append(document.createTextNode(answer.slice(last)));
   }
 
-  function renderSources(citations) {
-    const list = $("sources");
+  function renderSources(citations, list = $("sources")) {
     list.replaceChildren();
     citations.forEach((c) => {
       const open = el("button", {
@@ -256,7 +258,14 @@
       const quote = el("blockquote", { class: "quote", text: c.quote || "" });
       list.append(el("li", { dataset: { cite: String(c.index) } }, [open, quote]));
     });
-    $("sources-title").hidden = citations.length === 0;
+  }
+
+  // Where a refused run looked: the passages it read, each opened like a source.
+  function renderLooked(looked) {
+    renderSources(looked, $("looked-list"));
+    $("looked-title").textContent = "Where it looked (" + looked.length + " passage" +
+      (looked.length === 1 ? "" : "s") + ")";
+    $("looked").hidden = looked.length === 0;
   }
 
   function renderResult(out) {
@@ -280,11 +289,16 @@
       $("rewritten").hidden = false;
     }
     renderSources(citations);
+    $("sources-title").hidden = citations.length === 0;
+    const looked = status === "no_evidence" && Array.isArray(out.looked_at) ? out.looked_at : [];
+    renderLooked(looked);
+    // on a refusal the buttons open the passages it read; else the citations
+    const openable = looked.length ? new Map(looked.map((c) => [c.index, c])) : byIndex;
     lastAnswer = { out: out, question: currentQuestion };
     $("feedback").hidden = !(out.trace && out.trace.trace_id);
     result.onclick = (event) => {
       const button = event.target.closest("button[data-cite]");
-      if (button) openCitation(byIndex.get(Number(button.dataset.cite)), button);
+      if (button) openCitation(openable.get(Number(button.dataset.cite)), button);
     };
     result.dataset.status = status;
     result.dataset.state = "done";
