@@ -9,8 +9,10 @@ What it does: indexes ``examples/corpus`` into a temporary folder and starts
 ``citerag serve`` on a free loopback port (as ``screenshot_viewer.py`` does), then drives
 Debian's ``chromium`` headless with Playwright: a two-turn conversation with a follow-up
 (``web-app-conversation.png``), the Documents tab after uploading one file
-(``web-app-documents.png``) and the parsing review of the annual report
-(``web-app-review.png``). Nothing here touches the network beyond 127.0.0.1.
+(``web-app-documents.png``), the parsing review of the annual report
+(``web-app-review.png``) and a refusal with *Where it looked* open and its first passage in
+the viewer (``web-app-refusal.png``). ``--only NAME`` takes one of them (the others are
+still driven through, unsaved). Nothing here touches the network beyond 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from benchmarks.common import TOKEN, start_server, stop_servers, wait_ready
 from benchmarks.screenshot_viewer import CHROMIUM_ARGS
@@ -29,14 +32,25 @@ REPO = Path(__file__).resolve().parents[1]
 FIRST = "What was Northwind's total revenue in 2025?"
 FOLLOW_UP = "And the year before?"
 UPLOAD = b"# Kestrel lighthouse\n\nThe Kestrel lighthouse lamp is serviced every 14 days.\n"
+REFUSED = "How do I renew a UK passport?"
+#: The screenshots, by the name ``--only`` takes.
+SHOTS = ("conversation", "documents", "review", "refusal")
 
 
-def screenshots(url: str, out_dir: Path, chromium: str, width: int, height: int) -> None:
-    """Sign in, converse, upload, review; save three PNGs."""
+def screenshots(
+    url: str, out_dir: Path, chromium: str, width: int, height: int, only: str | None = None
+) -> None:
+    """Sign in, converse, upload, review, ask what the corpus does not say; save the PNGs
+    (``only``: just that one)."""
     from playwright.sync_api import expect, sync_playwright
 
     wait = 120_000
     out_dir.mkdir(parents=True, exist_ok=True)
+
+    def shot(page: Any, name: str) -> None:
+        if only in (None, name):
+            page.screenshot(path=str(out_dir / f"web-app-{name}.png"))
+
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
         context = pw.chromium.launch_persistent_context(
             profile,
@@ -60,7 +74,7 @@ def screenshots(url: str, out_dir: Path, chromium: str, width: int, height: int)
             page.locator("#answer button.marker", has_text="[1]").first.click()
             expect(page.locator("#viewer")).to_have_attribute("data-state", "ready", timeout=wait)
             page.locator("#question").blur()
-            page.screenshot(path=str(out_dir / "web-app-conversation.png"))
+            shot(page, "conversation")
 
             page.click("#tab-docs")
             page.set_input_files(
@@ -73,7 +87,7 @@ def screenshots(url: str, out_dir: Path, chromium: str, width: int, height: int)
             expect(page.locator('#docs-body tr[data-name="lighthouse.md"]')).to_have_attribute(
                 "data-status", "indexed", timeout=wait
             )
-            page.screenshot(path=str(out_dir / "web-app-documents.png"))
+            shot(page, "documents")
 
             page.locator(
                 '#docs-body tr[data-name="annual_report_2025.pdf"] button.review-doc'
@@ -88,7 +102,19 @@ def screenshots(url: str, out_dir: Path, chromium: str, width: int, height: int)
                 arg=second.locator("img").element_handle(),
                 timeout=wait,
             )
-            page.screenshot(path=str(out_dir / "web-app-review.png"))
+            shot(page, "review")
+
+            page.click("#tab-ask")
+            page.click("#new-thread")  # an empty thread: the refusal at the top
+            page.fill("#question", REFUSED)
+            page.click("#ask-button")
+            expect(page.locator("#result")).to_have_attribute("data-state", "done", timeout=wait)
+            page.locator("#looked summary").click()
+            page.locator("#looked-list button.source").first.click()
+            expect(page.locator("#viewer")).to_have_attribute("data-state", "ready", timeout=wait)
+            page.locator("#question").blur()
+            page.evaluate("window.scrollTo(0, 0)")
+            shot(page, "refusal")
         finally:
             context.close()
 
@@ -100,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=820)
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    ap.add_argument("--only", choices=SHOTS, default=None, help="save only this screenshot")
     args = ap.parse_args(argv)
     if not Path(args.chromium).exists():
         raise SystemExit(f"no chromium at {args.chromium} (apt-get install -y chromium)")
@@ -108,8 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         proc, url = start_server(work, None)
         wait_ready(url, proc)
-        screenshots(url, args.out_dir, args.chromium, args.width, args.height)
-        print(f"wrote 3 screenshots to {args.out_dir}")
+        screenshots(url, args.out_dir, args.chromium, args.width, args.height, args.only)
+        print(f"wrote {1 if args.only else len(SHOTS)} screenshot(s) to {args.out_dir}")
     finally:
         stop_servers(proc)
         shutil.rmtree(work, ignore_errors=True)
