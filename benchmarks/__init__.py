@@ -26,9 +26,18 @@ Standing benchmarks and what each measures:
 * ``calibration`` — gate calibration on SQuAD 2.0 and SciFact, with cross-data-set checks.
 * ``answerability`` — the answerability model against the shipped score gate.
 * ``refusal_rules`` — each refusal rule of the extractive answerer, alone and together.
+* ``gate_default`` — the packaged gate threshold, chosen on the full graph's outcome.
 * ``faq_eval`` — FAQ answers, not their questions (two code versions, paired).
+* ``directions_eval`` — questions written as prompts: the ask apart from its directions, on
+  filings (two code versions, paired).
+* ``prompt_habits`` — questions as people type them (greetings, thanks, "if you don't know,
+  say so"): the same outcome as asked plainly (two code versions, paired).
+* ``unseen_corpus`` — a corpus written after the rules (a cycling club's files and questions):
+  answered right, wrong or refused (two code versions, paired).
 * ``mixed_formats`` — Word, PowerPoint, Excel, CSV, e-mail, scans, table photos: answered per
   format (its corpus: ``mixed_corpus``).
+* ``hostile_files`` / ``hostile_server`` — hostile files beside ordinary ones, ingested and
+  uploaded: each fails alone, at what cost.
 * ``ocr_engines`` — Tesseract against RapidOCR on rendered pages: character error rate, speed.
 * ``chat_endpoint`` — a chat model over HTTP: fault table, time to first token.
 * ``retrieval_latency`` — retrieval and second-stage latency at 10,000 chunks.
@@ -48,7 +57,8 @@ from PyPI), ``screenshot_viewer`` and ``screenshot_web_app`` (the docs' screensh
 ``report`` (the docs' tables from ``benchmarks/results/``).
 
 Data: ``devset/`` (questions in users' words), ``faqset/`` (FAQ / handbook set), ``followups/``
-(conversations), ``corpora/`` (the invented mixed-format and trust corpora).
+(conversations), ``corpora/`` (the invented mixed-format, trust and cycling-club
+(``wheelers``) corpora).
 """
 
 #: Result files no benchmark module writes or owns (result name -> why): figures measured by

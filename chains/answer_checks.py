@@ -1083,16 +1083,17 @@ class NumberBound:
     kind: str
     text: str
     unit: str = ""
+    of_age: bool = False
 
     def holds(self, value: float, kind: str, unit: str = "") -> bool:
         """Whether ``value`` of ``kind`` lies in this range (its ends included); a value with
         a unit needs the range's unit. An age (unit ``"age"``: "my *13 year old*") is held by a
-        range in years or without a unit, as ages are written ("riders *aged 12 to 15*",
-        "members *over 65*", "children *under 5 years*")."""
+        range in years ("children *under 5 years*") or one stated of an age (``of_age``:
+        "riders *aged 12 to 15*", "*65 and older*"), never by a count ("*up to 20* riders")."""
         if kind != self.kind:
             return False
         if unit == "age":
-            if self.unit not in ("", "year", "age"):
+            if self.unit != "year" and not (self.unit == "" and self.of_age):
                 return False
         elif unit and unit != self.unit:
             return False
@@ -1145,8 +1146,9 @@ def stated_bounds(text: str) -> list[NumberBound]:
             if got is not None:
                 n, kind = got
                 unit = _unit_after(text, m.end())
+                age = _of_age(text, m.start(), m.end())
                 out.append(
-                    NumberBound(n if low else None, None if low else n, kind, m.group(0), unit)
+                    NumberBound(n if low else None, None if low else n, kind, m.group(0), unit, age)
                 )
     for m in _BOUND_AFTER_NUMBER.finditer(text):
         got = _amount(m.group(1))
@@ -1160,7 +1162,10 @@ def stated_bounds(text: str) -> list[NumberBound]:
                 "upwards",
             )
             unit = _unit_after(text, m.end(1))
-            out.append(NumberBound(n if up else None, None if up else n, kind, m.group(0), unit))
+            age = _of_age(text, m.start(), m.end())
+            out.append(
+                NumberBound(n if up else None, None if up else n, kind, m.group(0), unit, age)
+            )
     for m in _BETWEEN.finditer(text):
         first = m.group(1) if m.group(1) is not None else m.group(2)
         last = m.group(3)
@@ -1173,8 +1178,24 @@ def stated_bounds(text: str) -> list[NumberBound]:
         )
         b = _amount(f"{sign.group(0) if sign and not re.match(r'[£$€]', last) else ''}{last}")
         if a is not None and b is not None and a[1] == b[1] and a[0] < b[0]:
-            out.append(NumberBound(a[0], b[0], a[1], m.group(0), _unit_after(text, m.end())))
+            unit, age = _unit_after(text, m.end()), _of_age(text, m.start(), m.end())
+            out.append(NumberBound(a[0], b[0], a[1], m.group(0), unit, age))
     return out
+
+
+#: An age word just before a range ("riders *aged* 12 to 15", "*ages* 5-11", "*age* 65 and
+#: over").
+_AGE_BEFORE = re.compile(r"\b(?:aged|ages?)(?:\s+(?:of|from|between))?\s*$", re.IGNORECASE)
+
+
+def _of_age(text: str, start: int, end: int) -> bool:
+    """Whether the range ``text[start:end]`` is stated of an age: an age word before it, *older*
+    or *younger* in it ("65 and older"), or *years old* after it ("5 to 11 year olds")."""
+    return bool(
+        _AGE_BEFORE.search(text[max(0, start - 24) : start])
+        or re.search(r"\b(?:older|younger)\b", text[start:end], re.IGNORECASE)
+        or _AGE_AFTER.match(text, end)
+    )
 
 
 def canonical_number(number: str) -> str:
@@ -1187,7 +1208,9 @@ def canonical_number(number: str) -> str:
 
 
 #: An age after a number: "13 year old", "13-year-old", "7 yr olds", "70 years of age".
-_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)(?:[\s-]?olds?\b|\s+of\s+age\b)", re.IGNORECASE)
+_AGE_AFTER = re.compile(
+    r"\s*-?\s*(?:years?|yrs?\.?)(?:[\s-]*olds?\b|\s+of\s+age\b(?!-))", re.IGNORECASE
+)
 
 
 def asked_amounts(question: str) -> dict[str, tuple[float, str, str]]:

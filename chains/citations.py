@@ -383,16 +383,21 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
 
 #: How many passages a refused run reports as where it looked (:func:`build_looked_at`).
 LOOKED_AT = 3
+#: How the command line and notebooks title them: what they are, and that the run found no
+#: answer in them (a reader may: a false refusal).
+LOOKED_AT_TITLE = "where it looked (the passages it read; no answer was found in them)"
 
 
 def build_looked_at(candidates: Sequence[Any], limit: int = LOOKED_AT) -> list[dict[str, Any]]:
     """Where a refused run looked: its first ``limit`` passages, best first, each a
     :func:`source_record` of the whole passage (``quote`` its text, ``start``/``end`` its
-    range in the canonical text), so a reader can open each and judge the refusal.
+    range in the canonical text; no ``quote_verified`` nor ``support``: nothing was quoted),
+    so a reader can open each and judge the refusal.
 
-    They are what the run read — the passages the answerer was given, or the second stage's
-    best when the gate refused — never an answer; only candidates that passed the access
-    filter ever reach a run, so none is a document the caller may not read.
+    The caller passes what the run read (``graphs.nodes``: the passages the answerer was
+    given, else the second stage's best); the run found no answer in them. Only candidates
+    that passed the access filter ever reach a run, so none is a document the caller may
+    not read.
 
     Raises:
         ValueError: ``limit`` is not an integer >= 0.

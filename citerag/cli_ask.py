@@ -33,10 +33,9 @@ def format_result(result: dict[str, Any], width: int = 100) -> str:
     if result.get("reason"):
         lines.append(f"reason: {result['reason']}")
     lines += _source_lines("sources:", result.get("citations") or [])
-    lines += _source_lines(
-        "where it looked (passages it read; none answers the question):",
-        result.get("looked_at") or [],
-    )
+    from chains.citations import LOOKED_AT_TITLE
+
+    lines += _source_lines(f"{LOOKED_AT_TITLE}:", result.get("looked_at") or [])
     return "\n".join(lines)
 
 

@@ -24,7 +24,9 @@ def result_markdown(result: dict[str, Any], max_quote: int = 160) -> str:
     lines += _sources_table(result.get("citations") or [], max_quote)
     looked = result.get("looked_at") or []
     if looked:
-        lines += ["", "*where it looked (passages it read; none answers the question):*"]
+        from chains.citations import LOOKED_AT_TITLE
+
+        lines += ["", f"*{LOOKED_AT_TITLE}:*"]
         lines += _sources_table(looked, max_quote)
     return "\n".join(lines)
 

@@ -131,6 +131,8 @@ API_PAGES: dict[str, tuple[str, ...]] = {
         "chains.citations.Validation",
         "chains.citations.validate",
         "chains.citations.build_citations",
+        "chains.citations.source_record",
+        "chains.citations.build_looked_at",
     ),
 }
 

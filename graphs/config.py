@@ -377,7 +377,8 @@ class RAGConfig:
         "full",
         "detail of the result's `trace`: `full` (everything, including candidates' text and "
         "the model request), `summary` (decisions, ids, scores and timings; no passage text) "
-        "or `none` (`{}`); `citerag serve` defaults to `summary`",
+        "or `none` (`{}`); `citerag serve` defaults to `summary`. The result's `citations` "
+        "and `looked_at` carry their quotes whatever it is",
         "choice",
         choices=("full", "summary", "none"),
         client="yes",

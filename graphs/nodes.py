@@ -571,18 +571,26 @@ def no_evidence(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> 
         "answer": NO_EVIDENCE_ANSWER,
         "citations": [],
         "reason": reason,
-        "looked_at": citations.build_looked_at(_read(state)),
+        "looked_at": citations.build_looked_at(_read(state, config)),
     }
     return _end_turn(state, config, deps, out)
 
 
-def _read(state: RAGState) -> list[Any]:
+def _read(state: RAGState, config: RunnableConfig) -> list[Any]:
     """The passages a run read, best first: those the answerer was given, else (the gate
-    refused) the second stage's candidates; none when it was refused before retrieval."""
+    refused) the second stage's candidates without near-duplicates (assembly's rule); none
+    when nothing was retrieved."""
     context = state.get("context")
     if context is not None and context.passages:
         return [p.candidate for p in context.passages]
-    return list(state.get("candidates") or [])
+    cfg = RAGConfig.from_runnable_config(config)
+    ctx = assembly.assemble(
+        list(state.get("candidates") or []),
+        max_passages=citations.LOOKED_AT,
+        token_budget=cfg.token_budget,
+        dedupe_threshold=cfg.dedupe_threshold,
+    )
+    return [p.candidate for p in ctx.passages]
 
 
 def _constraint_text(record: ConstraintRecord) -> str:

@@ -67,10 +67,12 @@ class RAGOutput(TypedDict, total=False):
             document's canonical text, ``page``, ``section``, ``scores``.
         reason: Why the run ended ``no_evidence`` or ``failed`` ('' when answered).
         looked_at: Where a ``no_evidence`` run looked: the passages it read nearest the
-            question (at most three, best first; :func:`chains.citations.build_looked_at`),
-            each shaped as a citation with the whole passage as its ``quote``, so a reader
-            can open it and judge the refusal; none of them is an answer. Empty when the run
-            answered, failed, or was refused before retrieval.
+            question (at most :data:`chains.citations.LOOKED_AT`, best first;
+            :func:`chains.citations.build_looked_at`), each a citation's record with the
+            whole passage as its ``quote``, so a reader can open it and judge the refusal;
+            the run found no answer in them. Empty when the run answered or failed, and when
+            nothing was retrieved (an empty index, filters or a constraint no document
+            satisfies).
         generator: Which answerer produced the text (``extractive`` or a model name).
         trace: Everything needed to audit the run (see docs/reference/trace.md).
         messages: The conversation including this turn (see :class:`RAGInput`).

@@ -97,9 +97,9 @@ class CiteragAnswer(BaseModel):
     reason: str = Field(default="", description="Why the run ended no_evidence or failed.")
     looked_at: list[dict[str, Any]] = Field(
         default_factory=list,
-        description="Where a no_evidence run looked: up to three passages it read nearest the "
-        "question, best first, shaped as citations (the whole passage as quote); none is an "
-        "answer. Empty otherwise.",
+        description="Where a no_evidence run looked: the passages it read nearest the question "
+        "(at most 3), best first, each a citation's record with the whole passage as quote; "
+        "no answer was found in them. Empty otherwise.",
     )
     generator: str | None = Field(default=None, description="The answerer that wrote it.")
     trace: dict[str, Any] = Field(default_factory=dict, description="The audit trace.")

@@ -78,6 +78,7 @@ def test_a_company_not_indexed_is_refused_naming_it(graph):
     assert res["status"] == "no_evidence" and res["citations"] == []
     assert "Boeing" in res["reason"] and "no indexed document" in res["reason"]
     assert res["trace"]["candidates"] == []  # refused before retrieval
+    assert res["looked_at"] == []  # nothing was read
 
 
 def test_a_year_the_company_has_no_filing_for_is_refused_naming_both(graph):

@@ -67,6 +67,9 @@ def test_unsupported_claim_ends_no_evidence(loaded, embedding_model):
     assert result["reason"].startswith("the support check found claims the cited passages")
     assert "(other code)" in result["reason"]
     assert result["trace"]["support"]["status"] == "unsupported"
+    # where it looked: the passages the answer had cited from, not an answer
+    given = [p["chunk_id"] for p in result["trace"]["context"]["passages"][:3]]
+    assert [r["chunk_id"] for r in result["looked_at"]] == given
 
 
 def test_unsupported_claim_is_flagged_when_asked(loaded, embedding_model):

@@ -709,6 +709,7 @@ def test_a_number_within_a_stated_range_is_mentioned():
         "Can my 13-year-old come on rides?",
         "Can a 13 yr old join?",
         "Is a rider of 13 years of age allowed?",
+        "My son is 13 yrs. old, can he ride?",
     ],
 )
 def test_an_age_is_held_by_a_range_of_ages(question):
@@ -716,8 +717,13 @@ def test_an_age_is_held_by_a_range_of_ages(question):
     riders = ["Anyone aged 16 or over can join; riders aged 12 to 15 ride with a parent."]
     assert checks.within_stated_bound("13", question, riders)
     assert checks.within_stated_bound("13", question, ["Children under 14 years ride free."])
-    # an age is no count of days, nor outside the range stated
+    assert checks.within_stated_bound("13", question, ["Open to 12 to 15 year olds."])
+    assert checks.within_stated_bound("13", question, ["Members 10 and older ride free."])
+    # an age is no count of days, riders or cars, nor outside the range stated
     assert not checks.within_stated_bound("13", question, ["Refunds within 30 days."])
+    assert not checks.within_stated_bound("13", question, ["The ride takes up to 20 riders."])
+    assert not checks.within_stated_bound("13", question, ["Groups of 10-20 riders."])
+    assert not checks.within_stated_bound("13", question, ["Parking for under 30 cars."])
     assert not checks.within_stated_bound("13", question, ["Riders aged 16 or over only."])
     # "13 years" alone is a duration, not an age
     assert checks.asked_amounts("Is 13 years of service enough?") == {"13": (13.0, "", "year")}

@@ -7,7 +7,7 @@ import pytest
 from langchain_core.documents import Document
 
 from chains.candidates import Candidate
-from chains.citations import build_looked_at, source_record
+from chains.citations import LOOKED_AT_TITLE, build_looked_at, source_record
 from citerag.cli_ask import format_result
 from citerag.notebook import result_markdown
 
@@ -43,7 +43,7 @@ def test_the_command_line_and_notebooks_show_where_a_refusal_looked():
     looked = build_looked_at([_cand("Welfare officer: Jo Albright", 285, file_type="pptx", page=3)])
     result = {"status": "no_evidence", "answer": "No evidence.", "reason": "below the gate"}
     shown = format_result({**result, "looked_at": looked})
-    assert "where it looked (passages it read; none answers the question):" in shown
+    assert f"{LOOKED_AT_TITLE}:" in shown and "no answer was found in them" in shown
     assert "[1] handbook.docx  slide 3  #slide=3" in shown
     assert '"Welfare officer: Jo Albright"' in shown
     assert "where it looked" not in format_result(result)
