@@ -40,6 +40,7 @@ from langserve.callbacks import AsyncEventAggregatorCallback
 from langserve.serialization import WellKnownLCSerializer
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from chains.citations import LOOKED_AT
 from citerag.server.engine import Engine, Snapshot
 from graphs.config import RAGConfig, client_knobs, knobs
 
@@ -98,8 +99,8 @@ class CiteragAnswer(BaseModel):
     looked_at: list[dict[str, Any]] = Field(
         default_factory=list,
         description="Where a no_evidence run looked: the passages it read nearest the question "
-        "(at most 3), best first, each a citation's record with the whole passage as quote; "
-        "no answer was found in them. Empty otherwise.",
+        f"(at most {LOOKED_AT}), best first, each a citation's record with the whole passage as "
+        "quote; no answer was found in them. Empty otherwise.",
     )
     generator: str | None = Field(default=None, description="The answerer that wrote it.")
     trace: dict[str, Any] = Field(default_factory=dict, description="The audit trace.")
