@@ -28,7 +28,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -271,9 +271,8 @@ def run_worker(
     """Run one side of a two-version benchmark: ``python -m MODULE --worker VERSION --code
     CODE``, passing on the options ``keys`` of ``args`` (``max_company_pages`` as
     ``--max-company-pages``), then ``extra``, and ``--no-progress`` when set; in the
-    repository's root, raising if it fails. The worker reads ``--code`` first
-    (:func:`code_from_argv`) and imports the library from that tree
-    (:func:`use_library_from`)."""
+    repository's root, raising if it fails. The worker reads ``--code`` first and imports
+    the library from that tree (:func:`parse_as_side`)."""
     cmd = [sys.executable, "-m", module, "--worker", version, "--code", str(code)]
     for key in keys:
         cmd += [f"--{key.replace('_', '-')}", str(getattr(args, key))]
@@ -281,6 +280,34 @@ def run_worker(
     if args.no_progress:
         cmd.append("--no-progress")
     subprocess.run(cmd, check=True, cwd=REPO)
+
+
+def parse_as_side(parse: Callable[[], argparse.Namespace]) -> argparse.Namespace:
+    """A two-version benchmark's arguments: in a worker (``--code TREE``), the library of
+    ``TREE`` is imported first (:func:`use_library_from`, before anything imports it), then
+    ``parse`` runs. The one preamble of every ``main`` that may be a side."""
+    code = code_from_argv()
+    if code is not None:
+        use_library_from(code)
+    return parse()
+
+
+def run_sides(
+    module: str,
+    sides: Sequence[tuple[str, Path]],
+    args: argparse.Namespace,
+    keys: Sequence[str],
+    outcome: Callable[[str], Path],
+) -> None:
+    """Run each ``(version, tree)`` side with :func:`run_worker`, one after the other; with
+    ``--reuse`` (``args.reuse``), a side whose outcome file (``outcome(version)``) exists is
+    not run again."""
+    for version, tree in sides:
+        done = outcome(version)
+        if args.reuse and done.exists():
+            log(f"{version}: reusing {done}")
+            continue
+        run_worker(module, version, tree, args, keys)
 
 
 def use_library_from(tree: Path) -> None:

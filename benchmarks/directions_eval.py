@@ -48,13 +48,12 @@ from typing import Any
 from benchmarks.common import (
     REPO,
     cached_embeddings,
-    code_from_argv,
     log,
     model,
+    parse_as_side,
     parser,
     run_worker,
     save_embeddings,
-    use_library_from,
     write,
 )
 
@@ -259,10 +258,7 @@ def report(base: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], s
 
 def main() -> int:
     """Run both sides (subprocesses, one after the other), then pair them."""
-    code = code_from_argv()
-    if code is not None:  # a worker: its side's library, before anything imports it
-        use_library_from(code)
-    args = _args()
+    args = parse_as_side(_args)
     if args.worker:
         return worker(args)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -56,12 +56,11 @@ from typing import Any
 
 from benchmarks.common import (
     REPO,
-    code_from_argv,
     library_env,
     log,
+    parse_as_side,
     parser,
     run_worker,
-    use_library_from,
     write,
 )
 from benchmarks.results import table, write_result
@@ -509,10 +508,7 @@ def _settings(args: Any, config: str | None = None) -> dict[str, Any]:
 
 def main() -> int:
     """Run both versions (subprocesses, one after the other), then score and compare."""
-    code = code_from_argv()
-    if code is not None:  # a worker: its version's library, before anything imports it
-        use_library_from(code)
-    args = _args()
+    args = parse_as_side(_args)
     if args.worker:
         return worker(args)
     configs = args.configs or ["default", "default"]

@@ -277,6 +277,19 @@ def write_table_image(path: Path, original: Path, photo: bool, seed: int) -> Pat
 # -- the corpus ------------------------------------------------------------------------------
 
 
+def write_office(folder: Path, content: Any) -> None:
+    """Write a content module's Word documents, slide decks, workbooks and CSV exports
+    (its ``DOCX``, ``PPTX``, ``XLSX`` and ``CSV``) into ``folder``."""
+    for name, blocks in content.DOCX.items():
+        write_docx(folder / name, blocks)
+    for name, slides in content.PPTX.items():
+        write_pptx(folder / name, slides)
+    for name, sheets in content.XLSX.items():
+        write_xlsx(folder / name, sheets)
+    for name, rows in content.CSV.items():
+        write_csv(folder / name, rows)
+
+
 def build(out: Path, *, scans: bool = True) -> dict[str, Any]:
     """Write ``out/corpus`` and ``out/originals`` (see the module docstring).
 
@@ -297,14 +310,7 @@ def build(out: Path, *, scans: bool = True) -> dict[str, Any]:
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
     files: dict[str, str] = {}
-    for name, blocks in content.DOCX.items():
-        write_docx(corpus / name, blocks)
-    for name, slides in content.PPTX.items():
-        write_pptx(corpus / name, slides)
-    for name, sheets in content.XLSX.items():
-        write_xlsx(corpus / name, sheets)
-    for name, rows in content.CSV.items():
-        write_csv(corpus / name, rows)
+    write_office(corpus, content)
     attached = {}
     for name, blocks in content.ATTACHMENTS.items():
         attached[name] = write_docx(out / name, blocks).read_bytes()

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import REPO, code_from_argv, log, parser, run_worker, use_library_from, write
+from benchmarks.common import REPO, log, parse_as_side, parser, run_sides, write
 from benchmarks.faq_eval import argparse_hidden
 from benchmarks.results import rate_cell, table, write_result
 
@@ -294,19 +294,18 @@ def _markdown(t: dict[str, Any]) -> str:
 
 def main() -> int:
     """Run both versions (subprocesses, one after the other), then score and compare."""
-    code = code_from_argv()
-    if code is not None:  # a worker: its version's library, before anything imports it
-        use_library_from(code)
-    args = _args()
+    args = parse_as_side(_args)
     if args.worker:
         return worker(args)
-    for version, where in (("base", args.base), ("new", REPO)):
-        done = args.out / f"{_stem(args.corpus)}-{version}.json"
-        if args.reuse and done.exists():
-            log(f"{version}: reusing {done}")
-            continue
-        run_worker("benchmarks.prompt_habits", version, where, args, WORKER_KEYS)
     stem = _stem(args.corpus)
+    sides = (("base", args.base), ("new", REPO))
+    run_sides(
+        "benchmarks.prompt_habits",
+        sides,
+        args,
+        WORKER_KEYS,
+        lambda v: args.out / f"{stem}-{v}.json",
+    )
     base = json.loads((args.out / f"{stem}-base.json").read_text(encoding="utf-8"))
     new = json.loads((args.out / f"{stem}-new.json").read_text(encoding="utf-8"))
     data, md = report(base["records"], new["records"], args.corpus)

@@ -42,17 +42,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import REPO, code_from_argv, log, parser, run_worker, use_library_from, write
+from benchmarks.common import REPO, log, parse_as_side, parser, run_sides, write
 from benchmarks.faq_eval import _fmt, _p, _prop, argparse_hidden, paired, quote_states, quoted
-from benchmarks.mixed_corpus import (
-    half,
-    write_csv,
-    write_docx,
-    write_eml,
-    write_pptx,
-    write_text_pdf,
-    write_xlsx,
-)
+from benchmarks.mixed_corpus import half, write_eml, write_office, write_text_pdf
 from benchmarks.results import pick_tables, write_result
 
 SOURCES = REPO / "benchmarks" / "corpora" / "wheelers"
@@ -79,14 +71,7 @@ def build(folder: Path) -> dict[str, str]:
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    for name, blocks in content.DOCX.items():
-        write_docx(folder / name, blocks)
-    for name, slides in content.PPTX.items():
-        write_pptx(folder / name, slides)
-    for name, sheets in content.XLSX.items():
-        write_xlsx(folder / name, sheets)
-    for name, rows in content.CSV.items():
-        write_csv(folder / name, rows)
+    write_office(folder, content)
     for name, spec in content.EML.items():
         write_eml(folder / name, spec, {})
     for name, text in content.TEXT.items():
@@ -263,10 +248,7 @@ def _in_order(qs: list[dict[str, Any]], run: dict[str, Any]) -> list[dict[str, A
 
 def main() -> int:
     """Run each version (subprocesses, one after the other), then score and compare."""
-    code = code_from_argv()
-    if code is not None:  # a worker: its version's library, before anything imports it
-        use_library_from(code)
-    args = _args()
+    args = parse_as_side(_args)
     if args.worker:
         return worker(args)
     if args.check:
@@ -277,12 +259,13 @@ def main() -> int:
         return 1 if problems else 0
     with_base = str(args.base) not in ("", ".")
     sides = (("base", args.base),) if with_base else ()
-    for version, where in (*sides, ("new", REPO)):
-        done = args.out / f"unseen_corpus-{version}.json"
-        if args.reuse and done.exists():
-            log(f"{version}: reusing {done}")
-            continue
-        run_worker("benchmarks.unseen_corpus", version, where, args, WORKER_KEYS)
+    run_sides(
+        "benchmarks.unseen_corpus",
+        (*sides, ("new", REPO)),
+        args,
+        WORKER_KEYS,
+        lambda v: args.out / f"unseen_corpus-{v}.json",
+    )
     runs = {
         v: json.loads((args.out / f"unseen_corpus-{v}.json").read_text(encoding="utf-8"))
         for v in ("new", *(["base"] if with_base else []))

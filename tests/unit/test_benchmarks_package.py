@@ -298,3 +298,20 @@ def test_run_worker_passes_the_options_on(monkeypatch):
                    "--work", "/w", "--max-company-pages", "450", "--config", "default",
                    "--no-progress"]  # fmt: skip
     assert kw == {"check": True, "cwd": common.REPO}
+
+
+def test_run_sides_runs_each_side_and_reuses_a_finished_one(monkeypatch, tmp_path):
+    import argparse
+    from pathlib import Path
+
+    from benchmarks import common
+
+    ran = []
+    monkeypatch.setattr(common, "run_worker", lambda module, v, tree, *a: ran.append((v, tree)))
+    (tmp_path / "x-base.json").write_text("{}")
+    sides = (("base", Path("/base")), ("new", Path("/new")))
+    done = lambda v: tmp_path / f"x-{v}.json"  # noqa: E731
+    common.run_sides("benchmarks.x", sides, argparse.Namespace(reuse=True), [], done)
+    assert ran == [("new", Path("/new"))]  # the base's outcome is there: not run again
+    common.run_sides("benchmarks.x", sides, argparse.Namespace(reuse=False), [], done)
+    assert ran[1:] == [("base", Path("/base")), ("new", Path("/new"))]
