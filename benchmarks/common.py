@@ -298,16 +298,17 @@ def run_sides(
     args: argparse.Namespace,
     keys: Sequence[str],
     outcome: Callable[[str], Path],
+    extra: Sequence[str] = (),
 ) -> None:
-    """Run each ``(version, tree)`` side with :func:`run_worker`, one after the other; with
-    ``--reuse`` (``args.reuse``), a side whose outcome file (``outcome(version)``) exists is
-    not run again."""
+    """Run each ``(version, tree)`` side with :func:`run_worker` (passing ``extra`` on), one
+    after the other; with ``--reuse`` (``args.reuse``), a side whose outcome file
+    (``outcome(version)``) exists is not run again."""
     for version, tree in sides:
         done = outcome(version)
         if args.reuse and done.exists():
             log(f"{version}: reusing {done}")
             continue
-        run_worker(module, version, tree, args, keys)
+        run_worker(module, version, tree, args, keys, extra)
 
 
 def use_library_from(tree: Path) -> None:

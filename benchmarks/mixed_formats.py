@@ -69,11 +69,13 @@ def _graph(loaded: Any, emb: Any, model: Any) -> Any:
     return build_graph(deps)
 
 
-def _records(graph: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
+def _records(
+    graph: Any, qs: list[Any], progress: bool, spec: str = "default"
+) -> list[dict[str, Any]]:
     from citerag.eval.runner import EvalConfig, parse_config, run_generation
 
-    cfg = parse_config("default")
-    results = run_generation(graph, qs, EvalConfig("default", cfg.configurable), progress=progress)
+    cfg = parse_config(spec)
+    results = run_generation(graph, qs, EvalConfig(spec, cfg.configurable), progress=progress)
     return [
         {
             "id": q.id,
@@ -90,9 +92,16 @@ def _records(graph: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
 
 
 def run_index(
-    folder: Path, index_dir: Path, qs: list[dict[str, Any]], model: Any, emb: Any, progress: bool
+    folder: Path,
+    index_dir: Path,
+    qs: list[dict[str, Any]],
+    model: Any,
+    emb: Any,
+    progress: bool,
+    spec: str = "default",
 ) -> dict[str, Any]:
-    """Ingest a folder into a fresh index and answer the questions over it."""
+    """Ingest a folder into a fresh index and answer the questions over it (with the
+    ``RAGConfig`` spec ``spec``, as ``citerag eval --generate`` reads it)."""
     from citerag.eval.questions import parse_question
     from citerag.index.ingest import ingest
     from citerag.stores.loaded import load_index
@@ -104,7 +113,8 @@ def run_index(
     ingest_s = time.perf_counter() - t0
     loaded = load_index(index_dir, model)
     t0 = time.perf_counter()
-    records = _records(_graph(loaded, emb, model), [parse_question(q) for q in qs], progress)
+    graph = _graph(loaded, emb, model)
+    records = _records(graph, [parse_question(q) for q in qs], progress, spec)
     return {
         "indexed": sorted(Path(k).name for k in [*report.indexed, *report.updated]),
         "failed": {Path(k).name: v for k, v in report.failed.items()},

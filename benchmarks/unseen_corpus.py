@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,27 +48,30 @@ from benchmarks.faq_eval import _fmt, _p, _prop, argparse_hidden, paired, quote_
 from benchmarks.mixed_corpus import half, write_eml, write_office, write_text_pdf
 from benchmarks.results import pick_tables, write_result
 
-SOURCES = REPO / "benchmarks" / "corpora" / "wheelers"
-QUESTIONS = SOURCES / "questions.jsonl"
+CORPORA_DIR = REPO / "benchmarks" / "corpora"
+#: The corpora written after the rules, each ``benchmarks/corpora/<name>/`` with its
+#: ``content.py`` and ``questions.jsonl``, in the order they were written.
+CORPORA = ("wheelers", "studio", "school")
 OUT_OF_SCOPE = "out of scope"
 #: The options a worker is passed on (:func:`benchmarks.common.run_worker`).
 WORKER_KEYS = ("work", "out", "data")
 
 
-def _content() -> Any:
+def _content(corpus: str) -> Any:
     import importlib
 
-    return importlib.import_module("benchmarks.corpora.wheelers.content")
+    return importlib.import_module(f"benchmarks.corpora.{corpus}.content")
 
 
-def load_questions(path: Path = QUESTIONS) -> list[dict[str, Any]]:
-    """The questions, one dict per line."""
+def load_questions(corpus: str = CORPORA[0]) -> list[dict[str, Any]]:
+    """A corpus's questions, one dict per line."""
+    path = CORPORA_DIR / corpus / "questions.jsonl"
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def build(folder: Path) -> dict[str, str]:
-    """Write the corpus into ``folder`` (emptied first); return ``{file name: format}``."""
-    content = _content()
+def build(folder: Path, corpus: str = CORPORA[0]) -> dict[str, str]:
+    """Write a corpus into ``folder`` (emptied first); return ``{file name: format}``."""
+    content = _content(corpus)
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -85,14 +89,14 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def check(folder: Path) -> list[str]:
-    """Build the corpus into ``folder`` and list every problem (empty: all good)."""
+def check(folder: Path, corpus: str = CORPORA[0]) -> list[str]:
+    """Build a corpus into ``folder`` and list every problem (empty: all good)."""
     from loaders.registry import load_file
 
-    files = build(folder)
+    files = build(folder, corpus)
     texts = {name: _norm(load_file(folder / name).text) for name in files}
     problems: list[str] = []
-    qs = load_questions()
+    qs = load_questions(corpus)
     ids = [q["id"] for q in qs]
     if len(set(ids)) != len(ids):
         problems.append("duplicate question ids")
@@ -143,15 +147,32 @@ def _args() -> Any:
         default=Path("/tmp/unseen-base"),
         help="base worktree ('' runs this checkout alone)",
     )
+    p.add_argument(
+        "--corpus",
+        action="append",
+        choices=CORPORA,
+        help="a corpus to run (repeatable; default: every one)",
+    )
+    p.add_argument(
+        "--configs",
+        nargs=2,
+        metavar=("BASE", "NEW"),
+        help="two RAGConfig specs run on this checkout instead of two code versions "
+        "(as citerag eval --generate reads them: default, focus_check=true, ...)",
+    )
+    p.add_argument("--config", help=argparse_hidden(), default="default")
     p.add_argument("--worker", help=argparse_hidden(), default=None)
     p.add_argument("--code", type=Path, help=argparse_hidden(), default=None)
     p.add_argument("--reuse", action="store_true", help="reuse a version's outcomes")
     p.add_argument("--check", action="store_true", help="check the needles and splits, then stop")
-    return p.parse_args()
+    args = p.parse_args()
+    args.corpus = list(dict.fromkeys(args.corpus or CORPORA))
+    return args
 
 
 def worker(args: Any) -> int:
-    """Run one code version (the library of ``--code``) and write its outcomes."""
+    """Run one code version (the library of ``--code``) on each corpus, one index per corpus
+    (a user's knowledge base is one corpus), and write its outcomes."""
     import chains.answerers
     from benchmarks.mixed_formats import run_index
     from citerag.embeddings import load_embedding_model
@@ -160,90 +181,127 @@ def worker(args: Any) -> int:
     log(f"{args.worker}: code {Path(chains.answerers.__file__).parent.parent}")
     model = load_embedding_model(None)
     emb = CachedEmbeddings(model.embeddings)
-    work = args.work / "wheelers" / args.worker  # each version its own copy: they may overlap
-    build(work / "corpus")
-    run = run_index(
-        work / "corpus", work / "index", load_questions(), model, emb, not args.no_progress
-    )
+    runs = {}
+    for corpus in args.corpus:
+        work = args.work / "unseen" / corpus / args.worker  # each version its own copy
+        build(work / "corpus", corpus)
+        runs[corpus] = run_index(
+            work / "corpus",
+            work / "index",
+            load_questions(corpus),
+            model,
+            emb,
+            not args.no_progress,
+            args.config,
+        )
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"unseen_corpus-{args.worker}.json").write_text(
-        json.dumps({"version": args.worker, "code": str(args.code), **run}, indent=1) + "\n",
+        json.dumps(
+            {
+                "version": args.worker,
+                "code": str(args.code),
+                "config": args.config,
+                "corpora": runs,
+            },
+            indent=1,
+        )
+        + "\n",
         encoding="utf-8",
     )
     return 0
 
 
+def _questions(corpora: Sequence[str]) -> list[dict[str, Any]]:
+    """Every question of ``corpora``, each with its ``corpus``."""
+    return [{**q, "corpus": c} for c in corpora for q in load_questions(c)]
+
+
+def _records(qs: list[dict[str, Any]], run: dict[str, Any]) -> list[dict[str, Any]]:
+    """A version's record of each question, in the questions' order."""
+    by_key = {(c, r["id"]): r for c, one in run["corpora"].items() for r in one["records"]}
+    return [by_key[(q["corpus"], q["id"])] for q in qs]
+
+
+MEASURES = (
+    ("answerable answered right", False, "right"),
+    ("answerable answered wrong", False, "wrong"),
+    ("answerable refused", False, "refused"),
+    ("unanswerable refused", True, "refused"),
+)
+
+
 def report(
     qs: list[dict[str, Any]], new: dict[str, Any], base: dict[str, Any] | None
 ) -> tuple[dict[str, Any], str]:
-    """The figures (JSON) and their Markdown tables."""
+    """The figures (JSON) and their Markdown tables: per corpus and half, then every corpus
+    together; per format over every corpus (new version)."""
     flags = {
-        side: {r["id"]: score(q, r) for q, r in zip(qs, _in_order(qs, run), strict=True)}
+        side: [score(q, r) for q, r in zip(qs, _records(qs, run), strict=True)]
         for side, run in (("new", new), ("base", base))
         if run is not None
     }
+    corpora = list(dict.fromkeys(q["corpus"] for q in qs))
     data: dict[str, Any] = {
-        "indexed": new["indexed"],
-        "failed": new["failed"],
-        "ingest_seconds": new["ingest_seconds"],
-        "answer_seconds": new["answer_seconds"],
+        "corpora": {
+            c: {
+                k: new["corpora"][c][k]
+                for k in ("indexed", "failed", "ingest_seconds", "answer_seconds")
+            }
+            for c in corpora
+        },
         "halves": {},
         "formats": {},
     }
-    head = "| half | measure | n | " + ("base | new | paired +/− (p) |" if base else "new |")
-    md = [
-        "## The unseen corpus (full graph, default settings, extractive answerer)\n",
-        head,
-        "|---|---|---:|" + ("---|---|---|" if base else "---|"),
-    ]
-    measures = (
-        ("answerable answered right", False, "right"),
-        ("answerable answered wrong", False, "wrong"),
-        ("answerable refused", False, "refused"),
-        ("unanswerable refused", True, "refused"),
+    head = "| corpus | half | measure | n | " + (
+        "base | new | paired +/− (p) |" if base else "new |"
     )
-    for part in ("calibration", "test", "all"):
-        data["halves"][part] = {}
-        for label, unanswerable, key in measures:
-            ids = [
-                q["id"]
-                for q in qs
-                if bool(q.get("unanswerable")) == unanswerable and part in ("all", q["split"])
-            ]
-            cells = {s: [f[i][key] for i in ids] for s, f in flags.items()}
-            row = {s: _prop(sum(v), len(v)) for s, v in cells.items()}
-            line = f"| {part} | {label} | {len(ids)} | "
-            if base:
-                test = paired(cells["base"], cells["new"])
-                row["paired"] = test
-                line += f"{_fmt(row['base'])} | {_fmt(row['new'])} | "
-                line += f"+{test['wins']}/−{test['losses']} ({_p(test['p'])}) |"
-            else:
-                line += f"{_fmt(row['new'])} |"
-            data["halves"][part][label] = row
-            md.append(line)
+    md = [
+        "## The unseen corpora (full graph, default settings, extractive answerer)\n",
+        head,
+        "|---|---|---|---:|" + ("---|---|---|" if base else "---|"),
+    ]
+    groups = [*corpora, "all"] if len(corpora) > 1 else corpora
+    for corpus in groups:
+        data["halves"][corpus] = {}
+        for part in ("calibration", "test", "all"):
+            data["halves"][corpus][part] = {}
+            for label, unanswerable, key in MEASURES:
+                at = [
+                    i
+                    for i, q in enumerate(qs)
+                    if bool(q.get("unanswerable")) == unanswerable
+                    and part in ("all", q["split"])
+                    and corpus in ("all", q["corpus"])
+                ]
+                cells = {s: [f[i][key] for i in at] for s, f in flags.items()}
+                row = {s: _prop(sum(v), len(v)) for s, v in cells.items()}
+                line = f"| {corpus} | {part} | {label} | {len(at)} | "
+                if base:
+                    test = paired(cells["base"], cells["new"])
+                    row["paired"] = test
+                    line += f"{_fmt(row['base'])} | {_fmt(row['new'])} | "
+                    line += f"+{test['wins']}/−{test['losses']} ({_p(test['p'])}) |"
+                else:
+                    line += f"{_fmt(row['new'])} |"
+                data["halves"][corpus][part][label] = row
+                md.append(line)
     md += [
         "",
         "| format | n | answered right (new) | answered wrong | refused |",
         "|---|---:|---|---|---|",
     ]
     formats = list(dict.fromkeys(q["format"] for q in qs))
-    for fmt in sorted(formats, key=lambda f: (f == OUT_OF_SCOPE, f)):
-        ids = [q["id"] for q in qs if q["format"] == fmt]
-        f = flags["new"]
-        cells = {k: _prop(sum(f[i].get(k, False) for i in ids), len(ids)) for k in f[ids[0]]}
-        data["formats"][fmt] = cells
-        right = "—" if fmt == OUT_OF_SCOPE else _fmt(cells["right"])
+    f = flags["new"]
+    for fmt in sorted(formats, key=lambda x: (x == OUT_OF_SCOPE, x)):
+        at = [i for i, q in enumerate(qs) if q["format"] == fmt]
+        props = {k: _prop(sum(f[i].get(k, False) for i in at), len(at)) for k in f[at[0]]}
+        data["formats"][fmt] = props
+        right = "—" if fmt == OUT_OF_SCOPE else _fmt(props["right"])
         wrong = (
-            f"answered {_fmt(cells['answered'])}" if fmt == OUT_OF_SCOPE else _fmt(cells["wrong"])
+            f"answered {_fmt(props['answered'])}" if fmt == OUT_OF_SCOPE else _fmt(props["wrong"])
         )
-        md.append(f"| {fmt} | {len(ids)} | {right} | {wrong} | {_fmt(cells['refused'])} |")
+        md.append(f"| {fmt} | {len(at)} | {right} | {wrong} | {_fmt(props['refused'])} |")
     return data, "\n".join(md) + "\n"
-
-
-def _in_order(qs: list[dict[str, Any]], run: dict[str, Any]) -> list[dict[str, Any]]:
-    by_id = {r["id"]: r for r in run["records"]}
-    return [by_id[q["id"]] for q in qs]
 
 
 def main() -> int:
@@ -252,29 +310,39 @@ def main() -> int:
     if args.worker:
         return worker(args)
     if args.check:
-        problems = check(args.work / "wheelers" / "check")
+        problems = [
+            f"{c}: {line}" for c in args.corpus for line in check(args.work / "unseen" / c, c)
+        ]
         for line in problems:
             log(line)
         log(f"{len(problems)} problems")
         return 1 if problems else 0
-    with_base = str(args.base) not in ("", ".")
-    sides = (("base", args.base),) if with_base else ()
-    run_sides(
-        "benchmarks.unseen_corpus",
-        (*sides, ("new", REPO)),
-        args,
-        WORKER_KEYS,
-        lambda v: args.out / f"unseen_corpus-{v}.json",
-    )
+    with_base = bool(args.configs) or str(args.base) not in ("", ".")
+    sides = (("base", REPO if args.configs else args.base),) if with_base else ()
+    specs = dict(zip(("base", "new"), args.configs or ("default", "default"), strict=True))
+    corpora = [x for c in args.corpus for x in ("--corpus", c)]
+    for version, tree in (*sides, ("new", REPO)):
+        run_sides(
+            "benchmarks.unseen_corpus",
+            ((version, tree),),
+            args,
+            WORKER_KEYS,
+            lambda v: args.out / f"unseen_corpus-{v}.json",
+            [*corpora, "--config", specs[version]],
+        )
     runs = {
         v: json.loads((args.out / f"unseen_corpus-{v}.json").read_text(encoding="utf-8"))
         for v in ("new", *(["base"] if with_base else []))
     }
-    data, md = report(load_questions(), runs["new"], runs.get("base"))
+    data, md = report(_questions(args.corpus), runs["new"], runs.get("base"))
     if with_base:
         data["base_code"] = runs["base"]["code"]
+    if args.configs:  # an experiment on one code version: not the published figures
+        data["configs"] = specs
+        write(args.out, "unseen_corpus", data, md)
+        return 0
     write(args.out, "unseen_corpus", data, md)
-    wanted = {"halves": ["half", "measure"], "formats": ["format", "n"]}
+    wanted = {"halves": ["corpus", "half", "measure"], "formats": ["format", "n"]}
     write_result("unseen_corpus", pick_tables(md, wanted), data)
     return 0
 

@@ -1,6 +1,6 @@
-"""The unseen-corpus benchmark (``benchmarks/unseen_corpus.py``): its corpus builds, every
-needle stands once in its document's loaded text, the split is the hash rule's, and the
-scoring reads any evidence document (no model)."""
+"""The unseen-corpus benchmark (``benchmarks/unseen_corpus.py``): each corpus builds, every
+needle stands once in its document's loaded text, the split is the hash rule's, the scoring
+reads any evidence document, and the report keeps corpora apart (no model)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,16 @@ def unseen():
     return importlib.import_module("benchmarks.unseen_corpus")
 
 
-def test_questions_parse_and_are_written_in_both_kinds(unseen) -> None:
-    qs = unseen.load_questions()
+CORPORA = ("wheelers", "studio", "school")
+
+
+def test_the_corpora_are_listed_once(unseen) -> None:
+    assert unseen.CORPORA == CORPORA
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_questions_parse_and_are_written_in_both_kinds(unseen, corpus: str) -> None:
+    qs = unseen.load_questions(corpus)
     for q in qs:
         parse_question(q)  # the format citerag eval reads
     assert sum(1 for q in qs if not q.get("unanswerable")) >= 30
@@ -26,9 +34,10 @@ def test_questions_parse_and_are_written_in_both_kinds(unseen) -> None:
     assert {q["split"] for q in qs} == {"calibration", "test"}
 
 
-def test_needles_and_splits(unseen, tmp_path: Path) -> None:
-    assert unseen.check(tmp_path / "corpus") == []
-    formats = set(unseen.build(tmp_path / "again").values())
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_needles_and_splits(unseen, corpus: str, tmp_path: Path) -> None:
+    assert unseen.check(tmp_path / "corpus", corpus) == []
+    formats = set(unseen.build(tmp_path / "again", corpus).values())
     assert {"docx", "pptx", "xlsx", "csv", "eml", "md", "html", "pdf"} <= formats
 
 
@@ -53,3 +62,39 @@ def test_a_question_is_right_from_any_evidence_document(unseen) -> None:
     }
     refused = {"status": "no_evidence", "answer": "", "citations": []}
     assert unseen.score({"id": "n", "unanswerable": True}, refused)["ok"]
+
+
+def _run(outcomes: dict[str, dict[str, str]]) -> dict:
+    return {
+        "corpora": {
+            c: {
+                "indexed": [],
+                "failed": {},
+                "ingest_seconds": 0.0,
+                "answer_seconds": 0.0,
+                "records": [
+                    {"id": i, "status": status, "answer": "", "citations": []}
+                    for i, status in ids.items()
+                ],
+            }
+            for c, ids in outcomes.items()
+        }
+    }
+
+
+def test_the_report_keeps_corpora_apart_and_pools_them(unseen) -> None:
+    # the same id in two corpora is two questions: each corpus's record is its own
+    qs = [
+        {"id": "n-x", "unanswerable": True, "format": "out of scope", "split": "test", "corpus": c}
+        for c in ("a", "b")
+    ]
+    new = _run({"a": {"n-x": "no_evidence"}, "b": {"n-x": "answered"}})
+    base = _run({"a": {"n-x": "answered"}, "b": {"n-x": "answered"}})
+    data, md = unseen.report(qs, new, base)
+    refused = "unanswerable refused"
+    assert data["halves"]["a"]["test"][refused]["new"]["k"] == 1
+    assert data["halves"]["b"]["test"][refused]["new"]["k"] == 0
+    pooled = data["halves"]["all"]["all"][refused]
+    assert (pooled["new"]["k"], pooled["new"]["n"], pooled["base"]["k"]) == (1, 2, 0)
+    assert pooled["paired"]["wins"] == 1 and pooled["paired"]["losses"] == 0
+    assert "| all | all | unanswerable refused | 2 |" in md
