@@ -36,6 +36,12 @@ SUFFIXES: frozenset[str] = frozenset(
 )
 
 
+#: The parsed ``file_type`` values whose loaders write one paragraph, list item, table row
+#: or slide bullet per line: a line break in their text is never a wrapped line of prose (a
+#: PDF's, an OCR page's, a plain-text file's or an e-mail body's may be).
+LINE_PARAGRAPHS: frozenset[str] = frozenset({"docx", "pptx", "xlsx", "csv", "html"})
+
+
 def is_supported(path: Path) -> bool:
     """Return whether a loader exists for this file's suffix."""
     return path.suffix.lower() in SUFFIXES

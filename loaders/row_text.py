@@ -23,6 +23,7 @@ from numbers import Integral
 from typing import Any
 
 from loaders.base import ROW_SEP, Table
+from loaders.file_types import LINE_PARAGRAPHS
 from loaders.sentences import sentence_spans
 
 #: The chunk metadata key holding ``[[start, end, text], ...]`` (spans within ``content``).
@@ -157,7 +158,9 @@ def row_statement(meta: Mapping[str, Any] | None, start: int, end: int) -> str |
 def row_sentence_spans(content: str, meta: Mapping[str, Any] | None) -> list[tuple[int, int]]:
     """A chunk's sentence spans, cut where a table row begins or ends.
 
-    The sentence rule (:func:`loaders.sentences.sentence_spans`) ends a sentence at
+    A line of a file type whose lines are paragraphs (``meta["file_type"]`` in
+    :data:`loaders.file_types.LINE_PARAGRAPHS`) ends its sentence. The sentence rule
+    (:func:`loaders.sentences.sentence_spans`) ends a sentence at
     punctuation, and a table's lines have none: ``Bristol and Bath Tuesday Monday 12:00 Own
     van`` and ``London Wednesday Monday 16:00 DPD`` read as one sentence, scored as plain
     text, so the London row is never a sentence of its own with its column names. Each
@@ -171,7 +174,8 @@ def row_sentence_spans(content: str, meta: Mapping[str, Any] | None) -> list[tup
     Returns:
         Non-overlapping spans in order, each stripped of surrounding whitespace.
     """
-    spans = sentence_spans(content)
+    lines = str((meta or {}).get("file_type") or "") in LINE_PARAGRAPHS
+    spans = sentence_spans(content, line_paragraphs=lines)
     rows = [(r[0], r[1]) for r in recorded_rows(meta)]
     if not rows:
         return spans

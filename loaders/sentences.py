@@ -9,7 +9,10 @@ and between two rows of one table however long they are (:func:`is_row_break`: t
 number of ``|`` or tab separators, or of bare commas in a CSV record), so each row of a
 spreadsheet, CSV export or extracted table is a sentence of its own; and between two
 key/value lines ("Wholesale accounts: 212 (18 new this quarter)" / "Online orders: 9,870",
-a slide's or a form's list of facts).
+a slide's or a form's list of facts). In text whose loader writes one paragraph per line
+(``line_paragraphs``: a slide's bullets, a Word paragraph, an HTML block,
+:data:`loaders.file_types.LINE_PARAGRAPHS`), every line break ends a sentence: such a line
+is never hard-wrapped prose.
 
 Fragments shorter than ``MIN_CHARS`` are merged into the next sentence, except a *label
 line* (:func:`is_label_line`): a whole line without sentence punctuation followed by a line
@@ -137,7 +140,9 @@ def is_label_line(text: str, start: int, end: int) -> bool:
     return bool(nxt) and (nxt.isupper() or nxt.isdigit())
 
 
-def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int]]:
+def sentence_spans(
+    text: str, min_chars: int = MIN_CHARS, line_paragraphs: bool = False
+) -> list[tuple[int, int]]:
     """Split text into sentences and return their ``(start, end)`` spans.
 
     Spans exclude surrounding whitespace; fragments shorter than ``min_chars`` are merged into
@@ -146,6 +151,8 @@ def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int
     Args:
         text: Text to split.
         min_chars: Minimum sentence length.
+        line_paragraphs: Every line is a paragraph of its own (no line is hard-wrapped
+            prose): each line break ends a sentence.
 
     Returns:
         Non-overlapping spans in order, each with ``text[start:end].strip() == text[start:end]``.
@@ -154,7 +161,7 @@ def sentence_spans(text: str, min_chars: int = MIN_CHARS) -> list[tuple[int, int
     start = 0
     for m in _END.finditer(text):
         sep = m.group(0)
-        if sep == "\n":  # a single line break inside a paragraph
+        if sep == "\n" and not line_paragraphs:  # a single line break inside a paragraph
             line = _line_before(text, m.start()).rstrip()
             if (
                 not line.endswith(_TERMINAL)
