@@ -51,7 +51,7 @@ from typing import Literal
 import numpy as np
 
 from chains.constraints import load_aliases, statement_glossary
-from citerag.core.text import tokenize
+from citerag.core.text import STOPWORDS, tokenize
 from loaders.instructions import is_instruction as is_instruction  # re-exported
 
 AnswerType = Literal["person", "date", "quantity"]
@@ -1813,6 +1813,9 @@ class FocusTerm:
         acronym: Written in capitals in the question (``SP``, ``ISIL``).
         code: A code of letters and digits (``E2``, ``LB-3``, ``TEA-014``; :func:`codes_in`),
             a name matched only as written: one digit apart is another model or error.
+        segments: An acronym's parts as written, lower case, each a capital and the small
+            letters after it (``TA`` -> ``("t", "a")``, ``SENCo`` -> ``("s", "e", "n",
+            "co")``): what the words that spell it out start with (:func:`spelled_out`).
     """
 
     term: str
@@ -1821,6 +1824,7 @@ class FocusTerm:
     unseen: bool = False
     acronym: bool = False
     code: bool = False
+    segments: tuple[str, ...] = ()
 
 
 #: A code in a question: one to five capital letters, an optional hyphen, then digits with
@@ -1961,6 +1965,13 @@ def excluded_names(question: str) -> set[str]:
     return inside - set(tokenize(rest))
 
 
+#: A contraction's or possessive's ending on a word ("I've", "what's", "Sam's", "don't").
+_CONTRACTION = re.compile(r"(?:n['’]t|['’](?:s|ve|m|ll|d|re))$", re.IGNORECASE)
+#: Words in quotes: double quotes, or single ones that open and close outside a word, so
+#: the apostrophes of "what's my notice period now I've passed" quote nothing.
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<![\w'’])['‘]([^'‘’]{2,60}?)['’](?![\w'’])")
+
+
 def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[FocusTerm]:
     """The question's focus terms: content words minus wh-words and generic words.
 
@@ -1983,18 +1994,20 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
     caps = set()
     acronyms = {m.group(0).lower() for m in re.finditer(r"\b[A-Z]{2,6}s?\b", question)}
     acronyms = {a[:-1] if a.endswith("s") and a[:-1] in acronyms else a for a in acronyms}
+    segments = acronym_segments(question)
+    acronyms |= set(segments)
     # a capital opening a sentence is grammar, not a name ("… capital? Define it as …")
     openers = {m.start() for m in _WORD.finditer(question) if _opens_sentence(question, m.start())}
     for m in _WORD.finditer(question):
-        tok = m.group(0)
+        tok = _CONTRACTION.sub("", m.group(0))  # "I've" is "I", "Sam's" is "Sam"
         if (
             (m.start() not in openers or tok.isupper())
             and tok[:1].isupper()
             and tok.lower() not in _NOT_NAMES
         ):
             caps.update(tokenize(tok))
-    for quoted in re.findall(r"[\"“']([^\"”']{2,60})[\"”']", question):
-        caps.update(tokenize(quoted))
+    for m in _QUOTED.finditer(question):
+        caps.update(tokenize(m.group(1) or m.group(2)))
     excluded = excluded_names(question)
     caps -= excluded
     acronyms -= excluded
@@ -2004,7 +2017,14 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
     for t in terms:
         w = idf.get(t, top) if idf is not None else math.log(1 + len(t))
         out.append(
-            FocusTerm(t, float(w), t in caps, idf is not None and t not in idf, t in acronyms)
+            FocusTerm(
+                t,
+                float(w),
+                t in caps,
+                idf is not None and t not in idf,
+                t in acronyms,
+                segments=segments.get(t, ()),
+            )
         )
     codes = _code_matches(question)
     if codes:
@@ -2034,6 +2054,66 @@ _CAPITALISED_RUN = re.compile(
     r"\b[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for|de|du|la|von|van)\s+)*[A-Z][\w'’-]*)*"
 )
 _SKIP_IN_ACRONYM = frozenset({"of", "the", "and", "for", "de", "du", "la", "von", "van"})
+
+
+_ACRONYM_WORD = re.compile(r"(?<![\w'’-])[A-Z][A-Za-z]{1,6}(?![\w'’-])")
+
+
+def acronym_segments(question: str) -> dict[str, tuple[str, ...]]:
+    """The acronyms of a question, each with its parts (:attr:`FocusTerm.segments`).
+
+    An acronym is a word of two to six letters after its plural ``s`` with two capitals or
+    more, the first of them leading (``TA``, ``PTA``, ``SENCo``, ``PhD``, ``ATMs``).
+
+    Args:
+        question: The question as written.
+
+    Returns:
+        ``{lower-case acronym: parts}``.
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for m in _ACRONYM_WORD.finditer(question):
+        word = m.group(0)
+        if len(word) > 2 and word.endswith("s") and word[-2].isupper():
+            word = word[:-1]  # "ATMs"
+        if len(word) <= 6 and sum(c.isupper() for c in word) >= 2:
+            out[word.lower()] = tuple(p.lower() for p in re.findall(r"[A-Z][a-z]*", word))
+    return out
+
+
+_LETTER_WORD = re.compile(r"[A-Za-z]+")
+
+
+def spelled_out(segments: Sequence[str], text: str) -> bool:
+    """Whether consecutive words of ``text`` spell out an acronym, in any case.
+
+    Each part (:attr:`FocusTerm.segments`) starts one word, in order; *of*, *and*, *the*,
+    *for* may stand between them; no spelling word is a stop word. "TA" is spelled out by
+    "teaching assistant", "SENCo" by "special educational needs coordinator", "AGM" by
+    "Annual General Meeting", "PTA" by "parent teacher association".
+
+    Args:
+        segments: The acronym's parts, lower case.
+        text: Where to look.
+    """
+    if len(segments) < 2:
+        return False
+    words = [w.lower() for w in _LETTER_WORD.findall(text)]
+    n = len(segments)
+    for i, first in enumerate(words):
+        if not first.startswith(segments[0]) or first in STOPWORDS or len(first) < 2:
+            continue
+        k, j = 1, i + 1
+        while k < n and j < len(words):
+            w = words[j]
+            if w.startswith(segments[k]) and w not in STOPWORDS and len(w) >= 2:
+                k += 1
+            elif w not in _SKIP_IN_ACRONYM:
+                break
+            j += 1
+        if k == n:
+            return True
+    return False
 
 
 def acronyms_in(text: str) -> set[str]:
@@ -2391,7 +2471,7 @@ def lexically_uncovered(
                 continue
         if ft.acronym and 2 <= len(t) <= 6:
             initials = acronyms_in(text) if initials is None else initials
-            if t in initials:
+            if t in initials or spelled_out(ft.segments or tuple(t), text):
                 continue
         forms = (term_forms("statement").get(t, ()) if ft.acronym else ()) + (
             term_forms("alias").get(t, ()) if ft.entity else ()
