@@ -819,6 +819,60 @@ def test_lexical_coverage_ignores_diacritics():
     assert checks.fold("céloron") == "celoron" and checks.fold("skłodowska") == "sklodowska"
 
 
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        # the apostrophes of contractions and possessives quote nothing
+        ("what's my notice period now I've passed probation?", []),
+        ("Where's the form, and who's it for if it isn't mine?", []),
+        ("Is Sam's bike ready?", ["sam"]),
+        # words in quotes are still names, in single quotes too
+        ("What does the word 'quorum' mean?", ["quorum"]),
+        ("What is the ‘Gold Plan’ and isn't it dear?", ["gold", "plan"]),
+        ('What is a "fit note"?', ["fit", "note"]),
+    ],
+)
+def test_names_of_a_question_with_contractions(question: str, names: list[str]) -> None:
+    assert [t.term for t in checks.focus_terms(question) if t.entity] == names
+
+
+def test_acronym_segments_read_mixed_case_and_plurals() -> None:
+    assert checks.acronym_segments("the TA, our SENCo, a PhD and two ATMs") == {
+        "ta": ("t", "a"),
+        "senco": ("s", "e", "n", "co"),
+        "phd": ("ph", "d"),
+        "atm": ("a", "t", "m"),
+    }
+    assert checks.acronym_segments("Is Sam in? I am.") == {}
+
+
+@pytest.mark.parametrize(
+    ("segments", "text", "spelled"),
+    [
+        (("t", "a"), "Mrs Sandra Oke, teaching assistant (all day)", True),
+        (("s", "e", "n", "co"), "Our special educational needs coordinator, Miss Chandra", True),
+        (("a", "g", "m"), "The Annual General Meeting 2026", True),
+        (("p", "t", "a"), "the Parents and Teachers Association", True),
+        # stop words spell nothing, and the words must follow one another
+        (("t", "a"), "Go to a table.", False),
+        (("t", "a"), "teaching in the assembly hall", False),
+        (("a", "g", "m"), "Annual General Plan; Meeting", False),
+    ],
+)
+def test_spelled_out(segments: tuple[str, ...], text: str, spelled: bool) -> None:
+    assert checks.spelled_out(segments, text) is spelled
+
+
+def test_an_acronym_is_covered_by_its_words_in_lower_case() -> None:
+    text = "Our special educational needs coordinator is in on Mondays and Tuesdays."
+    assert checks.lexically_uncovered(checks.focus_terms("which days is the SENCo in"), text) == []
+    terms = checks.focus_terms("who's the TA in reception")
+    covered = "Reception: Mrs Sandra Oke, teaching assistant (all day)"
+    assert checks.lexically_uncovered(terms, covered) == []
+    missing = checks.lexically_uncovered(terms, "Reception: Mr Hollis, caretaker")
+    assert [t.term for t in missing] == ["ta"]
+
+
 def test_acronyms_in_skip_small_words():
     assert "isil" in checks.acronyms_in("the Islamic State of Iraq and the Levant said")
     assert checks.one_edit_apart("sigimund", "sigismund")

@@ -184,3 +184,18 @@ def test_malformed_row_records_are_left_out():
     assert scored_texts("Hello there.", [(0, 5), (6, 12)], meta) == ["ok", "there."]
     assert row_span(meta, 0, 5) == (0, 5) and row_statement(meta, 0, 5) is None
     assert recorded_rows({ROW_TEXT_KEY: [[0, 30, "a"], [0]]}) == [(0, 30, "a", "")]
+
+
+@pytest.mark.parametrize(("file_type", "sentences"), [("pptx", 3), ("html", 3), ("pdf", 1)])
+def test_a_file_type_whose_lines_are_paragraphs_ends_a_sentence_at_each(
+    file_type: str, sentences: int
+) -> None:
+    from loaders.row_text import row_sentence_spans
+
+    content = (
+        "Two-day ride to Bath in June with the hostel booked for everyone\n"
+        "A second Grade C group on Sundays from the spring onwards\n"
+        "Notes: vote in February."
+    )
+    spans = row_sentence_spans(content, {"file_type": file_type})
+    assert len(spans) == sentences

@@ -234,3 +234,23 @@ def test_key_value_lines_with_lower_case_values_are_records_too():
         "Returns: within 30 days of delivery, unused and in original packaging"
     )
     assert len(sentence_spans(text)) == 2
+
+
+def test_lines_that_are_paragraphs_end_their_sentences() -> None:
+    # a slide's bullets: long lines without a full stop, each a paragraph of its own
+    text = (
+        "Things that really help\n\n"
+        "Practise putting on a coat and doing up shoes (Velcro is your friend)\n"
+        "A bag of spare pants, socks and leggings on their peg, just in case\n"
+        "Wellies that can live at school"
+    )
+    spans = sentence_spans(text, line_paragraphs=True)
+    check_spans(text, spans)
+    assert [text[s:e] for s, e in spans] == [
+        "Things that really help",
+        "Practise putting on a coat and doing up shoes (Velcro is your friend)",
+        "A bag of spare pants, socks and leggings on their peg, just in case",
+        "Wellies that can live at school",
+    ]
+    # a PDF's hard-wrapped prose stays one sentence
+    assert len(sentence_spans(text)) == 2
