@@ -21,6 +21,10 @@ Question sets (each split by the rule its own benchmark fixed before any result)
   :func:`benchmarks.faqset_check.split_of`): answerable, near misses, out-of-domain;
 * ``mixed`` — the mixed-format corpus (``benchmarks/corpora/mixed/``, OCR on,
   :func:`benchmarks.mixed_corpus.half`): answerable and out-of-scope;
+* ``unseen:wheelers``, ``unseen:studio``, ``unseen:school`` — the corpora written after the
+  rules (:mod:`benchmarks.unseen_corpus`, each its own index, halves by the same hash):
+  answerable, and questions the documents do not answer, counted as near misses (written as
+  questions a member, a colleague or a parent might ask);
 * ``devset:sample``, ``devset:squad``, ``devset:scifact`` — the development set in users' words
   (``benchmarks/devset/``, its ``split`` field): both phrasings of each fact, near misses, and
   the out-of-domain questions asked of each of the three corpora (the FinanceBench part is left
@@ -85,7 +89,18 @@ ANSWERABLE = "answerable"
 NEGATIVE_KINDS = ("near miss", "out of scope")
 #: The suffix of a set's subset reported on its own rows (not pooled again).
 SUBSET = " (users' words)"
-SETS = ("faq", "mixed", "devset:sample", "devset:squad", "devset:scifact", "squad", "scifact")
+SETS = (
+    "faq",
+    "mixed",
+    "unseen:wheelers",
+    "unseen:studio",
+    "unseen:school",
+    "devset:sample",
+    "devset:squad",
+    "devset:scifact",
+    "squad",
+    "scifact",
+)
 
 
 @dataclass
@@ -239,6 +254,28 @@ def load_sets(args: Any) -> list[QuestionSet]:
             _states,
         )
     )
+    # the corpora written after the rules, each its own index
+    from benchmarks import unseen_corpus
+
+    for corpus in unseen_corpus.CORPORA:
+        folder = args.work / "unseen" / corpus / "gate"
+        unseen_corpus.build(folder / "corpus", corpus)
+        unseen_loaded = _index([folder / "corpus"], folder / "index", args)
+        recs = unseen_corpus.load_questions(corpus)
+        qs = [parse_question(r) for r in recs]
+        out.append(
+            QuestionSet(
+                f"unseen:{corpus}",
+                unseen_loaded,
+                {
+                    h: [q for q in qs if mixed_corpus.half(q.id) == h]
+                    for h in ("calibration", "test")
+                },
+                # written as questions a member, a colleague or a parent might ask: in-domain
+                {q.id: "near miss" if q.unanswerable else ANSWERABLE for q in qs},
+                _states,
+            )
+        )
     # the development set in users' words, on three corpora
     dev = load_questions(common.DEVSET)
     _, sample_loaded = common.sample(args)
