@@ -407,7 +407,9 @@ def answer_type_problem(
 # measure: the kind of quantity
 # ------------------------------------------------------------------------------------------
 
-Measure = Literal["length", "speed", "weight", "money", "temperature", "area", "share"]
+Measure = Literal[
+    "length", "speed", "weight", "money", "temperature", "area", "share", "email", "phone"
+]
 
 #: What may follow a measure noun that heads the question's phrase ("what is the height *of*
 #: …", "what top speed *did* …"), unlike a noun that modifies another ("what distance
@@ -489,6 +491,29 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
         "share",
         re.compile(
             r"\bwhat (is |was |are |were )?(the )?(percentage|percent|proportion|fraction)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    # a way to get in touch: "what's Mrs Penrose's email address?", "what email do I use?",
+    # "the phone number for IT support", "what number do I call …" ("what should I email
+    # them about?" asks no address)
+    (
+        "email",
+        re.compile(
+            r"(\b(what|which)\b[^?]{0,60})?\be-?mail address(es)?\b"
+            r"|\b(what|which)('s|\s+is|\s+are)?\s+(the\s+|his\s+|"
+            r"her\s+|their\s+|your\s+|our\s+|[\w.]+(\s+\w+)?['’]s\s+)?e-?mail\b"
+            r"(?!\s+(me|us|them|him|her|you|it|to|about)\b)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "phone",
+        re.compile(
+            r"(\b(what|which)\b[^?]{0,60})?\b((tele)?phone (number|no\.?)s?\b|(mobile|contact|"
+            r"office|emergency|fax|direct) (phone )?number\b)"
+            r"|\bwhat number\b[^?]{0,40}\b(call|ring|phone|dial|text)\b"
+            r"|\bnumber (to|for) (call|ring|phone|dial)(ing)?\b",
             re.IGNORECASE,
         ),
     ),
@@ -581,6 +606,8 @@ def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[s
     return re.compile("|".join(parts))
 
 
+#: Measures that are no quantity: a share, an e-mail address, a phone number.
+_NOT_QUANTITIES = frozenset({"share", "email", "phone"})
 #: What answers each measure: a unit (the number itself is ``quantity_check``'s), a
 #: currency, a fraction. Lenient by design: a unit anywhere in the sentence passes.
 _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
@@ -636,6 +663,16 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             "",
             rf"[%％‰⅓⅔¼½¾⅕⅛]|\b\d+/\d+\b|(?i:\b{_COUNT} (in|of|out of) (every )?{_COUNT}\b)",
         ),
+        # an address as written ("office@example.org"), or one spelt out ("office at
+        # example dot org")
+        "email": re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|\b\w+ at [\w-]+ dot \w+", re.IGNORECASE),
+        # seven digits or more, single spaces, dashes, dots or brackets between them
+        # ("0117 496 0321", "+44 (0)117 496 0321"), an extension, or an emergency number
+        "phone": re.compile(
+            r"\+?\(?\d(?:[ ()\-.]{0,2}\d){6,}|\bext(ension|n?\.)?\s*:?\s*\d{2,6}\b"
+            r"|(?<![\d.,])\b(999|911|112|111|101)\b(?![\d.,])",
+            re.IGNORECASE,
+        ),
     }
 )
 _MEASURE_TEXT: Mapping[Measure, tuple[str, str]] = MappingProxyType(
@@ -647,6 +684,8 @@ _MEASURE_TEXT: Mapping[Measure, tuple[str, str]] = MappingProxyType(
         "temperature": ("a temperature", "no temperature"),
         "area": ("an area", "no unit of area"),
         "share": ("a percentage or share", "no percentage or fraction"),
+        "email": ("an e-mail address", "no e-mail address"),
+        "phone": ("a phone number", "no phone number"),
     }
 )
 
@@ -658,7 +697,9 @@ def expected_measure(question: str) -> Measure | None:
     speed" -> ``speed``; "how heavy", "how much does it weigh" -> ``weight``; "what did it
     cost", "what is the price / fee", "how much did they pay" -> ``money``; "how hot", "at
     what temperature" -> ``temperature``; "what is the area" -> ``area``; "what percentage /
-    proportion" -> ``share``; anything else -> ``None``. As in
+    proportion" -> ``share``; "what's her e-mail address" -> ``email``; "the phone number for
+    IT support", "what number do I call" -> ``phone`` (unless the question writes one); anything
+    else -> ``None``. As in
     :func:`expected_answer_type`, a leading clause is not what is asked, and a cue after an
     untyped first question ("Which model is it, and how tall …?") is not read.
 
@@ -675,6 +716,8 @@ def expected_measure(question: str) -> Measure | None:
     first_wh = _WH.search(question)
     if first_wh is not None and first_wh.end() <= start:
         return None
+    if kind in ("email", "phone") and re.search(r"@|\d{3}", question):
+        return None  # "which office has the phone number 0117 496 …?" states the number
     return kind
 
 
@@ -896,7 +939,7 @@ _COUNTING_NUMBER = re.compile(
     r"five|six|seven|eight|nine))?))\b(?![.,]?\d)"
 )
 #: What a number measures rather than counts: its unit, a currency or a per cent.
-_MEASURING = tuple(v for k, v in _MEASURE_UNITS.items() if k != "share")
+_MEASURING = tuple(v for k, v in _MEASURE_UNITS.items() if k not in _NOT_QUANTITIES)
 #: Units this rule must not read as things counted, beyond the measure kinds': volume,
 #: energy and power, data, times of day, abbreviated durations; and "times" ("scored 91
 #: times"), which counts occasions of whatever the question counts.

@@ -338,6 +338,29 @@ def test_per_unit_is_the_unit_of_the_rate_asked_for(question, unit):
     assert checks.per_unit(question) == unit
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        # an e-mail address or a phone number is asked for: a way to get in touch
+        ("what's mrs penrose's email address", "Or ring the office on 01308 488210", False),
+        ("what's mrs penrose's email address", "Write to head@staldhelms.example.", True),
+        ("What email do I use for the rota?", "Send it to rota at studio dot example", True),
+        ("what's the phone number for IT support?", "Clearline IT looks after our laptops.", False),
+        ("what's the phone number for IT support?", "Mobile: 0117 496 0321", True),
+        ("what's the phone number for IT support?", "Call +44 (0)117 496 0321 any time.", True),
+        ("What's the contact number for the caretaker?", "Ring extension 230.", True),
+        ("what number do I call in an emergency", "Dial 999 and ask for an ambulance.", True),
+        ("what number do I call in an emergency", "Call the office in 2026.", False),
+        # no address asked for: "email" a verb, a number the question states
+        ("what should I email them about?", "Tell them about your absence.", True),
+        ("Which office has the phone number 0117 496 0321?", "The Bristol office.", True),
+        ("When did she get a phone number?", "In 1999.", True),
+    ],
+)
+def test_measure_problem_reads_an_email_address_or_a_phone_number(question, sentence, answers):
+    assert (checks.measure_problem(question, sentence) is None) is answers
+
+
 def test_measure_problem_needs_the_unit_of_a_rate():
     q = "What price per Figma share did Adobe agree to pay?"
     total = "Adobe agreed to acquire Figma for about $20 billion, half cash and half stock."
