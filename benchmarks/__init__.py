@@ -32,8 +32,9 @@ Standing benchmarks and what each measures:
   filings (two code versions, paired).
 * ``prompt_habits`` — questions as people type them (greetings, thanks, "if you don't know,
   say so"): the same outcome as asked plainly (two code versions, paired).
-* ``unseen_corpus`` — a corpus written after the rules (a cycling club's files and questions):
-  answered right, wrong or refused (two code versions, paired).
+* ``unseen_corpus`` — corpora written after the rules (a cycling club's, an architecture
+  studio's and a primary school's files and questions, two by independent authors): answered
+  right, wrong or refused per corpus and format (two code versions or configurations, paired).
 * ``mixed_formats`` — Word, PowerPoint, Excel, CSV, e-mail, scans, table photos: answered per
   format (its corpus: ``mixed_corpus``).
 * ``hostile_files`` / ``hostile_server`` — hostile files beside ordinary ones, ingested and

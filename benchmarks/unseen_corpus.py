@@ -1,35 +1,50 @@
-"""A corpus written after the rules: the first hour on documents no rule was written from.
+"""Corpora written after the rules: the first hour on documents no rule was written from.
 
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.unseen_corpus [--base /tmp/unseen-base] [--reuse]
+        [--corpus wheelers --corpus studio ...]
+    .venv/bin/python -m benchmarks.unseen_corpus --configs default focus_check=true
     .venv/bin/python -m benchmarks.unseen_corpus --check
 
 Every other development corpus of this project was read while its rules were written, so
-its figures flatter the rules. This one (``benchmarks/corpora/wheelers/``: a cycling club's
-handbook, AGM slides, ride calendar, kit-order export, booking e-mail, Markdown maintenance
-page, web FAQ and treasurer's report, with 31 answerable questions in a member's words and
-10 the documents cannot answer) was written on 2026-12-06, after every answering rule of
-that date, with its questions written before any was asked and split into a calibration and
-a test half by a hash of the question id (:func:`benchmarks.mixed_corpus.half`). Its first
-run measures the rules as they stood on documents they had never seen.
+its figures flatter the rules. These (``benchmarks/corpora/<name>/``, :data:`CORPORA`) were
+written afterwards, each a ``content.py`` of documents and a ``questions.jsonl`` of questions
+in users' words, answerable and not, written before any was asked and split into a
+calibration and a test half by a hash of the question id
+(:func:`benchmarks.mixed_corpus.half`):
+
+* ``wheelers`` — a cycling club's handbook, AGM slides, ride calendar, kit-order export,
+  booking e-mail, Markdown maintenance page, web FAQ and treasurer's report (31 answerable,
+  10 not); written on 2026-12-06 by this project's engineers, after every rule of that date;
+* ``studio`` — an architecture studio's staff handbook, IT guide, induction slides, contacts
+  workbook, licence export, two e-mails, expenses page and health-and-safety summary (45, 15);
+* ``school`` — a primary school's parents' handbook, uniform page, welcome-evening slides,
+  term dates and clubs workbook, lunch menu, two e-mails, FAQ page and attendance policy
+  (56, 14).
+
+``studio`` and ``school`` were written on 2026-12-06 by independent authors who never saw the
+rules, the code or any result and never ran the system; their first run measured the release
+before them on held-out documents and questions.
 
 Each code version — ``base`` (``--base``, a worktree of the commit to compare against) and
 ``new`` (this checkout) — runs in a subprocess with its own library
-(:func:`benchmarks.common.run_worker`), builds the corpus, ingests it with the real ingest
-into its own index and asks every question through the real compiled graph (default
-settings, the extractive answerer). Scored per question as :mod:`benchmarks.mixed_formats`
-scores (any of a question's evidence documents may be cited):
+(:func:`benchmarks.common.run_worker`), builds each corpus, ingests it with the real ingest
+into an index of its own (a user's knowledge base is one corpus) and asks every question
+through the real compiled graph (default settings, the extractive answerer). ``--configs
+BASE NEW`` runs this checkout twice instead, with two ``RAGConfig`` specs (as ``citerag eval
+--generate`` reads them), and writes no result file. Scored per question as
+:mod:`benchmarks.mixed_formats` scores (any of a question's evidence documents may be cited):
 
 * **right**: answered, citing an evidence document, with a quote that states its needle;
 * **wrong**: answered, not right; **refused**: ``no_evidence``;
 * an unanswerable question: **refused**.
 
-Reported per half and in all, per version, with 95 % Wilson intervals and an exact
-two-sided sign test (new against base, same questions); and per format for the new version.
-``--base ''`` runs the new version alone. ``--check`` builds the corpus and checks that
-every needle stands exactly once in its document's loaded text and every split is the hash
-rule's.
+Reported per corpus and half, and pooled over the corpora, per version, with 95 % Wilson
+intervals and an exact two-sided sign test (new against base, same questions); and per
+format over every corpus for the new version. ``--base ''`` runs the new version alone.
+``--check`` builds each corpus and checks that every needle stands exactly once in its
+document's loaded text and every split is the hash rule's.
 
 Writes ``<out>/unseen_corpus.{json,md}``, each version's outcomes
 ``<out>/unseen_corpus-<version>.json`` and ``benchmarks/results/unseen_corpus.json``.
