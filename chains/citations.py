@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import quote as url_quote
 
 from chains.assemble import Passage
+from loaders.row_text import quoted_rows
 from loaders.sentences import sentence_spans
 
 INSUFFICIENT = "INSUFFICIENT_EVIDENCE"
@@ -297,8 +298,9 @@ def locator(meta: dict[str, Any], start: int, end: int) -> tuple[str, str]:
     """Return ``(label, fragment)`` for a range of a document.
 
     PDFs link to the page (``#page=N``, PDF Open Parameters); slides of a presentation to
-    the slide (``#slide=N``); a spreadsheet's row group to its sheet and rows
-    (``#sheet=Sales&rows=12-18``, or ``#rows=12-18`` for a CSV file); other documents to the
+    the slide (``#slide=N``); a spreadsheet's rows to its sheet and the rows the range quotes
+    (``#sheet=Sales&rows=12-18``, ``rows=14-14`` for one row; ``#rows=12-18`` for a CSV file;
+    the chunk's row group when its rows' numbers are not recorded); other documents to the
     character range in their canonical text (``#char=start,end``).
     """
     file_type = meta.get("file_type")
@@ -307,12 +309,18 @@ def locator(meta: dict[str, Any], start: int, end: int) -> tuple[str, str]:
         label = f"slide {meta['page']}" + (f", {section}" if section else "")
         return label, f"#slide={meta['page']}"
     if file_type in ("xlsx", "csv") and meta.get("row_start") is not None:
-        rows = f"{meta['row_start']}-{meta.get('row_end', meta['row_start'])}"
+        # the rows the range quotes, else (an older index) the chunk's row group
+        first, last = quoted_rows(meta, start, end) or (
+            meta["row_start"],
+            meta.get("row_end", meta["row_start"]),
+        )
+        rows = f"{first}-{last}"
+        said = f"row {first}" if first == last else f"rows {rows}"
         sheet = meta.get("sheet")
         if sheet:
             fragment = f"#sheet={url_quote(str(sheet), safe='')}&rows={rows}"
-            return f"sheet {sheet}, rows {rows}", fragment
-        return f"rows {rows}", f"#rows={rows}"
+            return f"sheet {sheet}, {said}", fragment
+        return said, f"#rows={rows}"
     if meta.get("page"):
         label = f"page {meta['page']}"
         if meta.get("section"):

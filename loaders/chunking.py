@@ -41,7 +41,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from loaders.base import ParsedDocument
 from loaders.blocks import PAIR_CONTINUES_KEY, BlockIndex, Table, TableRow
-from loaders.row_text import ROW_TEXT_KEY, row_texts
+from loaders.row_text import ROW_NUMBERS_KEY, ROW_TEXT_KEY, row_texts
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -557,6 +557,10 @@ def table_chunks(
         meta["block_type"] = "table_row"
         if group[0].number is not None and group[-1].number is not None:
             meta["row_start"], meta["row_end"] = group[0].number, group[-1].number
+            # each row's own number, so a citation of one row points at it
+            meta[ROW_NUMBERS_KEY] = [
+                [r.start, r.end, r.number] for r in group if r.number is not None
+            ]
             if table.source == "xlsx":
                 meta["sheet"] = section
         out.append(

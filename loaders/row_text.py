@@ -28,6 +28,33 @@ from loaders.sentences import sentence_spans
 
 #: The chunk metadata key holding ``[[start, end, text], ...]`` (spans within ``content``).
 ROW_TEXT_KEY = "row_text"
+#: The chunk metadata key holding a spreadsheet or CSV row group's ``[[start, end, number],
+#: ...]``: each row's span in the document's canonical text and its number in its source.
+ROW_NUMBERS_KEY = "row_numbers"
+
+
+def quoted_rows(meta: Mapping[str, Any] | None, start: int, end: int) -> tuple[int, int] | None:
+    """The first and last source row numbers (:data:`ROW_NUMBERS_KEY`) of the rows that the
+    range ``start``–``end`` of the canonical text crosses: a citation of one row of a row
+    group points at that row, not the group. ``None`` when the chunk records no row numbers
+    (an index built before them) or the range crosses none of its rows."""
+    rows = (meta or {}).get(ROW_NUMBERS_KEY) or []
+    if isinstance(rows, str):  # a store that keeps metadata as text
+        try:
+            rows = json.loads(rows)
+        except ValueError:
+            return None
+    hit = [
+        int(r[2])
+        for r in rows
+        if isinstance(rows, (list, tuple))
+        if isinstance(r, (list, tuple))
+        and len(r) == 3
+        and all(isinstance(x, Integral) and not isinstance(x, bool) for x in r)
+        and r[0] < end
+        and start < r[1]
+    ]
+    return (min(hit), max(hit)) if hit else None
 
 
 def recorded_rows(meta: Mapping[str, Any] | None) -> list[tuple[int, int, str, str]]:

@@ -238,6 +238,34 @@ def test_csv_dialect_quotes_and_rows(tmp_path: Path) -> None:
     assert _loc(chunk) == ("rows 2-5", "#rows=2-5")
 
 
+def test_a_citation_of_one_row_points_at_that_row(tmp_path: Path) -> None:
+    path = tmp_path / "units.csv"
+    path.write_text("Region,Units sold,Quarter\nNorth,1204,Q3\nWest,7,Q1\n\nEast,3,Q2\n")
+    doc = load_file(path)
+    (chunk,) = _chunks(doc)
+    meta = chunk.to_metadata()
+    west = doc.text.index("West,7,Q1")
+    east = doc.text.index("East,3,Q2")
+    # the quoted row's number, not the row group's (the blank line is record 4)
+    assert locator(meta, west, west + len("West,7,Q1")) == ("row 3", "#rows=3-3")
+    assert locator(meta, west, east + 3) == ("rows 3-5", "#rows=3-5")
+    # an index built before the rows' numbers were recorded: the row group
+    older = {k: v for k, v in meta.items() if k != "row_numbers"}
+    assert locator(older, west, west + 9) == ("rows 2-5", "#rows=2-5")
+
+
+def test_quoted_rows_reads_only_well_formed_records() -> None:
+    from loaders.row_text import quoted_rows
+
+    meta = {"row_numbers": [[0, 10, 2], [11, 20, 3], "bad", [21, 30], [31, 40, True]]}
+    assert quoted_rows(meta, 12, 15) == (3, 3)
+    assert quoted_rows(meta, 5, 15) == (2, 3)
+    assert quoted_rows(meta, 25, 39) is None
+    assert quoted_rows({"row_numbers": "[[0, 10, 7]]"}, 0, 4) == (7, 7)
+    assert quoted_rows({"row_numbers": "not json"}, 0, 4) is None
+    assert quoted_rows(None, 0, 4) is None
+
+
 # -- eml --------------------------------------------------------------------------------------
 
 
