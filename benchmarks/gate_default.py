@@ -49,11 +49,11 @@ and class, the rule re-applied to each).
 
 On the test halves the full graph runs at the packaged threshold (``chains/gate_defaults.json``)
 and at the chosen one (the request's ``gate_threshold``), and the benchmark reports per set:
-answerable answered, answerable
-answered **right** (FAQ set, mixed formats and development set: citing the expected document
-with a quote that states the needle, :func:`benchmarks.faq_eval.quote_states`; SQuAD and
-SciFact: citing a chunk of the gold evidence), negatives refused — 95 % Wilson intervals and
-exact two-sided sign tests on the same questions. :func:`decision` states whether the
+answerable answered, answerable answered **right** (FAQ set, mixed formats, unseen corpora and
+development set: citing the expected document with a quote that states the needle,
+:func:`benchmarks.faq_eval.quote_states`; SQuAD and SciFact: citing a chunk of the gold
+evidence), negatives refused — 95 % Wilson intervals and exact two-sided sign tests on the
+same questions. :func:`decision` states whether the
 packaged default should change. A lower threshold: more answerable questions answered right
 over all test halves, and no set with a significant (p < 0.05) loss of refusals. A higher one
 (written 2026-12-06, when three corpora in users' words joined the sets and the rule chose
@@ -568,9 +568,6 @@ def decision(paired: dict[str, Any], raise_: bool = False) -> tuple[bool, str]:
     )
 
 
-# -- main -------------------------------------------------------------------------------------
-
-
 def _raise_decision(paired: dict[str, Any]) -> tuple[bool, str]:
     """A higher threshold: change when, over all test halves, the negatives newly refused and
     the wrong answers newly avoided outnumber the right answers lost (each outcome weighs
@@ -603,6 +600,9 @@ def _raise_decision(paired: dict[str, Any]) -> tuple[bool, str]:
         f"{right:+d} answerable answered right over the test halves, no set with a significant "
         "loss of right answers"
     )
+
+
+# -- main -------------------------------------------------------------------------------------
 
 
 def main() -> int:

@@ -237,6 +237,7 @@ def _records(qs: list[dict[str, Any]], run: dict[str, Any]) -> list[dict[str, An
     return [by_key[(q["corpus"], q["id"])] for q in qs]
 
 
+#: The reported measures: ``(label, of unanswerable questions, outcome flag)``.
 MEASURES = (
     ("answerable answered right", False, "right"),
     ("answerable answered wrong", False, "wrong"),
@@ -319,6 +320,17 @@ def report(
     return data, "\n".join(md) + "\n"
 
 
+def _outcome(out: Path, version: str) -> Path:
+    return out / f"unseen_corpus-{version}.json"
+
+
+def reusable(path: Path, spec: str, corpora: Sequence[str]) -> bool:
+    """Whether a saved outcome file (``--reuse``) ran the configuration ``spec`` on every one
+    of ``corpora``."""
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    return saved.get("config", "default") == spec and set(corpora) <= set(saved.get("corpora", {}))
+
+
 def main() -> int:
     """Run each version (subprocesses, one after the other), then score and compare."""
     args = parse_as_side(_args)
@@ -337,26 +349,30 @@ def main() -> int:
     specs = dict(zip(("base", "new"), args.configs or ("default", "default"), strict=True))
     corpora = [x for c in args.corpus for x in ("--corpus", c)]
     for version, tree in (*sides, ("new", REPO)):
+        path = _outcome(args.out, version)
+        if args.reuse and path.exists() and not reusable(path, specs[version], args.corpus):
+            log(f"{version}: {path} ran other settings or corpora: running again")
+            path.unlink()
         run_sides(
             "benchmarks.unseen_corpus",
             ((version, tree),),
             args,
             WORKER_KEYS,
-            lambda v: args.out / f"unseen_corpus-{v}.json",
+            lambda v: _outcome(args.out, v),
             [*corpora, "--config", specs[version]],
         )
     runs = {
-        v: json.loads((args.out / f"unseen_corpus-{v}.json").read_text(encoding="utf-8"))
+        v: json.loads(_outcome(args.out, v).read_text(encoding="utf-8"))
         for v in ("new", *(["base"] if with_base else []))
     }
     data, md = report(_questions(args.corpus), runs["new"], runs.get("base"))
     if with_base:
         data["base_code"] = runs["base"]["code"]
-    if args.configs:  # an experiment on one code version: not the published figures
+    if args.configs:
         data["configs"] = specs
-        write(args.out, "unseen_corpus", data, md)
-        return 0
     write(args.out, "unseen_corpus", data, md)
+    if args.configs:  # an experiment on one code version: not the published figures
+        return 0
     wanted = {"halves": ["corpus", "half", "measure"], "formats": ["format", "n"]}
     write_result("unseen_corpus", pick_tables(md, wanted), data)
     return 0

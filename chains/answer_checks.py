@@ -606,8 +606,10 @@ def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[s
     return re.compile("|".join(parts))
 
 
-#: Measures that are no quantity: a share, an e-mail address, a phone number.
-_NOT_QUANTITIES = frozenset({"share", "email", "phone"})
+#: Measures that are ways to get in touch, not quantities.
+_CONTACT: frozenset[Measure] = frozenset({"email", "phone"})
+#: Measures that are no quantity: a share, and the ways to get in touch.
+_NOT_QUANTITIES: frozenset[Measure] = _CONTACT | {"share"}
 #: What answers each measure: a unit (the number itself is ``quantity_check``'s), a
 #: currency, a fraction. Lenient by design: a unit anywhere in the sentence passes.
 _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
@@ -716,7 +718,7 @@ def expected_measure(question: str) -> Measure | None:
     first_wh = _WH.search(question)
     if first_wh is not None and first_wh.end() <= start:
         return None
-    if kind in ("email", "phone") and re.search(r"@|\d{3}", question):
+    if kind in _CONTACT and re.search(r"@|\d{3}", question):
         return None  # "which office has the phone number 0117 496 …?" states the number
     return kind
 

@@ -1,4 +1,5 @@
-"""The file types citerag reads: one list of suffixes, shared by every module that asks.
+"""The file types citerag reads: one list of suffixes, shared by every module that asks, and
+which parsed types write one paragraph per line (:data:`LINE_PARAGRAPHS`).
 
 :mod:`loaders.registry` maps each suffix to its loader (a unit test keeps the two equal);
 modules below the registry, such as :mod:`loaders.attachments` deciding which attachments

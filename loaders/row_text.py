@@ -44,10 +44,11 @@ def quoted_rows(meta: Mapping[str, Any] | None, start: int, end: int) -> tuple[i
             rows = json.loads(rows)
         except ValueError:
             return None
+    if not isinstance(rows, (list, tuple)):
+        return None
     hit = [
         int(r[2])
         for r in rows
-        if isinstance(rows, (list, tuple))
         if isinstance(r, (list, tuple))
         and len(r) == 3
         and all(isinstance(x, Integral) and not isinstance(x, bool) for x in r)

@@ -98,3 +98,15 @@ def test_the_report_keeps_corpora_apart_and_pools_them(unseen) -> None:
     assert (pooled["new"]["k"], pooled["new"]["n"], pooled["base"]["k"]) == (1, 2, 0)
     assert pooled["paired"]["wins"] == 1 and pooled["paired"]["losses"] == 0
     assert "| all | all | unanswerable refused | 2 |" in md
+
+
+def test_reuse_keeps_only_a_run_of_the_same_configuration_and_corpora(
+    unseen, tmp_path: Path
+) -> None:
+    import json
+
+    path = tmp_path / "unseen_corpus-new.json"
+    path.write_text(json.dumps({"config": "default", "corpora": {"wheelers": {}, "studio": {}}}))
+    assert unseen.reusable(path, "default", ["wheelers"])
+    assert not unseen.reusable(path, "focus_check=true", ["wheelers"])
+    assert not unseen.reusable(path, "default", ["wheelers", "school"])
