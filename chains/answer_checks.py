@@ -408,7 +408,16 @@ def answer_type_problem(
 # ------------------------------------------------------------------------------------------
 
 Measure = Literal[
-    "length", "speed", "weight", "money", "temperature", "area", "share", "email", "phone"
+    "length",
+    "speed",
+    "weight",
+    "money",
+    "temperature",
+    "area",
+    "share",
+    "email",
+    "phone",
+    "time",
 ]
 
 #: What may follow a measure noun that heads the question's phrase ("what is the height *of*
@@ -491,6 +500,18 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
         "share",
         re.compile(
             r"\bwhat (is |was |are |were )?(the )?(percentage|percent|proportion|fraction)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    # a time of day: "what time does school finish?", "what hours do reception do?", "what
+    # are the opening hours?" (not "what time of year", "what time period", "what time zone")
+    (
+        "time",
+        re.compile(
+            r"\bwhat(\s+(is|was|are|were)\s+the|'s\s+the|'s)?\s+times?(?!\s+(of|periods?|zones?|"
+            r"frames?|scales?|spans?|limits?|lines?|slots?|signatures?|travel|machines?)\b)\b"
+            r"|\bwhat\s+(are\s+)?(the\s+|your\s+|our\s+|its\s+|their\s+)?((opening|closing|"
+            r"office|school|working|business|visiting|surgery)\s+)?hours\b",
             re.IGNORECASE,
         ),
     ),
@@ -608,8 +629,8 @@ def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[s
 
 #: Measures that are ways to get in touch, not quantities.
 _CONTACT: frozenset[Measure] = frozenset({"email", "phone"})
-#: Measures that are no quantity: a share, and the ways to get in touch.
-_NOT_QUANTITIES: frozenset[Measure] = _CONTACT | {"share"}
+#: Measures that are no quantity: a share, a time of day, and the ways to get in touch.
+_NOT_QUANTITIES: frozenset[Measure] = _CONTACT | {"share", "time"}
 #: What answers each measure: a unit (the number itself is ``quantity_check``'s), a
 #: currency, a fraction. Lenient by design: a unit anywhere in the sentence passes.
 _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
@@ -665,6 +686,15 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             "",
             rf"[%％‰⅓⅔¼½¾⅕⅛]|\b\d+/\d+\b|(?i:\b{_COUNT} (in|of|out of) (every )?{_COUNT}\b)",
         ),
+        # a clock time ("8.45am", "3.15 pm", "09:30", "noon", "half past six", "at 10")
+        "time": re.compile(
+            r"\b\d{1,2}([.:]\d{2})?\s?(am|pm|a\.m\.|p\.m\.)(?![a-z])|\b([01]?\d|2[0-3]):[0-5]\d\b"
+            r"|\b(noon|midday|midnight|o'clock|half past|quarter (past|to))\b"
+            r"|\b(at|until|till|from|by|before|after|between|and) \d{1,2}\b(?![.,:]?\d|\s*(%|st\b|"
+            r"nd\b|rd\b|th\b|years?\b|months?\b|weeks?\b|days?\b|per\b|km\b|miles?\b|kg\b|"
+            r"people\b|children\b|members\b))",
+            re.IGNORECASE,
+        ),
         # an address as written ("office@example.org"), or one spelt out ("office at
         # example dot org")
         "email": re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|\b\w+ at [\w-]+ dot \w+", re.IGNORECASE),
@@ -686,6 +716,7 @@ _MEASURE_TEXT: Mapping[Measure, tuple[str, str]] = MappingProxyType(
         "temperature": ("a temperature", "no temperature"),
         "area": ("an area", "no unit of area"),
         "share": ("a percentage or share", "no percentage or fraction"),
+        "time": ("a time of day", "no time of day"),
         "email": ("an e-mail address", "no e-mail address"),
         "phone": ("a phone number", "no phone number"),
     }
@@ -699,7 +730,8 @@ def expected_measure(question: str) -> Measure | None:
     speed" -> ``speed``; "how heavy", "how much does it weigh" -> ``weight``; "what did it
     cost", "what is the price / fee", "how much did they pay" -> ``money``; "how hot", "at
     what temperature" -> ``temperature``; "what is the area" -> ``area``; "what percentage /
-    proportion" -> ``share``; "what's her e-mail address" -> ``email``; "the phone number for
+    proportion" -> ``share``; "what time does it close", "what are the opening hours" ->
+    ``time`` (of day); "what's her e-mail address" -> ``email``; "the phone number for
     IT support", "what number do I call" -> ``phone`` (unless the question writes one); anything
     else -> ``None``. As in
     :func:`expected_answer_type`, a leading clause is not what is asked, and a cue after an

@@ -361,6 +361,29 @@ def test_measure_problem_reads_an_email_address_or_a_phone_number(question, sent
     assert (checks.measure_problem(question, sentence) is None) is answers
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        # a time of day is asked for
+        ("what hours do reception do the first week", "We are a church school.", False),
+        ("what hours do reception do the first week", "Mornings only, 8.45am to 11.45am", True),
+        ("What time does the shop open on Sundays?", "We open at 10 on Sundays.", True),
+        ("What time does the shop open on Sundays?", "We open on Sundays.", False),
+        ("what time's pick up", "Home time is 3.15pm for every class.", True),
+        ("What time do rides start?", "Rides leave at 08:30 from the square.", True),
+        ("What are the opening hours?", "Monday to Friday, 9:00 to 17:30.", True),
+        ("What time is lunch?", "Lunch is at noon.", True),
+        ("What time is lunch?", "Lunch is served in the hall for 30 children.", False),
+        # not a time of day: a season, a period, a count of hours
+        ("What time of year is best?", "Spring.", True),
+        ("What time period does the report cover?", "The year 2025.", True),
+        ("How many working hours are there in a week?", "37.5 hours a week.", True),
+    ],
+)
+def test_measure_problem_reads_a_time_of_day(question, sentence, answers):
+    assert (checks.measure_problem(question, sentence) is None) is answers
+
+
 def test_measure_problem_needs_the_unit_of_a_rate():
     q = "What price per Figma share did Adobe agree to pay?"
     total = "Adobe agreed to acquire Figma for about $20 billion, half cash and half stock."
