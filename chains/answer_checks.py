@@ -627,6 +627,8 @@ def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[s
     return re.compile("|".join(parts))
 
 
+#: Month names and their abbreviations: "by 15 January" is a date, not a time of day.
+_MONTH_ABBREVIATIONS = "|".join(sorted({w[:3] for w in _MONTHS} | set(_MONTHS), key=len)[::-1])
 #: Measures that are ways to get in touch, not quantities.
 _CONTACT: frozenset[Measure] = frozenset({"email", "phone"})
 #: Measures that are no quantity: a share, a time of day, and the ways to get in touch.
@@ -692,7 +694,7 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             r"|\b(noon|midday|midnight|o'clock|half past|quarter (past|to))\b"
             r"|\b(at|until|till|from|by|before|after|between|and) \d{1,2}\b(?![.,:]?\d|\s*(%|st\b|"
             r"nd\b|rd\b|th\b|years?\b|months?\b|weeks?\b|days?\b|per\b|km\b|miles?\b|kg\b|"
-            r"people\b|children\b|members\b))",
+            r"people\b|children\b|members\b|(" + _MONTH_ABBREVIATIONS + r")))",
             re.IGNORECASE,
         ),
         # an address as written ("office@example.org"), or one spelt out ("office at
