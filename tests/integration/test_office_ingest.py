@@ -126,6 +126,18 @@ CASES = [
 ]
 
 
+def _source_row(path: Path, number: int) -> str:
+    """Row ``number`` of a CSV file (1-based, the header first) or of a workbook's first
+    sheet, its cells joined."""
+    if path.suffix == ".csv":
+        return path.read_text(encoding="utf-8").splitlines()[number - 1]
+    import openpyxl
+
+    sheet = openpyxl.load_workbook(path, read_only=True, data_only=True).worksheets[0]
+    row = next(sheet.iter_rows(min_row=number, max_row=number, values_only=True))
+    return " ".join(str(c) for c in row if c is not None)
+
+
 @pytest.mark.parametrize(("question", "doc", "expect", "fragment"), CASES)
 def test_each_type_answers_with_a_citation(
     graph, office_index, question: str, doc: str, expect: str, fragment: str
@@ -137,6 +149,10 @@ def test_each_type_answers_with_a_citation(
     assert cite["doc_name"] == doc
     assert expect in cite["quote"]
     assert cite["fragment"].startswith(fragment)
+    if doc.endswith((".csv", ".xlsx")):  # the quoted row's own number, not its row group's
+        first, last = cite["fragment"].rsplit("rows=", 1)[1].split("-")
+        assert first == last, cite["fragment"]
+        assert expect in _source_row(folder / doc, int(first))
     if doc == "parking.txt":  # an attachment of canteen.eml, linked to it
         assert cite["parent_source"] == PREFIX + "canteen.eml"
         name, data = read_attachment((folder / "canteen.eml").read_bytes(), (1,))

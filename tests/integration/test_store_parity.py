@@ -149,3 +149,25 @@ def test_restricted_chunks_never_reach_a_user_without_the_label(
     )
     assert len(common.candidates) == 10  # k allowed results, none of them restricted
     assert {c.meta["access"] for c in common.candidates} == {"public"}
+
+
+def test_a_sheet_row_is_cited_by_its_own_number(
+    store_location, tmp_path: Path, embedding_model
+) -> None:
+    """Each row group keeps its rows' numbers (``row_numbers``) through either store, so a
+    citation of one CSV record points at that record."""
+    from chains.citations import locator
+
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    lines = ["Depot,Truck,Mileage"] + [f"Depot {i},Truck {i},{100000 + i}" for i in range(1, 9)]
+    (folder / "fleet.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ingest([folder], store_location, embedding_model, progress=False)
+    store = load_index(store_location, embedding_model).store
+    row = "Depot 6,Truck 6,100006"
+    hits = store.bm25_search("Truck 6 100006", 5)
+    doc = next(d for d, _ in hits if row in str(d.metadata.get("content", "")))
+    text = (folder / "fleet.csv").read_text(encoding="utf-8")
+    start = text.index(row)
+    # record 7 of the file (the header is record 1), not the row group's range
+    assert locator(dict(doc.metadata), start, start + len(row)) == ("row 7", "#rows=7-7")
