@@ -544,6 +544,18 @@ def paired_rows(
     return rows, data
 
 
+def _significant_losses(paired: dict[str, Any], measure: str) -> list[str]:
+    """The sets (not the pooled rows) whose ``measure`` rows lost significantly (p < 0.05)."""
+    return [
+        k
+        for k, v in paired.items()
+        if k.endswith(measure)
+        and not k.startswith("all sets")
+        and v["losses"] > v["wins"]
+        and v["p"] < 0.05
+    ]
+
+
 def decision(paired: dict[str, Any], raise_: bool = False) -> tuple[bool, str]:
     """Whether the packaged default should change (rule of the module docstring); ``raise_``:
     the chosen threshold is above the packaged one."""
@@ -552,14 +564,7 @@ def decision(paired: dict[str, Any], raise_: bool = False) -> tuple[bool, str]:
     right = paired.get("all sets.answerable answered right")
     if right is None or right["chosen"] <= right["current"]:
         return False, "keep: no more answerable questions answered right on the test halves"
-    lost = [
-        k
-        for k, v in paired.items()
-        if k.endswith("refused")
-        and not k.startswith("all sets")
-        and v["losses"] > v["wins"]
-        and v["p"] < 0.05
-    ]
+    lost = _significant_losses(paired, "refused")
     if lost:
         return False, "keep: a significant loss of refusals on " + ", ".join(lost)
     return True, (
@@ -580,14 +585,7 @@ def _raise_decision(paired: dict[str, Any]) -> tuple[bool, str]:
     right = net("answerable answered right")
     gained = net("near misses refused") + net("out of scope refused")
     avoided = -net("answerable answered wrong")
-    lost = [
-        k
-        for k, v in paired.items()
-        if k.endswith("answered right")
-        and not k.startswith("all sets")
-        and v["losses"] > v["wins"]
-        and v["p"] < 0.05
-    ]
+    lost = _significant_losses(paired, "answered right")
     if lost:
         return False, "keep: a significant loss of right answers on " + ", ".join(lost)
     if gained + avoided <= -right:

@@ -61,6 +61,16 @@ def half(question_id: str) -> str:
     return "calibration" if digest % 2 == 0 else "test"
 
 
+def question_problems(qs: list[dict[str, Any]]) -> list[str]:
+    """Duplicate ids, and splits that are not the hash rule's (:func:`half`)."""
+    ids = [q["id"] for q in qs]
+    problems = ["duplicate question ids"] if len(set(ids)) != len(ids) else []
+    for q in qs:
+        if q.get("split") != half(q["id"]):
+            problems.append(f"{q['id']}: split {q.get('split')!r}, the rule says {half(q['id'])}")
+    return problems
+
+
 def load_questions(path: Path = QUESTIONS) -> list[dict[str, Any]]:
     """The questions, one dict per line."""
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
@@ -357,12 +367,8 @@ def check(out: Path) -> list[str]:
         doc = load_file(write_docx(out / "attachments" / name, blocks))
         texts[Path(name).stem] = _norm(doc.text)
     qs = load_questions()
-    ids = [q["id"] for q in qs]
-    if len(set(ids)) != len(ids):
-        problems.append("duplicate question ids")
+    problems += question_problems(qs)
     for q in qs:
-        if q.get("split") != half(q["id"]):
-            problems.append(f"{q['id']}: split {q.get('split')!r}, the rule says {half(q['id'])}")
         if q.get("unanswerable"):
             continue
         ev = q["evidence"][0]

@@ -60,7 +60,7 @@ from typing import Any
 
 from benchmarks.common import REPO, log, parse_as_side, parser, run_sides, write
 from benchmarks.faq_eval import _fmt, _p, _prop, argparse_hidden, paired, quote_states, quoted
-from benchmarks.mixed_corpus import half, write_eml, write_office, write_text_pdf
+from benchmarks.mixed_corpus import question_problems, write_eml, write_office, write_text_pdf
 from benchmarks.results import pick_tables, write_result
 
 CORPORA_DIR = REPO / "benchmarks" / "corpora"
@@ -112,12 +112,8 @@ def check(folder: Path, corpus: str = CORPORA[0]) -> list[str]:
     texts = {name: _norm(load_file(folder / name).text) for name in files}
     problems: list[str] = []
     qs = load_questions(corpus)
-    ids = [q["id"] for q in qs]
-    if len(set(ids)) != len(ids):
-        problems.append("duplicate question ids")
+    problems += question_problems(qs)
     for q in qs:
-        if q.get("split") != half(q["id"]):
-            problems.append(f"{q['id']}: split {q.get('split')!r}, the rule says {half(q['id'])}")
         if q.get("unanswerable"):
             if q.get("format") != OUT_OF_SCOPE:
                 problems.append(f"{q['id']}: an unanswerable question is {OUT_OF_SCOPE!r}")
