@@ -595,7 +595,8 @@ class ExtractiveAnswerer:
         self, question: str, passages: list[Passage], idf: Mapping[str, float] | None = None
     ) -> tuple[list[_Sentence], int]:
         """The passages' quotable sentences, best first, and how many were left out as
-        questions, headings, titles, captions or bare yes/no replies (:mod:`chains.non_answers`).
+        questions, headings, titles, captions, bare yes/no replies or, for a question that is
+        not about a message, an e-mail's sender, recipients and date (:mod:`chains.non_answers`).
 
         A heading glued onto the front of a stored span is cut off the quote; an FAQ
         question line is never quoted, its answer (the statements after it in the passage)
@@ -605,6 +606,7 @@ class ExtractiveAnswerer:
         q = np.asarray(self.embeddings.embed_query(question), dtype=np.float32)
         q /= np.linalg.norm(q) or 1.0
         q_terms = self._word_weights(question, idf)
+        about_message = non_answers.asks_about_message(question)
         scored: list[_Sentence] = []
         dropped = 0
         for p in passages[:3]:
@@ -636,7 +638,10 @@ class ExtractiveAnswerer:
                 items.append((float(sim) + self.lexical_weight * coverage - short, sent, vec))
                 passes.append(float(sim) + self.lexical_weight * coverage)
                 scored_by.append(by)
-                kinds.append(non_answers.non_answer(content, s, e, meta))
+                kind = non_answers.non_answer(content, s, e, meta)
+                if kind is None and not about_message and non_answers.message_field(sent, meta):
+                    kind = "message"  # "Date: …" says when the e-mail was sent, nothing more
+                kinds.append(kind)
             scores = [score for score, _, _ in items]
             # The question of an FAQ pair passes its score to its answer: a question line,
             # or the heading the pair's question is written as (then the answer opens the
@@ -718,9 +723,9 @@ class ExtractiveAnswerer:
         safe = [s for s in scored if not checks.is_instruction(s.text)]
         if not scored and dropped:
             return _insufficient(
-                "the only matching sentences are questions, headings, titles, captions or a "
-                "bare yes or no (an FAQ's reply to its own question), "
-                "which state no answer"
+                "the only matching sentences are questions, headings, titles, captions, a "
+                "bare yes or no (an FAQ's reply to its own question) or an e-mail's sender, "
+                "recipients and date, which state no answer"
             )
         if not safe:
             return _insufficient(

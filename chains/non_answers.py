@@ -19,7 +19,10 @@ when a loader wrote it):
   question, which may not be the one asked ("Do you sell gift cards?" is not "Do you offer
   gift wrapping?"): the statements after it are the answer;
 * any sentence of a chunk whose ``block_type`` (written by the structural loaders, read
-  defensively) is a heading, title, caption or page header/footer.
+  defensively) is a heading, title, caption or page header/footer;
+* an e-mail's From, To, Cc or Date line (:func:`message_field`), unless the question is about
+  the message itself (:func:`asks_about_message`): the answerer applies this one, as it
+  depends on the question.
 
 :func:`leading_reply` cuts such a reply off the front of a span the sentence rule glued it
 to. :func:`faq_answer_follows` tells the answerer where a question line's answer is: the
@@ -36,12 +39,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from loaders.blocks import PAIR_CONTINUES_KEY
+from loaders.eml import HEADER_SECTION
 from loaders.row_text import row_span
 from loaders.sentences import is_label_line
 
 #: ``label`` is a marker with no words of its own (``A:`` on its own line); ``reply`` a bare
-#: yes or no ("Yes.", "No, we don't.").
-NonAnswer = Literal["question", "heading", "caption", "label", "reply"]
+#: yes or no ("Yes.", "No, we don't."); ``message`` an e-mail's sender, recipients or date
+#: (:func:`message_field`), for a question that is not about the message.
+NonAnswer = Literal["question", "heading", "caption", "label", "reply", "message"]
 
 #: ``block_type`` values (from the structural loaders) whose text is never quoted alone.
 NON_ANSWER_BLOCKS: frozenset[str] = frozenset(
@@ -199,6 +204,35 @@ def non_answer(
     at_end = not content[end:].strip()
     line_start = not content[:start].strip() or content[:start].rstrip(" \t").endswith("\n")
     return "heading" if at_end and line_start and start > 0 else None
+
+
+#: The fields of an e-mail's header block that describe the message, not what it says
+#: (the subject line says what it is about, and stays quotable).
+_MESSAGE_FIELD = re.compile(r"\s*(?:From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.IGNORECASE)
+#: Words of a question about a message itself: who sent it, to whom, when.
+_ABOUT_MESSAGE = re.compile(
+    r"\b(?:e-?mails?|mails?|messages?|sent|send|senders?|wrote|written|writes?|repl(?:y|ied|ies)|"
+    r"newsletters?|letters?|inbox|cc(?:'?d)?|copied|addressed|recipients?)\b",
+    re.IGNORECASE,
+)
+
+
+def message_field(text: str, meta: Mapping[str, Any] | None) -> bool:
+    """Whether ``text`` is an e-mail's From, To, Cc or Date line: a sentence of the message's
+    header block (its chunk's ``section`` is :data:`loaders.eml.HEADER_SECTION`).
+
+    "Date: Mon, 02 Nov 2026 10:30:00 +0000" says when the message was sent, not when the
+    party it announces ends; it answers only a question about the message itself
+    (:func:`asks_about_message`).
+    """
+    section = str((meta or {}).get("section") or "")
+    return section == HEADER_SECTION and _MESSAGE_FIELD.match(text) is not None
+
+
+def asks_about_message(question: str) -> bool:
+    """Whether a question is about a message itself ("who sent the e-mail about the move?",
+    "when was the newsletter written?"), so its header fields may answer it."""
+    return _ABOUT_MESSAGE.search(question) is not None
 
 
 def leading_heading(content: str, start: int, end: int) -> int:

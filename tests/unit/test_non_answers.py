@@ -285,3 +285,36 @@ def test_a_bare_yes_is_never_quoted_and_its_statements_answer():
     assert quotes(raw) == ["Orders are delivered by courier."]
     assert na.leading_reply("Yes, if you send it back.", 0, 25) == 0  # it states a condition
     assert na.leading_reply("No. 10 Downing Street is the address.", 0, 38) == 0  # a number
+
+
+def test_an_emails_sender_recipients_and_date_describe_the_message_only():
+    headers = {"section": "Headers"}  # loaders.eml.HEADER_SECTION
+    assert na.message_field("Date: Mon, 02 Nov 2026 10:30:00 +0000", headers)
+    assert na.message_field("From: Priya Nandakumar <priya@example.org>", headers)
+    assert na.message_field("cc: studio@example.org", headers)
+    # the subject says what the message is about; a body line is not a header
+    assert not na.message_field("Subject: Christmas party: Thursday 17 December", headers)
+    assert not na.message_field("Date: Thursday 17 December", {"section": "Party"})
+    assert not na.message_field("Date: Thursday 17 December", None)
+    assert na.asks_about_message("who sent the e-mail about the move?")
+    assert na.asks_about_message("When was the newsletter written")
+    assert not na.asks_about_message("what time does the xmas party finish?")
+
+
+def test_the_answerer_quotes_a_date_header_only_for_a_question_about_the_message():
+    content = "Subject: Refund policy\nDate: Mon, 02 Nov 2026 10:30:00 +0000"
+    passage = faq_passage(content, {"section": "Headers", "doc_name": "refunds.eml"})
+    answerer = ExtractiveAnswerer(Overlap())
+
+    def candidates(question: str) -> list[str]:
+        scored, _ = answerer._scored(question, [passage])
+        return [s.text for s in scored]
+
+    assert candidates("when is the refund paid?") == ["Subject: Refund policy"]
+    assert "Date: Mon, 02 Nov 2026 10:30:00 +0000" in candidates("when was the refund email sent?")
+    raw = answerer.generate(
+        "when is the refund paid back?",
+        [faq_passage(content.split("\n")[1], {"section": "Headers"})],
+        [],
+    )
+    assert "sender, recipients and date" in raw  # the only sentence is the message's date
