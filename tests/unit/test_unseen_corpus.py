@@ -17,7 +17,7 @@ def unseen():
     return importlib.import_module("benchmarks.unseen_corpus")
 
 
-CORPORA = ("wheelers", "studio", "school")
+CORPORA = ("wheelers", "studio", "school", "dental", "saas", "tenants")
 
 
 def test_the_corpora_are_listed_once(unseen) -> None:
@@ -98,6 +98,22 @@ def test_the_report_keeps_corpora_apart_and_pools_them(unseen) -> None:
     assert (pooled["new"]["k"], pooled["new"]["n"], pooled["base"]["k"]) == (1, 2, 0)
     assert pooled["paired"]["wins"] == 1 and pooled["paired"]["losses"] == 0
     assert "| all | all | unanswerable refused | 2 |" in md
+    assert "| a | all | unanswerable refused | 1 |" in md
+    assert "| a | test |" not in md  # a corpus's halves are in the JSON only
+
+
+def test_the_held_out_corpora_are_pooled_apart_from_the_engineers_own(unseen) -> None:
+    qs = [
+        {"id": "n-x", "unanswerable": True, "format": "out of scope", "split": "test", "corpus": c}
+        for c in ("wheelers", "studio", "school")
+    ]
+    new = _run({c: {"n-x": "no_evidence"} for c in ("wheelers", "studio", "school")})
+    data, md = unseen.report(qs, new, None)
+    pooled = data["halves"][unseen.HELD_OUT_GROUP]["test"]["unanswerable refused"]["new"]
+    assert (pooled["k"], pooled["n"]) == (2, 2)
+    assert data["halves"]["all"]["all"]["unanswerable refused"]["new"]["n"] == 3
+    assert f"| {unseen.HELD_OUT_GROUP} | test | unanswerable refused | 2 |" in md
+    assert set(unseen.HELD_OUT) < set(unseen.CORPORA) and "wheelers" not in unseen.HELD_OUT
 
 
 def test_reuse_keeps_only_a_run_of_the_same_configuration_and_corpora(
