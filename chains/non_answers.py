@@ -211,8 +211,8 @@ def non_answer(
 _MESSAGE_FIELD = re.compile(r"\s*(?:From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.IGNORECASE)
 #: Words of a question about a message itself: who sent it, to whom, when.
 _ABOUT_MESSAGE = re.compile(
-    r"\b(?:e-?mails?|mails?|messages?|sent|send|senders?|wrote|written|writes?|repl(?:y|ied|ies)|"
-    r"newsletters?|letters?|inbox|cc(?:'?d)?|copied|addressed|recipients?)\b",
+    r"\b(?:e-?mails?|mails?|messages?|sent|send|senders?|newsletters?|letters?|inbox|"
+    r"cc(?:'?d)?|recipients?)\b",
     re.IGNORECASE,
 )
 
@@ -231,7 +231,7 @@ def message_field(text: str, meta: Mapping[str, Any] | None) -> bool:
 
 def asks_about_message(question: str) -> bool:
     """Whether a question is about a message itself ("who sent the e-mail about the move?",
-    "when was the newsletter written?"), so its header fields may answer it."""
+    "when was the newsletter sent?"), so its header fields may answer it."""
     return _ABOUT_MESSAGE.search(question) is not None
 
 

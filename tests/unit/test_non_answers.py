@@ -297,8 +297,10 @@ def test_an_emails_sender_recipients_and_date_describe_the_message_only():
     assert not na.message_field("Date: Thursday 17 December", {"section": "Party"})
     assert not na.message_field("Date: Thursday 17 December", None)
     assert na.asks_about_message("who sent the e-mail about the move?")
-    assert na.asks_about_message("When was the newsletter written")
+    assert na.asks_about_message("When was the newsletter sent")
     assert not na.asks_about_message("what time does the xmas party finish?")
+    # writing something is not asking about a message
+    assert not na.asks_about_message("do we have to write a postmortem for a sev3?")
 
 
 def test_the_answerer_quotes_a_date_header_only_for_a_question_about_the_message():
