@@ -45,7 +45,14 @@ from chains.word_vectors import word_vectors
 from citerag.core.lru import LRU
 from citerag.core.text import tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
-from loaders.row_text import row_sentence_spans, row_span, row_statement, scored_texts
+from loaders.row_text import (
+    heading_context,
+    row_sentence_spans,
+    row_span,
+    row_statement,
+    scored_texts,
+    with_heading,
+)
 
 log = logging.getLogger(__name__)
 
@@ -149,12 +156,15 @@ _RULES = ExtractiveRules()
 
 def word_coverage(weights: Mapping[str, float], text: str) -> float:
     """The share of the question words' weight (``weights``: word -> weight) that ``text``
-    holds; 0 for a question without words."""
+    holds, a word's inflections counting as the word (:func:`chains.answer_checks.stem`:
+    "reserves" holds "reserve", as the focus rules read words); 0 for a question without
+    words."""
     total = sum(weights.values())
     if total <= 0:
         return 0.0
     held = set(tokenize(text))
-    return sum(w for t, w in weights.items() if t in held) / total
+    stems = {checks.stem(t) for t in held}
+    return sum(w for t, w in weights.items() if t in held or checks.stem(t) in stems) / total
 
 
 class ExtractiveAnswerer:
@@ -622,19 +632,23 @@ class ExtractiveAnswerer:
             scored_by: list[str] = []
             stated: list[str] = []
             opens_line: list[bool] = []  # the sentence starts its line (a question line)
+            heading = heading_context(meta)
             for (s0, e), sim, vec, by in zip(spans, sims, vecs, row_scored, strict=True):
                 s = non_answers.leading_heading(content, s0, e)
                 s = non_answers.leading_reply(content, s, e)  # "Yes." is the FAQ's reply
-                if by == content[s0:e]:  # not a table row's: scored by what is quoted
-                    by = content[s:e]
+                row = row_span(meta, s0, e)
+                if row is None:  # not a table row's: scored by what is quoted
+                    by = with_heading(content[s:e], heading)  # a short line with its heading
+                    alone = content[s:e]
                 else:  # a row's cells are quoted with their label: the whole row
-                    s, e = row_span(meta, s0, e) or (s, e)
+                    s, e = row
+                    alone = by
                 sent = content[s:e]
                 stated.append(row_statement(meta, s, e) or "")
                 opens_line.append(not content[content.rfind("\n", 0, s) + 1 : s].strip())
                 coverage = word_coverage(q_terms, by)
                 # A heading or table cell is rarely an answer: prefer real sentences.
-                short = 0.15 if len(by.split()) < 5 else 0.0
+                short = 0.15 if len(alone.split()) < 5 else 0.0
                 items.append((float(sim) + self.lexical_weight * coverage - short, sent, vec))
                 passes.append(float(sim) + self.lexical_weight * coverage)
                 scored_by.append(by)

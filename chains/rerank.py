@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from chains.answer_checks import content_word, paraphrase_credit
+from chains.answer_checks import content_word, paraphrase_credit, stem
 from chains.candidates import Candidate
 from chains.non_answers import heading_question
 from chains.word_vectors import word_vectors
@@ -211,6 +211,7 @@ class SentenceReranker:
         # Each sentence's word set, by (chunk key, chunk text): a served index sees the same
         # chunks again and again, and tokenising ~100 sentences was a quarter of this node.
         self._terms: LRU[tuple[Any, ...], list[frozenset[str]]] = LRU(cache_size)
+        self._stems: LRU[frozenset[str], frozenset[str]] = LRU(cache_size)
         # An FAQ heading question's vector, by its text (embedded on first use)
         self._questions: LRU[str, np.ndarray] = LRU(cache_size)
 
@@ -266,6 +267,21 @@ class SentenceReranker:
             got = [frozenset(tokenize(t)) for t in scored_texts(cand.content, spans, cand.meta)]
             self._terms.put(key, got)
         return got
+
+    def _stem_set(self, terms: frozenset[str]) -> frozenset[str]:
+        """A sentence's terms' stems (:func:`chains.answer_checks.stem`; cached)."""
+        stems = self._stems.get(terms)
+        if stems is None:
+            stems = frozenset(stem(t) for t in terms)
+            self._stems.put(terms, stems)
+        return stems
+
+    def _held(self, weights: Mapping[str, float], terms: frozenset[str]) -> float:
+        """The weight of the query terms a sentence holds, as written or inflected
+        (:func:`chains.answer_checks.stem`: "reserves" holds "reserve", as the answer
+        checks read words)."""
+        stems = self._stem_set(terms)
+        return sum(w for t, w in weights.items() if t in terms or stem(t) in stems)
 
     def _question_vectors(self, questions: Sequence[str | None]) -> dict[str, np.ndarray]:
         """The vectors of the shortlist's FAQ heading questions (one call for the missing)."""
@@ -323,11 +339,12 @@ class SentenceReranker:
             credit = paraphrase_credit(asked_vecs @ _unit(np.stack([vecs[t] for t in said])).T)
             for terms in sentences:
                 cols = [column[t] for t in terms if t in column]
-                lacking = np.array([t not in terms for t in asked])
+                stems = self._stem_set(terms)
+                lacking = np.array([t not in terms and stem(t) not in stems for t in asked])
                 if not cols or not lacking.any():
                     continue
                 soft = float(asked_weights[lacking] @ credit[lacking][:, cols].max(axis=1))
-                held = sum(weights[t] for t in weights.keys() & terms)
+                held = self._held(weights, terms)
                 best = max(best, (held + soft) / total)
             gained = best - c.scores.get("sentence_lexical", 0.0)
             if gained > 0:
@@ -378,13 +395,7 @@ class SentenceReranker:
                     sentence_terms = [*sentence_terms, frozenset(tokenize(hq))]
                 terms_of[id(c)] = sentence_terms
                 cover = (
-                    max(
-                        (
-                            sum(weights[t] for t in weights.keys() & terms)
-                            for terms in sentence_terms
-                        ),
-                        default=0.0,
-                    )
+                    max((self._held(weights, terms) for terms in sentence_terms), default=0.0)
                     / total
                 )
                 c.scores["sentence_lexical"] = cover

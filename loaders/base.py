@@ -68,6 +68,8 @@ BLOCK_TYPES = (
 )
 #: Separates the parts of a table row's embedded text.
 ROW_SEP = " — "
+#: Joins the headings of a section path (``"IT setup guide > Wi-Fi"``).
+SECTION_SEP = " > "
 
 
 @dataclass(frozen=True)

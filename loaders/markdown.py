@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml  # PyYAML, a dependency of langchain-core
 
-from loaders.base import ParsedDocument, Segment
+from loaders.base import SECTION_SEP, ParsedDocument, Segment
 from loaders.decode import decode_text
 
 log = logging.getLogger(__name__)
@@ -134,7 +134,7 @@ def split_sections(
         stack.append((level, title))
         end = heads[i + 1][0] if i + 1 < len(heads) else len(text)
         if text[body_start:end].strip():
-            segments.append(Segment(body_start, end, section=" > ".join(t for _, t in stack)))
+            segments.append(Segment(body_start, end, section=SECTION_SEP.join(t for _, t in stack)))
     return segments
 
 

@@ -22,12 +22,15 @@ from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
-from loaders.base import ROW_SEP, Table
+from loaders.base import ROW_SEP, SECTION_SEP, Table
+from loaders.eml import ATTACHMENTS_SECTION, HEADER_SECTION
 from loaders.file_types import LINE_PARAGRAPHS
 from loaders.sentences import sentence_spans
 
 #: The chunk metadata key holding ``[[start, end, text], ...]`` (spans within ``content``).
 ROW_TEXT_KEY = "row_text"
+#: A sentence of this many words or fewer is scored with its heading (:func:`with_heading`).
+CONTEXT_WORDS = 12
 #: The chunk metadata key holding a spreadsheet or CSV row group's ``[[start, end, number],
 #: ...]``: each row's span in the document's canonical text and its number in its source.
 ROW_NUMBERS_KEY = "row_numbers"
@@ -119,6 +122,41 @@ def row_texts(start: int, end: int, tables: Sequence[Table]) -> list[list[Any]]:
     return out
 
 
+def heading_context(meta: Mapping[str, Any] | None) -> str:
+    """The heading a chunk's sentences stand under: the last part of its section path
+    (``"IT setup guide > Wi-Fi"`` -> ``"Wi-Fi"``; a slide's title), ``""`` for a chunk
+    without one, for an FAQ pair (its heading is its question, which the second stage and
+    the answerer already read as one of its sentences: ``chains.non_answers.heading_question``)
+    and for an e-mail's header block and attachment line (labels, not headings)."""
+    meta = meta or {}
+    if str(meta.get("block_type") or "").lower() == "qa_pair":
+        return ""
+    leaf = str(meta.get("section") or "").rsplit(SECTION_SEP, 1)[-1].strip()
+    return "" if leaf in (HEADER_SECTION, ATTACHMENTS_SECTION) else leaf
+
+
+def with_heading(text: str, heading: str) -> str:
+    """A short line scored with the heading it stands under: ``"Wi-Fi: Visitors: HF-Guest."``.
+
+    A line of :data:`CONTEXT_WORDS` words or fewer (a list item, a label and its value, a
+    slide bullet) says little without its heading, as a table cell says little without its
+    column name; a longer sentence, the heading itself and an empty span are left as they
+    are.
+
+    Args:
+        text: The sentence as written.
+        heading: From :func:`heading_context` (``""``: none).
+    """
+    if (
+        not heading
+        or not text.strip()
+        or len(text.split()) > CONTEXT_WORDS
+        or " ".join(text.split()) == heading
+    ):
+        return text
+    return f"{heading}: {text}"
+
+
 def scored_texts(
     content: str, spans: Sequence[tuple[int, int]], meta: Mapping[str, Any] | None
 ) -> list[str]:
@@ -130,10 +168,11 @@ def scored_texts(
         meta: The chunk's metadata (``None`` or without :data:`ROW_TEXT_KEY`: the sentences).
 
     Returns:
-        Per span, its table row's described text when the span lies inside a row, else
-        ``content[start:end]``.
+        Per span, its table row's described text when the span lies inside a row, else the
+        sentence, a short one with its heading (:func:`with_heading`).
     """
     rows = recorded_rows(meta)
+    heading = heading_context(meta)
     out: list[str] = []
     for s, e in spans:
         text = content[s:e]
@@ -141,6 +180,8 @@ def scored_texts(
             if row[0] <= s and e <= row[1] and text.strip():
                 text = row[2]
                 break
+        else:
+            text = with_heading(text, heading)
         out.append(text)
     return out
 

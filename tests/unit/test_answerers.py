@@ -622,6 +622,15 @@ def test_word_coverage_is_the_share_of_the_question_words_weight():
     assert word_coverage({}, "anything") == 0.0
 
 
+def test_word_coverage_counts_a_words_inflections_as_the_word():
+    """"reserve" is held by "Reserves", as the focus rules read words (answer_checks.stem)."""
+    weights = {"reserve": 3.0, "club": 1.0}
+    assert word_coverage(weights, "Reserves at 30 September stood at GBP 11,600.") == 0.75
+    assert word_coverage(weights, "The club bought two first-aid kits.") == 0.25
+    # a shared stem, not a shared prefix: "reservoir" is another word
+    assert word_coverage(weights, "The reservoir is full.") == 0.0
+
+
 def test_a_rare_question_word_counts_for_more_in_the_choice_of_sentence():
     """Both sentences hold two of the four question words, and embed alike: the one holding
     the rare words ('serial', 'number') is quoted, not the one naming the brewer again."""

@@ -235,8 +235,16 @@ def test_an_faq_heading_question_counts_as_one_of_its_chunks_sentences():
     stage scores it as a sentence of the pair's chunk, as a question line in the content."""
     query = "do you deliver outside the UK?"
     answer = "We ship to the EU, Norway and Switzerland."
+    # a pair's sentences are scored as written; a section's short line with its heading
+    # (loaders.row_text.with_heading)
+    scored = f"Do you ship abroad?: {answer}"
     emb = FixedEmbeddings(
-        {query: [1.0, 0.0], "Do you ship abroad?": [0.8, 0.6], answer: [0.5, math.sqrt(0.75)]}
+        {
+            query: [1.0, 0.0],
+            "Do you ship abroad?": [0.8, 0.6],
+            answer: [0.5, math.sqrt(0.75)],
+            scored: [0.5, math.sqrt(0.75)],
+        }
     )
 
     def pair(block_type: str) -> Candidate:
@@ -401,3 +409,13 @@ def test_without_the_paraphrase_credit_words_count_only_as_written():
 def test_paraphrase_top_must_be_a_count(value):
     with pytest.raises(ValueError, match="paraphrase_top"):
         SentenceReranker(FixedEmbeddings({}), paraphrase_top=value)
+
+
+def test_a_sentence_holds_a_query_word_in_another_inflection():
+    """The coverage reads "reserves" as "reserve" (answer_checks.stem), as the answer checks
+    read words; another word sharing a prefix is not the word."""
+    reranker = as_written(query_only(), FakeStore())
+    weights = {"reserve": 2.0, "club": 1.0}
+    assert reranker._held(weights, frozenset({"reserves", "stood"})) == 2.0
+    assert reranker._held(weights, frozenset({"reservoir", "club"})) == 1.0
+    assert reranker._held(weights, frozenset({"reserve", "clubs"})) == 3.0

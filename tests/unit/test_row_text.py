@@ -17,11 +17,13 @@ from loaders.chunking import ChunkSettings, chunk_document
 from loaders.registry import load_file
 from loaders.row_text import (
     ROW_TEXT_KEY,
+    heading_context,
     recorded_rows,
     row_span,
     row_statement,
     row_texts,
     scored_texts,
+    with_heading,
 )
 from loaders.sentences import sentence_spans
 
@@ -199,3 +201,37 @@ def test_a_file_type_whose_lines_are_paragraphs_ends_a_sentence_at_each(
     )
     spans = row_sentence_spans(content, {"file_type": file_type})
     assert len(spans) == sentences
+
+
+def test_a_short_line_is_scored_with_its_heading_a_sentence_as_written() -> None:
+    meta = {"section": "IT setup guide > Wi-Fi"}
+    assert heading_context(meta) == "Wi-Fi"
+    assert heading_context({"section": ""}) == heading_context(None) == ""
+    content = (
+        "- Visitors: HF-Guest.\n"
+        "The password changes every Monday and is written on the reception whiteboard for "
+        "anyone who needs it.\nWi-Fi"
+    )
+    spans = sentence_spans(content)
+    texts = scored_texts(content, spans, meta)
+    assert texts[0] == "Wi-Fi: - Visitors: HF-Guest."
+    # a longer sentence carries its own context; the heading itself is not prefixed again
+    assert texts[1:] == [content[s:e] for s, e in spans[1:]]
+    assert with_heading("Visitors: HF-Guest.", "") == "Visitors: HF-Guest."
+    # an FAQ pair's heading is its question (read on its own); an e-mail's labels are none
+    assert heading_context({"section": "FAQ > Can I park?", "block_type": "qa_pair"}) == ""
+    assert heading_context({"section": "Headers"}) == heading_context({"section": "Attachments"})
+    assert heading_context({"section": "Attachments"}) == ""
+    assert with_heading("  ", "Wi-Fi") == "  "
+
+
+def test_a_short_lines_heading_counts_in_the_second_stage_coverage() -> None:
+    content = "- Visitors: HF-Guest."
+    cand = Candidate(
+        key="k",
+        document=Document(
+            page_content=content, metadata={"content": content, "section": "Guide > Wi-Fi"}
+        ),
+    )
+    (terms,) = SentenceReranker(_Recording())._sentence_terms(cand, [(0, len(content))])
+    assert {"wi", "fi", "visitors"} <= terms
