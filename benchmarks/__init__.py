@@ -33,8 +33,10 @@ Standing benchmarks and what each measures:
 * ``prompt_habits`` — questions as people type them (greetings, thanks, "if you don't know,
   say so"): the same outcome as asked plainly (two code versions, paired).
 * ``unseen_corpus`` — corpora written after the rules (a cycling club's, an architecture
-  studio's and a primary school's files and questions, two by independent authors): answered
-  right, wrong or refused per corpus and format (two code versions or configurations, paired).
+  studio's, a primary school's, a dental practice's, a software company's and a housing
+  association's files and questions, five by independent authors): answered right, wrong or
+  refused per corpus and format, the held-out ones pooled (two code versions or
+  configurations, paired).
 * ``mixed_formats`` — Word, PowerPoint, Excel, CSV, e-mail, scans, table photos: answered per
   format (its corpus: ``mixed_corpus``).
 * ``hostile_files`` / ``hostile_server`` — hostile files beside ordinary ones, ingested and
