@@ -623,7 +623,7 @@ def test_word_coverage_is_the_share_of_the_question_words_weight():
 
 
 def test_word_coverage_counts_a_words_inflections_as_the_word():
-    """"reserve" is held by "Reserves", as the focus rules read words (answer_checks.stem)."""
+    """ "reserve" is held by "Reserves", as the focus rules read words (answer_checks.stem)."""
     weights = {"reserve": 3.0, "club": 1.0}
     assert word_coverage(weights, "Reserves at 30 September stood at GBP 11,600.") == 0.75
     assert word_coverage(weights, "The club bought two first-aid kits.") == 0.25
