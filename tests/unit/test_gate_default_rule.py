@@ -69,3 +69,12 @@ def test_a_higher_threshold_is_kept_off_by_a_significant_loss_on_one_set(gd) -> 
     }
     ok, why = gd.decision(paired, raise_=True)
     assert not ok and "faq.answerable answered right" in why
+
+
+def test_only_the_named_unseen_corpora_join_the_gates_pool() -> None:
+    from benchmarks import gate_default, unseen_corpus
+
+    pooled = gate_default.pooled_unseen(unseen_corpus.CORPORA)
+    assert pooled == ["wheelers", "studio", "school"]
+    # the corpora written later stay held out of the threshold's choice
+    assert not {"dental", "saas", "tenants"} & set(pooled)
