@@ -129,7 +129,7 @@ def test_write_on_an_adequate_sample_is_used_by_the_graph_and_reset_removes_it(
     assert entry["decided_on"].startswith("the full graph's outcome (extractive answerer")
     assert set(cal["answerability"]["weights"]) >= {"dense", "sentence", "rerank"}
     packaged = gate_defaults()["sentence-hybrid"]["threshold"]
-    assert out["thresholds"]["sentence-hybrid"]["packaged"] == packaged == 0.5
+    assert out["thresholds"]["sentence-hybrid"]["packaged"] == packaged == 0.55
     assert out["thresholds"]["sentence-hybrid"]["current"] is None
     full = out["full_graph"]
     assert full["current_gate"]["threshold_source"] == "packaged default"
