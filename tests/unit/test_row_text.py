@@ -222,6 +222,10 @@ def test_a_short_line_is_scored_with_its_heading_a_sentence_as_written() -> None
     assert heading_context({"section": "FAQ > Can I park?", "block_type": "qa_pair"}) == ""
     assert heading_context({"section": "Headers"}) == heading_context({"section": "Attachments"})
     assert heading_context({"section": "Attachments"}) == ""
+    # the document's title names the document, not what its opening lines are about
+    titled = {"section": "Member Handbook", "title": "Member Handbook"}
+    assert heading_context(titled) == ""
+    assert heading_context({**titled, "section": "Member Handbook > Shares"}) == "Shares"
     assert with_heading("  ", "Wi-Fi") == "  "
 
 
