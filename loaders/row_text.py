@@ -124,10 +124,11 @@ def row_texts(start: int, end: int, tables: Sequence[Table]) -> list[list[Any]]:
 
 def heading_context(meta: Mapping[str, Any] | None) -> str:
     """The heading a chunk's sentences stand under: the last part of its section path
-    (``"IT setup guide > Wi-Fi"`` -> ``"Wi-Fi"``; a slide's title), ``""`` for a chunk
-    without one, for a heading that is the document's title, for an FAQ pair (its heading is its question, which the second stage and
-    the answerer already read as one of its sentences: ``chains.non_answers.heading_question``)
-    and for an e-mail's header block and attachment line (labels, not headings)."""
+    (``"IT setup guide > Wi-Fi"`` -> ``"Wi-Fi"``; a slide's title). ``""`` for a chunk
+    without one, for a heading that is the document's title, for an FAQ pair (its heading is
+    its question, which the second stage and the answerer already read as one of its
+    sentences: ``chains.non_answers.heading_question``) and for an e-mail's header block and
+    attachment line (labels, not headings)."""
     meta = meta or {}
     if str(meta.get("block_type") or "").lower() == "qa_pair":
         return ""
