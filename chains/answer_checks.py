@@ -1880,6 +1880,15 @@ def stem(word: str) -> str:
     return w[:-1] if w.endswith("e") and len(w) > 4 else w
 
 
+def held_weight(
+    weights: Mapping[str, float], words: Collection[str], stems: Collection[str]
+) -> float:
+    """The weight of the words of ``weights`` that a text holds, as written (in ``words``)
+    or inflected (their :func:`stem` in ``stems``, the stems of ``words``): "reserves" holds
+    "reserve". The one reading of word coverage (the answerer's and the second stage's)."""
+    return sum(w for t, w in weights.items() if t in words or stem(t) in stems)
+
+
 @dataclass(frozen=True)
 class FocusTerm:
     """A content word of the question that says what it is about.

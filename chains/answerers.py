@@ -163,8 +163,7 @@ def word_coverage(weights: Mapping[str, float], text: str) -> float:
     if total <= 0:
         return 0.0
     held = set(tokenize(text))
-    stems = {checks.stem(t) for t in held}
-    return sum(w for t, w in weights.items() if t in held or checks.stem(t) in stems) / total
+    return checks.held_weight(weights, held, {checks.stem(t) for t in held}) / total
 
 
 class ExtractiveAnswerer:

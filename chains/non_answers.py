@@ -38,8 +38,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from loaders.base import HEADER_SECTION
 from loaders.blocks import PAIR_CONTINUES_KEY
-from loaders.eml import HEADER_SECTION
 from loaders.row_text import row_span
 from loaders.sentences import is_label_line
 
@@ -219,7 +219,7 @@ _ABOUT_MESSAGE = re.compile(
 
 def message_field(text: str, meta: Mapping[str, Any] | None) -> bool:
     """Whether ``text`` is an e-mail's From, To, Cc or Date line: a sentence of the message's
-    header block (its chunk's ``section`` is :data:`loaders.eml.HEADER_SECTION`).
+    header block (its chunk's ``section`` is :data:`loaders.base.HEADER_SECTION`).
 
     "Date: Mon, 02 Nov 2026 10:30:00 +0000" says when the message was sent, not when the
     party it announces ends; it answers only a question about the message itself

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from chains.answer_checks import content_word, paraphrase_credit, stem
+from chains.answer_checks import content_word, held_weight, paraphrase_credit, stem
 from chains.candidates import Candidate
 from chains.non_answers import heading_question
 from chains.word_vectors import word_vectors
@@ -280,8 +280,7 @@ class SentenceReranker:
         """The weight of the query terms a sentence holds, as written or inflected
         (:func:`chains.answer_checks.stem`: "reserves" holds "reserve", as the answer
         checks read words)."""
-        stems = self._stem_set(terms)
-        return sum(w for t, w in weights.items() if t in terms or stem(t) in stems)
+        return held_weight(weights, terms, self._stem_set(terms))
 
     def _question_vectors(self, questions: Sequence[str | None]) -> dict[str, np.ndarray]:
         """The vectors of the shortlist's FAQ heading questions (one call for the missing)."""

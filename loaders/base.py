@@ -70,6 +70,10 @@ BLOCK_TYPES = (
 ROW_SEP = " — "
 #: Joins the headings of a section path (``"IT setup guide > Wi-Fi"``).
 SECTION_SEP = " > "
+#: The section of an e-mail's header block and of its attachments line
+#: (:mod:`loaders.eml`): labels of the message, not headings of its text.
+HEADER_SECTION = "Headers"
+ATTACHMENTS_SECTION = "Attachments"
 
 
 @dataclass(frozen=True)

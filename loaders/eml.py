@@ -33,7 +33,13 @@ from loaders.attachments import (
     parse_message,
     part_bytes,
 )
-from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.base import (
+    ATTACHMENTS_SECTION,
+    HEADER_SECTION,
+    DocumentLoadError,
+    ParsedDocument,
+    Segment,
+)
 from loaders.blocks import Table
 from loaders.decode import decode_text
 from loaders.office import TextBuilder
@@ -43,8 +49,6 @@ log = logging.getLogger(__name__)
 __all__ = ["MAX_ATTACHMENTS", "MAX_DEPTH", "load_eml"]
 
 HEADERS = ("Subject", "From", "To", "Cc", "Date")
-HEADER_SECTION = "Headers"
-ATTACHMENTS_SECTION = "Attachments"
 
 
 class _Composer:

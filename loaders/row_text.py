@@ -22,8 +22,7 @@ from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
-from loaders.base import ROW_SEP, SECTION_SEP, Table
-from loaders.eml import ATTACHMENTS_SECTION, HEADER_SECTION
+from loaders.base import ATTACHMENTS_SECTION, HEADER_SECTION, ROW_SEP, SECTION_SEP, Table
 from loaders.file_types import LINE_PARAGRAPHS
 from loaders.sentences import sentence_spans
 

@@ -288,7 +288,7 @@ def test_a_bare_yes_is_never_quoted_and_its_statements_answer():
 
 
 def test_an_emails_sender_recipients_and_date_describe_the_message_only():
-    headers = {"section": "Headers"}  # loaders.eml.HEADER_SECTION
+    headers = {"section": "Headers"}  # loaders.base.HEADER_SECTION
     assert na.message_field("Date: Mon, 02 Nov 2026 10:30:00 +0000", headers)
     assert na.message_field("From: Priya Nandakumar <priya@example.org>", headers)
     assert na.message_field("cc: studio@example.org", headers)
