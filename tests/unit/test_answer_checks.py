@@ -624,6 +624,14 @@ def test_a_negation_in_the_askers_situation_is_no_negated_question():
         ),
         ("Does it kill tumour cells in vivo?", "It killed tumour cells in vitro.", "vivo", "vitro"),
         ("Does the drug work in humans?", "The drug extended lifespan in mice.", "humans", "mice"),
+        # days named in the plural (version 4 of the word list), either side
+        (
+            "what time do you open thursdays?",
+            "Tuesday 7 April - open as normal from 8.30am",
+            "thursdays",
+            "tuesday",
+        ),
+        ("Are you open on Monday?", "We open on Sundays at 10.", "monday", "sundays"),
     ],
 )
 def test_contrast_catches_a_sentence_stating_the_opposite(question, sentence, asked, stated):
@@ -668,6 +676,9 @@ def test_contrast_catches_a_sentence_stating_the_opposite(question, sentence, as
         ("How many children did Tesla have?", "Tesla never married and had no children."),
         ("Which rats were treated?", "Each rat got 5 mg."),
         ("Does it affect mice?", "A mouse given the drug lived longer."),
+        # the day asked about in the other number
+        ("are you open thursdays?", "On Thursday we open at 8, on Tuesday at 9."),
+        ("Is the office open on Friday?", "Fridays: 9am to 1pm."),
     ],
 )
 def test_contrast_accepts_a_sentence_without_an_opposite(question, sentence):
@@ -790,7 +801,13 @@ def test_contrast_lexicon_lists_single_words_and_their_forms():
     assert "wednesday" in lexicon.excludes["tuesday"] and "second" in lexicon.counted
     assert "inhibition" not in lexicon.excludes["active"]
     # two forms of one word never exclude each other (classes list singular and plural apart)
-    for one, other in (("rat", "rats"), ("mouse", "mice"), ("hip", "hips"), ("child", "children")):
+    for one, other in (
+        ("rat", "rats"),
+        ("mouse", "mice"),
+        ("hip", "hips"),
+        ("child", "children"),
+        ("thursday", "thursdays"),
+    ):
         assert other not in lexicon.excludes.get(one, frozenset()), (one, other)
         assert one not in lexicon.excludes.get(other, frozenset()), (other, one)
 
