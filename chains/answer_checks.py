@@ -467,6 +467,18 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
             r"\bhow much (money\b|(does|did|do|will|would|is|was|were|are|can|could) [^?]{0,80}"
             r"\b(cost|costs|pay|paid|charge|charged|spend|spent|earn|earned|worth|sell for|"
             r"sold for)\b)"
+            # "how much is a filling?", "how much are veneers?", "how much per month is the
+            # plan?", "how much for a check-up?" (not "how much is known / left / there")
+            # ("by how much", a change or a plan may be a per cent or a figure printed without
+            # its currency: "how much is the rent going up by?", "how much is it planning to
+            # spend?", "by how much was survival reduced?")
+            r"|(?<!\bby )\bhow much (?:(?:is|are|was|were)|['’]s)\s+(?!(?:known|left|there|needed|"
+            r"required|involved|enough|true|used|owed|it worth)\b)"
+            r"(?![^?]*\b(?:up|down|rise|rising|risen|increase[sd]?|increasing|fall|falling|fell|"
+            r"drop|dropping|dropped|change[sd]?|changing|grow|growing|grew|more|less|reduce[sd]?|"
+            r"reducing|cut|raised?|lowered|planning|planned|expected|forecast|projected|"
+            r"anticipated|budgeted|going to|likely)\b)\w"
+            r"|(?<!\bby )\bhow much (?:per|for|each)\b"
             r"|\bwhat (is |was |were |are )?(the )?((total|average|annual|starting|median|unit|"
             r"ticket|share|retail|purchase|sale) )?(price|cost|fee|fare|salary|wage|rent)"
             r"(?! of (capital|debt|equity|funds))"
@@ -730,7 +742,9 @@ def expected_measure(question: str) -> Measure | None:
 
     "How tall / deep", "what is the height / distance" -> ``length``; "how fast", "what top
     speed" -> ``speed``; "how heavy", "how much does it weigh" -> ``weight``; "what did it
-    cost", "what is the price / fee", "how much did they pay" -> ``money``; "how hot", "at
+    cost", "what is the price / fee", "how much did they pay", "how much is a filling / per
+    month / for a check-up" (not a change or a plan: "how much is the rent going up") ->
+    ``money``; "how hot", "at
     what temperature" -> ``temperature``; "what is the area" -> ``area``; "what percentage /
     proportion" -> ``share``; "what time does it close", "what are the opening hours" ->
     ``time`` (of day); "what's her e-mail address" -> ``email``; "the phone number for
@@ -1396,6 +1410,32 @@ def asking_clause(question: str) -> str:
     return question
 
 
+#: A condition closing a question ("what's the price of a check-up *if I'm not NHS*?"):
+#: the asker's situation, told after the ask.
+_TRAILING_CONDITION = re.compile(r"[\s,]+(?:if|unless|in case|because)\b.*$", re.IGNORECASE | re.S)
+#: An ask about the condition itself ("what if …", "what happens if …", "what do I do if …").
+_ASKS_CONDITION = re.compile(
+    r"^\W*(?:and\s+|so\s+)?what(?:\s+(?:happens|will happen|would happen|should i do|do i do|"
+    r"can i do|do we do|should we do))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def without_trailing_condition(clause: str) -> str:
+    """``clause`` without a condition told after the ask (``if``, ``unless``, ``in case``,
+    ``because``): "what's the price of a normal check up *if im not nhs*" -> "what's the price
+    of a normal check up". A question about the condition itself keeps it ("what happens if I
+    don't pay?", "what if it doesn't start?"), and so does one set off by commas with the ask
+    going on after it ("which members, if any, cannot vote?").
+    """
+    m = _TRAILING_CONDITION.search(clause)
+    if m is None or m.start() == 0 or _ASKS_CONDITION.match(clause[: m.start()]):
+        return clause
+    if "," in m.group(0).lstrip(" ,"):
+        return clause  # an aside, and the ask goes on: "which members, if any, cannot vote?"
+    return clause[: m.start()]
+
+
 def negation_problem(question: str, sentence: str) -> str | None:
     """Why an affirmative sentence cannot answer a negated question, or ``None``.
 
@@ -1405,13 +1445,15 @@ def negation_problem(question: str, sentence: str) -> str | None:
     opposite question: "Can I take holiday I didn't use into next year?" is answered by "Up
     to 5 unused days carry over". Only the clause
     that asks is read (:func:`asking_clause`): in "I don't want to keep emptying it, can it
-    drain by itself?" the negation is the asker's situation, not the question's.
+    drain by itself?" the negation is the asker's situation, not the question's; so is a
+    condition told after the ask (:func:`without_trailing_condition`: "what's the price of a
+    check up if I'm not NHS?").
 
     Args:
         question: The question text.
         sentence: The sentence that would be quoted.
     """
-    m = _NEGATION_Q.search(asking_clause(question))
+    m = _NEGATION_Q.search(without_trailing_condition(asking_clause(question)))
     if m is None or _NEGATION_S.search(sentence):
         return None
     return (

@@ -258,6 +258,16 @@ def test_a_degree_or_a_choice_is_not_a_quantity_question(question):
         ("How heavy is the bell?", "weight"),
         ("How much does the bell weigh?", "weight"),
         ("How much does the Level 1 site induction cost?", "money"),
+        # "how much is / are / per / for" asks a price
+        ("how much are porcelain veneers", "money"),
+        ("How much is a filling?", "money"),
+        ("how much per month is the plan?", "money"),
+        ("How much for a check-up?", "money"),
+        ("How much is left in the fund?", None),  # an amount, not a price
+        ("how much is the rent going up by this year?", None),  # a change: maybe a per cent
+        ("By how much is median survival reduced at a BMI of 40?", None),
+        ("how much is Best Buy planning to pour into new buildings?", None),  # a plan
+        ("How much holiday do I get?", None),
         ("What did a gallon of gasoline cost in 1973?", "money"),
         ("What price per share did Adobe agree to pay?", "money"),
         ("At what temperature does water boil?", "temperature"),
@@ -486,6 +496,10 @@ def test_modal_may_is_not_a_date():
         ("Which members never pay the tariff?", "Schools pay 9.5p per kWh."),
         ("What doesn't the fund support?", "The fund supports local energy projects."),
         ("Who cannot withdraw shares?", "Members withdraw shares with 90 days' notice."),
+        # a question about the condition itself, or a condition set off as an aside
+        ("What happens if I don't pay?", "Rent is due on the first of the month."),
+        ("what if it doesn't start?", "Press the green button to start."),
+        ("Which members, if any, cannot vote?", "All members vote at the AGM."),
     ],
 )
 def test_negation_catches_an_affirmative_answer_to_a_negated_question(question, sentence):
@@ -506,6 +520,9 @@ def test_negation_catches_an_affirmative_answer_to_a_negated_question(question, 
         ("What isn't refunded?", "Unopened items are refunded in full."),
         ("Which invoices haven't been paid?", "Unpaid invoices are listed in the ledger."),
         ("What isn't covered?", "Uninsured losses are yours to bear."),
+        # a condition told after the ask is the asker's situation
+        ("whats the price of a normal check up if im not nhs", "Private check-up: £52."),
+        ("Can I still come to the party, because I can't drive?", "Everyone is welcome."),
     ],
 )
 def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sentence):
