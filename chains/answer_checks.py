@@ -141,6 +141,15 @@ _SPAN_Q = re.compile(
     r"\bhow (long|old)\b|\bhow many (years|months|weeks|days|decades|centuries|hours)\b",
     re.IGNORECASE,
 )
+#: "How long" asking for a length of time, not a length ("how long is the Nile?"): with an
+#: auxiliary or an end ("how long does it take", "how long do I have to wait", "how long
+#: until / til / before / after …").
+_TIME_SPAN_Q = re.compile(
+    r"\bhow long (?:do|does|did|will|would|can|could|should|must|have|has|had|until|til|till|"
+    r"before|after|to wait|to go|'?til)\b"
+    r"(?![^?]*\bbe\W*$)",  # "how long does my password have to be?": a length
+    re.IGNORECASE,
+)
 #: "How many of / how much of": a share, which "most", "all" or "none" answers.
 _SHARE_Q = re.compile(r"\bhow (many|much) of\b", re.IGNORECASE)
 _SHARE_WORDS = re.compile(
@@ -218,8 +227,8 @@ _NUMBER_WORDS = _wordlist(
     """
 )
 _DURATION = re.compile(
-    r"\b(seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centur(y|ies)|"
-    r"moments?|instantly|briefly|permanently|forever|indefinitely)\b",
+    r"\b(seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?|decades?|"
+    r"centur(y|ies)|moments?|instantly|briefly|permanently|forever|indefinitely|overnight)\b",
     re.IGNORECASE,
 )
 _QUANTITY = re.compile(
@@ -351,6 +360,10 @@ def answer_type_present(kind: AnswerType, sentence: str, question: str = "") -> 
         return bool(_names(sentence) - _names(question) - {t.lower() for t in _words(question)})
     if kind == "date":
         return bool(_dates(sentence) - _dates(question))
+    if _TIME_SPAN_Q.search(question):
+        # "how long until I can smoke?" asks for a length of time (or the date it ends), not
+        # for any number: "the biggest single cause" answers nothing
+        return bool(_DURATION.search(sentence)) or bool(_dates(sentence) - _dates(question))
     span = bool(_SPAN_Q.search(question))
     # "how many customers" is not answered by "£1.42m": a count rule (counts_nothing)
     said = _quantities(sentence, dates=span) - _quantities(question, dates=True)

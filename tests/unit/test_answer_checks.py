@@ -131,6 +131,18 @@ def test_the_day_of_a_date_is_no_quantity():
         ("How long did the siege last?", "The siege lasted from 3 May to 21 June.", True),
         ("How many years did the war last?", "It lasted from 1337 to 1453.", True),
         ("How old was he when he died?", "He was born in 1809 and died in 1865.", True),
+        # "how long until / does it take": a length of time or the date it ends, not any number
+        (
+            "had a tooth pulled, how long til i can have a cigarette",
+            "Smoking is the biggest single cause of dry socket.",
+            False,
+        ),
+        ("how long til i can smoke?", "Do not smoke for at least 48 hours.", True),
+        ("How long does delivery take?", "Delivery takes a fortnight.", True),
+        ("How long do I have to wait?", "Repairs are done by 5 June.", True),
+        ("How long did the siege last?", "The siege ended in a single assault.", False),
+        ("How long is the Nile?", "The Nile runs 6,650 km.", True),  # a length
+        ("How long does my password have to be?", "Use at least 12 characters.", True),
         # how often and how much of have their own answers
         ("How often is the site inspected?", "The site is inspected annually.", True),
         ("How often is the site inspected?", "The site was inspected by Alan.", False),
