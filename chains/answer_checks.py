@@ -431,6 +431,7 @@ Measure = Literal[
     "email",
     "phone",
     "time",
+    "place",
 ]
 
 #: What may follow a measure noun that heads the question's phrase ("what is the height *of*
@@ -525,6 +526,15 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
         "share",
         re.compile(
             r"\bwhat (is |was |are |were )?(the )?(percentage|percent|proportion|fraction)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    # a place: "where do we meet?", "where can I buy the jumpers?" (not "where possible")
+    (
+        "place",
+        re.compile(
+            r"(?:^|[,;:.?!(]\s*|\b(?:and|but|or|so|then|from|to)\s+)\W*"
+            r"where\b(?!\s+(?:applicable|possible|necessary|appropriate|relevant|needed)\b)",
             re.IGNORECASE,
         ),
     ),
@@ -656,8 +666,45 @@ def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[s
 _MONTH_ABBREVIATIONS = "|".join(sorted({w[:3] for w in _MONTHS} | set(_MONTHS), key=len)[::-1])
 #: Measures that are ways to get in touch, not quantities.
 _CONTACT: frozenset[Measure] = frozenset({"email", "phone"})
-#: Measures that are no quantity: a share, a time of day, and the ways to get in touch.
-_NOT_QUANTITIES: frozenset[Measure] = _CONTACT | {"share", "time"}
+#: Measures that are no quantity: a share, a time of day, a place, and the ways to get in touch.
+_NOT_QUANTITIES: frozenset[Measure] = _CONTACT | {"share", "time", "place"}
+#: Prepositions that place what follows ("under the base", "opposite the main gate").
+_SPATIAL = (
+    "under|underneath|beneath|behind|opposite|beside|next to|near|inside|outside|above|below|"
+    "across|along|alongside|around|between|upstairs|downstairs"
+)
+#: Nouns after "at / in / on the" that name a time or a manner, not a place ("at the end",
+#: "in the morning", "in the same way").
+_NOT_PLACES = (
+    "end|start|beginning|middle|moment|time|same|first|last|next|past|future|meantime|morning|"
+    "afternoon|evening|night|day|week|weekend|month|year|term|holidays?|summer|winter|spring|"
+    "autumn|case|event|form|way|order|hope|mood|process|course|long|short"
+)
+#: Words for a place ("on the intranet", "at reception", "the car park").
+_PLACE_WORDS = (
+    "rooms?|halls?|offices?|reception|street|road|lane|avenue|square|car ?parks?|buildings?|"
+    "floors?|website|web ?site|online|intranet|portal|app|shops?|stores?|sites?|centre|center|"
+    "fields?|gates?|entrance|library|station|desk|counter|branch|campus|gardens?|yard|"
+    "playground|corridor|basement|upstairs|downstairs|outside|inside|nearby|locally|address|"
+    "folder|drive|channel|cupboard|drawer|locker|kitchen|canteen|toilets?|ward|clinic|surgery|"
+    "school|church|village|town|city|venue|pub|cafe|café|restaurant|hotel|bridge|verge|corner|"
+    "map|postcode|abroad|overseas|home|remotely|there|here"
+)
+_DAYS_AND_MONTHS = "|".join(w.title() for w in (*_DAYS, *_MONTHS))
+#: A place in a sentence, leniently (any one passes): a preposition of place; "at / in / on
+#: the" before a noun that names no time ("in the thymus"); a preposition before a name ("in
+#: South Street", "at Millbeck House"; not a day or a month); a word for a place; an e-mail or
+#: web address.
+_PLACE = re.compile(
+    rf"(?i:\b(?:{_SPATIAL})\s+\w)"
+    rf"|(?i:\b(?:at|in|on|into|from|inside)\s+(?:the|a|an|our|your|their|its|his|her)\s+"
+    rf"(?!(?:{_NOT_PLACES})\b)[a-z])"
+    r"|(?i:\b(?:at|in|on|from|to|into|via|of|off|by|round|past|towards?)\s+"
+    r"(?:the\s+|a\s+|an\s+|our\s+|your\s+|their\s+)?)"
+    rf"(?!(?:{_DAYS_AND_MONTHS})\b)[A-Z]"
+    rf"|(?i:\b(?:{_PLACE_WORDS})\b)"
+    r"|@|(?i:\bwww\.|https?://)"
+)
 #: What answers each measure: a unit (the number itself is ``quantity_check``'s), a
 #: currency, a fraction. Lenient by design: a unit anywhere in the sentence passes.
 _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
@@ -722,6 +769,7 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             r"people\b|children\b|members\b|(" + _MONTH_ABBREVIATIONS + r")))",
             re.IGNORECASE,
         ),
+        "place": _PLACE,
         # an address as written ("office@example.org"), or one spelt out ("office at
         # example dot org")
         "email": re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|\b\w+ at [\w-]+ dot \w+", re.IGNORECASE),
@@ -746,6 +794,7 @@ _MEASURE_TEXT: Mapping[Measure, tuple[str, str]] = MappingProxyType(
         "time": ("a time of day", "no time of day"),
         "email": ("an e-mail address", "no e-mail address"),
         "phone": ("a phone number", "no phone number"),
+        "place": ("a place", "no place"),
     }
 )
 
@@ -761,7 +810,8 @@ def expected_measure(question: str) -> Measure | None:
     what temperature" -> ``temperature``; "what is the area" -> ``area``; "what percentage /
     proportion" -> ``share``; "what time does it close", "what are the opening hours" ->
     ``time`` (of day); "what's her e-mail address" -> ``email``; "the phone number for
-    IT support", "what number do I call" -> ``phone`` (unless the question writes one); anything
+    IT support", "what number do I call" -> ``phone`` (unless the question writes one); "where
+    do we meet?" -> ``place`` (a clause's opening *where*, not a relative one); anything
     else -> ``None``. As in
     :func:`expected_answer_type`, a leading clause is not what is asked, and a cue after an
     untyped first question ("Which model is it, and how tall …?") is not read.

@@ -289,8 +289,8 @@ class RAGConfig:
         "extractive answerer: a question asking for one kind of quantity (a height, speed, "
         "weight, price, temperature, area or percentage) is refused unless the quoted sentence "
         "has a unit of that kind; a rate (`price per share`) unless it names the unit; one "
-        "asking for a time of day, an e-mail address or a phone number unless the sentence "
-        "has one",
+        "asking for a time of day, an e-mail address, a phone number or a place (*where*) "
+        "unless the sentence has one",
         "bool",
         client="opt-in",
     )

@@ -386,6 +386,32 @@ def test_measure_problem_reads_an_email_address_or_a_phone_number(question, sent
 @pytest.mark.parametrize(
     ("question", "sentence", "answers"),
     [
+        # "where" asks for a place
+        ("where do we go when the fire alarm goes off?", "The alarm is tested at 11:00.", False),
+        ("where do we go when the fire alarm goes off?", "Meet opposite the main gate.", True),
+        ("where do I buy the jumpers?", "| Sweatshirt | age 11-12 | £15.50 |", False),
+        ("where do I buy the jumpers?", "They are sold by Bramley & Daughters in Bridport.", True),
+        ("Where is the serial number?", "It is printed under the base of every unit.", True),
+        ("Where did Tesla study?", "Tesla studied at the Polytechnic.", True),
+        ("Where is the form?", "It is on the intranet.", True),
+        ("where do I send my complaint?", "Email complaints@example.org.", True),
+        ("Where was the match played?", "It was played on Saturday at 3pm.", False),
+        # no place asked for
+        ("Where possible, which bins do we use?", "Use the blue bins.", True),
+        ("When and where is the crit?", "The crit is on Friday.", True),  # "when" asks first
+        ("Where are the cells found?", "Cells (located in the thymus) mature.", True),
+        ("Where do we meet?", "We meet at the end of the month.", False),
+        # a relative "where" asks nothing: "… in cells where it binds …"
+        ("TEAD is needed in cells where YAP binds.", "TEAD is a transcription factor.", True),
+    ],
+)
+def test_measure_problem_reads_a_place(question, sentence, answers):
+    assert (checks.measure_problem(question, sentence) is None) is answers
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
         # a time of day is asked for
         ("what hours do reception do the first week", "We are a church school.", False),
         ("what hours do reception do the first week", "Mornings only, 8.45am to 11.45am", True),
