@@ -1509,16 +1509,34 @@ def negation_problem(question: str, sentence: str) -> str | None:
     to 5 unused days carry over". Only the clause
     that asks is read (:func:`asking_clause`): in "I don't want to keep emptying it, can it
     drain by itself?" the negation is the asker's situation, not the question's; so is a
-    condition told after the ask (:func:`without_trailing_condition`: "what's the price of a
-    check up if I'm not NHS?").
+    condition told after the ask (:func:`without_trailing_condition`), but a negated one
+    excludes what it negates: "what's the price of a check up *if I'm not NHS*?" is not answered
+    by "NHS check-up (Band 1) — £27.40" (the first content words after the negation, read in
+    any inflection), and is by "Private check-up — £52".
 
     Args:
         question: The question text.
         sentence: The sentence that would be quoted.
     """
-    m = _NEGATION_Q.search(without_trailing_condition(asking_clause(question)))
-    if m is None or _NEGATION_S.search(sentence):
+    asked = asking_clause(question)
+    ask = without_trailing_condition(asked)
+    m = _NEGATION_Q.search(ask)
+    if _NEGATION_S.search(sentence):
         return None
+    if m is None:
+        condition = asked[len(ask) :]
+        cm = _NEGATION_Q.search(condition)
+        if cm is None:
+            return None
+        negated = [w for w in tokenize(condition[cm.end() :])[:3] if content_word(w)]
+        said = {stem(w) for w in tokenize(sentence)}
+        hit = next((w for w in negated if stem(w) in said), None)
+        if hit is None:
+            return None
+        return (
+            f"the question's condition is negated ({condition.strip(' ,?')!r}), and the quoted "
+            f"sentence states {hit!r} with no negation"
+        )
     return (
         f"the question is negated ({m.group(0).strip()!r}), and the quoted sentence states "
         "no negation or exception"

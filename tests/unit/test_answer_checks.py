@@ -538,6 +538,8 @@ def test_modal_may_is_not_a_date():
         ("What happens if I don't pay?", "Rent is due on the first of the month."),
         ("what if it doesn't start?", "Press the green button to start."),
         ("Which members, if any, cannot vote?", "All members vote at the AGM."),
+        # a negated condition excludes what it negates
+        ("how much is a check up if I'm not NHS?", "NHS check-up (Band 1) — Fee: £27.40"),
     ],
 )
 def test_negation_catches_an_affirmative_answer_to_a_negated_question(question, sentence):
@@ -560,6 +562,7 @@ def test_negation_catches_an_affirmative_answer_to_a_negated_question(question, 
         ("What isn't covered?", "Uninsured losses are yours to bear."),
         # a condition told after the ask is the asker's situation
         ("whats the price of a normal check up if im not nhs", "Private check-up: £52."),
+        ("how much is a check up if I'm not NHS?", "NHS check-ups are not charged to children."),
         ("Can I still come to the party, because I can't drive?", "Everyone is welcome."),
     ],
 )
