@@ -482,10 +482,10 @@ _MEASURE_Q: tuple[tuple[Measure, re.Pattern[str]], ...] = (
             r"\b(cost|costs|pay|paid|charge|charged|spend|spent|earn|earned|worth|sell for|"
             r"sold for)\b)"
             # "how much is a filling?", "how much are veneers?", "how much per month is the
-            # plan?", "how much for a check-up?" (not "how much is known / left / there")
-            # ("by how much", a change or a plan may be a per cent or a figure printed without
-            # its currency: "how much is the rent going up by?", "how much is it planning to
-            # spend?", "by how much was survival reduced?")
+            # plan?", "how much for a check-up?"; not "how much is known / left / there", nor a
+            # change or a plan, which a per cent or a figure printed without its currency may
+            # answer ("how much is the rent going up by?", "by how much was survival
+            # reduced?", "how much is the budget expected to be?")
             r"|(?<!\bby )\bhow much (?:(?:is|are|was|were)|['’]s)\s+(?!(?:known|left|there|needed|"
             r"required|involved|enough|true|used|owed|it worth)\b)"
             r"(?![^?]*\b(?:up|down|rise|rising|risen|increase[sd]?|increasing|fall|falling|fell|"
@@ -806,15 +806,14 @@ def expected_measure(question: str) -> Measure | None:
     speed" -> ``speed``; "how heavy", "how much does it weigh" -> ``weight``; "what did it
     cost", "what is the price / fee", "how much did they pay", "how much is a filling / per
     month / for a check-up" (not a change or a plan: "how much is the rent going up") ->
-    ``money``; "how hot", "at
-    what temperature" -> ``temperature``; "what is the area" -> ``area``; "what percentage /
-    proportion" -> ``share``; "what time does it close", "what are the opening hours" ->
-    ``time`` (of day); "what's her e-mail address" -> ``email``; "the phone number for
-    IT support", "what number do I call" -> ``phone`` (unless the question writes one); "where
-    do we meet?" -> ``place`` (a clause's opening *where*, not a relative one); anything
-    else -> ``None``. As in
-    :func:`expected_answer_type`, a leading clause is not what is asked, and a cue after an
-    untyped first question ("Which model is it, and how tall …?") is not read.
+    ``money``; "how hot", "at what temperature" -> ``temperature``; "what is the area" ->
+    ``area``; "what percentage / proportion" -> ``share``; "what time does it close", "what
+    are the opening hours" -> ``time`` (of day); "what's her e-mail address" -> ``email``;
+    "the phone number for IT support", "what number do I call" -> ``phone`` (unless the
+    question writes one); "where do we meet?" -> ``place`` (a clause's opening *where*, not a
+    relative one); anything else -> ``None``. As in :func:`expected_answer_type`, a leading
+    clause is not what is asked, and a cue after an untyped first question ("Which model is
+    it, and how tall …?") is not read.
 
     Args:
         question: The question text.
