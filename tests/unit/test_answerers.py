@@ -647,12 +647,5 @@ def test_a_rare_question_word_counts_for_more_in_the_choice_of_sentence():
     # an index without term statistics: every word weighs the same, as before
     assert quoted(ExtractiveAnswerer(Unit(), **off).generate(question, ps, []), ps)[0] == brewer
     # with the place check on, the sentence that says where is quoted either way
-    assert (
-        quoted(
-            ExtractiveAnswerer(Unit(), store, idf_coverage=False, **ALL_OFF).generate(
-                question, ps, []
-            ),
-            ps,
-        )[0]
-        == serial
-    )
+    placed = ExtractiveAnswerer(Unit(), store, idf_coverage=False, **ALL_OFF)
+    assert quoted(placed.generate(question, ps, []), ps)[0] == serial
