@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from citerag.index.ingest import ingest
-from citerag.stores.loaded import load_index
+from graphs.deps import GraphDeps
 from graphs.rag import build_graph
 from loaders.registry import load_file
 
@@ -73,13 +73,7 @@ def test_a_short_line_answers_through_its_heading_and_a_date_header_never_times_
     _write(folder)
     report = ingest([folder], store_location, embedding_model, progress=False)
     assert not report.failed and len(report.indexed) == 2
-    loaded = load_index(store_location, embedding_model)
-    graph = build_graph(
-        loaded.store,
-        embeddings=embedding_model.embeddings,
-        manifest_id=loaded.manifest_id,
-        embedding_model=embedding_model.name,
-    )
+    graph = build_graph(GraphDeps.from_index(store_location, embedding_model=embedding_model))
 
     wifi = graph.invoke({"question": "what wifi should visitors use?"})
     assert wifi["status"] == "answered", wifi.get("reason")

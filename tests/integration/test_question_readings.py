@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from citerag.index.ingest import ingest
-from citerag.stores.loaded import load_index
+from graphs.deps import GraphDeps
 from graphs.rag import build_graph
 
 pytestmark = pytest.mark.integration
@@ -80,13 +80,7 @@ def test_what_a_question_asks_for_picks_the_sentence_through_the_graph(
     (folder / "leaflet.md").write_text(LEAFLET, encoding="utf-8")
     report = ingest([folder], store_location, embedding_model, progress=False)
     assert not report.failed and len(report.indexed) == 1
-    loaded = load_index(store_location, embedding_model)
-    graph = build_graph(
-        loaded.store,
-        embeddings=embedding_model.embeddings,
-        manifest_id=loaded.manifest_id,
-        embedding_model=embedding_model.name,
-    )
+    graph = build_graph(GraphDeps.from_index(store_location, embedding_model=embedding_model))
 
     thursday = graph.invoke({"question": "what time do you open thursdays?"})
     quotes = _quotes(thursday)
