@@ -116,9 +116,38 @@ def model() -> Any:
     return _MODEL
 
 
-def _index_name() -> str:
-    slug = _model_slug(_MODEL_NAME)
+def index_folder(model_name: str | None) -> str:
+    """The index folder of an embedding model: ``index`` for the bundled default, else
+    ``index-<model>`` (a model's vectors never mix with another's)."""
+    slug = _model_slug(model_name)
     return "index" if slug is None else f"index-{slug}"
+
+
+def select_model(args: argparse.Namespace) -> None:
+    """Select ``--embedding-model`` for a benchmark that runs its own workers: a
+    non-default model's results go to ``<out>/model-<model>/`` (once per ``args``)."""
+    _configure(args)
+
+
+def bundled_model_only(args: argparse.Namespace, benchmark: str) -> None:
+    """Stop a benchmark that runs the bundled model only when ``--embedding-model`` names
+    another (the option is every benchmark's, :func:`parser`; ignoring it would publish the
+    bundled model's figures as the other's).
+
+    Raises:
+        SystemExit: Another model was asked for; the message names the benchmarks that
+            take one.
+    """
+    if index_folder(getattr(args, "embedding_model", None)) != "index":
+        raise SystemExit(
+            f"{benchmark}: --embedding-model {args.embedding_model!r} is not supported here "
+            "(it runs the bundled all-MiniLM-L6-v2); benchmarks.unseen_corpus, "
+            "benchmarks.mixed_formats and the retrieval benchmarks take another model"
+        )
+
+
+def _index_name() -> str:
+    return index_folder(_MODEL_NAME)
 
 
 def _cache_name() -> str:

@@ -56,6 +56,7 @@ from typing import Any
 
 from benchmarks.common import (
     REPO,
+    bundled_model_only,
     library_env,
     log,
     parse_as_side,
@@ -509,6 +510,7 @@ def _settings(args: Any, config: str | None = None) -> dict[str, Any]:
 def main() -> int:
     """Run both versions (subprocesses, one after the other), then score and compare."""
     args = parse_as_side(_args)
+    bundled_model_only(args, "benchmarks.faq_eval")
     if args.worker:
         return worker(args)
     configs = args.configs or ["default", "default"]

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import log, parser, write
+from benchmarks.common import index_folder, log, parser, select_model, write
 from benchmarks.faq_eval import quote_states, quoted
 from benchmarks.mixed_corpus import FORMATS, SCAN_FORMATS, build, load_questions
 from benchmarks.results import pick_tables, write_result
@@ -300,6 +300,7 @@ def report(
 def main() -> int:
     """Build the corpus, ingest it (and the originals), answer, score, write."""
     args = _args()
+    select_model(args)  # another embedding model: its own index folders and output folder
     from citerag.embeddings import load_embedding_model
     from citerag.eval.runner import CachedEmbeddings
 
@@ -319,14 +320,15 @@ def main() -> int:
         if q.get("unanswerable") or scans or q["format"] not in SCAN_FORMATS
     ]
     log(f"{len(files)} files, {len(qs)} questions")
-    model = load_embedding_model(None)
+    model = load_embedding_model(args.embedding_model)
     emb = CachedEmbeddings(model.embeddings)
     progress = not args.no_progress
-    run = run_index(built["corpus"], work / "index-corpus", qs, model, emb, progress)
+    folder = index_folder(args.embedding_model)
+    run = run_index(built["corpus"], work / f"{folder}-corpus", qs, model, emb, progress)
     originals = None
     if scans:
         originals = run_index(
-            built["originals"], work / "index-originals", qs, model, emb, progress
+            built["originals"], work / f"{folder}-originals", qs, model, emb, progress
         )
         run["cer"] = scan_cer(built)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -342,6 +344,8 @@ def main() -> int:
     if not scans:
         md = "Run with `--no-scans`: scanned PDFs and table images left out.\n\n" + md
     write(args.out, "mixed_formats", data, md)
+    if folder != "index":
+        return 0  # another embedding model: an experiment, not the published figures
     wanted = {"per-format": ["format", "files indexed"], "pooled": ["all answerable"]}
     if scans:
         wanted |= {"scans-vs-originals": ["format", "half", "n", "right over the scans"]}

@@ -48,7 +48,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import REPO, log, parse_as_side, parser, run_sides, write
+from benchmarks.common import (
+    REPO,
+    bundled_model_only,
+    log,
+    parse_as_side,
+    parser,
+    run_sides,
+    write,
+)
 from benchmarks.faq_eval import argparse_hidden
 from benchmarks.results import rate_cell, table, write_result
 
@@ -295,6 +303,7 @@ def _markdown(t: dict[str, Any]) -> str:
 def main() -> int:
     """Run both versions (subprocesses, one after the other), then score and compare."""
     args = parse_as_side(_args)
+    bundled_model_only(args, "benchmarks.prompt_habits")
     if args.worker:
         return worker(args)
     stem = _stem(args.corpus)

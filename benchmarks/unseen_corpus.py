@@ -6,6 +6,7 @@ Usage (from the repository root)::
         [--corpus wheelers --corpus studio ...]
     .venv/bin/python -m benchmarks.unseen_corpus --configs default focus_check=true
     .venv/bin/python -m benchmarks.unseen_corpus --check
+    .venv/bin/python -m benchmarks.unseen_corpus --base '' --embedding-model <name or folder>
 
 Every other development corpus of this project was read while its rules were written, so
 its figures flatter the rules. These (``benchmarks/corpora/<name>/``, :data:`CORPORA`) were
@@ -58,6 +59,9 @@ document's loaded text and every split is the hash rule's.
 
 Writes ``<out>/unseen_corpus.{json,md}``, each version's outcomes
 ``<out>/unseen_corpus-<version>.json`` and ``benchmarks/results/unseen_corpus.json``.
+``--embedding-model`` runs every version with another embedding model, each corpus in an
+index of that model's own (``index-<model>``), and writes to ``<out>/model-<model>/`` only (an
+experiment, like ``--configs``: no result file).
 """
 
 from __future__ import annotations
@@ -68,7 +72,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import REPO, log, parse_as_side, parser, run_sides, write
+from benchmarks.common import (
+    REPO,
+    index_folder,
+    log,
+    parse_as_side,
+    parser,
+    run_sides,
+    select_model,
+    write,
+)
 from benchmarks.faq_eval import _fmt, _p, _prop, argparse_hidden, paired, quote_states, quoted
 from benchmarks.mixed_corpus import question_problems, write_eml, write_office, write_text_pdf
 from benchmarks.results import pick_tables, write_result
@@ -206,7 +219,7 @@ def worker(args: Any) -> int:
     from citerag.eval.runner import CachedEmbeddings
 
     log(f"{args.worker}: code {Path(chains.answerers.__file__).parent.parent}")
-    model = load_embedding_model(None)
+    model = load_embedding_model(args.embedding_model)  # main passes --embedding-model on
     emb = CachedEmbeddings(model.embeddings)
     runs = {}
     for corpus in args.corpus:
@@ -214,7 +227,7 @@ def worker(args: Any) -> int:
         build(work / "corpus", corpus)
         runs[corpus] = run_index(
             work / "corpus",
-            work / "index",
+            work / index_folder(args.embedding_model),
             load_questions(corpus),
             model,
             emb,
@@ -364,6 +377,8 @@ def main() -> int:
             log(line)
         log(f"{len(problems)} problems")
         return 1 if problems else 0
+    select_model(args)  # another embedding model: its own index folders and output folder
+    chosen = ["--embedding-model", args.embedding_model] if args.embedding_model else []
     with_base = bool(args.configs) or str(args.base) not in ("", ".")
     sides = (("base", REPO if args.configs else args.base),) if with_base else ()
     specs = dict(zip(("base", "new"), args.configs or ("default", "default"), strict=True))
@@ -379,7 +394,7 @@ def main() -> int:
             args,
             WORKER_KEYS,
             lambda v: _outcome(args.out, v),
-            [*corpora, "--config", specs[version]],
+            [*corpora, *chosen, "--config", specs[version]],
         )
     runs = {
         v: json.loads(_outcome(args.out, v).read_text(encoding="utf-8"))
@@ -391,8 +406,8 @@ def main() -> int:
     if args.configs:
         data["configs"] = specs
     write(args.out, "unseen_corpus", data, md)
-    if args.configs:  # an experiment on one code version: not the published figures
-        return 0
+    if args.configs or index_folder(args.embedding_model) != "index":
+        return 0  # an experiment (one code version, or another model): not the published figures
     wanted = {"halves": ["corpus", "half", "measure"], "formats": ["format", "n"]}
     write_result("unseen_corpus", pick_tables(md, wanted), data)
     return 0

@@ -315,3 +315,19 @@ def test_run_sides_runs_each_side_and_reuses_a_finished_one(monkeypatch, tmp_pat
     assert ran == [("new", Path("/new"))]  # the base's outcome is there: not run again
     common.run_sides("benchmarks.x", sides, argparse.Namespace(reuse=False), [], done)
     assert ran[1:] == [("base", Path("/base")), ("new", Path("/new"))]
+
+
+def test_another_embedding_model_gets_its_own_index_or_is_refused():
+    """``--embedding-model`` is every benchmark's option: one that runs another model keeps
+    its vectors apart (``index-<model>``); one that runs the bundled model only stops with a
+    message rather than publish the bundled model's figures as the other's."""
+    import argparse
+
+    from benchmarks import common
+
+    assert common.index_folder(None) == "index"
+    assert common.index_folder("sentence-transformers/all-MiniLM-L6-v2") == "index"
+    assert common.index_folder("minilm-int8").startswith("index-")
+    common.bundled_model_only(argparse.Namespace(embedding_model=None), "benchmarks.x")
+    with pytest.raises(SystemExit, match="benchmarks.x: --embedding-model 'minilm-int8' is not"):
+        common.bundled_model_only(argparse.Namespace(embedding_model="minilm-int8"), "benchmarks.x")
