@@ -181,6 +181,24 @@ def test_a_sentence_outside_the_margin_is_not_quoted():
     ]
 
 
+def test_a_sentence_nearly_as_good_is_quoted_too_by_default():
+    """Two sentences 0.08 apart (all three question words against two of them, at the
+    lexical weight 0.25): the default margin (0.10) quotes both, the old one (0.05) only the
+    first."""
+    content = "Total revenue growth was 11 percent. Total revenue was 412,860 pounds."
+    ps = [passage(1, content)]
+    question = "What was the total revenue growth?"
+    both = validate(parse_output(ExtractiveAnswerer(Unit()).generate(question, ps, [])).prose, ps)
+    assert [q for q, _, _ in both.quotes[1]] == [
+        "Total revenue growth was 11 percent.",
+        "Total revenue was 412,860 pounds.",
+    ]
+    one = ExtractiveAnswerer(Unit(), margin=0.05).generate(question, ps, [])
+    assert [q for q, _, _ in validate(parse_output(one).prose, ps).quotes[1]] == [
+        "Total revenue growth was 11 percent."
+    ]
+
+
 def test_straight_quotes_in_a_sentence_are_escaped_and_still_validate():
     content = 'The manual says "reset the inverter" before any other repair step.'
     ps = [passage(1, content)]
