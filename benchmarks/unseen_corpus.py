@@ -31,12 +31,22 @@ calibration and a test half by a hash of the question id
   security policy (53, 15);
 * ``tenants`` — a housing association's tenants' handbook, residents' meeting slides, rent
   workbook, contractor export, two e-mails, damp advice page, FAQ page and pets policy (55,
-  15).
+  15);
+* ``library`` — a town library service's membership and borrowing policy, Friends' AGM
+  slides, opening hours and events workbook, mobile-library timetable export, newsletter and
+  branch-closure e-mails, e-books help page, FAQ page and computer-use policy (52, 15);
+* ``holidaypark`` — a holiday park's guest welcome book, seasonal-staff induction slides,
+  tariff and season-dates workbook, touring-bookings export, pre-arrival and owners'
+  newsletter e-mails, local area guide, FAQ page and park rules with owners' licence (51, 15);
+* ``accountancy`` — a firm of accountants' engagement letter, busy-season staff briefing,
+  fees and deadlines workbook, CPD log export, client reminder and IT-change e-mails,
+  practice-software how-to, client FAQ page and anti-money-laundering policy (52, 15).
 
 Every corpus but ``wheelers`` was written by an independent author who never saw the rules,
 the code or any result and never ran the system (``studio`` and ``school`` on 2026-12-06,
-the other three on 2026-12-06 in the next session); each one's first run measured the
-release before it on held-out documents and questions (:data:`HELD_OUT`).
+``dental``, ``saas`` and ``tenants`` in the next session, ``library``, ``holidaypark`` and
+``accountancy`` in the one after); each one's first run measured the release before it on
+held-out documents and questions (:data:`HELD_OUT`).
 
 Each code version — ``base`` (``--base``, a worktree of the commit to compare against) and
 ``new`` (this checkout) — runs in a subprocess with its own library
@@ -89,7 +99,17 @@ from benchmarks.results import pick_tables, write_result
 CORPORA_DIR = REPO / "benchmarks" / "corpora"
 #: The corpora written after the rules, each ``benchmarks/corpora/<name>/`` with its
 #: ``content.py`` and ``questions.jsonl``, in the order they were written.
-CORPORA = ("wheelers", "studio", "school", "dental", "saas", "tenants")
+CORPORA = (
+    "wheelers",
+    "studio",
+    "school",
+    "dental",
+    "saas",
+    "tenants",
+    "library",
+    "holidaypark",
+    "accountancy",
+)
 #: The corpora this project's own engineers wrote (after the rules, but knowing them).
 OWN = ("wheelers",)
 #: The corpora by authors who never saw the rules (pooled as ``held out`` in the report).

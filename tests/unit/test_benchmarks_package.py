@@ -329,5 +329,5 @@ def test_another_embedding_model_gets_its_own_index_or_is_refused():
     assert common.index_folder("sentence-transformers/all-MiniLM-L6-v2") == "index"
     assert common.index_folder("minilm-int8").startswith("index-")
     common.bundled_model_only(argparse.Namespace(embedding_model=None), "benchmarks.x")
-    with pytest.raises(SystemExit, match="benchmarks.x: --embedding-model 'minilm-int8' is not"):
+    with pytest.raises(SystemExit, match=r"benchmarks\.x: --embedding-model 'minilm-int8' is not"):
         common.bundled_model_only(argparse.Namespace(embedding_model="minilm-int8"), "benchmarks.x")

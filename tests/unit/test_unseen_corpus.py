@@ -17,7 +17,17 @@ def unseen():
     return importlib.import_module("benchmarks.unseen_corpus")
 
 
-CORPORA = ("wheelers", "studio", "school", "dental", "saas", "tenants")
+CORPORA = (
+    "wheelers",
+    "studio",
+    "school",
+    "dental",
+    "saas",
+    "tenants",
+    "library",
+    "holidaypark",
+    "accountancy",
+)
 
 
 def test_the_corpora_are_listed_once(unseen) -> None:
