@@ -11,7 +11,7 @@ caller (no model here).
 * :func:`expected_answer_type` / :func:`answer_type_present` / :func:`answer_type_problem`:
   *who* needs a name, *when* (of an event: "when did ...") a date, *how many* a quantity,
   and the quoted sentence must contain one that the question does not already contain; a
-  count of things is not answered by sums of money, per cents or labels alone
+  count of things is not answered by sums of money, per cents, labels or times of day alone
   (:func:`counts_nothing`).
 * :func:`focus_terms` / :func:`lexically_uncovered` / :func:`paraphrased` /
   :func:`focus_problem`: the question's content words must occur in the sentence or its
@@ -349,7 +349,7 @@ def answer_type_present(kind: AnswerType, sentence: str, question: str = "") -> 
 
     A name, date or quantity the question itself states ("how many members in 2025?") is not
     an answer to it, so the sentence must add one; and a count (*how many* things) is not
-    answered by sums of money, per cents or labels alone (:func:`counts_nothing`).
+    answered by sums of money, per cents, labels or times of day alone (:func:`counts_nothing`).
 
     Args:
         kind: From :func:`expected_answer_type`.
@@ -410,7 +410,7 @@ def answer_type_problem(
     if kind == "quantity" and counts_nothing(question, sentence):
         return (
             "the question asks how many, and the quoted sentence counts nothing: its numbers "
-            "are sums of money, per cents or labels"
+            "are sums of money, per cents, labels or times of day"
         )
     asks, lacks = _TYPE_TEXT[kind]
     return f"the question asks {asks}, and the quoted sentence has {lacks}"
@@ -609,7 +609,9 @@ _NO_COUNT = re.compile(
     r"|\d[\d,.]*\s?(?:[%％‰]|(?i:per ?cent|percent)\b)"
     r"|\b(?:Q[1-4]|H[12]|FY|(?i:fiscal(?: year)?|financial year|quarter))[\s-]?"
     r"(?:1\d{3}|20\d{2})\b"
-    r"|(?<=[A-Za-z])-?\d[\d,.]*",
+    r"|(?<=[A-Za-z])-?\d[\d,.]*"
+    # a time of day counts nothing: "10:00-15:00", "9am", "3.15 pm"
+    r"|\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b\d{1,2}(?:[.:][0-5]\d)?\s?(?i:am|pm|a\.m\.|p\.m\.)(?![a-z])",
 )
 
 
@@ -633,9 +635,10 @@ def counts_nothing(question: str, sentence: str) -> bool:
 
     The one source of the count rule (``quantity_check``): ``question`` asks *how many*
     things (:func:`asks_count`), ``sentence`` has quantities the question does not state, and
-    none of them is left once its sums of money, per cents, labels and quarters' years are
-    taken out (:data:`_NO_COUNT`): "how many new trade customers did we win in Q3?" is not
-    answered by "Revenue £1.42m, up 11% on Q3 2025".
+    none of them is left once its sums of money, per cents, labels, quarters' years and
+    times of day are taken out (:data:`_NO_COUNT`): "how many new trade customers did we win
+    in Q3?" is not answered by "Revenue £1.42m, up 11% on Q3 2025", nor "how many volunteers
+    does the book sale need?" by the sale's row "Sat 9 May 2026 | 10:00-15:00 | …".
 
     Args:
         question: The question text.

@@ -245,7 +245,8 @@ class ExtractiveAnswerer:
                 ``answer_type_check``: such a question needs a sentence with a quantity
                 (digits, written numbers, money, per cent; a duration for *how long*) that the
                 question does not already state, and a count of things one that is no sum
-                of money, per cent or label (:func:`chains.answer_checks.counts_nothing`).
+                of money, per cent, label or time of day
+                (:func:`chains.answer_checks.counts_nothing`).
                 ``answer_type_check`` includes it.
             measure_check: A question asking for one kind of quantity (a height, a speed, a
                 weight, a price, a temperature, an area, a percentage) needs a sentence with a

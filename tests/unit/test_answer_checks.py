@@ -174,6 +174,11 @@ def test_the_day_of_a_date_is_no_quantity():
         ("How many dollars did it cost?", "It cost $5 million.", True),
         ("How many percentage points did it rise?", "It rose 11% in 2025.", True),
         ("How much did we earn in Q3?", "Revenue £1.42m, up 11% on Q3 2025", True),
+        # a time of day counts nothing; a count beside it still does
+        ("how many volunteers does the sale need", "Sat 9 May | 10:00-15:00 | Book Sale", False),
+        ("How many people came?", "The doors opened at 9am and closed at 3.15 pm.", False),
+        ("How many volunteers?", "We need 12 volunteers from 10am.", True),
+        ("How many hours is it open?", "It is open from 10:00 to 15:00.", True),  # a span
     ],
 )
 def test_quantity_answers_count_something(question, sentence, answers):
@@ -1526,7 +1531,7 @@ def test_a_count_question_names_why_a_sum_of_money_is_no_answer():
     )
     assert reason == (
         "the question asks how many, and the quoted sentence counts nothing: its numbers are "
-        "sums of money, per cents or labels"
+        "sums of money, per cents, labels or times of day"
     )
 
 
