@@ -14,7 +14,10 @@ answerer, whose checks read what kind of answer each question asks for
   length of time, not by "the biggest single cause of dry socket";
 * "how much is a check up if I'm not NHS?" is never answered with the NHS fee: a condition told
   after the ask is the asker's situation, not a negated question, but it excludes what it
-  negates.
+  negates;
+* "how many volunteers do you need for the open day in the waiting room?" is never answered
+  with the open day's row, whose only numbers are its date and its hours (a time of day counts
+  nothing): the sentence counting them, or no answer.
 """
 
 from __future__ import annotations
@@ -65,6 +68,17 @@ dental club are sold by Bramley & Daughters in South Street, Bridport.
 |---|---|
 | Sweatshirt with logo | £15.50 |
 | Cap with logo | £8.00 |
+
+## Open day
+
+| Date | Time | Event | Where |
+|---|---|---|---|
+| Sat 9 May 2026 | 10:00-15:00 | Practice open day | Waiting room |
+| Sat 16 May 2026 | 10:00-12:00 | Children's tooth-brushing club | Surgery 2 |
+
+## Helping out
+
+We are always grateful for help: 12 volunteers, in two-hour shifts, keep the day running.
 """
 
 
@@ -101,3 +115,9 @@ def test_what_a_question_asks_for_picks_the_sentence_through_the_graph(
     private = graph.invoke({"question": "how much is a check up if I'm not NHS?"})
     assert not any("£27.40" in q for q in _quotes(private)), private["answer"]
     assert private["status"] == "no_evidence" or any("£52" in q for q in _quotes(private))
+
+    helpers = graph.invoke(
+        {"question": "how many volunteers do you need for the open day in the waiting room?"}
+    )
+    assert not any("10:00-15:00" in q for q in _quotes(helpers)), helpers["answer"]
+    assert helpers["status"] == "no_evidence" or any("12 volunteers" in q for q in _quotes(helpers))
