@@ -124,8 +124,9 @@ def index_folder(model_name: str | None) -> str:
 
 
 def select_model(args: argparse.Namespace) -> None:
-    """Select ``--embedding-model`` for a benchmark that runs its own workers: a
-    non-default model's results go to ``<out>/model-<model>/`` (once per ``args``)."""
+    """Select ``--embedding-model`` for a benchmark that loads the model itself rather than
+    through :func:`model` (its workers, or its own runs): a non-default model's results go to
+    ``<out>/model-<model>/`` (once per ``args``); its indexes are :func:`index_folder`'s."""
     _configure(args)
 
 
