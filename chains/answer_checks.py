@@ -603,6 +603,11 @@ _COUNT_Q = re.compile(
 #: glued after a letter, which labels ("Q3", "COVID-19"), and the year of a quarter, half or
 #: fiscal year ("Q3 2025", "H1 2024", "fiscal 2023"). A bare year is left alone: "Stores:
 #: 1850" counts stores.
+#: A clock time as written: "9am", "3.15 pm", "10:45 p.m.", "09:30" (a time of day measure
+#: answers with one; the count rule counts nothing by one).
+_CLOCK_TIME = (
+    r"\b\d{1,2}(?:[.:]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
+)
 _NO_COUNT = re.compile(
     rf"(?:[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(?:{_CURRENCY_CODES})\.?)\s?\d[\d,.]*"
     r"(?:\s?(?i:m|mn|bn|k|million|billion|thousand|trillion)\b)?"
@@ -611,7 +616,7 @@ _NO_COUNT = re.compile(
     r"(?:1\d{3}|20\d{2})\b"
     r"|(?<=[A-Za-z])-?\d[\d,.]*"
     # a time of day counts nothing: "10:00-15:00", "9am", "3.15 pm"
-    r"|\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b\d{1,2}(?:[.:][0-5]\d)?\s?(?i:am|pm|a\.m\.|p\.m\.)(?![a-z])",
+    rf"|(?i:{_CLOCK_TIME})",
 )
 
 
@@ -765,8 +770,7 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
         ),
         # a clock time ("8.45am", "3.15 pm", "09:30", "noon", "half past six", "at 10")
         "time": re.compile(
-            r"\b\d{1,2}([.:]\d{2})?\s?(am|pm|a\.m\.|p\.m\.)(?![a-z])|\b([01]?\d|2[0-3]):[0-5]\d\b"
-            r"|\b(noon|midday|midnight|o'clock|half past|quarter (past|to))\b"
+            _CLOCK_TIME + r"|\b(noon|midday|midnight|o'clock|half past|quarter (past|to))\b"
             r"|\b(at|until|till|from|by|before|after|between|and) \d{1,2}\b(?![.,:]?\d|\s*(%|st\b|"
             r"nd\b|rd\b|th\b|years?\b|months?\b|weeks?\b|days?\b|per\b|km\b|miles?\b|kg\b|"
             r"people\b|children\b|members\b|(" + _MONTH_ABBREVIATIONS + r")))",
