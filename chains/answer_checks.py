@@ -2189,7 +2189,103 @@ _CONTRACTION = re.compile(r"(?:n['’]t|['’](?:s|ve|m|ll|d|re))$", re.IGNORECA
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<![\w'’])['‘]([^'‘’]{2,60}?)['’](?![\w'’])")
 
 
-def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[FocusTerm]:
+#: A word of a text with its letters' case (:func:`written_as_names`); as :func:`tokenize`
+#: splits words, so "Carr-Lane" is two.
+_CASED_WORD = re.compile(r"\w+", re.UNICODE)
+#: Marks that may stand between a sentence's, item's or cell's start and its first word.
+_OPENING_MARKS = " \t\"'“‘([*•-–—#>"
+
+
+def _title_case_line(line: str) -> bool:
+    """Whether ``line`` is written in title case or in capitals ("Opening Hours and Events"):
+    every word of four letters or more but a stop word opens with a capital, and there are
+    two such words at least."""
+    long = [
+        w
+        for w in _CASED_WORD.findall(line)
+        if len(w) > 3 and w[:1].isalpha() and w.lower() not in STOPWORDS
+    ]
+    return len(long) > 1 and all(w[:1].isupper() for w in long)
+
+
+def written_as_names(question: str, texts: Iterable[str]) -> set[str]:
+    """The question's lower-case words that ``texts`` write only as names.
+
+    A user types "a room at northgate library"; the documents write *Northgate* with a
+    capital wherever it stands inside a sentence and never in lower case. Such a word is read
+    as a name (:attr:`FocusTerm.entity`), as it is when the question capitalises it.
+
+    The evidence is a capitalised word inside a running sentence whose whole run of
+    capitalised words the question writes too: "northgate" from "… at Northgate for
+    works" or "Northgate Library" (asked as "northgate library"), but not "charge" from
+    "the High Income Child Benefit Charge", a name of which the question says one common
+    word. A capital opening a sentence, a line, a list item or a table cell says nothing, nor
+    does a line in title case or in capitals; one lower-case occurrence ("the north gate")
+    makes the word a common one.
+
+    Args:
+        question: The question text.
+        texts: The texts the question is answered from (its supplied passages with their
+            headers).
+
+    Returns:
+        The words (as :func:`tokenize` spells them) the question writes in lower case and
+        ``texts`` write only with a capital, at least once inside a sentence.
+    """
+    said = {w for w in _CASED_WORD.findall(question) if w.islower()}
+    asked = {w for w in said if len(w) > 2 and w not in _NOT_NAMES and content_word(w)} - STOPWORDS
+    if not asked:
+        return set()
+    capital: set[str] = set()
+    lower: set[str] = set()
+    for text in texts:
+        for line in _ADDRESS.sub(" ", text).splitlines():
+            if _title_case_line(line):
+                continue
+            words = list(_CASED_WORD.finditer(line))
+            for i, m in enumerate(words):
+                word = m.group(0)
+                low = word.lower()
+                if low not in asked:
+                    continue
+                if word.islower():
+                    lower.add(low)
+                elif word[:1].isupper() and not word.isupper():
+                    start = i
+                    while start > 0 and _in_run(line, words[start - 1], words[start]):
+                        start -= 1
+                    end = i
+                    while end + 1 < len(words) and _in_run(line, words[end], words[end + 1]):
+                        end += 1
+                    run = {w.group(0).lower() for w in words[start : end + 1]}
+                    before = line[: words[start].start()].rstrip(_OPENING_MARKS)
+                    if (
+                        run <= said
+                        and before
+                        and before[-1] not in ".?!:;|"
+                        and not _ABBREVIATION_END.search(before)
+                    ):
+                        capital.add(low)
+    return capital - lower
+
+
+#: An e-mail or web address, a path or a file name: written in lower case whatever it names
+#: ("northgate.library@example.org", "northgate_closure.eml").
+_ADDRESS = re.compile(r"[^\s<>()\[\]|,;]*(?:[@/\\_]|\w\.\w)[^\s<>()\[\]|,;]*")
+
+
+def _in_run(line: str, a: re.Match[str], b: re.Match[str]) -> bool:
+    """Whether words ``a`` and ``b`` (adjacent matches in ``line``) are one run of capitalised
+    words: both open with a capital, neither is in capitals (a code or a postcode ends a
+    run: "Northgate HV4 3PD"), and only a space or a hyphen stands between them."""
+    return all(w.group(0)[:1].isupper() and not w.group(0).isupper() for w in (a, b)) and line[
+        a.end() : b.start()
+    ] in (" ", "-")
+
+
+def focus_terms(
+    question: str, idf: Mapping[str, float] | None = None, names: Collection[str] = ()
+) -> list[FocusTerm]:
     """The question's focus terms: content words minus wh-words and generic words.
 
     A name the question excludes (:func:`excluded_names`: "outside the UK") is a term, not a
@@ -2204,6 +2300,8 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
         question: The question text.
         idf: Inverse document frequency per term (e.g. ``BM25Index.idf``); ``None`` = the
             length heuristic.
+        names: Words the question writes in lower case that are names all the same
+            (:func:`written_as_names`: "northgate" where the documents write *Northgate*).
 
     Returns:
         The words' terms in question order, then the codes', without duplicates.
@@ -2226,6 +2324,7 @@ def focus_terms(question: str, idf: Mapping[str, float] | None = None) -> list[F
     for m in _QUOTED.finditer(question):
         caps.update(tokenize(m.group(1) or m.group(2)))
     excluded = excluded_names(question)
+    caps |= set(names)  # written in lower case, names in the documents (written_as_names)
     caps -= excluded
     acronyms -= excluded
     terms = [t for t in dict.fromkeys(tokenize(question)) if content_word(t)]

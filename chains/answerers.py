@@ -755,7 +755,15 @@ class ExtractiveAnswerer:
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
         wants_terms = self.focus_check or self._names_apply(question) or self.focus_coverage > 0
-        terms = checks.focus_terms(question, idf) if wants_terms else []
+        terms = (
+            checks.focus_terms(
+                question,
+                idf,
+                checks.written_as_names(question, (_full_text(p) for p in passages)),
+            )
+            if wants_terms
+            else []
+        )
         focus_cache: dict[tuple[int, str], list[str]] = {}
         coverage_cache: dict[str, dict[str, float]] = {}
         best = safe[0].score

@@ -17,7 +17,10 @@ answerer, whose checks read what kind of answer each question asks for
   negates;
 * "how many volunteers do you need for the open day in the waiting room?" is never answered
   with the open day's row, whose only numbers are its date and its hours (a time of day counts
-  nothing): the sentence counting them, or no answer.
+  nothing): the sentence counting them, or no answer;
+* "how much is a private check up at beaminster?" is never answered with the fee table's row:
+  the leaflet writes *Beaminster* as a name, so the question typed in lower case names it
+  too, and the row does not mention it (``answer_checks.written_as_names``).
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ Easter week: Tuesday 7 April - open as normal from 8.30am.
 | NHS check-up (Band 1) | £27.40 |
 | Private check-up | £52 |
 | Scale and polish | £65 |
+
+Our branch surgery at Beaminster sees NHS patients only, on Wednesday mornings.
 
 ## After an extraction
 
@@ -121,3 +126,11 @@ def test_what_a_question_asks_for_picks_the_sentence_through_the_graph(
     )
     assert not any("10:00-15:00" in q for q in _quotes(helpers)), helpers["answer"]
     assert helpers["status"] == "no_evidence" or any("12 volunteers" in q for q in _quotes(helpers))
+
+    # a name typed in lower case is a name all the same: the fee row is Bridport's
+    for asked in (
+        "how much is a private check up at beaminster?",
+        "Private check up at Beaminster?",
+    ):
+        branch = graph.invoke({"question": asked})
+        assert not any("£52" in q for q in _quotes(branch)), (asked, branch["answer"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from chains import answer_checks as checks
@@ -917,6 +919,66 @@ def test_focus_terms_mark_names_and_use_idf_when_given():
     assert by["sheep"].weight == 3.0
     # a term the index has never seen gets the largest weight: nothing can contain it
     assert by["farm"].weight == 5.0
+
+
+@pytest.mark.parametrize(
+    ("question", "texts", "names"),
+    [
+        # a capital inside a sentence, never lower case: a name typed in lower case
+        (
+            "will northgate open on sundays after the refurb",
+            ["The library at Northgate closes for works.", "Northgate Library | 2 Beck Lane"],
+            {"northgate"},
+        ),
+        # one lower-case occurrence makes it a common word
+        (
+            "where is the north gate",
+            ["Meet at the North Gate.", "Use the north gate after 6pm."],
+            set(),
+        ),
+        # a capital opening a sentence, a line, a list item or a table cell says nothing
+        (
+            "when do the swimming lessons start",
+            ["Swimming lessons run weekly. Lessons start at 9.", "- Swimming kit", "| Lessons |"],
+            set(),
+        ),
+        # the question must write the capitalised run the word stands in
+        (
+            "how much do you charge for a basic tax return",
+            ["Returns for the High Income Child Benefit Charge are extra."],
+            set(),
+        ),
+        (
+            "a room at northgate library",
+            [
+                "You can book a room at Northgate Library, or write to Northgate HV4 3PD.",
+                "The library is shut. E-mail northgate.library@example.org (northgate_hire.pdf)",
+            ],
+            {"northgate"},
+        ),
+        # nor does a line in title case ("Opening Hours and Events")
+        ("what are the opening hours", ["Opening Hours and Events 2026"], set()),
+        # a word split as tokenize splits it; days, months and capitals stay as they are
+        (
+            "can i park near carr lane on a friday",
+            ["Parking is free on Carr-Lane every Friday.", "Ask the CARR office."],
+            {"carr", "lane"},
+        ),
+    ],
+)
+def test_written_as_names(question: str, texts: list[str], names: set[str]) -> None:
+    assert checks.written_as_names(question, texts) == names
+
+
+def test_a_word_written_as_a_name_is_a_name_of_the_question() -> None:
+    question = "how much is a room at northgate library"
+    names = checks.written_as_names(question, ["Rooms at Northgate and Central libraries."])
+    entity = {t.term: t.entity for t in checks.focus_terms(question, None, names)}
+    assert entity == {"room": False, "northgate": True, "library": False}
+    # and the names rule reads it: the other branch's price does not answer
+    terms = checks.focus_terms(question, None, names)
+    missing = checks.lexically_uncovered(terms, "Abbey Room, Central Library: £8 per hour")
+    assert [t.term for t in checks.essential(terms, missing, math.inf)] == ["northgate"]
 
 
 def test_lexical_coverage_allows_inflections_but_not_other_words():
