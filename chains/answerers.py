@@ -90,7 +90,7 @@ _TYPE_RULES = frozenset({"answer_type_check", "quantity_check", "measure_check"}
 _QUANTITY_ONLY: tuple[checks.AnswerType, ...] = ("quantity",)
 
 
-def numbers_in(text: str, min_digits: int = 1) -> set[str]:
+def numbers_in(text: str, min_digits: int = 1, clock: bool = False) -> set[str]:
     """Standalone numbers written in ``text``, in a canonical form.
 
     Thousands separators are removed, trailing decimal zeros and leading zeros dropped;
@@ -100,13 +100,26 @@ def numbers_in(text: str, min_digits: int = 1) -> set[str]:
     Args:
         text: Any text.
         min_digits: Leave out numbers with fewer digits (``2`` skips "top 3", "type 1").
+        clock: Also the hours of times of day written with *am* or *pm* ("gates close at
+            11pm", "11.30pm": ``11``), which a passage states for a question's "after 11".
     """
     out = set()
     for m in _NUMBER.finditer(text):
         raw = m.group(0)
         if sum(ch.isdigit() for ch in raw) >= min_digits:
             out.add(checks.canonical_number(raw))
+    if clock:
+        for m in _CLOCK_HOUR.finditer(text):
+            if len(m.group(1)) >= min_digits:
+                out.add(checks.canonical_number(m.group(1)))
     return out
+
+
+#: The hour of a time of day written with *am* or *pm*: "11pm", "11.30 pm", "9:15am".
+_CLOCK_HOUR = re.compile(
+    r"(?<![A-Za-z0-9.,:])(\d{1,2})(?:[.:]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![A-Za-z])",
+    re.IGNORECASE,
+)
 
 
 #: A number written as an operand of arithmetic: "365 * (average payables …)", "… / 2",
@@ -385,7 +398,7 @@ class ExtractiveAnswerer:
         present: set[str] = set()
         texts = [f"{p.candidate.document.page_content} {p.candidate.content}" for p in passages]
         for p, text in zip(passages, texts, strict=True):
-            present |= numbers_in(text)
+            present |= numbers_in(text, clock=True)
             present |= numbers_in(_where(p))
         missing = asked - present
         return sorted(n for n in missing if checks.within_stated_bound(n, question, texts) is None)

@@ -89,6 +89,10 @@ def test_numbers_may_be_spread_over_passages_or_in_their_headers():
     fines = [passage(1, "Children and members over 65 pay no fines.")]
     assert ask("I'm 70, do I pay if my book is late?", fines) == []  # within the range
     assert ask("I'm 50, do I pay if my book is late?", fines) == ["50"]
+    # a time of day with am / pm states its hour
+    gates = [passage(1, "The barrier is locked from 11pm to 7am; ring the night warden.")]
+    assert ask("if we get there after 11 can we drive up to the caravan", gates) == []
+    assert ask("can we arrive at 10 at night", gates) == ["10"]
 
 
 @pytest.mark.parametrize(
