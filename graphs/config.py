@@ -313,7 +313,8 @@ class RAGConfig:
     focus_names_check: bool = knob(
         "focus_names_check" in DEFAULT_RULES,
         "extractive answerer: the names half of `focus_check`, for questions: refused when a "
-        "name or acronym the question asks about is not in the quoted sentence's passage or "
+        "name or acronym the question asks about (typed in lower case too, when the supplied "
+        "passages write it only with a capital) is not in the quoted sentence's passage or "
         "header (a table row: the row with its column names), allowing a misspelling, an "
         "inflection, the initials, a derived form (`Chinese` / `China`) and the forms listed "
         "in `chains/name_forms.json` (`Dutch` / `Netherlands`), and a place containing it or "
