@@ -276,6 +276,74 @@ _NOT_NAMES = frozenset(
 )
 
 
+#: Chat spellings of question words and contractions, and their standard forms: "whats the
+#: number for the warden", "how much r paperbacks", "whos taking over", "i dont have a car".
+#: Not "id" (an ID), "till" (a word), "wont" read only between words that make it "won't".
+CHAT_SPELLINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "whats": "what is",
+        "wats": "what is",
+        "wat": "what",
+        "whos": "who is",
+        "wheres": "where is",
+        "whens": "when is",
+        "hows": "how is",
+        "whys": "why is",
+        "r": "are",
+        "u": "you",
+        "ur": "your",
+        "im": "I'm",
+        "ive": "I've",
+        "cant": "can't",
+        "dont": "don't",
+        "doesnt": "doesn't",
+        "didnt": "didn't",
+        "wont": "won't",
+        "isnt": "isn't",
+        "arent": "aren't",
+        "wasnt": "wasn't",
+        "werent": "weren't",
+        "havent": "haven't",
+        "hasnt": "hasn't",
+        "shouldnt": "shouldn't",
+        "wouldnt": "wouldn't",
+        "couldnt": "couldn't",
+        "pls": "please",
+        "plz": "please",
+        "ppl": "people",
+        "yr": "year",
+        "yrs": "years",
+        "hrs": "hours",
+        "mins": "minutes",
+    }
+)
+_CHAT_WORD = re.compile(
+    r"(?<![\w'’.-])(" + "|".join(sorted(CHAT_SPELLINGS, key=len, reverse=True)) + r")(?![\w'’-])",
+    re.IGNORECASE,
+)
+
+
+def standard_spelling(question: str) -> str:
+    """``question`` with chat spellings written out (:data:`CHAT_SPELLINGS`), so the rules
+    that read what a question asks for read "whats the price" as "what is the price" and
+    "how much r paperbacks" as "how much are paperbacks".
+
+    A word written in capitals is left alone ("UR", "IM", "U": a code or an initial), and so
+    is a one-letter word followed by a full stop or a digit ("U. Smith", "R 2").
+    """
+
+    def standard(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if len(word) > 1 and word.isupper() or word in ("U", "R"):
+            return word
+        if len(word) == 1 and re.match(r"\s*[.\d]", question[m.end() : m.end() + 2]):
+            return word
+        out = CHAT_SPELLINGS[word.lower()]
+        return out[0].upper() + out[1:] if word[0].isupper() else out
+
+    return _CHAT_WORD.sub(standard, question)
+
+
 def expected_answer_type(question: str) -> AnswerType | None:
     """The kind of thing the question asks for, when its wording says so.
 
@@ -1468,9 +1536,15 @@ def asking_clause(question: str) -> str:
     *do I pay?*"), the part from its first clause opened by a wh-word or an auxiliary;
     otherwise the whole question: one that opens by asking ("Why doesn't it dry, is it
     broken?") or by naming what it asks about ("Products that don't contain nuts, do you
-    have any?", "The warranty does not cover water damage, does it?").
+    have any?", "The warranty does not cover water damage, does it?"). A statement told after
+    the last question mark is the asker's situation too: "latest I can get in on Tuesday? I
+    don't finish work till 5.30" asks up to the ``?``.
     """
     text = question.strip()
+    last = text.rfind("?")
+    if 0 < last < len(text) - 1 and text[last + 1 :].strip():
+        text = text[: last + 1]  # the statement after the ask
+        question = text
     if not text.endswith("?") or not _SITUATION.match(text):
         return question
     for m in _CLAUSE_START.finditer(text[:-1]):

@@ -739,6 +739,8 @@ class ExtractiveAnswerer:
         if not passages:
             block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
             return f"<summary>{json.dumps(block)}</summary>"
+        # "whats the price", "how much r paperbacks": the rules read the standard spelling
+        question = checks.standard_spelling(question)
         if self.require_question_numbers:
             constants = formula_constants(question)
             if constants:  # "DPO is defined as: 365 * (…) / (…)": figures to compute with

@@ -591,6 +591,12 @@ def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sent
         ("Why doesn't the unit dry, is it broken?", "Why doesn't the unit dry, is it broken?"),
         ("Which members, if any, cannot vote?", "Which members, if any, cannot vote?"),
         ("The unit is not draining.", "The unit is not draining."),  # no question mark
+        # a statement told after the last question mark is the asker's situation
+        (
+            "latest i can get in with the hygienist tues 14th april? don't finish work till 5.30",
+            "latest i can get in with the hygienist tues 14th april?",
+        ),
+        ("What isn't covered? And why?", "What isn't covered? And why?"),
         # a clause naming what is asked about is the question's, not the asker's situation
         (
             "Products that don't contain nuts, do you have any?",
@@ -627,6 +633,39 @@ def test_a_negation_in_the_askers_situation_is_no_negated_question():
     situation = "I don't want to keep emptying it, can it drain by itself?"
     assert checks.negation_problem(situation, sentence) is None
     assert checks.negation_problem("What can't drain by itself?", sentence) is not None
+
+
+@pytest.mark.parametrize(
+    ("chat", "standard"),
+    [
+        (
+            "how much r paperbacks at the big book sale",
+            "how much are paperbacks at the big book sale",
+        ),
+        ("whats the number for the warden", "what is the number for the warden"),
+        ("Whos taking over from alan", "Who is taking over from alan"),
+        (
+            "im 79 and cant manage the lawn, do u do it",
+            "I'm 79 and can't manage the lawn, do you do it",
+        ),
+        ("how many yrs till my van has to go", "how many years till my van has to go"),
+        # left alone: capitals (a code, an initial), "id", "till", a letter before a full stop
+        ("what does UR mean on the rota", "what does UR mean on the rota"),
+        ("do i need to bring id", "do i need to bring id"),
+        ("is U. Smith in on R&D days", "is U. Smith in on R&D days"),
+        ("the u-bend leaks", "the u-bend leaks"),
+    ],
+)
+def test_standard_spelling(chat: str, standard: str) -> None:
+    assert checks.standard_spelling(chat) == standard
+
+
+def test_chat_spellings_are_read_as_their_standard_forms() -> None:
+    """The rules reading what is asked read the standard spelling (the answerer writes it
+    out first): "how much r …" asks for money."""
+    chat = "how much r paperbacks at the big book sale"
+    assert checks.expected_measure(chat) is None
+    assert checks.expected_measure(checks.standard_spelling(chat)) == "money"
 
 
 # -- contrast ------------------------------------------------------------------------------

@@ -343,6 +343,16 @@ def test_measure_check_refuses_a_number_of_another_kind_and_quotes_the_one_with_
     assert quoted(raw, [gift, height]) == [height.candidate.content]
 
 
+def test_a_question_in_chat_spelling_is_read_as_written_out():
+    """ "how much r paperbacks" asks for a price as "how much are paperbacks" does."""
+    sale = passage(1, "Big Book Sale: paperbacks and hardbacks on Saturday 9 May, 10:00 to 15:00.")
+    answerer = ExtractiveAnswerer(Unit(), measure_check=True)
+    for q in ("how much are paperbacks at the book sale", "how much r paperbacks at the book sale"):
+        parsed = parse_output(answerer.generate(q, [sale], []))
+        assert says_insufficient(parsed), q
+        assert "amount of money" in parsed.block["reason"]
+
+
 def test_a_sentence_of_the_kind_asked_is_looked_for_further_down():
     """When only the rules reading the kind of answer asked for refused the sentences tried
     ("how tall" and no length), sentences within ``type_margin`` of the best are tried, not
