@@ -1594,10 +1594,16 @@ def negation_problem(question: str, sentence: str) -> str | None:
     by "NHS check-up (Band 1) — £27.40" (the first content words after the negation, read in
     any inflection), and is by "Private check-up — £52".
 
+    A text that asks nothing (:func:`is_question`) has no negated ask: "forgot my pin, can't
+    log in to libby" tells the asker's problem, and a claim to check ("X does not cause Y") is
+    checked by the evidence whichever way it reads.
+
     Args:
         question: The question text.
         sentence: The sentence that would be quoted.
     """
+    if not is_question(question):
+        return None
     asked = asking_clause(question)
     ask = without_trailing_condition(asked)
     m = _NEGATION_Q.search(ask)

@@ -635,6 +635,15 @@ def test_a_negation_in_the_askers_situation_is_no_negated_question():
     assert checks.negation_problem("What can't drain by itself?", sentence) is not None
 
 
+def test_a_text_that_asks_nothing_has_no_negated_ask():
+    """A problem told as a statement, or a claim to check, is read for no negation."""
+    sentence = 'Use "Reset PIN" on the library catalogue and we will send a new one.'
+    assert checks.negation_problem("forgot my pin, can't log in to libby", sentence) is None
+    claim = "Statins do not reduce the risk of stroke."
+    assert checks.negation_problem(claim, "Statins reduced the risk of stroke by 20%.") is None
+    assert checks.negation_problem("Why can't I log in?", sentence) is not None
+
+
 @pytest.mark.parametrize(
     ("chat", "standard"),
     [
