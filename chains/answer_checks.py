@@ -334,7 +334,7 @@ def standard_spelling(question: str) -> str:
 
     def standard(m: re.Match[str]) -> str:
         word = m.group(0)
-        if len(word) > 1 and word.isupper() or word in ("U", "R"):
+        if word.isupper():
             return word
         if len(word) == 1 and re.match(r"\s*[.\d]", question[m.end() : m.end() + 2]):
             return word
