@@ -278,7 +278,7 @@ _NOT_NAMES = frozenset(
 
 #: Chat spellings of question words and contractions, and their standard forms: "whats the
 #: number for the warden", "how much r paperbacks", "whos taking over", "i dont have a car".
-#: Not "id" (an ID), "till" (a word), "wont" read only between words that make it "won't".
+#: Not listed: "id" (an ID), "till" (a word as it stands), "its" (a word too), "were".
 CHAT_SPELLINGS: Mapping[str, str] = MappingProxyType(
     {
         "whats": "what is",
