@@ -2113,6 +2113,8 @@ class FocusTerm:
         segments: An acronym's parts as written, lower case, each a capital and the small
             letters after it (``TA`` -> ``("t", "a")``, ``SENCo`` -> ``("s", "e", "n",
             "co")``): what the words that spell it out start with (:func:`spelled_out`).
+        documents_name: A name only because the documents write it as one: the question
+            typed it in lower case (:func:`written_as_names`); a refusal says so.
     """
 
     term: str
@@ -2122,6 +2124,7 @@ class FocusTerm:
     acronym: bool = False
     code: bool = False
     segments: tuple[str, ...] = ()
+    documents_name: bool = False
 
 
 #: A code in a question: one to five capital letters, an optional hyphen, then digits with
@@ -2404,7 +2407,8 @@ def focus_terms(
     for m in _QUOTED.finditer(question):
         caps.update(tokenize(m.group(1) or m.group(2)))
     excluded = excluded_names(question)
-    caps |= set(names)  # written in lower case, names in the documents (written_as_names)
+    read_as_names = set(names) - caps - excluded  # typed in lower case (written_as_names)
+    caps |= read_as_names
     caps -= excluded
     acronyms -= excluded
     terms = [t for t in dict.fromkeys(tokenize(question)) if content_word(t)]
@@ -2420,6 +2424,7 @@ def focus_terms(
                 idf is not None and t not in idf,
                 t in acronyms,
                 segments=segments.get(t, ()),
+                documents_name=t in read_as_names,
             )
         )
     codes = _code_matches(question)
@@ -2929,11 +2934,16 @@ def focus_problem(missing: Sequence[FocusTerm]) -> str | None:
 
     Example: ``"the question asks about 'prompt', which the quoted passage does not mention
     (nor a close paraphrase)"``; for names only (never paraphrased): ``"the question asks
-    about 'kenya', which the quoted passage does not mention"``.
+    about 'kenya', which the quoted passage does not mention"``; a name typed in lower case
+    says why it is one: ``"the question asks about 'northgate' (a name in the documents),
+    which …"``.
     """
     if not missing:
         return None
-    words = ", ".join(f"'{t.term}'" for t in missing[:4])
+    words = ", ".join(
+        f"'{t.term}'" + (" (a name in the documents)" if t.documents_name else "")
+        for t in missing[:4]
+    )
     tail = "" if all(t.entity for t in missing) else " (nor a close paraphrase)"
     return f"the question asks about {words}, which the quoted passage does not mention{tail}"
 

@@ -1027,6 +1027,14 @@ def test_a_word_written_as_a_name_is_a_name_of_the_question() -> None:
     terms = checks.focus_terms(question, None, names)
     missing = checks.lexically_uncovered(terms, "Abbey Room, Central Library: £8 per hour")
     assert [t.term for t in checks.essential(terms, missing, math.inf)] == ["northgate"]
+    # the refusal says why a word typed in lower case is a name
+    assert checks.focus_problem(checks.essential(terms, missing, math.inf)) == (
+        "the question asks about 'northgate' (a name in the documents), which the quoted "
+        "passage does not mention"
+    )
+    # typed with a capital, it is the question's own name
+    typed = checks.focus_terms("how much is a room at Northgate library", None, names)
+    assert [t.term for t in typed if t.documents_name] == []
 
 
 def test_lexical_coverage_allows_inflections_but_not_other_words():
