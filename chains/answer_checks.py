@@ -277,8 +277,9 @@ _NOT_NAMES = frozenset(
 
 
 #: Chat spellings of question words and contractions, and their standard forms: "whats the
-#: number for the warden", "how much r paperbacks", "whos taking over", "i dont have a car".
-#: Not listed: "id" (an ID), "till" (a word as it stands), "its" (a word too), "were".
+#: number for the warden", "how much r paperbacks", "whos taking over", "i dont have a car";
+#: and the abbreviations a question's kind is read from ("how many yrs"). Not listed: "id"
+#: (an ID), "till" (a word as it stands), "its" (a word too), "were".
 CHAT_SPELLINGS: Mapping[str, str] = MappingProxyType(
     {
         "whats": "what is",
@@ -318,7 +319,9 @@ CHAT_SPELLINGS: Mapping[str, str] = MappingProxyType(
     }
 )
 _CHAT_WORD = re.compile(
-    r"(?<![\w'’.-])(" + "|".join(sorted(CHAT_SPELLINGS, key=len, reverse=True)) + r")(?![\w'’-])",
+    r"(?<![\w'’.&/(-])("
+    + "|".join(sorted(CHAT_SPELLINGS, key=len, reverse=True))
+    + r")(?![\w'’&/)-])",
     re.IGNORECASE,
 )
 
@@ -328,17 +331,26 @@ def standard_spelling(question: str) -> str:
     that read what a question asks for read "whats the price" as "what is the price" and
     "how much r paperbacks" as "how much are paperbacks".
 
-    A word written in capitals is left alone ("UR", "IM", "U": a code or an initial), and so
-    is a one-letter word followed by a full stop or a digit ("U. Smith", "R 2").
+    Left alone: a word in capitals ("UR", "IM", "U": a code or an initial); one with a
+    capital inside a sentence ("who is Jony Ive", "when was Ur built": a name); a one-letter
+    word after a digit or before a full stop or a digit ("10 u of insulin", "u. smith", "r 2");
+    one joined to another by ``&`` or ``/`` or in brackets ("r&d", "w/r/t", "clause 3(r)").
+    Only the rules read the result: the answerer scores sentences by the question as typed
+    (documents write "mins" and "hrs" too).
     """
 
     def standard(m: re.Match[str]) -> str:
         word = m.group(0)
-        if word.isupper():
+        out = CHAT_SPELLINGS.get(word.lower())
+        if out is None or word.isupper():
+            return word  # a letter IGNORECASE folds to another ("ſ"), or a code
+        if word[0].isupper() and not _opens_sentence(question, m.start()):
+            return word  # a name
+        if len(word) == 1 and (
+            re.match(r"\s*[.\d]", question[m.end() :])
+            or re.search(r"\d\s*$", question[: m.start()])
+        ):
             return word
-        if len(word) == 1 and re.match(r"\s*[.\d]", question[m.end() : m.end() + 2]):
-            return word
-        out = CHAT_SPELLINGS[word.lower()]
         return out[0].upper() + out[1:] if word[0].isupper() else out
 
     return _CHAT_WORD.sub(standard, question)
@@ -1541,9 +1553,9 @@ def asking_clause(question: str) -> str:
     don't finish work till 5.30" asks up to the ``?``.
     """
     text = question.strip()
-    last = text.rfind("?")
-    if 0 < last < len(text) - 1 and text[last + 1 :].strip():
-        text = text[: last + 1]  # the statement after the ask
+    ends = [m.start() for m in _ASK_END.finditer(text)]
+    if ends and not text.endswith("?") and text[: ends[-1]].count('"') % 2 == 0:
+        text = text[: ends[-1] + 1]  # the statement after the ask
         question = text
     if not text.endswith("?") or not _SITUATION.match(text):
         return question
@@ -1553,6 +1565,9 @@ def asking_clause(question: str) -> str:
     return question
 
 
+#: A question mark that ends an ask and has a statement after it: "…? don't finish work till
+#: 5.30"; not one inside a quotation ("the leaflet 'Why wait?' says") or a web address.
+_ASK_END = re.compile(r"\?+(?=\s+\S)")
 #: A condition closing a question ("what's the price of a check-up *if I'm not NHS*?"):
 #: the asker's situation, told after the ask.
 _TRAILING_CONDITION = re.compile(r"[\s,]+(?:if|unless|in case|because)\b.*$", re.IGNORECASE | re.S)
@@ -1579,6 +1594,15 @@ def without_trailing_condition(clause: str) -> str:
     return clause[: m.start()]
 
 
+#: A request written as an instruction, or a question closed by a full stop: it asks ("list
+#: the services not covered", "Which items aren't covered.").
+_REQUEST = re.compile(
+    r"^\W*(?:please\s+)?(?:tell|list|show|give|name|find|explain|describe|identify|what|which|"
+    r"who|whom|whose|when|where|why|how)\b",
+    re.IGNORECASE,
+)
+
+
 def negation_problem(question: str, sentence: str) -> str | None:
     """Why an affirmative sentence cannot answer a negated question, or ``None``.
 
@@ -1594,15 +1618,16 @@ def negation_problem(question: str, sentence: str) -> str | None:
     by "NHS check-up (Band 1) — £27.40" (the first content words after the negation, read in
     any inflection), and is by "Private check-up — £52".
 
-    A text that asks nothing (:func:`is_question`) has no negated ask: "forgot my pin, can't
-    log in to libby" tells the asker's problem, and a claim to check ("X does not cause Y") is
-    checked by the evidence whichever way it reads.
+    A text that asks nothing (:func:`is_question`, and no request: "list the services not
+    covered" asks) has no negated ask: "forgot my pin, can't log in to libby" tells the
+    asker's problem, and a claim to check ("X does not cause Y") is checked by the evidence
+    whichever way it reads.
 
     Args:
         question: The question text.
         sentence: The sentence that would be quoted.
     """
-    if not is_question(question):
+    if not is_question(question) and not _REQUEST.match(question):
         return None
     asked = asking_clause(question)
     ask = without_trailing_condition(asked)
@@ -2322,7 +2347,7 @@ def written_as_names(question: str, texts: Iterable[str]) -> set[str]:
     capital: set[str] = set()
     lower: set[str] = set()
     for text in texts:
-        for line in _ADDRESS.sub(" ", text).splitlines():
+        for line in _without_addresses(text).splitlines():
             if _title_case_line(line):
                 continue
             words = list(_CASED_WORD.finditer(line))
@@ -2352,9 +2377,15 @@ def written_as_names(question: str, texts: Iterable[str]) -> set[str]:
     return capital - lower
 
 
-#: An e-mail or web address, a path or a file name: written in lower case whatever it names
-#: ("northgate.library@example.org", "northgate_closure.eml").
-_ADDRESS = re.compile(r"[^\s<>()\[\]|,;]*(?:[@/\\_]|\w\.\w)[^\s<>()\[\]|,;]*")
+#: What marks an e-mail or web address, a path or a file name, written in lower case whatever
+#: it names ("northgate.library@example.org", "northgate_closure.eml").
+_ADDRESS_MARK = re.compile(r"[@/\\_]|\w\.\w")
+
+
+def _without_addresses(text: str) -> str:
+    """``text`` with each whitespace-separated piece that is an address or a file name
+    blanked (:data:`_ADDRESS_MARK`; linear in the text's length)."""
+    return re.sub(r"\S+", lambda m: " " if _ADDRESS_MARK.search(m.group(0)) else m.group(0), text)
 
 
 def _in_run(line: str, a: re.Match[str], b: re.Match[str]) -> bool:

@@ -739,8 +739,9 @@ class ExtractiveAnswerer:
         if not passages:
             block = {"confidence": "low", "sources": [], "insufficient_evidence": True}
             return f"<summary>{json.dumps(block)}</summary>"
-        # "whats the price", "how much r paperbacks": the rules read the standard spelling
-        question = checks.standard_spelling(question)
+        # "whats the price", "how much r paperbacks": the rules read the standard spelling;
+        # sentences are scored by the question as typed (documents write "mins" and "hrs" too)
+        asked = checks.standard_spelling(question)
         if self.require_question_numbers:
             constants = formula_constants(question)
             if constants:  # "DPO is defined as: 365 * (…) / (…)": figures to compute with
@@ -769,7 +770,7 @@ class ExtractiveAnswerer:
                 "the only matching sentences are instructions addressed to the reader or the "
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
-        wants_terms = self.focus_check or self._names_apply(question) or self.focus_coverage > 0
+        wants_terms = self.focus_check or self._names_apply(asked) or self.focus_coverage > 0
         terms = (
             checks.focus_terms(
                 question,
@@ -800,7 +801,7 @@ class ExtractiveAnswerer:
                 break
             if any(item.text == c.text for c in chosen):
                 continue
-            problem = self._problem(question, item, terms, focus_cache, passages, coverage_cache)
+            problem = self._problem(asked, item, terms, focus_cache, passages, coverage_cache)
             if problem is not None:
                 first_problem = first_problem or problem[1]
                 only_focus = only_focus and problem[0] in _FOCUS_RULES
@@ -813,9 +814,7 @@ class ExtractiveAnswerer:
         chosen = _with_opening(
             chosen,
             self.max_sentences,
-            lambda s: (
-                self._problem(question, s, terms, focus_cache, passages, coverage_cache) is None
-            ),
+            lambda s: self._problem(asked, s, terms, focus_cache, passages, coverage_cache) is None,
         )
         top = chosen[0].score
         chosen.sort(key=lambda t: t.passage.number)  # keep passage (rank) order

@@ -591,6 +591,15 @@ def test_negation_accepts_a_sentence_with_a_negation_or_exception(question, sent
         ("Why doesn't the unit dry, is it broken?", "Why doesn't the unit dry, is it broken?"),
         ("Which members, if any, cannot vote?", "Which members, if any, cannot vote?"),
         ("The unit is not draining.", "The unit is not draining."),  # no question mark
+        # a question mark inside a quotation or an address ends no ask
+        (
+            "what does the leaflet 'Why wait?' say about not brushing",
+            "what does the leaflet 'Why wait?' say about not brushing",
+        ),
+        (
+            "see example.com/page?id=3 - what is not covered",
+            "see example.com/page?id=3 - what is not covered",
+        ),
         # a statement told after the last question mark is the asker's situation
         (
             "latest i can get in with the hygienist tues 14th april? don't finish work till 5.30",
@@ -642,6 +651,10 @@ def test_a_text_that_asks_nothing_has_no_negated_ask():
     claim = "Statins do not reduce the risk of stroke."
     assert checks.negation_problem(claim, "Statins reduced the risk of stroke by 20%.") is None
     assert checks.negation_problem("Why can't I log in?", sentence) is not None
+    # a request asks, and so does a question closed by a full stop
+    covered = "Batteries and filters are covered."
+    for request in ("list the services not covered", "Which items aren't covered."):
+        assert checks.negation_problem(request, covered) is not None, request
 
 
 @pytest.mark.parametrize(
@@ -661,8 +674,17 @@ def test_a_text_that_asks_nothing_has_no_negated_ask():
         # left alone: capitals (a code, an initial), "id", "till", a letter before a full stop
         ("what does UR mean on the rota", "what does UR mean on the rota"),
         ("do i need to bring id", "do i need to bring id"),
-        ("is U. Smith in on R&D days", "is U. Smith in on R&D days"),
+        ("is u. smith in on r&d days", "is u. smith in on r&d days"),
         ("the u-bend leaks", "the u-bend leaks"),
+        # nor a letter after a number, joined by & or /, in brackets; nor a name
+        (
+            "is 10 u of insulin too much, w/r/t clause 3(r)",
+            "is 10 u of insulin too much, w/r/t clause 3(r)",
+        ),
+        ("who is Jony Ive and when was Ur built", "who is Jony Ive and when was Ur built"),
+        ("Whats the fee? Im new", "What is the fee? I'm new"),
+        # a letter the case-blind match folds to another is no chat spelling, and no error
+        ("Whatſ up", "Whatſ up"),
     ],
 )
 def test_standard_spelling(chat: str, standard: str) -> None:

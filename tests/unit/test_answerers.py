@@ -353,6 +353,17 @@ def test_a_question_in_chat_spelling_is_read_as_written_out():
         assert "amount of money" in parsed.block["reason"]
 
 
+def test_sentences_are_scored_by_the_question_as_typed():
+    """The rules read "mins" as "minutes"; the choice of sentence reads the question as typed,
+    as documents write "mins" too."""
+    parking = passage(1, "Parking at the pool costs 50p for 30 minutes.")
+    walk = passage(2, "The pool is a 10 mins walk from the station.")
+    raw = ExtractiveAnswerer(Unit()).generate(
+        "how many mins to walk to the pool", [parking, walk], []
+    )
+    assert quoted(raw, [parking, walk]) == [walk.candidate.content]
+
+
 def test_a_sentence_of_the_kind_asked_is_looked_for_further_down():
     """When only the rules reading the kind of answer asked for refused the sentences tried
     ("how tall" and no length), sentences within ``type_margin`` of the best are tried, not
