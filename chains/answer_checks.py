@@ -685,9 +685,18 @@ _COUNT_Q = re.compile(
 #: 1850" counts stores.
 #: A clock time as written: "9am", "3.15 pm", "10:45 p.m.", "09:30" (a time of day measure
 #: answers with one; the count rule counts nothing by one).
-_CLOCK_TIME = (
-    r"\b\d{1,2}(?:[.:]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
-)
+_AM_PM = r"\d{1,2}(?:[.:]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])"
+_CLOCK_TIME = rf"\b{_AM_PM}|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
+#: The hour of a time of day written with *am* or *pm* (:func:`clock_hours`).
+_AM_PM_HOUR = re.compile(rf"(?<![.,:])\b(?={_AM_PM})(\d{{1,2}})", re.IGNORECASE)
+
+
+def clock_hours(text: str) -> list[str]:
+    """The hours of the times of day ``text`` writes with *am* or *pm*, as written: "gates
+    close at 11pm", "11.30 pm", "9:15am" -> ``["11", "11", "9"]``."""
+    return _AM_PM_HOUR.findall(text)
+
+
 _NO_COUNT = re.compile(
     rf"(?:[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])(?:{_CURRENCY_CODES})\.?)\s?\d[\d,.]*"
     r"(?:\s?(?i:m|mn|bn|k|million|billion|thousand|trillion)\b)?"
@@ -2358,23 +2367,29 @@ def written_as_names(question: str, texts: Iterable[str]) -> set[str]:
                     continue
                 if word.islower():
                     lower.add(low)
-                elif word[:1].isupper() and not word.isupper():
-                    start = i
-                    while start > 0 and _in_run(line, words[start - 1], words[start]):
-                        start -= 1
-                    end = i
-                    while end + 1 < len(words) and _in_run(line, words[end], words[end + 1]):
-                        end += 1
-                    run = {w.group(0).lower() for w in words[start : end + 1]}
-                    before = line[: words[start].start()].rstrip(_OPENING_MARKS)
-                    if (
-                        run <= said
-                        and before
-                        and before[-1] not in ".?!:;|"
-                        and not _ABBREVIATION_END.search(before)
-                    ):
-                        capital.add(low)
+                elif (
+                    word[:1].isupper()
+                    and not word.isupper()
+                    and _run_inside_sentence(line, words, i, said)
+                ):
+                    capital.add(low)
     return capital - lower
+
+
+def _run_inside_sentence(line: str, words: Sequence[re.Match[str]], i: int, said: set[str]) -> bool:
+    """Whether the capitalised word ``words[i]`` of ``line`` stands in a run of capitalised
+    words (:func:`_in_run`) that the question writes whole (``said``) and that opens no
+    sentence, line, list item or table cell."""
+    start = i
+    while start > 0 and _in_run(line, words[start - 1], words[start]):
+        start -= 1
+    end = i
+    while end + 1 < len(words) and _in_run(line, words[end], words[end + 1]):
+        end += 1
+    if not {w.group(0).lower() for w in words[start : end + 1]} <= said:
+        return False
+    before = line[: words[start].start()].rstrip(_OPENING_MARKS)
+    return bool(before) and before[-1] not in ".?!:;|" and not _ABBREVIATION_END.search(before)
 
 
 #: What marks an e-mail or web address, a path or a file name, written in lower case whatever

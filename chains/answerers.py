@@ -109,17 +109,10 @@ def numbers_in(text: str, min_digits: int = 1, clock: bool = False) -> set[str]:
         if sum(ch.isdigit() for ch in raw) >= min_digits:
             out.add(checks.canonical_number(raw))
     if clock:
-        for m in _CLOCK_HOUR.finditer(text):
-            if len(m.group(1)) >= min_digits:
-                out.add(checks.canonical_number(m.group(1)))
+        out |= {
+            checks.canonical_number(h) for h in checks.clock_hours(text) if len(h) >= min_digits
+        }
     return out
-
-
-#: The hour of a time of day written with *am* or *pm*: "11pm", "11.30 pm", "9:15am".
-_CLOCK_HOUR = re.compile(
-    r"(?<![A-Za-z0-9.,:])(\d{1,2})(?:[.:]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![A-Za-z])",
-    re.IGNORECASE,
-)
 
 
 #: A number written as an operand of arithmetic: "365 * (average payables …)", "… / 2",
