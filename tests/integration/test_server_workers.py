@@ -117,6 +117,9 @@ def test_two_writing_workers_share_one_index_directory(tmp_path: Path, index_dir
             timeout=STARTUP_TIMEOUT,
             what="both workers ready",
         )
+        # a worker takes the job lock on its first cycle after its model loads, which may
+        # come after /ready: wait for the lock to be taken, then check it is held once
+        poll(lambda: bool(_writers(s)), timeout=STARTUP_TIMEOUT, what="a worker holding the lock")
         writers = _writers(s)
         assert len(writers) == 1, writers  # exactly one holds the job lock
         first = _probe(s)
