@@ -220,6 +220,17 @@ class RAGConfig:
     dedupe_threshold: float = knob(
         0.8, "5-word-shingle containment counted as a near-duplicate", "float", lo=0.0, hi=1.0
     )
+    per_page: int = knob(
+        0,
+        "chunks of one page (a PDF page, a slide) kept in the second stage's order; its "
+        "further chunks move after every other chunk, so one statement page cut into several "
+        "chunks does not fill the passages (`1`: each page's best chunk first; `0` = off; "
+        "chunks without a page never move)",
+        "int",
+        lo=0,
+        hi=20,
+        client="yes",
+    )
     mmr_lambda: float = knob(
         1.0,
         "maximal marginal relevance when assembling: relevance weight against overlap with "

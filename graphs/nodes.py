@@ -16,7 +16,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Overwrite
 
 from chains import assemble as assembly
-from chains import citations, followup, streaming
+from chains import citations, diversity, followup, streaming
 from chains import constraints as rules
 from chains import expand as expansion
 from chains import gate as gating
@@ -265,7 +265,8 @@ def retrieve(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
 
 
 def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
-    """Second stage: rescore the shortlist, best first."""
+    """Second stage: rescore the shortlist, best first; a page's chunks past ``per_page``
+    move after the other pages' (:func:`chains.diversity.diversify_pages`)."""
     cfg = RAGConfig.from_runnable_config(config)
     reranker = deps.reranker(cfg.reranker)
     ranked = reranker.rerank(
@@ -278,6 +279,7 @@ def rerank(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
         ranked = rules.first_stage_order(ranked, constraints.boosts, naming=(state["question"],))
     elif constraints is not None and constraints.boosts:
         ranked = rules.apply_boosts(ranked, constraints.boosts)
+    ranked = diversity.diversify_pages(ranked, cfg.per_page)
     return {
         "candidates": ranked,
         "reranking": RerankRecord(reranker=reranker.name, score_type=reranker.score_type),
