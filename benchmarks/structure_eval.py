@@ -30,7 +30,8 @@ same questions, Wilson 95 % intervals. On ``financebench-dev`` the test half by
 and all questions; the set is cut by ``--max-company-pages`` (companies whose filings total
 at most that many pages; the rule of ``constraints_eval.py``).
 
-``--answers`` also runs the whole graph (default settings, the default extractive answerer)
+``--config SPEC`` queries every index with that graph configuration (default: ``default``;
+e.g. ``per_page=1``). ``--answers`` also runs the whole graph (the extractive answerer)
 on each configuration's index and counts questions **answered citing an evidence page**
 (a citation's document and page equal an evidence's), paired like the hit rates.
 
@@ -216,14 +217,17 @@ def _plain_hits(corpus: Path, qs: list[Any], k: int) -> list[list[tuple[str, int
     return out
 
 
-def graph_answers(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[dict[str, Any]]:
-    """The whole graph's results (default settings, the extractive answerer) on ``idx``.
+def graph_answers(
+    idx: Any, emb: Any, qs: list[Any], progress: bool, spec: str = "default"
+) -> list[dict[str, Any]]:
+    """The whole graph's results (the extractive answerer) on ``idx``.
 
     Args:
         idx: A loaded index (:func:`citerag.stores.loaded.load_index`).
         emb: The query embeddings (cached).
         qs: The questions.
         progress: Show a progress bar.
+        spec: The graph configuration (:func:`citerag.eval.runner.parse_config`).
 
     Returns:
         One graph output per question, in order.
@@ -235,9 +239,9 @@ def graph_answers(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[dic
     deps = GraphDeps.from_store(
         idx.store, embeddings=emb, manifest_id=idx.manifest_id, embedding_model=model().name
     )
-    cfg = parse_config("default")
+    cfg = parse_config(spec)
     return run_generation(
-        build_graph(deps), qs, EvalConfig("default", cfg.configurable), progress=progress
+        build_graph(deps), qs, EvalConfig(spec, cfg.configurable), progress=progress
     )
 
 
@@ -250,9 +254,11 @@ def cites_evidence(q: Any, res: dict[str, Any]) -> bool:
     return res.get("status") == "answered" and bool(gold & cited)
 
 
-def _answered_with_evidence(idx: Any, emb: Any, qs: list[Any], progress: bool) -> list[bool]:
+def _answered_with_evidence(
+    idx: Any, emb: Any, qs: list[Any], progress: bool, spec: str = "default"
+) -> list[bool]:
     """Per question: the whole graph answered, citing an evidence (document, page)."""
-    results = graph_answers(idx, emb, qs, progress)
+    results = graph_answers(idx, emb, qs, progress, spec)
     return [cites_evidence(q, res) for q, res in zip(qs, results, strict=True)]
 
 
@@ -301,6 +307,12 @@ def main() -> int:
         help="also run the whole graph (the default answerer) and count answers citing an "
         "evidence page",
     )
+    p.add_argument(
+        "--config",
+        default="default",
+        help="the graph configuration every index is queried with (retrieval and --answers), "
+        "as citerag eval reads it: default, per_page=1, ...",
+    )
     args = p.parse_args()
     args.configs = [BASE] + [c for c in args.configs.split(",") if c and c != BASE]
     unknown = [c for c in args.configs if c not in CONFIGS]
@@ -328,11 +340,13 @@ def main() -> int:
         for cfg, idx in loaded.items():
             corpus = IndexedCorpus.from_store(idx.store, idx.manifest.documents)
             ev = Evaluator(idx.store, emb, corpus, calibration={}, manifest_id=idx.manifest_id)
-            run = ev.run(qs, parse_config("default"), progress=not args.no_progress)
+            run = ev.run(qs, parse_config(args.config), progress=not args.no_progress)
             res = run.answerable
             hits[cfg] = {k: [r.hit_at(k) for r in res] for k in KS}
             if args.answers:
-                answered[cfg] = _answered_with_evidence(idx, emb, qs, not args.no_progress)
+                answered[cfg] = _answered_with_evidence(
+                    idx, emb, qs, not args.no_progress, args.config
+                )
             chunks[cfg] = sum(int(d.get("chunks") or 0) for d in idx.manifest.documents.values())
         save_embeddings(emb, args)
         if not args.no_plain:
