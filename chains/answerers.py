@@ -766,7 +766,7 @@ class ExtractiveAnswerer:
         wants_terms = self.focus_check or self._names_apply(asked) or self.focus_coverage > 0
         terms = (
             checks.focus_terms(
-                question,
+                asked,  # "whats the wifi called" asks about 'wifi', not about 'whats'
                 idf,
                 checks.written_as_names(question, (_full_text(p) for p in passages)),
             )

@@ -464,6 +464,17 @@ def test_focus_check_ignores_light_terms_and_refuses_a_missing_name():
     assert says_insufficient(parsed) and "'fennick'" in parsed.block["reason"]
 
 
+def test_focus_check_reads_the_question_with_its_chat_spellings_written_out():
+    """'whats' is 'what is' (stop words), not a heavy term the passage must mention: the
+    question asks about the wifi, which the passage names."""
+    ps = [passage(1, "The public wifi is called HVL-Public and needs no password.")]
+    store = IdfStore({"whats": 9.0, "wifi": 4.0, "called": 1.0, "library": 0.5})
+    ans = ExtractiveAnswerer(WordVectors(), store, focus_check=True)
+    assert quoted(ans.generate("whats the wifi called at the library", ps, []), ps)
+    parsed = parse_output(ans.generate("whats the scanner called at the library", ps, []))
+    assert says_insufficient(parsed) and "'scanner'" in parsed.block["reason"]
+
+
 def test_focus_names_check_refuses_a_missing_name_but_not_a_missing_heavy_word():
     """The names half of the focus rule: 'prompt' (a heavy common word) is not required, a
     name the passage never mentions is; the reason names the rule's term."""
