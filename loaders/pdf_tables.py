@@ -51,6 +51,9 @@ MAX_TITLE_LINES = 4
 #: A line above a table with more words is prose, not a title: the title stops below it
 #: (a statement's title lines are short; the paragraph introducing a table is not).
 MAX_TITLE_WORDS = 12
+#: Lines above a table that qualify it rather than title it (:func:`qualifies_table`) read
+#: past on the way up to its title, at most this many (they stay in the title).
+MAX_QUALIFIER_LINES = 3
 #: Lines above the first row searched for column headers.
 MAX_HEADER_LINES = 4
 #: Characters allowed between a row's label and a cell, or two cells, in the canonical
@@ -341,12 +344,15 @@ def _assemble(
         k = first - 1
         lead_group = []
     title_lines: list[str] = []
-    while k >= floor and len(title_lines) < MAX_TITLE_LINES:
+    qualifiers = 0  # scale, unit and period lines read past (they count as no title line)
+    while k >= floor and len(title_lines) - qualifiers < MAX_TITLE_LINES:
         text = lines[k].text
         if norm(text) in running or kinds[k] == "row":
             break
-        if len(lines[k].words) > MAX_TITLE_WORDS:
+        qualifier = qualifiers < MAX_QUALIFIER_LINES and qualifies_table(text)
+        if not qualifier and len(lines[k].words) > MAX_TITLE_WORDS:
             break  # a line of the paragraph above the table, not its title
+        qualifiers += qualifier
         title_lines.insert(0, text)
         k -= 1
     text_above = k >= floor and norm(lines[k].text) not in running and kinds[k] != "row"
@@ -443,6 +449,49 @@ class GroupScope:
             kept = tuple(p for p in self.parts if p[1] < x0 - INDENT_TOLERANCE)
             return GroupScope(kept, x0 if kept else None)
         return self
+
+
+#: A scale or unit line: ``(in millions)``, ``In Millions``, ``(Dollars in millions, except
+#: per share data)``, ``($ in thousands)``, ``(Amounts in millions)``, ``(Millions)``.
+_SCALE_LINE = re.compile(
+    r"^\W*(?:(?:u\.?s\.?\s+)?(?:dollars|amounts|[$€£¥]|usd|eur|gbp)\s+)?(?:in\s+)?"
+    r"(?:thousands|millions|billions)\s*(?:[),:;]|$|except\b|of\s+(?:u\.?s\.?\s+)?dollars\b)",
+    re.IGNORECASE,
+)
+#: A period line: ``Years Ended December 31,``, ``Fiscal years ended December 25, 2021,
+#: December 26, 2020 and December 28, 2019``, ``Three Months Ended``, ``At December 31,``,
+#: ``As of June 30,``, ``December 31,``, ``Fiscal Year``.
+_PERIOD_LINE = re.compile(
+    r"^\W*(?:for\s+the\s+)?(?:(?:fiscal\s+)?(?:years?|quarters?|periods?|(?:three|six|nine|"
+    r"twelve|\d{1,2})\s+months?|(?:\d{1,2}|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three)"
+    r"\s+weeks?)\s+ended\b|fiscal\s+years?\W*$|(?:at|as\s+of)\s+(?:january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)\b|(?:january|february|"
+    r"march|april|may|june|july|august|september|october|november|december)\s+\d{1,2},?\W*$)",
+    re.IGNORECASE,
+)
+#: A line of years only (``2021 2020 2019``, ``2020``).
+_YEARS_LINE = re.compile(r"^\W*(?:(?:19|20)\d\d\W*)+$")
+
+
+def qualifies_table(line: str) -> bool:
+    """Whether a line above a table qualifies it (its scale, unit or period) rather than
+    naming it: ``(in millions)``, ``Years Ended December 31,``, ``Fiscal years ended
+    December 25, 2021, December 26, 2020 and December 28, 2019``, ``2021 2020 2019``.
+
+    Both table readers read past such lines (at most :data:`MAX_QUALIFIER_LINES`, even a
+    long period line) to the title above them, so the rows of PepsiCo's cash-flow statement
+    are titled "Consolidated Statement of Cash Flows … (in millions)", not "(in millions)".
+
+    Args:
+        line: A line of text.
+
+    Returns:
+        Whether it is a scale, unit or period line.
+    """
+    text = line.strip()
+    return bool(text) and bool(
+        _SCALE_LINE.match(text) or _PERIOD_LINE.match(text) or _YEARS_LINE.match(text)
+    )
 
 
 def after_paragraph(line: str) -> str:

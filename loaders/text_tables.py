@@ -39,12 +39,14 @@ from dataclasses import dataclass
 from loaders.ocr import OcrPage
 from loaders.pdf_tables import (
     MAX_HEADER_LINES,
+    MAX_QUALIFIER_LINES,
     MAX_TITLE_WORDS,
     Line,
     RawTable,
     Word,
     ends_sentence,
     norm_line,
+    qualifies_table,
     without_paragraph_tail,
 )
 
@@ -201,10 +203,18 @@ def read_text_tables(
                 names[i] = f"{names[i]} {c.text}".strip()
         body = rows[n_head:]
         title_lines: list[str] = []
+        qualifiers = 0  # scale, unit and period lines read past (they count as no title line)
         k = run[0] - 1
-        while k >= 0 and len(title_lines) < MAX_TITLE_LINES and k not in skip and k not in claimed:
-            if len(lines[k].words) > MAX_TITLE_WORDS:
+        while (
+            k >= 0
+            and len(title_lines) - qualifiers < MAX_TITLE_LINES
+            and k not in skip
+            and k not in claimed
+        ):
+            qualifier = qualifiers < MAX_QUALIFIER_LINES and qualifies_table(lines[k].text)
+            if not qualifier and len(lines[k].words) > MAX_TITLE_WORDS:
                 break  # a line of prose above the table, not its title
+            qualifiers += qualifier
             title_lines.insert(0, lines[k].text)
             k -= 1
         text_above = k >= 0 and k not in skip and k not in claimed

@@ -33,7 +33,8 @@ The table rows are compared too: how many are described otherwise (title, group 
 label or cells) at the same place of the same document.
 Writes ``benchmarks/results/table_titles.json`` (``--result NAME``: ``NAME.json``, one file
 per change measured; ``table_groups`` measured group labels that end where their indented
-rows do, :class:`loaders.pdf_tables.GroupScope`).
+rows do, :class:`loaders.pdf_tables.GroupScope`; ``table_qualifiers`` titles read past the
+scale, unit and period lines above a table, :func:`loaders.pdf_tables.qualifies_table`).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ from benchmarks.results import rate_cell, table, write_result
 #: Page hit cut-offs reported.
 KS = (1, 4, 8)
 #: The result files this study writes, one per loader change measured (``--result``).
-RESULT_NAMES = ("table_titles", "table_groups")
+RESULT_NAMES = ("table_titles", "table_groups", "table_qualifiers")
 
 #: Builds an index with the library of the tree on ``PYTHONPATH`` (``library_env``).
 _BUILD = """

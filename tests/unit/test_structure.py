@@ -13,6 +13,7 @@ from loaders.pdf_tables import (
     GroupScope,
     after_paragraph,
     ends_sentence,
+    qualifies_table,
     without_paragraph_tail,
 )
 from loaders.registry import load_file
@@ -111,6 +112,60 @@ def test_a_paragraph_above_a_statement_is_not_its_title(tmp_path: Path) -> None:
     assert "fiscal years" not in table.title  # the paragraph's tail
     assert "results of operations" not in table.title  # its line of prose
     assert table.columns == ["2024", "2023", "2022"]
+
+
+def test_a_title_above_its_period_and_scale_lines_is_read_past_them(tmp_path: Path) -> None:
+    """PepsiCo's layout: title, company, a 13-word period line, the scale line. The period
+    line is longer than a title line may be, yet it qualifies the table, as the scale line
+    does: the title is read past both (before, it was "(in millions)" alone)."""
+    page = _statement_page("Consolidated Statement of Cash Flows", "Acme Corp", 1)
+    above = [
+        Line(raw=_at(200, 712, "Acme, Inc. and Subsidiaries")),
+        Line(
+            raw=_at(
+                72,
+                706,
+                "Fiscal years ended December 25, 2021, December 26, 2020 and December 28, 2019",
+                8,
+            )
+        ),
+    ]
+    lines = [*page[:2], *above, *page[2:]]
+    (table,) = load_file(write_pdf(tmp_path / "acme.pdf", [lines])).tables
+    assert "Consolidated Statement of Cash Flows" in table.title
+    assert "Fiscal years ended December 25, 2021" in table.title
+    assert table.title.endswith("(In millions)")
+    assert table.columns == ["2024", "2023", "2022"]
+
+
+@pytest.mark.parametrize(
+    ("line", "qualifies"),
+    [
+        ("(in millions)", True),
+        ("In Millions", True),
+        ("(Dollars in millions, except per share data)", True),
+        ("($ in thousands)", True),
+        ("(Millions) Asset Class", True),
+        ("in millions of U.S. dollars", True),
+        ("Years Ended December 31,", True),
+        ("Three Months Ended", True),
+        ("13 Weeks Ended", True),
+        ("At December 31,", True),
+        ("As of June 30,", True),
+        ("December 31,", True),
+        ("Fiscal Year", True),
+        ("2021 2020 2019", True),
+        ("Consolidated Statement of Cash Flows", False),
+        ("Acme, Inc. and Subsidiaries", False),
+        ("Millions of customers rely on us", False),
+        ("December was a strong month", False),
+        ("2021 was a record year", False),
+        ("Selected income statement data (in millions)", False),
+        ("", False),
+    ],
+)
+def test_scale_unit_and_period_lines_qualify_a_table(line: str, qualifies: bool) -> None:
+    assert qualifies_table(line) is qualifies
 
 
 def test_a_lower_case_title_under_a_finished_sentence_is_kept(tmp_path: Path) -> None:
