@@ -71,6 +71,7 @@ from tests.support.pg import (  # noqa: E402, F401
     _close_pg_pools,
     pg_server,
     pg_url,
+    sample_deps,
     sample_location,
     sample_pg_index,
     store_location,

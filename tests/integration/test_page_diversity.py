@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from chains.diversity import DEMOTED
-from citerag.stores.loaded import load_index
 from graphs.deps import GraphDeps
 from graphs.rag import build_graph
 
@@ -20,14 +19,8 @@ QUESTION = "What was Northwind's total revenue in 2025?"
 
 
 @pytest.fixture(scope="module")
-def deps(sample_location, embedding_model) -> GraphDeps:
-    loaded = load_index(sample_location, embedding_model)
-    return GraphDeps.from_store(
-        loaded.store,
-        embeddings=embedding_model.embeddings,
-        manifest_id=loaded.manifest_id,
-        embedding_model=embedding_model.name,
-    )
+def deps(sample_deps) -> GraphDeps:
+    return sample_deps
 
 
 def candidates(deps: GraphDeps, **knobs: Any) -> list[dict[str, Any]]:

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from citerag.stores.loaded import load_index
 from graphs.deps import GraphDeps
 from graphs.rag import build_graph
 from loaders.registry import load_file
@@ -27,14 +26,8 @@ LATER_IN_TABLE = "Operating costs were £316,550"
 
 
 @pytest.fixture(scope="module")
-def deps(sample_location, embedding_model) -> GraphDeps:
-    loaded = load_index(sample_location, embedding_model)
-    return GraphDeps.from_store(
-        loaded.store,
-        embeddings=embedding_model.embeddings,
-        manifest_id=loaded.manifest_id,
-        embedding_model=embedding_model.name,
-    )
+def deps(sample_deps) -> GraphDeps:
+    return sample_deps
 
 
 @pytest.fixture(scope="module")

@@ -94,6 +94,21 @@ def sample_location(request: pytest.FixtureRequest) -> Path | str:
     return request.getfixturevalue("sample_pg_index")
 
 
+@pytest.fixture(scope="module")
+def sample_deps(sample_location, embedding_model):
+    """The graph's dependencies over the sample index on each store (:func:`sample_location`)."""
+    from citerag.stores.loaded import load_index
+    from graphs.deps import GraphDeps
+
+    loaded = load_index(sample_location, embedding_model)
+    return GraphDeps.from_store(
+        loaded.store,
+        embeddings=embedding_model.embeddings,
+        manifest_id=loaded.manifest_id,
+        embedding_model=embedding_model.name,
+    )
+
+
 def empty_store(location: Path | str, embedding_model, *, sentence_vectors: bool = False):
     """An empty store of either kind for tests that add chunks by hand.
 
