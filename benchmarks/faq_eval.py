@@ -488,7 +488,7 @@ def non_answer_counts(name: str, args: Any) -> dict[str, int]:
             meta = {"title": doc.title, "section": seg.section}
             for s, e in sentence_spans(text):
                 counts["sentences"] += 1
-                cut = na.leading_heading(text, s, e)
+                cut = na.leading_heading(text, s, e, meta)
                 counts["cut"] += cut != s
                 kind = na.non_answer(text, cut, e, meta)
                 if kind:

@@ -648,7 +648,7 @@ class ExtractiveAnswerer:
             opens_line: list[bool] = []  # the sentence starts its line (a question line)
             heading = heading_context(meta)
             for (s0, e), sim, vec, by in zip(spans, sims, vecs, row_scored, strict=True):
-                s = non_answers.leading_heading(content, s0, e)
+                s = non_answers.leading_heading(content, s0, e, meta)
                 s = non_answers.leading_reply(content, s, e)  # "Yes." is the FAQ's reply
                 row = row_span(meta, s0, e)
                 if row is None:  # not a table row's: scored by what is quoted

@@ -235,23 +235,31 @@ def asks_about_message(question: str) -> bool:
     return _ABOUT_MESSAGE.search(question) is not None
 
 
-def leading_heading(content: str, start: int, end: int) -> int:
+def leading_heading(
+    content: str, start: int, end: int, meta: Mapping[str, Any] | None = None
+) -> int:
     """Where the statement of ``content[start:end]`` starts once a heading line glued onto
     its front is cut off (``start`` when there is none): spans stored by an older sentence
-    rule can hold ``"People\\nAt the end of 2025 ..."``.
+    rule can hold ``"People\\nAt the end of 2025 ..."``, and a document's opening its title
+    line ("Ridgeway Wheelers - Treasurer's Report, year to 30 September 2026\\nIncome for
+    the year was ...": a title is no sentence, so the sentence rule runs on into the next).
 
     Args:
         content: The passage's content.
         start: The span's start.
         end: Its end.
+        meta: The chunk's metadata: a first line that is its ``title`` or ``section`` (or a
+            part of either) is cut off too, figures and all.
     """
     newline = content.find("\n", start, end)
     if newline < 0:
         return start
     first_end = start + len(content[start:newline].rstrip())
-    if first_end <= start or not is_heading_text(content[start:first_end]):
+    if first_end <= start:
         return start
-    if not is_label_line(content, start, first_end):
+    first = content[start:first_end]
+    named = meta is not None and _norm(bare(first)) in _labels(meta)
+    if not named and not (is_heading_text(first) and is_label_line(content, start, first_end)):
         return start
     rest = newline + 1
     while rest < end and content[rest].isspace():

@@ -22,6 +22,7 @@ from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.layout_tables import ocr_tables
+from loaders.metadata import opening_title
 from loaders.ocr import (
     DEFAULT_DPI,
     LOW_CONFIDENCE,
@@ -173,10 +174,15 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
         )
     engine = next(iter(pages.values())).engine if pages else ""
     text = "".join(parts)
+    # the image's first lines, when its file name agrees ("Wholesale price list 2027")
+    first = text[segments[0].start : segments[0].end] if segments else ""
+    opening = opening_title(first, path.name)
     return ParsedDocument(
         text=text,
         segments=segments,
-        title=path.stem.replace("_", " "),
+        title=opening or path.stem.replace("_", " "),
+        title_source="first_heading" if opening else "file_name",
+        first_heading=opening,
         file_type="image",
         pages=len(pages),
         empty_pages=empty,

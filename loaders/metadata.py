@@ -667,6 +667,123 @@ def readable_file_name(name: str) -> str:
     return stem
 
 
+#: Most lines of a document's opening read as its title. Two ("Cornmarket Dental Practice"
+#: over "Cancellation, Missed Appointment and Complaints Policy") made headers long enough to
+#: pull a chunk's vector towards the title: on the nine unseen corpora's calibration halves
+#: (2026-12-06) two lines lost a right answer that one line keeps.
+OPENING_TITLE_LINES = 1
+#: Most words and characters of one title line.
+OPENING_TITLE_WORDS = 14
+OPENING_TITLE_CHARS = 120
+#: Share of a title line's words (small words aside) written with a capital.
+OPENING_TITLE_CAPITALS = 0.75
+#: Most words of a sentence-case title line ("Delivery schedule, winter 2026/27").
+OPENING_SENTENCE_CASE_WORDS = 8
+_TITLE_SMALL_WORDS = frozenset(
+    ("a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for")
+)
+_TITLE_SMALL_WORDS |= {"from", "with", "as", "vs", "per", "via"}
+_TITLE_WORD = re.compile(r"[^\W\d_][\w'’.&-]*")
+_LIST_OPENER = re.compile(r"\s*(?:[-*+•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+\S")
+_TITLE_ENDS_NOT = (".", "!", "?", ";", ":", ",", "-", "–", "—", "(", "/", "&")
+
+
+def _title_line(line: str, following: str, *, joins: bool) -> bool:
+    """Whether one line of a document's opening reads as (part of) its title.
+
+    Short, not a list item, no sentence punctuation at its end nor two sentences in it, not
+    ending as a wrapped line of prose does, and written as a title: most of its words with a
+    capital, or (the first line only) a short sentence-case line followed by a line that
+    opens with a capital or a figure. A line joining the one above it (``joins``) is written
+    with capitals and is no ``label: value`` field and no address or date opening with a figure.
+    """
+    text = " ".join(line.split())
+    if not text or len(text) > OPENING_TITLE_CHARS or _LIST_OPENER.match(text):
+        return False
+    if text.endswith(_TITLE_ENDS_NOT) or re.search(r"[.!?;]\s", text):
+        return False
+    words = _TITLE_WORD.findall(text)
+    if not words or len(text.split()) > OPENING_TITLE_WORDS:
+        return False
+    if words[-1].lower() in _TITLE_SMALL_WORDS:
+        return False  # "... the annual meeting of the": prose wrapped onto the next line
+    content = [w for w in words if w.lower() not in _TITLE_SMALL_WORDS]
+    if not content:
+        return False
+    if joins and (": " in text or text[0].isdigit()):
+        return False
+    if sum(w[0].isupper() for w in content) >= OPENING_TITLE_CAPITALS * len(content):
+        return True
+    nxt = following.strip()
+    return (
+        not joins
+        and len(text.split()) <= OPENING_SENTENCE_CASE_WORDS
+        and bool(nxt)
+        and (nxt[0].isupper() or nxt[0].isdigit())
+    )
+
+
+def _name_words(text: str) -> set[str]:
+    """A name's content words, lower case, apostrophes dropped, a plural's ``s`` too."""
+    words = re.findall(r"[^\W\d_]+", re.sub(r"['’]", "", text.lower()))
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words if len(w) >= 3} - {
+        "and",
+        "the",
+        "for",
+        "with",
+        "from",
+    }
+
+
+def opening_title(text: str, file_name: str, max_lines: int = OPENING_TITLE_LINES) -> str | None:
+    """The title a document's first lines show, when its file name agrees.
+
+    A PDF, a scan or a text file often has no title of its own (no ``/Title``, or one that
+    is only the file name), while its first page opens with one: "Pemberton Oakes LLP -
+    Anti-Money Laundering and Client Identification Policy" above the body of
+    ``aml_client_identification_policy.pdf``. Up to ``max_lines`` leading lines that read
+    as a title (:func:`_title_line`) are that title, joined by `` — ``.
+
+    A first line is not always a title (a letterhead, "UNITED STATES SECURITIES AND
+    EXCHANGE COMMISSION", "Table of Contents"), and nothing in plain text says which it is;
+    so the lines are taken only when the file name agrees: at least half of its words
+    (:func:`readable_file_name`, three letters or more) are among theirs. Otherwise the file
+    name stays the title (``lease_renewal_letter.pdf`` under a landlord's letterhead).
+
+    Args:
+        text: The document's opening text (its first page).
+        file_name: The file's name.
+        max_lines: Most lines taken (:data:`OPENING_TITLE_LINES`).
+
+    Returns:
+        The title, or ``None``.
+    """
+    lines = [ln for ln in text.split("\n") if ln.strip()][: max_lines + 1]
+    taken: list[str] = []
+    for i, line in enumerate(lines[:max_lines]):
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if not _title_line(line, following, joins=bool(taken)):
+            break
+        taken.append(" ".join(line.split()))
+    title = " — ".join(taken)
+    if not title or not is_meaningful_title(title):
+        return None
+    named = _name_words(readable_file_name(file_name))
+    if not named or 2 * len(named & _name_words(title)) < len(named):
+        return None
+    return title
+
+
+def names_only_the_file(title: str, file_name: str) -> bool:
+    """Whether a parser's title is only the file's own name ("leafline_warranty" in the
+    ``/Title`` of ``leafline_warranty.pdf``, as scanners and converters write it)."""
+
+    def norm(text: str) -> str:
+        return " ".join(re.findall(r"\w+", readable_file_name(text).lower().replace("_", " ")))
+
+    return bool(title.strip()) and norm(title) == norm(file_name)
+
+
 # ---------------------------------------------------------------------------------------------
 # the metadata record
 

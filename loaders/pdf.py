@@ -33,6 +33,7 @@ from typing import Any
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table
 from loaders.layout_tables import pdf_tables
+from loaders.metadata import is_meaningful_title, names_only_the_file, opening_title
 from loaders.ocr import DEFAULT_DPI, LOW_CONFIDENCE, OcrEngine, low_confidence
 from loaders.pdf_ocr import PdfOcr, ocr_empty_pages
 from loaders.pdf_tables import norm_line
@@ -486,7 +487,16 @@ def load_pdf(
         )
     meta = pages[0].metadata
     pdf_title = str(meta.get("title") or "").strip()
-    title = pdf_title or path.stem.replace("_", " ")
+    if names_only_the_file(pdf_title, path.name):
+        pdf_title = ""  # a scanner's or converter's /Title: the file name again
+    # no title of its own (none, or an accession number): the first page's title line, when
+    # the file name agrees
+    opening = (
+        None
+        if is_meaningful_title(pdf_title)
+        else opening_title(_first_page(text, segments), path.name)
+    )
+    title = opening or pdf_title or path.stem.replace("_", " ")
     warn = []
     if running:
         warn.append(f"running header/footer lines left out of chunks: {sorted(running)[:10]}")
@@ -517,7 +527,8 @@ def load_pdf(
         segments=segments,
         title=title,
         file_type="pdf",
-        title_source="pdf_title" if pdf_title else "file_name",
+        title_source="first_heading" if opening else "pdf_title" if pdf_title else "file_name",
+        first_heading=opening,
         pages=len(pages),
         empty_pages=empty,
         parser=parser,
@@ -526,6 +537,11 @@ def load_pdf(
         tables=tables,
         ocr_pages=placed,
     )
+
+
+def _first_page(text: str, segments: list[Segment]) -> str:
+    """The text of the first page with text (its running lines left out)."""
+    return text[segments[0].start : segments[0].end] if segments else ""
 
 
 def _ocr_warnings(ocr: PdfOcr) -> list[str]:

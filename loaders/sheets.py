@@ -392,7 +392,7 @@ def _read_workbook(
         text=out.text(),
         segments=segments,
         tables=tables,
-        title=path.stem,
+        title=path.stem.replace("_", " "),
         file_type="xlsx",
         parser=f"citerag.xlsx/1 (openpyxl {version}, values only)",
         hidden_chars=hidden_chars,
@@ -486,7 +486,7 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
         text=text,
         segments=segments,
         tables=tables,
-        title=path.stem,
+        title=path.stem.replace("_", " "),
         file_type="csv",
         parser=f"citerag.csv/1 (csv, delimiter {getattr(dialect, 'delimiter', ',')!r})",
     )

@@ -16,6 +16,10 @@ from pathlib import Path
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.decode import MAX_CONTROL_SHARE, decode_text
+from loaders.metadata import opening_title
+
+#: Characters of a text file's opening read for its title lines.
+OPENING_CHARS = 2000
 
 
 def load_text(path: Path, data: bytes) -> ParsedDocument:
@@ -29,10 +33,14 @@ def load_text(path: Path, data: bytes) -> ParsedDocument:
         The parsed document with a single segment spanning the whole text.
     """
     text = decode_text(data, path)
+    # the first lines, when the file name agrees ("Ridgeway Wheelers - Ride leaders' notes")
+    opening = opening_title(text[:OPENING_CHARS], path.name)
     return ParsedDocument(
         text=text,
         segments=[Segment(0, len(text))],
-        title=path.stem.replace("_", " "),
+        title=opening or path.stem.replace("_", " "),
+        title_source="first_heading" if opening else "file_name",
+        first_heading=opening,
         file_type="text",
         parser="citerag.text/1",
     )
