@@ -675,6 +675,8 @@ OPENING_TITLE_LINES = 1
 #: Most words and characters of one title line.
 OPENING_TITLE_WORDS = 14
 OPENING_TITLE_CHARS = 120
+#: Characters read per line looked at (blank lines and a long first line included).
+OPENING_READ_CHARS = 1000
 #: Share of a title line's words (small words aside) written with a capital.
 OPENING_TITLE_CAPITALS = 0.75
 #: Most words of a sentence-case title line ("Delivery schedule, winter 2026/27").
@@ -758,7 +760,8 @@ def opening_title(text: str, file_name: str, max_lines: int = OPENING_TITLE_LINE
     Returns:
         The title, or ``None``.
     """
-    lines = [ln for ln in text.split("\n") if ln.strip()][: max_lines + 1]
+    head = text[: (max_lines + 1) * OPENING_READ_CHARS]  # a long file is not split whole
+    lines = [ln for ln in head.split("\n") if ln.strip()][: max_lines + 1]
     taken: list[str] = []
     for i, line in enumerate(lines[:max_lines]):
         following = lines[i + 1] if i + 1 < len(lines) else ""

@@ -43,7 +43,7 @@ from typing import Any
 
 from loaders.access import matching_values, read_rules_file
 from loaders.attachments import attachment_tree, read_attachment
-from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import block_counts
 from loaders.chunking import (
     Chunk,
@@ -59,7 +59,7 @@ from loaders.markdown import front_matter_text
 from loaders.metadata import DocumentMetadata, infer_metadata, is_meaningful_title
 from loaders.ocr import ocr_summary
 from loaders.registry import load_attachment, load_file, read_document_bytes
-from loaders.text import STREAMABLE_SUFFIXES, iter_text, scan_text
+from loaders.text import STREAMABLE_SUFFIXES, iter_text, scan_text, text_document
 
 #: Folder-level metadata rules at an ingest root (glob pattern -> metadata object).
 METADATA_FILE = ".citerag-metadata.json"
@@ -683,13 +683,7 @@ def stream_text_file(
         if len(opening) >= OPENING_CHARS:
             break
     opening = opening[:OPENING_CHARS]
-    stand_in = ParsedDocument(
-        text=opening,
-        segments=[Segment(0, len(opening))],
-        title=src.path.stem.replace("_", " "),
-        file_type="text",
-        parser="citerag.text/1 streamed",
-    )
+    stand_in = text_document(opening, src.path, "citerag.text/1 streamed")
     meta, warnings = infer_document(src, stand_in, sidecar)
     doc_meta = document_metadata(src, stand_in, scan.sha256, meta)
     info = _ledger_info(stand_in, meta, metadata_digest(sidecar_bytes, src.metadata), warnings)

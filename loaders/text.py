@@ -18,9 +18,6 @@ from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.decode import MAX_CONTROL_SHARE, decode_text
 from loaders.metadata import opening_title
 
-#: Characters of a text file's opening read for its title lines.
-OPENING_CHARS = 2000
-
 
 def load_text(path: Path, data: bytes) -> ParsedDocument:
     """Load a plain-text file.
@@ -33,8 +30,19 @@ def load_text(path: Path, data: bytes) -> ParsedDocument:
         The parsed document with a single segment spanning the whole text.
     """
     text = decode_text(data, path)
-    # the first lines, when the file name agrees ("Ridgeway Wheelers - Ride leaders' notes")
-    opening = opening_title(text[:OPENING_CHARS], path.name)
+    return text_document(text, path, "citerag.text/1")
+
+
+def text_document(text: str, path: Path, parser: str) -> ParsedDocument:
+    """A text file's document: one segment, titled by its first line when the file name
+    agrees (:func:`loaders.metadata.opening_title`), else by the file name.
+
+    Args:
+        text: The decoded text (a streamed file's opening only).
+        path: The file's path.
+        parser: What read it.
+    """
+    opening = opening_title(text, path.name)
     return ParsedDocument(
         text=text,
         segments=[Segment(0, len(text))],
@@ -42,7 +50,7 @@ def load_text(path: Path, data: bytes) -> ParsedDocument:
         title_source="first_heading" if opening else "file_name",
         first_heading=opening,
         file_type="text",
-        parser="citerag.text/1",
+        parser=parser,
     )
 
 

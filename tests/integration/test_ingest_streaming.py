@@ -85,12 +85,15 @@ def _model(emb: CountingEmbeddings) -> EmbeddingModel:
     return EmbeddingModel("test/hashing-64", emb, 64, 512)
 
 
-def _write_text(path: Path, mib: float, code: str, seed: int = 7) -> None:
-    """Write about ``mib`` MiB of paragraphs, with ``code`` in the very last paragraph."""
+def _write_text(path: Path, mib: float, code: str, seed: int = 7, title: str = "") -> None:
+    """Write about ``mib`` MiB of paragraphs, with ``code`` in the very last paragraph (and
+    ``title`` on the first line)."""
     rng = random.Random(seed)
     target = int(mib * 1024 * 1024)
     with path.open("w", encoding="utf-8") as fh:
         written = 0
+        if title:
+            fh.write(f"{title}\n\n")
         while written < target:
             para = " ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 160))) + ".\n\n"
             fh.write(para)
@@ -103,7 +106,7 @@ def test_large_text_file_is_streamed_in_batches(
 ) -> None:
     big = tmp_path / "docs" / "big_log.txt"
     big.parent.mkdir()
-    _write_text(big, 20, "ZETA-LAST-7781")
+    _write_text(big, 20, "ZETA-LAST-7781", title="Big Log of the Pump Station")
     size = big.stat().st_size
     blocks_read = [0]
     original = pipeline.iter_text
@@ -143,6 +146,8 @@ def test_large_text_file_is_streamed_in_batches(
         assert text[meta["start"] : meta["end"]] == meta["content"]
     doc = read_manifest(index_dir).documents[doc_id_for("docs/big_log.txt")]
     assert doc["status"] == "indexed" and doc["streamed"] is True
+    # titled by its first line, as a loaded text file is (the file name agrees)
+    assert (doc["title"], doc["title_source"]) == ("Big Log of the Pump Station", "first_heading")
     assert doc["characters"] == len(text)
     assert doc["chunks"] == report.chunks_added
 
