@@ -42,6 +42,7 @@ from loaders.base import (
 )
 from loaders.blocks import Table
 from loaders.decode import decode_text
+from loaders.metadata import file_title
 from loaders.office import TextBuilder
 
 log = logging.getLogger(__name__)
@@ -176,7 +177,7 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
         text=composer.out.text(),
         segments=composer.segments,
         tables=composer.tables,
-        title=subject or path.stem,
+        title=subject or file_title(path.name),
         file_type="eml",
         title_source="email_subject" if subject else "file_name",
         properties=meta,

@@ -34,6 +34,7 @@ from loaders.css import (
 )
 from loaders.decode import decode_text
 from loaders.markdown import split_sections
+from loaders.metadata import file_title
 
 _SKIP = {"script", "style", "nav", "header", "footer", "noscript", "template", "svg", "head"}
 #: Never visible: their text counts as hidden content.
@@ -496,7 +497,7 @@ def load_html(path: Path, data: bytes) -> ParsedDocument:
     elif first_h1:
         title, source = first_h1, "first_heading"
     else:
-        title, source = path.stem, "file_name"
+        title, source = file_title(path.name), "file_name"
     segments = split_sections(text, heads)
     return ParsedDocument(
         text=text,

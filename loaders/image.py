@@ -22,7 +22,7 @@ from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.layout_tables import ocr_tables
-from loaders.metadata import opening_title
+from loaders.metadata import file_title, opening_title
 from loaders.ocr import (
     DEFAULT_DPI,
     LOW_CONFIDENCE,
@@ -180,7 +180,7 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
     return ParsedDocument(
         text=text,
         segments=segments,
-        title=opening or path.stem.replace("_", " "),
+        title=opening or file_title(path.name),
         title_source="first_heading" if opening else "file_name",
         first_heading=opening,
         file_type="image",

@@ -28,6 +28,7 @@ import yaml  # PyYAML, a dependency of langchain-core
 
 from loaders.base import SECTION_SEP, ParsedDocument, Segment
 from loaders.decode import decode_text
+from loaders.metadata import file_title
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +205,7 @@ def load_markdown(path: Path, data: bytes) -> ParsedDocument:
     elif first_h1:
         title, source = first_h1, "first_heading"
     else:
-        title, source = path.stem.replace("_", " "), "file_name"
+        title, source = file_title(path.name), "file_name"
     comments = comment_spans(text, body_start)
     segments = cut_out(split_sections(text, heads, body_start), comments)
     segments = [seg for seg in segments if text[seg.start : seg.end].strip()]

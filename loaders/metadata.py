@@ -667,6 +667,20 @@ def readable_file_name(name: str) -> str:
     return stem
 
 
+def file_title(name: str) -> str:
+    """A loader's title for a file with no title of its own: its name without the extension,
+    ``_`` read as a space (``fees_and_deadlines_2026.xlsx`` -> ``fees and deadlines 2026``:
+    words, not one keyword, in every chunk's embedded header). Case and hyphens stay as
+    written (:func:`readable_file_name` is the reader-facing form inference falls back to).
+
+    Args:
+        name: A file name or path (only the last component is used).
+    """
+    base = re.split(r"[\\/]", name)[-1]
+    stem = base.rsplit(".", 1)[0] if "." in base.lstrip(".") else base
+    return stem.replace("_", " ")
+
+
 #: Most lines of a document's opening read as its title. Two ("Cornmarket Dental Practice"
 #: over "Cancellation, Missed Appointment and Complaints Policy") made headers long enough to
 #: pull a chunk's vector towards the title: on the nine unseen corpora's calibration halves
@@ -682,9 +696,11 @@ OPENING_TITLE_CAPITALS = 0.75
 #: Most words of a sentence-case title line ("Delivery schedule, winter 2026/27").
 OPENING_SENTENCE_CASE_WORDS = 8
 _TITLE_SMALL_WORDS = frozenset(
-    ("a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for")
-)
-_TITLE_SMALL_WORDS |= {"from", "with", "as", "vs", "per", "via"}
+    (
+        "a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for",
+        "from", "with", "as", "vs", "per", "via",
+    )
+)  # fmt: skip
 _TITLE_WORD = re.compile(r"[^\W\d_][\w'’.&-]*")
 _LIST_OPENER = re.compile(r"\s*(?:[-*+•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+\S")
 _TITLE_ENDS_NOT = (".", "!", "?", ";", ":", ",", "-", "–", "—", "(", "/", "&")

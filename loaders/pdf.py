@@ -33,7 +33,7 @@ from typing import Any
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table
 from loaders.layout_tables import pdf_tables
-from loaders.metadata import is_meaningful_title, names_only_the_file, opening_title
+from loaders.metadata import file_title, is_meaningful_title, names_only_the_file, opening_title
 from loaders.ocr import DEFAULT_DPI, LOW_CONFIDENCE, OcrEngine, low_confidence
 from loaders.pdf_ocr import PdfOcr, ocr_empty_pages
 from loaders.pdf_tables import norm_line
@@ -496,7 +496,7 @@ def load_pdf(
         if is_meaningful_title(pdf_title)
         else opening_title(_first_page(text, segments), path.name)
     )
-    title = opening or pdf_title or path.stem.replace("_", " ")
+    title = opening or pdf_title or file_title(path.name)
     warn = []
     if running:
         warn.append(f"running header/footer lines left out of chunks: {sorted(running)[:10]}")

@@ -48,6 +48,7 @@ from typing import Any
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table, TableRow
 from loaders.decode import decode_text
+from loaders.metadata import file_title
 from loaders.office import TextBuilder, check_office_zip
 
 #: Most rows a sheet may have (for xlsx, its highest row number).
@@ -392,7 +393,7 @@ def _read_workbook(
         text=out.text(),
         segments=segments,
         tables=tables,
-        title=path.stem.replace("_", " "),
+        title=file_title(path.name),
         file_type="xlsx",
         parser=f"citerag.xlsx/1 (openpyxl {version}, values only)",
         hidden_chars=hidden_chars,
@@ -486,7 +487,7 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
         text=text,
         segments=segments,
         tables=tables,
-        title=path.stem.replace("_", " "),
+        title=file_title(path.name),
         file_type="csv",
         parser=f"citerag.csv/1 (csv, delimiter {getattr(dialect, 'delimiter', ',')!r})",
     )

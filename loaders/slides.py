@@ -21,6 +21,7 @@ from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table, TableRow
+from loaders.metadata import file_title
 from loaders.office import TextBuilder, check_office_zip
 
 NOTES_LABEL = "Notes: "
@@ -132,7 +133,7 @@ def _read_deck(path: Path, deck: Any, version: str) -> ParsedDocument:
     elif first_title:
         doc_title, source = first_title, "first_heading"
     else:
-        doc_title, source = path.stem, "file_name"
+        doc_title, source = file_title(path.name), "file_name"
     return ParsedDocument(
         text=out.text(),
         segments=segments,

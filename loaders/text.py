@@ -16,7 +16,7 @@ from pathlib import Path
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.decode import MAX_CONTROL_SHARE, decode_text
-from loaders.metadata import opening_title
+from loaders.metadata import file_title, opening_title
 
 
 def load_text(path: Path, data: bytes) -> ParsedDocument:
@@ -46,7 +46,7 @@ def text_document(text: str, path: Path, parser: str) -> ParsedDocument:
     return ParsedDocument(
         text=text,
         segments=[Segment(0, len(text))],
-        title=opening or path.stem.replace("_", " "),
+        title=opening or file_title(path.name),
         title_source="first_heading" if opening else "file_name",
         first_heading=opening,
         file_type="text",

@@ -30,6 +30,7 @@ from typing import Any
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import Table, TableRow
 from loaders.markdown import split_sections
+from loaders.metadata import file_title
 from loaders.office import TextBuilder, check_office_zip
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -178,7 +179,7 @@ def _read_document(path: Path, document: Any) -> ParsedDocument:
     elif first_h1:
         title, source = first_h1, "first_heading"
     else:
-        title, source = path.stem, "file_name"
+        title, source = file_title(path.name), "file_name"
     segments = split_sections(text, heads)
     tables = [t for t in tables if any(s.start <= t.start and t.end <= s.end for s in segments)]
     hidden = walker.hidden_chars

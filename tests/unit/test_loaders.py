@@ -291,7 +291,7 @@ def test_html_title_sources() -> None:
     doc = load_html(Path("page.html"), html)
     assert (doc.title, doc.title_source, doc.first_heading) == ("Page title", "html_title", "Main")
     doc = load_html(Path("bare_page.html"), b"<p>Only a paragraph.</p>")
-    assert (doc.title, doc.title_source, doc.first_heading) == ("bare_page", "file_name", None)
+    assert (doc.title, doc.title_source, doc.first_heading) == ("bare page", "file_name", None)
 
 
 def test_sample_html_canaries_absent(sample_corpus: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chains import non_answers as na
-from loaders.metadata import names_only_the_file, opening_title
+from loaders.metadata import file_title, names_only_the_file, opening_title
 from loaders.registry import load_file
 from tests.support.scans import text_pdf
 
@@ -149,3 +149,22 @@ def test_a_title_line_glued_onto_the_first_sentence_is_cut_from_the_quote() -> N
         "Income for the year was GBP 8,940."
     )
     assert na.leading_heading(content, 0, len(content)) == 0  # figures: no heading alone
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("fees_and_deadlines_2026.xlsx", "fees and deadlines 2026"),
+        ("scans/leafline_warranty.pdf", "leafline warranty"),
+        ("AMCOR_2022_8K_dated-2022-07-01.pdf", "AMCOR 2022 8K dated-2022-07-01"),
+        ("notes", "notes"),
+    ],
+)
+def test_a_file_name_title_reads_underscores_as_spaces(name: str, title: str) -> None:
+    assert file_title(name) == title
+
+
+def test_every_loader_falls_back_to_the_same_file_name_title(tmp_path: Path) -> None:
+    page = tmp_path / "opening_hours_2026.html"
+    page.write_text("<html><body><p>We open at nine.</p></body></html>", encoding="utf-8")
+    assert load_file(page).title == "opening hours 2026"
