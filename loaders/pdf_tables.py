@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -343,18 +344,12 @@ def _assemble(
     if not seen_header:  # no header lines: the label-only lines above are the title
         k = first - 1
         lead_group = []
-    title_lines: list[str] = []
-    qualifiers = 0  # scale, unit and period lines read past (they count as no title line)
-    while k >= floor and len(title_lines) - qualifiers < MAX_TITLE_LINES:
-        text = lines[k].text
-        if norm(text) in running or kinds[k] == "row":
-            break
-        qualifier = qualifiers < MAX_QUALIFIER_LINES and qualifies_table(text)
-        if not qualifier and len(lines[k].words) > MAX_TITLE_WORDS:
-            break  # a line of the paragraph above the table, not its title
-        qualifiers += qualifier
-        title_lines.insert(0, text)
-        k -= 1
+    title_lines, k = title_above(
+        lines,
+        k,
+        MAX_TITLE_LINES,
+        lambda i: i >= floor and norm(lines[i].text) not in running and kinds[i] != "row",
+    )
     text_above = k >= floor and norm(lines[k].text) not in running and kinds[k] != "row"
     if text_above and not ends_sentence(lines[k].text):  # a paragraph going on below it?
         title_lines = without_paragraph_tail(title_lines)
@@ -471,6 +466,40 @@ _PERIOD_LINE = re.compile(
 )
 #: A line of years only (``2021 2020 2019``, ``2020``).
 _YEARS_LINE = re.compile(r"^\W*(?:(?:19|20)\d\d\W*)+$")
+
+
+def title_above(
+    lines: Sequence[Line], k: int, max_lines: int, readable: Callable[[int], bool]
+) -> tuple[list[str], int]:
+    """The title lines of a table read upwards from line ``k`` (both table readers).
+
+    Up to ``max_lines`` lines, stopping at the first line ``readable`` refuses (a row, a
+    running header, another table's line, the top) and at a line of prose (more than
+    :data:`MAX_TITLE_WORDS` words); scale, unit and period lines (:func:`qualifies_table`,
+    at most :data:`MAX_QUALIFIER_LINES`, however long) are read past and kept, counting as
+    no title line.
+
+    Args:
+        lines: The page's lines, top to bottom.
+        k: The line just above the table's header (or first row).
+        max_lines: Most title lines, qualifiers aside.
+        readable: Whether line ``i`` may be part of the title.
+
+    Returns:
+        The title lines, top first, and the index of the line above them (``k`` where the
+        reading stopped).
+    """
+    title_lines: list[str] = []
+    qualifiers = 0
+    while k >= 0 and len(title_lines) - qualifiers < max_lines and readable(k):
+        text = lines[k].text
+        qualifier = qualifiers < MAX_QUALIFIER_LINES and qualifies_table(text)
+        if not qualifier and len(lines[k].words) > MAX_TITLE_WORDS:
+            break  # a line of the paragraph above the table, not its title
+        qualifiers += qualifier
+        title_lines.insert(0, text)
+        k -= 1
+    return title_lines, k
 
 
 def qualifies_table(line: str) -> bool:

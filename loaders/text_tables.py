@@ -39,14 +39,12 @@ from dataclasses import dataclass
 from loaders.ocr import OcrPage
 from loaders.pdf_tables import (
     MAX_HEADER_LINES,
-    MAX_QUALIFIER_LINES,
-    MAX_TITLE_WORDS,
     Line,
     RawTable,
     Word,
     ends_sentence,
     norm_line,
-    qualifies_table,
+    title_above,
     without_paragraph_tail,
 )
 
@@ -202,21 +200,12 @@ def read_text_tables(
                 i = _column_index(c, columns)
                 names[i] = f"{names[i]} {c.text}".strip()
         body = rows[n_head:]
-        title_lines: list[str] = []
-        qualifiers = 0  # scale, unit and period lines read past (they count as no title line)
-        k = run[0] - 1
-        while (
-            k >= 0
-            and len(title_lines) - qualifiers < MAX_TITLE_LINES
-            and k not in skip
-            and k not in claimed
-        ):
-            qualifier = qualifiers < MAX_QUALIFIER_LINES and qualifies_table(lines[k].text)
-            if not qualifier and len(lines[k].words) > MAX_TITLE_WORDS:
-                break  # a line of prose above the table, not its title
-            qualifiers += qualifier
-            title_lines.insert(0, lines[k].text)
-            k -= 1
+        title_lines, k = title_above(
+            lines,
+            run[0] - 1,
+            MAX_TITLE_LINES,
+            lambda i: i not in skip and i not in claimed,
+        )
         text_above = k >= 0 and k not in skip and k not in claimed
         if text_above and not ends_sentence(lines[k].text):  # a paragraph going on below?
             title_lines = without_paragraph_tail(title_lines)
