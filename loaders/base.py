@@ -192,6 +192,9 @@ class ParsedDocument:
         blocks: Typed spans (heading, paragraph, list item, table row, question/answer
             pair, caption, page header/footer) in document order; see :mod:`loaders.blocks`.
         tables: Tables with their title, column names and rows (verbatim spans).
+        headings: ``(start, end)`` of the heading lines a loader found in text without
+            markup (:mod:`loaders.headings`: plain text, PDF pages), kept outside the
+            segments; typed ``heading`` in ``blocks``.
         properties: Format-specific document properties copied onto every chunk's metadata
             (an e-mail's ``email_from``, ``email_to``, ``email_date``); strings only.
         ocr_pages: 1-based page -> its OCR result (text, confidence, words with their
@@ -213,5 +216,6 @@ class ParsedDocument:
     hidden_chars: int = 0
     blocks: list[Block] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    headings: list[tuple[int, int]] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
     ocr_pages: dict[int, OcrPage] = field(default_factory=dict)

@@ -153,6 +153,7 @@ def detect_blocks(
     *,
     body_start: int = 0,
     paginated: bool = False,
+    headings: list[tuple[int, int]] | None = None,
 ) -> list[Block]:
     """Type the canonical text: every non-blank line belongs to exactly one block.
 
@@ -162,7 +163,9 @@ def detect_blocks(
             running header or footer).
         tables: Tables the loader read (their rows become ``table_row`` blocks).
         body_start: Where the indexed text starts (after front matter).
-        paginated: A PDF: text outside the segments is ``page_header``/``page_footer``.
+        paginated: A PDF: text outside the segments is ``page_header``/``page_footer``
+            (but for ``headings``).
+        headings: Spans of heading lines the loader found (:mod:`loaders.headings`).
 
     Returns:
         Blocks in document order (a ``table`` block precedes its rows).
@@ -172,6 +175,7 @@ def detect_blocks(
     table_at = {t.start: t for t in tables}
     captions = {t.title for t in tables if t.title and t.source == "html"}
     emitted: set[int] = set()
+    heading_starts = {start for start, _ in headings or ()}
     inside = sorted((s.start, s.end, s.page) for s in segments)
     lines = _lines(text, body_start, len(text))
     # Which lines are inside a table row, a segment, or outside every segment.
@@ -219,11 +223,11 @@ def detect_blocks(
             continue
         if not in_seg:
             flush()
-            if paginated:
+            if paginated and line.start not in heading_starts:
                 kind = "page_header" if _starts_page(text, segments, line.start) else "page_footer"
                 blocks.append(Block(kind, line.start, line.end, _page_near(segments, line.start)))
                 continue
-            blocks.append(Block("heading", line.start, line.end))
+            blocks.append(Block("heading", line.start, line.end, _page_after(segments, line.end)))
             pending_q = (line.start, None) if is_question(line.text) else None
             continue
         if _MD_HEADING.match(line.text):
@@ -265,6 +269,11 @@ def _starts_page(text: str, segments: list[Segment], pos: int) -> bool:
     if not before:
         return True
     return "\n\n" in text[before[-1].end : pos]
+
+
+def _page_after(segments: list[Segment], pos: int) -> int | None:
+    """The page of the first segment after ``pos`` (a heading's: it heads that text)."""
+    return next((s.page for s in segments if s.start >= pos), None)
 
 
 def _page_near(segments: list[Segment], pos: int) -> int | None:

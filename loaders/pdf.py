@@ -3,8 +3,9 @@
 This module is the only place that imports ``langchain_community``'s PDF loader.
 
 The canonical text of a PDF is its pages' extracted text joined by a blank line; each page is
-one segment carrying its 1-based ``page`` number, so chunks never cross pages and a citation
-can link ``#page=N`` (PDF Open Parameters). AES-encrypted PDFs that open with an empty
+one segment carrying its 1-based ``page`` number (cut further at the section headings a reader
+sees, :mod:`loaders.headings`), so chunks never cross pages and a citation can link
+``#page=N`` (PDF Open Parameters). AES-encrypted PDFs that open with an empty
 password (common for "copy-protected" filings) are decrypted with ``cryptography``; PDFs that
 need a real password fail with a clear reason. Scanned pages (no text layer, an image drawn)
 are OCR'd (:mod:`loaders.pdf_ocr`); with OCR off or not installed, a PDF whose pages carry no
@@ -32,6 +33,7 @@ from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table
+from loaders.headings import split_at_headings
 from loaders.layout_tables import pdf_tables
 from loaders.metadata import file_title, is_meaningful_title, names_only_the_file, opening_title
 from loaders.ocr import DEFAULT_DPI, LOW_CONFIDENCE, OcrEngine, low_confidence
@@ -497,6 +499,10 @@ def load_pdf(
         else opening_title(_first_page(text, segments), path.name)
     )
     title = opening or pdf_title or file_title(path.name)
+    # section headings cut the pages into sections (never inside a table the reader found)
+    segments, headings = split_at_headings(
+        text, segments, skip=[(t.start, t.end) for t in tables], title=opening or ""
+    )
     warn = []
     if running:
         warn.append(f"running header/footer lines left out of chunks: {sorted(running)[:10]}")
@@ -535,6 +541,7 @@ def load_pdf(
         warnings=warn,
         hidden_chars=invisible.hidden_chars,
         tables=tables,
+        headings=[(h.start, h.end) for h in headings],
         ocr_pages=placed,
     )
 

@@ -150,6 +150,7 @@ def add_structure(doc: ParsedDocument) -> None:
         doc.tables,
         body_start=doc.body_start,
         paginated=doc.file_type in ("pdf", "image"),
+        headings=doc.headings,
     )
 
 

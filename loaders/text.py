@@ -1,4 +1,5 @@
-"""Plain-text loader: the file's decoded text is the canonical text, one segment.
+"""Plain-text loader: the file's decoded text is the canonical text, cut into sections at
+the heading lines it shows (:mod:`loaders.headings`).
 
 Large plain-text files are not loaded whole: :func:`scan_text` checks and hashes one in a
 bounded-memory pass and :func:`iter_text` then yields its decoded text block by block (see
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.decode import MAX_CONTROL_SHARE, decode_text
+from loaders.headings import split_at_headings
 from loaders.metadata import file_title, opening_title
 
 
@@ -34,7 +36,8 @@ def load_text(path: Path, data: bytes) -> ParsedDocument:
 
 
 def text_document(text: str, path: Path, parser: str) -> ParsedDocument:
-    """A text file's document: one segment, titled by its first line when the file name
+    """A text file's document: one segment per section (cut at its heading lines,
+    :func:`loaders.headings.split_at_headings`), titled by its first line when the file name
     agrees (:func:`loaders.metadata.opening_title`), else by the file name.
 
     Args:
@@ -43,9 +46,11 @@ def text_document(text: str, path: Path, parser: str) -> ParsedDocument:
         parser: What read it.
     """
     opening = opening_title(text, path.name)
+    segments, headings = split_at_headings(text, [Segment(0, len(text))], title=opening or "")
     return ParsedDocument(
         text=text,
-        segments=[Segment(0, len(text))],
+        segments=segments,
+        headings=[(h.start, h.end) for h in headings],
         title=opening or file_title(path.name),
         title_source="first_heading" if opening else "file_name",
         first_heading=opening,

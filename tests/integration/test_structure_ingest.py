@@ -24,6 +24,12 @@ REPORT = (
     "<tr><td>Cloud</td><td>8,214</td><td>7,961</td></tr>"
     "<tr><td>Retail</td><td>1,020</td><td>998</td></tr></table></body></html>"
 )
+#: Plain text whose headings only its layout shows (loaders.headings).
+HANDBOOK = (
+    "3. Holidays\nFull-time staff receive 28 days of paid holiday a year, including bank "
+    "holidays.\n\n4. Sickness\nA fit note from a doctor is needed for any absence longer than "
+    "seven calendar days.\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +39,7 @@ def structured(tmp_path_factory: pytest.TempPathFactory, embedding_model) -> Pat
     corpus.mkdir()
     (corpus / "faq.md").write_text(FAQ, encoding="utf-8")
     (corpus / "report.html").write_text(REPORT, encoding="utf-8")
+    (corpus / "handbook.txt").write_text(HANDBOOK, encoding="utf-8")
     index_dir = root / "index"
     ingest(
         [corpus],
@@ -50,6 +57,7 @@ def test_inspect_shows_block_counts(structured: Path, capsys: pytest.CaptureFixt
     blocks = {Path(d["source"]).name: d["blocks"] for d in docs}
     assert blocks["faq.md"]["qa_pair"] == 2
     assert blocks["report.html"]["table_row"] == 2 and blocks["report.html"]["table"] == 1
+    assert blocks["handbook.txt"]["heading"] == 2
     assert cli.main(["inspect", "--index", str(structured)]) == 0
     out = capsys.readouterr().out
     part = out.split("structure (blocks per type):", 1)[1]
@@ -65,3 +73,11 @@ def test_chunks_carry_block_type_and_rows_match_headers(structured, embedding_mo
     row = next(d for d in docs if d.metadata["block_type"] == "table_row")
     assert "Cloud — 2024: 8,214; 2023: 7,961" in row.page_content
     assert row.metadata["content"] == "Cloud\n\n8,214\n\n7,961\n\nRetail\n\n1,020\n\n998"
+
+
+def test_a_text_files_headings_are_its_sections(structured, embedding_model) -> None:
+    store = load_index(structured, embedding_model).store
+    (doc,) = store.similarity_search("when do I need a note from my doctor?", k=1)
+    assert doc.metadata["section"] == "4. Sickness"
+    assert doc.metadata["content"].startswith("A fit note from a doctor")  # not the heading
+    assert "4. Sickness" in doc.page_content.split("\n")[0]  # the embedded header

@@ -201,7 +201,7 @@ def test_sidecar_overrides_inference_and_names_its_source(tmp_path: Path) -> Non
     assert meta["company"] == "Initech" and meta["doc_type"] == "10-K"
     assert "period" not in meta  # null cleared the cover page's FY2021
     assert meta["title"] == "Initech annual filing"
-    assert pf.chunks[0].text.startswith("Initech annual filing\n")
+    assert pf.chunks[0].text.startswith(("Initech annual filing\n", "Initech annual filing > "))
     assert pf.info["title_source"] == "sidecar"
     assert pf.info["attributes_source"]["company"] == "sidecar"
     assert pf.info["attributes_source"]["doc_type"] == "cover_page"
@@ -284,7 +284,7 @@ def test_accession_number_title_is_replaced_in_the_header(
     meta = _chunk_meta(pf)[0]
     assert (meta["company"], meta["period"], meta["doc_type"]) == ("3M", "FY2018", "10-K")
     assert meta["title"] == "3M 10-K FY2018"
-    assert all(c.text.startswith("3M 10-K FY2018\n") for c in pf.chunks)
+    assert all(c.text.startswith(("3M 10-K FY2018\n", "3M 10-K FY2018 > ")) for c in pf.chunks)
     assert not any("0001018724" in c.text for c in pf.chunks)
     assert pf.info["title_source"] == "inferred"
     assert pf.info["parser_title"] == "0001018724-18-000005"

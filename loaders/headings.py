@@ -1,0 +1,317 @@
+"""Section headings in text that carries no markup: plain-text files and PDF pages.
+
+Markdown and HTML say which lines are headings; a plain-text file or a PDF's extracted text
+does not. Their headings still read as headings to a person: a short line, numbered ("4.
+Sickness", "2.1 Fees", "Part B", "A3"), in capitals ("PURPOSE AND SCOPE") or in title case
+("Chair's Statement"), that does not end a sentence or a clause, stands after a sentence has
+ended (or at the top of a page), and is followed by the text it heads. :func:`heading_lines`
+finds such lines; :func:`split_at_headings` cuts the segments there, so that each section
+body is its own segment whose ``section`` is the heading path, exactly as the Markdown loader
+does with ``#`` lines: the heading travels in the contextual header (``title > section``),
+is typed ``heading`` in the structural model, and is never chunk content, so it can neither
+be quoted as an answer nor glued onto the sentence after it.
+
+The rule is deliberately conservative. It never takes a line that ends with sentence or
+clause punctuation, a list bullet, a question, a ``label: value`` line, a line with two or
+more numbers (a table row: ``Total revenue 8,214 7,961``), a line inside a table the loader
+read, or the document's title line; an unnumbered line in sentence case must be short and
+must be followed by prose (a sentence of six words or more). A wrapped line of a paragraph
+is never a heading: the line before it did not end a sentence. Above the document's first
+line of prose, only a line directly over prose is a heading: a letterhead (a firm's name over
+its address), a masthead over a report's name, are front matter, not sections.
+
+Heading levels are not written down either: as in most word processors' outlines, each
+style seen (a numbering depth, capitals, title case, a short sentence-case line) gets the
+next level the first time it appears under the heading path, and a heading of a style
+already on the path replaces that entry and everything below it; an unnumbered heading after
+numbered ones ("Common questions" after "5. Uniform") is their sibling, not their child.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from loaders.base import SECTION_SEP, Segment
+
+#: A heading line has at most this many characters ...
+MAX_HEADING_CHARS = 90
+#: ... and at most this many words.
+MAX_HEADING_WORDS = 12
+#: An unnumbered sentence-case heading has at most this many words.
+MAX_PLAIN_HEADING_WORDS = 6
+#: The line after an unnumbered heading has at least this many words (prose, :func:`is_prose`).
+MIN_PROSE_WORDS = 6
+#: Deepest heading path kept.
+MAX_DEPTH = 3
+
+_NUMBERED = re.compile(
+    r"(?:(?P<dec>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<part>(?:Part|Section|Chapter|Schedule|"
+    r"Appendix|Annex|Item)\s+[A-Z0-9]{1,4}\b\.?|[A-Z]{1,2}\d{1,2}\.?))"
+    r"(?:\s*[-–—:.]\s*|\s+)(?P<rest>\S.*)$",
+    re.I,
+)
+_BULLET = re.compile(r"[-*+•▪◦‣●]|\(?[a-zA-Z]\)|\([ivx]+\)")
+_NUMBER = re.compile(r"(?<![\w.])[($£€]?\d[\d,.]*%?\)?(?![\w])")
+_CAPTION = re.compile(r"(?:Figure|Fig\.|Table|Chart|Exhibit|Graph)\s+\d+|Source:", re.I)
+_SENTENCE_END = re.compile(r"""[.!?:;)\]"'”’]\s*$""")
+_CLAUSE_END = re.compile(r"[.,;:!?\-–—/&(]\s*$")
+_MONTH = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\b", re.I)
+#: Aligned columns (three spaces or a tab between words) or a pipe: a table line.
+_COLUMNS = re.compile(r"\S(?: {3,}|\t)\S|\|")
+_SMALL_WORDS = frozenset(
+    "a an and as at by for from in into of on or per the to with vs via over under".split()  # noqa: SIM905
+)
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading line found in the text.
+
+    Attributes:
+        start: First character of the (stripped) line in the canonical text.
+        end: One past its last character.
+        text: The line, whitespace collapsed.
+        style: Its style, which decides its level (``num1``, ``num2``, ..., ``part``,
+            ``caps``, ``title``, ``plain``).
+    """
+
+    start: int
+    end: int
+    text: str
+    style: str
+
+
+@dataclass(frozen=True)
+class _Line:
+    start: int
+    end: int
+    text: str
+    blank_before: bool
+
+
+def _lines(text: str, start: int, end: int) -> list[_Line]:
+    out: list[_Line] = []
+    pos = start
+    blank = True
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        raw = text[pos:stop]
+        if raw.strip():
+            lead = len(raw) - len(raw.lstrip())
+            out.append(_Line(pos + lead, pos + len(raw.rstrip()), raw.strip(), blank))
+            blank = False
+        else:
+            blank = True
+        pos = stop + 1
+    return out
+
+
+def _words(line: str) -> list[str]:
+    return re.findall(r"[A-Za-z][A-Za-z'’]*", line)
+
+
+def _is_caps(line: str) -> bool:
+    letters = [c for c in line if c.isalpha()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
+def _is_title_case(line: str) -> bool:
+    words = [w for w in _words(line) if w.lower() not in _SMALL_WORDS]
+    return bool(words) and len(words) >= 2 and all(w[0].isupper() for w in words)
+
+
+def is_prose(line: str) -> bool:
+    """Whether a line reads as prose: six words or more, and at most one number for every
+    two words (``Total revenue 8,214 7,961 7,402`` is a table row, "At the end of 2025 we
+    employed 9 staff" is prose)."""
+    words = len(_words(line))
+    return words >= MIN_PROSE_WORDS and 2 * len(_NUMBER.findall(line)) < words
+
+
+def heading_style(line: str, following: str, following_heads: bool = False) -> str | None:
+    """The style of ``line`` when it reads as a heading over ``following``, else ``None``.
+
+    Args:
+        line: The candidate line (stripped).
+        following: The next non-blank line of the same segment ('' at its end).
+        following_heads: Whether ``following`` reads as a heading itself (a section's
+            heading over its first subsection's).
+
+    Returns:
+        ``num<depth>``, ``part``, ``caps``, ``title`` or ``plain``; ``None`` for a line that is
+        not a heading.
+    """
+    if _COLUMNS.search(line.strip()):
+        return None
+    line = " ".join(line.split())
+    if not following or len(line) > MAX_HEADING_CHARS or len(line) < 3:
+        return None
+    if _CLAUSE_END.search(line) or (_SENTENCE_END.search(line) and not line.endswith(")")):
+        return None
+    if not (line[:1].isupper() or line[:1].isdigit()):
+        return None  # "on Internal Control ...", "(101.LAB)": a wrapped line or a label
+    if line.endswith("?") or _BULLET.match(line) or _CAPTION.match(line):
+        return None
+    m = _NUMBERED.match(line)
+    rest = m.group("rest") if m else line
+    if m and (not rest[:1].isupper() or (m.group("dec") and _MONTH.match(rest))):
+        return None  # "3.5 litres", "12 January 2026"
+    if len(_words(rest)) == 0 or len(line.split()) > MAX_HEADING_WORDS:
+        return None
+    if len(_NUMBER.findall(rest)) >= 2 or ": " in rest:
+        return None
+    if following[:1].islower():
+        return None  # the line runs on into the next one
+    if _words(rest)[-1].lower() in _SMALL_WORDS:
+        return None  # "Fair Value at": a wrapped column header
+    if m:
+        dec = m.group("dec")
+        return f"num{dec.count('.') + 1}" if dec else "part"
+    # an unnumbered heading heads prose (or another heading): never a column header's line
+    if not (following_heads or is_prose(following)):
+        return None
+    if _is_caps(line):
+        return "caps"
+    if _is_title_case(line):
+        return "title"
+    if (
+        line[:1].isupper()
+        and len(line.split()) <= MAX_PLAIN_HEADING_WORDS
+        and len(following) > len(line)
+    ):
+        return "plain"
+    return None
+
+
+def heading_lines(
+    text: str,
+    start: int,
+    end: int,
+    *,
+    skip: Iterable[tuple[int, int]] = (),
+    title: str = "",
+    opening: bool = False,
+) -> list[Heading]:
+    """Heading lines of ``text[start:end]`` (one segment: a page or a whole text file).
+
+    Args:
+        text: The canonical text.
+        start: Where the segment starts.
+        end: Where it ends.
+        skip: Spans no heading may overlap (table rows the loader read).
+        title: The document's title: a line equal to it is the title, not a section.
+        opening: The segment opens the document: up to its first line of prose, a line is
+            a heading only directly over prose (a letterhead's name over its address, a
+            masthead over a report's name, are front matter, not sections).
+
+    Returns:
+        The headings, in order.
+    """
+    spans = sorted((a, b) for a, b in skip if a < end and start < b)  # this segment's
+    lines = _lines(text, start, end)
+    norm_title = " ".join(title.split()).casefold()
+    out: list[Heading] = []
+
+    def skipped(line: _Line) -> bool:
+        return any(a < line.end and line.start < b for a, b in spans)
+
+    # each line's style as a heading over what follows it, from the last line up
+    styles: list[str | None] = [None] * len(lines)
+    for i in range(len(lines) - 2, -1, -1):
+        line, nxt = lines[i], lines[i + 1]
+        if skipped(nxt) and not _SENTENCE_END.search(line.text):
+            continue  # a table's title line over its rows is the table's (its rows carry it)
+        styles[i] = heading_style(line.text, nxt.text, styles[i + 1] is not None)
+    before_prose = opening
+    for i, line in enumerate(lines):
+        front = before_prose
+        before_prose = before_prose and not is_prose(line.text)
+        if skipped(line) or " ".join(line.text.split()).casefold() == norm_title:
+            continue
+        if front and not (
+            i + 1 < len(lines) and is_prose(lines[i + 1].text) and styles[i + 1] is None
+        ):
+            continue
+        prev = lines[i - 1] if i else None
+        opens = (
+            prev is None
+            or line.blank_before
+            or bool(_SENTENCE_END.search(prev.text))
+            or (bool(out) and out[-1].start == prev.start)
+            or " ".join(prev.text.split()).casefold() == norm_title
+            or front  # the lines of a masthead stand apart
+        )
+        style = styles[i]
+        if opens and style is not None:
+            out.append(Heading(line.start, line.end, " ".join(line.text.split()), style))
+    return out
+
+
+def split_at_headings(
+    text: str,
+    segments: list[Segment],
+    *,
+    skip: Iterable[tuple[int, int]] = (),
+    title: str = "",
+) -> tuple[list[Segment], list[Heading]]:
+    """Cut segments at their heading lines; each piece's ``section`` is its heading path.
+
+    The path carries on across segments (a PDF section runs on over the page break), and a
+    segment that already has a section (from markup) is left as it is.
+
+    Args:
+        text: The canonical text.
+        segments: The loader's segments, in document order.
+        skip: Spans no heading may overlap (table rows).
+        title: The document's title (its line is not a section heading).
+
+    Returns:
+        ``(segments, headings)``: the new segments (heading lines outside all of them) and
+        the headings found.
+    """
+    skip = list(skip)
+    path: list[tuple[str, str]] = []  # (style, heading text)
+    new: list[Segment] = []
+    found: list[Heading] = []
+    opening = True  # until the document's first line of prose
+    for seg in segments:
+        if seg.section:
+            new.append(seg)
+            continue
+        heads = heading_lines(text, seg.start, seg.end, skip=skip, title=title, opening=opening)
+        opening = opening and not any(is_prose(ln.text) for ln in _lines(text, seg.start, seg.end))
+        pos = seg.start
+        for h in heads:
+            if text[pos : h.start].strip():
+                new.append(Segment(pos, _rstrip(text, pos, h.start), seg.page, _path(path)))
+            styles = [s for s, _ in path]
+            if h.style in styles:
+                path = path[: styles.index(h.style)]
+            elif not h.style.startswith("num"):
+                # an unnumbered heading after numbered ones is their sibling, not their child
+                path = path[: next((k for k, s in enumerate(styles) if s.startswith("num")), None)]
+            path = [*path, (h.style, h.text)][-MAX_DEPTH:]
+            found.append(h)
+            pos = _lstrip(text, h.end, seg.end)
+        if text[pos : seg.end].strip():
+            new.append(Segment(pos, seg.end, seg.page, _path(path)))
+    return new, found
+
+
+def _path(path: list[tuple[str, str]]) -> str:
+    return SECTION_SEP.join(t for _, t in path)
+
+
+def _lstrip(text: str, pos: int, end: int) -> int:
+    while pos < end and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _rstrip(text: str, start: int, pos: int) -> int:
+    while pos > start and text[pos - 1].isspace():
+        pos -= 1
+    return pos
