@@ -40,7 +40,8 @@ ingest``; OCR off) of the 4 shared filings with the checkout at ``BEFORE`` (e.g.
 worktree add --detach /tmp/before 8c68fd9^``, the commit before the structural model) and
 with this one, interleaved ``--ingest-reps`` times, each run in a fresh process and index;
 the medians of wall and CPU seconds go to ``benchmarks/results/structure_eval_ingest.json``.
-Results go to ``benchmarks/out/structure.{json,md}``.
+Results go to ``benchmarks/out/structure.{json,md}``; each set's ``outcomes`` hold every
+question's page hits (and answer) per configuration, to pair a later version's run with.
 """
 
 from __future__ import annotations
@@ -365,6 +366,17 @@ def main() -> int:
             },
             "reused": bool(args.reuse),
             "subsets": {},
+            # per question, so that a later version's run can be paired with this one
+            "outcomes": {
+                c: {
+                    q.id: {
+                        **{f"hit@{k}": v[k][i] for k in KS},
+                        **({"answered": answered[c][i]} if c in answered else {}),
+                    }
+                    for i, q in enumerate(qs)
+                }
+                for c, v in hits.items()
+            },
         }
         for label, keep in subsets.items():
             ids = [q.id for q, k in zip(qs, keep, strict=True) if k]
