@@ -131,8 +131,9 @@ def _manifest(index: Path) -> dict:
 def test_manifest_records_the_method_and_a_change_re_embeds(tmp_path, embedding_model, monkeypatch):
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "a.txt").write_text(f"Notes\n\n{CAT} {RATES}\n", encoding="utf-8")
-    (folder / "b.txt").write_text(f"Rates\n\n{RATES} {CAT}\n", encoding="utf-8")
+    # "Notes:" is a label, not a section heading (loaders.headings): one section per file
+    (folder / "a.txt").write_text(f"Notes:\n\n{CAT} {RATES}\n", encoding="utf-8")
+    (folder / "b.txt").write_text(f"Rates:\n\n{RATES} {CAT}\n", encoding="utf-8")
     index = tmp_path / "index"
     monkeypatch.setattr(chunk_vectors, "PREFERRED_METHOD", SEPARATE)
     first = ingest([folder], index, embedding_model, progress=False)

@@ -60,12 +60,14 @@ def test_paired_comparison_covers_the_same_questions(runs):
 
 
 def test_attribution_names_the_stage_that_lost_the_evidence(evaluator, loaded):
-    # a needle straddling two consecutive chunks of one document is destroyed
+    # a needle straddling two consecutive chunks of one section is destroyed
     metas = sorted(
         (m for _, m in loaded.store.iter_metadata() if m["doc_name"] == "maintenance_notes.txt"),
         key=lambda m: m["start"],
     )
-    a, b = metas[0], metas[1]
+    a, b = next(
+        (a, b) for a, b in zip(metas, metas[1:], strict=False) if a["section"] == b["section"]
+    )
     text = source_text_from_file(Path(loaded.manifest.documents[a["doc_id"]]["path"])).text
     needle = text[b["start"] - 5 : a["end"] + 5]
     cut = Question(
