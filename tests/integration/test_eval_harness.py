@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def test_attribution_names_the_stage_that_lost_the_evidence(evaluator, loaded):
         key=lambda m: m["start"],
     )
     a, b = next(
-        (a, b) for a, b in zip(metas, metas[1:], strict=False) if a["section"] == b["section"]
+        (a, b) for a, b in itertools.pairwise(metas) if a["section"] == b["section"]
     )
     text = source_text_from_file(Path(loaded.manifest.documents[a["doc_id"]]["path"])).text
     needle = text[b["start"] - 5 : a["end"] + 5]
