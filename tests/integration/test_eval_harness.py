@@ -66,9 +66,7 @@ def test_attribution_names_the_stage_that_lost_the_evidence(evaluator, loaded):
         (m for _, m in loaded.store.iter_metadata() if m["doc_name"] == "maintenance_notes.txt"),
         key=lambda m: m["start"],
     )
-    a, b = next(
-        (a, b) for a, b in itertools.pairwise(metas) if a["section"] == b["section"]
-    )
+    a, b = next((a, b) for a, b in itertools.pairwise(metas) if a["section"] == b["section"])
     text = source_text_from_file(Path(loaded.manifest.documents[a["doc_id"]]["path"])).text
     needle = text[b["start"] - 5 : a["end"] + 5]
     cut = Question(
