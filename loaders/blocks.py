@@ -54,14 +54,17 @@ PAIR_CONTINUES_KEY = "pair_continues"
 
 
 @dataclass
-class _Line:
+class TextLine:
+    """A non-blank line: its stripped text and its span in the canonical text."""
+
     start: int
     end: int
     text: str
 
 
-def _lines(text: str, start: int, end: int) -> list[_Line]:
-    out: list[_Line] = []
+def text_lines(text: str, start: int, end: int) -> list[TextLine]:
+    """The non-blank lines of ``text[start:end]``, stripped, with their spans."""
+    out: list[TextLine] = []
     pos = start
     while pos < end:
         nl = text.find("\n", pos, end)
@@ -69,7 +72,7 @@ def _lines(text: str, start: int, end: int) -> list[_Line]:
         raw = text[pos:stop]
         if raw.strip():
             lead = len(raw) - len(raw.lstrip())
-            out.append(_Line(pos + lead, pos + len(raw.rstrip()), raw.strip()))
+            out.append(TextLine(pos + lead, pos + len(raw.rstrip()), raw.strip()))
         pos = stop + 1
     return out
 
@@ -99,7 +102,7 @@ def markdown_tables(text: str, segments: list[Segment]) -> list[Table]:
     """
     tables: list[Table] = []
     for seg in segments:
-        lines = _lines(text, seg.start, seg.end)
+        lines = text_lines(text, seg.start, seg.end)
         i = 0
         while i < len(lines):
             if not (
@@ -139,7 +142,7 @@ def _md_cells(line: str) -> list[str]:
 
 def _title_above(text: str, floor: int, pos: int) -> str:
     """The last non-blank line before ``pos`` (not before ``floor``), if it is short."""
-    before = _lines(text, max(floor, pos - 400), pos)
+    before = text_lines(text, max(floor, pos - 400), pos)
     if not before:
         return ""
     last = before[-1].text.lstrip("#").strip()
@@ -177,11 +180,11 @@ def detect_blocks(
     emitted: set[int] = set()
     heading_starts = {start for start, _ in headings or ()}
     inside = sorted((s.start, s.end, s.page) for s in segments)
-    lines = _lines(text, body_start, len(text))
+    lines = text_lines(text, body_start, len(text))
     # Which lines are inside a table row, a segment, or outside every segment.
     ri = 0
     si = 0
-    para: list[_Line] = []
+    para: list[TextLine] = []
     para_page: int | None = None
     pending_q: tuple[int, int | None] | None = None  # (question start, page) awaiting answer
 

@@ -32,8 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from loaders.base import SECTION_SEP, Segment
+from loaders.blocks import TextLine, text_lines
 
 #: A heading line has at most this many characters ...
 MAX_HEADING_CHARS = 90
@@ -81,32 +83,6 @@ class Heading:
     end: int
     text: str
     style: str
-
-
-@dataclass(frozen=True)
-class _Line:
-    start: int
-    end: int
-    text: str
-    blank_before: bool
-
-
-def _lines(text: str, start: int, end: int) -> list[_Line]:
-    out: list[_Line] = []
-    pos = start
-    blank = True
-    while pos < end:
-        nl = text.find("\n", pos, end)
-        stop = end if nl < 0 else nl
-        raw = text[pos:stop]
-        if raw.strip():
-            lead = len(raw) - len(raw.lstrip())
-            out.append(_Line(pos + lead, pos + len(raw.rstrip()), raw.strip(), blank))
-            blank = False
-        else:
-            blank = True
-        pos = stop + 1
-    return out
 
 
 def _words(line: str) -> list[str]:
@@ -211,11 +187,13 @@ def heading_lines(
         The headings, in order.
     """
     spans = sorted((a, b) for a, b in skip if a < end and start < b)  # this segment's
-    lines = _lines(text, start, end)
+    lines = text_lines(text, start, end)
+    # a blank line (or the segment's start) above each line
+    blank_before = [True] + [text.count("\n", a.end, b.start) > 1 for a, b in pairwise(lines)]
     norm_title = " ".join(title.split()).casefold()
     out: list[Heading] = []
 
-    def skipped(line: _Line) -> bool:
+    def skipped(line: TextLine) -> bool:
         return any(a < line.end and line.start < b for a, b in spans)
 
     # each line's style as a heading over what follows it, from the last line up
@@ -238,7 +216,7 @@ def heading_lines(
         prev = lines[i - 1] if i else None
         opens = (
             prev is None
-            or line.blank_before
+            or blank_before[i]
             or bool(_SENTENCE_END.search(prev.text))
             or (bool(out) and out[-1].start == prev.start)
             or " ".join(prev.text.split()).casefold() == norm_title
@@ -282,7 +260,9 @@ def split_at_headings(
             new.append(seg)
             continue
         heads = heading_lines(text, seg.start, seg.end, skip=skip, title=title, opening=opening)
-        opening = opening and not any(is_prose(ln.text) for ln in _lines(text, seg.start, seg.end))
+        opening = opening and not any(
+            is_prose(ln.text) for ln in text_lines(text, seg.start, seg.end)
+        )
         pos = seg.start
         for h in heads:
             if text[pos : h.start].strip():
