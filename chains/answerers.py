@@ -82,6 +82,9 @@ FAQ_STEP = 0.02
 QUOTE_MARGIN = 0.10
 #: FAQ heading questions whose vectors the answerer keeps (by text, oldest dropped first).
 QUESTION_CACHE = 1024
+#: Passages (best first) whose sentences the extractive answerer reads: the graph's
+#: ``extractive_passages`` knob, whose default this is (its bounds are the knob's).
+READ_PASSAGES = 3
 #: The rules a sentence fails for its passage's terms: other passages are tried farther down.
 _FOCUS_RULES = frozenset({"focus_check", "focus_names_check", "focus_coverage"})
 #: The rules that read what kind of answer a question asks for (a weight, a count, a date).
@@ -220,6 +223,7 @@ class ExtractiveAnswerer:
         coverage_sentence_weight: float | None = None,
         coverage_floor: float | None = None,
         idf_coverage: bool = True,
+        read_passages: int = READ_PASSAGES,
     ) -> None:
         """Create the answerer. The refusal rules' defaults are :class:`ExtractiveRules`'.
 
@@ -229,6 +233,9 @@ class ExtractiveAnswerer:
                 wrapped by :func:`~citerag.stores.contract.as_search_index`): precomputed
                 sentence vectors and idf weights of focus terms; optional.
             max_sentences: Most sentences quoted.
+            read_passages: How many of the supplied passages (best first) the sentences are
+                read from (:data:`READ_PASSAGES`); the others still count where a rule reads
+                every passage (a number the question asks about, a term's document).
             margin: A further sentence is quoted only if within this score of the first
                 (:data:`QUOTE_MARGIN`: when two sentences score alike, the answer shows both
                 rather than bet on one).
@@ -332,9 +339,16 @@ class ExtractiveAnswerer:
         )
         if not 0.0 <= sw <= 1.0:
             raise ValueError(f"coverage_sentence_weight must be within 0..1, got {sw!r}")
+        if (
+            isinstance(read_passages, bool)
+            or not isinstance(read_passages, int)
+            or read_passages < 1
+        ):
+            raise ValueError(f"read_passages must be an integer >= 1, got {read_passages!r}")
         self.embeddings = embeddings
         self.store = store
         self.max_sentences = max_sentences
+        self.read_passages = read_passages
         self.margin = margin
         self.lexical_weight = lexical_weight
         self.idf_coverage = idf_coverage
@@ -633,7 +647,7 @@ class ExtractiveAnswerer:
         about_message = non_answers.asks_about_message(question)
         scored: list[_Sentence] = []
         dropped = 0
-        for p in passages[:3]:
+        for p in passages[: self.read_passages]:
             spans, vecs = self._sentence_vectors(p)
             sims = vecs @ q
             content = p.candidate.content
@@ -1164,6 +1178,7 @@ def make_answerer(
     temperature: float = 0.0,
     *,
     focus_coverage: float = 0.0,
+    read_passages: int = READ_PASSAGES,
     settings: ModelSettings | None = None,
     structured: str = "auto",
     **rules: bool,
@@ -1178,6 +1193,7 @@ def make_answerer(
         store: The store (precomputed sentence vectors).
         temperature: Sampling temperature for chat models (unless ``settings`` has one).
         focus_coverage: The extractive answerer's ``focus_coverage`` (``0`` = off).
+        read_passages: How many passages the extractive answerer reads sentences from.
         settings: A chat model's endpoint, key variable, limits and deadline
             (:class:`chains.models.ModelSettings`).
         structured: A chat model's first rung: ``auto`` (structured output where supported)
@@ -1211,6 +1227,7 @@ def make_answerer(
             store,
             require_question_numbers=on.pop("number_check"),
             focus_coverage=focus_coverage,
+            read_passages=read_passages,
             **on,
         )
     if spec == "smollm2" or spec.startswith("local:"):

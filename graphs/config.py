@@ -21,6 +21,7 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 
 from chains.answer_checks import DEFAULT_RULES
+from chains.answerers import READ_PASSAGES
 
 # MODEL_KNOBS is read here by the server's and the CLI's settings too
 from chains.models import MODEL_KNOBS as MODEL_KNOBS
@@ -343,6 +344,16 @@ class RAGConfig:
         lo=0.0,
         hi=1.0,
         client="opt-in",
+    )
+    extractive_passages: int = knob(
+        READ_PASSAGES,
+        "extractive answerer: how many of the passages (best first) it reads sentences from; "
+        "a rule reading every passage (a number the question asks about, a term's document) "
+        "still reads them all",
+        "int",
+        lo=1,
+        hi=20,
+        client="yes",
     )
     negation_check: bool = knob(
         "negation_check" in DEFAULT_RULES,

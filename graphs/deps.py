@@ -280,6 +280,7 @@ class GraphDeps:
             kwargs = {
                 "temperature": cfg.temperature,
                 "focus_coverage": cfg.focus_coverage,
+                "read_passages": cfg.extractive_passages,
                 "settings": cfg.model_settings(),
                 "structured": cfg.structured_output,
                 **{rule: getattr(cfg, rule) for rule in REFUSAL_RULES},

@@ -703,3 +703,25 @@ def test_a_rare_question_word_counts_for_more_in_the_choice_of_sentence():
     # with the place check on, the sentence that says where is quoted either way
     placed = ExtractiveAnswerer(Unit(), store, idf_coverage=False, **ALL_OFF)
     assert quoted(placed.generate(question, ps, []), ps)[0] == serial
+
+
+def test_reads_sentences_from_the_first_read_passages_only():
+    """The evidence in the fourth passage: quoted when four are read, never when three are."""
+    ps = [
+        passage(1, "The office moved to Leeds in the spring."),
+        passage(2, "Headcount rose to 47 people."),
+        passage(3, "The canteen opens at eight."),
+        passage(4, "Total revenue for the year was 412,860 pounds."),
+    ]
+    question = "What was total revenue for the year?"
+    three = parse_output(ExtractiveAnswerer(Unit()).generate(question, ps, []))
+    assert 4 not in three.block["sources"]
+    four = parse_output(ExtractiveAnswerer(Unit(), read_passages=4).generate(question, ps, []))
+    v = validate(four.prose, ps)
+    assert v.ok and v.cited == [4]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "3"])
+def test_read_passages_must_be_a_positive_integer(bad):
+    with pytest.raises(ValueError, match="read_passages must be an integer >= 1"):
+        ExtractiveAnswerer(Unit(), read_passages=bad)

@@ -154,6 +154,23 @@ def test_each_refusal_rule_knob_reaches_its_own_extractive_answerer(knob, attrib
     assert deps.answerer_for(RAGConfig()) is base
 
 
+def test_extractive_passages_reaches_the_extractive_answerer():
+    """The knob's default is the answerer's (one source), and another value builds (and
+    caches) its own answerer reading that many passages."""
+    from chains.answerers import READ_PASSAGES, ExtractiveAnswerer
+    from graphs.deps import GraphDeps
+
+    deps = GraphDeps(retriever=None, embeddings=None)  # type: ignore[arg-type]
+    base = deps.answerer_for(RAGConfig())
+    five = deps.answerer_for(RAGConfig(extractive_passages=5))
+    assert isinstance(base, ExtractiveAnswerer) and isinstance(five, ExtractiveAnswerer)
+    assert base.read_passages == READ_PASSAGES == RAGConfig().extractive_passages
+    assert five.read_passages == 5 and five is not base
+    assert deps.answerer_for(RAGConfig(extractive_passages=5)) is five
+    with pytest.raises(ValueError, match="extractive_passages"):
+        RAGConfig(extractive_passages=0)
+
+
 def test_refusal_rule_defaults_come_from_default_rules():
     """RAGConfig's knob defaults and make_answerer's are ``DEFAULT_RULES``, for every rule."""
     from chains.answerers import make_answerer
