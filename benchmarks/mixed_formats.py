@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python -m benchmarks.mixed_formats [--no-scans] [--no-progress]
+    .venv/bin/python -m benchmarks.mixed_formats [--no-scans] [--no-progress] [--config SPEC]
 
 The benchmark of issue 32's "Done when". It builds the mixed corpus
 (:mod:`mixed_corpus`: invented documents of a small company, ``benchmarks/corpora/mixed/``)
@@ -28,7 +28,10 @@ scan's OCR text is compared with its original's text layer (character error rate
 ``citerag.eval.cer``, whitespace-normalised).
 
 ``--no-scans`` leaves the scanned PDFs and table images out of the corpus and their
-questions out of the run (for a checkout without OCR). Writes
+questions out of the run (for a checkout without OCR). ``--config SPEC`` answers with other
+settings (a ``RAGConfig`` spec as ``citerag eval --generate`` reads it, e.g.
+``context_margin=0.05``): an experiment, paired by hand against a default run's per-question
+outcomes; it publishes nothing under ``benchmarks/results/``. Writes
 ``benchmarks/out/mixed_formats.{json,md}`` and the per-question outcomes
 ``benchmarks/out/mixed_formats-outcomes.json``.
 """
@@ -55,6 +58,12 @@ def _args() -> Any:
         "--no-scans",
         action="store_true",
         help="leave out the scanned PDFs and table images (and their questions)",
+    )
+    p.add_argument(
+        "--config",
+        default="default",
+        help="a RAGConfig spec the questions are answered with, as citerag eval --generate "
+        "reads it (e.g. context_margin=0.05): an experiment, its results are not published",
     )
     return p.parse_args()
 
@@ -324,11 +333,12 @@ def main() -> int:
     emb = CachedEmbeddings(model.embeddings)
     progress = not args.no_progress
     folder = index_folder(args.embedding_model)
-    run = run_index(built["corpus"], work / f"{folder}-corpus", qs, model, emb, progress)
+    spec = args.config
+    run = run_index(built["corpus"], work / f"{folder}-corpus", qs, model, emb, progress, spec)
     originals = None
     if scans:
         originals = run_index(
-            built["originals"], work / f"{folder}-originals", qs, model, emb, progress
+            built["originals"], work / f"{folder}-originals", qs, model, emb, progress, spec
         )
         run["cer"] = scan_cer(built)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -341,11 +351,12 @@ def main() -> int:
     )
     data, md = report(qs, files, run, originals)
     data["scans"] = scans
+    data["config"] = spec
     if not scans:
         md = "Run with `--no-scans`: scanned PDFs and table images left out.\n\n" + md
     write(args.out, "mixed_formats", data, md)
-    if folder != "index":
-        return 0  # another embedding model: an experiment, not the published figures
+    if folder != "index" or spec != "default":
+        return 0  # another embedding model or settings: an experiment, not the published figures
     wanted = {"per-format": ["format", "files indexed"], "pooled": ["all answerable"]}
     if scans:
         wanted |= {"scans-vs-originals": ["format", "half", "n", "right over the scans"]}
