@@ -30,7 +30,7 @@ scan's OCR text is compared with its original's text layer (character error rate
 ``--no-scans`` leaves the scanned PDFs and table images out of the corpus and their
 questions out of the run (for a checkout without OCR). ``--config SPEC`` answers with other
 settings (a ``RAGConfig`` spec as ``citerag eval --generate`` reads it, e.g.
-``context_margin=0.05``): an experiment, paired by hand against a default run's per-question
+``extractive_passages=5``): an experiment, paired by hand against a default run's per-question
 outcomes; it publishes nothing under ``benchmarks/results/``. Writes
 ``benchmarks/out/mixed_formats.{json,md}`` and the per-question outcomes
 ``benchmarks/out/mixed_formats-outcomes.json``.
@@ -63,7 +63,7 @@ def _args() -> Any:
         "--config",
         default="default",
         help="a RAGConfig spec the questions are answered with, as citerag eval --generate "
-        "reads it (e.g. context_margin=0.05): an experiment, its results are not published",
+        "reads it (e.g. extractive_passages=5): an experiment, its results are not published",
     )
     return p.parse_args()
 
