@@ -133,6 +133,25 @@ class AttachedTo:
         )
 
 
+def printable_key(key: str) -> str:
+    """A source key that is valid UTF-8, whatever bytes the file's name is made of.
+
+    A name that is not valid UTF-8 (Latin-1 names unpacked from an old Windows zip) reaches
+    Python with its undecodable bytes as lone surrogates, which no UTF-8 writer accepts (the
+    document id, the manifest, PostgreSQL). Such bytes are written as ``\\xNN`` escapes
+    (``caf\\xe9 menu.txt``): the key stays unique and readable, and the file is still read
+    from its real path. A valid name is returned unchanged.
+
+    Args:
+        key: The source key as built from the path.
+    """
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        return key.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return key
+
+
 @dataclass
 class SourceFile:
     """A file to ingest and how it is known in the index.
@@ -162,9 +181,16 @@ class SourceFile:
         return doc_id_for(self.source)
 
     @property
+    def shown_path(self) -> Path:
+        """``path`` as the loaders name it: with a file name that is valid UTF-8
+        (:func:`printable_key`), for titles and reasons; the file is read from ``path``."""
+        name = printable_key(self.path.name)
+        return self.path if name == self.path.name else self.path.with_name(name)
+
+    @property
     def file_name(self) -> str:
         """The document's file name: the attachment's, else the file's."""
-        return self.attached.name if self.attached is not None else self.path.name
+        return self.attached.name if self.attached is not None else printable_key(self.path.name)
 
     def link_record(self) -> dict[str, Any]:
         """Ledger fields linking an attachment to its message (``{}`` for a file)."""
@@ -665,7 +691,7 @@ def stream_text_file(
         ``characters`` is the whole text's; ``streamed`` is ``True``).
     """
     t0 = time.perf_counter()
-    name = src.path.name
+    name = src.file_name
     try:
         sidecar_bytes, sidecar = _read_sidecar(src)
         scan = scan_text(src.path)
@@ -683,7 +709,7 @@ def stream_text_file(
         if len(opening) >= OPENING_CHARS:
             break
     opening = opening[:OPENING_CHARS]
-    stand_in = text_document(opening, src.path, "citerag.text/1 streamed")
+    stand_in = text_document(opening, src.shown_path, "citerag.text/1 streamed")
     meta, warnings = infer_document(src, stand_in, sidecar)
     doc_meta = document_metadata(src, stand_in, scan.sha256, meta)
     info = _ledger_info(stand_in, meta, metadata_digest(sidecar_bytes, src.metadata), warnings)
@@ -711,7 +737,7 @@ def load_source(src: SourceFile, data: bytes) -> ParsedDocument:
             message no longer holds the attachment.
     """
     if src.attached is None:
-        return load_file(src.path, data)
+        return load_file(src.shown_path, data)
     name, member = read_attachment(data, src.attached.positions)
     return load_attachment(name, member)
 

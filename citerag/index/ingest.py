@@ -79,6 +79,7 @@ from loaders.pipeline import (
     SourceFile,
     is_sidecar,
     is_streamed,
+    printable_key,
     process_file,
     sha256_file,
     stream_text_file,
@@ -206,16 +207,19 @@ def collect_sources(
                     continue
                 if f.name == ACCESS_FILE or is_sidecar(f):
                     continue
+                key = printable_key(f"{root.name}/{rel}")
+                if key != f"{root.name}/{rel}":
+                    log.warning("file name is not valid UTF-8: indexed as %r", key)
                 sources.append(
                     SourceFile(
                         f,
-                        f"{root.name}/{rel}",
+                        key,
                         access.label_for(rel),
                         metadata=about.values_for(rel),
                     )
                 )
         else:
-            sources.append(SourceFile(path, path.name, default_access))
+            sources.append(SourceFile(path, printable_key(path.name), default_access))
     return sources, prefixes
 
 

@@ -295,3 +295,33 @@ def test_planning_leaves_the_ledger_untouched_and_the_plan_frozen() -> None:
     assert previous == snapshot
     with pytest.raises(AttributeError):
         plan.actions[0].kind = ActionKind.SKIP  # type: ignore[misc]
+
+
+def test_a_file_name_that_is_not_utf8_gets_a_printable_key_and_is_still_read(
+    tmp_path: Path,
+) -> None:
+    """A Latin-1 name (bytes ``caf\\xe9``) no longer aborts the whole folder: its key and
+    display name escape the byte, and the loaders still read the real file."""
+    import os
+
+    from citerag.index.ingest import collect_sources
+    from loaders.pipeline import load_source, printable_key
+
+    folder = tmp_path / "menus"
+    folder.mkdir()
+    bad = os.fsencode(folder) + b"/caf\xe9 menu.txt"
+    with open(bad, "wb") as fh:
+        fh.write(b"The espresso costs 2 euros.\n")
+    (folder / "good.txt").write_text("The tea costs 1 euro.\n", encoding="utf-8")
+    sources, _ = collect_sources([folder])
+    keys = sorted(s.source for s in sources)
+    assert keys == ["menus/caf\\xe9 menu.txt", "menus/good.txt"]
+    for key in keys:
+        key.encode("utf-8")  # every key is valid UTF-8 (the document id, manifest, PostgreSQL)
+    src = next(s for s in sources if "caf" in s.source)
+    assert src.file_name == "caf\\xe9 menu.txt"
+    assert src.doc_id != next(s for s in sources if "good" in s.source).doc_id
+    parsed = load_source(src, src.path.read_bytes())
+    assert "espresso costs 2 euros" in parsed.text
+    assert parsed.title.encode("utf-8")
+    assert printable_key("plain name.txt") == "plain name.txt"
