@@ -44,8 +44,32 @@ PAGE_SEPARATOR = "\n\n"
 #: A page whose OCR text has fewer non-whitespace characters is left out as empty (a few
 #: stray characters read from a logo or a photo are not text to index), as in a PDF.
 MIN_PAGE_CHARS = 20
+#: The EXIF tag saying how a stored image is turned for display.
+_ORIENTATION = 0x0112
 #: Resolutions outside this range in a file's header are ignored (Tesseract's own bounds).
 _DPI_RANGE = (70, 2400)
+
+
+def upright_rgb(image: Any) -> Any:
+    """The current frame as a reader sees it: turned by its EXIF orientation, transparency
+    laid on white, in RGB (or grey).
+
+    A phone stores an upright photo sideways and says so in its EXIF ``Orientation``; a
+    logo's black text on a transparent background reads as black on black once the alpha
+    channel is dropped. OCR and the viewer's page image both read this version, so the
+    words' boxes and the image shown agree.
+
+    Args:
+        image: A Pillow image, seeked to the frame.
+    """
+    from PIL import Image, ImageOps
+
+    frame = ImageOps.exif_transpose(image) if image.getexif().get(_ORIENTATION, 1) != 1 else image
+    if frame.mode in ("RGBA", "LA", "PA") or (frame.mode == "P" and "transparency" in frame.info):
+        rgba = frame.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, rgba).convert("RGB")
+    return frame.convert("RGB") if frame.mode not in ("L", "RGB") else frame
 
 
 def _dpi(info: Mapping[Any, Any]) -> int | None:
@@ -116,7 +140,7 @@ def load_image(path: Path, data: bytes, ocr_engine: OcrEngine | None = None) -> 
                 dpi = _dpi(image.info)
                 with warnings.catch_warnings():
                     warnings.simplefilter("error", Image.DecompressionBombWarning)
-                    frame = image.convert("RGB") if image.mode not in ("L", "RGB") else image
+                    frame = upright_rgb(image)
                     frame.load()
             except DocumentLoadError:
                 raise

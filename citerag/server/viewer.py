@@ -48,6 +48,7 @@ from typing import Any
 
 from citerag.core.lru import LRU
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
+from loaders.image import upright_rgb
 from loaders.ocr import OcrPage, PageWord, words_in_range
 
 log = logging.getLogger(__name__)
@@ -539,7 +540,7 @@ def render_image_png(path: Path | bytes, page: int) -> bytes:
             if not 1 <= page <= frames:
                 raise ViewerError(404, f"no page {page} (the image has {frames})")
             image.seek(page - 1)
-            frame = image.convert("RGB")
+            frame = upright_rgb(image).convert("RGB")
     except ViewerError:
         raise
     except (OSError, ValueError, Image.DecompressionBombError) as exc:

@@ -4,6 +4,7 @@ are decoded; with OCR off a scan still fails ``needs_ocr``."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -292,3 +293,42 @@ def test_a_huge_scanned_page_is_rendered_within_the_pixel_cap(
     assert "Inverter fault code" in doc.text
     boxes = [w.box for p in doc.ocr_pages.values() for w in p.words]
     assert boxes and all(0 <= b[0] < b[2] <= width and 0 <= b[1] < b[3] <= height for b in boxes)
+
+
+def test_upright_rgb_turns_by_exif_and_lays_transparency_on_white() -> None:
+    """What OCR and the viewer read: the frame as displayed, never black on black."""
+    from PIL import Image
+
+    from loaders.image import upright_rgb
+
+    stored = Image.new("RGB", (40, 100), "white")  # a sideways photo, 40 wide
+    exif = Image.Exif()
+    exif[0x0112] = 6  # the viewer turns it 90 degrees clockwise
+    buf = io.BytesIO()
+    stored.save(buf, format="JPEG", exif=exif)
+    with Image.open(io.BytesIO(buf.getvalue())) as photo:
+        assert upright_rgb(photo).size == (100, 40)
+    logo = Image.new("RGBA", (10, 10), (0, 0, 0, 0))  # transparent background
+    logo.putpixel((5, 5), (0, 0, 0, 255))  # one black pixel of text
+    flat = upright_rgb(logo)
+    assert flat.mode == "RGB"
+    assert flat.getpixel((0, 0)) == (255, 255, 255) and flat.getpixel((5, 5)) == (0, 0, 0)
+
+
+def test_a_photo_stored_sideways_and_text_on_transparency_are_read(tmp_path: Path) -> None:
+    """A JPEG with EXIF orientation 6 (a phone's upright photo) and black text on a
+    transparent PNG: both failed `no text could be extracted` before."""
+    require_tesseract()
+    from PIL import Image
+
+    image = render_pages(text_pdf(tmp_path / "p.pdf", [LINES]))[0]
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    image.rotate(90, expand=True).save(tmp_path / "photo.jpg", exif=exif, dpi=(200, 200))
+    doc = load_file(tmp_path / "photo.jpg")
+    assert character_error_rate(doc.text, "\n".join(LINES)) < 0.10
+    alpha = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    alpha.putalpha(image.point(lambda v: 255 - v))  # the ink opaque, the paper transparent
+    alpha.save(tmp_path / "logo.png", dpi=(200, 200))
+    doc = load_file(tmp_path / "logo.png")
+    assert character_error_rate(doc.text, "\n".join(LINES)) < 0.10
