@@ -472,3 +472,22 @@ def test_a_chunk_ending_where_a_table_starts_gets_the_title_of_the_table_it_over
     chunk = Chunk("c", text[50:150], text[50:150], 50, 150, None, "", 0, {})
     _add_table_titles([chunk], [first, second], "Acme")
     assert "Income statement" in chunk.text and "Cash flows" not in chunk.text
+
+
+def test_pages_finds_the_page_around_a_position_by_bisection() -> None:
+    """The lookups the block typer makes for every line outside a segment."""
+    from loaders.blocks import _Pages
+
+    text = "head\nA body\nfoot\n\nhead\nB body\nfoot"
+    a, b = text.index("A body"), text.index("B body")
+    pages = _Pages([(a, a + 6, 1), (b, b + 6, 2)])
+    assert pages.page_of(a + 2) == 1 and pages.page_of(b) == 2 and pages.page_of(0) is None
+    assert (
+        pages.page_after(0) == 1
+        and pages.page_after(a + 1) == 2
+        and pages.page_after(b + 1) is None
+    )
+    assert pages.page_near(0) == 1 and pages.page_near(a + 7) == 1 and pages.page_near(b + 7) == 2
+    assert pages.starts_page(text, 0)  # nothing before: a header
+    assert not pages.starts_page(text, text.index("foot"))  # right after page 1's body
+    assert pages.starts_page(text, text.index("head", 1))  # after the blank line between pages
