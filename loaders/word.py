@@ -1,13 +1,14 @@
 """Word loader (``.docx``, python-docx): paragraphs, headings, lists and tables in body order.
 
 The canonical text is the document body read in order (through content controls,
-``w:sdt``, and custom XML wrappers): each paragraph on its own, separated
-by blank lines; a list paragraph (numbering or a ``List …`` style) opened by ``- `` so it is
-a ``list_item`` block; a table as one line per row, cells joined by `` | `` (a cell's
-paragraphs joined by spaces). Headings (``Title``, ``Heading 1``–``Heading 9`` styles) stay
-in the text but open a new section: segments run from after a heading to the next one, with
-the heading path as ``section`` (as in :mod:`loaders.html`). Locators are ``#char=`` ranges
-of this text plus the section.
+``w:sdt``, and custom XML wrappers, also around a table's rows and a row's cells): each
+paragraph on its own, separated by blank lines; a list paragraph (numbering or a ``List …``
+style) opened by ``- `` so it is a ``list_item`` block; a table as one line per row, cells
+joined by `` | `` (a cell's paragraphs joined by spaces).
+Headings (``Title``, ``Heading 1``–``Heading 9`` styles) stay in the text but open a new
+section: segments run from after a heading to the next one, with the heading path as
+``section`` (as in :mod:`loaders.html`). Locators are ``#char=`` ranges of this text plus
+the section.
 
 A table's first row names its columns; every later row is a
 :class:`~loaders.blocks.TableRow` (first cell the label, the others the values with their
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -201,13 +203,20 @@ def _read_document(path: Path, document: Any) -> ParsedDocument:
 _WRAPPERS = frozenset({W + "sdt", W + "sdtContent", W + "customXml"})
 
 
-def _body_blocks(el: Any) -> Any:
+def _body_blocks(el: Any) -> Iterator[Any]:
     """The body's paragraphs and tables in order, read through content controls."""
+    return _children(el, (W + "p", W + "tbl"))
+
+
+def _children(el: Any, tags: tuple[str, ...]) -> Iterator[Any]:
+    """The children of ``el`` with one of ``tags``, in document order, read through content
+    controls and custom XML (:data:`_WRAPPERS`): a table's rows in a repeating-section
+    control, a row's cells in a content control."""
     for child in el.iterchildren():
-        if child.tag in (W + "p", W + "tbl"):
+        if child.tag in tags:
             yield child
         elif child.tag in _WRAPPERS:
-            yield from _body_blocks(child)
+            yield from _children(child, tags)
 
 
 def _table(tbl: Any, walker: _Walker, out: TextBuilder) -> Table | None:
@@ -215,8 +224,8 @@ def _table(tbl: Any, walker: _Walker, out: TextBuilder) -> Table | None:
     header: list[str] | None = None
     rows: list[TableRow] = []
     first = True
-    for tr in tbl.iterchildren(W + "tr"):
-        cells = [walker.text(tc) for tc in tr.iterchildren(W + "tc")]
+    for tr in _children(tbl, (W + "tr",)):
+        cells = [walker.text(tc) for tc in _children(tr, (W + "tc",))]
         if not any(cells):
             continue
         if first:

@@ -120,6 +120,49 @@ def test_docx_sections_lists_tables_and_exclusions(tmp_path: Path) -> None:
     _chunks(doc)  # plain splitting too
 
 
+_W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _tc(text: str) -> str:
+    return f"<w:tc><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:tc>"
+
+
+def test_docx_table_rows_and_cells_in_content_controls_keep_their_columns(
+    tmp_path: Path,
+) -> None:
+    from docx.oxml import parse_xml
+
+    d = docx.Document()
+    table = d.add_table(rows=1, cols=3)
+    for i, name in enumerate(("Asset", "Serial", "Location")):
+        table.cell(0, i).text = name
+    # a row in a repeating-section control, a row in custom XML, a cell in a content control
+    row = f"<w:tr>{_tc('Laptop')}{_tc('SN-88213')}{_tc('Desk 14')}</w:tr>"
+    table._tbl.append(
+        parse_xml(f"<w:sdt {_W_NS}><w:sdtPr/><w:sdtContent>{row}</w:sdtContent></w:sdt>")
+    )
+    row = f"<w:tr>{_tc('Scanner')}{_tc('SN-1')}{_tc('Hall')}</w:tr>"
+    table._tbl.append(parse_xml(f'<w:customXml {_W_NS} w:element="asset">{row}</w:customXml>'))
+    cell = f"<w:sdt><w:sdtPr/><w:sdtContent>{_tc('SN-77001')}</w:sdtContent></w:sdt>"
+    table._tbl.append(parse_xml(f"<w:tr {_W_NS}>{_tc('Printer')}{cell}{_tc('Room 2')}</w:tr>"))
+    path = tmp_path / "register.docx"
+    d.save(path)
+    doc = load_file(path)
+    assert doc.text == (
+        "Asset | Serial | Location\nLaptop | SN-88213 | Desk 14\n"
+        "Scanner | SN-1 | Hall\nPrinter | SN-77001 | Room 2"
+    )
+    (table_read,) = doc.tables
+    described = [r.describe() for r in table_read.rows]
+    assert described == [
+        "Laptop — Serial: SN-88213; Location: Desk 14",
+        "Scanner — Serial: SN-1; Location: Hall",
+        "Printer — Serial: SN-77001; Location: Room 2",
+    ]
+    for r in table_read.rows:
+        assert doc.text[r.start : r.end].startswith(r.label)
+
+
 # -- pptx -------------------------------------------------------------------------------------
 
 
