@@ -4,7 +4,9 @@ The canonical text is the document body read in order (through content controls,
 ``w:sdt``, and custom XML wrappers, also around a table's rows and a row's cells): each
 paragraph on its own, separated by blank lines; a list paragraph (numbering or a ``List …``
 style) opened by ``- `` so it is a ``list_item`` block; a table as one line per row, cells
-joined by `` | `` (a cell's paragraphs joined by spaces).
+joined by `` | `` (a cell's paragraphs joined by spaces). Tabs and line breaks read as
+spaces, a non-breaking hyphen (``w:noBreakHyphen``) as ``-``, a soft hyphen as nothing, a
+symbol (``w:sym``) as its character unless its code is a symbol font's private-use glyph.
 Headings (``Title``, ``Heading 1``–``Heading 9`` styles) stay in the text but open a new
 section: segments run from after a heading to the next one, with the heading path as
 ``section`` (as in :mod:`loaders.html`). Locators are ``#char=`` ranges of this text plus
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -77,13 +80,43 @@ class _Walker:
                     self.hidden_chars += len((child.text or "").strip())
                 else:
                     out.append(child.text or "")
-            elif tag in (W + "tab", W + "br", W + "cr"):
+            elif tag in (W + "tab", W + "ptab", W + "br", W + "cr"):
                 out.append(" ")
+            elif tag == W + "sym":
+                self._char(_sym_char(child), vanish, out)
+            elif tag in _CHAR_ELEMENTS:
+                self._char(_CHAR_ELEMENTS[tag], vanish, out)
             elif tag == W + "p":
                 self._walk(child, vanish, out)
                 out.append(" ")
             else:
                 self._walk(child, vanish, out)
+
+    def _char(self, char: str, vanish: bool, out: list[str]) -> None:
+        """Add a character a run element stands for (counted as hidden in a hidden run)."""
+        if vanish:
+            self.hidden_chars += len(char)
+        else:
+            out.append(char)
+
+
+#: Run elements that stand for one character: a non-breaking hyphen reads as ``-``, a soft
+#: (optional) hyphen as nothing; a symbol (``w:sym``) as its code point (:func:`_sym_char`).
+_CHAR_ELEMENTS = {W + "noBreakHyphen": "-", W + "softHyphen": ""}
+#: Unicode categories a ``w:sym`` code is not read as: private use (symbol fonts such as
+#: Wingdings put their glyphs at U+F0xx), surrogates, controls, unassigned.
+_NOT_TEXT = frozenset({"Co", "Cs", "Cc", "Cn"})
+
+
+def _sym_char(sym: Any) -> str:
+    """The character of a ``w:sym`` (``w:char`` a hex code), or ``""`` when its code is not
+    a normal Unicode character (a symbol font's private-use glyph, a malformed code)."""
+    code = sym.get(W + "char", "")
+    try:
+        char = chr(int(code, 16))
+    except (ValueError, OverflowError):
+        return ""
+    return "" if unicodedata.category(char) in _NOT_TEXT else char
 
 
 def _vanished(run: Any) -> bool:

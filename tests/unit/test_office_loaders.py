@@ -163,6 +163,28 @@ def test_docx_table_rows_and_cells_in_content_controls_keep_their_columns(
         assert doc.text[r.start : r.end].startswith(r.label)
 
 
+def test_docx_hyphens_symbols_tabs_and_breaks(tmp_path: Path) -> None:
+    from docx.oxml import parse_xml
+
+    d = docx.Document()
+    runs = (
+        "<w:r><w:t>Fault code E</w:t><w:noBreakHyphen/><w:t>217 blocks the pump</w:t>"
+        "<w:softHyphen/><w:t>s.</w:t></w:r>"
+        '<w:r><w:sym w:font="Wingdings" w:char="F0FC"/><w:t>Done</w:t>'
+        '<w:sym w:font="Symbol" w:char="03A9"/><w:sym w:char="zz"/><w:tab/><w:t>next</w:t>'
+        "<w:br/><w:t>line</w:t></w:r>"
+        '<w:r><w:rPr><w:vanish/></w:rPr><w:noBreakHyphen/><w:sym w:char="00A9"/></w:r>'
+    )
+    paragraph = d.add_paragraph()._p
+    for run in parse_xml(f"<w:p {_W_NS}>{runs}</w:p>").findall(qn("w:r")):
+        paragraph.append(run)
+    path = tmp_path / "faults.docx"
+    d.save(path)
+    doc = load_file(path)
+    assert doc.text == "Fault code E-217 blocks the pumps.DoneΩ next line"
+    assert doc.hidden_chars == 2
+
+
 # -- pptx -------------------------------------------------------------------------------------
 
 
