@@ -29,7 +29,8 @@ being indexed in part, so an answer never rests on a silently cut table): at mos
 cells per sheet (for xlsx counted from the sheet's XML before openpyxl opens the workbook,
 as openpyxl would fill each row up to its last cell), and :data:`MAX_TEXT_CHARS` characters
 of text per workbook or CSV file (counted cell by cell as the text is built, hidden cells
-included).
+included); a single CSV field may be as long as that (the csv module's own field limit is
+raised to it).
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ MAX_COLUMNS = 16_384
 #: expressions take quadratic time on some inputs: half a minute for 64 KiB of ``,"``).
 SNIFF_CHARS = 4096
 CELL_SEP = " | "
+# A CSV field is never longer than its file's text, which is at most MAX_TEXT_CHARS (checked
+# before parsing), so that is the csv module's field limit here (its default, 131,072, failed
+# a whole file over one long cell). The limit is process-global: it is raised once, at
+# import, never lowered (saving and restoring it around a parse would race between threads
+# loading files at once), and nothing else in the project reads CSV.
+csv.field_size_limit(max(csv.field_size_limit(), MAX_TEXT_CHARS))
 _WS = re.compile(r"\s+")
 _CELL_REF = re.compile(r"([A-Z]{1,3})(\d+)")
 _X = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"

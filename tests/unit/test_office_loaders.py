@@ -677,3 +677,18 @@ def test_a_type_people_keep_is_refused_with_what_to_save_it_as(
     with pytest.raises(DocumentLoadError, match=hint) as err:
         load_file(path)
     assert err.value.kind == "unsupported" and "supported: .csv" in str(err.value)
+
+
+def test_csv_field_longer_than_the_csv_modules_default_limit_is_read(tmp_path: Path) -> None:
+    """One cell over 131,072 characters (the csv module's default field limit) is indexed,
+    not the whole file failed as malformed; the file's text limit bounds a field instead."""
+    import csv
+
+    from loaders.sheets import MAX_TEXT_CHARS
+
+    payload = "x" * 140_000
+    path = tmp_path / "long_cell.csv"
+    path.write_text(f'id,payload,owner\n1,"{payload}",Rosa\n2,"{{}}",Ibrahim\n')
+    doc = load_file(path)
+    assert [r.cells for r in doc.tables[0].rows] == [("1", payload, "Rosa"), ("2", "{}", "Ibrahim")]
+    assert csv.field_size_limit() >= MAX_TEXT_CHARS
