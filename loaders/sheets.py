@@ -20,8 +20,10 @@ hidden rows and hidden columns are not indexed; their characters count as hidden
 (A hidden column's header cell is blanked like any other cell of it.)
 
 **csv** canonical text: the decoded file itself (:func:`~loaders.decode.decode_text`), so a
-``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``). One segment
-runs from the first data record to the end.
+``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``), unless the
+first line is Excel's ``sep=X`` directive, which names the delimiter and is not a row (it is
+still the file's record 1, so row numbers stay the file's). One segment runs from the first
+data record to the end.
 
 Limits (a sheet larger than this **fails the document** with kind ``too_large``, rather than
 being indexed in part, so an answer never rests on a silently cut table): at most
@@ -430,6 +432,11 @@ def _records(text: str, dialect: Any) -> Iterator[tuple[int, int, list[str]]]:
         start = end
 
 
+#: Excel's ``sep=X`` first line, which names the delimiter (Excel writes and reads it; the
+#: line itself is not a row).
+_SEP_DIRECTIVE = re.compile(r"sep=([^\r\n\"])[ \t]*(?:\r\n|\r|\n|\Z)", re.I)
+
+
 def _sniff_sample(text: str) -> str:
     """The start of ``text`` the dialect is guessed from: at most :data:`SNIFF_CHARS`
     characters, cut after the last line end in them (if any)."""
@@ -456,10 +463,16 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
     text = decode_text(data, path)
     if len(text) > MAX_TEXT_CHARS:
         raise _too_much_text(path.name)
-    try:
-        dialect: Any = csv.Sniffer().sniff(_sniff_sample(text), delimiters=",;\t|")
-    except csv.Error:
-        dialect = csv.excel
+    directive = _SEP_DIRECTIVE.match(text)
+    data_from = directive.end() if directive else 0  # the directive line is no row
+    dialect: Any
+    if directive:
+        dialect = type("_ExcelSep", (csv.excel,), {"delimiter": directive.group(1)})
+    else:
+        try:
+            dialect = csv.Sniffer().sniff(_sniff_sample(text), delimiters=",;\t|")
+        except csv.Error:
+            dialect = csv.excel
     out = TextBuilder()  # only for the row bookkeeping of _Sheet; positions come from text
     sheet = _Sheet(out, "", "csv")
     cells_total = 0
@@ -470,6 +483,8 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
             cells_total += len(record)
             if cells_total > MAX_SHEET_CELLS:
                 raise _too_large(path.name, "", "cells", cells_total, MAX_SHEET_CELLS)
+            if start < data_from:
+                continue
             cells = [_WS.sub(" ", c).strip() for c in record]
             while cells and not cells[-1]:
                 cells.pop()

@@ -692,3 +692,26 @@ def test_csv_field_longer_than_the_csv_modules_default_limit_is_read(tmp_path: P
     doc = load_file(path)
     assert [r.cells for r in doc.tables[0].rows] == [("1", payload, "Rosa"), ("2", "{}", "Ibrahim")]
     assert csv.field_size_limit() >= MAX_TEXT_CHARS
+
+
+def test_csv_excel_sep_directive_names_the_delimiter_and_is_not_a_row(tmp_path: Path) -> None:
+    """Excel's ``sep=;`` first line sets the delimiter (the sniffer alone picks ``,`` from the
+    decimal commas) and is neither the header nor a row; rows keep the file's numbering."""
+    path = tmp_path / "sep_hint.csv"
+    path.write_text(
+        "sep=;\nDate;Amount;Payee\n01.02.2026;12,50;Rent\n02.02.2026;-3,20;Coffee, cake\n"
+    )
+    doc = load_file(path)
+    assert doc.text == path.read_text()
+    (table,) = doc.tables
+    assert table.columns == ["Date", "Amount", "Payee"]
+    assert [r.describe() for r in table.rows] == [
+        "Date: 01.02.2026; Amount: 12,50; Payee: Rent",
+        "Date: 02.02.2026; Amount: -3,20; Payee: Coffee, cake",
+    ]
+    assert [doc.text[r.start : r.end] for r in table.rows] == [
+        "01.02.2026;12,50;Rent",
+        "02.02.2026;-3,20;Coffee, cake",
+    ]
+    (chunk,) = _chunks(doc)
+    assert _loc(chunk) == ("rows 3-4", "#rows=3-4")
