@@ -1,23 +1,27 @@
 """Spreadsheet loaders: ``.xlsx`` (openpyxl, values not formulas) and ``.csv`` (stdlib csv).
 
 A sheet is nothing but rows, so each row is a :class:`~loaders.blocks.TableRow` whose cells
-carry their column names (from the sheet's first non-empty row, the header; a column
-without a name is called by its letter, ``C``). Tables read here have ``source`` ``xlsx`` or
-``csv`` (:data:`loaders.chunking.ROW_TABLE_SOURCES`), which
-:func:`loaders.chunking.chunk_document` always chunks by row groups, the
-header names repeated in each group's embedded text ("Region: North; Units sold: 1204"),
-whatever the global ``--table-rows`` switch says; each such chunk records its ``sheet`` and
-``row_start``/``row_end`` (spreadsheet row numbers), and citations link to
-``#sheet=Sales&rows=12-18``.
+carry their column names (from the sheet's header row; a column without a name is called by
+its letter, ``C``). The header is the first non-empty row, unless the rows above the table
+fill one cell or far fewer cells than it is wide (:func:`header_index`): those leading rows
+("Research budget report") are then the table's title, which each row's embedded text
+carries, and the header is the first row filling more than half the table's width.
 
-**xlsx** canonical text: per visible sheet, its name on a line, the header row, then one
-line per non-empty row, cells joined by `` | `` (trailing empty cells dropped); sheets are
-separated by blank lines. A sheet's segment (``section`` = sheet name) runs from its first
-data row to its last, so the name and header lines are headings, not chunk content. Values
-are the cached results (``data_only=True``), never formulas, shown with their common
-number formats (:func:`display_text`: ``1,204``, ``12.5%``). Hidden and very hidden sheets,
-hidden rows and hidden columns are not indexed; their characters count as hidden content.
-(A hidden column's header cell is blanked like any other cell of it.)
+Tables read here have ``source`` ``xlsx`` or ``csv``
+(:data:`loaders.chunking.ROW_TABLE_SOURCES`), which :func:`loaders.chunking.chunk_document`
+always chunks by row groups, the header names repeated in each group's embedded text
+("Region: North; Units sold: 1204"), whatever the global ``--table-rows`` switch says; each
+such chunk records its ``sheet`` and ``row_start``/``row_end`` (spreadsheet row numbers),
+and citations link to ``#sheet=Sales&rows=12-18``.
+
+**xlsx** canonical text: per visible sheet, its name on a line, any title rows, the header
+row, then one line per non-empty row, cells joined by `` | `` (trailing empty cells
+dropped); sheets are separated by blank lines. A sheet's segment (``section`` = sheet name)
+runs from its first data row to its last, so the name, title and header lines are headings,
+not chunk content. Values are the cached results (``data_only=True``), never formulas, shown
+with their common number formats (:func:`display_text`: ``1,204``, ``12.5%``). Hidden and
+very hidden sheets, hidden rows and hidden columns are not indexed; their characters count
+as hidden content. (A hidden column's header cell is blanked like any other cell of it.)
 
 **csv** canonical text: the decoded file itself (:func:`~loaders.decode.decode_text`), so a
 ``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``), unless the
@@ -43,6 +47,7 @@ import io
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +72,9 @@ MAX_COLUMNS = 16_384
 #: Most characters of a CSV file the dialect is guessed from (:class:`csv.Sniffer`'s regular
 #: expressions take quadratic time on some inputs: half a minute for 64 KiB of ``,"``).
 SNIFF_CHARS = 4096
+#: How many of a sheet's first non-empty rows the header is looked for in
+#: (:func:`header_index`); the rows above it are the table's title.
+HEADER_SCAN_ROWS = 20
 CELL_SEP = " | "
 # A CSV field is never longer than its file's text, which is at most MAX_TEXT_CHARS (checked
 # before parsing), so that is the csv module's field limit here (its default, 131,072, failed
@@ -161,25 +169,92 @@ def _column_index(letters: str) -> int:
     return n
 
 
+def header_index(filled: list[int]) -> int:
+    """Which of a sheet's first non-empty rows is its header; the rows above it are a title.
+
+    The table's typical width is the most common count of filled cells among the rows that
+    fill two or more (ties: the wider; 1 when none does, a one-column sheet). The header is
+    the first row that fills more than half of that width, so leading rows filling one cell
+    ("Research budget report") or far fewer than the table below are a title or preamble,
+    while a normal sheet's header, its first non-empty row, stays the header.
+
+    Args:
+        filled: The number of filled cells of each of the first non-empty rows, in order
+            (at most :data:`HEADER_SCAN_ROWS` of them).
+
+    Returns:
+        The index of the header row in ``filled`` (0 for an empty list).
+
+    Raises:
+        ValueError: For a count below 1 (an empty row is no candidate).
+    """
+    if any(n < 1 for n in filled):
+        raise ValueError(f"filled-cell counts must be at least 1, got {filled}")
+    wide = Counter(n for n in filled if n >= 2)
+    width = max(wide, key=lambda n: (wide[n], n)) if wide else 1
+    return next((i for i, n in enumerate(filled) if 2 * n > width), 0)
+
+
 @dataclass
 class _Sheet:
-    """What a sheet's rows give the canonical text."""
+    """What a sheet's rows give the canonical text.
 
-    builder: TextBuilder
+    The first :data:`HEADER_SCAN_ROWS` non-empty rows wait in ``pending`` until the header is
+    chosen among them (:func:`header_index`); the rows above it make the table's ``title``.
+    Rows are written to ``builder`` (xlsx), or, given their span in the file (csv), not
+    written at all.
+    """
+
+    builder: TextBuilder | None
     name: str
     source: str
     header: list[str] | None = None
     rows: list[TableRow] = field(default_factory=list)
     header_span: tuple[int, int] | None = None
+    titles: list[str] = field(default_factory=list)
+    pending: list[tuple[int, list[str], tuple[int, int] | None]] = field(default_factory=list)
+    pending_chars: int = 0
+    lines: int = 0
 
-    def add_row(self, number: int, cells: list[str]) -> None:
-        """Write a non-empty row (the first one is the header)."""
-        if self.header is None:
-            self.header = [c or column_letter(i + 1) for i, c in enumerate(cells)]
-            self.header_span = self.builder.add(CELL_SEP.join(cells))
+    def add_row(self, number: int, cells: list[str], span: tuple[int, int] | None = None) -> None:
+        """Take a non-empty row (``span``: where it is in the file, when not written here)."""
+        if self.header is not None:
+            self._data_row(number, cells, span)
             return
-        self.builder.add("\n")
-        start, end = self.builder.add(CELL_SEP.join(cells))
+        self.pending.append((number, cells, span))
+        self.pending_chars += sum(len(c) for c in cells)
+        if len(self.pending) >= HEADER_SCAN_ROWS:
+            self.finish()
+
+    def finish(self) -> None:
+        """Choose the header among the waiting rows and write them (at the sheet's end, or
+        once :data:`HEADER_SCAN_ROWS` rows wait)."""
+        pending, self.pending, self.pending_chars = self.pending, [], 0
+        if not pending:
+            return
+        at = header_index([sum(1 for c in cells if c) for _, cells, _ in pending])
+        for _, cells, span in pending[:at]:
+            self._place(cells, span)
+            self.titles.append(" ".join(c for c in cells if c))
+        _, cells, span = pending[at]
+        self.header = [c or column_letter(i + 1) for i, c in enumerate(cells)]
+        self.header_span = self._place(cells, span)
+        for number, cells, span in pending[at + 1 :]:
+            self._data_row(number, cells, span)
+
+    def _place(self, cells: list[str], span: tuple[int, int] | None) -> tuple[int, int]:
+        """Where a row is: ``span`` as given, else where it is written, on a line of its own."""
+        if span is not None:
+            return span
+        if self.builder is None:
+            raise ValueError(f"a row of sheet {self.name!r} needs its span: nothing writes it")
+        if self.lines:
+            self.builder.add("\n")
+        self.lines += 1
+        return self.builder.add(CELL_SEP.join(cells))
+
+    def _data_row(self, number: int, cells: list[str], span: tuple[int, int] | None) -> None:
+        start, end = self._place(cells, span)
         self.rows.append(self.row(start, end, number, cells))
 
     def row(self, start: int, end: int, number: int, cells: list[str]) -> TableRow:
@@ -192,12 +267,13 @@ class _Sheet:
         )
 
     def table(self) -> Table | None:
+        """The sheet's table (``None`` without data rows); call :meth:`finish` first."""
         if not self.rows:
             return None
         return Table(
             self.rows[0].start,
             self.rows[-1].end,
-            "",
+            "; ".join(self.titles),
             list(self.header or []),
             self.rows,
             source=self.source,
@@ -361,7 +437,7 @@ def _read_workbook(
         sheet = _Sheet(out, ws.title, "xlsx")
         for number, row in enumerate(ws.iter_rows(min_row=1), start=1):
             cells = []
-            read = out.pos + hidden_chars
+            read = out.pos + hidden_chars + sheet.pending_chars
             for c in row:
                 cells.append(display_text(c.value, c.number_format))
                 read += len(cells[-1])
@@ -384,6 +460,7 @@ def _read_workbook(
                 if not cells:
                     continue
             sheet.add_row(number, cells)
+        sheet.finish()
         if sheet_hidden or sheet.header is None:
             out.truncate(mark)
             continue
@@ -473,8 +550,7 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
             dialect = csv.Sniffer().sniff(_sniff_sample(text), delimiters=",;\t|")
         except csv.Error:
             dialect = csv.excel
-    out = TextBuilder()  # only for the row bookkeeping of _Sheet; positions come from text
-    sheet = _Sheet(out, "", "csv")
+    sheet = _Sheet(None, "", "csv")  # positions come from the text itself
     cells_total = 0
     try:
         for number, (start, end, record) in enumerate(_records(text, dialect), start=1):
@@ -490,13 +566,10 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
                 cells.pop()
             if not cells:
                 continue
-            if sheet.header is None:
-                sheet.header = [c or column_letter(i + 1) for i, c in enumerate(cells)]
-                sheet.header_span = (start, end)
-                continue
-            sheet.rows.append(sheet.row(start, end, number, cells))
+            sheet.add_row(number, cells, (start, end))
     except csv.Error as exc:
         raise DocumentLoadError(f"{path.name}: malformed CSV ({exc})") from exc
+    sheet.finish()
     table = sheet.table()
     segments: list[Segment] = []
     tables: list[Table] = []

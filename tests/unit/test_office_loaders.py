@@ -715,3 +715,69 @@ def test_csv_excel_sep_directive_names_the_delimiter_and_is_not_a_row(tmp_path: 
     ]
     (chunk,) = _chunks(doc)
     assert _loc(chunk) == ("rows 3-4", "#rows=3-4")
+
+
+@pytest.mark.parametrize(
+    ("filled", "header"),
+    [
+        ([3, 3, 3], 0),  # a normal sheet: its first non-empty row
+        ([1, 4, 4, 4], 1),  # a title above the table
+        ([1, 1, 2, 2, 2], 2),  # title lines above a two-column table
+        ([2, 5, 5, 5], 1),  # a preamble filling far fewer cells than the table
+        ([4, 1, 1, 2], 0),  # a header above sparse rows stays the header
+        ([1, 1, 1], 0),  # a one-column sheet
+        ([], 0),
+    ],
+)
+def test_header_index(filled: list[int], header: int) -> None:
+    from loaders.sheets import header_index
+
+    assert header_index(filled) == header
+
+
+def test_header_index_refuses_an_empty_row() -> None:
+    from loaders.sheets import header_index
+
+    with pytest.raises(ValueError, match=r"at least 1, got \[2, 0\]"):
+        header_index([2, 0])
+
+
+def test_xlsx_title_above_the_header_row_is_the_tables_title(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Budget"
+    ws["A1"] = "Research budget report"
+    ws["A4"], ws["B4"], ws["C4"] = "Project", "Start date", "Budget"
+    ws.append(["Falcon", "2026-03-15", 125000.5])
+    ws.append(["Heron", "2026-05-01", 80000])
+    ws["C5"].number_format = "#,##0.00"
+    path = tmp_path / "budget.xlsx"
+    wb.save(path)
+    doc = load_file(path)
+    (table,) = doc.tables
+    assert table.title == "Research budget report"
+    assert table.columns == ["Project", "Start date", "Budget"]
+    assert table.rows[0].describe() == "Project: Falcon; Start date: 2026-03-15; Budget: 125,000.50"
+    assert [r.number for r in table.rows] == [5, 6]
+    (chunk,) = _chunks(doc)
+    assert chunk.content == "Falcon | 2026-03-15 | 125,000.50\nHeron | 2026-05-01 | 80000"
+    assert "Research budget report\nProject: Falcon; Start date: 2026-03-15" in chunk.text
+    assert _loc(chunk) == ("sheet Budget, rows 5-6", "#sheet=Budget&rows=5-6")
+
+
+def test_csv_title_lines_above_the_header_row_are_the_tables_title(tmp_path: Path) -> None:
+    path = tmp_path / "title_lines.csv"
+    path.write_text("Monthly report\nGenerated 2026-02-01\n\nRegion,Units\nNorth,10\nSouth,20\n")
+    doc = load_file(path)
+    assert doc.text == path.read_text()
+    (table,) = doc.tables
+    assert table.title == "Monthly report; Generated 2026-02-01"
+    assert [r.describe() for r in table.rows] == [
+        "Region: North; Units: 10",
+        "Region: South; Units: 20",
+    ]
+    (chunk,) = _chunks(doc)
+    assert chunk.content == "North,10\nSouth,20"
+    assert "Monthly report; Generated 2026-02-01\nRegion: North; Units: 10" in chunk.text
+    # records count as the file's lines (the blank line is record 3)
+    assert _loc(chunk) == ("rows 5-6", "#rows=5-6")
