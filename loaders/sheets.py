@@ -24,10 +24,11 @@ very hidden sheets, hidden rows and hidden columns are not indexed; their charac
 as hidden content. (A hidden column's header cell is blanked like any other cell of it.)
 
 **csv** canonical text: the decoded file itself (:func:`~loaders.decode.decode_text`), so a
-``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``), unless the
-first line is Excel's ``sep=X`` directive, which names the delimiter and is not a row (it is
-still the file's record 1, so row numbers stay the file's). One segment runs from the first
-data record to the end.
+``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``; a doubled
+quote inside a quoted field is always one quote, as in RFC 4180), unless the first line is
+Excel's ``sep=X`` directive, which names the delimiter and is not a row (it is still the
+file's record 1, so row numbers stay the file's). One segment runs from the first data
+record to the end.
 
 Limits (a sheet larger than this **fails the document** with kind ``too_large``, rather than
 being indexed in part, so an answer never rests on a silently cut table): at most
@@ -548,6 +549,9 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
     else:
         try:
             dialect = csv.Sniffer().sniff(_sniff_sample(text), delimiters=",;\t|")
+            # the sniffer says doublequote=False whenever its sample holds no "" (most
+            # samples); a quote doubled inside a quoted field further down is still one quote
+            dialect.doublequote = True
         except csv.Error:
             dialect = csv.excel
     sheet = _Sheet(None, "", "csv")  # positions come from the text itself

@@ -781,3 +781,17 @@ def test_csv_title_lines_above_the_header_row_are_the_tables_title(tmp_path: Pat
     assert "Monthly report; Generated 2026-02-01\nRegion: North; Units: 10" in chunk.text
     # records count as the file's lines (the blank line is record 3)
     assert _loc(chunk) == ("rows 5-6", "#rows=5-6")
+
+
+def test_csv_doubled_quote_after_the_sniffed_sample_is_one_quote(tmp_path: Path) -> None:
+    """The sniffer reports doublequote=False for a sample without ``""``; a doubled quote
+    later in a quoted field must still read as one quote, not garble the field."""
+    from loaders.sheets import SNIFF_CHARS
+
+    plain = "".join(f"{i},plain note {i}\n" for i in range(SNIFF_CHARS // 10))
+    path = tmp_path / "notes.csv"
+    path.write_text(f'id,note\n{plain}999,"She said ""stop"", then left"\n')
+    doc = load_file(path)
+    last = doc.tables[0].rows[-1]
+    assert last.cells == ("999", 'She said "stop", then left')
+    assert doc.text[last.start : last.end] == '999,"She said ""stop"", then left"'
