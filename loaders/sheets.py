@@ -104,7 +104,43 @@ def cell_text(value: Any) -> str:
         return value.isoformat(sep=" ")
     if isinstance(value, dt.date | dt.time):
         return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return duration_text(value, None)
     return _WS.sub(" ", str(value)).strip()
+
+
+_ELAPSED = re.compile(r"\[(h+|m+|s+)\]")
+_QUOTED = re.compile(r'"[^"]*"|\\.')
+
+
+def duration_text(value: dt.timedelta, number_format: str | None) -> str:
+    """A duration (a cell in an elapsed-time format) as a spreadsheet shows it.
+
+    ``[h]:mm`` -> ``30:15``, ``[h]:mm:ss`` -> ``30:15:00``, ``[mm]:ss`` -> ``1815:00``: the
+    bracketed unit counts the whole duration, seconds are shown only when the format has
+    them (always without a format), rounded to the second. Literal text in the format is
+    left out.
+
+    Args:
+        value: The duration.
+        number_format: The cell's number format (``None`` or ``General``: ``h:mm:ss``).
+
+    Returns:
+        The duration as shown, ``-`` leading a negative one.
+    """
+    fmt = _QUOTED.sub("", (number_format or "").split(";")[0]).lower()
+    seconds = round(abs(value.total_seconds()))
+    sign = "-" if value.total_seconds() < 0 and seconds else ""
+    unit = _ELAPSED.search(fmt)
+    lead = unit.group(1)[0] if unit else "h"
+    if lead == "s":
+        return f"{sign}{seconds}"
+    minutes, secs = divmod(seconds, 60)
+    show_seconds = "s" in fmt or not unit
+    if lead == "m":
+        return f"{sign}{minutes}" + (f":{secs:02d}" if show_seconds else "")
+    hours, mins = divmod(minutes, 60)
+    return f"{sign}{hours}:{mins:02d}" + (f":{secs:02d}" if show_seconds else "")
 
 
 _FMT_TOKEN = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|[_*].|[#0,.%]+|.', re.S)
@@ -131,8 +167,10 @@ def display_text(value: Any, number_format: str | None) -> str:
     (``0.0%`` -> ``12.5%``) and literal text around the number (``"$"#,##0.00`` ->
     ``$1,234.50``) are applied; anything else (scientific, fractions, scaling, ``General``)
     falls back to :func:`cell_text`. Dates are already dates (openpyxl reads date-formatted
-    numbers as such).
+    numbers as such); durations are shown by :func:`duration_text`.
     """
+    if isinstance(value, dt.timedelta):
+        return duration_text(value, number_format)
     if isinstance(value, bool) or not isinstance(value, int | float) or not number_format:
         return cell_text(value)
     tokens = _FMT_TOKEN.findall(number_format.split(";")[0])

@@ -795,3 +795,37 @@ def test_csv_doubled_quote_after_the_sniffed_sample_is_one_quote(tmp_path: Path)
     last = doc.tables[0].rows[-1]
     assert last.cells == ("999", 'She said "stop", then left')
     assert doc.text[last.start : last.end] == '999,"She said ""stop"", then left"'
+
+
+@pytest.mark.parametrize(
+    ("fmt", "shown"),
+    [
+        ("[h]:mm", "30:15"),
+        ("[hh]:mm:ss", "30:15:07"),
+        ("[mm]:ss", "1815:07"),
+        ("[s]", "108907"),
+        (None, "30:15:07"),
+    ],
+)
+def test_a_duration_is_shown_as_elapsed_time(fmt: str | None, shown: str) -> None:
+    import datetime as dt
+
+    from loaders.sheets import display_text
+
+    value = dt.timedelta(hours=30, minutes=15, seconds=7)
+    assert display_text(value, fmt) == shown
+    assert display_text(-value, fmt) == "-" + shown
+
+
+def test_xlsx_duration_cell_reads_as_the_sheet_shows_it(tmp_path: Path) -> None:
+    import datetime as dt
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Project", "Duration"])
+    ws.append(["Falcon", dt.timedelta(hours=30, minutes=15)])
+    ws["B2"].number_format = "[h]:mm"
+    path = tmp_path / "durations.xlsx"
+    wb.save(path)
+    doc = load_file(path)
+    assert doc.tables[0].rows[0].describe() == "Project: Falcon; Duration: 30:15"
