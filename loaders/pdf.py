@@ -24,6 +24,7 @@ what the reader sees in the scan, so it is kept.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import warnings
@@ -337,7 +338,15 @@ def unix_newlines(text: str) -> str:
 
 
 def running_lines(pages: list[str]) -> set[str]:
-    """Find running headers/footers: edge lines repeated on most pages (digits ignored).
+    """Find running headers/footers: edge lines repeated on most pages (digits ignored),
+    whose numbers are the same on every page or count the pages.
+
+    A line is compared with its digits as ``#`` (``Page 3 of 10`` and ``Page 4 of 10`` are
+    one line); it is running when it is on an edge of at least half the pages (and three)
+    and each of its numbers either never changes (``© 2025 Northwind``, ``of 10``) or counts
+    the pages (``Page 3``, ``F-12``; :func:`_numbers_run`). A line whose numbers change
+    otherwise is the pages' content in a repeated layout, kept: one payslip per page ends
+    ``Net pay: 2,310.40 GBP`` with another amount on each.
 
     Args:
         pages: Page texts.
@@ -347,14 +356,39 @@ def running_lines(pages: list[str]) -> set[str]:
     """
     if len(pages) < 3:
         return set()
-    counts: dict[str, int] = {}
-    for body in pages:
+    seen: dict[str, list[tuple[int, tuple[int, ...]]]] = {}
+    for index, body in enumerate(pages):
         lines = [ln for ln in body.split("\n") if ln.strip()]
-        edge = {norm_line(ln) for ln in lines[:EDGE_LINES] + lines[-EDGE_LINES:]}
-        for norm in edge:
-            counts[norm] = counts.get(norm, 0) + 1
+        edge: dict[str, tuple[int, ...]] = {}
+        for ln in lines[:EDGE_LINES] + lines[-EDGE_LINES:]:
+            edge.setdefault(norm_line(ln), tuple(int(d) for d in re.findall(r"\d+", ln)))
+        for norm, numbers in edge.items():
+            seen.setdefault(norm, []).append((index, numbers))
     need = max(3, int(len(pages) * RUNNING_SHARE + 0.999))
-    return {norm for norm, n in counts.items() if n >= need and len(norm) <= 120}
+    return {
+        norm
+        for norm, found in seen.items()
+        if len(found) >= need and len(norm) <= 120 and _numbers_run(found)
+    }
+
+
+def _numbers_run(found: list[tuple[int, tuple[int, ...]]]) -> bool:
+    """Whether a repeated line's numbers (per page: its index and the line's numbers) are
+    each the same on every page, or count the pages (:func:`running_lines`).
+
+    A number counts the pages when, from one page the line is on to the next, it grows by
+    as many pages as lie between them, for at least half of those steps: a numbering that
+    restarts (an exhibit's ``1`` after page ``112``) is still a page number.
+    """
+    for j in range(len(found[0][1])):
+        values = [numbers[j] for _, numbers in found]
+        if len(set(values)) == 1:
+            continue
+        steps = list(itertools.pairwise(found))
+        counted = sum(b[1][j] - a[1][j] == b[0] - a[0] for a, b in steps)
+        if 2 * counted < len(steps):
+            return False
+    return True
 
 
 def trim_running(body: str, running: set[str]) -> tuple[int, int]:

@@ -452,3 +452,31 @@ def test_pdf_without_text_layer_needs_ocr(tmp_path: Path) -> None:
     err = _load_error(path)
     assert err.kind == "needs_ocr"
     assert "OCR" in err.reason and "3 page" in err.reason
+
+
+def test_running_lines_count_pages_or_stay_the_same_but_page_content_is_kept() -> None:
+    """A footer whose number counts the pages, and a header whose numbers never change, are
+    running lines; a line in a repeated layout whose amount changes from page to page (one
+    payslip per page) is content, not a footer."""
+    from loaders.pdf import running_lines
+
+    pages = [
+        f"Northwind Ltd (c) 2025\nPayslip\nBasic salary for month {m}.\n"
+        f"Net pay: {net} GBP\nPage {m + 2} of 9"
+        for m, net in enumerate(["2,310.40", "2,298.15", "2,845.90", "2,301.00"])
+    ]
+    running = running_lines(pages)
+    assert "page # of #" in running  # counts the pages (shifted by 2)
+    assert "northwind ltd (c) #" in running  # the same year on every page
+    assert "payslip" in running
+    assert "net pay: #,#.# gbp" not in running  # another amount on each page
+
+
+def test_a_page_number_that_restarts_is_still_a_running_line() -> None:
+    """Bare page numbers 10, 11, 12, then an exhibit's 1, 2, 3: still page numbers."""
+    from loaders.pdf import running_lines
+
+    numbers = [10, 11, 12, 1, 2, 3]
+    pages = [f"Body text of page {i} in words.\n{n}" for i, n in enumerate(numbers)]
+    pages = [p.replace(f"page {i} ", f"page {'abcdef'[i]} ") for i, p in enumerate(pages)]
+    assert "#" in running_lines(pages)
