@@ -8,7 +8,6 @@ bounded-memory pass and :func:`iter_text` then yields its decoded text block by 
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import re
 from collections.abc import Iterator
@@ -16,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from loaders.base import DocumentLoadError, ParsedDocument, Segment
-from loaders.decode import MAX_CONTROL_SHARE, decode_text
+from loaders.decode import (
+    MAX_CONTROL_SHARE,
+    candidate_encodings,
+    decode_text,
+    incremental_decoder,
+    is_wide,
+    junk_reason,
+)
 from loaders.headings import split_at_headings
 from loaders.metadata import file_title, opening_title
 
@@ -73,7 +79,9 @@ class TextScan:
     Attributes:
         sha256: Hex sha256 of the bytes.
         size: Bytes.
-        encoding: ``utf-8-sig`` or ``latin-1`` (the file is not valid UTF-8).
+        encoding: The codec that read it, chosen as :func:`~loaders.decode.decode_text`
+            chooses (``utf-8-sig``; ``utf-16``/``utf-32`` after a byte-order mark;
+            ``cp1252`` for a file that is not valid UTF-8).
         characters: Characters of the decoded text after newline normalisation.
     """
 
@@ -90,7 +98,7 @@ def _blocks(path: Path, block_bytes: int) -> Iterator[bytes]:
 
 def _decoded(path: Path, encoding: str, block_bytes: int) -> Iterator[str]:
     """Decode blocks incrementally; ``\\r\\n`` and ``\\r`` become ``\\n`` across block ends."""
-    decoder = codecs.getincrementaldecoder(encoding)()
+    decoder = incremental_decoder(encoding)
     held = ""  # a trailing "\r" waits for the next block (it may be half of "\r\n")
     for block in _blocks(path, block_bytes):
         text = held + decoder.decode(block)
@@ -121,39 +129,61 @@ def scan_text(path: Path, block_bytes: int = STREAM_BLOCK_BYTES) -> TextScan:
     """
     digest = hashlib.sha256()
     size = 0
+    head = b""
     blank = True
+    nul = False
     for block in _blocks(path, block_bytes):
+        if len(head) < 4:
+            head += block[: 4 - len(head)]
         digest.update(block)
         size += len(block)
-        if b"\x00" in block:
-            raise DocumentLoadError(
-                f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
-            )
+        nul = nul or b"\x00" in block
         blank = blank and not block.strip()
+    candidates = candidate_encodings(head)
+    if nul and not is_wide(candidates[0]):
+        raise DocumentLoadError(
+            f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
+        )
     if blank:
         raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
-    encoding = "utf-8-sig"
-    try:
-        chars, bad = _count(path, encoding, block_bytes)
-    except UnicodeDecodeError:
-        encoding = "latin-1"
-        chars, bad = _count(path, encoding, block_bytes)
-        if bad > MAX_CONTROL_SHARE * chars:
-            raise DocumentLoadError(
-                f"{path.name}: not valid UTF-8 and looks like binary data", kind="binary"
-            ) from None
-    if bad > MAX_CONTROL_SHARE * chars:
-        raise DocumentLoadError(f"{path.name}: mostly control characters", kind="binary")
-    return TextScan(digest.hexdigest(), size, encoding, chars)
+    for encoding in candidates:
+        try:
+            count = _count(path, encoding, block_bytes)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:  # pragma: no cover - the last candidate (Windows-1252) decodes any bytes
+        raise AssertionError("unreachable")
+    if not count.text:
+        raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
+    if count.nul:
+        raise DocumentLoadError(
+            f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
+        )
+    if count.bad > MAX_CONTROL_SHARE * count.chars:
+        raise DocumentLoadError(junk_reason(path, encoding), kind="binary")
+    return TextScan(digest.hexdigest(), size, encoding, count.chars)
 
 
-def _count(path: Path, encoding: str, block_bytes: int) -> tuple[int, int]:
-    """Decoded characters and control characters (other than whitespace) of a file."""
+@dataclass(frozen=True)
+class _Count:
+    chars: int
+    bad: int
+    nul: bool
+    text: bool
+
+
+def _count(path: Path, encoding: str, block_bytes: int) -> _Count:
+    """Decoded characters and control characters (other than whitespace) of a file, whether
+    it holds a NUL and whether it holds anything but whitespace."""
     chars = bad = 0
+    nul = text_seen = False
     for text in _decoded(path, encoding, block_bytes):
         chars += len(text)
         bad += len(_CONTROL.findall(text))
-    return chars, bad
+        nul = nul or "\x00" in text
+        text_seen = text_seen or bool(text.strip())
+    return _Count(chars, bad, nul, text_seen)
 
 
 def iter_text(path: Path, encoding: str, block_bytes: int = STREAM_BLOCK_BYTES) -> Iterator[str]:
