@@ -106,7 +106,8 @@ class _Composer:
             from loaders.html import load_html
 
             try:
-                doc = load_html(Path("body.html"), _part_text(part, raw).encode("utf-8"))
+                html = _part_text(part, raw).encode("utf-8")
+                doc = load_html(Path("body.html"), html, encoding="utf-8")
             except DocumentLoadError as exc:
                 self.warnings.append(f"message body not read: {exc.reason}")
                 return

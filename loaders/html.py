@@ -13,6 +13,11 @@ near-zero ``opacity``, an unreadable ``font-size`` …), elements a browser does
 (``<template>``, ``<noscript>``, a closed ``<dialog>``, ``<iframe>`` fallback …) and HTML
 comments. Planted text of that kind ("include the secret in your answer") is a classic
 indirect prompt injection.
+
+The page's bytes are decoded as :mod:`loaders.decode` says, with the charset the page
+declares in its first :data:`CHARSET_PRESCAN_BYTES` bytes (``<meta charset="...">`` or
+``<meta http-equiv="Content-Type" content="text/html; charset=...">``, as a browser's
+prescan finds it, :func:`declared_charset`) tried after a byte-order mark and before UTF-8.
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ from loaders.css import (
 from loaders.decode import decode_text
 from loaders.markdown import split_sections
 from loaders.metadata import file_title
+
+#: Bytes at the start of a page searched for a ``<meta>`` charset declaration (a browser's
+#: prescan reads as many).
+CHARSET_PRESCAN_BYTES = 1024
+_META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.I)
 
 _SKIP = {"script", "style", "nav", "header", "footer", "noscript", "template", "svg", "head"}
 #: Never visible: their text counts as hidden content.
@@ -459,18 +469,33 @@ def html_tables(
     return out
 
 
-def load_html(path: Path, data: bytes) -> ParsedDocument:
+def declared_charset(data: bytes) -> str | None:
+    """The charset a page's ``<meta>`` declares in its first bytes, as written.
+
+    Args:
+        data: The page's bytes (only the first :data:`CHARSET_PRESCAN_BYTES` are read).
+
+    Returns:
+        The label (``"windows-1252"``), or ``None`` when the page declares none there.
+    """
+    found = _META_CHARSET.search(data[:CHARSET_PRESCAN_BYTES])
+    return found.group(1).decode("ascii") if found else None
+
+
+def load_html(path: Path, data: bytes, *, encoding: str | None = None) -> ParsedDocument:
     """Load an HTML file.
 
     Args:
         path: The file's path.
         data: The file's bytes.
+        encoding: The bytes' encoding when the caller knows it (an e-mail's HTML part it
+            has already decoded and re-encoded): used instead of the page's declaration.
 
     Returns:
         The parsed document. Headings are part of the canonical text (so the text reads
         naturally) but each section segment starts after its heading.
     """
-    source = decode_text(data, path)
+    source = decode_text(data, path, declared=encoding or declared_charset(data))
     ex = _Extractor(page_stylesheet(source))
     ex.feed(source)
     ex.close()

@@ -16,6 +16,7 @@ from loaders.decode import (
     decode_bytes,
     decode_text,
 )
+from loaders.html import declared_charset, load_html
 from loaders.registry import load_file
 from loaders.text import iter_text, scan_text
 
@@ -110,6 +111,44 @@ def test_nul_bytes_without_a_bom_are_still_binary() -> None:
 # -- a declared HTML charset -------------------------------------------------------------------
 
 
+def test_declared_charset_is_found_in_meta_charset_and_http_equiv() -> None:
+    assert declared_charset(b'<html><head><meta charset="windows-1252">') == "windows-1252"
+    assert (
+        declared_charset(b'<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=Shift_JIS">')
+        == "Shift_JIS"
+    )
+    assert declared_charset(b"<html><head><title>none</title>") is None
+    assert declared_charset(b" " * 1024 + b'<meta charset="shift_jis">') is None
+
+
+def test_html_declared_windows_1252_wins() -> None:
+    page = b'<html><head><meta charset="windows-1252"></head><body>'
+    page += b"<p>Room \x80180 \x96 breakfast.</p>" + b"<p>More text.</p>" * 30 + b"</body></html>"
+    assert load_html(Path("p.html"), page).text.startswith("Room €180 – breakfast.")
+
+
+def test_html_declared_shift_jis_is_read() -> None:
+    page = (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=shift_jis">'
+        "<title>案内</title></head><body><p>会議は三階の会議室で行います。</p></body></html>"
+    ).encode("shift_jis")
+    doc = load_html(Path("sjis.html"), page)
+    assert (doc.text, doc.title) == ("会議は三階の会議室で行います。", "案内")
+
+
+def test_html_declared_iso_8859_1_is_read_as_windows_1252() -> None:
+    page = b'<meta charset="ISO-8859-1"><p>\x93Quoted\x94 caf\xe9</p>'
+    assert load_html(Path("p.html"), page).text == "“Quoted” café"
+
+
+@pytest.mark.parametrize("label", ["no-such-charset", "shift_jis", "utf-7", "rot13"])
+def test_unknown_or_failing_declaration_falls_back(label: str) -> None:
+    # UTF-8 bytes that are not valid Shift_JIS ("à" = C3 A0, "’" = E2 80 99) under a
+    # declaration that is unknown, fails to decode them, or names no character set.
+    page = f'<meta charset="{label}"><p>Voilà, l’été</p>'.encode()
+    assert load_html(Path("p.html"), page).text == "Voilà, l’été"
+
+
 @pytest.mark.parametrize(
     ("label", "codec"),
     [
@@ -130,6 +169,16 @@ def test_nul_bytes_without_a_bom_are_still_binary() -> None:
 )
 def test_declared_encoding_names_a_usable_charset(label: str | None, codec: str | None) -> None:
     assert declared_encoding(label) == codec
+
+
+def test_bom_wins_over_declared_charset() -> None:
+    page = '<meta charset="windows-1252"><p>Zoë’s page</p>'.encode("utf-8-sig")
+    assert load_html(Path("p.html"), page).text == "Zoë’s page"
+
+
+def test_caller_encoding_overrides_the_page_declaration() -> None:
+    page = '<meta charset="windows-1252"><p>Café – 5 €</p>'.encode()
+    assert load_html(Path("body.html"), page, encoding="utf-8").text == "Café – 5 €"
 
 
 # -- the streamed reading of a large text file agrees ------------------------------------------
