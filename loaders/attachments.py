@@ -31,6 +31,7 @@ returns one attachment's name and bytes by its positions;
 
 from __future__ import annotations
 
+import codecs
 import email
 import email.message
 import mimetypes
@@ -108,7 +109,8 @@ class MessageParts:
     """A message's parts split into body text and attachments.
 
     Attributes:
-        body: The body part chosen by ``get_body`` (plain text, else HTML), if any.
+        body: The body part chosen by ``get_body``: plain text, else HTML (also when the
+            plain-text alternative is blank and an HTML one exists), if any.
         more_text: Unnamed text parts inside multipart containers (also body text).
         attachments: The attachments, in order (position ``i + 1``).
         warnings: Containers nested too deep to read.
@@ -123,10 +125,14 @@ class MessageParts:
 def parse_message(data: bytes) -> email.message.EmailMessage | None:
     """Parse a message's bytes (``None`` when the email package gives no message).
 
+    A UTF-8 byte-order mark before the headers (some Windows tools save one) is dropped:
+    the email package would read it as part of the first header's name.
+
     Raises:
         DocumentLoadError: ``unsafe`` for MIME parts nested too deeply for the email
             package's recursive parser.
     """
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         msg = email.message_from_bytes(data, policy=policy.default)
     except RecursionError:
@@ -152,6 +158,21 @@ def _flatten(
             out.attachments.append(part)
 
 
+def _body(msg: email.message.EmailMessage) -> email.message.MIMEPart | None:
+    """The body part: plain text, else HTML; a blank plain text gives way to an HTML one.
+
+    Which part is the body does not change the attachments' numbering:
+    ``iter_attachments`` skips the body candidates whichever is chosen.
+    """
+    body = msg.get_body(preferencelist=("plain", "html"))
+    blank_plain = (
+        body is not None
+        and body.get_content_type() == "text/plain"
+        and not part_bytes(body).strip()
+    )
+    return (msg.get_body(preferencelist=("html",)) or body) if blank_plain else body
+
+
 def message_parts(msg: email.message.EmailMessage, where: str = "") -> MessageParts:
     """Split a message into its body text and its attachments.
 
@@ -162,7 +183,7 @@ def message_parts(msg: email.message.EmailMessage, where: str = "") -> MessagePa
     Returns:
         The parts.
     """
-    out = MessageParts(msg.get_body(preferencelist=("plain", "html")))
+    out = MessageParts(_body(msg))
     _flatten(msg.iter_attachments(), 0, out, where)
     return out
 

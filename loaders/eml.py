@@ -41,7 +41,7 @@ from loaders.base import (
     Segment,
 )
 from loaders.blocks import Table
-from loaders.decode import decode_text
+from loaders.decode import decode_bytes, decode_text
 from loaders.metadata import file_title
 from loaders.office import TextBuilder
 
@@ -121,17 +121,15 @@ class _Composer:
 
 
 def _part_text(part: email.message.MIMEPart, raw: bytes) -> str:
-    try:
-        content = part.get_content()
-        if isinstance(content, str):
-            return content
-    except (LookupError, UnicodeError, KeyError):
-        pass
-    charset = part.get_content_charset() or "utf-8"
-    try:
-        return raw.decode(charset)
-    except (LookupError, UnicodeError):
-        return raw.decode("latin-1")
+    """A text part's text: its bytes read with its declared ``charset`` when that is a known
+    character set that reads them cleanly, else as :func:`loaders.decode.decode_bytes` reads
+    undeclared bytes (a byte-order mark, UTF-8, then Windows-1252).
+
+    Args:
+        part: The part.
+        raw: Its bytes, transfer encoding undone.
+    """
+    return decode_bytes(raw, declared=part.get_content_charset())[0]
 
 
 def load_eml(path: Path, data: bytes) -> ParsedDocument:
