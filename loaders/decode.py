@@ -182,16 +182,27 @@ def decode_text(data: bytes, path: Path, *, declared: str | None = None) -> str:
     """
     if not data.strip():
         raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
+    if b"\x00" in data and not is_wide(candidate_encodings(data[:4])[0]):
+        raise nul_error(path)  # before decoding: most binary files stop here, cheaply
     text, encoding = decode_bytes(data, declared)
     if not text.strip():
         raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
     if "\x00" in text:
-        raise DocumentLoadError(
-            f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
-        )
+        raise nul_error(path)
     if _control_share(text) > MAX_CONTROL_SHARE:
         raise DocumentLoadError(junk_reason(path, encoding), kind="binary")
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def nul_error(path: Path) -> DocumentLoadError:
+    """The error for a file holding NUL characters (binary data).
+
+    Args:
+        path: The file.
+    """
+    return DocumentLoadError(
+        f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
+    )
 
 
 def junk_reason(path: Path, encoding: str) -> str:

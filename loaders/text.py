@@ -22,6 +22,7 @@ from loaders.decode import (
     incremental_decoder,
     is_wide,
     junk_reason,
+    nul_error,
 )
 from loaders.headings import split_at_headings
 from loaders.metadata import file_title, opening_title
@@ -141,9 +142,7 @@ def scan_text(path: Path, block_bytes: int = STREAM_BLOCK_BYTES) -> TextScan:
         blank = blank and not block.strip()
     candidates = candidate_encodings(head)
     if nul and not is_wide(candidates[0]):
-        raise DocumentLoadError(
-            f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
-        )
+        raise nul_error(path)
     if blank:
         raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
     for encoding in candidates:
@@ -157,9 +156,7 @@ def scan_text(path: Path, block_bytes: int = STREAM_BLOCK_BYTES) -> TextScan:
     if not count.text:
         raise DocumentLoadError(f"{path.name}: the file is empty", kind="empty")
     if count.nul:
-        raise DocumentLoadError(
-            f"{path.name}: contains NUL bytes; this is binary data, not text", kind="binary"
-        )
+        raise nul_error(path)
     if count.bad > MAX_CONTROL_SHARE * count.chars:
         raise DocumentLoadError(junk_reason(path, encoding), kind="binary")
     return TextScan(digest.hexdigest(), size, encoding, count.chars)
