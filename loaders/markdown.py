@@ -1,8 +1,9 @@
-"""Markdown loader: the raw file is the canonical text; ATX headings give section paths.
+"""Markdown loader: the raw file is the canonical text; headings give section paths.
 
 Each section body (the text after its heading line, up to the next heading) becomes one
 segment whose ``section`` is the heading path, e.g. ``"Handbook > Billing > Late fees"``.
 Heading lines themselves are not chunk content: they travel in the contextual header.
+Headings are ATX (``## Usage``) or setext (``Usage`` underlined by ``=====`` or ``-----``).
 Fenced code blocks are respected, so a ``# comment`` in code is not a heading.
 
 YAML front matter (a first line ``---``, ``key: value`` lines, a closing ``---`` or ``...``)
@@ -35,6 +36,10 @@ log = logging.getLogger(__name__)
 #: ATX heading; an optional closing ``#`` run only counts after whitespace ("# C#" keeps its #).
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
+#: A setext heading's underline: ``===`` (level 1) or ``---`` (level 2).
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+#: Lines a setext underline never makes a heading: list items, quotes, table rows, rules.
+_NOT_SETEXT = re.compile(r"^(?:[-*+>|]|\d+[.)]\s|(?:[-*_][ \t]*){3,}$)")
 #: Front matter: ``---`` on the first line, up to a line that is ``---`` or ``...``.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)^(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S | re.M)
 
@@ -91,22 +96,49 @@ def front_matter_text(value: Any) -> str | None:
 
 
 def _headings(text: str, start: int = 0) -> list[tuple[int, int, int, str]]:
-    """Find ATX headings outside fenced code, from offset ``start`` (a line start) on.
+    """Find headings outside fenced code, from offset ``start`` (a line start) on: ATX
+    (``## Usage``) and setext (a line of text underlined by ``===``, level 1, or ``---``,
+    level 2; :func:`_setext_title`).
 
     Returns:
-        Tuples ``(line_start, body_start, level, title)`` in document order.
+        Tuples ``(line_start, body_start, level, title)`` in document order (a setext
+        heading's line is its text's, its body starts after the underline).
     """
     out: list[tuple[int, int, int, str]] = []
     in_fence = False
     pos = start
-    for line in text[start:].split("\n"):
+    lines = text[start:].split("\n")
+    for i, line in enumerate(lines):
         line_end = pos + len(line)
         if _FENCE.match(line):
             in_fence = not in_fence
         elif not in_fence and (m := _HEADING.match(line)):
             out.append((pos, min(line_end + 1, len(text)), len(m.group(1)), m.group(2).strip()))
+        elif not in_fence and (m := _SETEXT.match(line)) and i:
+            title = _setext_title(lines[i - 1], lines[i - 2] if i >= 2 else "")
+            if title and (m.group(1).startswith("=") or not title.endswith((".", ":"))):
+                level = 1 if m.group(1).startswith("=") else 2
+                head_start = pos - len(lines[i - 1]) - 1
+                out.append((head_start, min(line_end + 1, len(text)), level, title))
         pos = line_end + 1
     return out
+
+
+def _setext_title(line: str, above: str) -> str:
+    """The title a setext underline gives the line above it, ``""`` when it gives none.
+
+    The line must be a paragraph's only line (a blank line or the text's start above it),
+    not indented as code, and not a heading, list item, quote, table row or fence of its own;
+    so a ``---`` after a paragraph of several lines stays a rule, as it reads. (The caller
+    also keeps ``---`` under a line ending a sentence, ``.`` or ``:``, a rule: a heading
+    does not end so, and ``---`` is far more often a rule than ``===``.)
+    """
+    stripped = line.strip()
+    if not stripped or above.strip() or line.startswith(("    ", "\t")):
+        return ""
+    if _HEADING.match(line) or _FENCE.match(line) or _NOT_SETEXT.match(stripped):
+        return ""
+    return stripped
 
 
 def split_sections(

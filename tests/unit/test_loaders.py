@@ -480,3 +480,26 @@ def test_a_page_number_that_restarts_is_still_a_running_line() -> None:
     pages = [f"Body text of page {i} in words.\n{n}" for i, n in enumerate(numbers)]
     pages = [p.replace(f"page {i} ", f"page {'abcdef'[i]} ") for i, p in enumerate(pages)]
     assert "#" in running_lines(pages)
+
+
+def test_markdown_setext_headings_open_sections_but_a_rule_after_prose_does_not(
+    tmp_path: Path,
+) -> None:
+    """``Usage`` underlined by ``=====`` is a level-1 heading, ``Advanced`` by ``-----`` a
+    level-2 one; ``---`` under a paragraph of two lines stays a rule, and ``# comment`` in a
+    fence stays code."""
+    p = tmp_path / "readme.md"
+    p.write_text(
+        "# Setup\n\nInstall it.\n\n```bash\n# install deps\n```\n\nUsage\n=====\n\n"
+        "Run it daily.\n\nAdvanced\n--------\n\nSet FOO_MODE=fast.\n\n"
+        "A paragraph\nof two lines\n---\n\nA sentence.\n---\n\nAfter a rule.\n",
+        encoding="utf-8",
+    )
+    doc = load_file(p)
+    sections = {doc.text[s.start : s.end].strip().split("\n")[0]: s.section for s in doc.segments}
+    assert sections["Install it."] == "Setup"
+    assert sections["Run it daily."] == "Usage"
+    assert sections["Set FOO_MODE=fast."] == "Usage > Advanced"
+    assert all("=====" not in doc.text[s.start : s.end] for s in doc.segments)
+    last = doc.text[doc.segments[-1].start : doc.segments[-1].end]
+    assert "of two lines" in last and "A sentence." in last and "After a rule." in last
