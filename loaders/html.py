@@ -247,6 +247,10 @@ _BLOCK = {
     "th",
     "caption",
 }
+#: Tags that inside a table cell join the cell's text with a space instead of starting a
+#: block (a ``<br>`` in a header cell split it, and its row lost its column names). Not
+#: ``<p>``/``<div>``: a page laid out in a table holds whole paragraphs in one cell.
+_INSIDE_CELL = frozenset({"br"})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"[ \t\r\n\f\v]+")
 
@@ -306,6 +310,18 @@ class _Extractor(HTMLParser):
             if tag == "table":
                 break
         return "", table, self._row
+
+    def _in_cell(self) -> bool:
+        """Whether the innermost open table part is a cell (``td``/``th``): its ``<br>``
+        breaks a line of one cell, not the row into more cells."""
+        if not (self._count.get("td") or self._count.get("th")):
+            return False
+        for state in reversed(self._open):
+            if state.tag in ("td", "th"):
+                return True
+            if state.tag in ("table", "tr", "caption"):
+                return False
+        return False
 
     def _push(self, state: _Open) -> None:
         self._open.append(state)
@@ -367,6 +383,9 @@ class _Extractor(HTMLParser):
             self._tables.append(self._table_count)
         elif tag == "tr":
             self._row += 1
+        if tag in _INSIDE_CELL and self._in_cell():
+            self._buf.append(" ")  # a line break inside a cell: still one cell
+            return
         if tag in _HEADINGS or tag in _BLOCK:
             self._starting = True
             self._flush()
@@ -393,6 +412,9 @@ class _Extractor(HTMLParser):
             self._in_title = False
         if tag in _SKIP:
             self._skip = max(0, self._skip - 1)
+            return
+        if tag in _INSIDE_CELL and self._in_cell():
+            self._buf.append(" ")
             return
         if tag in _HEADINGS or tag in _BLOCK:
             self._ending = tag

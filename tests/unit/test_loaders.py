@@ -503,3 +503,20 @@ def test_markdown_setext_headings_open_sections_but_a_rule_after_prose_does_not(
     assert all("=====" not in doc.text[s.start : s.end] for s in doc.segments)
     last = doc.text[doc.segments[-1].start : doc.segments[-1].end]
     assert "of two lines" in last and "A sentence." in last and "After a rule." in last
+
+
+def test_html_line_breaks_inside_a_cell_keep_one_cell(tmp_path: Path) -> None:
+    """``<th>Phone<br>(work)</th>`` and ``<td>555-0101<br/>ext 4</td>`` are one cell each:
+    the header keeps its name and the row its column."""
+    p = tmp_path / "staff.html"
+    p.write_text(
+        "<html><body><h1>Staff</h1><table><tr><th>Name</th><th>Phone<br>(work)</th></tr>"
+        "<tr><td>Ann</td><td>555-0101<br/>ext 4</td></tr></table></body></html>",
+        encoding="utf-8",
+    )
+    doc = load_file(p)
+    (table,) = doc.tables
+    assert table.columns == ["Phone (work)"]
+    (row,) = table.rows
+    assert row.label == "Ann" and row.cells == ("555-0101 ext 4",)
+    assert row.columns == ("Phone (work)",)
