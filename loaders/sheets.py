@@ -342,6 +342,8 @@ class _SheetScan:
     hidden_columns: set[int] = field(default_factory=set)
     last_row: int = 0
     cells: int = 0
+    #: Formula cells without a saved result (openpyxl reads them as empty).
+    uncalculated: int = 0
 
 
 def _scan_sheet_xml(name: str, sheet: str, zf: zipfile.ZipFile, part: str) -> _SheetScan:
@@ -366,6 +368,9 @@ def _scan_sheet_xml(name: str, sheet: str, zf: zipfile.ZipFile, part: str) -> _S
                 for i, c in enumerate(el.iter(_X + "c"), start=1):
                     m = _CELL_REF.match(c.get("r", ""))
                     last_col = max(last_col, _column_index(m.group(1)) if m else i)
+                    if c.find(_X + "f") is not None:
+                        saved = c.find(_X + "v")
+                        scan.uncalculated += saved is None or not (saved.text or "").strip()
                 if el.get("hidden", "0").lower() in ("1", "true"):
                     scan.hidden_rows.add(row_no)
                 scan.last_row = max(scan.last_row, row_no)
@@ -454,6 +459,7 @@ def _read_workbook(
     tables: list[Table] = []
     hidden_chars = 0
     hidden_sheets: list[str] = []
+    uncalculated = 0
     for ws in wb.worksheets:
         part = getattr(ws, "_worksheet_path", None)
         scan = _SheetScan()
@@ -469,6 +475,8 @@ def _read_workbook(
         sheet_hidden = ws.sheet_state != "visible"
         if sheet_hidden:
             hidden_sheets.append(ws.title)
+        else:
+            uncalculated += scan.uncalculated
         mark = out.pos
         out.gap()
         out.add(ws.title)
@@ -514,6 +522,12 @@ def _read_workbook(
         warnings.append(f"left out hidden sheets: {', '.join(hidden_sheets)}")
     if hidden_chars:
         warnings.append(f"left out {hidden_chars} characters of hidden sheets and rows")
+    if uncalculated:
+        warnings.append(
+            f"{uncalculated} formula cell(s) have no saved result and read as empty: the "
+            "workbook was written by a program that does not calculate formulas (open and "
+            "save it in Excel or LibreOffice to store their values)"
+        )
     return ParsedDocument(
         text=out.text(),
         segments=segments,

@@ -551,6 +551,27 @@ def test_xlsx_hidden_column_is_not_indexed(tmp_path: Path) -> None:
     assert "Name: Bob; Team: Sales" in chunk.text and "SECRETCOL" not in chunk.text
 
 
+def test_xlsx_formulas_without_a_saved_result_are_named_in_a_warning(tmp_path: Path) -> None:
+    """openpyxl writes formulas and no results: they read as empty, and the warning says so
+    (a workbook Excel saved has its results, and no warning)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Item", "Cost"])
+    ws.append(["Desk", 120])
+    ws.append(["Chair", 80])
+    ws.append(["Total", "=SUM(B2:B3)"])
+    path = tmp_path / "budget.xlsx"
+    wb.save(path)
+    doc = load_file(path)
+    assert any("1 formula cell(s) have no saved result" in w for w in doc.warnings)
+    plain = tmp_path / "plain.xlsx"
+    wb2 = openpyxl.Workbook()
+    wb2.active.append(["Item", "Cost"])
+    wb2.active.append(["Desk", 120])
+    wb2.save(plain)
+    assert not any("formula" in w for w in load_file(plain).warnings)
+
+
 def test_eml_nested_multipart_text_is_body_and_attachments_are_named(tmp_path: Path) -> None:
     msg = _message("Bundle", "See the bundle.")
     inner = EmailMessage()
