@@ -59,6 +59,7 @@ from citerag.index.plan import (
     CollectedSource,
     DocumentAction,
     IngestPlan,
+    Reason,
     plan_ingest,
 )
 from citerag.stores.chunk_vectors import SEPARATE, recording_stages, sentence_method
@@ -169,6 +170,17 @@ class IngestReport:
             "embedded_texts": self.embedded_texts,
             "seconds": round(self.seconds, 2),
         }
+
+
+def folder_roots(paths: list[Path]) -> dict[str, list[str]]:
+    """The resolved paths of the folders among ``paths``, by the source-key prefix their
+    files get (``"docs/"``), for :func:`~citerag.index.plan.plan_ingest`'s ``roots``."""
+    roots: dict[str, list[str]] = {}
+    for path in paths:
+        if path.is_dir():
+            root = path.resolve()
+            roots.setdefault(root.name + "/", []).append(str(root))
+    return roots
 
 
 def collect_sources(
@@ -797,12 +809,16 @@ def ingest(
                 delete_sources=delete_sources or [],
                 prune_missing=prune_missing,
                 existing=_existing_files(build.manifest.documents),
+                roots=folder_roots(paths),
             )
         except BaseException:
             target.abort(build)
             raise
         if plan.settings_changed:
             log.info("settings changed since the last build: re-processing every document")
+        for action in plan.actions:
+            if action.reason in (Reason.REPLACES_OTHER_FILE, Reason.OTHER_FOLDER):
+                log.warning("%s: %s", action.source, action.reason.value)
         report.unchanged = [a.source for a in plan.skipped]
         now = datetime.now(UTC).isoformat(timespec="seconds")
         run = Run(

@@ -15,7 +15,12 @@ The rules:
   access label or other settings is **processed**; one whose previous record is not
   ``indexed`` (the ledger says ``failed``) is **retried**.
 * A previous document that is not among the sources is **deleted** when its source key was
-  asked to be deleted, or when it lay under an ingested folder and pruning is on.
+  asked to be deleted, or when it lay under an ingested folder and pruning is on; one whose
+  key has the folder's name but whose file was read from another folder of that name
+  (``alpha/docs`` then ``beta/docs``) is **kept**, never pruned.
+* A source whose key's previous document was read from another file (``teamA/notes.md``
+  then ``teamB/notes.md``, both keyed ``notes.md``) replaces it, with its own reason, which
+  the ingest logs as a warning.
 * Otherwise it is **kept**, except that after a settings change it is processed again from
   its recorded path when that file still exists.
 
@@ -65,6 +70,14 @@ class Reason(StrEnum):
     PREVIOUSLY_FAILED = "it failed in the previous build"
     REQUESTED = "its deletion was requested"
     GONE = "its file is gone from an ingested folder"
+    OTHER_FOLDER = (
+        "it was read from another folder of the same name, not the one ingested: kept "
+        "(a folder's documents are keyed by its name; delete it by its source key)"
+    )
+    REPLACES_OTHER_FILE = (
+        "another file of the same source key replaces it (keys are a folder's name and the "
+        "path inside it, or a lone file's name)"
+    )
     ATTACHMENT_GONE = "its message no longer holds it as an attachment"
     PRUNE_DISABLED = "its file is gone from an ingested folder, but pruning is off"
     FILE_MISSING = "the settings changed, but its recorded file is gone"
@@ -181,11 +194,32 @@ def _plan_source(
         kind, reason = ActionKind.PROCESS, Reason.UNREADABLE
     elif prev.get("sha256") != src.sha256:
         kind, reason = ActionKind.PROCESS, Reason.CHANGED
+        if src.file.attached is None and _other_file(prev, src.file.path):
+            reason = Reason.REPLACES_OTHER_FILE
     elif src.metadata_sha256 is None or prev.get("metadata_sha256", "") != src.metadata_sha256:
         kind, reason = ActionKind.PROCESS, Reason.METADATA_CHANGED
     else:
         kind, reason = ActionKind.SKIP, Reason.UNCHANGED
     return DocumentAction(kind, reason, src.doc_id, src.file.source, src.file, status)
+
+
+def _other_file(prev: Mapping[str, Any], path: Path) -> bool:
+    """Whether a previous record was read from another file than ``path`` (records without
+    a path, from older ledgers, are taken to be the same file)."""
+    recorded = prev.get("path")
+    if not recorded:
+        return False
+    return Path(recorded).resolve() != path.resolve()
+
+
+def _outside_roots(prev: Mapping[str, Any], roots: Collection[str]) -> bool:
+    """Whether a previous record's file lies outside every folder ingested under its
+    prefix (``roots``: their resolved paths; none known, or no recorded path: ``False``)."""
+    recorded = prev.get("path")
+    if not roots or not recorded:
+        return False
+    where = Path(recorded).resolve()
+    return not any(where.is_relative_to(root) for root in roots)
 
 
 def _plan_absent(
@@ -194,6 +228,7 @@ def _plan_absent(
     *,
     same_settings: bool,
     prefixes: Sequence[str],
+    roots: Mapping[str, Collection[str]],
     delete_sources: Collection[str],
     prune_missing: bool,
     existing: Collection[str],
@@ -209,6 +244,10 @@ def _plan_absent(
         kind, reason = ActionKind.DELETE, Reason.REQUESTED
     elif root and root in run_files:
         kind, reason = ActionKind.DELETE, Reason.ATTACHMENT_GONE
+    elif under_folder and _outside_roots(
+        prev, [r for p, rs in roots.items() if source.startswith(p) for r in rs]
+    ):
+        kind, reason = ActionKind.KEEP, Reason.OTHER_FOLDER
     elif prune_missing and under_folder:
         kind, reason = ActionKind.DELETE, Reason.GONE
     elif not same_settings and doc_id in existing:
@@ -243,6 +282,7 @@ def plan_ingest(
     delete_sources: Collection[str] = (),
     prune_missing: bool = True,
     existing: Collection[str] = (),
+    roots: Mapping[str, Collection[str]] | None = None,
 ) -> IngestPlan:
     """Decide what an ingest run does with every document.
 
@@ -261,6 +301,9 @@ def plan_ingest(
         prune_missing: Delete documents that lay under an ingested folder and are gone.
         existing: Ids of previous documents whose recorded file still exists (consulted only
             after a settings change, to re-process documents outside this run).
+        roots: The ingested folders' resolved paths by prefix: a previous document under a
+            prefix whose recorded file lies in none of them came from another folder of the
+            same name and is kept, never pruned (``None``: not checked).
 
     Returns:
         The plan.
@@ -275,6 +318,7 @@ def plan_ingest(
             prev,
             same_settings=same_settings,
             prefixes=prefixes,
+            roots=roots or {},
             delete_sources=delete_sources,
             prune_missing=prune_missing,
             existing=existing,

@@ -325,3 +325,34 @@ def test_a_file_name_that_is_not_utf8_gets_a_printable_key_and_is_still_read(
     assert "espresso costs 2 euros" in parsed.text
     assert parsed.title.encode("utf-8")
     assert printable_key("plain name.txt") == "plain name.txt"
+
+
+def test_a_folder_of_the_same_name_elsewhere_never_prunes_the_first_ones_documents() -> None:
+    """``alpha/docs`` then ``beta/docs``: both key their files ``docs/...``; alpha's FAQ,
+    absent from beta, is kept (it was pruned before), and gone files of the ingested folder
+    itself are still pruned."""
+    faq = CollectedSource(SourceFile(Path("/alpha/docs/faq.md"), "docs/faq.md"), "aaa")
+    gone = CollectedSource(SourceFile(Path("/beta/docs/old.md"), "docs/old.md"), "bbb")
+    hand = CollectedSource(SourceFile(Path("/beta/docs/handbook.md"), "docs/handbook.md"), "c")
+    plan = _plan(
+        [hand],
+        _ledger(_record(faq), _record(gone)),
+        prefixes=["docs/"],
+        roots={"docs/": ["/beta/docs"]},
+    )
+    assert (_only(plan, "docs/faq.md").kind, _only(plan, "docs/faq.md").reason) == (
+        ActionKind.KEEP,
+        Reason.OTHER_FOLDER,
+    )
+    assert _only(plan, "docs/old.md").reason is Reason.GONE
+
+
+def test_another_file_of_the_same_key_replaces_with_its_own_reason() -> None:
+    """``teamA/notes.md`` then ``teamB/notes.md``, both keyed ``notes.md``: processed (the
+    keying is documented), with a reason the ingest logs as a warning."""
+    first = CollectedSource(SourceFile(Path("/teamA/notes.md"), "notes.md"), "aaa")
+    second = CollectedSource(SourceFile(Path("/teamB/notes.md"), "notes.md"), "bbb")
+    action = _only(_plan([second], _ledger(_record(first))), "notes.md")
+    assert (action.kind, action.reason) == (ActionKind.PROCESS, Reason.REPLACES_OTHER_FILE)
+    moved = CollectedSource(SourceFile(Path("/teamA/notes.md"), "notes.md"), "bbb")
+    assert _only(_plan([moved], _ledger(_record(first))), "notes.md").reason is Reason.CHANGED
