@@ -3,7 +3,8 @@
 Each slide becomes one segment whose ``page`` is the slide number (citations link to
 ``#slide=N``) and whose ``section`` is the slide's title (``Slide N`` when it has none). A
 slide's canonical text is its title, then the text of its other shapes in slide order (a
-shape's paragraphs one a line, shapes separated by blank lines, group shapes read through),
+shape's paragraphs one a line, shapes separated by blank lines, group shapes read through,
+a SmartArt diagram's nodes one a line),
 tables one line per row with cells joined by `` | `` (the first row names the columns, the
 others are :class:`~loaders.blocks.TableRow` s), and last its speaker notes on a line opened
 by ``Notes:`` so a quote from them is recognisably a note. Slides are separated by blank
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import io
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,37 @@ _WS = re.compile(r"[ \t\v\f\r\u000b]+")
 
 def _clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
+
+
+_DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _diagram_text(shape: Any) -> str:
+    """The text of a SmartArt diagram (a graphic frame pointing at a diagram data part):
+    its nodes' paragraphs, one a line, in the data's order; ``""`` for any other frame.
+
+    (The package's XML parts passed :func:`~loaders.office.check_office_zip`: no DTD.)
+    """
+    rel = next(shape._element.iter(_DGM + "relIds"), None)
+    rid = None if rel is None else rel.get(_R + "dm")
+    if not rid:
+        return ""
+    try:
+        root = ET.fromstring(shape.part.related_part(rid).blob)
+    except (KeyError, ET.ParseError):
+        return ""
+    lines = []
+    for point in root.iter(_DGM + "pt"):
+        said = point.find(_DGM + "t")
+        if point.get("type", "node") != "node" or said is None:
+            continue  # the document, its connections and layout helpers carry no text
+        for para in said.iter(_A + "p"):
+            line = _clean("".join(run.text or "" for run in para.iter(_A + "t")))
+            if line:
+                lines.append(line)
+    return "\n".join(lines)
 
 
 def _shape_texts(shapes: Any, skip: Any) -> list[Any]:
@@ -55,6 +88,8 @@ def _shape_texts(shapes: Any, skip: Any) -> list[Any]:
             text = "\n".join(line for line in lines if line)
             if text:
                 out.append(text)
+        elif text := _diagram_text(shape):
+            out.append(text)  # a SmartArt diagram's text
     return out
 
 

@@ -850,3 +850,51 @@ def test_xlsx_duration_cell_reads_as_the_sheet_shows_it(tmp_path: Path) -> None:
     wb.save(path)
     doc = load_file(path)
     assert doc.tables[0].rows[0].describe() == "Project: Falcon; Duration: 30:15"
+
+
+def test_pptx_smartart_diagram_text_is_read(tmp_path: Path) -> None:
+    """A slide whose steps live in a SmartArt diagram (a graphic frame pointing at a diagram
+    data part): its nodes' text is the slide's, the document's own node is not."""
+    from lxml import etree
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+
+    dgm = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+    a = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    prs = pptx.Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[5])
+    slide.shapes.title.text = "Process"
+    node = '<dgm:pt modelId="{}"{}><dgm:t><a:p><a:r><a:t>{}</a:t></a:r></a:p></dgm:t></dgm:pt>'
+    data = (
+        f'<dgm:dataModel xmlns:dgm="{dgm}" xmlns:a="{a}"><dgm:ptLst>'
+        + node.format(0, ' type="doc"', "DOCUMENT NODE")
+        + node.format(1, "", "Step 1: submit the form to HR by the 5th")
+        + node.format(2, "", "Step 2: payroll approves within 3 days")
+        + "</dgm:ptLst></dgm:dataModel>"
+    ).encode()
+    part = Part(
+        PackURI("/ppt/diagrams/data1.xml"),
+        "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml",
+        prs.part.package,
+        data,
+    )
+    rid = slide.part.relate_to(
+        part, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData"
+    )
+    frame = (
+        '<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"'
+        f' xmlns:a="{a}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/'
+        'relationships"><p:nvGraphicFramePr><p:cNvPr id="10" name="Diagram 1"/>'
+        "<p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm>"
+        '<a:off x="914400" y="1828800"/><a:ext cx="6096000" cy="2032000"/></p:xfrm>'
+        f'<a:graphic><a:graphicData uri="{dgm}"><dgm:relIds xmlns:dgm="{dgm}" r:dm="{rid}"'
+        ' r:lo="" r:qs="" r:cs=""/></a:graphicData></a:graphic></p:graphicFrame>'
+    )
+    slide.shapes._spTree.append(etree.fromstring(frame))
+    path = tmp_path / "process.pptx"
+    prs.save(path)
+    doc = load_file(path)
+    (seg,) = doc.segments
+    said = doc.text[seg.start : seg.end]
+    assert "Step 1: submit the form to HR by the 5th\nStep 2: payroll approves" in said
+    assert "DOCUMENT NODE" not in doc.text
