@@ -356,3 +356,27 @@ def test_another_file_of_the_same_key_replaces_with_its_own_reason() -> None:
     assert (action.kind, action.reason) == (ActionKind.PROCESS, Reason.REPLACES_OTHER_FILE)
     moved = CollectedSource(SourceFile(Path("/teamA/notes.md"), "notes.md"), "bbb")
     assert _only(_plan([moved], _ledger(_record(first))), "notes.md").reason is Reason.CHANGED
+
+
+def test_a_moved_folder_is_the_same_folder_and_its_gone_files_are_pruned() -> None:
+    """The folder moved from /old/docs to /new/docs: a file with its previous bytes shows it
+    is the same folder, so the file deleted meanwhile is pruned, not kept."""
+    kept_old = CollectedSource(SourceFile(Path("/old/docs/kept.md"), "docs/kept.md"), "aaa")
+    gone_old = CollectedSource(SourceFile(Path("/old/docs/gone.md"), "docs/gone.md"), "bbb")
+    kept_new = CollectedSource(SourceFile(Path("/new/docs/kept.md"), "docs/kept.md"), "aaa")
+    plan = _plan(
+        [kept_new],
+        _ledger(_record(kept_old), _record(gone_old)),
+        prefixes=["docs/"],
+        roots={"docs/": ["/new/docs"]},
+    )
+    assert _only(plan, "docs/gone.md").reason is Reason.GONE
+    assert _only(plan, "docs/kept.md").kind is ActionKind.SKIP
+    edited = CollectedSource(SourceFile(Path("/new/docs/gone.md"), "docs/gone.md"), "ccc")
+    plan = _plan(
+        [kept_new, edited],
+        _ledger(_record(kept_old), _record(gone_old)),
+        prefixes=["docs/"],
+        roots={"docs/": ["/new/docs"]},
+    )
+    assert _only(plan, "docs/gone.md").reason is Reason.CHANGED  # edited, not replaced
