@@ -339,14 +339,15 @@ def unix_newlines(text: str) -> str:
 
 def running_lines(pages: list[str]) -> set[str]:
     """Find running headers/footers: edge lines repeated on most pages (digits ignored),
-    whose numbers are the same on every page or count the pages.
+    whose numbers are the same on every page, count the pages or number their section.
 
     A line is compared with its digits as ``#`` (``Page 3 of 10`` and ``Page 4 of 10`` are
     one line); it is running when it is on an edge of at least half the pages (and three)
-    and each of its numbers either never changes (``© 2025 Northwind``, ``of 10``) or counts
-    the pages (``Page 3``, ``F-12``; :func:`_numbers_run`). A line whose numbers change
-    otherwise is the pages' content in a repeated layout, kept: one payslip per page ends
-    ``Net pay: 2,310.40 GBP`` with another amount on each.
+    and each of its numbers either never changes (``© 2025 Northwind``, ``of 10``), counts
+    the pages (``Page 3``, ``F-12``) or numbers their section (``Item 8``;
+    :func:`_numbers_run`). A line whose numbers change otherwise is the pages' content in a
+    repeated layout, kept: one payslip per page ends ``Net pay: 2,310.40 GBP`` with another
+    amount on each.
 
     Args:
         pages: Page texts.
@@ -374,11 +375,15 @@ def running_lines(pages: list[str]) -> set[str]:
 
 def _numbers_run(found: list[tuple[int, tuple[int, ...]]]) -> bool:
     """Whether a repeated line's numbers (per page: its index and the line's numbers) are
-    each the same on every page, or count the pages (:func:`running_lines`).
+    each the same on every page, count the pages, or number the section the pages are in
+    (:func:`running_lines`).
 
     A number counts the pages when, from one page the line is on to the next, it grows by
     as many pages as lie between them, for at least half of those steps: a numbering that
-    restarts (an exhibit's ``1`` after page ``112``) is still a page number.
+    restarts (an exhibit's ``1`` after page ``112``) is still a page number. A number names
+    the pages' section (``Item 7`` over several pages, then ``Item 8``) when it never
+    decreases and holds each value over two pages on average. Anything else (one
+    payslip's net pay per page) is the pages' content.
     """
     for j in range(len(found[0][1])):
         values = [numbers[j] for _, numbers in found]
@@ -386,8 +391,11 @@ def _numbers_run(found: list[tuple[int, tuple[int, ...]]]) -> bool:
             continue
         steps = list(itertools.pairwise(found))
         counted = sum(b[1][j] - a[1][j] == b[0] - a[0] for a, b in steps)
-        if 2 * counted < len(steps):
-            return False
+        if 2 * counted >= len(steps):
+            continue
+        if values == sorted(values) and 2 * len(set(values)) <= len(values):
+            continue
+        return False
     return True
 
 

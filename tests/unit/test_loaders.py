@@ -520,3 +520,16 @@ def test_html_line_breaks_inside_a_cell_keep_one_cell(tmp_path: Path) -> None:
     (row,) = table.rows
     assert row.label == "Ann" and row.cells == ("555-0101 ext 4",)
     assert row.columns == ("Phone (work)",)
+
+
+def test_a_running_header_naming_the_pages_section_is_still_running() -> None:
+    """``Item 7`` over three pages, then ``Item 8`` over three (a 10-K's page headers): its
+    number names the section, never decreasing, so the line is a running header."""
+    from loaders.pdf import running_lines
+
+    items = [7, 7, 7, 8, 8, 8]
+    pages = [f"PART II Item {n}\nBody words of page {'abcdef'[i]}." for i, n in enumerate(items)]
+    assert "part ii item #" in running_lines(pages)
+    amounts = [2310, 2298, 2845, 2301, 2290, 2400]  # content: another amount on each page
+    pages = [f"Net pay: {n} GBP\nBody words of page {'abcdef'[i]}." for i, n in enumerate(amounts)]
+    assert "net pay: # gbp" not in running_lines(pages)
