@@ -182,8 +182,8 @@ class SourceFile:
 
     @property
     def shown_path(self) -> Path:
-        """``path`` as the loaders name it: with a file name that is valid UTF-8
-        (:func:`printable_key`), for titles and reasons; the file is read from ``path``."""
+        """``path`` with a file name that is valid UTF-8 (:func:`printable_key`), for what
+        names the file without reading it (a streamed file's stand-in document)."""
         name = printable_key(self.path.name)
         return self.path if name == self.path.name else self.path.with_name(name)
 
@@ -696,7 +696,7 @@ def stream_text_file(
         sidecar_bytes, sidecar = _read_sidecar(src)
         scan = scan_text(src.path)
     except DocumentLoadError as exc:
-        return ProcessedFile(src, "", "failed", exc.reason, exc.kind)
+        return ProcessedFile(src, "", "failed", printable_key(exc.reason), exc.kind)
     except OSError as exc:
         return ProcessedFile(src, "", "failed", f"cannot read file: {exc}", "unreadable")
     took = time.perf_counter() - t0
@@ -722,6 +722,15 @@ def stream_text_file(
     )
 
 
+def _printable(doc: ParsedDocument) -> ParsedDocument:
+    """A parsed document whose title and warnings are valid UTF-8: a loader names the file
+    by its path (:func:`printable_key`), which is read from its real, possibly undecodable,
+    name."""
+    doc.title = printable_key(doc.title)
+    doc.warnings = [printable_key(w) for w in doc.warnings]
+    return doc
+
+
 def load_source(src: SourceFile, data: bytes) -> ParsedDocument:
     """Load a source from its file's bytes: the file itself, or its attachment.
 
@@ -737,7 +746,7 @@ def load_source(src: SourceFile, data: bytes) -> ParsedDocument:
             message no longer holds the attachment.
     """
     if src.attached is None:
-        return load_file(src.shown_path, data)
+        return _printable(load_file(src.path, data))
     name, member = read_attachment(data, src.attached.positions)
     return load_attachment(name, member)
 
@@ -800,7 +809,7 @@ def process_file(
             digest = sha256_file(src.path)
         except OSError:
             digest = ""
-        return ProcessedFile(src, digest, "failed", exc.reason, exc.kind)
+        return ProcessedFile(src, digest, "failed", printable_key(exc.reason), exc.kind)
     digest = hashlib.sha256(data).hexdigest()
     try:
         sidecar_bytes, sidecar = _read_sidecar(src)
@@ -820,7 +829,12 @@ def process_file(
             raise DocumentLoadError(f"{src.file_name}: no text to index", kind="empty")
     except DocumentLoadError as exc:
         return ProcessedFile(
-            src, digest, "failed", exc.reason, exc.kind, parse_seconds=time.perf_counter() - t0
+            src,
+            digest,
+            "failed",
+            printable_key(exc.reason),
+            exc.kind,
+            parse_seconds=time.perf_counter() - t0,
         )
     except Exception as exc:  # a loader bug must fail one document, not the run
         return ProcessedFile(

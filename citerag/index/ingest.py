@@ -179,7 +179,7 @@ def folder_roots(paths: list[Path]) -> dict[str, list[str]]:
     for path in paths:
         if path.is_dir():
             root = path.resolve()
-            roots.setdefault(root.name + "/", []).append(str(root))
+            roots.setdefault(printable_key(root.name + "/"), []).append(str(root))
     return roots
 
 
@@ -212,7 +212,7 @@ def collect_sources(
             root = path.resolve()
             access = AccessMap.load(root, default=default_access)
             about = MetadataMap.load(root)
-            prefixes.append(root.name + "/")
+            prefixes.append(printable_key(root.name + "/"))
             for f in sorted(root.rglob("*")):
                 rel = f.relative_to(root).as_posix()
                 if not f.is_file() or any(part.startswith(".") for part in rel.split("/")):
@@ -510,7 +510,7 @@ class ChunkFeed:
                 yield from (Document(page_content=c.text, metadata=c.to_metadata()) for c in chunks)
         except (OSError, DocumentLoadError, AssertionError, ValueError) as exc:
             reason = exc.reason if isinstance(exc, DocumentLoadError) else f"{exc}"
-            reason = f"{src.path.name}: failed while streaming: {reason}"
+            reason = printable_key(f"{src.file_name}: failed while streaming: {reason}")
             log.warning("%s", reason)
             rec.update(status="failed", reason=reason, kind="error", chunks=0)
             self.report.failed[src.source] = reason
@@ -521,7 +521,7 @@ class ChunkFeed:
             return
         log.info("%s: streamed %d chunks", src.source, written)
         if not written:
-            reason = f"{src.path.name}: no text to index"
+            reason = f"{src.file_name}: no text to index"
             rec.update(status="failed", reason=reason, kind="empty", chunks=0)
             self.report.failed[src.source] = reason
             for done in (self.report.indexed, self.report.updated):

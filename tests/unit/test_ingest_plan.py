@@ -325,6 +325,16 @@ def test_a_file_name_that_is_not_utf8_gets_a_printable_key_and_is_still_read(
     assert "espresso costs 2 euros" in parsed.text
     assert parsed.title.encode("utf-8")
     assert printable_key("plain name.txt") == "plain name.txt"
+    # a PDF is re-opened from its path by its loader: still its real one
+    from tests.support.scans import text_pdf
+
+    made = text_pdf(tmp_path / "made.pdf", [["The latte costs 3 euros."]])
+    pdf = os.fsencode(folder) + b"/men\xfc.pdf"
+    os.rename(made, pdf)
+    (src,) = [s for s in collect_sources([folder])[0] if s.source.endswith(".pdf")]
+    assert src.source == "menus/men\\xfc.pdf"
+    parsed = load_source(src, src.path.read_bytes())
+    assert "latte costs 3 euros" in parsed.text and parsed.title.encode("utf-8")
 
 
 def test_a_folder_of_the_same_name_elsewhere_never_prunes_the_first_ones_documents() -> None:
