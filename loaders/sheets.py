@@ -5,7 +5,8 @@ carry their column names (from the sheet's header row; a column without a name i
 its letter, ``C``). The header is the first non-empty row, unless the rows above the table
 fill one cell or far fewer cells than it is wide (:func:`header_index`): those leading rows
 ("Research budget report") are then the table's title, which each row's embedded text
-carries, and the header is the first row filling more than half the table's width.
+carries, and the header is the first row filling more than half the table's width (or
+exactly half, with a fuller row right below it: ``Metric,`` over ``Revenue,100``).
 
 Tables read here have ``source`` ``xlsx`` or ``csv``
 (:data:`loaders.chunking.ROW_TABLE_SOURCES`), which :func:`loaders.chunking.chunk_document`
@@ -208,30 +209,48 @@ def _column_index(letters: str) -> int:
     return n
 
 
-def header_index(filled: list[int]) -> int:
+def header_index(filled: list[int], numbers: list[int] | None = None) -> int:
     """Which of a sheet's first non-empty rows is its header; the rows above it are a title.
 
     The table's typical width is the most common count of filled cells among the rows that
     fill two or more (ties: the wider; 1 when none does, a one-column sheet). The header is
     the first row that fills more than half of that width, so leading rows filling one cell
     ("Research budget report") or far fewer than the table below are a title or preamble,
-    while a normal sheet's header, its first non-empty row, stays the header.
+    while a normal sheet's header, its first non-empty row, stays the header. A row filling
+    exactly half of it (one cell of a two-column table: ``Metric,`` over ``Revenue,100``) is
+    the header when the row right below it (``numbers``: the rows' numbers) fills more than
+    it; a title line is followed by another title line or a blank row.
 
     Args:
         filled: The number of filled cells of each of the first non-empty rows, in order
             (at most :data:`HEADER_SCAN_ROWS` of them).
+        numbers: Their row numbers (``None``: a half-filled row is never the header).
 
     Returns:
         The index of the header row in ``filled`` (0 for an empty list).
 
     Raises:
-        ValueError: For a count below 1 (an empty row is no candidate).
+        ValueError: For a count below 1 (an empty row is no candidate), or ``numbers`` of
+            another length.
     """
     if any(n < 1 for n in filled):
         raise ValueError(f"filled-cell counts must be at least 1, got {filled}")
+    if numbers is not None and len(numbers) != len(filled):
+        raise ValueError(f"numbers must match filled: {len(numbers)} != {len(filled)}")
     wide = Counter(n for n in filled if n >= 2)
     width = max(wide, key=lambda n: (wide[n], n)) if wide else 1
-    return next((i for i, n in enumerate(filled) if 2 * n > width), 0)
+    for i, n in enumerate(filled):
+        if 2 * n > width:
+            return i
+        if (
+            2 * n == width
+            and numbers is not None
+            and i + 1 < len(filled)
+            and numbers[i + 1] == numbers[i] + 1
+            and filled[i + 1] > n
+        ):
+            return i
+    return 0
 
 
 @dataclass
@@ -271,7 +290,9 @@ class _Sheet:
         pending, self.pending, self.pending_chars = self.pending, [], 0
         if not pending:
             return
-        at = header_index([sum(1 for c in cells if c) for _, cells, _ in pending])
+        at = header_index(
+            [sum(1 for c in cells if c) for _, cells, _ in pending], [n for n, _, _ in pending]
+        )
         for _, cells, span in pending[:at]:
             self._place(cells, span)
             self.titles.append(" ".join(c for c in cells if c))
@@ -368,7 +389,9 @@ def _scan_sheet_xml(name: str, sheet: str, zf: zipfile.ZipFile, part: str) -> _S
                 for i, c in enumerate(el.iter(_X + "c"), start=1):
                     m = _CELL_REF.match(c.get("r", ""))
                     last_col = max(last_col, _column_index(m.group(1)) if m else i)
-                    if c.find(_X + "f") is not None:
+                    # no saved value: never calculated (openpyxl writes an empty <v>); a
+                    # formula whose result is "" has an empty <v> of type str in Excel's
+                    if c.find(_X + "f") is not None and c.get("t") != "str":
                         saved = c.find(_X + "v")
                         scan.uncalculated += saved is None or not (saved.text or "").strip()
                 if el.get("hidden", "0").lower() in ("1", "true"):

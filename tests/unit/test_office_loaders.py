@@ -570,6 +570,19 @@ def test_xlsx_formulas_without_a_saved_result_are_named_in_a_warning(tmp_path: P
     wb2.active.append(["Desk", 120])
     wb2.save(plain)
     assert not any("formula" in w for w in load_file(plain).warnings)
+    # Excel saves a formula whose result is "" as an empty value of type str: calculated
+    saved = tmp_path / "saved.xlsx"
+    with zipfile.ZipFile(plain) as src, zipfile.ZipFile(saved, "w") as out:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(
+                    b"</row></sheetData>",
+                    b'<c r="C2" t="str"><f>IF(B2="","",B2)</f><v></v></c></row></sheetData>',
+                    1,
+                )
+            out.writestr(item, data)
+    assert not any("formula" in w for w in load_file(saved).warnings)
 
 
 def test_eml_nested_multipart_text_is_body_and_attachments_are_named(tmp_path: Path) -> None:
@@ -754,6 +767,35 @@ def test_header_index(filled: list[int], header: int) -> None:
     from loaders.sheets import header_index
 
     assert header_index(filled) == header
+
+
+@pytest.mark.parametrize(
+    ("filled", "numbers", "header"),
+    [
+        ([1, 2, 2], [1, 2, 3], 0),  # "Metric," right above "Revenue,100": a sparse header
+        ([1, 1, 2, 2], [1, 2, 4, 5], 2),  # two title lines, a blank row, then the header
+        ([1, 2, 2], [1, 3, 4], 1),  # one title line, a blank row, then the header
+        ([1, 2, 2], None, 1),  # row numbers unknown: half-filled is a title
+    ],
+)
+def test_header_index_reads_a_half_filled_row_by_the_row_below(
+    filled: list[int], numbers: list[int] | None, header: int
+) -> None:
+    from loaders.sheets import header_index
+
+    assert header_index(filled, numbers) == header
+
+
+def test_csv_sparse_header_of_a_two_column_sheet_keeps_its_first_data_row(
+    tmp_path: Path,
+) -> None:
+    """``Metric,`` names one of two columns; the Revenue row under it is data, not a
+    header (a title line is followed by a title line or a blank one)."""
+    path = tmp_path / "metrics.csv"
+    path.write_text("Metric,\nRevenue,100\nCosts,80\n")
+    (table,) = load_file(path).tables
+    assert table.title == "" and table.columns == ["Metric"]
+    assert [r.describe() for r in table.rows] == ["Metric: Revenue; B: 100", "Metric: Costs; B: 80"]
 
 
 def test_header_index_refuses_an_empty_row() -> None:
