@@ -247,9 +247,10 @@ _BLOCK = {
     "th",
     "caption",
 }
-#: Tags that inside a table cell join the cell's text with a space instead of starting a
-#: block (a ``<br>`` in a header cell split it, and its row lost its column names). Not
-#: ``<p>``/``<div>``: a page laid out in a table holds whole paragraphs in one cell.
+#: Tags that inside a header cell join its text with a space instead of starting a block (a
+#: ``<br>`` in a header cell split it, and the table lost its column names). Not
+#: ``<p>``/``<div>``, and not in data cells: a page laid out in a table holds whole
+#: paragraphs and letters in one cell.
 _INSIDE_CELL = frozenset({"br"})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"[ \t\r\n\f\v]+")
@@ -312,14 +313,16 @@ class _Extractor(HTMLParser):
         return "", table, self._row
 
     def _in_cell(self) -> bool:
-        """Whether the innermost open table part is a cell (``td``/``th``): its ``<br>``
-        breaks a line of one cell, not the row into more cells."""
-        if not (self._count.get("td") or self._count.get("th")):
+        """Whether the innermost open table part is a header cell (``th``): its ``<br>``
+        breaks a line of one column name, not the header into more columns. (A data cell's
+        ``<br>`` still breaks its text: pages and e-mails laid out in a table hold whole
+        letters in one cell.)"""
+        if not self._count.get("th"):
             return False
         for state in reversed(self._open):
-            if state.tag in ("td", "th"):
+            if state.tag == "th":
                 return True
-            if state.tag in ("table", "tr", "caption"):
+            if state.tag in ("table", "tr", "td", "caption"):
                 return False
         return False
 
@@ -384,7 +387,7 @@ class _Extractor(HTMLParser):
         elif tag == "tr":
             self._row += 1
         if tag in _INSIDE_CELL and self._in_cell():
-            self._buf.append(" ")  # a line break inside a cell: still one cell
+            self._buf.append(" ")  # a line break inside a header cell: still one name
             return
         if tag in _HEADINGS or tag in _BLOCK:
             self._starting = True

@@ -52,7 +52,7 @@ def _diagram_text(shape: Any) -> str:
         return ""
     try:
         root = ET.fromstring(shape.part.related_part(rid).blob)
-    except (KeyError, ET.ParseError):
+    except Exception:  # a missing, external or malformed diagram part: skip the diagram
         return ""
     lines = []
     for point in root.iter(_DGM + "pt"):

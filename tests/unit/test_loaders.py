@@ -505,21 +505,24 @@ def test_markdown_setext_headings_open_sections_but_a_rule_after_prose_does_not(
     assert "of two lines" in last and "A sentence." in last and "After a rule." in last
 
 
-def test_html_line_breaks_inside_a_cell_keep_one_cell(tmp_path: Path) -> None:
-    """``<th>Phone<br>(work)</th>`` and ``<td>555-0101<br/>ext 4</td>`` are one cell each:
-    the header keeps its name and the row its column."""
+def test_html_line_breaks_inside_a_header_cell_keep_one_name(tmp_path: Path) -> None:
+    """``<th>Phone<br>(work)</th>`` is one column name; a data cell's ``<br>`` still breaks
+    its text (a letter laid out in a table cell keeps its lines)."""
     p = tmp_path / "staff.html"
     p.write_text(
         "<html><body><h1>Staff</h1><table><tr><th>Name</th><th>Phone<br>(work)</th></tr>"
-        "<tr><td>Ann</td><td>555-0101<br/>ext 4</td></tr></table></body></html>",
+        "<tr><td>Ann</td><td>555-0101</td></tr></table>"
+        "<table><tr><td>Dear John,<br><br>Your order has shipped.<br>Regards</td></tr></table>"
+        "</body></html>",
         encoding="utf-8",
     )
     doc = load_file(p)
-    (table,) = doc.tables
+    table = doc.tables[0]
     assert table.columns == ["Phone (work)"]
     (row,) = table.rows
-    assert row.label == "Ann" and row.cells == ("555-0101 ext 4",)
+    assert row.label == "Ann" and row.cells == ("555-0101",)
     assert row.columns == ("Phone (work)",)
+    assert "Dear John,\n\nYour order has shipped.\n\nRegards" in doc.text
 
 
 def test_a_running_header_naming_the_pages_section_is_still_running() -> None:
