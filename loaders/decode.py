@@ -5,11 +5,12 @@ first that decodes the bytes without error is used):
 
 1. A byte-order mark selects its codec: UTF-32 (checked before UTF-16, whose little-endian
    mark begins UTF-32's), UTF-8, UTF-16. The mark is not part of the text.
-2. A charset the file declares (an HTML page's ``<meta charset>``, found by its loader), when
-   Python knows it as a character set: ``iso-8859-1``/``latin1`` are read as Windows-1252
-   (as browsers do), a ``us-ascii`` label counts as no declaration, and ``utf-16``/``utf-32``
-   labels in an ASCII-readable declaration mean UTF-8 (as browsers do).
-3. UTF-8.
+2. UTF-8: bytes valid as UTF-8 are UTF-8 whatever a label says (a stale ``iso-8859-1``).
+3. A charset the file declares (an HTML page's ``<meta charset>``, found by its loader; an
+   e-mail part's ``charset``), when Python knows it as a character set: ``iso-8859-1``/
+   ``latin1`` are read as Windows-1252 (as browsers do), a ``us-ascii`` label counts as no
+   declaration, and ``utf-16``/``utf-32`` labels in an ASCII-readable declaration mean UTF-8
+   (as browsers do); declared outside the bytes (an e-mail part's), they come before UTF-8.
 4. Windows-1252 (``€``, curly quotes and dashes at 0x80-0x9F), its five undefined bytes
    (0x81 0x8D 0x8F 0x90 0x9D) read as Latin-1 (U+0081 ...): this never fails, so any bytes
    decode, and text that is neither turns out mostly control characters (binary junk).
@@ -82,16 +83,19 @@ def is_wide(encoding: str) -> bool:
     return encoding.startswith(("utf-16", "utf-32"))
 
 
-def declared_encoding(label: str | None) -> str | None:
+def declared_encoding(label: str | None, *, in_markup: bool = True) -> str | None:
     """The codec a declared charset names, or ``None`` when it names none usable.
 
     Args:
         label: A charset label as declared (``"windows-1252"``, ``"Shift_JIS"``).
+        in_markup: The label was read from the bytes themselves (an HTML ``<meta>``), so
+            they are ASCII-compatible and a ``utf-16``/``utf-32`` label cannot be true;
+            ``False`` for a label declared outside them (an e-mail part's ``charset``).
 
     Returns:
-        A codec name: ``iso-8859-1`` gives Windows-1252, ``utf-8``/``utf-16``/``utf-32``
-        give UTF-8; ``None`` for no label, ``us-ascii``, an unknown label or a codec that
-        is not a character set.
+        A codec name: ``iso-8859-1`` gives Windows-1252, ``utf-8`` gives UTF-8, and so do
+        ``utf-16``/``utf-32`` in markup; ``None`` for no label, ``us-ascii``, an unknown
+        label or a codec that is not a character set.
     """
     if not label or not label.strip():
         return None
@@ -105,7 +109,7 @@ def declared_encoding(label: str | None) -> str | None:
         return None
     if name == "iso8859-1":
         return CP1252
-    if name == "utf-8" or is_wide(name):
+    if name == "utf-8" or (in_markup and is_wide(name)):
         return UTF8
     if name in _NOT_CHARSETS or not getattr(info, "_is_text_encoding", True):
         log.debug("declared charset %r is not a character set: ignored", label)
@@ -113,12 +117,21 @@ def declared_encoding(label: str | None) -> str | None:
     return name
 
 
-def candidate_encodings(head: bytes, declared: str | None = None) -> list[str]:
+def candidate_encodings(
+    head: bytes, declared: str | None = None, *, in_markup: bool = True
+) -> list[str]:
     """The codecs to try on a file, in order; the last (Windows-1252) never fails.
+
+    A byte-order mark first; then UTF-8, before a declared charset, as bytes that are valid
+    UTF-8 with anything beyond ASCII are UTF-8 whatever a stale label says (a mirrored page
+    declaring ``iso-8859-1``); then the declared charset; then Windows-1252. A declared
+    UTF-16 or UTF-32 (an e-mail part's, ``in_markup=False``) comes before UTF-8: such bytes
+    can be valid UTF-8 too.
 
     Args:
         head: The file's first bytes (for a byte-order mark; four are enough).
         declared: A charset label the file declares (see :func:`declared_encoding`).
+        in_markup: See :func:`declared_encoding`.
     """
     out: list[str] = []
     bom = bom_encoding(head)
@@ -126,8 +139,9 @@ def candidate_encodings(head: bytes, declared: str | None = None) -> list[str]:
         out.append(bom)
         if bom == "utf-32" and head.startswith(codecs.BOM_UTF16_LE):
             out.append("utf-16")  # UTF-16-LE text whose first character is U+0000
-    named = declared_encoding(declared)
-    for encoding in (named, UTF8, CP1252):
+    named = declared_encoding(declared, in_markup=in_markup)
+    order = (named, UTF8, CP1252) if named and is_wide(named) else (UTF8, named, CP1252)
+    for encoding in order:
         if encoding and encoding not in out:
             out.append(encoding)
     return out
@@ -143,18 +157,21 @@ def incremental_decoder(encoding: str) -> codecs.IncrementalDecoder:
     return codecs.getincrementaldecoder(encoding)(errors_for(encoding))
 
 
-def decode_bytes(data: bytes, declared: str | None = None) -> tuple[str, str]:
+def decode_bytes(
+    data: bytes, declared: str | None = None, *, in_markup: bool = True
+) -> tuple[str, str]:
     """Decode bytes by the module's rules, checking nothing else.
 
     Args:
         data: The bytes.
         declared: A charset label the bytes declare (an HTML ``<meta charset>``, an e-mail
             part's ``charset``), if any.
+        in_markup: See :func:`declared_encoding` (``False`` for an e-mail part's label).
 
     Returns:
         The text (newlines as they were, a byte-order mark dropped) and the codec used.
     """
-    for encoding in candidate_encodings(data[:4], declared):
+    for encoding in candidate_encodings(data[:4], declared, in_markup=in_markup):
         try:
             return data.decode(encoding, errors_for(encoding)), encoding
         except UnicodeDecodeError:

@@ -121,15 +121,17 @@ class _Composer:
 
 
 def _part_text(part: email.message.MIMEPart, raw: bytes) -> str:
-    """A text part's text: its bytes read with its declared ``charset`` when that is a known
-    character set that reads them cleanly, else as :func:`loaders.decode.decode_bytes` reads
-    undeclared bytes (a byte-order mark, UTF-8, then Windows-1252).
+    """A text part's text, read as :func:`loaders.decode.decode_bytes` reads bytes with a
+    declared charset: a byte-order mark, then UTF-8 (bytes valid as UTF-8 are UTF-8,
+    whatever a stale label says), then the part's ``charset`` when it is a known character
+    set that reads them cleanly (a declared UTF-16 or UTF-32 before UTF-8), then
+    Windows-1252.
 
     Args:
         part: The part.
         raw: Its bytes, transfer encoding undone.
     """
-    return decode_bytes(raw, declared=part.get_content_charset())[0]
+    return decode_bytes(raw, declared=part.get_content_charset(), in_markup=False)[0]
 
 
 def load_eml(path: Path, data: bytes) -> ParsedDocument:

@@ -75,3 +75,32 @@ def test_html_body_declaring_windows_1252_is_not_read_twice() -> None:
     html = '<meta charset="windows-1252"><p>Café – 5 €</p>'.encode()
     doc = load_eml(Path("m.eml"), _eight_bit(html, 'text/html; charset="utf-8"'))
     assert doc.text.endswith("Café – 5 €")
+
+
+def test_a_part_declared_utf16_without_a_byte_order_mark_is_utf16() -> None:
+    """An e-mail part's ``charset="utf-16le"`` is declared outside its bytes, so it is true:
+    read as UTF-16 (the HTML ``<meta>`` rule, utf-16 in ASCII markup means UTF-8, does not
+    apply; it indexed 'H\\x00e\\x00l\\x00…')."""
+    import base64
+
+    body = base64.b64encode("Hello from the depot.".encode("utf-16-le"))
+    data = (
+        b"Subject: wide\r\nFrom: z@example.com\r\n"
+        b'Content-Type: text/plain; charset="utf-16le"\r\n'
+        b"Content-Transfer-Encoding: base64\r\n\r\n" + body + b"\r\n"
+    )
+    doc = load_eml(Path("m.eml"), data)
+    assert doc.text.endswith("Hello from the depot.") and "\x00" not in doc.text
+
+
+def test_utf8_bytes_under_a_stale_single_byte_label_are_utf8() -> None:
+    """Valid UTF-8 beyond ASCII is UTF-8 whatever the label says (a mirrored page or a mail
+    client declaring iso-8859-1): 'café', never 'cafÃ©'."""
+    from loaders.decode import decode_bytes
+
+    said = "Le café ferme à 18h.".encode()
+    assert decode_bytes(said, declared="iso-8859-1")[0] == "Le café ferme à 18h."
+    doc = load_eml(Path("m.eml"), _eight_bit(said, 'text/plain; charset="iso-8859-1"'))
+    assert doc.text.endswith("Le café ferme à 18h.")
+    # bytes that are not UTF-8 still follow the label
+    assert decode_bytes("Café".encode("cp1252"), declared="iso-8859-1")[0] == "Café"
