@@ -17,8 +17,9 @@ The rules:
 * A previous document that is not among the sources is **deleted** when its source key was
   asked to be deleted, or when it lay under an ingested folder and pruning is on; one whose
   key has the folder's name but whose file was read from another folder of that name
-  (``alpha/docs`` then ``beta/docs``) is **kept**, never pruned, unless a file of the
-  ingested folder has its key's previous bytes (a moved or copied folder is the same one).
+  (``alpha/docs`` then ``beta/docs``) is **kept**, never pruned, unless most files of the
+  ingested folder that had a document have its bytes (a moved or copied folder is the same
+  one).
 * A source whose key's previous document was read from another file (``teamA/notes.md``
   then ``teamB/notes.md``, both keyed ``notes.md``) replaces it, with its own reason, which
   the ingest logs as a warning.
@@ -305,25 +306,29 @@ def plan_ingest(
             after a settings change, to re-process documents outside this run).
         roots: The ingested folders' resolved paths by prefix: a previous document under a
             prefix whose recorded file lies in none of them came from another folder of the
-            same name and is kept, never pruned, unless one of the run's files under that
-            prefix has its key's previous bytes (the folder was moved or copied: the same
-            folder) (``None``: not checked).
+            same name and is kept, never pruned, unless most of the run's files under that
+            prefix that had a document have its bytes (the folder was moved or copied: the
+            same folder) (``None``: not checked).
 
     Returns:
         The plan.
     """
     same_settings = previous_fingerprint is not None and previous_fingerprint == fingerprint
-    # A folder moved or copied elsewhere is the same folder: one of its files still has the
-    # bytes of its key's previous document; its gone files are pruned as always.
-    carried = {
-        prefix
-        for prefix in (roots or {})
-        for src in sources
-        if src.file.source.startswith(prefix)
-        and (prev := previous.get(src.doc_id)) is not None
-        and src.sha256 is not None
-        and prev.get("sha256") == src.sha256
-    }
+    # A folder moved or copied elsewhere is the same folder: most of its files that had a
+    # document still have its bytes; its gone files are pruned as always. (One shared file,
+    # a LICENSE in two folders of the same name, does not make them one.)
+    carried = set()
+    for prefix in roots or {}:
+        known = [
+            (src, prev)
+            for src in sources
+            if src.file.source.startswith(prefix) and (prev := previous.get(src.doc_id)) is not None
+        ]
+        same = sum(
+            src.sha256 is not None and prev.get("sha256") == src.sha256 for src, prev in known
+        )
+        if known and 2 * same > len(known):
+            carried.add(prefix)
     roots = {p: r for p, r in (roots or {}).items() if p not in carried}
     actions = [_plan_source(src, previous.get(src.doc_id), same_settings) for src in sources]
     actions = [

@@ -369,11 +369,13 @@ def test_another_file_of_the_same_key_replaces_with_its_own_reason() -> None:
 
 
 def test_a_moved_folder_is_the_same_folder_and_its_gone_files_are_pruned() -> None:
-    """The folder moved from /old/docs to /new/docs: a file with its previous bytes shows it
-    is the same folder, so the file deleted meanwhile is pruned, not kept."""
+    """The folder moved from /old/docs to /new/docs: its files keep their previous bytes,
+    so it is the same folder, and the file deleted meanwhile is pruned, not kept."""
     kept_old = CollectedSource(SourceFile(Path("/old/docs/kept.md"), "docs/kept.md"), "aaa")
+    also_old = CollectedSource(SourceFile(Path("/old/docs/also.md"), "docs/also.md"), "ddd")
     gone_old = CollectedSource(SourceFile(Path("/old/docs/gone.md"), "docs/gone.md"), "bbb")
     kept_new = CollectedSource(SourceFile(Path("/new/docs/kept.md"), "docs/kept.md"), "aaa")
+    also_new = CollectedSource(SourceFile(Path("/new/docs/also.md"), "docs/also.md"), "ddd")
     plan = _plan(
         [kept_new],
         _ledger(_record(kept_old), _record(gone_old)),
@@ -384,9 +386,27 @@ def test_a_moved_folder_is_the_same_folder_and_its_gone_files_are_pruned() -> No
     assert _only(plan, "docs/kept.md").kind is ActionKind.SKIP
     edited = CollectedSource(SourceFile(Path("/new/docs/gone.md"), "docs/gone.md"), "ccc")
     plan = _plan(
-        [kept_new, edited],
-        _ledger(_record(kept_old), _record(gone_old)),
+        [kept_new, also_new, edited],
+        _ledger(_record(kept_old), _record(also_old), _record(gone_old)),
         prefixes=["docs/"],
         roots={"docs/": ["/new/docs"]},
     )
     assert _only(plan, "docs/gone.md").reason is Reason.CHANGED  # edited, not replaced
+
+
+def test_one_file_shared_by_two_folders_of_the_same_name_does_not_make_them_one() -> None:
+    """alpha/docs and beta/docs both hold the same LICENSE; beta's handbook differs: alpha's
+    FAQ is still kept."""
+    lic_a = CollectedSource(SourceFile(Path("/alpha/docs/LICENSE"), "docs/LICENSE"), "lic")
+    hb_a = CollectedSource(SourceFile(Path("/alpha/docs/handbook.md"), "docs/handbook.md"), "h1")
+    faq_a = CollectedSource(SourceFile(Path("/alpha/docs/faq.md"), "docs/faq.md"), "faq")
+    lic_b = CollectedSource(SourceFile(Path("/beta/docs/LICENSE"), "docs/LICENSE"), "lic")
+    hb_b = CollectedSource(SourceFile(Path("/beta/docs/handbook.md"), "docs/handbook.md"), "h2")
+    plan = _plan(
+        [lic_b, hb_b],
+        _ledger(_record(lic_a), _record(hb_a), _record(faq_a)),
+        prefixes=["docs/"],
+        roots={"docs/": ["/beta/docs"]},
+    )
+    assert _only(plan, "docs/faq.md").reason is Reason.OTHER_FOLDER
+    assert _only(plan, "docs/handbook.md").reason is Reason.REPLACES_OTHER_FILE
