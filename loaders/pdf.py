@@ -347,7 +347,8 @@ def running_lines(pages: list[str]) -> set[str]:
     the pages (``Page 3``, ``F-12``) or numbers their section (``Item 8``;
     :func:`_numbers_run`). A line whose numbers change otherwise is the pages' content in a
     repeated layout, kept: one payslip per page ends ``Net pay: 2,310.40 GBP`` with another
-    amount on each.
+    amount on each. (A figure these rules cannot tell from a page or section number — the
+    same amount on every page, or one rising in steps — still reads as running.)
 
     Args:
         pages: Page texts.
