@@ -186,7 +186,8 @@ def decode_text(data: bytes, path: Path, *, declared: str | None = None) -> str:
         data: Raw bytes of the file.
         path: The file's path, for error messages.
         declared: A charset label the file declares (an HTML page's ``<meta charset>``):
-            used when it names a known character set that decodes the bytes cleanly.
+            tried after UTF-8 when it names a known character set, used when it decodes
+            the bytes cleanly.
 
     Returns:
         The text (codec chosen as the module doc says) with ``\\r\\n`` and ``\\r``

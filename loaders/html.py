@@ -17,7 +17,8 @@ indirect prompt injection.
 The page's bytes are decoded as :mod:`loaders.decode` says, with the charset the page
 declares in its first :data:`CHARSET_PRESCAN_BYTES` bytes (``<meta charset="...">`` or
 ``<meta http-equiv="Content-Type" content="text/html; charset=...">``, as a browser's
-prescan finds it, :func:`declared_charset`) tried after a byte-order mark and before UTF-8.
+prescan finds it, :func:`declared_charset`) tried after a byte-order mark and UTF-8 (bytes
+valid as UTF-8 are UTF-8 whatever a stale label says) and before Windows-1252.
 """
 
 from __future__ import annotations
@@ -251,7 +252,7 @@ _BLOCK = {
 #: ``<br>`` in a header cell split it, and the table lost its column names). Not
 #: ``<p>``/``<div>``, and not in data cells: a page laid out in a table holds whole
 #: paragraphs and letters in one cell.
-_INSIDE_CELL = frozenset({"br"})
+_JOINED_IN_HEADER_CELL = frozenset({"br"})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"[ \t\r\n\f\v]+")
 
@@ -312,7 +313,7 @@ class _Extractor(HTMLParser):
                 break
         return "", table, self._row
 
-    def _in_cell(self) -> bool:
+    def _in_header_cell(self) -> bool:
         """Whether the innermost open table part is a header cell (``th``): its ``<br>``
         breaks a line of one column name, not the header into more columns. (A data cell's
         ``<br>`` still breaks its text: pages and e-mails laid out in a table hold whole
@@ -386,7 +387,7 @@ class _Extractor(HTMLParser):
             self._tables.append(self._table_count)
         elif tag == "tr":
             self._row += 1
-        if tag in _INSIDE_CELL and self._in_cell():
+        if tag in _JOINED_IN_HEADER_CELL and self._in_header_cell():
             self._buf.append(" ")  # a line break inside a header cell: still one name
             return
         if tag in _HEADINGS or tag in _BLOCK:
@@ -416,7 +417,7 @@ class _Extractor(HTMLParser):
         if tag in _SKIP:
             self._skip = max(0, self._skip - 1)
             return
-        if tag in _INSIDE_CELL and self._in_cell():
+        if tag in _JOINED_IN_HEADER_CELL and self._in_header_cell():
             self._buf.append(" ")
             return
         if tag in _HEADINGS or tag in _BLOCK:

@@ -25,6 +25,12 @@ def _src(key: str, sha: str | None = "aaa", access: str = "public") -> Collected
     return CollectedSource(SourceFile(Path("/corpus") / key, key, access), sha)
 
 
+def _file(path: str, key: str, sha: str) -> CollectedSource:
+    """A source read from ``path`` under the key ``key`` (where the key does not follow the
+    path, as for folders of the same name)."""
+    return CollectedSource(SourceFile(Path(path), key), sha)
+
+
 def _record(
     src: CollectedSource, *, status: str = "indexed", sha: str | None = None
 ) -> dict[str, Any]:
@@ -341,9 +347,9 @@ def test_a_folder_of_the_same_name_elsewhere_never_prunes_the_first_ones_documen
     """``alpha/docs`` then ``beta/docs``: both key their files ``docs/...``; alpha's FAQ,
     absent from beta, is kept (it was pruned before), and gone files of the ingested folder
     itself are still pruned."""
-    faq = CollectedSource(SourceFile(Path("/alpha/docs/faq.md"), "docs/faq.md"), "aaa")
-    gone = CollectedSource(SourceFile(Path("/beta/docs/old.md"), "docs/old.md"), "bbb")
-    hand = CollectedSource(SourceFile(Path("/beta/docs/handbook.md"), "docs/handbook.md"), "c")
+    faq = _file("/alpha/docs/faq.md", "docs/faq.md", "aaa")
+    gone = _file("/beta/docs/old.md", "docs/old.md", "bbb")
+    hand = _file("/beta/docs/handbook.md", "docs/handbook.md", "c")
     plan = _plan(
         [hand],
         _ledger(_record(faq), _record(gone)),
@@ -360,22 +366,22 @@ def test_a_folder_of_the_same_name_elsewhere_never_prunes_the_first_ones_documen
 def test_another_file_of_the_same_key_replaces_with_its_own_reason() -> None:
     """``teamA/notes.md`` then ``teamB/notes.md``, both keyed ``notes.md``: processed (the
     keying is documented), with a reason the ingest logs as a warning."""
-    first = CollectedSource(SourceFile(Path("/teamA/notes.md"), "notes.md"), "aaa")
-    second = CollectedSource(SourceFile(Path("/teamB/notes.md"), "notes.md"), "bbb")
+    first = _file("/teamA/notes.md", "notes.md", "aaa")
+    second = _file("/teamB/notes.md", "notes.md", "bbb")
     action = _only(_plan([second], _ledger(_record(first))), "notes.md")
     assert (action.kind, action.reason) == (ActionKind.PROCESS, Reason.REPLACES_OTHER_FILE)
-    moved = CollectedSource(SourceFile(Path("/teamA/notes.md"), "notes.md"), "bbb")
+    moved = _file("/teamA/notes.md", "notes.md", "bbb")
     assert _only(_plan([moved], _ledger(_record(first))), "notes.md").reason is Reason.CHANGED
 
 
 def test_a_moved_folder_is_the_same_folder_and_its_gone_files_are_pruned() -> None:
     """The folder moved from /old/docs to /new/docs: its files keep their previous bytes,
     so it is the same folder, and the file deleted meanwhile is pruned, not kept."""
-    kept_old = CollectedSource(SourceFile(Path("/old/docs/kept.md"), "docs/kept.md"), "aaa")
-    also_old = CollectedSource(SourceFile(Path("/old/docs/also.md"), "docs/also.md"), "ddd")
-    gone_old = CollectedSource(SourceFile(Path("/old/docs/gone.md"), "docs/gone.md"), "bbb")
-    kept_new = CollectedSource(SourceFile(Path("/new/docs/kept.md"), "docs/kept.md"), "aaa")
-    also_new = CollectedSource(SourceFile(Path("/new/docs/also.md"), "docs/also.md"), "ddd")
+    kept_old = _file("/old/docs/kept.md", "docs/kept.md", "aaa")
+    also_old = _file("/old/docs/also.md", "docs/also.md", "ddd")
+    gone_old = _file("/old/docs/gone.md", "docs/gone.md", "bbb")
+    kept_new = _file("/new/docs/kept.md", "docs/kept.md", "aaa")
+    also_new = _file("/new/docs/also.md", "docs/also.md", "ddd")
     plan = _plan(
         [kept_new],
         _ledger(_record(kept_old), _record(gone_old)),
@@ -384,7 +390,7 @@ def test_a_moved_folder_is_the_same_folder_and_its_gone_files_are_pruned() -> No
     )
     assert _only(plan, "docs/gone.md").reason is Reason.GONE
     assert _only(plan, "docs/kept.md").kind is ActionKind.SKIP
-    edited = CollectedSource(SourceFile(Path("/new/docs/gone.md"), "docs/gone.md"), "ccc")
+    edited = _file("/new/docs/gone.md", "docs/gone.md", "ccc")
     plan = _plan(
         [kept_new, also_new, edited],
         _ledger(_record(kept_old), _record(also_old), _record(gone_old)),
@@ -397,11 +403,11 @@ def test_a_moved_folder_is_the_same_folder_and_its_gone_files_are_pruned() -> No
 def test_one_file_shared_by_two_folders_of_the_same_name_does_not_make_them_one() -> None:
     """alpha/docs and beta/docs both hold the same LICENSE; beta's handbook differs: alpha's
     FAQ is still kept."""
-    lic_a = CollectedSource(SourceFile(Path("/alpha/docs/LICENSE"), "docs/LICENSE"), "lic")
-    hb_a = CollectedSource(SourceFile(Path("/alpha/docs/handbook.md"), "docs/handbook.md"), "h1")
-    faq_a = CollectedSource(SourceFile(Path("/alpha/docs/faq.md"), "docs/faq.md"), "faq")
-    lic_b = CollectedSource(SourceFile(Path("/beta/docs/LICENSE"), "docs/LICENSE"), "lic")
-    hb_b = CollectedSource(SourceFile(Path("/beta/docs/handbook.md"), "docs/handbook.md"), "h2")
+    lic_a = _file("/alpha/docs/LICENSE", "docs/LICENSE", "lic")
+    hb_a = _file("/alpha/docs/handbook.md", "docs/handbook.md", "h1")
+    faq_a = _file("/alpha/docs/faq.md", "docs/faq.md", "faq")
+    lic_b = _file("/beta/docs/LICENSE", "docs/LICENSE", "lic")
+    hb_b = _file("/beta/docs/handbook.md", "docs/handbook.md", "h2")
     plan = _plan(
         [lic_b, hb_b],
         _ledger(_record(lic_a), _record(hb_a), _record(faq_a)),

@@ -338,6 +338,7 @@ def test_decode_rejects_random_binary_junk(seed: int) -> None:
     with pytest.raises(DocumentLoadError) as info:
         decode_text(data, Path("junk.txt"))
     assert info.value.kind == "binary"
+    assert "not valid UTF-8 and looks like binary data" in info.value.reason
 
 
 def test_decode_accepts_latin1_and_strips_bom() -> None:
