@@ -824,7 +824,9 @@ class ExtractiveAnswerer:
             lambda s: self._problem(asked, s, terms, focus_cache, passages, coverage_cache) is None,
         )
         top = chosen[0].score
-        chosen.sort(key=lambda t: t.passage.number)  # keep passage (rank) order
+        # passage (rank) order, and within a passage reading order (a sentence's text is
+        # its span of the passage's content)
+        chosen.sort(key=lambda t: (t.passage.number, t.passage.candidate.content.find(t.text)))
         lines = []
         for item in chosen:
             quote = " ".join(item.text.split()).replace('"', '\\"')  # validate() unescapes

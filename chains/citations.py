@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as url_quote
@@ -371,6 +371,13 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
     The quote is the model's verified quote mapped back to the exact canonical text; without
     one it is the passage's own content. ``start``/``end`` index the document's canonical
     text, so ``canonical[start:end] == quote`` holds; ``quote_verified`` says which.
+
+    ``quotes`` lists every distinct span the answer quoted from the passage, in the order
+    the answer first quotes them, each with its own ``quote``, ``start``, ``end``,
+    ``locator`` and ``fragment`` (two rows of one sheet chunk have two row locators): an
+    answer quoting two sentences of one passage cites both. Its first item is the
+    citation's own ``quote``/``start``/``end``; without a verified quote it holds the
+    passage's content.
     """
     by_num = {p.number: p for p in passages}
     out = []
@@ -379,14 +386,27 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
         base = int(cand.meta.get("start", 0))
         quotes = v.quotes.get(n)
         if quotes:
-            _, qs, qe = quotes[0]
-            quote, start, end = cand.content[qs:qe], base + qs, base + qe
+            spans = list(dict.fromkeys((base + qs, base + qe) for _, qs, qe in quotes))
         else:
-            end = int(cand.meta.get("end", base + len(cand.content)))
-            quote, start = cand.content, base
-        record = source_record(cand, n, quote, start, end)
-        out.append({**record, "quote_verified": bool(quotes)})
+            spans = [(base, int(cand.meta.get("end", base + len(cand.content))))]
+        items = []
+        for start, end in spans:
+            text = cand.content[start - base : end - base] if quotes else cand.content
+            label, fragment = locator(cand.meta, start, end)
+            items.append(
+                {"quote": text, "start": start, "end": end, "locator": label, "fragment": fragment}
+            )
+        first = items[0]
+        record = source_record(cand, n, first["quote"], first["start"], first["end"])
+        out.append({**record, "quote_verified": bool(quotes), "quotes": items})
     return out
+
+
+def quoted_spans(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every span a citation-shaped record quotes: its ``quotes`` (:func:`build_citations`);
+    a record without them (a refused run's ``looked_at``, an older result) quotes its one
+    ``quote``."""
+    return list(record.get("quotes") or [record])
 
 
 #: How many passages a refused run reports as where it looked (:func:`build_looked_at`).

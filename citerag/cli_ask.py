@@ -44,17 +44,22 @@ def _source_lines(title: str, records: list[dict[str, Any]]) -> list[str]:
     without records."""
     if not records:
         return []
+    from chains.citations import quoted_spans
+
     lines = ["", title]
     name_w = max(len(str(c.get("doc_name"))) for c in records)
     for c in records:
-        quote = " ".join(str(c.get("quote", "")).split())
-        if len(quote) > 90:
-            quote = quote[:87] + "..."
         lines.append(
             f"  [{c['index']}] {c.get('doc_name')!s:<{name_w}}  "
             f"{c.get('locator')}  {c.get('fragment')}"
         )
-        lines.append(f'      "{quote}"')
+        for i, q in enumerate(quoted_spans(c)):
+            quote = " ".join(str(q.get("quote", "")).split())
+            if len(quote) > 90:
+                quote = quote[:87] + "..."
+            lines.append(f'      "{quote}"')
+            if i and q.get("locator") != c.get("locator"):
+                lines[-1] += f"  ({q.get('locator')}  {q.get('fragment')})"
     return lines
 
 

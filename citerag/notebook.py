@@ -35,11 +35,15 @@ def _sources_table(records: list[dict[str, Any]], max_quote: int) -> list[str]:
     """Citation-shaped records as a Markdown table (none without records)."""
     if not records:
         return []
+    from chains.citations import quoted_spans
+
     lines = ["", "| # | document | locator | link | quote |", "|---|---|---|---|---|"]
     for c in records:
-        quote = _cell(c.get("quote", ""))
-        if len(quote) > max_quote:
-            quote = quote[: max_quote - 1] + "…"
+        quotes = []
+        for q in quoted_spans(c):
+            quote = _cell(q.get("quote", ""))
+            quotes.append(quote[: max_quote - 1] + "…" if len(quote) > max_quote else quote)
+        quote = " · ".join(quotes)
         lines.append(
             f"| [{c['index']}] | {_cell(c.get('doc_name'))} | "
             f"{_cell(c.get('locator'))} | `{c.get('fragment')}` | {quote} |"

@@ -225,6 +225,18 @@ def test_pdf_citation_opens_the_cited_page_with_the_quote_highlighted(session_fa
     assert img_box["y"] <= first["y"] < img_box["y"] + img_box["height"] * 0.25
     marker = page.locator("#answer button.marker", has_text="[1]").first
     assert marker.get_attribute("aria-pressed") == "true"
+
+    # the answer quotes the page twice (the sentence and the statement's row): the source
+    # lists both quotes, and the second opens at its own range
+    second = page.locator("#sources button.quote-open").first
+    assert "412,860" in collapse(second.inner_text())
+    second.click()
+    from playwright.sync_api import expect
+
+    overlay = page.locator("#viewer-body .highlights")
+    row = re.compile(r"^\s*Total revenue\s+412,860\s+371,540\s*$")  # not the sentence
+    expect(overlay).to_have_attribute("data-highlight-text", row, timeout=WAIT_MS)
+    assert viewer.get_attribute("data-page") == "2"
     s.assert_only_local_requests()
 
 

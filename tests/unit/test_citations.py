@@ -402,3 +402,54 @@ def test_citations_follow_first_use_order():
     ps = make_passages(*THREE)
     v = validate("Notes [3]. Revenue [1]. Notes again [3].", ps)
     assert [c["index"] for c in build_citations(v, ps)] == [3, 1]
+
+
+def test_a_passage_quoted_twice_cites_both_spans():
+    """An answer quoting two sentences of one passage: its citation lists both spans, each
+    the canonical text of its own range, the first being the citation's own quote; a span
+    quoted twice is listed once."""
+    start = CANONICAL.index("Total revenue")
+    end = CANONICAL.index("Outlook") - 2
+    ps = [Passage(1, chunk_of(CANONICAL, start, end, doc_name="report.txt", section="Results"))]
+    v = validate(
+        'Costs fell [1: "Operating costs fell by 3%."]. Revenue grew [1: "Total revenue"]. '
+        'Again [1: "Operating costs fell by 3%."].',
+        ps,
+    )
+    (cit,) = build_citations(v, ps)
+    assert [q["quote"] for q in cit["quotes"]] == ["Operating costs  fell\nby 3%.", "Total revenue"]
+    assert {k: cit[k] for k in ("quote", "start", "end", "locator", "fragment")} == cit["quotes"][0]
+    for q in cit["quotes"]:
+        assert CANONICAL[q["start"] : q["end"]] == q["quote"]
+        assert q["fragment"] == f"#char={q['start']},{q['end']}"
+
+
+def test_a_citation_without_quote_lists_its_passage_as_its_one_span():
+    ps = make_passages(*THREE)
+    (cit,) = build_citations(validate("Revenue [2].", ps), ps)
+    assert cit["quotes"] == [{k: cit[k] for k in ("quote", "start", "end", "locator", "fragment")}]
+
+
+def test_the_command_line_and_notebooks_show_every_quoted_span():
+    """Two rows of one sheet chunk quoted: each quote is shown, the second with its own rows."""
+    from citerag.cli_ask import format_result
+    from citerag.notebook import result_markdown
+
+    rows = "Region: North; Units: 12\nRegion: South; Units: 40"
+    ps = make_passages(rows, doc_name="sales.xlsx")
+    ps[0].candidate.meta.update(
+        file_type="xlsx",
+        sheet="Sales",
+        row_start=2,
+        row_end=3,
+        row_numbers=[[0, 24, 2], [25, 49, 3]],
+    )
+    v = validate(
+        'North [1: "Region: North; Units: 12"]. South [1: "Region: South; Units: 40"].', ps
+    )
+    result = {"status": "answered", "answer": v.answer, "citations": build_citations(v, ps)}
+    shown = format_result(result)
+    assert '"Region: North; Units: 12"' in shown
+    assert '"Region: South; Units: 40"  (sheet Sales, row 3  #sheet=Sales&rows=3-3)' in shown
+    md = result_markdown(result)
+    assert "Region: North; Units: 12 · Region: South; Units: 40" in md

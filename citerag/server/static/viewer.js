@@ -255,8 +255,17 @@
         " ",
         el("span", { class: "source-loc", text: c.locator || "" }),
       ]);
-      const quote = el("blockquote", { class: "quote", text: c.quote || "" });
-      list.append(el("li", { dataset: { cite: String(c.index) } }, [open, quote]));
+      // every span the answer quoted from this source; a second one opens at its own range
+      const spans = Array.isArray(c.quotes) && c.quotes.length ? c.quotes : [c];
+      const quotes = spans.map((q, i) => i === 0
+        ? el("blockquote", { class: "quote", text: q.quote || "" })
+        : el("blockquote", { class: "quote" }, [el("button", {
+          type: "button",
+          class: "quote-open",
+          title: "Open this quote (" + (q.locator || "") + ")",
+          dataset: { cite: String(c.index), quote: String(i) },
+        }, [q.quote || ""])]));
+      list.append(el("li", { dataset: { cite: String(c.index) } }, [open, ...quotes]));
     });
   }
 
@@ -298,7 +307,11 @@
     $("feedback").hidden = !(out.trace && out.trace.trace_id);
     result.onclick = (event) => {
       const button = event.target.closest("button[data-cite]");
-      if (button) openCitation(openable.get(Number(button.dataset.cite)), button);
+      if (!button) return;
+      const citation = openable.get(Number(button.dataset.cite));
+      const span = button.dataset.quote && citation && (citation.quotes || [])[
+        Number(button.dataset.quote)];
+      openCitation(span ? { ...citation, ...span } : citation, button);
     };
     result.dataset.status = status;
     result.dataset.state = "done";
