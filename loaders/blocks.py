@@ -183,12 +183,23 @@ def _md_cells(line: str) -> list[str]:
 
 
 def _title_above(text: str, floor: int, pos: int) -> str:
-    """The last non-blank line before ``pos`` (not before ``floor``), if it is short."""
+    """The last non-blank line before ``pos`` (not before ``floor``), if it is short and
+    reads as a title: a line that does not end a sentence (``Price list``, ``Table 2:
+    Fees``, ``Opening hours:``, an FAQ's question). A sentence just above a table (``The
+    boiler pressure should be 1.5 bar.``) states a fact of its own: made the table's title,
+    it would be stated with every row and outscore itself."""
     before = text_lines(text, max(floor, pos - 400), pos)
     if not before:
         return ""
     last = before[-1].text.lstrip("#").strip()
-    return last if len(last) <= 120 and not _MD_TABLE_ROW.match(last) else ""
+    if len(last) > 120 or _MD_TABLE_ROW.match(last) or _ENDS_SENTENCE.search(last):
+        return ""
+    return last
+
+
+#: A line ending as a sentence ends: two words or more, then ``.`` or ``!`` (maybe a closing
+#: quote or bracket). A one-word ``Note.`` and a question stay titles.
+_ENDS_SENTENCE = re.compile(r"\w[\w)%]*\s+\S*\w[)\]\"'%]*[.!][)\]\"']*$")
 
 
 def detect_blocks(

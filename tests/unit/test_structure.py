@@ -397,6 +397,29 @@ def test_markdown_pipe_table(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("above", "title"),
+    [
+        ("The boiler pressure should be 1.5 bar.", ""),  # a fact of its own
+        ("Readings from the plant room!", ""),
+        ("Readings (bar):", "Readings (bar):"),
+        ("Which pressure is right?", "Which pressure is right?"),  # an FAQ's question
+    ],
+)
+def test_a_sentence_above_a_markdown_table_is_not_its_title(
+    tmp_path: Path, above: str, title: str
+) -> None:
+    """A sentence just above a table states a fact of its own: made the table's title, it
+    is stated with every row and a row outscores the sentence in answers."""
+    path = tmp_path / "plant.md"
+    path.write_text(
+        f"# Plant\n\n{above}\n\n| Gauge | Reading |\n|---|---|\n| North | 1.4 |\n",
+        encoding="utf-8",
+    )
+    (table,) = load_file(path).tables
+    assert table.title == title
+
+
+@pytest.mark.parametrize(
     ("name", "body"),
     [
         (
