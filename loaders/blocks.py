@@ -8,7 +8,8 @@ Block types (:data:`BLOCK_TYPES`):
 
 * ``heading`` — a Markdown ``#`` line, an HTML ``<h1>``–``<h6>``, or any text a loader left
   between sections (the section's title);
-* ``paragraph`` — a run of non-blank lines;
+* ``paragraph`` — a run of non-blank lines (a fenced code block's lines are paragraph
+  lines whatever they start with: its ``# comment`` is no heading);
 * ``list_item`` — a line opened by a bullet or a number (``-``, ``*``, ``•``, ``1.``, ``a)``);
 * ``table`` — a table (with its ``rows`` and their cells in :attr:`ParsedDocument.tables`);
 * ``table_row`` — one row of a table: its label and cells, verbatim;
@@ -42,6 +43,7 @@ from loaders.base import Block, Segment, Table, TableRow
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])[ \t]+\S")
 _CAPTION = re.compile(r"[ \t]*(?:(?:Figure|Fig\.|Table|Chart|Exhibit|Graph)\s+\d+|Source:)", re.I)
 _MD_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
+_FENCE = re.compile(r" {0,3}(?:```|~~~)")
 _MD_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$")
 _MD_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -241,6 +243,7 @@ def detect_blocks(
     para: list[TextLine] = []
     para_page: int | None = None
     pending_q: tuple[int, int | None] | None = None  # (question start, page) awaiting answer
+    in_fence = False  # inside a fenced code block (``` or ~~~)
 
     def flush() -> None:
         nonlocal para, pending_q
@@ -286,6 +289,13 @@ def detect_blocks(
                 continue
             blocks.append(Block("heading", line.start, line.end, pages.page_after(line.end)))
             pending_q = (line.start, None) if is_question(line.text) else None
+            continue
+        fence = _FENCE.match(line.text)
+        if fence or in_fence:  # fenced code: its `# comment` is no heading, `- x` no item
+            in_fence = in_fence != bool(fence)
+            if not para:
+                para_page = page
+            para.append(line)
             continue
         if _MD_HEADING.match(line.text):
             flush()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from loaders.base import DocumentLoadError, ParsedDocument, Segment
 from loaders.blocks import Table, TableRow
 from loaders.metadata import file_title
 from loaders.office import TextBuilder, check_office_zip
+from loaders.sheets import display_text
 
 NOTES_LABEL = "Notes: "
 CELL_SEP = " | "
@@ -66,8 +68,109 @@ def _diagram_text(shape: Any) -> str:
     return "\n".join(lines)
 
 
+_C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
+
+
+@dataclass
+class _Grid:
+    """A table piece of a slide: its rows (the first names the columns) and its title."""
+
+    rows: list[list[str]]
+    title: str = ""
+
+
+def _cached(series_el: Any, tag: str) -> tuple[list[Any], str]:
+    """A series' cached points under ``c:<tag>`` (``val``, ``cat``, ``xVal``, ``yVal``) by
+    index, and their number format (``""`` without one). Numbers are floats, text as is."""
+    ref = series_el.find(_C + tag)
+    if ref is None:
+        return [], ""
+    cache = next((el for el in ref.iter() if el.tag in (_C + "numCache", _C + "strCache")), None)
+    if cache is None:  # a literal (numLit / strLit)
+        cache = next((el for el in ref.iter() if el.tag in (_C + "numLit", _C + "strLit")), None)
+    if cache is None:
+        return [], ""
+    count = cache.find(_C + "ptCount")
+    size = int(count.get("val", "0")) if count is not None else 0
+    points: dict[int, str] = {}
+    for pt in cache.iter(_C + "pt"):
+        v = pt.find(_C + "v")
+        if v is not None and v.text is not None:
+            points[int(pt.get("idx", "0"))] = v.text
+    size = max(size, max(points, default=-1) + 1)
+    numeric = cache.tag in (_C + "numCache", _C + "numLit")
+    out: list[Any] = []
+    for i in range(min(size, MAX_CHART_POINTS)):
+        text = points.get(i)
+        if numeric and text is not None:
+            try:
+                out.append(float(text))
+                continue
+            except ValueError:
+                pass
+        out.append(text)
+    fmt = cache.find(_C + "formatCode")
+    return out, (fmt.text or "") if fmt is not None else ""
+
+
+#: Most points of one series a chart's table is read with (a chart's cache is data, like a
+#: sheet's rows; the deck's decompressed size is bounded by the Office zip check).
+MAX_CHART_POINTS = 10_000
+
+
+def _chart_grid(chart: Any) -> _Grid | None:
+    """A chart's cached data as a table (see the module docstring); ``None`` without data."""
+    series_els = list(chart._chartSpace.iter(_C + "ser"))
+    if not series_els:
+        return None
+    names: list[str] = []
+    columns: list[list[str]] = []
+    labels: list[Any] = []
+    label_fmt = ""
+    scatter = False  # the rows are an XY chart's x values
+    for i, ser in enumerate(series_els):
+        tx = ser.find(_C + "tx")  # a cached reference's value, or the name itself
+        said = None if tx is None else next(tx.iter(_C + "v"), None)
+        name = _clean(said.text or "") if said is not None else ""
+        names.append(name or f"Series {i + 1}")
+        values, fmt = _cached(ser, "val")
+        if not values:
+            values, fmt = _cached(ser, "yVal")
+        columns.append([display_text(v, fmt) if v is not None else "" for v in values])
+        if not labels:
+            labels, label_fmt = _cached(ser, "cat")
+            if not labels:
+                labels, label_fmt = _cached(ser, "xVal")
+                scatter = bool(labels)
+    length = max(len(c) for c in columns)
+    if not length:
+        return None
+    axis = ""
+    cat_ax = next(chart._chartSpace.iter(_C + "catAx"), None)
+    if cat_ax is None:
+        cat_ax = next(chart._chartSpace.iter(_C + "dateAx"), None)
+    named = None if cat_ax is None else cat_ax.find(_C + "title")
+    if named is not None:
+        axis = _clean(
+            " ".join("".join(t.text or "" for t in p.iter(_A + "t")) for p in named.iter(_A + "p"))
+        )
+    rows = [[axis or ("x" if scatter else "Category"), *names]]
+    for j in range(length):
+        label = labels[j] if j < len(labels) else None
+        cells = [display_text(label, label_fmt) if label is not None else str(j + 1)]
+        cells += [c[j] if j < len(c) else "" for c in columns]
+        rows.append([_clean(c) for c in cells])
+    title = ""
+    if chart.has_title and chart.chart_title.has_text_frame:
+        title = _clean(chart.chart_title.text_frame.text.replace("\n", " "))
+    if not title and len(names) == 1 and names[0] != "Series 1":
+        title = names[0]  # PowerPoint's automatic title of a one-series chart
+    return _Grid(rows, title)
+
+
 def _shape_texts(shapes: Any, skip: Any) -> list[Any]:
-    """Text pieces of shapes in order: ``str`` for a text frame, a list of rows for a table."""
+    """Text pieces of shapes in order: ``str`` for a text frame, a :class:`_Grid` for a table
+    or a chart."""
     out: list[Any] = []
     for shape in shapes:
         if skip is not None and shape.shape_id == skip:
@@ -82,7 +185,14 @@ def _shape_texts(shapes: Any, skip: Any) -> list[Any]:
             rows = [[_clean(c.text) for c in row.cells] for row in shape.table.rows]
             rows = [r for r in rows if any(r)]
             if rows:
-                out.append(rows)
+                out.append(_Grid(rows))
+        elif getattr(shape, "has_chart", False) and shape.has_chart:
+            try:
+                grid = _chart_grid(shape.chart)
+            except Exception:  # a missing or malformed chart part: skip the chart
+                grid = None
+            if grid is not None:
+                out.append(grid)
         elif getattr(shape, "has_text_frame", False) and shape.has_text_frame:
             lines = [_clean(p.text) for p in shape.text_frame.paragraphs]
             text = "\n".join(line for line in lines if line)
@@ -139,7 +249,7 @@ def _read_deck(path: Path, deck: Any, version: str) -> ParsedDocument:
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
             notes = _clean(slide.notes_slide.notes_text_frame.text.replace("\n", " "))
         if slide.element.get("show", "1").lower() in ("0", "false"):
-            hidden += len(title) + len(notes) + sum(len(str(p)) for p in pieces)
+            hidden += len(title) + len(notes) + sum(len(_piece_text(p)) for p in pieces)
             continue
         if not (title or pieces or notes):
             empty.append(number)
@@ -153,10 +263,13 @@ def _read_deck(path: Path, deck: Any, version: str) -> ParsedDocument:
             out.gap()
             if isinstance(piece, str):
                 out.add(piece)
-            else:
-                table = _table(piece, out, number)
-                if table is not None:
-                    tables.append(table)
+                continue
+            if piece.title:
+                out.add(piece.title)
+                out.gap()
+            table = _table(piece.rows, out, number, piece.title)
+            if table is not None:
+                tables.append(table)
         if notes:
             out.gap()
             out.add(NOTES_LABEL + notes)
@@ -185,7 +298,14 @@ def _read_deck(path: Path, deck: Any, version: str) -> ParsedDocument:
     )
 
 
-def _table(rows: list[list[str]], out: TextBuilder, page: int) -> Table | None:
+def _piece_text(piece: str | _Grid) -> str:
+    """A piece's text as the slide would give it (for counting hidden characters)."""
+    if isinstance(piece, str):
+        return piece
+    return "\n".join([piece.title, *(CELL_SEP.join(r) for r in piece.rows)]).strip()
+
+
+def _table(rows: list[list[str]], out: TextBuilder, page: int, title: str = "") -> Table | None:
     header: list[str] | None = None
     found: list[TableRow] = []
     for i, cells in enumerate(rows):
@@ -200,4 +320,4 @@ def _table(rows: list[list[str]], out: TextBuilder, page: int) -> Table | None:
         found.append(TableRow(start, end, cells[0], values, names))
     if not found:
         return None
-    return Table(found[0].start, found[-1].end, "", (header or [])[1:], found, page, "pptx")
+    return Table(found[0].start, found[-1].end, title, (header or [])[1:], found, page, "pptx")

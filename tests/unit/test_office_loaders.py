@@ -940,3 +940,52 @@ def test_pptx_smartart_diagram_text_is_read(tmp_path: Path) -> None:
     said = doc.text[seg.start : seg.end]
     assert "Step 1: submit the form to HR by the 5th\nStep 2: payroll approves" in said
     assert "DOCUMENT NODE" not in doc.text
+
+
+def test_pptx_charts_are_read_as_tables_from_their_cached_data(tmp_path: Path) -> None:
+    """A column chart (axis title, two series, a missing point, ``#,##0``), a pie chart
+    without a title (titled by its one series, ``0%``) and a scatter chart: each is a table of
+    its cached data, shown as the slide draws it, its rows quoted verbatim."""
+    from pptx.chart.data import CategoryChartData, XyChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+
+    deck = pptx.Presentation()
+    box = (pptx.util.Inches(1), pptx.util.Inches(1), pptx.util.Inches(6), pptx.util.Inches(4))
+    columns = CategoryChartData(number_format="#,##0")
+    columns.categories = ["Q1", "Q2", "Q3"]
+    columns.add_series("Units sold", (1204, 980.4, 1500))
+    columns.add_series("Returns", (12, 9, None))
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Quarterly sales"
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, *box, columns).chart
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "Units by quarter"
+    chart.category_axis.has_title = True
+    chart.category_axis.axis_title.text_frame.text = "Quarter"
+    pie = CategoryChartData(number_format="0%")
+    pie.categories = ["North", "South"]
+    pie.add_series("Market share", (0.25, 0.75))
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Regions"
+    slide.shapes.add_chart(XL_CHART_TYPE.PIE, *box, pie)
+    xy = XyChartData()
+    series = xy.add_series("Load (kW)")
+    series.add_data_point(10, 2.5)
+    series.add_data_point(20, 3.1)
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Load"
+    slide.shapes.add_chart(XL_CHART_TYPE.XY_SCATTER, *box, xy)
+    path = tmp_path / "sales.pptx"
+    deck.save(path)
+
+    doc = load_file(path)
+    units, share, load = doc.tables
+    assert "Units by quarter\n\nQuarter | Units sold | Returns\nQ1 | 1,204 | 12" in doc.text
+    assert units.title == "Units by quarter" and units.columns == ["Units sold", "Returns"]
+    assert units.rows[1].describe() == "Q2 — Units sold: 980; Returns: 9"
+    assert share.title == "Market share" and share.rows[0].describe() == "North — Market share: 25%"
+    assert load.columns == ["Load (kW)"] and load.rows[1].describe() == "20 — Load (kW): 3.1"
+    assert [t.page for t in doc.tables] == [1, 2, 3]
+    for table in doc.tables:
+        for row in table.rows:
+            assert doc.text[row.start : row.end].startswith(row.label + " | ")

@@ -396,6 +396,25 @@ def test_markdown_pipe_table(tmp_path: Path) -> None:
     assert row_chunk.content == doc.text[row_chunk.start : row_chunk.end]
 
 
+def test_fenced_code_is_one_paragraph_not_headings_or_items(tmp_path: Path) -> None:
+    """A shell comment in a fenced block is no heading, a dash line no list item."""
+    path = tmp_path / "setup.md"
+    path.write_text(
+        "# Setup\n\nRun this:\n\n```bash\n# install the tool\npip install x\n- not an item\n"
+        "```\n\n## Next\n\n- an item\n",
+        encoding="utf-8",
+    )
+    doc = load_file(path)
+    kinds = [(b.kind, doc.text[b.start : b.end].split("\n")[0]) for b in doc.blocks]
+    assert kinds == [
+        ("heading", "# Setup"),
+        ("paragraph", "Run this:"),
+        ("paragraph", "```bash"),
+        ("heading", "## Next"),
+        ("list_item", "- an item"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("above", "title"),
     [
