@@ -1030,6 +1030,50 @@ def header_units(stated: str) -> str:
     return _HEADER_UNIT.sub(lambda m: f": {m.group(2).strip()} {m.group(1).strip()}", stated)
 
 
+#: Column names (or labels before a colon) that say which kind of quantity their values
+#: are, as word stems after folding accents and case: a row ``Lyon — Température: 31.5``
+#: gives a temperature, ``Jürgen — Salary: 52.000,50`` an amount of money, though neither
+#: cell writes its unit. Common European spellings are included (a user's sheet is named in
+#: their language). A word matches a stem it equals (plural ``s``/``es`` aside: ``Fees``), or
+#: one of six letters or more it starts with (``temperat``: ``Temperatur``, ``temperatura``);
+#: so ``Temporary staff`` is no temperature nor ``Shareholders`` a share.
+_COLUMN_WORDS: dict[Measure, str] = {
+    "length": "height length distance depth width altitude elevation diameter radius "
+    "thickness hohe lange hauteur longueur altura longitud distanz",
+    "speed": "speed velocity geschwindigkeit vitesse velocidad",
+    "weight": "weight mass gewicht poids peso masse",
+    "money": "price cost fee fare salary salaries wage pay payment rent amount charge "
+    "tariff prix cout salaire loyer montant tarif preis kosten gehalt lohn miete betrag "
+    "gebuhr precio coste costo salario sueldo importe prezzo stipendio",
+    "temperature": "temperat temp",
+    "area": "area surface flache superficie",
+    "share": "share percent percentage proportion fraction pourcentage anteil porcentaje",
+}
+_MEASURE_COLUMNS: Mapping[Measure, tuple[str, ...]] = MappingProxyType(
+    {kind: tuple(words.split()) for kind, words in _COLUMN_WORDS.items()}
+)
+#: A label and the value after it in a row stated with its column names (``Salary:
+#: 52.000,50``) or a labelled line: the label is the text since the last ``;``, ``—`` or
+#: start.
+_LABELLED_VALUE = re.compile(r"(?:^|[;—–]|\s-\s)\s*([^;:—–]{1,60}?):\s*([^;]*?\d[^;]*?)(?=;|$)")
+
+
+def column_names_measure(kind: Measure, sentence: str) -> bool:
+    """Whether a number in ``sentence`` stands under a column name (or after a label) that
+    names the ``kind`` of quantity (:data:`_MEASURE_COLUMNS`): ``Température: 31.5`` is a
+    temperature, ``Salary: 61.200`` an amount of money."""
+    stems = _MEASURE_COLUMNS.get(kind)
+    if not stems:
+        return False
+    for m in _LABELLED_VALUE.finditer(sentence):
+        for word in re.findall(r"[^\W\d_]+", m.group(1).lower()):
+            w = fold(word)
+            forms = {w, w[:-1] if w.endswith("s") else w, w[:-2] if w.endswith("es") else w}
+            if any(stem in forms or (len(stem) >= 6 and w.startswith(stem)) for stem in stems):
+                return True
+    return False
+
+
 def measure_problem(question: str, sentence: str) -> str | None:
     """Why ``sentence`` cannot give the kind of quantity ``question`` asks for, or ``None``.
 
@@ -1045,7 +1089,11 @@ def measure_problem(question: str, sentence: str) -> str | None:
         sentence: The sentence that would be quoted.
     """
     kind = expected_measure(question)
-    if kind is not None and not _MEASURE_UNITS[kind].search(sentence):
+    if (
+        kind is not None
+        and not _MEASURE_UNITS[kind].search(sentence)
+        and not column_names_measure(kind, sentence)  # "Température: 31.5"
+    ):
         asks, lacks = _MEASURE_TEXT[kind]
         return f"the question asks for {asks}, and the quoted sentence has {lacks}"
     if kind is None and expected_answer_type(question) != "quantity":

@@ -396,8 +396,8 @@ def build_citations(v: Validation, passages: list[Passage]) -> list[dict[str, An
             items.append(
                 {"quote": text, "start": start, "end": end, "locator": label, "fragment": fragment}
             )
-        first = items[0]
-        record = source_record(cand, n, first["quote"], first["start"], first["end"])
+        (first_start, first_end), first_quote = spans[0], str(items[0]["quote"])
+        record = source_record(cand, n, first_quote, first_start, first_end)
         out.append({**record, "quote_verified": bool(quotes), "quotes": items})
     return out
 

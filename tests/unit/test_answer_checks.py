@@ -347,6 +347,29 @@ def test_measure_problem_needs_a_unit_of_the_kind_asked_for(question, sentence, 
 
 
 @pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        # a column name (any language, any accents) says what kind its number is
+        ("What is the temperature in Lyon?", "Ville: Lyon; Température: 31.5", True),
+        ("What is the temperature in Bonn?", "Bonn — Temperatur: 19", True),
+        ("What is the salary of Jürgen?", "Name: Jürgen; City: München; Salary: 52.000,50", True),
+        ("How much does Anne earn?", "Anne — Gehalt: 61.200", True),
+        ("How much does the course cost?", "Course: Pottery; Fees: 120", True),
+        ("How much is the course?", "Pottery — Prix: 120,00", True),
+        ("What percentage of staff are remote?", "Remote — Share of staff: 12", True),
+        # not a column of that kind, nor a number under it
+        ("What is the temperature in Leeds?", "Leeds — Temporary staff: 4", False),
+        ("What percentage of members voted?", "2025 — Shareholders: 1,147", False),
+        ("What is the salary of Jo?", "Jo — Salary band: B; Hours: 37", False),
+        ("How much does the course cost?", "Course: Pottery; Weeks: 10", False),
+        ("What is the temperature in Lyon?", "The Lyon temperature sensor reads 31.5", False),
+    ],
+)
+def test_a_column_name_gives_the_kind_of_quantity_its_cells_leave_out(question, sentence, answers):
+    assert (checks.measure_problem(question, sentence) is None) is answers
+
+
+@pytest.mark.parametrize(
     ("question", "unit"),
     [
         ("What price per Figma share did Adobe agree to pay?", "share"),
