@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -42,7 +43,10 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
 MAX_IMAGE_PIXELS = 40_000_000
 PAGE_SEPARATOR = "\n\n"
 #: A page whose OCR text has fewer non-whitespace characters is left out as empty (a few
-#: stray characters read from a logo or a photo are not text to index), as in a PDF.
+#: stray characters read from a logo or a photo are not text to index), as in a PDF —
+#: unless OCR read it confidently (:data:`~loaders.ocr.LOW_CONFIDENCE` or more) and it has a
+#: word of three letters or digits: a photographed sign, ``FIRE EXIT`` or ``Gate code:
+#: 4417``, is the image's whole text (:func:`has_text`).
 MIN_PAGE_CHARS = 20
 #: The EXIF tag saying how a stored image is turned for display.
 _ORIENTATION = 0x0112
@@ -161,6 +165,17 @@ def load_image(path: Path, data: bytes, ocr_engine: OcrEngine | None = None) -> 
     return _document(path, pages, frames, cap)
 
 
+def has_text(page: OcrPage) -> bool:
+    """Whether an image's OCR'd page is text to index (see :data:`MIN_PAGE_CHARS`)."""
+    if len("".join(page.text.split())) >= MIN_PAGE_CHARS:
+        return True
+    return page.confidence >= LOW_CONFIDENCE and bool(_WORD.search(page.text))
+
+
+#: A word of three letters or digits or more.
+_WORD = re.compile(r"[^\W_]{3,}")
+
+
 def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> ParsedDocument:
     """Join the OCR'd pages into the canonical text with one segment per page."""
     parts: list[str] = []
@@ -173,7 +188,7 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
             parts.append(PAGE_SEPARATOR)
             pos += len(PAGE_SEPARATOR)
         parts.append(page.text)
-        if len("".join(page.text.split())) >= MIN_PAGE_CHARS:
+        if has_text(page):
             segments.append(Segment(pos, pos + len(page.text), page=number))
             placed[number] = page.placed(pos)
         else:
@@ -194,7 +209,7 @@ def _document(path: Path, pages: dict[int, OcrPage], frames: int, cap: int) -> P
     if empty:
         warn.append(
             f"{len(empty)} of {len(pages)} pages have no text OCR could read (under "
-            f"{MIN_PAGE_CHARS} characters): {empty[:20]}"
+            f"{MIN_PAGE_CHARS} characters, or fewer read with low confidence): {empty[:20]}"
         )
     engine = next(iter(pages.values())).engine if pages else ""
     text = "".join(parts)

@@ -259,6 +259,24 @@ def test_a_scanned_page_with_a_few_stray_characters_stays_empty(tmp_path: Path) 
     assert err.value.kind == "needs_ocr" and "OCR found no text on its 1" in err.value.reason
 
 
+def test_a_short_sign_read_confidently_is_an_images_text(tmp_path: Path) -> None:
+    """A photographed sign under 20 characters is the image's whole text (it failed `empty`
+    before); the same words on a scanned PDF page stay a signature page's."""
+    require_tesseract()
+    image = render_pages(text_pdf(tmp_path / "sign.pdf", [["Gate code: 4417"]]))[0]
+    image.save(tmp_path / "gate.png", dpi=(200, 200))
+    doc = load_file(tmp_path / "gate.png")
+    assert doc.text == "Gate code: 4417" and [s.page for s in doc.segments] == [1]
+    assert doc.ocr_pages[1].confidence >= 0.8
+    from PIL import Image
+
+    blank = Image.new("L", image.size, 255)
+    blank.save(tmp_path / "blank.png", dpi=(200, 200))
+    with pytest.raises(DocumentLoadError) as err:
+        load_file(tmp_path / "blank.png")
+    assert err.value.kind == "empty"
+
+
 class _Recording(_Counting):
     """The real engine, recording the size of each image it is given."""
 
