@@ -35,6 +35,7 @@ import codecs
 import email
 import email.message
 import mimetypes
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email import policy
@@ -135,11 +136,41 @@ def parse_message(data: bytes) -> email.message.EmailMessage | None:
     data = data.removeprefix(codecs.BOM_UTF8)
     try:
         msg = email.message_from_bytes(data, policy=policy.default)
+        if isinstance(msg, email.message.EmailMessage) and _lost_boundary(msg):
+            msg = email.message_from_bytes(msg.as_bytes(), policy=policy.default)
     except RecursionError:
         raise DocumentLoadError(
             "MIME parts nested too deeply to parse (thousands of levels)", kind="unsafe"
         ) from None
     return msg if isinstance(msg, email.message.EmailMessage) else None
+
+
+#: A MIME delimiter line: ``--`` and a boundary (RFC 2046: up to 70 characters).
+_DELIMITER = re.compile(r"^--([!-~][ -~]{0,69}?)(--)?[ \t]*\r?$", re.MULTILINE)
+
+
+def _lost_boundary(msg: email.message.EmailMessage) -> bool:
+    """Mend a ``multipart/*`` message whose ``Content-Type`` names no boundary (a hand-made
+    or broken export): the email package reads it as one text with no parts, and its body
+    was lost. When the body opens with delimiter lines of one boundary, that boundary is
+    set; otherwise the message is read as plain text. Returns whether it was mended (the
+    caller parses the mended message again)."""
+    if msg.get_content_maintype() != "multipart" or msg.is_multipart() or msg.get_boundary():
+        return False
+    body = msg.get_payload()
+    if not isinstance(body, str):
+        return False
+    found = [m.group(1) for m in _DELIMITER.finditer(body)]
+    boundary = found[0] if found else None
+    if boundary is not None and found.count(boundary) >= 2:
+        msg.set_param("boundary", boundary)
+    else:
+        charset = msg.get_param("charset")
+        del msg["Content-Type"]
+        msg["Content-Type"] = "text/plain" + (
+            f"; charset={charset}" if isinstance(charset, str) else ""
+        )
+    return True
 
 
 def _flatten(

@@ -989,3 +989,22 @@ def test_pptx_charts_are_read_as_tables_from_their_cached_data(tmp_path: Path) -
     for table in doc.tables:
         for row in table.rows:
             assert doc.text[row.start : row.end].startswith(row.label + " | ")
+
+
+def test_eml_multipart_without_a_boundary_keeps_its_body(tmp_path: Path) -> None:
+    """A ``multipart/mixed`` header naming no boundary: the email package reads no parts and
+    the body was lost. Delimiter lines in the body give the boundary back; without them the
+    message is read as plain text."""
+    head = b"Subject: Bins\r\nFrom: a@example.com\r\nContent-Type: multipart/mixed\r\n\r\n"
+    plain = tmp_path / "plain.eml"
+    plain.write_bytes(head + b"The recycling is collected on Wednesdays.\r\n")
+    assert load_file(plain).text.endswith("\n\nThe recycling is collected on Wednesdays.")
+    parts = tmp_path / "parts.eml"
+    parts.write_bytes(
+        head + b"--XYZ\r\nContent-Type: text/plain\r\n\r\nBins go out on Monday.\r\n"
+        b"--XYZ\r\nContent-Type: text/plain; name=rota.txt\r\n"
+        b"Content-Disposition: attachment; filename=rota.txt\r\n\r\nrota\r\n--XYZ--\r\n"
+    )
+    text = load_file(parts).text
+    assert text.endswith("\n\nBins go out on Monday.\n\nAttachments: rota.txt")
+    assert "--XYZ" not in text
