@@ -1036,15 +1036,16 @@ def header_units(stated: str) -> str:
 #: cell writes its unit. Common European spellings are included (a user's sheet is named in
 #: their language). A word matches a stem it equals (plural ``s``/``es`` aside: ``Fees``), or
 #: one of six letters or more it starts with (``temperat``: ``Temperatur``, ``temperatura``);
-#: so ``Temporary staff`` is no temperature nor ``Shareholders`` a share.
+#: so ``Temporary staff`` is no temperature nor ``Shareholders`` a share. ``Amount`` names
+#: no kind (an amount of stock, of hours): its cells need their unit.
 _COLUMN_WORDS: dict[Measure, str] = {
     "length": "height length distance depth width altitude elevation diameter radius "
     "thickness hohe lange hauteur longueur altura longitud distanz",
     "speed": "speed velocity geschwindigkeit vitesse velocidad",
     "weight": "weight mass gewicht poids peso masse",
-    "money": "price cost fee fare salary salaries wage pay payment rent amount charge "
-    "tariff prix cout salaire loyer montant tarif preis kosten gehalt lohn miete betrag "
-    "gebuhr precio coste costo salario sueldo importe prezzo stipendio",
+    "money": "price cost fee fare salary salaries wage pay payment rent charge tariff prix "
+    "cout salaire loyer tarif preis kosten gehalt lohn miete gebuhr precio coste costo "
+    "salario sueldo prezzo stipendio",
     "temperature": "temperat temp",
     "area": "area surface flache superficie",
     "share": "share percent percentage proportion fraction pourcentage anteil porcentaje",
