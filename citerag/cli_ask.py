@@ -175,7 +175,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
             args.index, embedding_model=args.embedding_model, traced_queries=batch is not None
         )
     config: RunnableConfig = {"configurable": configurable}
-    groups = [g for g in (args.groups or "").split(",") if g]
+    from loaders.access import parse_groups
+
+    groups = parse_groups(args.groups)
     if batch is not None:  # one JSON result per line, models loaded once
         for q in batch:
             result = graph.invoke({"question": q, "user_groups": groups}, config)
@@ -227,7 +229,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
             checkpointer=InMemorySaver(serde=checkpoint_serde()),
         )
     config: RunnableConfig = {"configurable": {**configurable, "thread_id": uuid4().hex}}
-    groups = [g for g in (args.groups or "").split(",") if g]
+    from loaders.access import parse_groups
+
+    groups = parse_groups(args.groups)
     print(
         "citerag chat: ask about your documents; a follow-up may lean on earlier turns "
         f"('And in 2024?'). {' / '.join(CHAT_EXIT)} or Ctrl-D ends.",

@@ -72,7 +72,9 @@ def _evaluator(args: argparse.Namespace, model: Any, loaded: Any, groups: list[s
 
 
 def _groups(args: argparse.Namespace) -> list[str]:
-    return [g for g in (getattr(args, "groups", None) or "").split(",") if g]
+    from loaders.access import parse_groups
+
+    return parse_groups(getattr(args, "groups", None))
 
 
 def _limit(questions: list[Any], n: int | None) -> list[Any]:

@@ -104,3 +104,17 @@ def allowed_labels(user_groups: list[str] | None) -> list[str]:
         if group and group not in labels:
             labels.append(group)
     return labels
+
+
+def parse_groups(text: str | None) -> list[str]:
+    """The groups of a comma-separated list as a user types it (``--groups "staff, board"``):
+    each name stripped of the spaces around it, empty names dropped, duplicates once.
+
+    Group names are access labels, which never start or end with a space; a space after a
+    comma silently dropped ``board`` before (no document labelled `` board``)."""
+    out: list[str] = []
+    for name in (text or "").split(","):
+        name = name.strip()
+        if name and name not in out:
+            out.append(name)
+    return out
