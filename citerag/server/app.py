@@ -62,6 +62,7 @@ from citerag.server.routes import (
     rag,
     viewer,
 )
+from citerag.server.runnable import question_model
 from citerag.server.settings import SETTINGS_JSON_ENV, ServerSettings, settings_from_json
 from citerag.server.worker import IndexWorker, worker_for
 from citerag.stores.dispatch import backend_for
@@ -219,6 +220,7 @@ def create_app(
         max_body_bytes=settings.max_request_bytes,
         max_batch=settings.max_batch,
         langserve_prefix=rag.RAG_PATH,
+        input_model=question_model(settings.max_question_chars),
     )
     public_paths = [
         "/",

@@ -31,6 +31,7 @@ import logging
 from typing import Any
 
 import orjson
+from pydantic import BaseModel, ValidationError
 
 from citerag.server.auth import ASGIApp, Message, Receive, Scope, Send
 
@@ -178,7 +179,9 @@ def _type_name(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
-def check_langserve_body(endpoint: str, body: Any, *, max_batch: int) -> None:
+def check_langserve_body(
+    endpoint: str, body: Any, *, max_batch: int, input_model: type[BaseModel] | None = None
+) -> None:
     """Check the shape of a LangServe request body (types only; values are LangServe's).
 
     ``invoke``, ``stream``, ``stream_log`` and ``stream_events`` take
@@ -190,6 +193,9 @@ def check_langserve_body(endpoint: str, body: Any, *, max_batch: int) -> None:
         endpoint: The endpoint name (one of :data:`LANGSERVE_BODY_ENDPOINTS`).
         body: The parsed body.
         max_batch: Most inputs accepted in one batch.
+        input_model: The input schema each of a batch's inputs must satisfy (LangServe
+            answers a single input that fails it with 422 itself, but fails a batch with a
+            500): checked here, so a bad input of a batch is a 422 naming it.
 
     Raises:
         BodyError: 413 for a batch larger than ``max_batch``; 422 for a wrong type.
@@ -211,6 +217,8 @@ def check_langserve_body(endpoint: str, body: Any, *, max_batch: int) -> None:
         for i, item in enumerate(inputs):
             if not isinstance(item, dict):
                 raise BodyError(422, f"'inputs[{i}]' must be an object, not {_type_name(item)}")
+            if input_model is not None:
+                _check_input(input_model, item, f"inputs[{i}]")
         config = body.get("config")
         if isinstance(config, list):
             for i, item in enumerate(config):
@@ -223,6 +231,18 @@ def check_langserve_body(endpoint: str, body: Any, *, max_batch: int) -> None:
     if not isinstance(body["input"], dict):
         raise BodyError(422, f"'input' must be an object, not {_type_name(body['input'])}")
     _check_config(body.get("config"), "config")
+
+
+def _check_input(model: type[BaseModel], item: dict[str, Any], where: str) -> None:
+    """Validate one input against the input schema; a failure is a 422 naming the field."""
+    try:
+        model.model_validate(item)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join([where, *(str(part) for part in err['loc'])])}: {err['msg']}"
+            for err in exc.errors(include_input=False)[:5]
+        )
+        raise BodyError(422, problems) from None
 
 
 def langserve_endpoint(path: str, prefix: str) -> str | None:
@@ -270,6 +290,7 @@ class StrictJSONMiddleware:
         max_batch: int,
         langserve_prefix: str = "/rag",
         max_depth: int = MAX_JSON_DEPTH,
+        input_model: type[BaseModel] | None = None,
     ) -> None:
         """Wrap an ASGI app.
 
@@ -281,12 +302,15 @@ class StrictJSONMiddleware:
                 :data:`LANGSERVE_BODY_ENDPOINTS` below it is checked whatever its content
                 type (LangServe parses it as JSON whatever the client declares).
             max_depth: Deepest accepted JSON nesting.
+            input_model: The LangServe input schema a batch's inputs are checked against
+                (:func:`check_langserve_body`).
         """
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.max_batch = max_batch
         self.prefix = langserve_prefix.rstrip("/") + "/"
         self.max_depth = max_depth
+        self.input_model = input_model
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Check ``POST`` bodies bound for JSON handlers; pass everything else through."""
@@ -321,7 +345,9 @@ class StrictJSONMiddleware:
         try:
             value = parse_strict_json(body, max_depth=self.max_depth)
             if endpoint is not None:
-                check_langserve_body(endpoint, value, max_batch=self.max_batch)
+                check_langserve_body(
+                    endpoint, value, max_batch=self.max_batch, input_model=self.input_model
+                )
         except BodyError as exc:
             await self._refuse(scope, send, exc)
             return

@@ -90,6 +90,15 @@ MALFORMED: dict[str, tuple[str, bytes, int]] = {
         422,
     ),
     "batch-infinity": ("/rag/batch", b'{"inputs": [{"question": "hi"}], "k": Infinity}', 422),
+    # an input LangServe refuses with 422 on /rag/invoke failed a batch with a 500
+    "batch-empty-question": (
+        "/rag/batch",
+        b'{"inputs": [{"question": "hi"}, {"question": ""}]}',
+        422,
+    ),
+    "batch-blank-question": ("/rag/batch", b'{"inputs": [{"question": "   "}]}', 422),
+    "batch-question-not-text": ("/rag/batch", b'{"inputs": [{"question": 42}]}', 422),
+    "batch-no-question": ("/rag/batch", b'{"inputs": [{}]}', 422),
 }
 
 
@@ -194,6 +203,9 @@ def test_errors_name_what_is_wrong(client: httpx.Client):
         "nested-2000-deep": "nested deeper than 64 levels",
         "input-is-a-number": "'input' must be an object",
         "config-is-a-list": "'config' must be an object",
+        "batch-empty-question": "inputs[1].question",
+        "batch-blank-question": "must not be blank",
+        "batch-no-question": "inputs[0].question: Field required",
     }
     for case, words in expectations.items():
         path, body, _ = MALFORMED[case]
