@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,22 @@ def resolve_location(args: argparse.Namespace) -> None:
     elif args.index is None:
         env = os.environ.get(STORE_ENV)
         args.index = store_url(env) if env else DEFAULT_INDEX
+    if isinstance(args.index, Path) and args.index.exists() and not args.index.is_dir():
+        raise ValueError(f"--index {args.index} is a file, not an index directory")
+
+
+def check_writable(index_dir: Path) -> None:
+    """Make sure ``citerag ingest`` can write ``index_dir`` before any model loads.
+
+    Raises:
+        ValueError: The directory cannot be created or written (its reason named).
+    """
+    try:
+        index_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=index_dir):
+            pass
+    except OSError as exc:
+        raise ValueError(f"cannot write the index at {index_dir}: {exc.strerror or exc}") from None
 
 
 @contextlib.contextmanager
@@ -106,6 +123,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from citerag.index.ingest import ingest
     from loaders.chunking import ChunkSettings
 
+    if isinstance(args.index, Path):
+        check_writable(args.index)
     if args.no_ocr:
         # read at load time by loaders.ocr, in this process and in ingest's workers
         os.environ["CITERAG_OCR"] = "0"

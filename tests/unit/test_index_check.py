@@ -167,3 +167,36 @@ def test_an_unreachable_store_fails_before_any_model_is_imported() -> None:
     assert "cannot connect to the PostgreSQL store" in err and "127.0.0.1:1" in err
     assert "s3cret" not in err  # the password is masked
     assert heavy == []
+
+
+def test_an_index_that_is_a_file_or_cannot_be_written_is_one_line_before_any_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--index`` naming a file, for any command, and an index directory ``citerag ingest``
+    cannot write: one line naming the path and the reason, exit status 2 (a traceback and
+    exit 1 before; `ask` even told the user to ingest into the file)."""
+    afile = tmp_path / "afile"
+    afile.write_text("hello", encoding="utf-8")
+    doc = tmp_path / "doc.md"
+    doc.write_text("# Fees\n\nThe joining fee is £25.\n", encoding="utf-8")
+    for argv in (
+        ["ask", "fee?", "--index", str(afile)],
+        ["ingest", str(doc), "--index", str(afile)],
+    ):
+        assert cli.main(argv) == 2
+        assert capsys.readouterr().err == (
+            f"citerag: error: --index {afile} is a file, not an index directory\n"
+        )
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    import citerag.embeddings
+
+    monkeypatch.setattr(citerag.embeddings, "load_embedding_model", refuse)  # never reached
+    monkeypatch.setattr(cli.tempfile, "TemporaryFile", refuse)
+    locked = tmp_path / "locked" / "idx"
+    assert cli.main(["ingest", str(doc), "--index", str(locked), "-q"]) == 2
+    assert capsys.readouterr().err == (
+        f"citerag: error: cannot write the index at {locked}: Permission denied\n"
+    )
