@@ -53,6 +53,7 @@ import numpy as np
 from chains.constraints import load_aliases, statement_glossary
 from citerag.core.text import STOPWORDS, tokenize
 from loaders.instructions import is_instruction as is_instruction  # re-exported
+from loaders.metadata import LEGAL_FORMS
 
 AnswerType = Literal["person", "date", "quantity"]
 
@@ -2461,6 +2462,30 @@ def _in_run(line: str, a: re.Match[str], b: re.Match[str]) -> bool:
     ] in (" ", "-")
 
 
+#: A legal form written after a capitalised word ("Greenleaf Trust Ltd.", "Acme, Inc.").
+_LEGAL_FORM_AFTER_NAME = re.compile(
+    r"(?<=[A-Za-z0-9&)])(,?\s+)([A-Za-z][A-Za-z.]{0,11})(?=[\s,;:?!)]|$)"
+)
+
+
+def without_legal_forms(question: str) -> str:
+    """``question`` without the legal forms written after a capitalised name
+    (:data:`loaders.metadata.LEGAL_FORMS`: ``Ltd``, ``Ltd.``, ``Inc.``, ``Limited``,
+    ``GmbH``): a document names "Greenleaf Trust" without the "Ltd" a question adds, and
+    the form is no term the answer must mention."""
+
+    def drop(m: re.Match[str]) -> str:
+        word = m.group(2)
+        before = question[: m.start()].split()
+        # after a capitalised word that does not open the question ("Is AS …" asks about AS)
+        named = len(before) >= 2 and before[-1][:1].isupper()
+        form = re.sub(r"[^a-z]", "", word.lower())
+        written = word[:1].isupper() or form == "plc"
+        return "" if named and written and form in LEGAL_FORMS else m.group(0)
+
+    return _LEGAL_FORM_AFTER_NAME.sub(drop, question)
+
+
 def focus_terms(
     question: str, idf: Mapping[str, float] | None = None, names: Collection[str] = ()
 ) -> list[FocusTerm]:
@@ -2484,6 +2509,7 @@ def focus_terms(
     Returns:
         The words' terms in question order, then the codes', without duplicates.
     """
+    question = without_legal_forms(question)  # "Greenleaf Trust Ltd." names Greenleaf Trust
     caps = set()
     acronyms = {m.group(0).lower() for m in re.finditer(r"\b[A-Z]{2,6}s?\b", question)}
     acronyms = {a[:-1] if a.endswith("s") and a[:-1] in acronyms else a for a in acronyms}

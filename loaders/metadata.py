@@ -143,6 +143,13 @@ _SUFFIXES = (
     "se",
     "the",
 )
+#: The suffixes that only state a company's legal form ("Ltd", "Inc.", "GmbH"): words a
+#: question may add to a name or leave out ("Greenleaf Trust Ltd." is Greenleaf Trust).
+#: "Company", "Group" and "Holdings" are left out: they are also ordinary words.
+LEGAL_FORMS = frozenset(
+    (set(_SUFFIXES) - {"company", "companies", "group", "holdings", "holding", "the", "l p"})
+    | {"gmbh", "pty", "llp", "bv", "srl", "spa", "ab"}
+)
 _LEGAL_CAPS = {"plc": "plc", "llc": "LLC", "lp": "LP", "nv": "NV", "sa": "SA", "ag": "AG"}
 _SMALL_WORDS = {
     "inc": "Inc",

@@ -1767,3 +1767,31 @@ def test_a_code_is_covered_only_as_written():
     terms = checks.focus_terms(q)
     assert "lb" not in [t.term for t in terms]
     assert checks.lexically_uncovered(terms, "The LB2 brewer holds 1.7 litres of water.", q) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        (
+            "How many trees did Greenleaf Trust Ltd. plant?",
+            "How many trees did Greenleaf Trust plant?",
+        ),
+        (
+            "How many trees did Greenleaf Trust Limited plant?",
+            "How many trees did Greenleaf Trust plant?",
+        ),
+        ("What did Acme, Inc. sell?", "What did Acme sell?"),
+        ("Who runs Nordwerk GmbH?", "Who runs Nordwerk?"),
+        ("Where is Greenleaf Trust plc based?", "Where is Greenleaf Trust based?"),
+        # not a legal form after a name
+        ("What does Inc. magazine say?", "What does Inc. magazine say?"),
+        ("Is SE the region?", "Is SE the region?"),
+        ("Which co-op runs the limited edition?", "Which co-op runs the limited edition?"),
+    ],
+)
+def test_a_legal_form_after_a_name_is_no_focus_term(question, read):
+    """A question adds "Ltd" to a name its documents write without: no term to mention."""
+    assert checks.without_legal_forms(question) == read
+    terms = {t.term for t in checks.focus_terms(question)}
+    if read != question:
+        assert not terms & {"ltd", "limited", "inc", "gmbh", "plc"}
