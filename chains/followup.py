@@ -487,6 +487,22 @@ _FRAGMENT_STOP = {"the", "a", "an", "in", "for", "of", "then", "that", "same", "
                   "its", "their", "there", "please", "one", "ones", "again"}  # fmt: skip
 
 
+#: Words of a fragment that point at something without naming it ("What about the other
+#: one?", "and the rest?"): a fragment of only these (and stop words) names nothing the rule
+#: can put into the previous question, which it leaves as asked (it never invents).
+_VAGUE = {"other", "others", "another", "former", "latter", "rest", "remaining", "else",
+          "thing", "things", "stuff", "same", "both", "either", "neither", "each"}  # fmt: skip
+
+
+def _names_nothing(fragment: str) -> bool:
+    """Whether a fragment's words are all stop words, pronouns and :data:`_VAGUE` words
+    (and there is at least one :data:`_VAGUE` word: "What about it?" is the context path's)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'’\-]*", fragment)]
+    if not any(w in _VAGUE for w in words):
+        return False
+    return all(w in _VAGUE | _FRAGMENT_STOP | _PRONOUNS | _PREPOSITIONS for w in words)
+
+
 _PLURAL = re.compile(r"\b[a-z][a-z\-]{2,}[^s\W]s\b")
 _NOT_PLURAL = {"does", "was", "has", "is", "this", "its", "yes", "as", "us", "his", "less",
                "thus", "plus", "across", "unless", "process", "business", "access", "loss",
@@ -660,6 +676,14 @@ def condense_rule(
     is_fragment = (about is not None or filler is not None) and not _QUESTION_START.match(body)
     if not is_fragment and relative and not _QUESTION_START.match(after_filler):
         is_fragment = True  # "The year before?"
+    if is_fragment and not parse_periods(body) and _names_nothing(_end(body)[0]):
+        return Condensed(
+            question,
+            question,
+            "unchanged",
+            len(history),
+            {"refused": f"{_end(body)[0]!r} names nothing the earlier turns pin down"},
+        )
     if is_fragment:
         done = _fragment(_end(body)[0], base, gazetteer)
         if done is not None:
@@ -671,15 +695,20 @@ def condense_rule(
         own_subject = subject_of(after_filler, gazetteer)
         items: list[str] = []
         prev_names: list[str] = []
-        for h in reversed(history):
-            prev_names = names_in(h, gazetteer)
+        # the earliest turn context is carried from: a period is never carried from a turn
+        # before it (an older question about something else)
+        since = len(history) - 1
+        for i in range(len(history) - 1, -1, -1):
+            prev_names = names_in(history[i], gazetteer)
             if prev_names:
                 break
         if not own_names and prev_names:
             items.extend(prev_names)
             carried["names"] = prev_names
+            since = min(since, i)
         if own_subject is None:
-            for h in reversed(history):
+            for j in range(len(history) - 1, -1, -1):
+                h = history[j]
                 span = subject_of(h, gazetteer)
                 if span is not None:
                     subject = h[span[0] : span[1]]
@@ -688,6 +717,7 @@ def condense_rule(
                     ):
                         items.append(subject)
                         carried["subject"] = subject
+                        since = min(since, j)
                     break
         if carried.get("subject") and "names" in carried:
             # a name the carried subject already holds ("inverter fault code E-217")
@@ -695,7 +725,7 @@ def condense_rule(
             items = [i for i in items if i in keep or i == carried["subject"]]
             carried["names"] = keep
         if not own_periods and not own_names:
-            base_period = _base_period(history)
+            base_period = _base_period(history[since:])
             if base_period is not None:
                 items.append(render_period(base_period.values[0]))
                 carried["periods"] = list(base_period.values)

@@ -45,6 +45,16 @@ FAULT = "What does inverter fault code E-217 mean?"
             "How many members did it have?",
             "How many members did it have (Northwind; in 2025)?",
         ),
+        # a period is carried from the turn the name comes from or later, never from an
+        # older question about something else (it refused the founding year as "not 2023")
+        (
+            [
+                "How many trees did Greenleaf Trust plant in 2022/23?",
+                "How much is the adult membership fee at Riverside Rowing Club?",
+            ],
+            "When was it founded?",
+            "When was it founded (Riverside Rowing Club; adult membership fee)?",
+        ),
         # the year before the previous *standalone* question, through three turns
         (
             [REVENUE, "What was Northwind's total revenue in 2024?"],
@@ -68,6 +78,9 @@ def test_the_rule_makes_follow_ups_stand_alone(history, question, standalone):
         ([REVENUE], "What must contractors do before they start work on a roof?"),
         ([REVENUE], "And what does fault code E-217 mean?"),
         (["What was revenue between 2019 and 2021?"], "And the year before?"),  # a range
+        # a fragment that names nothing ("What does other one mean on the AquaPure 300?")
+        (["What does E2 mean on the AquaPure 300?"], "What about the other one?"),
+        (["What does E2 mean on the AquaPure 300?"], "And the rest?"),
     ],
 )
 def test_the_rule_leaves_questions_it_cannot_complete_unchanged(history, question):
