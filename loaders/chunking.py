@@ -54,6 +54,10 @@ TABLE_EMBED_CHARS = 700
 ROW_TABLE_SOURCES = frozenset({"xlsx", "csv"})
 
 
+#: Smallest ``chunk_size`` accepted (characters).
+MIN_CHUNK_SIZE = 1
+
+
 @dataclass(frozen=True)
 class ChunkSettings:
     """How documents are cut into chunks.
@@ -89,6 +93,24 @@ class ChunkSettings:
     table_rows: bool = False
     table_titles: bool = True
     qa_pairs: bool = True
+
+    def __post_init__(self) -> None:
+        """Refuse sizes the splitter cannot use, before any document is read: each would
+        fail every document, and a re-ingest would then drop their chunks (an empty index
+        published by ``--chunk-size 10``, whose overlap of 80 was larger)."""
+        for name in ("chunk_size", "chunk_overlap"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be an integer, not {value!r}")
+        if self.chunk_size < MIN_CHUNK_SIZE:
+            raise ValueError(
+                f"chunk_size must be at least {MIN_CHUNK_SIZE} character, not {self.chunk_size}"
+            )
+        if not 0 <= self.chunk_overlap < self.chunk_size:
+            raise ValueError(
+                f"chunk_overlap must be 0 or more and smaller than chunk_size "
+                f"({self.chunk_size}), not {self.chunk_overlap}"
+            )
 
     def describe(self) -> dict[str, Any]:
         """Return the settings plus splitter identity for the build manifest.

@@ -400,3 +400,21 @@ def test_the_continuation_marker_does_not_depend_on_cutting_pairs() -> None:
     assert len(chunks) >= 2
     assert PAIR_CONTINUES_KEY not in chunks[0].metadata
     assert all(c.metadata.get(PAIR_CONTINUES_KEY) for c in chunks[1:])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"chunk_size": 10}, "smaller than chunk_size (10), not 80"),  # the default overlap
+        ({"chunk_size": 0}, "chunk_size must be at least 1 character"),
+        ({"chunk_overlap": -1}, "chunk_overlap must be 0 or more"),
+        ({"chunk_size": 100, "chunk_overlap": 100}, "smaller than chunk_size (100), not 100"),
+        ({"chunk_size": 600.0}, "chunk_size must be an integer"),
+        ({"chunk_overlap": True}, "chunk_overlap must be an integer"),
+    ],
+)
+def test_settings_the_splitter_cannot_use_are_refused_before_any_document(kwargs, words):
+    """Each would fail every document, and a re-ingest then dropped their chunks: an empty
+    index published with exit status 0 (``--chunk-size 10`` under the default overlap)."""
+    with pytest.raises(ValueError, match=re.escape(words)):
+        ChunkSettings(**kwargs)
