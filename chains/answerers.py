@@ -20,10 +20,9 @@ import dataclasses
 import json
 import logging
 import math
-import queue
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -40,7 +39,10 @@ from chains.answer_checks import FOCUS_SIMILARITY as FOCUS_SIMILARITY  # re-expo
 from chains.answer_checks import ExtractiveRules
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
-from chains.models import ModelSettings, ModelTimeoutError, build_chat_model, describe_model_error
+from chains.models import ModelSettings, build_chat_model, describe_model_error
+from chains.watchdog import RETRYABLE_KINDS, WatchedModel, prime_client, split_parser
+from chains.watchdog import ModelCancelledError as ModelCancelledError  # re-exported
+from chains.watchdog import cancel_generations as cancel_generations  # re-exported
 from chains.word_vectors import word_vectors
 from citerag.core.lru import LRU
 from citerag.core.text import tokenize
@@ -931,31 +933,6 @@ def contract_text(answer: dict[str, Any]) -> str:
     return f"{prose}\n<summary>{json.dumps(block)}</summary>"
 
 
-class ModelCancelledError(RuntimeError):
-    """A generation abandoned by :func:`cancel_generations` (the server is shutting down)."""
-
-
-#: The queues of the generations waiting for a model right now (see :func:`cancel_generations`).
-_WAITING: set[queue.Queue[tuple[str, Any]]] = set()
-_WAITING_LOCK = threading.Lock()
-
-
-def cancel_generations(reason: str) -> int:
-    """Wake every generation waiting for a model with :class:`ModelCancelledError`.
-
-    ``citerag serve`` calls it when it is told to stop, so a request waiting on a stalled
-    model is answered ``failed`` at once instead of holding the shutdown until its deadline.
-
-    Returns:
-        How many generations were woken.
-    """
-    with _WAITING_LOCK:
-        waiting = list(_WAITING)
-    for q in waiting:
-        q.put(("error", ModelCancelledError(reason)))
-    return len(waiting)
-
-
 class StructuredUnavailableError(RuntimeError):
     """The structured rung could not answer (no support, or output outside the schema)."""
 
@@ -972,11 +949,12 @@ class ChatModelAnswerer:
     in a row (at once for no support or a 400) it is asked in text only. The ladder's own
     rungs (the block's parse, regex recovery, the retry) follow either way.
 
-    **Deadline.** The model is streamed in a worker thread and read through a queue with a
-    deadline: a model that sends nothing for ``timeout_s`` (before its first token or between
-    two) ends the attempt with :class:`~chains.models.ModelTimeoutError`, whatever its client
-    does; the worker is told to stop and, as a daemon thread, never holds the process. Each
-    piece of answer text goes to ``on_token`` as it arrives.
+    **Deadline.** Every call goes through :attr:`watched` (:class:`chains.watchdog.
+    WatchedModel`): a server that sends nothing for ``timeout_s`` (before its first chunk or
+    between two) ends the attempt with :class:`~chains.models.ModelTimeoutError`, whatever
+    its client does; a transport failure (connection, 429, 5xx) is retried there, never by
+    falling back to the text prompt. The follow-up rewrite and the support judge use the same
+    :attr:`watched`. Each piece of answer text goes to ``on_token`` as it arrives.
     """
 
     def __init__(
@@ -987,6 +965,7 @@ class ChatModelAnswerer:
         settings: ModelSettings | None = None,
         spec: str = "",
         structured: str = "auto",
+        retries: int = 0,
     ) -> None:
         """Wrap a chat model.
 
@@ -997,15 +976,20 @@ class ChatModelAnswerer:
             spec: The spec it was built from (for error messages).
             structured: ``auto`` (structured output first where the model supports it) or
                 ``off`` (the text prompt only).
+            retries: Retries of a transport failure made by the watchdog (a model built by
+                :func:`make_answerer` from a spec: its client makes none; ``0`` for a model
+                whose own client retries).
 
         Raises:
-            ValueError: ``structured`` is neither ``auto`` nor ``off``.
+            ValueError: ``structured`` is neither ``auto`` nor ``off``, or ``retries`` < 0.
         """
         if structured not in ("auto", "off"):
             raise ValueError(f"structured must be 'auto' or 'off', not {structured!r}")
         self.model = model
         self.settings = settings or ModelSettings()
         self.spec = spec
+        #: Every call to the model (answer, follow-up rewrite, support judge) goes through it.
+        self.watched = WatchedModel(model, self.settings, spec, retries)
         self.structured = structured
         self._structured_runnable: Any = None
         self._structured_failures = 0 if structured == "auto" else STRUCTURED_FAILURES_MAX
@@ -1056,41 +1040,53 @@ class ChatModelAnswerer:
                 notes.append("structured")
                 return raw
         notes.append("text")
-        return self._watched(self.model, messages, config, _content_text, on_token)
+        return self.watched.text(messages, config=config, on_token=on_token)
 
     def _structured(
         self, messages: list[BaseMessage], on_token: TokenSink | None, config: RunnableConfig | None
     ) -> str:
-        """The structured rung: stream the schema's object, its ``answer`` as tokens."""
+        """The structured rung: stream the schema's object, its ``answer`` as tokens.
+
+        The model's chunks reset the stall clock as they arrive; the parser turns them into
+        partial objects here, in the caller's thread.
+        """
         try:
             with self._lock:
                 if self._structured_runnable is None:
                     self._structured_runnable = self.model.with_structured_output(answer_schema())
+                    prime_client(self.model)
             runnable = self._structured_runnable
         except NotImplementedError:
             self._give_up_structured(at_once=True)
             raise StructuredUnavailableError(f"{type(self.model).__name__} has none") from None
         shown = [""]
-
-        def answer_delta(partial: Any) -> str:
-            text = partial.get("answer") if isinstance(partial, dict) else None
-            if not isinstance(text, str) or not text.startswith(shown[0]):
-                return ""
-            delta, shown[0] = text[len(shown[0]) :], text
-            return delta
-
         final: list[Any] = [None]
+        model_part, parser = split_parser(runnable)
+        transport: list[BaseException] = []
 
-        def keep(partial: Any) -> str:
-            final[0] = partial
-            return answer_delta(partial)
+        def chunks() -> Iterator[Any]:
+            try:
+                yield from self.watched.chunks(messages, config=config, runnable=model_part)
+            except BaseException as exc:
+                transport.append(exc)
+                raise
 
         try:
-            self._watched(runnable, messages, config, keep, on_token)
+            partials = chunks() if parser is None else parser.transform(chunks(), config)
+            for partial in partials:
+                final[0] = partial
+                text = partial.get("answer") if isinstance(partial, dict) else None
+                if isinstance(text, str) and text.startswith(shown[0]) and text != shown[0]:
+                    delta, shown[0] = text[len(shown[0]) :], text
+                    if on_token is not None:
+                        on_token(delta)
         except Exception as exc:
+            if not transport:  # the reply did not parse: outside the schema
+                self._give_up_structured(at_once=False)
+                raise StructuredUnavailableError(f"a reply outside the schema ({exc})") from exc
             failure = describe_model_error(exc, self.spec, self.settings)
-            if failure.final and failure.kind != "bad_request":
-                raise  # a timeout, a key, a rate limit: the text prompt would fail the same way
+            if failure.kind in RETRYABLE_KINDS or (failure.final and failure.kind != "bad_request"):
+                raise  # a transport failure, a timeout, a key: the text prompt fares no better
             self._give_up_structured(at_once=failure.kind == "bad_request")
             raise StructuredUnavailableError(failure.reason) from exc
         obj = final[0]
@@ -1106,71 +1102,6 @@ class ChatModelAnswerer:
             )
             if not self.tries_structured:
                 log.info("%s: structured output off for this model (text prompt only)", self.name)
-
-    def _watched(
-        self,
-        runnable: Any,
-        messages: list[BaseMessage],
-        config: RunnableConfig | None,
-        text_of: Callable[[Any], str],
-        on_token: TokenSink | None,
-    ) -> str:
-        """Stream ``runnable`` in a worker thread behind the watchdog; the joined texts."""
-        pieces: queue.Queue[tuple[str, Any]] = queue.Queue()
-        stop = threading.Event()
-
-        def work() -> None:
-            try:
-                stream = runnable.stream(messages, config=config)
-                try:
-                    for chunk in stream:
-                        if stop.is_set():
-                            break
-                        pieces.put(("chunk", chunk))
-                finally:
-                    close = getattr(stream, "close", None)
-                    if close is not None:
-                        close()
-                pieces.put(("end", None))
-            except BaseException as exc:  # handed to the caller's thread
-                pieces.put(("error", exc))
-
-        with _WAITING_LOCK:
-            _WAITING.add(pieces)
-        try:
-            threading.Thread(target=work, name="citerag-model", daemon=True).start()
-            out: list[str] = []
-            timeout = self.settings.timeout_s
-            got_any = False
-            while True:
-                try:
-                    kind, value = pieces.get(timeout=timeout)
-                except queue.Empty:
-                    where = "after" if got_any else "before"
-                    raise ModelTimeoutError(
-                        f"no token within {timeout:g} s ({where} the first)"
-                    ) from None
-                if kind == "end":
-                    return "".join(out)
-                if kind == "error":
-                    raise value
-                got_any = True
-                text = text_of(value.content if hasattr(value, "content") else value)
-                if text:
-                    out.append(text)
-                    if on_token is not None:
-                        on_token(text)
-        finally:
-            stop.set()
-            with _WAITING_LOCK:
-                _WAITING.discard(pieces)
-
-
-def _content_text(content: Any) -> str:
-    """A message's text (content blocks joined)."""
-    if isinstance(content, list):
-        return "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
-    return str(content or "")
 
 
 def make_answerer(
@@ -1243,9 +1174,16 @@ def make_answerer(
             structured=structured,
         )
     if ":" in spec:
-        model = build_chat_model(spec, settings, temperature=temperature)
+        # the watchdog retries (chains.watchdog), so an abandoned call's client never does
+        client = dataclasses.replace(settings, max_retries=0)
+        model = build_chat_model(spec, client, temperature=temperature)
         return ChatModelAnswerer(
-            model, name=spec, settings=settings, spec=spec, structured=structured
+            model,
+            name=spec,
+            settings=settings,
+            spec=spec,
+            structured=structured,
+            retries=settings.max_retries,
         )
     raise ValueError(
         f"unknown model {spec!r}: use 'extractive', 'smollm2' or a provider:model string "

@@ -43,7 +43,9 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from chains.answerers import numbers_in
 from chains.constraints import Constraint, Gazetteer, parse_constraints, parse_periods
+from chains.models import describe_model_error
 from chains.prompts import load_prompt
+from chains.watchdog import WatchedModel, watched
 
 log = logging.getLogger(__name__)
 
@@ -858,7 +860,7 @@ def parse_model_output(text: str) -> str:
 
 
 def condense_with_model(
-    model: BaseChatModel,
+    model: BaseChatModel | WatchedModel,
     question: str,
     turns: Sequence[Turn],
     gazetteer: Gazetteer | None = None,
@@ -866,23 +868,32 @@ def condense_with_model(
     prompt_file: str = CONDENSE_PROMPT,
 ) -> Condensed:
     """Ask a chat model for the standalone question; keep it only if :func:`check_rewrite`
-    passes, else use the original question. Model errors are logged, never raised.
+    passes, else use the original question. A model error is logged and the question used
+    as written, except one no later call can fix (a stall past the deadline, a cancel, a
+    refused key: :attr:`chains.models.ModelFailure.final`), which is raised: asking the
+    same model for the answer would only fail the same way, after another wait.
 
     Args:
-        model: Any LangChain chat model.
+        model: The run's model behind its watchdog (:class:`chains.watchdog.WatchedModel`:
+            the answering model's deadline, retries and cancel), or any LangChain chat model
+            (then behind the watchdog with the default settings).
         question: The current question, as written.
         turns: The earlier turns, oldest first.
         gazetteer: The caller's gazetteer (optional).
         prompt_file: The versioned prompt in ``chains/prompts``.
+
+    Raises:
+        Exception: The model's error, when it is final (see above).
     """
     turns = list(turns)
     if not turns:
         return Condensed(question, question, "first_turn")
     prompt_id = load_prompt(prompt_file).id
     try:
-        reply = model.invoke(model_messages(question, turns, prompt_file))
-        raw = reply.content if isinstance(reply.content, str) else str(reply.content)
-    except Exception as exc:  # any provider error: answer the question as written
+        raw = watched(model).text(model_messages(question, turns, prompt_file))
+    except Exception as exc:  # any other provider error: answer the question as written
+        if describe_model_error(exc).final:
+            raise
         log.warning("follow-up rewrite failed: %s: %s", type(exc).__name__, exc)
         return Condensed(
             question, question, "model_rejected", len(turns), {"prompt": prompt_id},

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 #: Default longest wait, in seconds, for a model's first token or its next one.
 DEFAULT_TIMEOUT_S = 60.0
-#: Default retries of one request by the provider's client (connection errors, 429, 5xx).
+#: Default retries of one request before its first token (connection errors, 429, 5xx).
 DEFAULT_MAX_RETRIES = 2
 
 FailureKind = Literal[
@@ -145,8 +145,9 @@ class ModelSettings:
         max_tokens: Longest answer in tokens (``None`` = the provider's default).
         timeout_s: Longest wait for the first token, or for the next one while the answer
             streams; a stall past it ends the attempt ``failed`` with the reason.
-        max_retries: Retries of one request by the provider's client (connection errors,
-            429, 5xx), inside the same wait.
+        max_retries: Retries of one request that failed before its first token
+            (connection errors, 429, 5xx), made by the watchdog (:mod:`chains.watchdog`;
+            the client citerag builds makes none itself).
     """
 
     base_url: str | None = _setting(
@@ -170,7 +171,7 @@ class ModelSettings:
     )
     max_retries: int = _setting(
         DEFAULT_MAX_RETRIES,
-        "retries of one request by the client (connection errors, 429, 5xx)",
+        "retries of one request before its first token (connection errors, 429, 5xx)",
         "int",
         lo=0,
         hi=10,

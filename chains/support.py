@@ -30,7 +30,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from chains.assemble import Passage
 from chains.citations import Validation
+from chains.models import describe_model_error
 from chains.prompts import load_prompt
+from chains.watchdog import WatchedModel, watched
 from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
@@ -221,7 +223,7 @@ class SupportCheck:
 
 
 def ask_until_parsed(
-    model: BaseChatModel,
+    model: BaseChatModel | WatchedModel,
     messages: list[BaseMessage],
     parse: Callable[[str], T],
     *,
@@ -233,10 +235,14 @@ def ask_until_parsed(
     error and asked again, up to ``max_attempts`` calls in all.
 
     A provider error counts as a failed attempt, never a crash: a judge that cannot be
-    asked leaves the item unjudged (the caller's ``unchecked`` / ``unjudged``).
+    asked leaves the item unjudged (the caller's ``unchecked`` / ``unjudged``). Every call
+    goes through the watchdog (:mod:`chains.watchdog`); an error another call cannot fix (a
+    stall past the deadline, a cancel, a refused key) ends the asking at once.
 
     Args:
-        model: The judge.
+        model: The judge: a model behind its watchdog (:class:`chains.watchdog.WatchedModel`,
+            the run's deadline, retries and cancel), or any LangChain chat model (then behind
+            the watchdog with the default settings).
         messages: The request.
         parse: Turns the reply's text into the result; raises :class:`JudgementError`.
         max_attempts: Calls at most.
@@ -247,14 +253,16 @@ def ask_until_parsed(
         ``(result or None, attempts made, errors)``.
     """
     errors: list[str] = []
+    judge = watched(model)
     for attempt in range(1, max_attempts + 1):
         try:
-            reply = model.invoke(messages)
+            text = judge.text(messages)
         except Exception as exc:  # a provider error is a failed judgement, not a crash
             errors.append(f"{type(exc).__name__}: {exc}")
             log.warning("%s call %d failed: %s", what, attempt, errors[-1])
+            if describe_model_error(exc).final:
+                return None, attempt, errors
             continue
-        text = _text(reply.content)
         try:
             return parse(text), attempt, errors
         except JudgementError as exc:
@@ -274,12 +282,16 @@ class SupportJudge:
     """An LLM judge of claim support over quoted spans."""
 
     def __init__(
-        self, model: BaseChatModel, prompt_file: str = "support_v1.md", max_attempts: int = 2
+        self,
+        model: BaseChatModel | WatchedModel,
+        prompt_file: str = "support_v1.md",
+        max_attempts: int = 2,
     ) -> None:
         """Create the judge.
 
         Args:
-            model: Any LangChain chat model.
+            model: The run's model behind its watchdog, or any LangChain chat model (see
+                :func:`ask_until_parsed`).
             prompt_file: The versioned judge prompt in ``chains/prompts``.
             max_attempts: Judge calls before giving up as ``unchecked`` (first + one retry).
         """

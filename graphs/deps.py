@@ -25,6 +25,7 @@ from chains.answerers import Answerer, make_answerer
 from chains.constraints import Gazetteer
 from chains.rerank import Reranker, make_reranker
 from chains.retrieval import HybridRetriever
+from chains.watchdog import WatchedModel
 from citerag.stores.contract import SearchIndex, as_search_index, document_key
 from graphs.config import RAGConfig
 from loaders.access import PUBLIC, allowed_labels
@@ -291,16 +292,19 @@ class GraphDeps:
                 self._answerers[key] = make_answerer(spec, self.embeddings, self.store, **kwargs)
             return self._answerers[key]
 
-    def rewrite_model(self, cfg: RAGConfig) -> BaseChatModel | None:
-        """The chat model that rewrites follow-ups: the injected ``rewriter``, else the
-        answering chat model (``None`` for the extractive answerer: the offline rule)."""
-        if self.rewriter is not None:
-            return self.rewriter
+    def rewrite_model(self, cfg: RAGConfig) -> WatchedModel | None:
+        """The chat model that rewrites follow-ups, behind the run's watchdog
+        (:mod:`chains.watchdog`): the injected ``rewriter`` (with the run's deadline; its
+        client keeps its own retries), else the answering chat model's (``None`` for the
+        extractive answerer: the offline rule)."""
         from chains.answerers import ChatModelAnswerer
         from chains.models import ModelSetupError
+
+        if self.rewriter is not None:
+            return WatchedModel(self.rewriter, cfg.model_settings())
 
         try:
             answerer = self.answerer_for(cfg)
         except ModelSetupError:  # the generate node reports it; the offline rule rewrites
             return None
-        return answerer.model if isinstance(answerer, ChatModelAnswerer) else None
+        return answerer.watched if isinstance(answerer, ChatModelAnswerer) else None

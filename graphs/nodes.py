@@ -26,6 +26,7 @@ from chains.assemble import AssembledContext
 from chains.directions import Directions, split_directions
 from chains.models import describe_model_error
 from chains.prompts import load_prompt
+from chains.watchdog import WatchedModel
 from citerag.core.filters import combine
 from graphs.config import RAGConfig
 from graphs.deps import GraphDeps
@@ -127,6 +128,7 @@ def condense(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         raise ValueError("no question: send 'question', or 'messages' ending with the user's")
     question = str(question)
     turns = conversation_turns(history)
+    failed_rewrite: dict[str, Any] = {}
     if cfg.condense == "off":
         result = followup.Condensed(question, question, "off", len(turns))
     elif not turns:
@@ -135,7 +137,17 @@ def condense(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         gaz = deps.gazetteer(state.get("user_groups") or [])
         model = deps.rewrite_model(cfg) if cfg.condense == "auto" else None
         if model is not None:
-            result = followup.condense_with_model(model, question, turns, gaz)
+            try:
+                result = followup.condense_with_model(model, question, turns, gaz)
+            except Exception as exc:  # final: the run fails with it (see ``generate``)
+                failed_rewrite = _rewrite_error(exc, model)
+                result = followup.Condensed(
+                    question,
+                    question,
+                    "model_rejected",
+                    len(turns),
+                    rejected=f"model error: {type(exc).__name__}",
+                )
         else:
             result = followup.condense_rule(question, followup.standalone_history(turns, gaz), gaz)
     human = HumanMessage(
@@ -143,7 +155,7 @@ def condense(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         additional_kwargs={"standalone_question": result.standalone},
         **({"id": current.id} if current is not None and current.id else {}),
     )
-    return {
+    out = {
         **_turn_resets(state),
         "question": result.standalone,
         "condense": result,
@@ -151,6 +163,30 @@ def condense(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         if cfg.directions
         else Directions(result.standalone, result.standalone),
         "messages": [human],
+    }
+    for key, value in failed_rewrite.items():  # this turn's own records, not appended
+        out[key] = Overwrite(value) if isinstance(out.get(key), Overwrite) else value
+    return out
+
+
+def _rewrite_error(exc: Exception, model: WatchedModel) -> dict[str, Any]:
+    """The state update of a follow-up rewrite that met an error no later call can fix: the
+    run's ``last_error`` (final), so ``generate`` ends it ``failed`` without asking again."""
+    failure = describe_model_error(exc, model.spec, model.settings)
+    log.warning("follow-up rewrite failed (%s): %s", failure.kind, failure.reason)
+    return {
+        "errors": [failure.reason],
+        "last_error": failure.reason,
+        "last_error_final": True,
+        "events": [
+            {
+                "node": "condense",
+                "event": "error",
+                "kind": failure.kind,
+                "detail": failure.reason,
+                "exception": f"{type(exc).__name__}: {str(exc)[:300]}",
+            }
+        ],
     }
 
 
@@ -387,6 +423,10 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     """
     cfg = RAGConfig.from_runnable_config(config)
     attempt = int(state.get("attempts") or 0) + 1
+    if attempt == 1 and state.get("last_error_final"):
+        # the follow-up rewrite met an error no call can fix (a stall, a cancel, a key)
+        event = {"node": "generate", "attempt": attempt, "event": "skipped"}
+        return {"attempts": attempt, "events": [event | {"detail": state.get("last_error")}]}
     ctx: AssembledContext = state["context"]
     write = _stream_writer()
     write(streaming.attempt_event(attempt))
@@ -508,7 +548,7 @@ def support_check(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -
         )
     else:
         claims = judging.claims_from(v, state["context"].passages)
-        record = judging.SupportJudge(answerer.model).judge(
+        record = judging.SupportJudge(answerer.watched).judge(
             state["question"], claims, action=cfg.support_action
         )
     event: dict[str, Any] = {"node": "support_check", "event": record.status}

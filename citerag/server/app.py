@@ -74,16 +74,17 @@ _DOCS_PATHS = ("/docs", "/docs/oauth2-redirect", "/openapi.json", "/redoc")
 
 
 def _cancel_generations_on_exit() -> None:
-    """Chain SIGTERM/SIGINT to :func:`chains.answerers.cancel_generations`, so requests
-    waiting on a stalled model end ``failed`` at once when the server is told to stop
-    (uvicorn waits for open requests before it exits). Only in the main thread, where
+    """Chain SIGTERM/SIGINT to :func:`chains.watchdog.cancel_generations`, so requests
+    waiting on a stalled model (answer, follow-up rewrite or support judge) end ``failed`` at
+    once when the server is told to stop, and later model calls of an open request fail at
+    once too (uvicorn waits for open requests before it exits). Only in the main thread, where
     uvicorn installed its own handlers; a server run in a thread (tests) keeps them."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return
-    from chains.answerers import cancel_generations
+    from chains.watchdog import cancel_generations
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         previous = signal.getsignal(sig)
@@ -91,7 +92,7 @@ def _cancel_generations_on_exit() -> None:
             continue
 
         def handler(signum: int, frame: Any, previous: Any = previous) -> None:
-            woken = cancel_generations("the server is shutting down")
+            woken = cancel_generations("the server is shutting down", lasting=True)
             if woken:
                 log.info("shutting down: %d answer(s) waiting on the model abandoned", woken)
             previous(signum, frame)

@@ -334,3 +334,37 @@ def test_stream_mode_messages_carries_the_models_tokens(
     ]
     assert len(pieces) > 3
     assert "".join(pieces).startswith("The passage states it [1: ")
+
+
+def test_a_stalled_follow_up_rewrite_ends_the_run_at_the_deadline(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    """The rewrite goes through the same watchdog as the answer: its stall ends the run
+    ``failed`` with the timeout, and the stalled model is not asked again for the answer."""
+    endpoint.set_script(stall(), structured=False)
+    history = [
+        {"role": "user", "content": QUESTION},
+        {"role": "assistant", "content": "The inverter reports a grid fault."},
+    ]
+    out = graph.invoke(
+        {"question": f"And again: {QUESTION}", "messages": history},
+        config_for(endpoint, model_timeout_s=STALL_TIMEOUT_S),
+    )
+    assert out["status"] == "failed"
+    assert f"no answer from {endpoint.base_url} within {STALL_TIMEOUT_S:g} s" in out["reason"]
+    assert len(endpoint.requests) == 1, "the rewrite's stall is not waited for twice"
+    errors = [e for e in out["trace"]["events"] if e.get("event") == "error"]
+    assert [(e["node"], e["kind"]) for e in errors] == [("condense", "timeout")]
+
+
+def test_a_server_error_keeps_the_structured_rung(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    """A 5xx is a transport failure (retried by the ladder), not "structured output
+    unavailable": no request in text follows the structured one."""
+    endpoint.set_script(error(500), structured=True)
+    cfg = config_for(endpoint, model_timeout_s=30.0)
+    cfg["configurable"]["temperature"] = 0.4  # a fresh answerer
+    out = graph.invoke({"question": QUESTION}, cfg)
+    assert out["status"] == "failed" and "answered 500" in out["reason"]
+    assert [("response_format" in r) for r in endpoint.requests] == [True, True]

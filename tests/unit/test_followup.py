@@ -178,6 +178,9 @@ def test_the_model_path_survives_a_model_error():
         def _call(self, *args, **kwargs):  # type: ignore[override]
             raise RuntimeError("provider down")
 
+        def _stream(self, *args, **kwargs):  # type: ignore[override]
+            raise RuntimeError("provider down")  # the rewrite streams (behind the watchdog)
+
     got = condense_with_model(Broken(responses=["x"]), "And 2024?", [Turn(REVENUE)])
     assert got.standalone == "And 2024?" and got.method == "model_rejected"
     assert "RuntimeError" in got.rejected
