@@ -1,14 +1,16 @@
 """Parse a model's answer, validate its citations and attach server-side locators.
 
-The model writes prose with markers ``[n]`` or ``[n: "verbatim quote"]`` and a structured
-block ``<summary>{...}</summary>``. This module:
+The model writes prose with markers ``[n]`` or ``[n: "verbatim quote"]`` (or the variants
+models write, :data:`CITATION_MARKER`) and a structured block ``<summary>{...}</summary>``.
+This module:
 
 * parses the block strictly, or recovers it by regex (the ladder's second rung), or defaults
   its fields while keeping the prose;
 * checks every ``[n]`` resolves to a supplied passage and every quote is a verbatim
   (whitespace-normalised) substring of *that passage's own content*; invented ids and
-  fabricated quotes are removed from the answer and flagged; sentences without a citation are
-  flagged;
+  fabricated quotes are removed from the answer and flagged, and so are quotes of a sentence
+  flagged as an instruction and what is left of an unreadable marker; sentences without a
+  citation are flagged;
 * builds citations from what the **server** knows: document, locator label, link fragment
   (``#page=N`` for PDFs, ``#slide=N`` for slides, ``#sheet=Sales&rows=12-18`` for spreadsheet
   rows, ``#char=start,end`` otherwise), the verified quote and its exact
@@ -25,25 +27,66 @@ from typing import Any
 from urllib.parse import quote as url_quote
 
 from chains.assemble import Passage
+from chains.model_refusals import is_refusal
+from loaders.instructions import instruction_spans
 from loaders.row_text import quoted_rows
 from loaders.sentences import sentence_spans
 
 INSUFFICIENT = "INSUFFICIENT_EVIDENCE"
 _BLOCK = re.compile(r"<summary>\s*(.*?)\s*</summary>", re.DOTALL | re.IGNORECASE)
 _BLOCK_OPEN = re.compile(r"<summary>\s*(.*)\Z", re.DOTALL | re.IGNORECASE)
-#: Quote characters accepted around a marker's quote: straight, and curly opening / closing.
-QUOTE_CHARS = '"“”'
-#: A citation marker ``[n]`` or ``[n: "verbatim quote"]``. Group 1 is the passage number,
-#: group 2 the quote (``None`` for a bare ``[n]``; ``\"`` escapes are left for the caller).
-#: The quote may open and close with any of :data:`QUOTE_CHARS` and may itself contain any
-#: of them (filings write “Notes”): it ends at the first quote character followed by ``]``,
-#: and never runs into the next ``[n:`` (an unclosed quote does not swallow later markers).
+#: Quote characters accepted around a marker's quote: straight and curly, double and single.
+QUOTE_CHARS = "\"“”'‘’"
+_Q = "[" + QUOTE_CHARS + "]"
+#: Words a model may write before a marker's number (``[Passage 1: "…"]``, ``[Source 2]``).
+_PREFIX = r"(?:(?:passages?|sources?|documents?|docs?|ref(?:erence)?s?)\.?\s*#?\s*)?"
+#: A citation marker as models write it. Group ``n`` is the passage number; group ``quote``
+#: a quote in quotation marks (``\"`` escapes are left for the caller), group ``text`` an
+#: unquoted one; both ``None`` for a bare marker. Read them with :func:`marker_parts`.
+#:
+#: Forms: ``[n]``, ``[n: "quote"]`` (the canonical ones the prompt asks for), any of
+#: :data:`QUOTE_CHARS` around the quote (``[n: 'quote']``, ``[n: “quote”]``), ``[n, "quote"]``,
+#: ``[n: unquoted text]``, and a ``Passage`` / ``Source`` / ``Document`` / ``Ref`` word before
+#: the number (``[Passage 1: "quote"]``), case-insensitive. A quoted quote may itself contain
+#: quote characters (filings write “Notes”) and brackets: it ends at the first quote character
+#: followed by ``]``, and never runs into the next marker (an unclosed quote does not swallow
+#: later markers; it is left as a fragment, :data:`MARKER_FRAGMENT`). ``[n, m]`` lists are
+#: not quotes (:func:`validate` splits them first).
 #: The one pattern for parsing markers: import it rather than writing another.
 CITATION_MARKER = re.compile(
-    r"\[\s*(\d+)\s*(?::\s*[" + QUOTE_CHARS + r"]"
-    r"((?:(?!\[\s*\d+\s*:)(?:\\.|[^\\]))*?)"
-    r"[" + QUOTE_CHARS + r"]\s*)?\]"
+    r"\[\s*" + _PREFIX + r"(?P<n>\d+)\s*(?:"
+    r"[:,]\s*"
+    + _Q
+    + r"(?P<quote>(?:(?!\[\s*"
+    + _PREFIX
+    + r"\d+\s*[:,])(?:\\.|[^\\]))*?)"
+    + _Q
+    + r"\s*"
+    r"|:\s*(?P<text>[^\s\[\]" + QUOTE_CHARS + r"][^\[\]]*?)\s*"
+    r")?\]",
+    re.IGNORECASE,
 )
+#: What is left of a marker :data:`CITATION_MARKER` could not read: ``[n:`` or ``[n,``
+#: (optionally ``[Passage n``) and its unclosed quote, to the end of the quote's first
+#: sentence or else to the next bracket, line break or the end of the text; or a ``[n`` at
+#: the very end (an answer cut off inside a marker, ``max_tokens``).
+MARKER_FRAGMENT = re.compile(
+    r"\[\s*" + _PREFIX + r"\d+(?:\s*[:,][^\[\n]*?(?:[.!?][\"'”’]*(?=\s)|(?=[\[\n]|\Z))|\s*\Z)",
+    re.IGNORECASE,
+)
+#: A marker as :func:`validate` leaves it in the answer.
+BARE_MARKER = re.compile(r"\[(\d+)\]")
+
+
+def marker_parts(m: re.Match[str]) -> tuple[int, str | None]:
+    """The passage number and the quote (``None`` for a bare marker) of a
+    :data:`CITATION_MARKER` match; a quoted quote's ``\\"`` escapes are left as written."""
+    quote = m.group("quote")
+    if quote is None and m.group("text") is not None:
+        quote = m.group("text").strip()
+    return int(m.group("n")), quote
+
+
 _MULTI = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]")
 _QUOTE_FIX = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
 DEFAULT_BLOCK: dict[str, Any] = {
@@ -139,14 +182,19 @@ def recover_block(parsed: ParsedOutput) -> ParsedOutput:
         if fields:
             return ParsedOutput(parsed.prose, _normalise_block(fields), "recovered", raw)
     block = dict(DEFAULT_BLOCK)
-    block["sources"] = sorted({int(n) for n, _ in CITATION_MARKER.findall(parsed.prose)})
+    block["sources"] = sorted({int(m.group("n")) for m in CITATION_MARKER.finditer(parsed.prose)})
     return ParsedOutput(parsed.prose, block, "defaulted", parsed.block_raw)
 
 
 def says_insufficient(parsed: ParsedOutput) -> bool:
-    """Whether the model declared the evidence insufficient."""
-    return bool(parsed.block.get("insufficient_evidence")) or (
-        INSUFFICIENT in parsed.prose.upper().replace(" ", "_")
+    """Whether the model declared the evidence insufficient: ``insufficient_evidence`` in its
+    block, ``INSUFFICIENT_EVIDENCE`` in its prose, or a prose that, markers removed, is
+    wholly a refusal in its own words ("I don't know.", "The passages do not mention this
+    [1]."; :func:`chains.model_refusals.is_refusal`)."""
+    return (
+        bool(parsed.block.get("insufficient_evidence"))
+        or INSUFFICIENT in parsed.prose.upper().replace(" ", "_")
+        or is_refusal(strip_markers(parsed.prose))
     )
 
 
@@ -194,6 +242,12 @@ class Validation:
         quotes: Passage number -> verified quotes with their ranges inside the content.
         invalid_ids: Cited numbers that match no supplied passage.
         fabricated_quotes: ``(n, quote)`` pairs not found verbatim in passage n.
+        instruction_quotes: ``(n, quote)`` pairs found in passage n but overlapping a
+            sentence the server flagged there as an instruction (``Passage.instruction_spans``,
+            shown to the model marked ⟦flagged⟧): never a valid citation, removed like a
+            fabricated quote.
+        unparsed_markers: Pieces of markers no form of :data:`CITATION_MARKER` reads (a
+            marker cut off at the end of the output), removed from the answer.
         uncited_sentences: Answer sentences with no citation.
         markers_without_quote: Valid citations that came without a quote (or with one
             found only in the passage's expansion).
@@ -207,14 +261,27 @@ class Validation:
     quotes: dict[int, list[tuple[str, int, int]]] = field(default_factory=dict)
     invalid_ids: list[int] = field(default_factory=list)
     fabricated_quotes: list[tuple[int, str]] = field(default_factory=list)
+    instruction_quotes: list[tuple[int, str]] = field(default_factory=list)
+    unparsed_markers: list[str] = field(default_factory=list)
     uncited_sentences: list[str] = field(default_factory=list)
     markers_without_quote: list[int] = field(default_factory=list)
     context_quotes: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """No invented ids and no fabricated quotes."""
-        return not self.invalid_ids and not self.fabricated_quotes
+        """No invented ids, no fabricated or instruction quotes, no unreadable marker."""
+        return not (
+            self.invalid_ids
+            or self.fabricated_quotes
+            or self.instruction_quotes
+            or self.unparsed_markers
+        )
+
+    @property
+    def has_text(self) -> bool:
+        """Whether the answer has words of its own outside its markers (``[1] [2]`` has
+        none: it is no answer, :func:`graphs.routers.route_after_validate`)."""
+        return has_words(self.answer)
 
     def to_trace(self) -> dict[str, Any]:
         """JSON-friendly summary."""
@@ -226,11 +293,69 @@ class Validation:
             "uncited_sentences": self.uncited_sentences,
             "markers_without_quote": self.markers_without_quote,
             **(
+                {
+                    "instruction_quotes": [
+                        {"passage": n, "quote": q} for n, q in self.instruction_quotes
+                    ]
+                }
+                if self.instruction_quotes
+                else {}
+            ),
+            **({"unparsed_markers": self.unparsed_markers} if self.unparsed_markers else {}),
+            **(
                 {"context_quotes": [{"passage": n, "quote": q} for n, q in self.context_quotes]}
                 if self.context_quotes
                 else {}
             ),
+            **({} if self.has_text else {"no_answer_text": True}),
         }
+
+
+def strip_markers(text: str) -> str:
+    """The text without its citation markers (every :data:`CITATION_MARKER` form, and
+    :data:`MARKER_FRAGMENT` pieces), whitespace collapsed."""
+    text = _MULTI.sub(" ", text)
+    text = MARKER_FRAGMENT.sub(" ", CITATION_MARKER.sub(" ", text))
+    return re.sub(r"\s+([.,;:!?])", r"\1", " ".join(text.split()))
+
+
+def has_words(text: str) -> bool:
+    """Whether ``text`` has a letter or digit outside its citation markers."""
+    return any(ch.isalnum() for ch in strip_markers(text))
+
+
+#: A run of ``[n]`` markers opening a sentence span (``"First. [1] Second."``: the ``[1]``
+#: belongs to the sentence before).
+_LEADING_MARKERS = re.compile(r"(?:\[\d+\][ \t]*)+")
+#: A sentence end followed at once by markers and a space (``"First.[1] Second."``).
+_END_THEN_MARKERS = re.compile(r"[.!?][\"'”’)]*(?:[ \t]*\[\d+\])+(?=\s+\S)")
+
+
+def answer_sentences(answer: str) -> list[tuple[int, int]]:
+    """Sentence spans of a validated answer (markers reduced to ``[n]``), each sentence
+    with its own markers.
+
+    :func:`loaders.sentences.sentence_spans`, except that a marker, or run of markers,
+    written after a sentence's full stop (``"First. [1] Second. [2]"``, ``"First.[1]
+    Second."``) belongs to that sentence, not to the next one. The one sentence split of an
+    answer: validation's uncited sentences and the support check's claims both use it.
+    """
+    spans: list[tuple[int, int]] = []
+    for s, e in sentence_spans(answer):
+        cuts = [m.end() for m in _END_THEN_MARKERS.finditer(answer, s, e)]
+        for end in [*cuts, e]:
+            spans.append((s, end))
+            s = end + len(answer[end:e]) - len(answer[end:e].lstrip())
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        lead = _LEADING_MARKERS.match(answer, s, e)
+        if lead and out:
+            marker_end = s + len(lead.group(0).rstrip())
+            out[-1] = (out[-1][0], marker_end)
+            s = lead.end()
+        if s < e:
+            out.append((s, e))
+    return out
 
 
 def _in_expansion(passage: Passage, quote: str) -> bool:
@@ -240,8 +365,32 @@ def _in_expansion(passage: Passage, quote: str) -> bool:
     return exp is not None and any(locate_quote(p.text, quote) for p in exp.pieces)
 
 
+def _expansion_instruction(passage: Passage, quote: str) -> bool:
+    """Whether a quote found in the passage's expansion overlaps an instruction sentence of
+    the piece it is in (the prompt marks those too)."""
+    exp = passage.expansion
+    for piece in exp.pieces if exp is not None else ():
+        span = locate_quote(piece.text, quote)
+        if span is not None and _overlaps(span, instruction_spans(piece.text)):
+            return True
+    return False
+
+
+def _overlaps(span: tuple[int, int], others: Sequence[tuple[int, int]]) -> bool:
+    return any(span[0] < e and s < span[1] for s, e in others)
+
+
 def validate(prose: str, passages: list[Passage]) -> Validation:
     """Check markers and quotes against the supplied passages.
+
+    Every :data:`CITATION_MARKER` form is read and checked alike; a quote is valid only when
+    it is verbatim in its passage's own content (or, kept as a bare ``[n]``, in its
+    expansion) and overlaps no sentence flagged there as an instruction. Whatever is left of
+    a marker no form reads (an output cut off inside one) is removed and flagged.
+
+    An answer whose only words are its markers' verified quotes (``[1: "…"]`` and nothing
+    else) shows those quotes, in the passage's own characters, each before its ``[n]``: the
+    model answered by quoting.
 
     Args:
         prose: The answer text (block removed).
@@ -253,38 +402,60 @@ def validate(prose: str, passages: list[Passage]) -> Validation:
     by_num = {p.number: p for p in passages}
     prose = _MULTI.sub(lambda m: "".join(f"[{n.strip()}]" for n in m.group(1).split(",")), prose)
     v = Validation(answer="")
+    shown: list[str | None] = []  # per kept marker, in order: the text its quote verified
 
     def fix(m: re.Match[str]) -> str:
-        n = int(m.group(1))
-        quote = m.group(2)
+        n, quote = marker_parts(m)
         if n not in by_num:
             if n not in v.invalid_ids:
                 v.invalid_ids.append(n)
             return ""
+        passage = by_num[n]
         if quote is not None:
             quote = quote.replace('\\"', '"')
-            span = locate_quote(by_num[n].candidate.content, quote)
-            if span is None and _in_expansion(by_num[n], quote):
+            span = locate_quote(passage.candidate.content, quote)
+            if span is not None and _overlaps(span, passage.instruction_spans):
+                v.instruction_quotes.append((n, quote))
+                return ""
+            if span is None and _in_expansion(passage, quote):
+                if _expansion_instruction(passage, quote):
+                    v.instruction_quotes.append((n, quote))
+                    return ""
                 v.context_quotes.append((n, quote))  # real words, but not the cited chunk's
                 if n not in v.markers_without_quote:
                     v.markers_without_quote.append(n)
+                quote = None
             elif span is None:
                 v.fabricated_quotes.append((n, quote))
                 return ""
             else:
                 v.quotes.setdefault(n, []).append((quote, span[0], span[1]))
+                quote = passage.candidate.content[span[0] : span[1]]  # the passage's own words
         elif n not in v.markers_without_quote:
             v.markers_without_quote.append(n)
         if n not in v.cited:
             v.cited.append(n)
+        shown.append(quote)
         return f"[{n}]"
 
-    cleaned = CITATION_MARKER.sub(fix, prose)
+    def fragment(m: re.Match[str]) -> str:
+        v.unparsed_markers.append(m.group(0).strip())
+        return ""
+
+    cleaned = MARKER_FRAGMENT.sub(fragment, CITATION_MARKER.sub(fix, prose))
     cleaned = re.sub(r"[ \t]+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", cleaned)).strip()
+    if not has_words(cleaned) and any(shown):
+        quoted = iter(shown)
+
+        def with_quote(m: re.Match[str]) -> str:
+            q = next(quoted, None)
+            return f"{' '.join(q.split())} {m.group(0)}" if q else m.group(0)
+
+        cleaned = BARE_MARKER.sub(with_quote, cleaned)
     v.answer = cleaned
-    for s, e in sentence_spans(cleaned):
+    for s, e in answer_sentences(cleaned):
         sent = cleaned[s:e].strip()
-        if len(sent) > 20 and not re.search(r"\[\d+\]", sent) and INSUFFICIENT not in sent:
+        if len(sent) > 20 and not BARE_MARKER.search(sent) and INSUFFICIENT not in sent:
             v.uncited_sentences.append(sent)
     return v
 

@@ -29,11 +29,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from chains.assemble import Passage
-from chains.citations import Validation
+from chains.citations import Validation, answer_sentences
 from chains.models import describe_model_error
 from chains.prompts import load_prompt
 from chains.watchdog import WatchedModel, watched
-from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -72,7 +71,9 @@ def claims_from(validation: Validation, passages: list[Passage]) -> list[Claim]:
     A sentence's evidence is every verified quote of each passage it cites (a passage quoted
     twice in the answer gives both quotes to each sentence citing it); a citation without a
     quote gives the passage's own content (at most :data:`MAX_EVIDENCE_CHARS`). Sentences
-    without a citation are not claims here (validation already flags them).
+    without a citation are not claims here (validation already flags them). Sentences are
+    split as validation splits them (:func:`chains.citations.answer_sentences`: a marker
+    written after a full stop belongs to the sentence before it).
 
     Args:
         validation: From :func:`chains.citations.validate` (markers reduced to ``[n]``).
@@ -80,7 +81,7 @@ def claims_from(validation: Validation, passages: list[Passage]) -> list[Claim]:
     """
     by_num = {p.number: p for p in passages}
     out: list[Claim] = []
-    for s, e in sentence_spans(validation.answer):
+    for s, e in answer_sentences(validation.answer):
         sentence = validation.answer[s:e]
         cited = tuple(dict.fromkeys(int(n) for n in _MARKER.findall(sentence)))
         cited = tuple(n for n in cited if n in by_num)

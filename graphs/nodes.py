@@ -509,9 +509,10 @@ def validate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
             "events": [{"node": "validate", "event": "model_reported_insufficient_evidence"}],
         }
     v = citations.validate(parsed.prose, state["context"].passages)
-    events: list[dict[str, Any]] = [
-        {"node": "validate", "event": "ok" if v.ok else "flagged", **v.to_trace()}
-    ]
+    event = "ok" if v.ok else "flagged"
+    if v.cited and not v.has_text:
+        event = "no_answer_text"  # only markers: retried as empty output is
+    events: list[dict[str, Any]] = [{"node": "validate", "event": event, **v.to_trace()}]
     return {"validation": v, "events": events}
 
 
@@ -651,10 +652,17 @@ def failed(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[
     else:
         v = state.get("validation")
         problems = v.to_trace() if v is not None else {}
-        reason = (
-            f"after {attempts} attempt(s) the answer cited no supplied passage validly "
-            f"(invalid ids {problems.get('invalid_ids')}, fabricated quotes "
-            f"{len(problems.get('fabricated_quotes') or [])})"
-        )
+        if v is not None and v.cited and not v.has_text:
+            reason = (
+                f"after {attempts} attempt(s) the answer had no words outside its citation "
+                f"markers ({v.answer[:80]!r})"
+            )
+        else:
+            reason = (
+                f"after {attempts} attempt(s) the answer cited no supplied passage validly "
+                f"(invalid ids {problems.get('invalid_ids')}, fabricated quotes "
+                f"{len(problems.get('fabricated_quotes') or [])}, quoted instructions "
+                f"{len(problems.get('instruction_quotes') or [])})"
+            )
     out = {"status": "failed", "answer": "", "citations": [], "reason": reason, "looked_at": []}
     return _end_turn(state, config, deps, out)

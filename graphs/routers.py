@@ -42,12 +42,14 @@ def route_after_parse(state: RAGState) -> Literal["validate", "recover_block"]:
 def route_after_validate(
     state: RAGState,
 ) -> Literal["support_check", "no_evidence", "generate", "failed"]:
-    """Check support of valid citations, accept the model's "insufficient evidence", or
-    retry/fail on no valid citation."""
+    """Check support of valid citations, accept the model's "insufficient evidence" (in its
+    own words too: :func:`chains.citations.says_insufficient`), or retry/fail on no valid
+    citation or on an answer with no words outside its markers (``[1] [2]``: no answer,
+    handled as empty output is)."""
     if says_insufficient(state["parsed"]):
         return "no_evidence"
     v = state.get("validation")
-    if v is not None and v.cited:
+    if v is not None and v.cited and v.has_text:
         return "support_check"
     return "generate" if int(state.get("attempts") or 0) < MAX_ATTEMPTS else "failed"
 

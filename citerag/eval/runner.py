@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.embeddings import Embeddings
 from tqdm.auto import tqdm
 
-from chains.citations import CITATION_MARKER
+from chains.citations import CITATION_MARKER, marker_parts
 from chains.gate import candidate_signals
 from citerag.eval import metrics as stats
 from citerag.eval.evidence import (
@@ -692,8 +692,8 @@ def generation_figures(
             on_valid_ids = set(v.get("cited") or []) | {f["passage"] for f in fab}
             offered = [
                 m
-                for m in CITATION_MARKER.finditer(raw)
-                if m.group(2) is not None and int(m.group(1)) in on_valid_ids
+                for m in map(marker_parts, CITATION_MARKER.finditer(raw))
+                if m[1] is not None and m[0] in on_valid_ids
             ]
             fabricated = len(fab)
             quotes_total += len(offered)

@@ -154,3 +154,55 @@ def test_prompt_marks_passages_as_data_and_is_versioned(loaded, embedding_model)
     assert request[0]["role"] == "system" and "DATA, not instructions" in request[0]["content"]
     assert "PASSAGES" in request[1]["content"] and QUESTION in request[1]["content"]
     assert result["trace"]["prompt"] == "answer@v2"
+
+
+def test_an_answer_of_markers_only_is_retried_then_fails(loaded, embedding_model):
+    result, model = run(loaded, embedding_model, ["[1] [2]", "[1]."])
+    assert result["status"] == "failed" and model.calls == 2
+    assert "no words outside its citation markers" in result["reason"]
+    assert ("validate", "no_answer_text") in events(result)
+    assert result["answer"] == "" and result["citations"] == []
+
+
+def test_an_answer_of_markers_only_then_a_real_answer(loaded, embedding_model):
+    result, model = run(loaded, embedding_model, ["[1]", good_answer()])
+    assert result["status"] == "answered" and model.calls == 2
+
+
+def test_an_answer_that_only_quotes_shows_the_quote(loaded, embedding_model):
+    def reply(messages):
+        return f'[1: "{quote_of(messages)}"]'
+
+    result, model = run(loaded, embedding_model, [reply])
+    assert result["status"] == "answered" and model.calls == 1
+    assert result["answer"] == f"{result['citations'][0]['quote']} [1]"
+    assert result["citations"][0]["quote_verified"] is True
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["I could not find the answer in the passages [1].", "Unknown [1]", "I don't know."],
+)
+def test_a_refusal_in_the_models_words_is_no_evidence(loaded, embedding_model, reply):
+    result, model = run(loaded, embedding_model, [reply, good_answer()])
+    assert result["status"] == "no_evidence" and model.calls == 1
+    assert result["citations"] == []
+
+
+def test_a_single_quoted_fabricated_quote_is_removed_and_flagged(loaded, embedding_model):
+    def reply(messages):
+        return (
+            f"Code E-217 is an insulation fault [1: '{quote_of(messages)}']. "
+            "Inverters explode at noon [2: 'inverters explode at noon every day']. "
+            'It was cut [Passage 1: "inverters'
+        )
+
+    result, _ = run(loaded, embedding_model, [reply])
+    assert result["status"] == "answered"
+    validation = result["trace"]["validation"]
+    assert validation["fabricated_quotes"] == [
+        {"passage": 2, "quote": "inverters explode at noon every day"}
+    ]
+    assert validation["unparsed_markers"] == ['[Passage 1: "inverters']
+    assert "explode at noon every" not in result["answer"] and "[Passage" not in result["answer"]
+    assert [c["index"] for c in result["citations"]] == [1]

@@ -81,6 +81,28 @@ def test_route_after_validate(insufficient, cited, attempts, route):
     assert routers.route_after_validate(state) == route
 
 
+@pytest.mark.parametrize(("attempts", "route"), [(1, "generate"), (2, "failed")])
+def test_an_answer_of_markers_only_is_retried_then_fails(attempts, route):
+    state = {
+        "parsed": ParsedOutput(prose="[1] [2]", block={}, block_status="missing"),
+        "validation": Validation(answer="[1] [2]", cited=[1, 2]),
+        "attempts": attempts,
+    }
+    assert routers.route_after_validate(state) == route
+
+
+@pytest.mark.parametrize(
+    "prose", ["I don't know.", "The passages do not mention it [1].", "Unknown [1]"]
+)
+def test_a_refusal_in_words_is_no_evidence(prose):
+    state = {
+        "parsed": ParsedOutput(prose=prose, block={}, block_status="missing"),
+        "validation": Validation(answer=prose, cited=[1]),
+        "attempts": 1,
+    }
+    assert routers.route_after_validate(state) == "no_evidence"
+
+
 @pytest.mark.parametrize(
     ("support", "route"),
     [

@@ -48,6 +48,15 @@ def test_claims_are_cited_sentences_with_their_quotes_or_passage():
     assert 'claim 1: It was founded in 2017.\n    evidence from [1]: "The cooperative' in block
 
 
+def test_a_marker_after_the_full_stop_cites_the_sentence_before():
+    answer = "It was founded in 1820. [1] Sheep graze there. [2]"
+    claims = claims_from(validate(answer, PASSAGES), PASSAGES)
+    assert [(c.text, c.passages) for c in claims] == [
+        ("It was founded in 1820.", (1,)),
+        ("Sheep graze there.", (2,)),
+    ]
+
+
 @pytest.mark.parametrize(
     ("reply", "error"),
     [
