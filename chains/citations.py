@@ -186,15 +186,19 @@ def recover_block(parsed: ParsedOutput) -> ParsedOutput:
     return ParsedOutput(parsed.prose, block, "defaulted", parsed.block_raw)
 
 
-def says_insufficient(parsed: ParsedOutput) -> bool:
+def says_insufficient(parsed: ParsedOutput, *, in_words: bool = True) -> bool:
     """Whether the model declared the evidence insufficient: ``insufficient_evidence`` in its
-    block, ``INSUFFICIENT_EVIDENCE`` in its prose, or a prose that, markers removed, is
-    wholly a refusal in its own words ("I don't know.", "The passages do not mention this
-    [1]."; :func:`chains.model_refusals.is_refusal`)."""
+    block, ``INSUFFICIENT_EVIDENCE`` in its prose, or (``in_words``) a prose that, markers
+    removed, is wholly a refusal in its own words ("I don't know.", "The passages do not
+    mention this [1]."; :func:`chains.model_refusals.is_refusal`).
+
+    ``in_words`` is off for the extractive answerer: its prose is the documents' own
+    sentences ("Not available." in a price list answers), and it refuses explicitly.
+    """
     return (
         bool(parsed.block.get("insufficient_evidence"))
         or INSUFFICIENT in parsed.prose.upper().replace(" ", "_")
-        or is_refusal(strip_markers(parsed.prose))
+        or (in_words and is_refusal(strip_markers(parsed.prose)))
     )
 
 

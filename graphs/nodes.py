@@ -503,7 +503,7 @@ def recover_block(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -
 def validate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dict[str, Any]:
     """Resolve every [n], verify every quote; drop and flag what is invented."""
     parsed = state["parsed"]
-    if citations.says_insufficient(parsed):
+    if citations.says_insufficient(parsed, in_words=state.get("generator") != "extractive"):
         return {
             "validation": None,
             "events": [{"node": "validate", "event": "model_reported_insufficient_evidence"}],

@@ -46,7 +46,7 @@ def route_after_validate(
     own words too: :func:`chains.citations.says_insufficient`), or retry/fail on no valid
     citation or on an answer with no words outside its markers (``[1] [2]``: no answer,
     handled as empty output is)."""
-    if says_insufficient(state["parsed"]):
+    if says_insufficient(state["parsed"], in_words=state.get("generator") != "extractive"):
         return "no_evidence"
     v = state.get("validation")
     if v is not None and v.cited and v.has_text:

@@ -642,3 +642,13 @@ def test_says_insufficient_keeps_an_answer_with_a_negation():
 def test_an_answer_that_only_quotes_shows_the_passages_own_characters():
     v = validate("[3: 'The Company's \"Notes\" were issued in 2024.']", make_passages(*THREE))
     assert v.ok and v.answer == f"{THREE[2]} [3]"
+
+
+def test_an_extractive_answer_is_never_read_as_a_refusal_in_words():
+    """The extractive answerer quotes the documents' own sentences: "Not available." in a
+    price list is an answer, not the answerer saying it found none."""
+    parsed = parse_output(
+        'Not available. [1: "Not available."]\n<summary>{"sources": [1]}</summary>'
+    )
+    assert says_insufficient(parsed)  # a chat model writing that refuses
+    assert not says_insufficient(parsed, in_words=False)
