@@ -401,8 +401,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Exit status of a command interrupted by Ctrl-C (SIGINT), as shells report it: 128 + 2.
+EXIT_INTERRUPTED = 130
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``citerag`` console script."""
+    """Entry point of the ``citerag`` console script.
+
+    A usage error (a bad value, a missing file) is one line on stderr and status 2; Ctrl-C is
+    ``citerag: interrupted`` and status :data:`EXIT_INTERRUPTED`, whatever the command was
+    doing (an ingest left half done keeps the previous index: it publishes atomically).
+    """
     for key, value in QUIET_ENV.items():
         os.environ.setdefault(key, value)
     parser = build_parser()
@@ -414,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError, RuntimeError) as exc:
         print(f"citerag: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nciterag: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return int(result or 0)
 
 
