@@ -1137,9 +1137,10 @@ def make_answerer(
             not given takes its :class:`~chains.answer_checks.ExtractiveRules` default.
 
     Raises:
-        ValueError: Unknown spec, or a rule that is not in ``REFUSAL_RULES``.
-        ModelSetupError: A chat model that cannot be built (missing package or key); the
-            message says what to do.
+        ValueError: A rule that is not in ``REFUSAL_RULES``.
+        ModelSetupError: A spec that is not one (:func:`chains.models.check_model_spec`) or
+            a chat model that cannot be built (missing package or key); the message says
+            what to do.
     """
     unknown = sorted(set(rules) - set(checks.REFUSAL_RULES))
     if unknown:
@@ -1163,6 +1164,9 @@ def make_answerer(
             read_passages=read_passages,
             **on,
         )
+    from chains.models import check_model_spec
+
+    check_model_spec(spec)  # a bare name ('gpt-4o-mini') or 'openai:' is a setup error
     if spec == "smollm2" or spec.startswith("local:"):
         from chains.local_llm import load_local_chat_model
 
@@ -1173,19 +1177,14 @@ def make_answerer(
             spec=spec,
             structured=structured,
         )
-    if ":" in spec:
-        # the watchdog retries (chains.watchdog), so an abandoned call's client never does
-        client = dataclasses.replace(settings, max_retries=0)
-        model = build_chat_model(spec, client, temperature=temperature)
-        return ChatModelAnswerer(
-            model,
-            name=spec,
-            settings=settings,
-            spec=spec,
-            structured=structured,
-            retries=settings.max_retries,
-        )
-    raise ValueError(
-        f"unknown model {spec!r}: use 'extractive', 'smollm2' or a provider:model string "
-        "such as 'openai:gpt-4.1-mini' / 'ollama:llama3.1'"
+    # the watchdog retries (chains.watchdog), so an abandoned call's client never does
+    client = dataclasses.replace(settings, max_retries=0)
+    model = build_chat_model(spec, client, temperature=temperature)
+    return ChatModelAnswerer(
+        model,
+        name=spec,
+        settings=settings,
+        spec=spec,
+        structured=structured,
+        retries=settings.max_retries,
     )

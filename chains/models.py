@@ -12,7 +12,8 @@ before a call is checked here and raised as :class:`ModelSetupError` with one li
 what to do (``pip install "citerag[openai]"``, ``set OPENAI_API_KEY``). What goes wrong during
 a call is classified by :func:`describe_model_error` into a :class:`ModelFailure`: a kind
 (``timeout``, ``connection``, ``auth``, ``rate_limit``, ``not_found``, ``bad_request``,
-``server``, ``setup``, ``other``), a one-line reason and whether another attempt can help.
+``server``, ``bad_response``, ``setup``, ``cancelled``, ``other``), a one-line reason and
+whether another attempt can help.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ FailureKind = Literal[
     "not_found",
     "bad_request",
     "server",
+    "bad_response",
     "setup",
     "cancelled",
     "other",
@@ -70,8 +72,9 @@ class Provider:
         module: Its import name.
         extra: The citerag extra that installs it (``""`` when there is none).
         key_env: The environment variable holding its API key (``""``: none needed).
-        base_url_env: The environment variable its client reads a base URL from.
-        default_url: Where it connects when no base URL is given (for messages).
+        base_url_envs: The environment variables its client reads a base URL from, in the
+            client's own order (the first one set wins): :func:`resolve_endpoint` follows it.
+        default_url: Where it connects when no base URL is given.
         timeout_arg: The constructor argument for the request timeout.
         retries_arg: The constructor argument for client retries (``""``: none).
         tokens_arg: The constructor argument for the longest answer.
@@ -81,7 +84,7 @@ class Provider:
     module: str
     extra: str = ""
     key_env: str = ""
-    base_url_env: str = ""
+    base_url_envs: tuple[str, ...] = ()
     default_url: str = ""
     timeout_arg: str = "timeout"
     retries_arg: str = "max_retries"
@@ -89,14 +92,17 @@ class Provider:
 
 
 #: Providers with settings citerag maps; any other ``init_chat_model`` provider works with
-#: the settings it accepts under these same names.
+#: the settings it accepts under these same names. The base-URL variables are listed in the
+#: order each client reads them: ``ChatOpenAI`` takes ``OPENAI_API_BASE``, then the ``openai``
+#: SDK ``OPENAI_BASE_URL``; ``ChatAnthropic`` ``ANTHROPIC_API_URL``, then
+#: ``ANTHROPIC_BASE_URL``; the ``ollama`` client ``OLLAMA_HOST``.
 PROVIDERS: dict[str, Provider] = {
     "openai": Provider(
         "langchain-openai",
         "langchain_openai",
         "openai",
         "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
+        ("OPENAI_API_BASE", "OPENAI_BASE_URL"),
         "https://api.openai.com/v1",
     ),
     "anthropic": Provider(
@@ -104,7 +110,7 @@ PROVIDERS: dict[str, Provider] = {
         "langchain_anthropic",
         "anthropic",
         "ANTHROPIC_API_KEY",
-        "ANTHROPIC_BASE_URL",
+        ("ANTHROPIC_API_URL", "ANTHROPIC_BASE_URL"),
         "https://api.anthropic.com",
         timeout_arg="default_request_timeout",
     ),
@@ -113,7 +119,7 @@ PROVIDERS: dict[str, Provider] = {
         "langchain_ollama",
         "ollama",
         "",
-        "OLLAMA_HOST",
+        ("OLLAMA_HOST",),
         "http://127.0.0.1:11434",
         timeout_arg="",
         retries_arg="",
@@ -277,19 +283,66 @@ class ModelSetupError(ValueError):
     """A chat model cannot be built; the message is one line that says what to do."""
 
 
+#: Model specs that name no chat-model provider: the offline extractive answerer and the
+#: bundled local model (:mod:`chains.local_llm`); ``local:<path>`` is a local model too.
+OFFLINE_SPECS: tuple[str, ...] = ("extractive", "default", "smollm2")
+#: Prefix of a local model's spec (``local:<directory or .gguf file>``).
+LOCAL_PREFIX = "local:"
+#: The accepted forms of a model spec, for messages.
+SPEC_FORMS = (
+    "'extractive', 'smollm2', 'local:<path>' or a provider:model string such as "
+    "'openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5' or 'ollama:llama3.1'"
+)
+
+
+def _provider_guess(name: str) -> str | None:
+    """The provider LangChain's ``init_chat_model`` would infer for a bare model name (only
+    to suggest a spec: the inference is a private name-prefix heuristic), if any."""
+    try:
+        from langchain.chat_models.base import _attempt_infer_model_provider
+
+        guess = _attempt_infer_model_provider(name)
+    except Exception:  # the private helper moved or changed: no suggestion
+        return None
+    return guess if isinstance(guess, str) and guess else None
+
+
 def split_spec(spec: str) -> tuple[str, str]:
     """``"openai:gpt-4.1-mini"`` -> ``("openai", "gpt-4.1-mini")``.
 
+    A bare model name (``gpt-4o-mini``) is refused rather than guessed: the provider decides
+    the key variable, the endpoint variables and the package, so it is written out (the
+    message suggests the spec LangChain's name heuristic would pick).
+
     Raises:
-        ModelSetupError: No ``provider:`` prefix.
+        ModelSetupError: No ``provider:`` prefix or no model name; the message names the
+            value and lists the accepted forms.
     """
     provider, sep, name = spec.partition(":")
     if not sep or not provider.strip() or not name.strip():
-        raise ModelSetupError(
-            f"model {spec!r} is not a provider:model string such as 'openai:gpt-4.1-mini', "
-            "'anthropic:claude-sonnet-4-5' or 'ollama:llama3.1' (or 'extractive', 'smollm2')"
-        )
+        guess = _provider_guess(spec.strip()) if not sep and spec.strip() else None
+        hint = f" (did you mean '{guess}:{spec.strip()}'?)" if guess else ""
+        raise ModelSetupError(f"model {spec!r} is not a model spec{hint}: use {SPEC_FORMS}")
     return provider.strip().lower(), name.strip()
+
+
+def check_model_spec(spec: str) -> None:
+    """Validate a model spec where it enters (``--model``, ``$CITERAG_MODEL``, the server's
+    ``[model] name``, the ``model`` knob), before any model loads.
+
+    Raises:
+        ModelSetupError: Naming the value and the accepted forms (:data:`SPEC_FORMS`).
+    """
+    if spec in OFFLINE_SPECS:
+        return
+    if spec.startswith(LOCAL_PREFIX):
+        if not spec[len(LOCAL_PREFIX) :].strip():
+            raise ModelSetupError(
+                f"model {spec!r} names no local model (local:<directory or .gguf file>): "
+                f"use {SPEC_FORMS}"
+            )
+        return
+    split_spec(spec)
 
 
 def provider_of(spec: str) -> Provider:
@@ -302,14 +355,52 @@ def provider_of(spec: str) -> Provider:
     return Provider(package, package.replace("-", "_"))
 
 
+@dataclass(frozen=True)
+class Endpoint:
+    """Where a chat model's requests go, and what chose it.
+
+    Attributes:
+        url: The URL (or ``the <provider> API`` when citerag does not know the default).
+        source: ``base_url`` (the setting), ``$<VARIABLE>`` (an environment variable its
+            client reads) or ``default`` (the provider's own endpoint).
+    """
+
+    url: str
+    source: str
+
+    @property
+    def custom(self) -> bool:
+        """Whether the endpoint is not the provider's own (a local server, a proxy)."""
+        return self.source != "default"
+
+
+def resolve_endpoint(spec: str, settings: ModelSettings) -> Endpoint:
+    """Where a spec's requests go, resolved in its client's own order: the ``base_url``
+    setting, then the provider's base-URL variables (:attr:`Provider.base_url_envs`, the
+    first non-empty one), then the provider's default.
+
+    :func:`build_chat_model` passes a URL found here to the client, decides with it whether
+    a key is required, and the failure messages name it: one answer everywhere.
+
+    Raises:
+        ModelSetupError: ``spec`` is not a ``provider:model`` string.
+    """
+    p = provider_of(spec)
+    if settings.base_url:
+        return Endpoint(settings.base_url, "base_url")
+    for var in p.base_url_envs:
+        value = os.environ.get(var, "").strip()
+        if value:
+            return Endpoint(value, f"${var}")
+    return Endpoint(p.default_url or f"the {split_spec(spec)[0]} API", "default")
+
+
 def endpoint_of(spec: str, settings: ModelSettings) -> str:
-    """Where a spec's requests go, for messages (the setting, the env variable, the default)."""
+    """Where a spec's requests go, for messages (:func:`resolve_endpoint`'s URL)."""
     try:
-        p = provider_of(spec)
+        return resolve_endpoint(spec, settings).url
     except ModelSetupError:
         return "the model"
-    url = settings.base_url or (os.environ.get(p.base_url_env) if p.base_url_env else None)
-    return url or p.default_url or f"the {split_spec(spec)[0]} API"
 
 
 def install_hint(p: Provider) -> str:
@@ -358,14 +449,15 @@ def build_chat_model(
         kwargs["client_kwargs"] = {"timeout": settings.timeout_s}
     if p.retries_arg:
         kwargs[p.retries_arg] = settings.max_retries
-    if settings.base_url:
-        kwargs["base_url"] = settings.base_url
+    endpoint = resolve_endpoint(spec, settings)
+    if endpoint.custom:  # passed on, so the client cannot resolve it differently
+        kwargs["base_url"] = endpoint.url
     key_env = settings.api_key_env or p.key_env
     if key_env:
         key = os.environ.get(key_env, "").strip()
         if key:
             kwargs["api_key"] = key
-        elif settings.base_url or (p.base_url_env and os.environ.get(p.base_url_env)):
+        elif endpoint.custom:
             # a local OpenAI-compatible server usually wants no key, but the client insists
             kwargs["api_key"] = "not-needed"
         else:
@@ -383,7 +475,7 @@ def build_chat_model(
         ) from exc
     except Exception as exc:  # a provider refusing an argument: one line, not a traceback
         raise ModelSetupError(f"model {spec!r} could not be built: {_one_line(exc)}") from exc
-    log.info("chat model %s (%s)", spec, endpoint_of(spec, settings))
+    log.info("chat model %s (%s, from %s)", spec, endpoint.url, endpoint.source)
     return model
 
 
@@ -423,6 +515,29 @@ def _names(exc: BaseException) -> set[str]:
     return {c.__name__ for c in type(exc).__mro__}
 
 
+#: Functions of the HTTP stack (httpcore's and httpx's, sync and async) that read a
+#: response's body: a connection error raised inside one came after the server had answered
+#: the request and started sending its reply.
+_BODY_READERS = frozenset({"_receive_response_body", "iter_raw", "aiter_raw"})
+#: Exception classes of a connection that failed or was closed (the clients' and httpx's).
+_CONNECTION_ERRORS = frozenset(
+    {"APIConnectionError", "ConnectError", "ConnectionError", "RemoteProtocolError", "ReadError"}
+)
+#: What ``langchain_core`` raises (a plain ``ValueError``) when a streamed call yields nothing.
+_NO_CHUNKS = "No generation chunks were returned"
+
+
+def _while_reading_body(chain: list[BaseException]) -> bool:
+    """Whether one of the exceptions was raised while a response body was being read."""
+    for exc in chain:
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_name in _BODY_READERS:
+                return True
+            tb = tb.tb_next
+    return False
+
+
 def describe_model_error(
     exc: BaseException,
     spec: str = "",
@@ -446,7 +561,7 @@ def describe_model_error(
         key_env = settings.api_key_env or ""
     chain: list[BaseException] = []
     cur: BaseException | None = exc
-    while cur is not None and len(chain) < 5:
+    while cur is not None and len(chain) < 8:
         chain.append(cur)
         cur = cur.__cause__ or cur.__context__
     names = set().union(*(_names(e) for e in chain))
@@ -489,7 +604,16 @@ def describe_model_error(
             "model name (for a local server, the name it serves)",
             True,
         )
-    if names & {"APIConnectionError", "ConnectError", "ConnectionError", "RemoteProtocolError"}:
+    if names & _CONNECTION_ERRORS and _while_reading_body(chain):
+        # the server was reached and had started its reply: a crash, a restart or a proxy
+        # cutting a long response, which another attempt may get past (like a 5xx)
+        return ModelFailure(
+            "server",
+            f"the model server at {where} closed the connection in the middle of its answer "
+            "(did it crash or restart, or did a proxy cut the response?)",
+            False,
+        )
+    if names & _CONNECTION_ERRORS:
         return ModelFailure(
             "connection",
             f"cannot connect to {where}: {detail} (is the server running? check base_url)",
@@ -503,6 +627,21 @@ def describe_model_error(
         )
     if isinstance(exc, ImportError):
         return ModelFailure("setup", f"a package is missing: {detail}", True)
+    if "JSONDecodeError" in names and "OutputParserException" not in names:
+        # the reply itself (not the model's text in it) does not parse: a proxy's error page,
+        # a truncated body, a base_url that is no chat-completions API
+        return ModelFailure(
+            "bad_response",
+            f"the model server at {where} answered with malformed JSON: is "
+            "base_url the API's address (an OpenAI-compatible one usually ends in /v1)?",
+            False,
+        )
+    if any(isinstance(e, ValueError) and str(e) == _NO_CHUNKS for e in chain):
+        return ModelFailure(
+            "bad_response",
+            f"the model server at {where} sent no streamed tokens (does it support stream=true?)",
+            False,
+        )
     return ModelFailure("other", f"{type(exc).__name__}: {detail}", False)
 
 

@@ -25,7 +25,7 @@ from chains.answerers import READ_PASSAGES
 
 # MODEL_KNOBS is read here by the server's and the CLI's settings too
 from chains.models import MODEL_KNOBS as MODEL_KNOBS
-from chains.models import MODEL_SETTINGS, ModelSettings
+from chains.models import MODEL_SETTINGS, ModelSettings, check_model_spec
 
 #: Who may set a knob over HTTP: ``yes`` (by default), ``opt-in`` (only when the server's
 #: settings list it; these knobs decide when the service refuses) or ``no`` (never).
@@ -417,6 +417,7 @@ class RAGConfig:
         """
         for name, meta in knobs().items():
             meta.check(name, getattr(self, name))
+        check_model_spec(self.model)
 
     @classmethod
     def from_runnable_config(cls, config: RunnableConfig | None = None) -> RAGConfig:
@@ -521,6 +522,10 @@ def model_knobs_from_env(env: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     model = str(env.get(MODEL_ENV) or "").strip()
     if model:
+        try:
+            check_model_spec(model)
+        except ValueError as exc:
+            raise ValueError(f"${MODEL_ENV}: {exc}") from None
         out["model"] = model
     for setting, knob_name in knob_of.items():
         var = model_env_var(setting)

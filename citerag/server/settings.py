@@ -464,7 +464,7 @@ def _model_table(table: dict[str, Any], where: str) -> tuple[str | None, dict[st
     Raises:
         ValueError: An unknown key (named, with the known ones) or a bad value.
     """
-    from chains.models import MODEL_SETTINGS, check_setting
+    from chains.models import MODEL_SETTINGS, check_model_spec, check_setting
     from graphs.config import MODEL_KNOBS
 
     knob_of = {setting: name for name, setting in MODEL_KNOBS.items()}
@@ -476,6 +476,10 @@ def _model_table(table: dict[str, Any], where: str) -> tuple[str | None, dict[st
             if not isinstance(value, str) or not value.strip():
                 raise ValueError(f"{where}: [model] name must be a model string, not {value!r}")
             model = value.strip()
+            try:
+                check_model_spec(model)
+            except ValueError as exc:
+                raise ValueError(f"{where}: [model] name: {exc}") from None
             continue
         if key not in MODEL_SETTINGS:
             raise ValueError(

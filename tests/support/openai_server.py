@@ -12,7 +12,11 @@ step of the script:
   mid-stream);
 * :func:`hold` — stream part of a reply, wait for :meth:`ScriptedOpenAIServer.proceed`,
   then the rest;
-* :func:`error` — an HTTP error with an OpenAI-shaped body.
+* :func:`error` — an HTTP error with an OpenAI-shaped body;
+* :func:`cut` — send part of a reply, then close the connection in the middle of it;
+* :func:`garbled` — a 200 whose body (or streamed event) is not JSON;
+* :func:`unstreamed` — a reply as one JSON body even when the request asks to stream (a
+  server or proxy that ignores ``stream=true``).
 
 Stalled handlers wait on an event that :meth:`ScriptedOpenAIServer.close` sets, so closing
 the server releases them; nothing sleeps.
@@ -23,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -79,6 +84,22 @@ def hold(text: Text, after: int, chunk: int = 8) -> Step:
 def error(status: int, message: str = "scripted error") -> Step:
     """An HTTP error with an OpenAI-shaped JSON body."""
     return Step("error", message, status=status)
+
+
+def cut(text: Text, after: int = 1, chunk: int = 8) -> Step:
+    """Stream ``after`` pieces of ``text`` (a body promised longer), then close the connection
+    (a request that does not stream gets the whole reply)."""
+    return Step("cut", text, chunk, after)
+
+
+def garbled() -> Step:
+    """A 200 reply that is not JSON (as the body, or as a streamed event)."""
+    return Step("garbled")
+
+
+def unstreamed(text: Text) -> Step:
+    """A completion as one JSON body, whether or not the request asks to stream."""
+    return Step("unstreamed", text)
 
 
 def _messages(body: dict[str, Any]) -> list[BaseMessage]:
@@ -152,12 +173,16 @@ class ScriptedOpenAIServer:
                     }
                     self._send(step.status, json.dumps(payload).encode(), "application/json")
                     return
+                if step.kind == "garbled":
+                    raw = b"data: {not json\n\n" if body.get("stream") else b"{not json"
+                    self._send(200, raw, "text/event-stream" if body.get("stream") else "text/json")
+                    return
                 text = step.text(_messages(body)) if callable(step.text) else step.text
                 pieces = [text[i : i + step.chunk] for i in range(0, len(text), step.chunk)]
                 if step.kind == "stall" and not body.get("stream"):
                     server._release.wait()
                     return
-                if not body.get("stream"):
+                if not body.get("stream") or step.kind == "unstreamed":
                     self._send(
                         200, json.dumps(_completion(body, text)).encode(), "application/json"
                     )
@@ -166,8 +191,10 @@ class ScriptedOpenAIServer:
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
                 self.send_header("Connection", "close")
+                if step.kind == "cut":  # a body promised longer than what is sent
+                    self.send_header("Content-Length", str(1 << 20))
                 self.end_headers()
-                limit = step.after if step.kind == "stall" else len(pieces)
+                limit = step.after if step.kind in ("stall", "cut") else len(pieces)
                 try:
                     for n, piece in enumerate(pieces[:limit]):
                         if step.kind == "hold" and n == step.after:
@@ -177,6 +204,10 @@ class ScriptedOpenAIServer:
                         self._event(_chunk(body, piece))
                     if step.kind == "stall":
                         server._release.wait()
+                        return
+                    if step.kind == "cut":
+                        self.close_connection = True
+                        self.connection.shutdown(socket.SHUT_RDWR)
                         return
                     self._event(_chunk(body, None, finish="stop"))
                     self.wfile.write(b"data: [DONE]\n\n")

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 
 from chains.models import (
     MODEL_SETTINGS,
+    Endpoint,
     ModelSettings,
     ModelSetupError,
     ModelTimeoutError,
     build_chat_model,
+    check_model_spec,
     describe_model_error,
     parse_setting,
+    resolve_endpoint,
     split_spec,
 )
 from chains.streaming import ProseFilter
@@ -47,8 +52,116 @@ def test_every_setting_but_temperature_is_a_knob_with_the_same_bounds():
 
 def test_specs_need_a_provider():
     assert split_spec("openai:gpt-4.1-mini") == ("openai", "gpt-4.1-mini")
-    with pytest.raises(ModelSetupError, match="not a provider:model string"):
+    with pytest.raises(ModelSetupError, match="'gpt-4o' is not a model spec"):
         split_spec("gpt-4o")
+
+
+@pytest.mark.parametrize("spec", ["extractive", "smollm2", "local:/models/x.gguf", "openai:m"])
+def test_model_specs_that_are_accepted(spec):
+    check_model_spec(spec)
+    assert RAGConfig(model=spec).model == spec
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("gpt-4o-mini", "did you mean 'openai:gpt-4o-mini'?"),
+        ("openai:", "'openai:' is not a model spec"),
+        ("local:", "names no local model"),
+        ("no-such-thing", "'no-such-thing' is not a model spec"),
+    ],
+)
+def test_a_bad_model_spec_is_refused_where_it_enters(spec, says, tmp_path):
+    from chains.answerers import make_answerer
+    from citerag.server.settings import load_settings
+    from graphs.config import model_knobs_from_env
+
+    with pytest.raises(ModelSetupError, match=re.escape(says)) as info:
+        check_model_spec(spec)
+    assert "'openai:gpt-4.1-mini'" in str(info.value)  # the accepted forms are listed
+    with pytest.raises(ValueError, match=re.escape(says)):
+        RAGConfig(model=spec)  # --model, the model knob (configurable)
+    with pytest.raises(ValueError, match=r"^\$CITERAG_MODEL: .*" + re.escape(says)):
+        model_knobs_from_env({"CITERAG_MODEL": spec})
+    toml = tmp_path / "server.toml"
+    toml.write_text(f'[model]\nname = "{spec}"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[model\] name: .*" + re.escape(says)):
+        load_settings(toml, env={})
+    with pytest.raises(ModelSetupError, match=re.escape(says)):
+        make_answerer(spec, None)  # type: ignore[arg-type]
+
+
+def test_a_bad_model_spec_stops_the_cli_and_the_server_with_status_2(tmp_path, capsys, monkeypatch):
+    import uvicorn
+
+    from citerag.cli import main
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("citerag serve started with a bad model spec")
+
+    monkeypatch.setattr(uvicorn, "run", started)
+    toml = tmp_path / "server.toml"
+    toml.write_text('[model]\nname = "gpt-4o-mini"\n', encoding="utf-8")
+    assert main(["serve", "--config", str(toml)]) == 2
+    assert main(["ask", "q", "--index", str(tmp_path / "none"), "--model", "gpt-4o-mini"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("did you mean 'openai:gpt-4o-mini'?") == 2
+
+
+_ENDPOINT_VARS = ("OPENAI_API_BASE", "OPENAI_BASE_URL", "OPENAI_API_KEY", "LANGSMITH_GATEWAY")
+
+
+@pytest.mark.parametrize(
+    ("env", "url"),
+    [
+        ({}, "https://api.openai.com/v1"),
+        ({"OPENAI_BASE_URL": "http://127.0.0.1:8/v1"}, "http://127.0.0.1:8/v1"),
+        ({"OPENAI_API_BASE": "http://127.0.0.1:9/v1"}, "http://127.0.0.1:9/v1"),
+        (
+            {
+                "OPENAI_API_BASE": "http://127.0.0.1:9/v1",
+                "OPENAI_BASE_URL": "http://127.0.0.1:8/v1",
+            },
+            "http://127.0.0.1:9/v1",
+        ),
+        (
+            {"OPENAI_API_BASE": "", "OPENAI_BASE_URL": "http://127.0.0.1:8/v1"},
+            "http://127.0.0.1:8/v1",
+        ),
+    ],
+)
+def test_the_endpoint_is_the_one_the_client_itself_picks(monkeypatch, env, url):
+    pytest.importorskip("langchain_openai")
+    from langchain_openai import ChatOpenAI
+
+    for var in _ENDPOINT_VARS:
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    own = ChatOpenAI(model="m", api_key="sk-test")  # the client left to its own resolution
+    assert str(own.root_client.base_url).rstrip("/") == url
+    assert resolve_endpoint("openai:m", ModelSettings()).url == url
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    built = build_chat_model("openai:m")
+    assert str(built.root_client.base_url).rstrip("/") == url  # type: ignore[attr-defined]
+    setting = ModelSettings(base_url="http://127.0.0.1:7/v1")  # the setting beats them all
+    assert resolve_endpoint("openai:m", setting) == Endpoint("http://127.0.0.1:7/v1", "base_url")
+
+
+def test_an_endpoint_from_openai_api_base_needs_no_key_and_is_named_in_errors(monkeypatch):
+    pytest.importorskip("langchain_openai")
+    for var in _ENDPOINT_VARS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8/v1")  # the client ignores it
+    model = build_chat_model("openai:m")  # a local server: no key needed
+    assert str(model.root_client.base_url).rstrip("/") == "http://127.0.0.1:9/v1"  # type: ignore[attr-defined]
+    failure = describe_model_error(_http_error(404), "openai:m", ModelSettings())
+    assert failure.reason.startswith("http://127.0.0.1:9/v1 has no model 'm'")
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    failure = describe_model_error(_http_error(401), "openai:m", ModelSettings())
+    assert failure.reason.startswith("http://127.0.0.1:9/v1 refused the API key")
 
 
 def test_a_missing_package_or_key_says_what_to_do(monkeypatch):
