@@ -67,10 +67,15 @@ METADATA_FILE = ".citerag-metadata.json"
 SIDECAR_SUFFIX = ".meta.json"
 #: Keys a user may supply.
 USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
-#: Identifies how document metadata and the header title are derived; part of the ingest
-#: settings fingerprint, so changing it re-processes every document once (``/2``: e-mail
-#: attachments became documents of their own, linked to their message).
-METADATA_VERSION = "citerag.document-metadata/2"
+#: Identifies how documents are read — the loaders' text and structure, the document
+#: metadata and the header title; part of the ingest settings fingerprint, so changing it
+#: re-processes every document once, and an index built by an older release reads its
+#: unchanged files again with the new loaders on its next ingest (``/2``: e-mail attachments
+#: became documents of their own, linked to their message; ``/3``: the loaders of 2026-12-07
+#: — slide charts, encodings, non-UTF-8 file names, Word content controls, running lines,
+#: photo orientation, sheet title rows, Markdown tables' titles and fenced code, short signs
+#: read by OCR, e-mails without a boundary). Bump it with any change to what a loader reads.
+METADATA_VERSION = "citerag.document-metadata/3"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000
 #: Characters of a PDF's first two pages that inference reads (an SEC cover page).
