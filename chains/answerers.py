@@ -826,9 +826,9 @@ class ExtractiveAnswerer:
             lambda s: self._problem(asked, s, terms, focus_cache, passages, coverage_cache) is None,
         )
         top = chosen[0].score
-        # passage (rank) order, and within a passage reading order (a sentence's text is
-        # its span of the passage's content)
-        chosen.sort(key=lambda t: (t.passage.number, t.passage.candidate.content.find(t.text)))
+        # passage (rank) order; within a passage the best sentence first (a citation's own
+        # quote is the first one the answer states: the best)
+        chosen.sort(key=lambda t: t.passage.number)
         lines = []
         for item in chosen:
             quote = " ".join(item.text.split()).replace('"', '\\"')  # validate() unescapes

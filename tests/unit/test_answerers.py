@@ -727,14 +727,14 @@ def test_read_passages_must_be_a_positive_integer(bad):
         ExtractiveAnswerer(Unit(), read_passages=bad)
 
 
-def test_two_sentences_of_one_passage_are_stated_in_reading_order():
-    """The better sentence comes second in the passage: the answer states the two as the
-    passage does (rank order across passages, reading order within one)."""
+def test_two_sentences_of_one_passage_are_stated_best_first():
+    """The better sentence comes second in the passage: the answer states it first, so the
+    citation's own quote (its first) is the best one; both are cited (``quotes``)."""
     content = "The office moved to Leeds. Total revenue for the year was 412,860 pounds."
     ps = [passage(1, content)]
     raw = ExtractiveAnswerer(Unit(), margin=1.0).generate("What was total revenue?", ps, [])
     quotes = [q for q, _, _ in validate(parse_output(raw).prose, ps).quotes[1]]
     assert quotes == [
-        "The office moved to Leeds.",
         "Total revenue for the year was 412,860 pounds.",
+        "The office moved to Leeds.",
     ]
