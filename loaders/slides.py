@@ -61,11 +61,16 @@ def _diagram_text(shape: Any) -> str:
         said = point.find(_DGM + "t")
         if point.get("type", "node") != "node" or said is None:
             continue  # the document, its connections and layout helpers carry no text
-        for para in said.iter(_A + "p"):
-            line = _clean("".join(run.text or "" for run in para.iter(_A + "t")))
-            if line:
-                lines.append(line)
+        lines += _paragraphs(said)
     return "\n".join(lines)
+
+
+def _paragraphs(element: Any) -> list[str]:
+    """The non-blank DrawingML paragraphs (``a:p``, their ``a:t`` runs) under an element."""
+    lines = (
+        _clean("".join(t.text or "" for t in p.iter(_A + "t"))) for p in element.iter(_A + "p")
+    )
+    return [line for line in lines if line]
 
 
 _C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
@@ -151,9 +156,7 @@ def _chart_grid(chart: Any) -> _Grid | None:
         cat_ax = next(chart._chartSpace.iter(_C + "dateAx"), None)
     named = None if cat_ax is None else cat_ax.find(_C + "title")
     if named is not None:
-        axis = _clean(
-            " ".join("".join(t.text or "" for t in p.iter(_A + "t")) for p in named.iter(_A + "p"))
-        )
+        axis = " ".join(_paragraphs(named))
     rows = [[axis or ("x" if scatter else "Category"), *names]]
     for j in range(length):
         label = labels[j] if j < len(labels) else None
