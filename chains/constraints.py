@@ -28,7 +28,13 @@ Periods, fiscal vs calendar
     the one the question names, read
     as the company's fiscal year when the question says so and as given otherwise; no
     calendar/fiscal conversion is attempted (the company's fiscal calendar is unknown). A
-    bare year ("in 2019") is a calendar year, label ``2019``. "As of December 31, 2021" (also
+    bare year ("in 2019") is a calendar year, label ``2019``. Months and seasons are spans
+    of months ("October to December 2023" -> ``2023-10..2023-12``, "March 2025" ->
+    ``2025-03``, "summer 2024" -> ``2024-06..2024-08``, northern seasons; a lower-case "may"
+    only after a preposition), matched to the documents whose period **overlaps** them
+    (:func:`coverage`: ``period_end`` and the length the label implies), so a report for the
+    year ended 31 March 2024 answers "October to December 2023"; with no overlapping
+    document, the year rule applies. "As of December 31, 2021" (also
     "as at", "ended", "year end") -> ``FY2021`` by the period-end rule of
     :func:`loaders.metadata.fiscal_year_label`; any other date ("on May 26, 2023") -> the ISO
     date. Ranges ("between 2019 and 2021", "from FY2020 to FY2022", "FY2017 - FY2019") keep
@@ -96,6 +102,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -104,6 +111,8 @@ from typing import Any, Literal
 from citerag.core.filters import combine, matches
 from loaders.metadata import (
     DATE_RE,
+    MONTH_NAME_RE,
+    MONTHS,
     ORDINALS,
     SPLIT_YEAR_RE,
     YEAR_RE,
@@ -122,10 +131,13 @@ __all__ = [
     "QuestionConstraints",
     "UnmatchedEntity",
     "boosts_for",
+    "coverage",
     "filter_for",
     "is_forward_looking",
     "load_aliases",
     "matching_periods",
+    "months_label",
+    "months_span",
     "named_periods",
     "parse_constraints",
     "parse_periods",
@@ -196,7 +208,7 @@ class Constraint:
         years: Years named (periods; both endpoints for a range).
         kind: How it matched: companies ``name``, ``alias``, ``symbol``, ``initials``,
             ``first_word``, ``word``; periods ``fiscal_year``, ``quarter``, ``half``,
-            ``calendar_year``, ``as_of``, ``date``; doc types ``form`` or ``wording``.
+            ``calendar_year``, ``as_of``, ``date``, ``months``; doc types ``form`` or ``wording``.
         relation: ``single`` or ``range`` (two endpoints: "between 2019 and 2021").
         note: Why a constraint was downgraded, if it was.
         forward: A forward-looking question about this period ("forecasting for FY2025",
@@ -664,6 +676,85 @@ _AS_OF = re.compile(
 _CALENDAR_PREFIX = re.compile(r"\bcalendar\s+(?:year\s+)?$", re.I)
 
 
+#: Months of a year: "March 2025", "Mar. 2025", "March of 2025", "October to December 2023",
+#: "Oct-Dec 2023", "between October and December 2023", "October 2023 to March 2024"; seasons
+#: of the northern hemisphere: "spring/summer/autumn 2024", "(in/the) fall (of) 2024".
+_MONTHS_RE = re.compile(
+    rf"\b(?:(?P<m1>{MONTH_NAME_RE})(?:\s*,?\s+(?:of\s+)?(?P<y1>{_Y4}))?"
+    r"\s*(?:-|–|—|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\band\b)\s*)?"
+    rf"(?P<m2>{MONTH_NAME_RE})\s*,?\s+(?:of\s+)?(?P<y2>{_Y4})\b"
+    rf"|\b(?P<season>spring|summer|autumn|(?<=in\s)fall|(?<=the\s)fall)\s+(?:of\s+)?(?P<y3>{_Y4})\b",
+    re.I,
+)
+_SEASONS: dict[str, tuple[int, int]] = {
+    "spring": (3, 5),
+    "summer": (6, 8),
+    "autumn": (9, 11),
+    "fall": (9, 11),
+}
+_MONTHS_LABEL = re.compile(r"(\d{4})-(\d\d)(?:\.\.(\d{4})-(\d\d))?")
+
+
+def _month(name: str) -> int:
+    return MONTHS[name.lower().rstrip(".")]
+
+
+def _months_of(m: re.Match[str]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """First and last ``(year, month)`` of a :data:`_MONTHS_RE` match (``None``: backwards)."""
+    if m.group("season"):
+        year = int(m.group("y3"))
+        a, b = _SEASONS[m.group("season").lower()]
+        return (year, a), (year, b)
+    year = int(m.group("y2"))
+    last = (year, _month(m.group("m2")))
+    if not m.group("m1"):
+        return last, last
+    first_year = int(m.group("y1")) if m.group("y1") else year
+    first = (first_year, _month(m.group("m1")))
+    if first > last and not m.group("y1"):  # "November to February 2024": from Nov 2023
+        first = (year - 1, first[1])
+    return (first, last) if first <= last else None
+
+
+#: Words before a lower-case "may" that make it the month ("in may 2024", "since may 2024");
+#: after any other word it is the verb ("what may 2024 bring").
+_BEFORE_MONTH = re.compile(
+    r"\b(?:in|of|on|from|since|until|till|by|during|before|after|between|to|through|early|late"
+    r"|mid|end|start|beginning)\s*-?\s*$",
+    re.I,
+)
+
+
+def _verb_may(m: re.Match[str], question: str) -> bool:
+    """Whether a :data:`_MONTHS_RE` match starts with the verb "may", not the month."""
+    first = m.group("m1") or m.group("m2") or ""
+    if first != "may":
+        return False
+    return not _BEFORE_MONTH.search(question[max(0, m.start() - 20) : m.start()])
+
+
+def _month_end(ym: tuple[int, int]) -> date:
+    year, month = ym
+    nxt = date(year + month // 12, month % 12 + 1, 1)
+    return nxt - timedelta(days=1)
+
+
+def months_label(first: tuple[int, int], last: tuple[int, int]) -> str:
+    """The label of a span of months: ``2025-03``, or ``2023-10..2023-12``."""
+    a = f"{first[0]}-{first[1]:02d}"
+    return a if first == last else f"{a}..{last[0]}-{last[1]:02d}"
+
+
+def months_span(label: str) -> tuple[date, date] | None:
+    """First and last day of a :func:`months_label` label (``None`` for any other label)."""
+    m = _MONTHS_LABEL.fullmatch(label)
+    if not m:
+        return None
+    first = (int(m.group(1)), int(m.group(2)))
+    last = (int(m.group(3)), int(m.group(4))) if m.group(3) else first
+    return date(first[0], first[1], 1), _month_end(last)
+
+
 def _year(text: str) -> int:
     digits = text.lstrip("'")
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
@@ -721,6 +812,19 @@ def _atomic_periods(question: str) -> list[_Period]:
             add(_Period(label, int(label[2:]), "as_of", m.start(), m.end()))
         else:
             add(_Period(d.isoformat(), d.year, "date", m.start(), m.end()))
+    for m in _MONTHS_RE.finditer(question):
+        if not free(m.start(), m.end()):
+            continue
+        span = _months_of(m)
+        if span is None or _verb_may(m, question):
+            continue
+        first, last = span
+        prefix = question[max(0, m.start() - 30) : m.start()]
+        if first == last and _AS_OF.search(prefix):  # "year ended March 2025": that year
+            label = fiscal_year_label(_month_end(last))
+            add(_Period(label, int(label[2:]), "as_of", m.start(), m.end()))
+        else:
+            add(_Period(months_label(first, last), first[0], "months", m.start(), m.end()))
     for m in YEAR_RE.finditer(question):
         if not free(m.start(), m.end()):
             continue
@@ -735,6 +839,12 @@ def _atomic_periods(question: str) -> list[_Period]:
 
 _RANGE_GAP = re.compile(r"^\s*(?:-|–|—|to|through|thru|until)\s*$", re.I)
 _AND_GAP = re.compile(r"^\s*(?:and|&)\s*(?:the\s+)?$", re.I)
+
+
+def _years_of(p: _Period) -> tuple[int, ...]:
+    """The years a period names: both ends of a span of months across a new year."""
+    span = months_span(p.label) if p.kind == "months" else None
+    return tuple(sorted({span[0].year, span[1].year})) if span else (p.year,)
 
 
 def parse_periods(question: str) -> list[Constraint]:
@@ -779,7 +889,7 @@ def parse_periods(question: str) -> list[Constraint]:
                 values=(a.label,),
                 span=(a.start, a.end),
                 text=question[a.start : a.end],
-                years=(a.year,),
+                years=_years_of(a),
                 kind=a.kind,
             )
         )
@@ -1071,6 +1181,59 @@ def _end_key(d: Mapping[str, Any]) -> str:
     return f"{years[0]}-12-31" if years else ""
 
 
+def coverage(d: Mapping[str, Any]) -> tuple[date, date] | None:
+    """First and last day a document's period covers (``None`` when it has none).
+
+    The period ends on ``period_end`` (or the end its label implies, :func:`_end_key`) and
+    lasts as its label says: a year (``FY2025``, ``2025``) twelve months, a quarter three, a
+    half six, a dated document (``2023-05-26``) that one day. So a report for the year ended
+    31 March 2025 covers April 2024 to March 2025.
+    """
+    label = str(d.get("period") or "")
+    try:
+        end = date.fromisoformat(_end_key(d))
+    except ValueError:
+        return None
+    if re.fullmatch(r"\d{4}-\d\d-\d\d", label):
+        return end, end
+    months = 12
+    if re.fullmatch(r"\d{4}Q[1-4]", label):
+        months = 3
+    elif re.fullmatch(r"\d{4}H[12]", label):
+        months = 6
+    index = end.year * 12 + end.month - months  # the month before the period's first month
+    return date(index // 12, index % 12 + 1, 1), end
+
+
+def _months_select(c: Constraint, docs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Labels of the documents whose period overlaps the months a ``months`` constraint
+    names, latest period end first ("October to December 2023" selects the report for the
+    year ended 31 March 2024, not the one labelled 2023); empty when none overlaps."""
+    spans = [s for s in (months_span(v) for v in named_periods(c)) if s is not None]
+    hits: list[tuple[str, str]] = []
+    for d in docs:
+        cov = coverage(d)
+        if cov and any(cov[0] <= last and first <= cov[1] for first, last in spans):
+            hits.append((_end_key(d), str(d["period"])))
+    return list(dict.fromkeys(label for _end, label in sorted(hits, reverse=True)))
+
+
+def _months_before(c: Constraint, docs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Labels of the documents whose period ended before the months a ``months`` constraint
+    names begin, within a year of the latest of them (latest first): where a plan for
+    "summer 2024" is written."""
+    spans = [s for s in (months_span(v) for v in named_periods(c)) if s is not None]
+    if not spans:
+        return []
+    start = min(first for first, _last in spans)
+    ends = [(cov[1], str(d["period"])) for d in docs if (cov := coverage(d)) and cov[1] < start]
+    if not ends:
+        return []
+    latest = max(end for end, _label in ends)
+    recent = [(end, label) for end, label in ends if (latest - end).days < 366]
+    return list(dict.fromkeys(label for _end, label in sorted(recent, reverse=True)))
+
+
 def _earlier_labels(label: str, present: Sequence[str]) -> list[str]:
     """Labels of documents published before ``label``'s period: those of the year before it
     (the annual report, its quarters, dated documents) when any, else the latest earlier."""
@@ -1116,12 +1279,18 @@ def _resolve(
         selected: list[str] = []
         unstated_docs = 0
         for g in groups:
-            labels_all = [d["period"] for d in g if d.get("period")]
-            stated = [d["period"] for d in g if _stated(d)]
-            pool = stated if organised else labels_all
-            labels = select_periods(c, pool)
+            pool_docs = [d for d in g if (_stated(d) if organised else d.get("period"))]
+            pool = [str(d["period"]) for d in pool_docs]
+            if c.kind == "months":  # the documents whose period overlaps them, else by year
+                labels = _months_select(c, pool_docs) or matching_periods(c.years, pool)
+            else:
+                labels = select_periods(c, pool)
             if c.forward:
-                earlier = [e for v in named_periods(c) for e in _earlier_labels(v, pool)]
+                earlier = (
+                    _months_before(c, pool_docs)
+                    if c.kind == "months"
+                    else [e for v in named_periods(c) for e in _earlier_labels(v, pool)]
+                )
                 labels = [*dict.fromkeys([*earlier, *labels])]
             selected.extend(v for v in labels if v not in selected)
             admit = [d for d in g if not organised or not _stated(d)]
@@ -1334,7 +1503,9 @@ def boosts_for(
         items.append(constraints.recency)
     out: list[tuple[str, tuple[str, ...]]] = []
     for c in items:
-        if c.field == "period" and c.forward and c.doc_values:
+        if c.field == "period" and c.kind == "months" and c.doc_values:
+            values = c.doc_values  # the documents whose period overlaps the months named
+        elif c.field == "period" and c.forward and c.doc_values:
             # forward-looking: the documents published before the period come first
             keys = {_annual_key(v) for v in named_periods(c)}
             values = tuple(v for v in c.doc_values if _annual_key(v) not in keys) or c.doc_values

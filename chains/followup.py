@@ -42,7 +42,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from chains.answerers import numbers_in
-from chains.constraints import Constraint, Gazetteer, parse_constraints, parse_periods
+from chains.constraints import (
+    Constraint,
+    Gazetteer,
+    months_span,
+    parse_constraints,
+    parse_periods,
+)
 from chains.models import describe_model_error
 from chains.prompts import load_prompt
 from chains.watchdog import WatchedModel, watched
@@ -412,10 +418,14 @@ def shift_period(label: str, unit: str, steps: int) -> str | None:
 
 def render_period(label: str) -> str:
     """How a resolved period is written into a question: ``in 2024``, ``in FY2024``,
-    ``in Q1 2023``, ``in H2 2022``."""
+    ``in Q1 2023``, ``in H2 2022``, ``in March 2025``, ``in October 2023 to December 2023``."""
     m = re.fullmatch(r"(\d{4})([QH])([1-4])", label)
     if m:
         return f"in {m.group(2)}{m.group(3)} {m.group(1)}"
+    span = months_span(label)
+    if span is not None:
+        first, last = (f"{d:%B} {d.year}" for d in span)
+        return f"in {first}" if first == last else f"in {first} to {last}"
     return f"in {label}"
 
 

@@ -45,6 +45,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "DEFAULT_EXTRACTORS",
+    "MONTH_NAME_RE",
     "CoverPageExtractor",
     "DocumentMetadata",
     "Extractor",
@@ -99,6 +100,9 @@ _MONTH_RE = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
+#: A month's name or abbreviation ("March", "Mar", "Sept."): the key into :data:`MONTHS`
+#: once lower-cased and stripped of its full stop.
+MONTH_NAME_RE = _MONTH_RE
 #: "December 31, 2018", "Dec. 31 2018", "1st July 2022", "31 December 2018", "2022-07-01".
 DATE_RE = re.compile(
     rf"(?P<md>(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s*(?P<y1>(?:19|20)\d\d))"

@@ -158,3 +158,82 @@ def test_quarter_ranges_prefer_the_latest_quarter() -> None:
     gaz = Gazetteer([_doc("Amcor", f"2023Q{q}", "10-Q") for q in (1, 2, 3)])
     qc = parse_constraints("How did Amcor's margin move from Q1 2023 to Q3 2023?", gaz)
     assert boosts_for(qc) == [("period", ("2023Q3",))]
+
+
+# --- months and seasons: the documents whose period overlaps them ----------------------------
+
+
+def _trust(period: str, end: str) -> dict:
+    return {"company": "Fenby Water Trust", "period": period, "period_end": end}
+
+
+_MARCH_YEARS = Gazetteer(
+    [_trust("FY2023", "2023-03-31"), _trust("FY2024", "2024-03-31"), _trust("FY2025", "2025-03-31")]
+)
+
+
+def test_months_and_seasons_are_read_as_spans_of_months() -> None:
+    cases = {
+        "What happened between October and December 2023?": ("2023-10..2023-12", (2023,)),
+        "Oct-Dec 2023 readings": ("2023-10..2023-12", (2023,)),
+        "rainfall in March 2025": ("2025-03", (2025,)),
+        "rain in may 2024": ("2024-05", (2024,)),
+        "from October 2023 to March 2024": ("2023-10..2024-03", (2023, 2024)),
+        "November to February 2024": ("2023-11..2024-02", (2023, 2024)),
+        "events in summer 2024": ("2024-06..2024-08", (2024,)),
+        "in the fall of 2024": ("2024-09..2024-11", (2024,)),
+    }
+    for question, (label, years) in cases.items():
+        (c,) = parse_periods(question)
+        assert (c.values, c.kind, c.years) == ((label,), "months", years), question
+
+
+def test_a_month_word_that_is_no_month_stays_a_year() -> None:
+    assert [c.values for c in parse_periods("What may 2024 bring?")] == [("2024",)]
+    assert [c.values for c in parse_periods("Did sales fall 2023?")] == [("2023",)]
+    assert [c.values for c in parse_periods("dated 1st July 2022")] == [("2022-07-01",)]
+    # "year ended March 2025" is that fiscal year, as "year ended 31 March 2025" is
+    (c,) = parse_periods("revenue for the year ended March 2025")
+    assert (c.values, c.kind) == (("FY2025",), "as_of")
+
+
+def test_months_select_the_report_whose_year_holds_them_not_the_calendar_year() -> None:
+    # a year ending 31 March: October to December 2023 is in FY2024, not in FY2023
+    assert _periods("What was the rainfall between October and December 2023?", _MARCH_YEARS) == [
+        "FY2024"
+    ]
+    assert _periods("What did the trust report for March 2023?", _MARCH_YEARS) == ["FY2023"]
+    # a span across two reporting years selects both, latest first, and boosts them
+    q = "How much rain fell from January to June 2024?"
+    assert _periods(q, _MARCH_YEARS) == ["FY2025", "FY2024"]
+    assert boosts_for(parse_constraints(q, _MARCH_YEARS)) == [("period", ("FY2025", "FY2024"))]
+
+
+def test_months_no_report_covers_fall_back_to_the_year_rule() -> None:
+    gaz = Gazetteer([_trust("FY2023", "2023-03-31"), _trust("FY2024", "2024-03-31")])
+    # June 2024 is in no report's year; FY2024 is the fiscal year of that number
+    assert _periods("What happened in June 2024?", gaz) == ["FY2024"]
+    (c,) = parse_constraints("What happened in June 2026?", gaz).periods
+    assert c.doc_values == () and c.note == "no indexed document matches this period"
+
+
+def test_forward_looking_months_prefer_the_report_published_before_them() -> None:
+    gaz = Gazetteer([_trust("FY2023", "2023-03-31"), _trust("FY2024", "2024-03-31")])
+    qc = parse_constraints("What will the trust do in summer 2024?", gaz)
+    (c,) = qc.periods
+    assert c.forward and c.doc_values[0] == "FY2024"  # ended March 2024, before June
+
+
+def test_coverage_of_a_document_follows_its_label_and_period_end() -> None:
+    from datetime import date
+
+    from chains.constraints import coverage
+
+    assert coverage(_trust("FY2025", "2025-03-31")) == (date(2024, 4, 1), date(2025, 3, 31))
+    assert coverage({"period": "2023Q2", "period_end": "2023-06-30"}) == (
+        date(2023, 4, 1),
+        date(2023, 6, 30),
+    )
+    assert coverage({"period": "FY2022"}) == (date(2022, 1, 1), date(2022, 12, 31))
+    assert coverage({"period": "2023-05-26"}) == (date(2023, 5, 26), date(2023, 5, 26))
+    assert coverage({"period": None}) is None

@@ -236,3 +236,14 @@ def test_a_fragment_of_a_preposition_and_a_pronoun_is_not_a_noun_phrase():
     got = condense_rule("And before it?", ["What dynasty came after the Yuan dynasty?"])
     assert "before it after" not in got.standalone
     assert "Yuan" in got.standalone
+
+
+def test_a_carried_span_of_months_is_written_so_that_it_reads_back_the_same():
+    got = condense_rule(
+        "What was its turbine output?",
+        ["How much rain fell at Fenby between October and December 2023?"],
+    ).to_trace()
+    assert got["standalone"] == (
+        "What was its turbine output (Fenby; in October 2023 to December 2023)?"
+    )
+    assert got["carried"]["periods"] == ["2023-10..2023-12"]
