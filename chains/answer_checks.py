@@ -2097,7 +2097,65 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
                 f"the question asks about {written.get(t, t)!r}, and the quoted sentence "
                 f"states {written.get(u, u)!r} instead"
             )
-    return numbered_problem(question, sentence, context)
+    return code_problem(question, sentence) or numbered_problem(question, sentence, context)
+
+
+def code_problem(question: str, sentence: str) -> str | None:
+    """Why a sentence about another code of the same series cannot answer, or ``None``.
+
+    "What does error E2 mean?" is not answered by "E1 means the filter cartridge is missing"
+    (a passage listing the codes holds both): the question names a code
+    (:func:`question_codes`), the sentence names none of the question's codes and names
+    another with the same letters (``E1``, ``LB-4``). A sentence naming a range of the
+    series that holds the code ("E1 to E5 are sensor faults") is not flagged, nor one naming
+    no code ("Check the water supply.").
+
+    Args:
+        question: The question text.
+        sentence: The sentence that would be quoted.
+    """
+    asked = question_codes(question)
+    if not asked:
+        return None
+    stated = codes_in(sentence)
+    if stated & set(asked):
+        return None
+    for key, written in asked.items():
+        letters, number = _code_parts(key)
+        if number is None:
+            continue
+        same = sorted(
+            (n, k)
+            for k in stated
+            for lt, n in [_code_parts(k)]
+            if lt == letters and n is not None and n != number
+        )
+        if not same:
+            continue
+        if same[0][0] < number < same[-1][0]:
+            continue  # "E1 to E5": a range (or a list) around the code asked about
+        other = next(w for k, w in _written_codes(sentence).items() if k == same[0][1])
+        return (
+            f"the question asks about {written.upper()!r}, and the quoted sentence states "
+            f"{other!r} instead"
+        )
+    return None
+
+
+def _code_parts(key: str) -> tuple[str, int | None]:
+    """A code key's letters and number (``"lb3"`` -> ``("lb", 3)``; ``"e2b"`` -> ``("e", 2)``)."""
+    m = re.match(r"([a-z]+)(\d+)", key)
+    return (m[1], int(m[2])) if m else (key, None)
+
+
+def _written_codes(text: str) -> dict[str, str]:
+    """The codes a passage writes, as written, by key (the first spelling of each)."""
+    folded = text.translate(_CODE_FOLD)
+    out: dict[str, str] = {}
+    for m in _PASSAGE_CODE.finditer(folded):
+        if not m[2].startswith(" ") or m[1].isupper():
+            out.setdefault(_code_key(m[1], m[3]), m[0])
+    return out
 
 
 # ------------------------------------------------------------------------------------------

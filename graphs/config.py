@@ -370,7 +370,8 @@ class RAGConfig:
         "instead; a wh-question naming a year or a number with its unit (`in 2023`, "
         "`at 20 °C`) when the sentence states another year or another number of that unit "
         "instead (a year in the document's title, section or column names counts; a bound or "
-        "a range, `after 6pm`, `up to 5 kg`, `since 2020`, is not compared)",
+        "a range, `after 6pm`, `up to 5 kg`, `since 2020`, is not compared); a code (`E2`, "
+        "`LB-3`) when the sentence names another of its series (`E1`) and not it",
         "bool",
         client="opt-in",
     )

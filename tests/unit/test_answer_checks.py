@@ -1795,3 +1795,32 @@ def test_a_legal_form_after_a_name_is_no_focus_term(question, read):
     terms = {t.term for t in checks.focus_terms(question)}
     if read != question:
         assert not terms & {"ltd", "limited", "inc", "gmbh", "plc"}
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        ("What does error E2 mean?", "E1 means the filter cartridge is missing.", "E1"),
+        ("What does the LB-3 weigh?", "The LB 4 weighs 3 kg.", "LB 4"),
+        ("What is the speed limit on the M25?", "The M4 has a limit of 70 mph.", "M4"),
+    ],
+)
+def test_code_problem_flags_a_sentence_about_another_code_of_the_series(question, sentence, stated):
+    reason = checks.code_problem(question, sentence)
+    assert reason is not None and repr(stated) in reason
+    assert checks.contrast_problem(question, sentence) == reason  # part of the contrast check
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("What does error E2 mean?", "E2 means the water pressure is below 1 bar."),
+        ("What does error E2 mean?", "Codes E1 to E5 are sensor faults."),
+        ("What does error E2 mean?", "Check the water supply and restart."),
+        ("What does the LB-3 weigh?", "The TX-4 weighs 3 kg."),  # another series
+        ("What does error code e2 mean?", "E1 means the filter is missing."),  # no code asked
+        ("E2 means low pressure.", "E1 means the filter is missing."),  # not a question
+    ],
+)
+def test_code_problem_accepts_the_code_a_range_or_no_code(question, sentence):
+    assert checks.code_problem(question, sentence) is None or not checks.is_question(question)

@@ -738,3 +738,18 @@ def test_two_sentences_of_one_passage_are_stated_best_first():
         "Total revenue for the year was 412,860 pounds.",
         "The office moved to Leeds.",
     ]
+
+
+def test_a_question_about_one_code_never_quotes_the_sentence_of_another_code():
+    # a passage listing the error codes: the E1 sentence is no answer about E2
+    text = (
+        "E1 means the filter cartridge is missing or not seated correctly. "
+        "E2 means the water pressure is below 1 bar."
+    )
+    ps = [passage(1, text)]
+    on = ExtractiveAnswerer(Unit(), contrast_check=True, max_sentences=2)
+    assert quoted(on.generate("What does error E2 mean?", ps, []), ps) == [
+        "E2 means the water pressure is below 1 bar."
+    ]
+    parsed = parse_output(on.generate("What does error E2 mean?", [passage(1, text[:66])], []))
+    assert says_insufficient(parsed) and "'E2'" in parsed.block["reason"]
