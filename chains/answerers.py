@@ -45,7 +45,7 @@ from chains.watchdog import ModelCancelledError as ModelCancelledError  # re-exp
 from chains.watchdog import cancel_generations as cancel_generations  # re-exported
 from chains.word_vectors import word_vectors
 from citerag.core.lru import LRU
-from citerag.core.text import tokenize
+from citerag.core.text import STOPWORDS, tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import (
     heading_context,
@@ -162,6 +162,40 @@ class _Sentence:
     opening: _Sentence | None = None
 
 
+#: Weight of the question without its context names in a sentence's cosine
+#: (:class:`ExtractiveAnswerer` ``context_names``).
+CONTEXT_NAMES = 0.5
+#: A word written as a name in a question: a capital first ("Greenleaf", "3M" is a code).
+_NAME_WORD = re.compile(r"(?<![\w'’])[A-Z][\w&.-]*(?:['’]s?)?")
+
+
+def context_question(question: str, context: str) -> str | None:
+    """The question without the names its passage's context already states, or ``None``.
+
+    A name of the question (a word of letters written with a capital, its possessive with
+    it; a code such as ``E2`` is no name) whose words all occur in ``context`` (a passage's
+    document name, title, section and header) is taken out: within that passage every
+    sentence stands under it, so it says which document, not which sentence ("Who is the
+    director of Greenleaf Trust?" in Greenleaf Trust's report -> "Who is the director of
+    ?"). ``None`` when no name is taken out, or fewer than two words would be left.
+
+    Args:
+        question: The question as asked.
+        context: What the passage's context states (see :func:`_header`).
+    """
+    given = set(re.findall(r"[a-z0-9]+", context.lower()))
+    out, cut = question, False
+    for m in reversed(list(_NAME_WORD.finditer(question))):
+        words = re.findall(r"[a-z0-9]+", re.sub(r"['’]s?$", "", m[0]).lower())
+        if not words or any(w in STOPWORDS or w not in given or not w.isalpha() for w in words):
+            continue
+        out, cut = out[: m.start()] + out[m.end() :], True
+    if not cut:
+        return None
+    out = " ".join(out.split())
+    return out if len(re.findall(r"\w+", out)) >= 2 else None
+
+
 def _insufficient(reason: str) -> str:
     block = {"confidence": "low", "sources": [], "insufficient_evidence": True, "reason": reason}
     return f"{INSUFFICIENT}\n<summary>{json.dumps(block)}</summary>"
@@ -226,6 +260,7 @@ class ExtractiveAnswerer:
         coverage_floor: float | None = None,
         idf_coverage: bool = True,
         read_passages: int = READ_PASSAGES,
+        context_names: float = CONTEXT_NAMES,
     ) -> None:
         """Create the answerer. The refusal rules' defaults are :class:`ExtractiveRules`'.
 
@@ -248,6 +283,12 @@ class ExtractiveAnswerer:
                 naming the serial number beats the one naming the brewer. A word the index
                 never saw weighs the mean of the others. ``False``, or an index without term
                 statistics: every word weighs the same (the behaviour before 2026-12-05).
+            context_names: Weight, in a sentence's cosine, of the question without the names
+                its passage's context already states (document name, title, section:
+                :func:`context_question`); ``0`` scores by the question as asked only. Within
+                Greenleaf Trust's report, "Who is the director of Greenleaf Trust?" is about
+                the director: "Greenleaf Trust is a small charity …" matches its name, "Our
+                director is Priya Shah." what it asks.
             require_question_numbers: Reply "insufficient evidence" when a number the
                 question asks about (a year, an amount, a code; two or more digits) appears
                 in no passage: the passages are about something else ("revenue in 2022" vs a
@@ -354,6 +395,9 @@ class ExtractiveAnswerer:
         self.margin = margin
         self.lexical_weight = lexical_weight
         self.idf_coverage = idf_coverage
+        if not 0.0 <= context_names <= 1.0:
+            raise ValueError(f"context_names must be within 0..1, got {context_names!r}")
+        self.context_names = context_names
         self.require_question_numbers = require_question_numbers
         self.answer_type_check = answer_type_check
         self.quantity_check = quantity_check
@@ -649,9 +693,17 @@ class ExtractiveAnswerer:
         about_message = non_answers.asks_about_message(question)
         scored: list[_Sentence] = []
         dropped = 0
+        without: dict[str, np.ndarray] = {}  # the question without context names -> vector
         for p in passages[: self.read_passages]:
             spans, vecs = self._sentence_vectors(p)
             sims = vecs @ q
+            rest = context_question(question, _header(p)) if self.context_names else None
+            if rest is not None:
+                if rest not in without:
+                    v = np.asarray(self.embeddings.embed_query(rest), dtype=np.float32)
+                    without[rest] = v / (np.linalg.norm(v) or 1.0)
+                w = self.context_names
+                sims = (1.0 - w) * sims + w * (vecs @ without[rest])
             content = p.candidate.content
             meta = p.candidate.meta
             items: list[tuple[float, str, np.ndarray]] = []

@@ -753,3 +753,77 @@ def test_a_question_about_one_code_never_quotes_the_sentence_of_another_code():
     ]
     parsed = parse_output(on.generate("What does error E2 mean?", [passage(1, text[:66])], []))
     assert says_insufficient(parsed) and "'E2'" in parsed.block["reason"]
+
+
+class BagOfWords:
+    """Texts embed to their (non-stop) words: sentences sharing a name score alike."""
+
+    def _vec(self, text):
+        import re as _re
+
+        from citerag.core.text import tokenize
+
+        words = [w for w in tokenize(text) if _re.fullmatch(r"[a-z]+", w)]
+        vocab = sorted(set(_VOCAB))
+        return [float(words.count(w)) for w in vocab]
+
+    def embed_query(self, text):
+        return self._vec(text)
+
+    def embed_documents(self, texts):
+        return [self._vec(t) for t in texts]
+
+
+_VOCAB = [
+    "greenleaf",
+    "trust",
+    "small",
+    "charity",
+    "plants",
+    "trees",
+    "urban",
+    "schools",
+    "director",
+    "priya",
+    "shah",
+    "our",
+    "who",
+]
+
+
+def test_a_name_the_passage_context_states_does_not_choose_the_sentence():
+    content = (
+        "Greenleaf Trust is a small charity that plants trees in urban schools. "
+        "Our director is Priya Shah."
+    )
+    meta = {"content": content, "doc_name": "greenleaf_report.md", "title": "Greenleaf Trust"}
+    ps = [Passage(1, Candidate("k1", Document(page_content=content, metadata=meta)))]
+    q = "Who is the director of Greenleaf Trust?"
+    on = ExtractiveAnswerer(BagOfWords(), max_sentences=1, **ALL_OFF)
+    assert quoted(on.generate(q, ps, []), ps) == ["Our director is Priya Shah."]
+    off = ExtractiveAnswerer(BagOfWords(), max_sentences=1, context_names=0.0, **ALL_OFF)
+    assert quoted(off.generate(q, ps, []), ps) == [
+        "Greenleaf Trust is a small charity that plants trees in urban schools."
+    ]
+    with pytest.raises(ValueError, match="context_names"):
+        ExtractiveAnswerer(BagOfWords(), context_names=1.5)
+
+
+@pytest.mark.parametrize(
+    ("question", "context", "expected"),
+    [
+        (
+            "Who is the director of Greenleaf Trust?",
+            "Greenleaf Trust report",
+            "Who is the director of ?",
+        ),
+        ("What were Greenleaf's donations?", "greenleaf_report_2023.md", "What were donations?"),
+        ("What is Northwind's revenue?", "Greenleaf Trust report", None),  # not in the context
+        ("What does E2 mean?", "E2 codes", None),  # a code is no name
+        ("Greenleaf Trust?", "Greenleaf Trust", None),  # nothing left to ask
+    ],
+)
+def test_context_question_takes_out_the_names_the_context_states(question, context, expected):
+    from chains.answerers import context_question
+
+    assert context_question(question, context) == expected
