@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as url_quote
 
+import regex
+
 from chains.assemble import Passage
 from chains.model_refusals import is_refusal
 from loaders.instructions import instruction_spans
@@ -40,6 +42,27 @@ QUOTE_CHARS = "\"“”'‘’"
 _Q = "[" + QUOTE_CHARS + "]"
 #: Words a model may write before a marker's number (``[Passage 1: "…"]``, ``[Source 2]``).
 _PREFIX = r"(?:(?:passages?|sources?|documents?|docs?|ref(?:erence)?s?)\.?\s*#?\s*)?"
+#: The bracket pairs a marker may be written in: ASCII square brackets, and the full-width
+#: lenticular (``【1】``) and square (``［1］``) ones some models write. A marker closes with
+#: the bracket that pairs with its opening one.
+MARKER_BRACKETS: dict[str, str] = {"[": "]", "【": "】", "［": "］"}
+#: Any opening bracket of :data:`MARKER_BRACKETS` (a character class).
+_OPEN = "[" + "".join(re.escape(o) for o in MARKER_BRACKETS) + "]"
+#: Characters of no bracket of :data:`MARKER_BRACKETS` (for a class: ``[^...]``).
+_BRACKET_CHARS = "".join(re.escape(o + c) for o, c in MARKER_BRACKETS.items())
+_OPENINGS = list(MARKER_BRACKETS)
+#: An opening bracket that records which pair it opens (groups ``o0``, ``o1``, …) and the
+#: closing bracket of that pair (:data:`_PAIRED_CLOSE`).
+_PAIRED_OPEN = (
+    "(?:"
+    + "|".join(f"(?P<o{i}>{re.escape(o)})" for i, o in enumerate(_OPENINGS[:-1]))
+    + "|"
+    + re.escape(_OPENINGS[-1])
+    + ")"
+)
+_PAIRED_CLOSE = re.escape(MARKER_BRACKETS[_OPENINGS[-1]])
+for _i in reversed(range(len(_OPENINGS) - 1)):
+    _PAIRED_CLOSE = f"(?(o{_i}){re.escape(MARKER_BRACKETS[_OPENINGS[_i]])}|{_PAIRED_CLOSE})"
 #: A citation marker as models write it. Group ``n`` is the passage number; group ``quote``
 #: a quote in quotation marks (``\"`` escapes are left for the caller), group ``text`` an
 #: unquoted one; both ``None`` for a bare marker. Read them with :func:`marker_parts`.
@@ -47,23 +70,27 @@ _PREFIX = r"(?:(?:passages?|sources?|documents?|docs?|ref(?:erence)?s?)\.?\s*#?\
 #: Forms: ``[n]``, ``[n: "quote"]`` (the canonical ones the prompt asks for), any of
 #: :data:`QUOTE_CHARS` around the quote (``[n: 'quote']``, ``[n: “quote”]``), ``[n, "quote"]``,
 #: ``[n: unquoted text]``, and a ``Passage`` / ``Source`` / ``Document`` / ``Ref`` word before
-#: the number (``[Passage 1: "quote"]``), case-insensitive. A quoted quote may itself contain
-#: quote characters (filings write “Notes”) and brackets: it ends at the first quote character
-#: followed by ``]``, and never runs into the next marker (an unclosed quote does not swallow
-#: later markers; it is left as a fragment, :data:`MARKER_FRAGMENT`). ``[n, m]`` lists are
-#: not quotes (:func:`validate` splits them first).
+#: the number (``[Passage 1: "quote"]``), case-insensitive; each in any bracket pair of
+#: :data:`MARKER_BRACKETS` (``【1】``, ``【1: “quote”】``, ``［1］``). A quoted quote may itself
+#: contain quote characters (filings write “Notes”) and brackets: it ends at the first quote
+#: character followed by the closing bracket, and never runs into the next marker (an
+#: unclosed quote does not swallow later markers; it is left as a fragment,
+#: :data:`MARKER_FRAGMENT`). ``[n, m]`` lists are not quotes (:func:`validate` splits them
+#: first, :data:`MARKER_LIST`).
 #: The one pattern for parsing markers: import it rather than writing another.
 CITATION_MARKER = re.compile(
-    r"\[\s*" + _PREFIX + r"(?P<n>\d+)\s*(?:"
+    _PAIRED_OPEN + r"\s*" + _PREFIX + r"(?P<n>\d+)\s*(?:"
     r"[:,]\s*"
     + _Q
-    + r"(?P<quote>(?:(?!\[\s*"
+    + r"(?P<quote>(?:(?!"
+    + _OPEN
+    + r"\s*"
     + _PREFIX
     + r"\d+\s*[:,])(?:\\.|[^\\]))*?)"
     + _Q
     + r"\s*"
-    r"|:\s*(?P<text>[^\s\[\]" + QUOTE_CHARS + r"][^\[\]]*?)\s*"
-    r")?\]",
+    r"|:\s*(?P<text>[^\s" + _BRACKET_CHARS + QUOTE_CHARS + r"][^" + _BRACKET_CHARS + r"]*?)\s*"
+    r")?" + _PAIRED_CLOSE,
     re.IGNORECASE,
 )
 #: What is left of a marker :data:`CITATION_MARKER` could not read: ``[n:`` or ``[n,``
@@ -71,9 +98,19 @@ CITATION_MARKER = re.compile(
 #: sentence or else to the next bracket, line break or the end of the text; or a ``[n`` at
 #: the very end (an answer cut off inside a marker, ``max_tokens``).
 MARKER_FRAGMENT = re.compile(
-    r"\[\s*" + _PREFIX + r"\d+(?:\s*[:,][^\[\n]*?(?:[.!?][\"'”’]*(?=\s)|(?=[\[\n]|\Z))|\s*\Z)",
+    _OPEN
+    + r"\s*"
+    + _PREFIX
+    + r"\d+(?:\s*[:,][^"
+    + "".join(re.escape(o) for o in _OPENINGS)
+    + r"\n]*?(?:[.!?][\"'”’]*(?=\s)|(?=["
+    + "".join(re.escape(o) for o in _OPENINGS)
+    + r"\n]|\Z))|\s*\Z)",
     re.IGNORECASE,
 )
+#: A list of passage numbers in one marker (``[1, 2]``, ``【1, 2】``), group ``ns`` the list;
+#: :func:`validate` reads it as ``[1][2]``.
+MARKER_LIST = re.compile(_PAIRED_OPEN + r"\s*(?P<ns>\d+(?:\s*,\s*\d+)+)\s*" + _PAIRED_CLOSE)
 #: A marker as :func:`validate` leaves it in the answer.
 BARE_MARKER = re.compile(r"\[(\d+)\]")
 
@@ -87,7 +124,49 @@ def marker_parts(m: re.Match[str]) -> tuple[int, str | None]:
     return int(m.group("n")), quote
 
 
-_MULTI = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]")
+def _split_list(m: re.Match[str]) -> str:
+    """A :data:`MARKER_LIST` match as one ``[n]`` per number."""
+    return "".join(f"[{n.strip()}]" for n in m.group("ns").split(","))
+
+
+def bare_markers(text: str) -> str:
+    """The text with every marker written as :func:`validate` writes a kept one: ``[n]``
+    (its quote, prefix word and bracket pair dropped; a list ``[1, 2]`` as ``[1][2]``).
+
+    Only the form changes: whether a marker's passage exists and its quote is verbatim is
+    :func:`validate`'s to say. What a streamed draft shows of the markers it has read
+    (:class:`chains.streaming.MarkerDraft`).
+    """
+    return CITATION_MARKER.sub(lambda m: f"[{m.group('n')}]", MARKER_LIST.sub(_split_list, text))
+
+
+#: :data:`CITATION_MARKER` and :data:`MARKER_LIST` for partial matching (the ``regex``
+#: package reads the same patterns and can say whether a text may still become a match).
+_MARKERS_PARTIAL = tuple(regex.compile(p.pattern, p.flags) for p in (CITATION_MARKER, MARKER_LIST))
+_OPENING = re.compile(_OPEN)
+
+
+def unfinished_marker(text: str) -> int:
+    """Where the marker still being written at the end of ``text`` starts.
+
+    The first opening bracket, outside any complete marker, from which the rest of the text
+    is the beginning of a :data:`CITATION_MARKER` or :data:`MARKER_LIST` not yet closed
+    (``[``, ``[1: "the qu``, ``【2``, ``[1, 2``); ``len(text)`` when there is none. Text
+    before it reads the same whatever follows; text from it may still become a marker.
+    """
+    pos = 0
+    while (opening := _OPENING.search(text, pos)) is not None:
+        at = opening.start()
+        complete = CITATION_MARKER.match(text, at) or MARKER_LIST.match(text, at)
+        if complete is not None:
+            pos = complete.end()
+            continue
+        if any(p.fullmatch(text, at, partial=True) for p in _MARKERS_PARTIAL):
+            return at
+        pos = at + 1
+    return len(text)
+
+
 _QUOTE_FIX = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
 DEFAULT_BLOCK: dict[str, Any] = {
     "confidence": "unknown",
@@ -318,7 +397,7 @@ class Validation:
 def strip_markers(text: str) -> str:
     """The text without its citation markers (every :data:`CITATION_MARKER` form, and
     :data:`MARKER_FRAGMENT` pieces), whitespace collapsed."""
-    text = _MULTI.sub(" ", text)
+    text = MARKER_LIST.sub(" ", text)
     text = MARKER_FRAGMENT.sub(" ", CITATION_MARKER.sub(" ", text))
     return re.sub(r"\s+([.,;:!?])", r"\1", " ".join(text.split()))
 
@@ -404,7 +483,7 @@ def validate(prose: str, passages: list[Passage]) -> Validation:
         The cleaned answer and every problem found.
     """
     by_num = {p.number: p for p in passages}
-    prose = _MULTI.sub(lambda m: "".join(f"[{n.strip()}]" for n in m.group(1).split(",")), prose)
+    prose = MARKER_LIST.sub(_split_list, prose)
     v = Validation(answer="")
     shown: list[str | None] = []  # per kept marker, in order: the text its quote verified
 

@@ -2,7 +2,9 @@
 
 The ``generate`` node sends each piece of the model's prose to LangGraph's ``custom`` stream
 as a :func:`token_event`; the ``<summary>`` block at its end is machine-readable and never
-shown (:class:`ProseFilter` holds back what could be its start). Each attempt opens with an
+shown (:class:`ProseFilter` holds back what could be its start), and each citation marker is
+shown as the validated answer writes it, ``[n]``, once it is complete (:class:`MarkerDraft`
+holds back a marker still being written). Each attempt opens with an
 :func:`attempt_event`, so a client that showed a failed attempt's text clears it when the
 ladder retries. Streamed text is a draft: the run's final output (status, validated answer,
 citations) is the only thing to trust, and a marker in the draft becomes a citation only when
@@ -12,6 +14,8 @@ the final output lists it.
 from __future__ import annotations
 
 from typing import Any
+
+from chains.citations import MARKER_FRAGMENT, bare_markers, unfinished_marker
 
 #: Where the machine-readable block starts; nothing from there on is shown.
 BLOCK_START = "<summary>"
@@ -63,6 +67,39 @@ class ProseFilter:
         """What was held back, at the end of the answer (it was not the block's start)."""
         out, self._held = ("" if self._done else self._held), ""
         return out
+
+
+class MarkerDraft:
+    """Shows a streamed answer's citation markers as the validated answer will write them.
+
+    A complete marker (``[1: "the quoted text"]``, ``【1】``, ``[1, 2]``) is shown as ``[1]``
+    (``[1][2]``) by :func:`chains.citations.bare_markers`; a marker still being written at the
+    end of what has arrived (``[1: "the quo``) is held back until it is complete
+    (:func:`chains.citations.unfinished_marker`), and only that tail. Which markers become
+    citations is still the validator's to say: the draft shows their form, not their
+    verdict.
+    """
+
+    def __init__(self) -> None:
+        """Start a draft with nothing held back."""
+        self._held = ""
+
+    def feed(self, text: str) -> str:
+        """The part of ``text`` (with anything held back before) that reads the same
+        whatever comes next, its markers as ``[n]``."""
+        if not text:
+            return ""
+        buf = self._held + text
+        cut = unfinished_marker(buf)
+        self._held = buf[cut:]
+        return bare_markers(buf[:cut])
+
+    def flush(self) -> str:
+        """What was held back, at the end of the answer: a marker never completed is what
+        is left of one (:data:`chains.citations.MARKER_FRAGMENT`), which the validated answer
+        does not show either."""
+        held, self._held = self._held, ""
+        return MARKER_FRAGMENT.sub("", bare_markers(held))
 
 
 def token_event(text: str, attempt: int) -> dict[str, Any]:

@@ -415,11 +415,11 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     """Call the answerer once; errors and empty output are recorded, not raised.
 
     A chat model's prose streams to LangGraph's ``custom`` stream as it is written
-    (:mod:`chains.streaming`; the ``<summary>`` block is never shown); another answerer's
-    prose is sent as one piece. A model error is classified
-    (:func:`chains.models.describe_model_error`): its one-line reason is the recorded error,
-    and an error another attempt cannot fix (timeout, connection, key, rate limit, missing
-    package) ends the run without the retry.
+    (:mod:`chains.streaming`; the ``<summary>`` block is never shown, markers are shown as
+    ``[n]`` once complete); another answerer's prose is sent as one piece. A model error is
+    classified (:func:`chains.models.describe_model_error`): its one-line reason is the
+    recorded error, and an error another attempt cannot fix (timeout, connection, key, rate
+    limit, missing package) ends the run without the retry.
     """
     cfg = RAGConfig.from_runnable_config(config)
     attempt = int(state.get("attempts") or 0) + 1
@@ -431,9 +431,10 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     write = _stream_writer()
     write(streaming.attempt_event(attempt))
     prose = streaming.ProseFilter()
+    draft = streaming.MarkerDraft()
 
     def on_token(text: str) -> None:
-        shown = prose.feed(text)
+        shown = draft.feed(prose.feed(text))
         if shown:
             write(streaming.token_event(shown, attempt))
 
@@ -456,7 +457,9 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
             asked = _ask(state) if isinstance(answerer, ExtractiveAnswerer) else state["question"]
             raw = answerer.generate(asked, ctx.passages, list(state["model_messages"]))
             on_token(raw or "")
-        on_token(prose.flush())
+        rest = draft.feed(prose.flush()) + draft.flush()
+        if rest:
+            write(streaming.token_event(rest, attempt))
     except Exception as exc:  # any provider error is a ladder event
         return _generation_error(exc, attempt, answerer, cfg, deps)
     if not raw or not raw.strip():

@@ -18,7 +18,7 @@ from tests.integration.test_server import (
     PUBLIC_TOKEN,
     sse_events,
 )
-from tests.support.fake_models import good_answer
+from tests.support.fake_models import good_answer, quote_of
 from tests.support.openai_server import (
     ScriptedOpenAIServer,
     reply,
@@ -67,8 +67,34 @@ def test_stream_sends_tokens_then_the_validated_answer(
     assert data[-1]["type"] == "final" and data[-1]["status"] == "answered"
     text = "".join(t["text"] for t in tokens)
     assert "<summary" not in text
-    assert data[-1]["citations"][0]["quote"] in text
+    # the draft shows the marker as the validated answer does: [1], never its raw quote
+    assert text.strip() == data[-1]["answer"] == "The passage states it [1]."
     assert sse_events(r.content)[-1][0] == "end"
+
+
+def test_the_draft_never_shows_a_raw_or_half_written_marker(
+    served: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    def answer(messages: list[Any]) -> str:
+        quote = quote_of(messages, 1)
+        return (
+            f"It is explained here 【1: “{quote}”】 and again [Passage 1: '{quote}'] [1].\n"
+            '<summary>{"confidence": "high", "sources": [1], "insufficient_evidence": false}'
+            "</summary>"
+        )
+
+    endpoint.set_script(reply(answer, chunk=3))  # every marker arrives in pieces
+    with served.client(PUBLIC_TOKEN) as c:
+        r = c.post("/rag/stream", json={"input": {"question": QUESTION}})
+    data = [d for e, d in sse_events(r.content) if e == "data"]
+    final = data[-1]
+    assert final["type"] == "final" and final["status"] == "answered", final
+    assert final["answer"] == "It is explained here [1] and again [1] [1]."
+    shown = ""
+    for token in (d for d in data if d.get("type") == "token"):
+        shown += token["text"]
+        assert final["answer"].startswith(shown.strip()), shown  # nothing taken back
+    assert shown.strip() == final["answer"]
 
 
 def test_a_stalled_model_is_answered_in_time_with_failed(

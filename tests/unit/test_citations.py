@@ -74,6 +74,33 @@ def test_marker_reads_the_forms_models_write(marker, expected):
     assert m is not None and marker_parts(m) == expected
 
 
+@pytest.mark.parametrize(
+    ("marker", "expected"),
+    [
+        ("【1】", (1, None)),
+        ("【1: “The fee is £5.”】", (1, "The fee is £5.")),
+        ('［2: "The fee is £5."］', (2, "The fee is £5.")),
+        ("【Source 2】", (2, None)),
+        ('【1: "a "quoted"] word"】', (1, 'a "quoted"] word')),  # ends at its own bracket
+    ],
+)
+def test_marker_reads_full_width_bracket_pairs(marker, expected):
+    m = CITATION_MARKER.fullmatch(marker)
+    assert m is not None and marker_parts(m) == expected
+    assert CITATION_MARKER.search("[1】 and 【1]") is None  # brackets of two pairs: no marker
+
+
+def test_full_width_markers_are_validated_like_ascii_ones():
+    ps = make_passages("Revenue rose by 11%.", "Costs fell by 3%.")
+    v = validate("Revenue rose 【1: “Revenue rose by 11%.”】. Costs fell ［2］. Both 【1, 2】.", ps)
+    assert v.ok and v.cited == [1, 2] and not v.uncited_sentences
+    assert v.answer == "Revenue rose [1]. Costs fell [2]. Both [1][2]."
+    fabricated = validate("Revenue rose 【1: “Revenue fell.”】 a lot.", ps)
+    assert fabricated.fabricated_quotes == [(1, "Revenue fell.")]
+    cut = validate("Revenue rose by 11% 【1: “Revenue rose", ps)
+    assert cut.unparsed_markers and "【" not in cut.answer
+
+
 def test_a_list_of_ids_is_no_quote():
     m = CITATION_MARKER.search("[1, 2]")
     assert m is None or marker_parts(m)[1] is None
