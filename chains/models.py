@@ -18,10 +18,12 @@ whether another attempt can help.
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import logging
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -307,6 +309,42 @@ def _provider_guess(name: str) -> str | None:
     return guess if isinstance(guess, str) and guess else None
 
 
+def known_providers() -> tuple[str, ...] | None:
+    """The providers LangChain's ``init_chat_model`` reads from a ``provider:model`` string
+    in the installed ``langchain`` (its ``_BUILTIN_PROVIDERS``; a string whose prefix is not
+    one of them is read as a bare model name, its provider guessed), citerag's documented
+    ones (:data:`PROVIDERS`) first; ``None`` when that table cannot be read (it moved in
+    another ``langchain`` version: no check then)."""
+    try:
+        from langchain.chat_models.base import _BUILTIN_PROVIDERS
+    except Exception:  # the private table moved or changed: no check
+        return None
+    if not isinstance(_BUILTIN_PROVIDERS, Mapping) or not _BUILTIN_PROVIDERS:
+        return None
+    builtin = {str(name) for name in _BUILTIN_PROVIDERS}
+    first = [name for name in PROVIDERS if name in builtin]
+    return (*first, *sorted(builtin.difference(first)))
+
+
+def _check_provider(spec: str, provider: str, name: str) -> None:
+    """Refuse a provider ``init_chat_model`` does not know (:func:`known_providers`), with a
+    suggestion: the known provider it is a misspelling of, else the spec as an Ollama model
+    (``gpt-oss:20b`` is a model name with an Ollama tag).
+
+    Raises:
+        ModelSetupError: Naming the provider, the spec and the known providers.
+    """
+    known = known_providers()
+    if known is None or provider in known:
+        return
+    close = difflib.get_close_matches(provider, known, n=1, cutoff=0.75)
+    guess = f"{close[0]}:{name}" if close else f"ollama:{spec.strip()}"
+    raise ModelSetupError(
+        f"unknown provider {provider!r} in {spec!r}; known: {', '.join(known)}; "
+        f"did you mean {guess!r}?"
+    )
+
+
 def split_spec(spec: str) -> tuple[str, str]:
     """``"openai:gpt-4.1-mini"`` -> ``("openai", "gpt-4.1-mini")``.
 
@@ -330,8 +368,13 @@ def check_model_spec(spec: str) -> None:
     """Validate a model spec where it enters (``--model``, ``$CITERAG_MODEL``, the server's
     ``[model] name``, the ``model`` knob), before any model loads.
 
+    A ``provider:model`` spec must name a provider ``init_chat_model`` knows
+    (:func:`known_providers`); the model name after it may hold colons of its own
+    (``ollama:llama3:8b``).
+
     Raises:
-        ModelSetupError: Naming the value and the accepted forms (:data:`SPEC_FORMS`).
+        ModelSetupError: Naming the value and the accepted forms (:data:`SPEC_FORMS`), or
+            the unknown provider and the known ones.
     """
     if spec in OFFLINE_SPECS:
         return
@@ -342,7 +385,7 @@ def check_model_spec(spec: str) -> None:
                 f"use {SPEC_FORMS}"
             )
         return
-    split_spec(spec)
+    _check_provider(spec, *split_spec(spec))
 
 
 def provider_of(spec: str) -> Provider:

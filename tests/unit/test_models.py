@@ -108,6 +108,42 @@ def test_a_bad_model_spec_stops_the_cli_and_the_server_with_status_2(tmp_path, c
     assert err.count("did you mean 'openai:gpt-4o-mini'?") == 2
 
 
+@pytest.mark.parametrize(
+    ("spec", "suggestion"),
+    [
+        ("gpt-oss:20b", "ollama:gpt-oss:20b"),  # a model name with an Ollama tag
+        ("opena:gpt-4o", "openai:gpt-4o"),  # a misspelt provider
+        ("google-genai:gemini-2.5-pro", "google_genai:gemini-2.5-pro"),
+    ],
+)
+def test_an_unknown_provider_is_refused_with_the_known_ones(spec, suggestion):
+    from langchain.chat_models.base import _BUILTIN_PROVIDERS
+
+    provider = spec.split(":")[0]
+    with pytest.raises(ModelSetupError) as info:
+        check_model_spec(spec)
+    said = str(info.value)
+    assert said.startswith(f"unknown provider {provider!r} in {spec!r}; known: openai, anthropic")
+    assert all(name in said for name in _BUILTIN_PROVIDERS)  # langchain's own table
+    assert said.endswith(f"did you mean {suggestion!r}?")
+    with pytest.raises(ValueError, match=re.escape(f"unknown provider {provider!r}")):
+        RAGConfig(model=spec)
+
+
+@pytest.mark.parametrize(
+    "spec", ["ollama:llama3:8b", "ollama:gpt-oss:20b", "OpenAI:gpt-4o", "bedrock:a:b:c"]
+)
+def test_a_model_name_may_hold_colons_of_its_own(spec):
+    check_model_spec(spec)
+
+
+def test_an_unknown_provider_stops_the_cli_with_status_2_before_anything_loads(tmp_path, capsys):
+    from citerag.cli import main
+
+    assert main(["ask", "q", "--index", str(tmp_path / "none"), "--model", "gpt-oss:20b"]) == 2
+    assert "did you mean 'ollama:gpt-oss:20b'?" in capsys.readouterr().err
+
+
 _ENDPOINT_VARS = ("OPENAI_API_BASE", "OPENAI_BASE_URL", "OPENAI_API_KEY", "LANGSMITH_GATEWAY")
 
 
