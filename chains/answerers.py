@@ -49,6 +49,7 @@ from citerag.core.text import STOPWORDS, tokenize
 from citerag.stores.contract import SearchIndex, as_search_index
 from loaders.row_text import (
     heading_context,
+    recorded_rows,
     row_sentence_spans,
     row_span,
     row_statement,
@@ -497,7 +498,9 @@ class ExtractiveAnswerer:
         table's title and column names (and the passage's document, section and page), not
         the other rows around it, so the row of the Japanese supplier does not answer a
         question about the Chinese one because the Chinese supplier's row is in the same
-        passage.
+        passage. For the same reason a sentence outside the table does not borrow a name
+        from a row: "Standard delivery takes 5 working days." does not answer "How long does
+        delivery to the Highlands take?" because a row below it reads "Highlands 8".
         """
         n = sentence.passage.number
         key = (n, sentence.text)  # a region counts in the sentence, not its whole passage
@@ -506,10 +509,8 @@ class ExtractiveAnswerer:
             if sentence.stated:
                 # scored: the row with its table's title and column names (row_text)
                 context = f"{sentence.scored}\n{sentence.stated}\n{_where(sentence.passage)}"
-            else:
-                context = (
-                    f"{cand.document.page_content}\n{cand.content}\n{_where(sentence.passage)}"
-                )
+            else:  # the passage around it, without its table rows: each is its own record
+                context = f"{_header(sentence.passage)}\n{_without_rows(cand.content, cand.meta)}"
             said = f"{sentence.scored or sentence.text}\n{_header(sentence.passage)}"
             missing = checks.lexically_uncovered(terms, context, question, said)
             # names only (no share of the weight makes a common word essential) unless the
@@ -930,6 +931,19 @@ def _doc_key(p: Passage) -> str:
     """The document a passage comes from (its id, else its name, else its number)."""
     m = p.candidate.meta
     return str(m.get("doc_id") or m.get("doc_name") or f"#{p.number}")
+
+
+def _without_rows(content: str, meta: Mapping[str, Any] | None) -> str:
+    """A passage's content with its recorded table rows left out (:func:`recorded_rows`)."""
+    rows = sorted((r[0], r[1]) for r in recorded_rows(meta))
+    if not rows:
+        return content
+    parts, last = [], 0
+    for start, end in rows:
+        parts.append(content[last:start])
+        last = max(last, end)
+    parts.append(content[last:])
+    return "\n".join(parts)
 
 
 def _header(p: Passage) -> str:

@@ -827,3 +827,26 @@ def test_context_question_takes_out_the_names_the_context_states(question, conte
     from chains.answerers import context_question
 
     assert context_question(question, context) == expected
+
+
+def test_a_sentence_outside_a_table_does_not_borrow_a_name_from_its_rows():
+    from loaders.row_text import ROW_TEXT_KEY
+
+    prose = "Standard delivery takes 5 working days to most addresses."
+    rows = ["Mainland UK 5", "Highlands 8"]
+    content = f"{prose}\nRegion Days\n{rows[0]}\n{rows[1]}"
+    spans = [(content.index(r), content.index(r) + len(r)) for r in rows]
+    stated = ["Mainland UK — Days: 5", "Highlands — Days: 8"]
+    meta = {
+        "content": content,
+        "doc_name": "shipping.docx",
+        ROW_TEXT_KEY: [
+            [s, e, f"Delivery — {t}", t] for (s, e), t in zip(spans, stated, strict=True)
+        ],
+    }
+    ps = [Passage(1, Candidate("k1", Document(page_content=content, metadata=meta)))]
+    q = "How long does delivery to the Highlands take?"
+    # the prose scores best (Unit: every text alike, word overlap decides) but the name is
+    # only in a row: the prose is refused by focus_names_check, the row answers
+    raw = ExtractiveAnswerer(Unit(), max_sentences=1).generate(q, ps, [])
+    assert quoted(raw, ps) == ["Highlands 8"]
