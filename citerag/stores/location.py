@@ -10,6 +10,10 @@ that reads a location's manifest is :func:`citerag.stores.loaded.check_index`.
 
 from __future__ import annotations
 
+import contextlib
+import pickle
+import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -56,3 +60,52 @@ class IndexNotFoundError(FileNotFoundError):
 
 class IndexUnavailableError(RuntimeError):
     """An index that exists but cannot be read, or a store that cannot be reached."""
+
+
+#: What reading a damaged or truncated build file raises: a file cut short, garbage where a
+#: pickle, a FAISS index, a JSON document or a SQLite database should be.
+READ_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    EOFError,
+    ValueError,
+    KeyError,
+    TypeError,
+    RuntimeError,
+    pickle.UnpicklingError,
+    sqlite3.DatabaseError,
+)
+
+
+def unreadable(where: object, path: object, exc: BaseException) -> IndexUnavailableError:
+    """The one-line error for an index file that cannot be read, saying what to do.
+
+    Args:
+        where: The index (its directory) or the build folder, as the message names it.
+        path: The file (or files) that could not be read.
+        exc: What reading it raised.
+    """
+    lines = str(exc).splitlines()
+    reason = f"no {exc} field" if isinstance(exc, KeyError) else (lines[0] if lines else "")
+    return IndexUnavailableError(
+        f"the index in {where} cannot be read ({path}: {reason or type(exc).__name__}); "
+        "ingest again into a new --index directory"
+    )
+
+
+@contextlib.contextmanager
+def reading(where: object, path: object) -> Iterator[None]:
+    """Read index files inside this block: a damaged one is :func:`unreadable`, not a traceback.
+
+    Args:
+        where: The index directory or build folder the message names.
+        path: The file (or files) read in the block.
+
+    Raises:
+        IndexUnavailableError: Reading raised one of :data:`READ_ERRORS`.
+    """
+    try:
+        yield
+    except IndexUnavailableError:
+        raise
+    except READ_ERRORS as exc:
+        raise unreadable(where, path, exc) from exc

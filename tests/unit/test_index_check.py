@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from langchain_core.documents import Document
 
 from citerag import cli
 from citerag.embeddings import DEFAULT_MODEL, INT8_MODEL, model_identity, resolve_model
@@ -200,3 +201,51 @@ def test_an_index_that_is_a_file_or_cannot_be_written_is_one_line_before_any_mod
     assert capsys.readouterr().err == (
         f"citerag: error: cannot write the index at {locked}: Permission denied\n"
     )
+
+
+def test_inspect_on_an_unreadable_manifest_exits_2_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A manifest cut in half: ``inspect`` says which file and what to do (a JSON traceback
+    before, naming no file)."""
+    index = _index(tmp_path / "i", json.dumps(_manifest())[:40])
+    assert cli.main(["inspect", "--index", str(index)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert str(index / "builds" / "b1" / "manifest.json") in err
+    assert "ingest again into a new --index directory" in err
+
+
+@pytest.mark.parametrize(
+    ("damaged", "cut"),
+    [("dense.faiss", True), ("dense.pkl", True), ("bm25.jsonl", False), ("sentences.json", True)],
+)
+def test_a_damaged_build_file_is_one_line_naming_it(
+    tmp_path: Path, damaged: str, cut: bool
+) -> None:
+    """A build file cut in half or overwritten (the FAISS file, its pickle, the BM25 lines, the
+    sentence table) is one line naming the file and what to do, not the reader's traceback
+    (a FAISS RuntimeError, an UnpicklingError, a JSONDecodeError)."""
+    from citerag.stores.faiss.store import CiteragStore
+    from tests.support.factories import FixedEmbeddings
+
+    text = "The joining fee is 25 pounds."
+    emb = FixedEmbeddings({text: [1.0, 0.0, 0.0, 0.0], f"T\n{text}": [1.0, 0.0, 0.0, 0.0]})
+    store = CiteragStore(emb, 4)
+    store.add_documents(
+        [Document(page_content=f"T\n{text}", metadata={"content": text})], ids=["one"]
+    )
+    build = tmp_path / "build"
+    build.mkdir()
+    store.save(build)
+    CiteragStore.load(build, emb, 4)  # readable as saved
+    path = build / damaged
+    if cut:
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    else:
+        path.write_text("garbage\n", encoding="utf-8")
+    with pytest.raises(IndexUnavailableError) as exc:
+        CiteragStore.load(build, emb, 4)
+    message = str(exc.value)
+    assert "\n" not in message and damaged in message and str(build) in message
+    assert message.endswith("ingest again into a new --index directory")

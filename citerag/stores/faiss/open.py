@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 
 from citerag.stores.faiss.builds import current_build
 from citerag.stores.handles import LoadedIndex
-from citerag.stores.location import BUILD_FILES, IndexNotFoundError, IndexUnavailableError
+from citerag.stores.location import (
+    BUILD_FILES,
+    IndexNotFoundError,
+    IndexUnavailableError,
+    unreadable,
+)
 from citerag.stores.manifest import MANIFEST_FILE, Manifest
 
 if TYPE_CHECKING:
@@ -39,10 +44,11 @@ def open_build(
 
     Raises:
         IndexMismatchError: Built with another model or dimension.
+        IndexUnavailableError: A build file is damaged (cut short, not what it should be).
     """
     from citerag.stores.faiss.store import CiteragStore
 
-    manifest = Manifest.load(build_dir)
+    manifest = _load_manifest(build_dir, build_dir)
     manifest.check_embedding(model.name, model.dimension)
     if sentence_vectors is None:
         sentence_vectors = bool(manifest.index.get("sentence_vectors", True))
@@ -71,10 +77,30 @@ def open_current(index_dir: Path, model: EmbeddingModel) -> LoadedIndex:
     return open_build(build, model)
 
 
+def _load_manifest(where: Path, build: Path) -> Manifest:
+    """A build's manifest, or one line naming the file when it cannot be read.
+
+    Raises:
+        IndexUnavailableError: ``manifest.json`` is missing, cut short or not a manifest.
+    """
+    path = build / MANIFEST_FILE
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("not a JSON object")
+        return Manifest.from_json(raw)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise unreadable(where, path, exc) from exc
+
+
 def read_current_manifest(index_dir: Path) -> Manifest | None:
-    """The current build's manifest (``None``: no build yet)."""
+    """The current build's manifest (``None``: no build yet).
+
+    Raises:
+        IndexUnavailableError: The manifest cannot be read.
+    """
     build = current_build(index_dir)
-    return None if build is None else Manifest.load(build)
+    return None if build is None else _load_manifest(index_dir, build)
 
 
 def check_current(index_dir: Path) -> Manifest:
@@ -89,18 +115,7 @@ def check_current(index_dir: Path) -> Manifest:
         raise IndexNotFoundError(
             f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
         )
-    path = build / MANIFEST_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(raw, dict):
-            raise ValueError("not a JSON object")
-        manifest = Manifest.from_json(raw)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        reason = f"no {exc} field" if isinstance(exc, KeyError) else str(exc).splitlines()[0]
-        raise IndexUnavailableError(
-            f"the index in {index_dir} cannot be read ({path}: {reason or type(exc).__name__}); "
-            "ingest again into a new --index directory"
-        ) from exc
+    manifest = _load_manifest(index_dir, build)
     missing = [name for name in BUILD_FILES if not (build / name).is_file()]
     if missing:
         raise IndexUnavailableError(

@@ -39,7 +39,13 @@ from citerag.stores.contract import (
 from citerag.stores.cosine import CosineSearch
 from citerag.stores.faiss.bm25 import BM25Index
 from citerag.stores.faiss.dense import CompactDocstore, PendingVectors, load_faiss, new_faiss
-from citerag.stores.faiss.sentence_table import SentenceTable
+from citerag.stores.faiss.sentence_table import (
+    KEYS_FILE,
+    SPANS_FILE,
+    VECTORS_FILE,
+    SentenceTable,
+)
+from citerag.stores.location import reading
 
 log = logging.getLogger(__name__)
 
@@ -426,13 +432,21 @@ class CiteragStore(CosineSearch):
         writer: bool = False,
     ) -> CiteragStore:
         """Load a store written by :meth:`save` (sentence vectors memory-mapped; sentences
-        added later are kept on disk in ``folder``; ``writer``: see the constructor)."""
-        dense = load_faiss(folder, embedding, compact=writer)
-        bm25 = BM25Index.load(folder / "bm25.jsonl")
+        added later are kept on disk in ``folder``; ``writer``: see the constructor).
+
+        Raises:
+            IndexUnavailableError: A file is damaged (cut short, not what it should be): one
+                line naming it.
+        """
+        with reading(folder, "dense.faiss / dense.pkl"):
+            dense = load_faiss(folder, embedding, compact=writer)
+        with reading(folder, "bm25.jsonl"):
+            bm25 = BM25Index.load(folder / "bm25.jsonl")
         # Only a writer's new sentence rows go to its (temporary) build folder; a reader
         # never writes into a published build.
         spill = folder if writer else None
-        sentences = SentenceTable.load(folder, dimension, spill_dir=spill)
+        with reading(folder, f"{KEYS_FILE} / {VECTORS_FILE} / {SPANS_FILE}"):
+            sentences = SentenceTable.load(folder, dimension, spill_dir=spill)
         return cls(
             embedding,
             dimension,
