@@ -182,9 +182,18 @@ class GateDecision:
         return [c for c in candidates if self.passes(c)]
 
     def refusal_reason(self) -> str:
-        """Why a question below the threshold is refused."""
-        best = "no candidates" if self.best is None else f"best {self.score} score {self.best:.3f}"
-        return f"{best} is below the threshold {self.threshold:.3f}"
+        """Why a question below the threshold is refused: the best score against the
+        threshold, or, when no candidate has the gated score (nothing was retrieved: an
+        empty index, filters nothing matches; or a dense gate over BM25-only candidates),
+        a sentence saying so."""
+        if self.best is None:
+            return (
+                f"no passage with a {self.score} score was retrieved, so none reaches the "
+                f"threshold {self.threshold:.3f}"
+            )
+        return (
+            f"best {self.score} score {self.best:.3f} is below the threshold {self.threshold:.3f}"
+        )
 
     def to_trace(self) -> dict[str, Any]:
         """JSON-friendly record."""

@@ -123,7 +123,16 @@ def test_decision_below_threshold_and_without_candidates():
     assert below.refusal_reason() == "best rerank score 0.200 is below the threshold 0.500"
     empty = decide([], GateSettings("rerank", 0.5, "request"), "s")
     assert not empty.passed and empty.best is None
-    assert empty.refusal_reason() == "no candidates is below the threshold 0.500"
+    assert empty.refusal_reason() == (
+        "no passage with a rerank score was retrieved, so none reaches the threshold 0.500"
+    )
+    # candidates, none with the gated score (a dense gate over BM25-only candidates): the same
+    unscored = decide(
+        [make_candidate(scores={"bm25": 3.0})], GateSettings("dense", 0.5, "request"), "s"
+    )
+    assert unscored.refusal_reason() == (
+        "no passage with a dense score was retrieved, so none reaches the threshold 0.500"
+    )
 
 
 def test_gate_node_traces_the_source_and_warns_once(caplog):
