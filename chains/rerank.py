@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -408,18 +409,50 @@ class SentenceReranker:
         return ranked
 
 
+class RerankerUnavailableError(RuntimeError):
+    """A configured reranker cannot be loaded (its package missing, its model not found)."""
+
+
+#: What to do instead when a cross-encoder cannot be loaded (the end of its error message).
+_RERANKER_ALTERNATIVES = "or turn it off with --reranker sentence (the default) or none"
+
+
 class CrossEncoderReranker:
     """A sentence-transformers cross-encoder reading (query, chunk content) pairs."""
 
     score_type = "cross-encoder relevance logit (unbounded, higher=better)"
 
     def __init__(self, model: str, device: str = "cpu", max_length: int = 512) -> None:
-        """Load a cross-encoder by Hugging Face name or local directory."""
-        from sentence_transformers import CrossEncoder
+        """Load a cross-encoder by Hugging Face name or local directory.
 
+        Raises:
+            RerankerUnavailableError: sentence-transformers is not installed, or the model
+                cannot be loaded (a mistyped name or directory, not downloaded while offline):
+                one line naming it and what to do.
+        """
+        try:
+            from sentence_transformers import CrossEncoder
+        except ImportError as exc:
+            raise RerankerUnavailableError(
+                f"the cross-encoder reranker needs the sentence-transformers package ({exc}): "
+                f"pip install sentence-transformers, {_RERANKER_ALTERNATIVES}"
+            ) from exc
         self.model_name = model
         self.name = f"cross-encoder:{model}"
-        self.model = CrossEncoder(model, device=device, max_length=max_length)
+        if model.startswith(("/", "./", "../", "~")) and not Path(model).expanduser().is_dir():
+            raise RerankerUnavailableError(
+                f"cannot load the cross-encoder {model!r} (no such directory): give a local "
+                f"model directory or a Hugging Face model name, {_RERANKER_ALTERNATIVES}"
+            )
+        try:
+            self.model = CrossEncoder(model, device=device, max_length=max_length)
+        except (OSError, ValueError) as exc:  # transformers' "not found" / "not a repo id"
+            lines = str(exc).splitlines()
+            raise RerankerUnavailableError(
+                f"cannot load the cross-encoder {model!r} ({lines[0] if lines else exc!r}): "
+                "give a Hugging Face model name (downloaded once online; HF_HUB_OFFLINE=1 "
+                f"needs it in the cache) or a local model directory, {_RERANKER_ALTERNATIVES}"
+            ) from exc
 
     def rerank(
         self, query: str, candidates: list[Candidate], query_vector: Sequence[float] | None = None
@@ -449,6 +482,7 @@ def make_reranker(spec: str, embeddings: Embeddings, store: Any | None = None) -
 
     Raises:
         ValueError: Unknown spec.
+        RerankerUnavailableError: A cross-encoder that cannot be loaded.
     """
     if spec in ("sentence", "sentence-hybrid", "default"):
         return SentenceReranker(embeddings, store)

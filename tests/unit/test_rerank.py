@@ -8,6 +8,7 @@ the first-stage order.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -419,3 +420,25 @@ def test_a_sentence_holds_a_query_word_in_another_inflection():
     assert reranker._held(weights, frozenset({"reserves", "stood"})) == 2.0
     assert reranker._held(weights, frozenset({"reservoir", "club"})) == 1.0
     assert reranker._held(weights, frozenset({"reserve", "clubs"})) == 3.0
+
+
+def test_a_cross_encoder_that_cannot_load_is_one_line_saying_what_to_do(
+    tmp_path, monkeypatch
+) -> None:
+    """A mistyped directory, or sentence-transformers missing: one line naming the model or
+    the package and how to turn reranking off (an OSError/ImportError traceback before)."""
+    from chains.rerank import CrossEncoderReranker, RerankerUnavailableError, make_reranker
+
+    missing = tmp_path / "no-such-model"
+    with pytest.raises(RerankerUnavailableError) as exc:
+        make_reranker(f"cross-encoder:{missing}", embeddings=None)  # type: ignore[arg-type]
+    message = str(exc.value)
+    assert "\n" not in message and str(missing) in message and "no such directory" in message
+    assert message.endswith("or turn it off with --reranker sentence (the default) or none")
+
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # the import fails
+    with pytest.raises(RerankerUnavailableError) as exc:
+        CrossEncoderReranker("cross-encoder/ms-marco-MiniLM-L-6-v2")
+    message = str(exc.value)
+    assert "sentence-transformers package" in message
+    assert "pip install sentence-transformers" in message and "--reranker sentence" in message
