@@ -16,6 +16,7 @@ from citerag.stores.faiss.dense import DISTANCE, FAISS_INDEX_TYPE
 from citerag.stores.faiss.open import RECORDS_FILE, open_build
 from citerag.stores.faiss.store import CiteragStore
 from citerag.stores.handles import Build, IngestTarget, Run
+from citerag.stores.location import reading
 from citerag.stores.manifest import MANIFEST_FILE, Manifest
 from citerag.stores.record_manager import SQLiteRecordManager
 
@@ -55,7 +56,8 @@ def _open_faiss_build(
             writer=True,
         )
     records = SQLiteRecordManager("citerag", folder / RECORDS_FILE)
-    records.create_schema()
+    with reading(folder, RECORDS_FILE):  # a damaged copy: one line, not sqlite3's traceback
+        records.create_schema()
     return Build.of(folder, store, manifest, records, sentence_vectors, force_update)
 
 
