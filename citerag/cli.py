@@ -54,6 +54,48 @@ def store_url(text: str) -> str:
     return location
 
 
+def positive_int(text: str) -> int:
+    """Parse a count that must be at least 1 (``--limit N``).
+
+    Raises:
+        argparse.ArgumentTypeError: Not a whole number, or below 1 (the value named).
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def access_label(text: str) -> str:
+    """Parse an access label (``ingest --access``) as the server's upload API checks one.
+
+    Raises:
+        argparse.ArgumentTypeError: Empty, or not a label name (a document labelled so
+            would be readable by nobody, or by anyone holding a group of that odd name).
+    """
+    from citerag.core.identity import LABEL_RE
+
+    if not LABEL_RE.match(text):
+        raise argparse.ArgumentTypeError(
+            f"invalid access label {text!r}: 1-64 letters, digits, '_', '.' or '-', starting "
+            "with a letter or digit (e.g. public, board, hr-staff)"
+        )
+    return text
+
+
+def check_index_dir(index: Path | str) -> None:
+    """Refuse an ``--index`` that names an existing file (a store URL passes).
+
+    Raises:
+        ValueError: ``index`` is a file, not an index directory.
+    """
+    if isinstance(index, Path) and index.exists() and not index.is_dir():
+        raise ValueError(f"--index {index} is a file, not an index directory")
+
+
 def resolve_location(args: argparse.Namespace) -> None:
     """Settle ``args.index``: ``--store``, else ``--index``, else ``$CITERAG_STORE``, else the
     default directory (``$CITERAG_INDEX`` or ``.citerag/index``)."""
@@ -65,8 +107,7 @@ def resolve_location(args: argparse.Namespace) -> None:
     elif args.index is None:
         env = os.environ.get(STORE_ENV)
         args.index = store_url(env) if env else DEFAULT_INDEX
-    if isinstance(args.index, Path) and args.index.exists() and not args.index.is_dir():
-        raise ValueError(f"--index {args.index} is a file, not an index directory")
+    check_index_dir(args.index)
 
 
 def check_writable(index_dir: Path) -> None:
@@ -368,8 +409,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--access",
+        type=access_label,
         default="public",
-        help="access label for files no .citerag-access.json rule matches",
+        metavar="LABEL",
+        help="access label for files no .citerag-access.json rule matches "
+        "(a label name such as public, board or hr-staff; never empty)",
     )
     sp.add_argument(
         "--no-prune",
@@ -403,14 +447,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Exit status of a command interrupted by Ctrl-C (SIGINT), as shells report it: 128 + 2.
 EXIT_INTERRUPTED = 130
+#: Exit status of a command whose reader went away (``citerag inspect | head -3``), as shells
+#: report a tool ended by SIGPIPE: 128 + 13.
+EXIT_BROKEN_PIPE = 141
+
+
+def _silence_stdout() -> None:
+    """Point standard output at ``/dev/null`` after a broken pipe, so that the interpreter's
+    last flush at exit does not fail (and print) again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (a test's capture)
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``citerag`` console script.
 
-    A usage error (a bad value, a missing file) is one line on stderr and status 2; Ctrl-C is
-    ``citerag: interrupted`` and status :data:`EXIT_INTERRUPTED`, whatever the command was
-    doing (an ingest left half done keeps the previous index: it publishes atomically).
+    A usage error (a bad value, a missing file, a file that cannot be read) is one line on
+    stderr and status 2; Ctrl-C is ``citerag: interrupted`` and status
+    :data:`EXIT_INTERRUPTED`, whatever the command was doing (an ingest left half done keeps
+    the previous index: it publishes atomically). Output piped into a reader that stops early
+    (``| head``) ends the command quietly, status :data:`EXIT_BROKEN_PIPE`, as other Unix
+    tools do.
     """
     for key, value in QUIET_ENV.items():
         os.environ.setdefault(key, value)
@@ -420,7 +481,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         resolve_location(args)
         result: Any = args.func(args)
-    except (FileNotFoundError, ValueError, RuntimeError) as exc:
+        sys.stdout.flush()  # a pipe's buffered output fails here, not at the interpreter's exit
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except (OSError, ValueError, RuntimeError) as exc:
         print(f"citerag: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

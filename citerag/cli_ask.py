@@ -64,12 +64,41 @@ def _source_lines(title: str, records: list[dict[str, Any]]) -> list[str]:
 
 
 def _questions(args: argparse.Namespace) -> Iterable[str] | None:
+    """The questions of ``--file`` (``None`` without it), one per non-blank line.
+
+    Raises:
+        ValueError: The file cannot be read (a folder, no permission), its reason named.
+    """
     if args.file is None:
         return None
     if args.file == "-":
         return (line.strip() for line in sys.stdin if line.strip())
-    text = Path(args.file).read_text(encoding="utf-8")
+    path = Path(args.file)
+    if path.is_dir():
+        raise ValueError(f"--file {path} is a folder: give a file of questions, one per line")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read --file {path}: {exc.strerror or exc}") from None
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def check_question_source(args: argparse.Namespace) -> None:
+    """``citerag ask`` takes one question or ``--file``: exactly one of them, not blank.
+
+    Raises:
+        ValueError: Neither, both (one would be ignored), or a blank question.
+    """
+    from graphs.state import BLANK_QUESTION
+
+    if args.question is not None and args.file is not None:
+        raise ValueError(
+            "give a question or --file FILE, not both (put the question in the file instead)"
+        )
+    if args.question is None and args.file is None:
+        raise ValueError("give a question, or --file FILE / --file - for one question per line")
+    if args.question is not None and not args.question.strip():
+        raise ValueError(BLANK_QUESTION)
 
 
 #: Shortcut flags of ``citerag ask`` -> the ``RAGConfig`` knob each sets.
@@ -166,8 +195,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from graphs.rag import load_default_graph
     from graphs.state import to_jsonable
 
-    if not args.question and args.file is None:
-        raise ValueError("give a question, or --file FILE / --file - for one question per line")
+    check_question_source(args)
     configurable = settings_from_args(args)
     batch = _questions(args)
     with loading():  # one question: no traced encoder (0.4 s at load for a few ms saved)
@@ -220,6 +248,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     from citerag.cli import loading
     from graphs.rag import checkpoint_serde, load_default_graph
+    from graphs.state import to_jsonable
 
     configurable = settings_from_args(args)
     with loading():
@@ -232,11 +261,12 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from loaders.access import parse_groups
 
     groups = parse_groups(args.groups)
-    print(
-        "citerag chat: ask about your documents; a follow-up may lean on earlier turns "
-        f"('And in 2024?'). {' / '.join(CHAT_EXIT)} or Ctrl-D ends.",
-        flush=True,
-    )
+    if not args.json:
+        print(
+            "citerag chat: ask about your documents; a follow-up may lean on earlier turns "
+            f"('And in 2024?'). {' / '.join(CHAT_EXIT)} or Ctrl-D ends.",
+            flush=True,
+        )
     failures = 0
     for line in _chat_lines("you> "):
         question = line.strip()
@@ -245,6 +275,11 @@ def cmd_chat(args: argparse.Namespace) -> int:
         if question.lower() in CHAT_EXIT:
             break
         graph_input = {"question": question, "user_groups": groups}
+        if args.json:  # one JSON result per turn, as `ask --file` (the rewrite in its trace)
+            result = graph.invoke(graph_input, config)
+            print(json.dumps(to_jsonable(result), ensure_ascii=False), flush=True)
+            failures += result.get("status") == "failed"
+            continue
         if wants_stream(args, configurable):
             result = print_streamed(graph, graph_input, config)
         else:
@@ -265,7 +300,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument(
         "--file",
         help="batch: read questions one per line from FILE ('-' = stdin) "
-        "and print one JSON result per line",
+        "and print one JSON result per line (instead of QUESTION, not with it)",
     )
     _answer_arguments(sp)
     sp.set_defaults(func=cmd_ask)

@@ -839,6 +839,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
 
 def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Register the evaluation subcommands."""
+    from citerag.cli import positive_int
     from citerag.eval.adapters import DATASETS
 
     def shared(sp: argparse.ArgumentParser) -> None:
@@ -906,7 +907,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         help="a setting of the judge's chat model (as --model-setting: base_url, api_key_env, "
         "max_tokens, timeout_s, max_retries); repeatable",
     )
-    sp.add_argument("--limit", type=int, help="only the first N questions")
+    sp.add_argument("--limit", type=positive_int, help="only the first N questions")
     sp.add_argument("--out", help="write the JSON results to this file")
     sp.add_argument("--per-question", help="write per-question results (JSONL) to this file")
     sp.add_argument("--plot", help="save recall@k curves with 95 %% intervals to this PNG")
@@ -977,7 +978,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("--plot", help="PNG path (default with --write: INDEX/calibration.png)")
     sp.add_argument("--dry-run", action="store_true", help=argparse.SUPPRESS)  # the default now
     sp.add_argument("--groups", help="comma-separated user groups to evaluate as")
-    sp.add_argument("--limit", type=int, help="only the first N questions")
+    sp.add_argument("--limit", type=positive_int, help="only the first N questions")
     sp.set_defaults(func=cmd_calibrate)
 
     sp = sub.add_parser(
@@ -1007,7 +1008,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
         help="retrieval configurations, comma-separated (default dense,hybrid)",
     )
     sp.add_argument("--only", help="strategy letters to run, e.g. ACE")
-    sp.add_argument("--limit", type=int, help="only the first N questions of each set")
+    sp.add_argument("--limit", type=positive_int, help="only the first N questions of each set")
     sp.add_argument("--out", help="write the JSON results to this file")
     sp.set_defaults(func=cmd_chunking_study)
 

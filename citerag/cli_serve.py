@@ -41,6 +41,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Load settings, build the app and run uvicorn until interrupted."""
     import uvicorn
 
+    from citerag.cli import check_index_dir
     from citerag.server import create_app, load_settings
     from citerag.server.settings import SETTINGS_JSON_ENV, settings_to_json
 
@@ -63,6 +64,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "log_level": args.log_level,
         },
     )
+    if settings.store is None:  # a file is refused now, not at the first upload
+        check_index_dir(settings.index_dir)
     level = getattr(logging, settings.log_level.upper(), logging.INFO)
     for name in ("citerag", "graphs", "chains", "loaders"):
         logging.getLogger(name).setLevel(level)

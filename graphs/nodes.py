@@ -31,7 +31,7 @@ from citerag.core.filters import combine
 from graphs.config import RAGConfig
 from graphs.deps import GraphDeps
 from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord
-from graphs.state import RAGState
+from graphs.state import BLANK_QUESTION, RAGState
 from graphs.trace import build_trace
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,9 @@ def condense(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         current = history.pop()
         question = question or _text(current)
     if not question or not str(question).strip():
-        raise ValueError("no question: send 'question', or 'messages' ending with the user's")
+        raise ValueError(
+            f"{BLANK_QUESTION}: send 'question', or 'messages' ending with the user's message"
+        )
     question = str(question)
     turns = conversation_turns(history)
     failed_rewrite: dict[str, Any] = {}

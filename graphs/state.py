@@ -29,6 +29,11 @@ def add_timings(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[
     return out
 
 
+#: Why an empty or whitespace-only question is refused before anything runs: the one wording
+#: of ``citerag ask``, the graph's ``condense`` node and the ``/rag`` routes' input check.
+BLANK_QUESTION = "the question must not be blank"
+
+
 class RAGInput(TypedDict, total=False):
     """What a caller sends.
 

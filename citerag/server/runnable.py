@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from chains.citations import LOOKED_AT
 from citerag.server.engine import Engine, Snapshot
 from graphs.config import RAGConfig, client_knobs, knobs
+from graphs.state import BLANK_QUESTION
 
 #: ``configurable`` key the server sets from the bearer token (never from the client).
 SERVER_GROUPS_KEY = "__citerag_user_groups"
@@ -183,7 +184,7 @@ def question_model(max_chars: int) -> type[BaseModel]:
         @classmethod
         def _not_blank(cls, value: str) -> str:
             if not value.strip():
-                raise ValueError("question must not be blank")
+                raise ValueError(BLANK_QUESTION)
             return value
 
         @field_validator("filters")
