@@ -200,8 +200,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         f"failed {len(report.failed)}"
     )
     print(
-        f"chunks: {report.chunks_added} embedded, {report.chunks_skipped} already indexed, "
-        f"{report.chunks_deleted} deleted; {report.over_window} over the embedding window"
+        f"chunks: {report.chunks_added - report.chunks_reused} embedded, "
+        f"{report.chunks_reused} rewritten with their stored vectors, "
+        f"{report.chunks_skipped} already indexed, {report.chunks_deleted} deleted; "
+        f"{report.over_window} over the embedding window"
     )
     for source, reason in report.failed.items():
         print(f"  FAILED {source}: {reason}")

@@ -21,9 +21,11 @@ What a run does:
    while this process embeds; large plain-text files are streamed (read, segmented, chunked
    and embedded in batches, so memory does not grow with the file); all through
    :func:`langchain_core.indexing.index` with ``cleanup="scoped_full"``: chunks whose content
-   and metadata hash is already recorded are not embedded again; a changed document's stale
-   chunks are deleted from every index. The ledger then records what the index holds per
-   document.
+   and metadata hash is already recorded are left alone; a changed document's other chunks
+   are written with their new metadata (file hash, offsets, chunk id), and those whose
+   embedded text, own words and sentences equal one of its stored chunks' take that chunk's
+   vectors instead of being embedded (:mod:`citerag.stores.reuse`); its stale chunks are
+   deleted from every index. The ledger then records what the index holds per document.
 4. **Publish** (:func:`publish_build`): write the manifest, fsync, rename, swap ``current``.
 
 Steps 3 and 4 run in **phases** so that one huge document never holds back the others: the
@@ -66,6 +68,7 @@ from citerag.stores.chunk_vectors import SEPARATE, recording_stages, sentence_me
 from citerag.stores.dispatch import backend_for
 from citerag.stores.handles import Build, IndexStore, IngestTarget, Run
 from citerag.stores.manifest import new_build_id
+from citerag.stores.reuse import PreviousVectors
 from loaders.access import ACCESS_FILE, PUBLIC, AccessMap
 from loaders.base import DocumentLoadError
 from loaders.chunking import ChunkSettings
@@ -96,7 +99,8 @@ LARGE_BYTES = STREAM_MIN_BYTES
 #: Stages of :attr:`IngestReport.stages`: in the parse workers (``parse``, ``chunk``), then in
 #: this process (``wait_parse``: blocked waiting for a parsed file; ``split_sentences``,
 #: ``embed_chunks``, ``embed_sentences``: see :func:`~citerag.stores.chunk_vectors.embed_chunks`;
-#: ``index_other``: the rest of ``index()``, i.e. record manager, hashing, FAISS and BM25
+#: ``reuse_vectors``: finding a changed document's stored chunks to reuse; ``index_other``:
+#: the rest of ``index()``, i.e. record manager, hashing, FAISS and BM25
 #: writes; ``write``: saving the build; ``publish``: fsync, rename and swap, or the commit).
 STAGES = (
     "parse",
@@ -105,6 +109,7 @@ STAGES = (
     "split_sentences",
     "embed_chunks",
     "embed_sentences",
+    "reuse_vectors",
     "index_other",
     "write",
     "publish",
@@ -125,9 +130,13 @@ class IngestReport:
         unchanged: Source keys skipped because their bytes and settings were unchanged.
         deleted: Source keys removed because their files are gone (or on request).
         failed: Source key -> reason.
-        chunks_added: Chunks embedded and written.
+        chunks_added: Chunks written (new, or with new metadata).
+        chunks_reused: Chunks among ``chunks_added`` written with the vectors of a stored
+            chunk of their document with the same embedded text, own words and sentences
+            (not embedded again: moved by an edit before them, or their file changed
+            elsewhere).
         chunks_deleted: Chunks removed from every index.
-        chunks_skipped: Chunks whose hash was already indexed (not embedded again).
+        chunks_skipped: Chunks whose hash was already indexed (not written again).
         over_window: Chunks whose embedded text exceeds the model window.
         embedded_texts: Texts sent to the embedding model (chunks + sentences).
         seconds: Wall time.
@@ -145,6 +154,7 @@ class IngestReport:
     deleted: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     chunks_added: int = 0
+    chunks_reused: int = 0
     chunks_deleted: int = 0
     chunks_skipped: int = 0
     over_window: int = 0
@@ -164,6 +174,7 @@ class IngestReport:
             "deleted": len(self.deleted),
             "failed": dict(self.failed),
             "chunks_added": self.chunks_added,
+            "chunks_reused": self.chunks_reused,
             "chunks_deleted": self.chunks_deleted,
             "chunks_skipped": self.chunks_skipped,
             "over_window_chunks": self.over_window,
@@ -581,8 +592,10 @@ def write_documents(plan: IngestPlan, build: Build, report: IngestReport, run: R
 
     Deleted documents leave every index, the record manager and the ledger. The documents to
     write are parsed and indexed through :func:`langchain_core.indexing.index` with
-    ``cleanup="scoped_full"`` (only unseen chunks are embedded; a changed document's stale
-    chunks are deleted); then the ledger records each one with the chunks the index holds.
+    ``cleanup="scoped_full"`` (only unseen chunks are written; of those, a chunk with a stored
+    twin in its document takes the twin's vectors, see :mod:`citerag.stores.reuse`; a changed
+    document's stale chunks are deleted); then the ledger records each one with the chunks
+    the index holds.
 
     Args:
         plan: The plan.
@@ -603,18 +616,24 @@ def write_documents(plan: IngestPlan, build: Build, report: IngestReport, run: R
     feed = ChunkFeed(files, known, build, report, run, workers, bar)
     inner: defaultdict[str, float] = defaultdict(float)
     before = report.stages["wait_parse"]
+    # After a change of the sentence-vector switch or method the stored vectors are stale.
+    previous = None if build.force_update else PreviousVectors(build.store, _group_keys(build))
+    build.store.previous = previous
     t0 = time.perf_counter()
-    with recording_stages(inner):
-        result = lc_index(
-            feed,
-            build.records,
-            build.store,
-            cleanup="scoped_full",
-            source_id_key="doc_id",
-            batch_size=run.batch_size,
-            key_encoder="sha256",
-            force_update=build.force_update,
-        )
+    try:
+        with recording_stages(inner):
+            result = lc_index(
+                feed,
+                build.records,
+                build.store,
+                cleanup="scoped_full",
+                source_id_key="doc_id",
+                batch_size=run.batch_size,
+                key_encoder="sha256",
+                force_update=build.force_update,
+            )
+    finally:
+        build.store.previous = None
     took = time.perf_counter() - t0
     bar.close()
     for name, seconds in inner.items():
@@ -624,6 +643,7 @@ def write_documents(plan: IngestPlan, build: Build, report: IngestReport, run: R
     for doc_id in feed.broken:  # streamed documents that failed midway leave no chunks
         build.delete_document(doc_id)
     report.chunks_added += result["num_added"] + result["num_updated"]
+    report.chunks_reused += previous.reused if previous is not None else 0
     report.chunks_skipped += result["num_skipped"]
     report.chunks_deleted += result["num_deleted"]
     report.embedded_texts += build.store.embedded_texts
@@ -637,6 +657,11 @@ def write_documents(plan: IngestPlan, build: Build, report: IngestReport, run: R
     for doc_id, rec in documents.items():
         rec["chunks"] = held.get(doc_id, 0)
     report.over_window += sum(feed.over_window.values())
+
+
+def _group_keys(build: Build) -> Callable[[str], list[str]]:
+    """The stored chunk keys of a document id, from the build's record manager."""
+    return lambda doc_id: build.records.list_keys(group_ids=[doc_id])
 
 
 def _file_size(src: SourceFile) -> int:

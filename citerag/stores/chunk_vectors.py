@@ -16,17 +16,27 @@ Under both, a chunk whose own words are a single sentence reuses its chunk vecto
 covers the contextual header), and a sentence inside a table row is embedded as the row's
 described text, headers and table title included (:func:`loaders.row_text.scored_texts`; its
 span stays the verbatim row).
+
+**Reuse.** A chunk's vectors are a function of what the model is given, nothing else: its
+embedded text and, for its sentence vectors, its own words, its sentence spans and the texts
+those sentences are scored as (:func:`vector_inputs`). When an edited document is written
+again, a chunk whose inputs equal those of one of the document's stored chunks takes that
+chunk's vectors instead of being embedded (``previous``, :class:`VectorLookup`; see
+:mod:`citerag.stores.reuse`): an edit of one sentence embeds the chunks that hold it, while
+every chunk is written with its new metadata (file hash, offsets, chunk id).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from langchain_core.documents import Document
@@ -112,6 +122,7 @@ class EmbeddedChunks:
             (the chunks' model call; for ``contextual`` with the span pooling) and
             ``embed_sentences`` (sentences embedded as texts of their own: all of them for
             ``separate``, only those outside the window for ``contextual``).
+        reused: Chunks whose vectors were taken from a stored chunk (not embedded).
     """
 
     vectors: np.ndarray
@@ -119,6 +130,66 @@ class EmbeddedChunks:
     texts_embedded: int
     method: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
+    reused: int = 0
+
+
+@dataclass(frozen=True)
+class VectorInputs:
+    """What a chunk's vectors are computed from, for finding a stored chunk to reuse.
+
+    Attributes:
+        key: Hex sha256 of the sentence method, the embedded text and (with sentence
+            vectors) the own words, the sentence spans and the texts the sentences are
+            scored as. Chunks with the same key have the same vectors (within one index:
+            one embedding model).
+        spans: The sentence spans (``None`` without sentence vectors): a stored chunk is
+            reused only when its stored spans are these.
+    """
+
+    key: str
+    spans: list[tuple[int, int]] | None
+
+
+def vector_inputs(document: Document, *, sentence_vectors: bool, method: str) -> VectorInputs:
+    """What one chunk's vectors are computed from (see :class:`VectorInputs`).
+
+    Metadata that is not given to the model (file hash, offsets, chunk id, page, access) is
+    not part of it, so a chunk that only moved, or whose file changed elsewhere, keeps it.
+
+    Args:
+        document: The chunk (stored or new).
+        sentence_vectors: Whether sentence vectors are computed.
+        method: The sentence-vector method (ignored without sentence vectors).
+
+    Returns:
+        The key and the sentence spans.
+    """
+    parts: list[Any] = [document.page_content]
+    spans = None
+    if sentence_vectors:
+        content = str(document.metadata.get("content", document.page_content))
+        spans = row_sentence_spans(content, document.metadata)
+        scored = scored_texts(content, spans, document.metadata)
+        parts += [method, content, [list(s) for s in spans], list(scored)]
+    blob = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+    return VectorInputs(hashlib.sha256(blob.encode("utf-8")).hexdigest(), spans)
+
+
+#: A stored chunk's vectors: its chunk vector and (with sentence vectors) its sentences'.
+StoredVectors = tuple[np.ndarray, SentenceVectors | None]
+
+
+class VectorLookup(Protocol):
+    """Finds stored vectors for chunks about to be embedded (:mod:`citerag.stores.reuse`)."""
+
+    def __call__(
+        self,
+        documents: Sequence[Document],
+        inputs_of: Callable[[Document], VectorInputs],
+    ) -> dict[int, StoredVectors]:
+        """The stored vectors of the chunks that have a stored twin, by their position in
+        ``documents`` (``inputs_of`` computes a chunk's :class:`VectorInputs`)."""
+        ...
 
 
 def embed_chunks(
@@ -127,6 +198,7 @@ def embed_chunks(
     *,
     sentence_vectors: bool,
     method: str | None = None,
+    previous: VectorLookup | None = None,
 ) -> EmbeddedChunks:
     """Embed chunks (and, optionally, their sentences).
 
@@ -135,9 +207,11 @@ def embed_chunks(
         documents: Chunks; ``metadata["content"]`` (own words) is split into sentences.
         sentence_vectors: Also compute each chunk's sentence vectors.
         method: :data:`CONTEXTUAL` or :data:`SEPARATE` (``None``: :func:`sentence_method`).
+        previous: Finds stored chunks whose vectors the chunks reuse (``None``: embed all).
 
     Returns:
-        The vectors, in the order of ``documents``.
+        The vectors, in the order of ``documents`` (``reused``: how many were taken from
+        ``previous``).
 
     Raises:
         ValueError: ``method`` is unknown, or ``contextual`` with a model that cannot pool
@@ -146,10 +220,62 @@ def embed_chunks(
     if method is not None and method not in SENTENCE_METHODS:
         raise ValueError(f"method must be one of {SENTENCE_METHODS}, got {method!r}")
     try:
-        return _embed_chunks(embedding, documents, sentence_vectors, method)
+        if previous is None:
+            return _embed_chunks(embedding, documents, sentence_vectors, method)
+        return _embed_new(embedding, documents, sentence_vectors, method, previous)
     finally:
         # the forward passes' freed activations go back to the system, batch by batch
         release_memory()
+
+
+def _embed_new(
+    embedding: Embeddings,
+    documents: Sequence[Document],
+    sentence_vectors: bool,
+    method: str | None,
+    previous: VectorLookup,
+) -> EmbeddedChunks:
+    """Take the vectors of chunks with a stored twin from it; embed the others."""
+    if sentence_vectors and method is None:
+        method = sentence_method(embedding)
+    t0 = time.perf_counter()
+    found = previous(
+        documents,
+        lambda d: vector_inputs(d, sentence_vectors=sentence_vectors, method=method or ""),
+    )
+    add_stage("reuse_vectors", time.perf_counter() - t0)
+    if not found:
+        return _embed_chunks(embedding, documents, sentence_vectors, method)
+    rest = [i for i in range(len(documents)) if i not in found]
+    done = (
+        _embed_chunks(embedding, [documents[i] for i in rest], sentence_vectors, method)
+        if rest
+        else None
+    )
+    dim = next(iter(found.values()))[0].shape[-1]
+    vectors = np.zeros((len(documents), dim), dtype=np.float32)
+    sentences: list[SentenceVectors] | None = [] if sentence_vectors else None
+    made = iter(range(len(rest)))
+    for i in range(len(documents)):
+        if i in found:
+            vector, sents = found[i]
+        else:
+            assert done is not None
+            j = next(made)
+            vector = done.vectors[j]
+            sents = done.sentences[j] if done.sentences is not None else None
+        vectors[i] = vector
+        if sentences is not None:
+            assert sents is not None
+            sentences.append(sents)
+    return EmbeddedChunks(
+        vectors,
+        sentences,
+        done.texts_embedded if done is not None else 0,
+        (method or "") if sentence_vectors else "",
+        done.seconds if done is not None else {},
+        reused=len(found),
+    )
 
 
 def _embed_chunks(

@@ -13,8 +13,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from langchain_core.documents import Document
 
 from chains.retrieval import HybridRetriever
+from citerag.embeddings import EmbeddingModel
 from citerag.index.ingest import ingest
 from citerag.stores.loaded import load_index, read_manifest
 from citerag.stores.manifest import IndexMismatchError
@@ -95,6 +97,57 @@ def test_reingest_is_incremental_and_deletes_reach_every_index(
     hits = store.bm25_search("minimum holding is 5 shares", k=10)
     assert all(d.metadata["source"] != PREFIX + "handbook.md" for d, _ in hits)
     assert doc_id_for(PREFIX + "handbook.md") not in loaded.manifest.documents
+
+
+def test_an_edited_sentence_embeds_only_the_chunks_that_hold_it(
+    store_location, corpus: Path, embedding_model
+) -> None:
+    ingest([corpus], store_location, embedding_model, progress=False)
+    source = PREFIX + "handbook.md"
+    doc = doc_id_for(source)
+    stored = _chunks(store_location, doc, embedding_model)
+    before = {d.page_content: d.metadata["chunk_id"] for d in stored}
+    path = corpus / "handbook.md"
+    text = path.read_text(encoding="utf-8")
+    old = "We are a community benefit society owned by our members, not by outside investors."
+    assert text.count(old) == 1 and text.index(old) < len(text) // 4  # early: the rest moves
+    path.write_text(
+        text.replace(old, "We are a members' society; no outside investor owns any part of it."),
+        encoding="utf-8",
+    )
+
+    report = ingest([corpus], store_location, embedding_model, progress=False)
+
+    assert report.updated == [source] and not report.failed
+    after = _chunks(store_location, doc, embedding_model)
+    changed = [d for d in after if d.page_content not in before]
+    moved = [
+        d
+        for d in after
+        if d.page_content in before and before[d.page_content] != d.metadata["chunk_id"]
+    ]
+    assert 0 < len(changed) <= 2 and moved  # the chunks after the edit have new offsets
+    assert report.chunks_added == len(after)  # every chunk written with its new metadata ...
+    assert report.chunks_reused == len(after) - len(changed)  # ... few embedded again
+    assert report.embedded_texts < 10 * len(changed)
+    loaded = load_index(store_location, embedding_model)
+    store = loaded.store
+    assert {d.metadata["sha256"] for d in after} == {loaded.manifest.documents[doc]["sha256"]}
+    assert_offsets(store, _paths(corpus))  # chunk ids and offsets are the new file's
+    assert_store_in_step(store, store_location)
+    # every chunk's stored vector is its text's, reused or not
+    fresh = embedding_model.embeddings.embed_documents([d.page_content for d in after])
+    for d, vector in zip(after, fresh, strict=True):
+        assert d.id is not None
+        assert store.cosine_for([d.id], vector)[d.id] > 0.999, d.metadata["chunk_id"]
+    for d in moved:
+        spans, _ = store.sentence_vectors_for(d.id)
+        assert spans and spans[-1][1] <= len(d.metadata["content"])
+
+
+def _chunks(location: Path | str, doc_id: str, model: EmbeddingModel) -> list[Document]:
+    """A document's stored chunks, in document order."""
+    return load_index(location, model).store.document_chunks(doc_id, 0, 1 << 40)
 
 
 def test_a_document_that_now_fails_leaves_every_index(

@@ -29,7 +29,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from citerag.core.filters import Filter, matches
-from citerag.stores.chunk_vectors import embed_chunks
+from citerag.stores.chunk_vectors import StoredVectors, VectorLookup, embed_chunks
 from citerag.stores.contract import (
     DEFAULT_KEYWORD_SCORE_TYPE,
     SearchIndex,
@@ -109,6 +109,10 @@ class CiteragStore(CosineSearch):
         self._by_doc: dict[str, list[tuple[int, int, str]]] | None = None
         self._by_doc_lock = threading.Lock()  # one build of it, however many requests ask
         self.embedded_texts = 0  # texts sent to the embedding model by this instance
+        #: Finds stored chunks whose vectors chunks added now reuse (set by the ingest for a
+        #: write; ``None``: every chunk added is embedded). See :mod:`citerag.stores.reuse`.
+        self.previous: VectorLookup | None = None
+        self._stored_pos: dict[str, int] | None = None
 
     @property
     def sentences(self) -> SentenceTable:
@@ -134,7 +138,8 @@ class CiteragStore(CosineSearch):
         """Embed documents once and add them to FAISS, BM25 and the sentence store.
 
         A chunk whose own words are a single sentence is not embedded twice: its sentence
-        vector is the chunk's vector (which also covers the contextual header).
+        vector is the chunk's vector (which also covers the contextual header). A chunk
+        :attr:`previous` finds a stored twin for takes the twin's vectors.
 
         Args:
             documents: Chunks; ``metadata["content"]`` (own words) is used for sentences.
@@ -151,7 +156,12 @@ class CiteragStore(CosineSearch):
         if replace:
             self.delete(replace)
         texts = [d.page_content for d in documents]
-        done = embed_chunks(self._embedding, documents, sentence_vectors=self.sentence_vectors)
+        done = embed_chunks(
+            self._embedding,
+            documents,
+            sentence_vectors=self.sentence_vectors,
+            previous=self.previous,
+        )
         self.embedded_texts += done.texts_embedded
         if self._pending is not None:
             self._queue(texts, done.vectors, documents, ids)
@@ -220,10 +230,32 @@ class CiteragStore(CosineSearch):
         for key in ids:
             if key in self.sentences:  # not .pop: that would read the rows back from disk
                 del self.sentences[key]
+        self._stored_pos = None  # a deletion moves the rows after it
         self._mask_cache.clear()
         self._pos_map = None
         self._by_doc = None
         return True
+
+    def stored_vectors(self, keys: Sequence[str]) -> dict[str, StoredVectors]:
+        """Chunk vectors (as indexed: L2-normalised) and sentence vectors of stored chunks.
+
+        Args:
+            keys: Chunk keys (unknown ones are skipped).
+
+        Returns:
+            Key -> its chunk vector and its sentence spans and vectors (``None`` when it has
+            none).
+        """
+        if self._stored_pos is None:  # adds only append rows: kept until a deletion
+            self._stored_pos = {k: p for p, k in self._dense.index_to_docstore_id.items()}
+        out: dict[str, StoredVectors] = {}
+        for key in keys:
+            pos = self._stored_pos.get(key)
+            if pos is None:
+                continue
+            index = self._dense.index if pos < self._dense.index.ntotal else self.dense.index
+            out[key] = (index.reconstruct(pos), self.sentences.get(key))
+        return out
 
     def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
         """Return stored documents by id (missing ids are skipped)."""

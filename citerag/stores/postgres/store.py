@@ -42,7 +42,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from citerag.core.filters import Filter
-from citerag.stores.chunk_vectors import embed_chunks
+from citerag.stores.chunk_vectors import StoredVectors, VectorLookup, embed_chunks
 from citerag.stores.contract import SearchIndex, SentenceVectors
 from citerag.stores.cosine import CosineSearch
 from citerag.stores.postgres.db import HNSW_EF_SEARCH_MAX, StoreURL, add_stats, remove_stats
@@ -144,6 +144,9 @@ class PostgresStore(CosineSearch):
         self._pool: Any = None
         self._pool_size = pool_size
         self.embedded_texts = 0
+        #: Finds stored chunks whose vectors chunks added now reuse (set by the ingest for a
+        #: write; ``None``: every chunk added is embedded). See :mod:`citerag.stores.reuse`.
+        self.previous: VectorLookup | None = None
         self.exact_fallbacks = 0  # dense queries repeated exactly because HNSW came back short
         self._chunks = url.table("chunks")
         self._sentences = url.table("sentences")
@@ -216,7 +219,8 @@ class PostgresStore(CosineSearch):
         return int(row[0]) if row else 0
 
     def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
-        """Embed documents once and upsert their rows and sentence vectors.
+        """Embed documents once and upsert their rows and sentence vectors (a chunk
+        :attr:`previous` finds a stored twin for takes the twin's vectors).
 
         Args:
             documents: Chunks (``metadata["content"]``: own words, ``access``, ``doc_id``).
@@ -229,7 +233,12 @@ class PostgresStore(CosineSearch):
         if not documents:
             return []
         ids = list(kwargs.get("ids") or [d.id or str(uuid.uuid4()) for d in documents])
-        done = embed_chunks(self._embedding, documents, sentence_vectors=self.sentence_vectors)
+        done = embed_chunks(
+            self._embedding,
+            documents,
+            sentence_vectors=self.sentence_vectors,
+            previous=self.previous,
+        )
         self.embedded_texts += done.texts_embedded
         rows = [
             (
@@ -498,6 +507,28 @@ class PostgresStore(CosineSearch):
     def sentence_vectors_for(self, key: str) -> SentenceVectors | None:
         """Sentence spans (within ``content``) and vectors of one chunk."""
         return self.sentence_vectors_many([key]).get(key)
+
+    def stored_vectors(self, keys: Sequence[str]) -> dict[str, StoredVectors]:
+        """Chunk vectors (as stored: L2-normalised) and sentence vectors of stored chunks.
+
+        Args:
+            keys: Chunk keys (unknown ones are skipped).
+
+        Returns:
+            Key -> its chunk vector and its sentence spans and vectors (``None`` when it has
+            none).
+        """
+        if not keys:
+            return {}
+        with self._connection() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT langchain_id, embedding FROM {} WHERE langchain_id = ANY(%s)"
+                ).format(self._chunks),
+                [list(keys)],
+            ).fetchall()
+        sentences = self.sentence_vectors_many([r[0] for r in rows])
+        return {key: (np.asarray(vec, dtype=np.float32), sentences.get(key)) for key, vec in rows}
 
 
 if TYPE_CHECKING:  # the store implements the contract (checked by mypy)
