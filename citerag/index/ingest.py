@@ -10,7 +10,10 @@ What a run does:
    document metadata from its ``.citerag-metadata.json`` (see :mod:`loaders.pipeline`). Each
    file's bytes are hashed, and so are its sidecar and folder metadata. Each supported
    attachment of an ``.eml`` file becomes a child source of its own, read from the message
-   file and planned with its sha256 (:func:`citerag.index.attached.with_attachments`).
+   file and planned with its sha256 (:func:`citerag.index.attached.with_attachments`). A
+   file argument whose file is already an indexed document (``docs/`` then ``./docs/a.md``,
+   an absolute path, a symlink) takes that document's key, so it is updated, not added
+   again (:func:`citerag.index.same_file.keep_known_files`).
 2. **Plan** (:func:`citerag.index.plan.plan_ingest`, pure): compare each source's sha256,
    metadata digest, access label and the settings fingerprint with the current manifest's
    ledger. Unchanged →
@@ -64,6 +67,7 @@ from citerag.index.plan import (
     Reason,
     plan_ingest,
 )
+from citerag.index.same_file import keep_known_files
 from citerag.stores.chunk_vectors import SEPARATE, recording_stages, sentence_method
 from citerag.stores.dispatch import backend_for
 from citerag.stores.handles import Build, IndexStore, IngestTarget, Run
@@ -818,13 +822,18 @@ def ingest(
     stream_min_bytes = STREAM_MIN_BYTES if stream_min_bytes is None else stream_min_bytes
     found, prefixes = collect_sources(paths, default_access)
     found += sources or []
-    collected = with_attachments(hash_sources(found))
+    hashed = hash_sources(found)
     report = IngestReport()
     fingerprint = _settings_fingerprint(model, chunking, sentence_vectors)
     target = backend_for(index_dir).target()
     with target.lock():
         build = target.open(model, sentence_vectors)
         try:
+            collected = with_attachments(
+                keep_known_files(
+                    hashed, build.manifest.documents, [p for p in paths if not p.is_dir()]
+                )
+            )
             plan = plan_ingest(
                 collected,
                 build.manifest.documents,

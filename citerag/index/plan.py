@@ -23,6 +23,11 @@ The rules:
 * A source whose key's previous document was read from another file (``teamA/notes.md``
   then ``teamB/notes.md``, both keyed ``notes.md``) replaces it, with its own reason, which
   the ingest logs as a warning.
+* A previous document of a file ingested alone (its key is the file's name) whose file is
+  now among the run's sources under another key (its folder was ingested: ``a.md`` then
+  ``docs/``, whose key is ``docs/a.md``) is **deleted**: one file is one document. (The
+  other way round, a file argument that is already a folder's document takes that document's
+  key before planning: :mod:`citerag.index.same_file`.)
 * Otherwise it is **kept**, except that after a settings change it is processed again from
   its recorded path when that file still exists.
 
@@ -82,6 +87,7 @@ class Reason(StrEnum):
         "path inside it, or a lone file's name)"
     )
     ATTACHMENT_GONE = "its message no longer holds it as an attachment"
+    SAME_FILE = "its file is ingested under another source key now (one file, one document)"
     PRUNE_DISABLED = "its file is gone from an ingested folder, but pruning is off"
     FILE_MISSING = "the settings changed, but its recorded file is gone"
     NOT_IN_RUN = "it is not part of this run"
@@ -215,6 +221,13 @@ def _other_file(prev: Mapping[str, Any], path: Path) -> bool:
     return Path(recorded).resolve() != path.resolve()
 
 
+def _stand_alone(prev: Mapping[str, Any]) -> bool:
+    """Whether a previous record is a file ingested alone (keyed by its name: no ``/``; not
+    an attachment) with a recorded path."""
+    source = str(prev.get("source", ""))
+    return bool(prev.get("path")) and "/" not in source and not prev.get("root_source")
+
+
 def _outside_roots(prev: Mapping[str, Any], roots: Collection[str]) -> bool:
     """Whether a previous record's file lies outside every folder ingested under its
     prefix (``roots``: their resolved paths; none known, or no recorded path: ``False``)."""
@@ -236,6 +249,7 @@ def _plan_absent(
     prune_missing: bool,
     existing: Collection[str],
     run_files: Collection[str],
+    run_paths: Collection[str],
 ) -> DocumentAction:
     """Decide what to do with a previous document that is not among the run's sources."""
     source = prev.get("source", "")
@@ -245,6 +259,8 @@ def _plan_absent(
     file = None
     if prev.get("source") in delete_sources or (root and root in delete_sources):
         kind, reason = ActionKind.DELETE, Reason.REQUESTED
+    elif _stand_alone(prev) and str(Path(prev["path"]).resolve()) in run_paths:
+        kind, reason = ActionKind.DELETE, Reason.SAME_FILE
     elif root and root in run_files:
         kind, reason = ActionKind.DELETE, Reason.ATTACHMENT_GONE
     elif under_folder and _outside_roots(
@@ -339,6 +355,9 @@ def plan_ingest(
     ]  # an edited file of a moved folder replaces nothing else
     seen = {src.doc_id for src in sources}
     run_files = {src.file.source for src in sources if src.file.attached is None}
+    run_paths: set[str] = set()
+    if any(_stand_alone(p) for d, p in previous.items() if d not in seen):
+        run_paths = {str(s.file.path.resolve()) for s in sources if s.file.attached is None}
     actions += [
         _plan_absent(
             doc_id,
@@ -350,6 +369,7 @@ def plan_ingest(
             prune_missing=prune_missing,
             existing=existing,
             run_files=run_files,
+            run_paths=run_paths,
         )
         for doc_id, prev in previous.items()
         if doc_id not in seen

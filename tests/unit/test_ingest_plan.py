@@ -416,3 +416,48 @@ def test_one_file_shared_by_two_folders_of_the_same_name_does_not_make_them_one(
     )
     assert _only(plan, "docs/faq.md").reason is Reason.OTHER_FOLDER
     assert _only(plan, "docs/handbook.md").reason is Reason.REPLACES_OTHER_FILE
+
+
+# -- one file, one document -------------------------------------------------------------------
+
+
+def test_a_lone_file_whose_folder_is_ingested_now_is_deleted_as_the_same_file() -> None:
+    lone = _file("/corpus/docs/a.md", "a.md", "aaa")
+    other = _file("/elsewhere/b.md", "b.md", "bbb")  # another file: kept
+    plan = _plan(
+        [_file("/corpus/docs/a.md", "docs/a.md", "aaa")], _ledger(_record(lone), _record(other))
+    )
+    assert _only(plan, "a.md").kind is ActionKind.DELETE
+    assert _only(plan, "a.md").reason is Reason.SAME_FILE
+    assert _only(plan, "b.md").kind is ActionKind.KEEP
+
+
+def test_a_folder_document_of_the_same_file_is_never_deleted_as_the_same_file() -> None:
+    # alpha/docs/a.md is a folder's document: another folder's run never deletes it
+    alpha = _file("/alpha/docs/a.md", "alpha/a.md", "aaa")
+    plan = _plan([_file("/alpha/docs/a.md", "docs/a.md", "aaa")], _ledger(_record(alpha)))
+    assert _only(plan, "alpha/a.md").kind is ActionKind.KEEP
+
+
+def test_a_file_argument_already_indexed_takes_its_documents_identity(tmp_path: Path) -> None:
+    from citerag.index.same_file import keep_known_files
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nText.\n")
+    (tmp_path / "link.md").symlink_to(folder / "a.md")
+    indexed = _file(str(folder / "a.md"), "docs/a.md", "aaa")
+    ledger = _ledger({**_record(indexed), "access": "board", "folder_metadata": {"team": "x"}})
+    for given in (folder / "a.md", folder / ".." / "docs" / "a.md", tmp_path / "link.md"):
+        src = CollectedSource(SourceFile(given, given.name), "bbb")
+        (kept,) = keep_known_files([src], ledger, [given])
+        assert kept.doc_id == indexed.doc_id and kept.file.source == "docs/a.md", given
+        assert kept.file.access == "board" and kept.file.metadata == {"team": "x"}
+        assert kept.file.path == given and kept.sha256 == "bbb"
+        plan = _plan([kept], ledger)
+        assert [(a.kind, a.source) for a in plan.actions] == [(ActionKind.PROCESS, "docs/a.md")]
+    # a file the index does not hold, or one found in a folder argument, keeps its key
+    new = CollectedSource(SourceFile(tmp_path / "new.md", "new.md"), "ccc")
+    assert keep_known_files([new], ledger, [new.file.path]) == [new]
+    found = CollectedSource(SourceFile(folder / "a.md", "other/a.md"), "aaa")
+    assert keep_known_files([found], ledger, []) == [found]
