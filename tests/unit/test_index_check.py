@@ -60,6 +60,19 @@ def test_a_missing_index_names_the_path_and_the_command(tmp_path: Path) -> None:
     assert isinstance(exc.value, FileNotFoundError)  # callers catching that still do
 
 
+def test_a_missing_index_names_the_indexes_beside_it(tmp_path: Path) -> None:
+    # `make demo` builds .citerag/demo-index; a snippet loading .citerag/index is pointed at it
+    demo = _index(tmp_path / "demo-index", _manifest())
+    (tmp_path / "notes").mkdir()  # a directory without a build is not an index
+    where = tmp_path / "index"
+    with pytest.raises(IndexNotFoundError) as exc:
+        check_index(where)
+    assert str(exc.value) == (
+        f"no index in {where}: run `citerag ingest PATH --index {where}` first, "
+        f"or pass an existing one (found: {demo})"
+    )
+
+
 def test_a_directory_without_a_current_build_is_no_index(tmp_path: Path) -> None:
     (tmp_path / "i" / "builds").mkdir(parents=True)
     with pytest.raises(IndexNotFoundError):

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citerag.stores.faiss.builds import current_build
+from citerag.stores.faiss.builds import CURRENT, current_build
 from citerag.stores.handles import LoadedIndex
 from citerag.stores.location import (
     BUILD_FILES,
@@ -25,6 +25,37 @@ if TYPE_CHECKING:
 
 #: The record manager's SQLite file inside each build folder.
 RECORDS_FILE = "records.sqlite"
+
+
+def not_found_message(index_dir: Path) -> str:
+    """What to say when ``index_dir`` holds no build: the ingest command, and the index
+    directories next to it (``.citerag/demo-index`` beside a mistyped ``.citerag/index``), so
+    a user who already has an index is pointed at it rather than told to ingest again.
+    """
+    message = f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
+    siblings = sibling_indexes(index_dir)
+    if siblings:
+        found = ", ".join(str(path) for path in siblings)
+        message += f", or pass an existing one (found: {found})"
+    return message
+
+
+def sibling_indexes(index_dir: Path) -> list[Path]:
+    """Index directories (a current build with its manifest) beside ``index_dir``, sorted."""
+    try:
+        entries = sorted(index_dir.parent.iterdir())
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if entry.name == index_dir.name:
+            continue
+        try:
+            if (entry / CURRENT / MANIFEST_FILE).is_file():
+                found.append(entry)
+        except OSError:
+            continue
+    return found
 
 
 def open_build(
@@ -71,9 +102,7 @@ def open_current(index_dir: Path, model: EmbeddingModel) -> LoadedIndex:
     """
     build = current_build(index_dir)
     if build is None:
-        raise IndexNotFoundError(
-            f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
-        )
+        raise IndexNotFoundError(not_found_message(index_dir))
     return open_build(build, model)
 
 
@@ -112,9 +141,7 @@ def check_current(index_dir: Path) -> Manifest:
     """
     build = current_build(index_dir)
     if build is None:
-        raise IndexNotFoundError(
-            f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
-        )
+        raise IndexNotFoundError(not_found_message(index_dir))
     manifest = _load_manifest(index_dir, build)
     missing = [name for name in BUILD_FILES if not (build / name).is_file()]
     if missing:
