@@ -32,7 +32,7 @@ TOML layout (every key optional; see ``examples/server.toml``)::
     max_request_kb = 1024       # any other request body (JSON to /rag/*)
     max_batch = 32              # most inputs in one /rag/batch request (more get 413)
     max_pending_uploads = 100
-    allowed_types = [".pdf", ".md", ".markdown", ".html", ".htm", ".txt", ".text", ".rst"]
+    allowed_types = [".pdf", ".md", ".txt"]  # default: every loader type; others get 415
 
     [models]
     embedding = "default"       # must be the model the index was built with

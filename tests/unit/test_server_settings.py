@@ -32,6 +32,8 @@ def test_example_config_loads():
     assert s.tokens_file == REPO / "examples" / "tokens.json"
     assert s.index_dir == REPO / ".citerag" / "demo-index"
     assert s.rag_defaults["retrieval_mode"] == "hybrid"
+    # `make serve` takes every file type the guides list (docs/guides/serving.md: the default)
+    assert s.allowed_types == ServerSettings().allowed_types
 
 
 def test_toml_then_env_then_overrides(tmp_path: Path):
