@@ -16,7 +16,7 @@ import copy
 import difflib
 import math
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from langchain_core.runnables import RunnableConfig
 
@@ -410,6 +410,21 @@ class RAGConfig:
         client="yes",
     )
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """Refuse a keyword that is no knob as a ``configurable`` key is refused
+        (:func:`unknown_keys_error`: ``unknown configuration key 'kk' (did you mean 'k'?)``),
+        not with the generated ``__init__``'s bare ``TypeError``. LangGraph builds a run's
+        context as ``context_schema(**context)`` before any node runs, so this is where
+        ``graph.invoke(inputs, context={"kk": 3})`` is checked.
+
+        Raises:
+            ValueError: Naming each unknown keyword and the closest knob.
+        """
+        unknown = [str(k) for k in kwargs if k not in _KNOBS]
+        if unknown:
+            raise unknown_keys_error(unknown)
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
         """Validate every field against its metadata.
 
@@ -576,10 +591,17 @@ def check_configurable(configurable: Any) -> None:
     """
     keys = unknown_keys(configurable)
     if keys:
-        raise ValueError(
-            unknown_keys_message(keys) + "; the knobs are listed by "
-            "graphs.config.knobs() and in docs/reference/configuration.md"
-        )
+        raise unknown_keys_error(keys)
+
+
+def unknown_keys_error(keys: list[str]) -> ValueError:
+    """The error for knobs that do not exist, wherever they are given (``configurable``,
+    ``context=``, ``RAGConfig(...)``): each key with the closest knob, and where the knobs
+    are listed."""
+    return ValueError(
+        unknown_keys_message(keys) + "; the knobs are listed by "
+        "graphs.config.knobs() and in docs/reference/configuration.md"
+    )
 
 
 def knob_default(name: str) -> Any:

@@ -61,7 +61,8 @@ def context_knobs(context: Any, *, strict: bool = True) -> dict[str, Any]:
 
     ``graph.invoke(inputs, context=RAGConfig(k=3))`` and ``context={"k": 3}`` set knobs as
     ``{"configurable": {"k": 3}}`` does (LangGraph turns a mapping into a ``RAGConfig``
-    itself, refusing a key that is no field); a ``RAGConfig`` sets the knobs it holds that
+    itself, which refuses a key that is no knob with the ``configurable`` path's
+    ``ValueError``: :meth:`RAGConfig.__new__`); a ``RAGConfig`` sets the knobs it holds that
     differ from their defaults, so it layers over a graph's ``defaults``. With
     ``strict=False`` (the Agent Server, which adds keys of its own) a mapping's other keys
     are ignored instead of refused.

@@ -48,8 +48,12 @@ def test_python_context_sets_knobs(graph):
     # configurable wins over context on a clash
     both = graph.invoke({"question": NEAR_MISS}, {"configurable": {"k": 5}}, context={"k": 3})
     assert both["trace"]["config"]["k"] == 5
-    with pytest.raises(TypeError, match="nonsense"):  # LangGraph builds RAGConfig(**context)
-        graph.invoke({"question": NEAR_MISS}, context={"nonsense": 1})
+    # LangGraph builds RAGConfig(**context): a typo is refused as in configurable
+    for how in ({"context": {"kk": 3}}, {"config": {"configurable": {"kk": 3}}}):
+        with pytest.raises(
+            ValueError, match=r"unknown configuration key 'kk' \(did you mean 'k'\?\)"
+        ):
+            graph.invoke({"question": NEAR_MISS}, **how)
 
 
 def test_cli_number_check_and_k(sample_index, capsys):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from chains.answer_checks import DEFAULT_RULES, REFUSAL_RULES
 from graphs.config import (
     RAGConfig,
+    check_configurable,
     client_knobs,
     config_table_markdown,
     knob_default,
@@ -48,6 +50,42 @@ def test_every_field_has_knob_metadata_and_a_valid_default():
 def test_bad_values_are_refused_with_a_message_naming_them(conf, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         RAGConfig.from_runnable_config({"configurable": conf})
+
+
+def test_a_misspelled_knob_in_context_is_the_configurable_error():
+    """LangGraph builds a run's context as ``RAGConfig(**context)``: a typo there is the
+    ``ValueError`` with a suggestion that ``configurable`` gives, not a bare ``TypeError``."""
+    import copy
+    import dataclasses
+
+    from langgraph.graph import END, START, StateGraph
+    from typing_extensions import TypedDict
+
+    with pytest.raises(ValueError) as from_configurable:
+        check_configurable({"kk": 3})
+    expected = str(from_configurable.value)
+    assert "(did you mean 'k'?)" in expected
+    with pytest.raises(ValueError) as direct:
+        RAGConfig(kk=3)  # type: ignore[call-arg]
+    assert str(direct.value) == expected
+
+    class State(TypedDict):
+        k: int
+
+    g = StateGraph(State, context_schema=RAGConfig)
+    g.add_node("read", lambda state, runtime: {"k": runtime.context.k})
+    g.add_edge(START, "read")
+    g.add_edge("read", END)
+    graph = g.compile()
+    as_given: Any = {"k": 3}  # what LangGraph is handed; RAGConfig is what it builds
+    assert graph.invoke({"k": 0}, context=as_given) == {"k": 3}
+    misspelled: Any = {"kk": 3}
+    with pytest.raises(ValueError) as through_context:
+        graph.invoke({"k": 0}, context=misspelled)
+    assert str(through_context.value) == expected
+    # copies and replacements (keyword-free __new__, fields only) still work
+    cfg = RAGConfig(k=7)
+    assert copy.copy(cfg).k == 7 and dataclasses.replace(cfg, k=8).k == 8
 
 
 def test_unknown_keys_are_ignored_and_none_threshold_is_allowed():
