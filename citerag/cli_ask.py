@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,8 @@ def _source_lines(title: str, records: list[dict[str, Any]]) -> list[str]:
 
 
 def _questions(args: argparse.Namespace) -> Iterable[str] | None:
-    """The questions of ``--file`` (``None`` without it), one per non-blank line.
+    """The lines of ``--file`` (``None`` without it; ``-``: standard input), stripped, blank
+    ones included, so the Nth output line answers the Nth input line.
 
     Raises:
         ValueError: The file cannot be read (a folder, no permission), its reason named.
@@ -72,7 +73,7 @@ def _questions(args: argparse.Namespace) -> Iterable[str] | None:
     if args.file is None:
         return None
     if args.file == "-":
-        return (line.strip() for line in sys.stdin if line.strip())
+        return (line.strip() for line in sys.stdin)
     path = Path(args.file)
     if path.is_dir():
         raise ValueError(f"--file {path} is a folder: give a file of questions, one per line")
@@ -80,7 +81,27 @@ def _questions(args: argparse.Namespace) -> Iterable[str] | None:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ValueError(f"cannot read --file {path}: {exc.strerror or exc}") from None
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return [line.strip() for line in text.splitlines()]
+
+
+#: The ``reason`` of a ``--file`` batch's record for a blank line (the graph is not run).
+EMPTY_QUESTION = "empty question"
+
+
+def batch_record(question: str, result: Mapping[str, Any] | None) -> dict[str, Any]:
+    """One output line of ``citerag ask --file``: the question, then the run's result (for a
+    blank line, ``None``: a ``failed`` record whose reason is :data:`EMPTY_QUESTION`)."""
+    from graphs.state import to_jsonable
+
+    if result is None:
+        result = {
+            "status": "failed",
+            "answer": "",
+            "citations": [],
+            "reason": EMPTY_QUESTION,
+            "looked_at": [],
+        }
+    return {"question": question, **to_jsonable(dict(result))}
 
 
 def check_question_source(args: argparse.Namespace) -> None:
@@ -208,8 +229,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     groups = parse_groups(args.groups)
     if batch is not None:  # one JSON result per line, models loaded once
         for q in batch:
-            result = graph.invoke({"question": q, "user_groups": groups}, config)
-            print(json.dumps(to_jsonable(result), ensure_ascii=False), flush=True)
+            result = graph.invoke({"question": q, "user_groups": groups}, config) if q else None
+            print(json.dumps(batch_record(q, result), ensure_ascii=False), flush=True)
         return 0
     graph_input = {"question": args.question, "user_groups": groups}
     if not args.json and wants_stream(args, configurable):
@@ -299,8 +320,9 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument("question", nargs="?", help="the question")
     sp.add_argument(
         "--file",
-        help="batch: read questions one per line from FILE ('-' = stdin) "
-        "and print one JSON result per line (instead of QUESTION, not with it)",
+        help="batch: read questions one per line from FILE ('-' = stdin) and print one "
+        "JSON result per input line, with its question (instead of QUESTION, not with it; "
+        "a blank line: failed, empty question)",
     )
     _answer_arguments(sp)
     sp.set_defaults(func=cmd_ask)
