@@ -495,6 +495,24 @@ def _model_table(table: dict[str, Any], where: str) -> tuple[str | None, dict[st
     return model, knobs
 
 
+def _unknown_setting(path: Path, section: str, key: str) -> str:
+    """``FILE: unknown setting [server] prot (did you mean [server] port?); known: ...``,
+    the known settings being every table's, ``[model]`` and ``[rag]`` included."""
+    import difflib
+
+    from chains.models import MODEL_SETTINGS
+
+    known = sorted(
+        [f"[{s}] {k}" for s, k in _TOML_KEYS] + [f"[model] {k}" for k in ("name", *MODEL_SETTINGS)]
+    )
+    close = difflib.get_close_matches(f"[{section}] {key}", known, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return (
+        f"{path}: unknown setting [{section}] {key}{hint}; known: {', '.join(known)}, "
+        "and [rag] KNOB for any knob (docs/reference/configuration.md)"
+    )
+
+
 def _from_toml(path: Path) -> dict[str, Any]:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -508,6 +526,15 @@ def _from_toml(path: Path) -> dict[str, Any]:
         if not isinstance(table, dict):
             raise ValueError(f"{path}: top-level key {section!r} must be a [table]")
         if section == "rag":
+            from graphs.config import knobs as rag_knobs
+            from graphs.config import unknown_keys_message
+
+            extra = [str(k) for k in table if k not in rag_knobs()]
+            if extra:
+                raise ValueError(
+                    f"{path}: [rag] {unknown_keys_message(extra)}; the knobs are listed in "
+                    "docs/reference/configuration.md"
+                )
             values["rag_defaults"] = {**values.get("rag_defaults", {}), **table}
             continue
         if section == "model":
@@ -519,8 +546,7 @@ def _from_toml(path: Path) -> dict[str, Any]:
         for key, value in table.items():
             name = _TOML_KEYS.get((section, key))
             if name is None:
-                known = sorted(f"[{s}] {k}" for s, k in _TOML_KEYS)
-                raise ValueError(f"{path}: unknown setting [{section}] {key}; known: {known}")
+                raise ValueError(_unknown_setting(path, section, key))
             values[name] = _coerce(name, value, str(path), base)
     if "store" in values and "index_dir" in values:
         raise ValueError(f"{path}: set [paths] index or [paths] store, not both")

@@ -123,3 +123,29 @@ def test_missing_config_file():
 def test_validate_returns_self():
     s = ServerSettings()
     assert s.validate() is s
+
+
+@pytest.mark.parametrize(
+    ("toml", "expected"),
+    [
+        ("[server]\nprot = 9000\n", "unknown setting [server] prot (did you mean [server] port?)"),
+        (
+            "[limits]\nmax_upload_mbs = 9\n",
+            "unknown setting [limits] max_upload_mbs (did you mean [limits] max_upload_mb?)",
+        ),
+        ("[rag]\nkk = 3\n", "[rag] unknown configuration key 'kk' (did you mean 'k'?)"),
+    ],
+)
+def test_a_misspelled_toml_setting_names_the_file_and_the_closest_one(
+    tmp_path: Path, toml: str, expected: str
+) -> None:
+    cfg = write(tmp_path / "server.toml", toml)
+    with pytest.raises(ValueError) as exc:
+        load_settings(cfg, env={})
+    assert str(exc.value).startswith(f"{cfg}: {expected}")
+
+
+def test_the_known_settings_include_the_model_table(tmp_path: Path) -> None:
+    with pytest.raises(ValueError) as exc:
+        load_settings(write(tmp_path / "server.toml", "[server]\nnope = 1\n"), env={})
+    assert "[model] base_url" in str(exc.value) and "[model] name" in str(exc.value)
