@@ -811,6 +811,9 @@ def test_malformed_uploads_are_rejected(docs_server: Server):
         assert r.status_code == 422
         r = c.post("/documents", files={"file": ("a.md", b"# a")}, data={"access": "../x"})
         assert r.status_code == 422
+        for blank in ("", " "):  # "-F access=$LABEL" with LABEL unset: refused, never public
+            r = c.post("/documents", files={"file": ("a.md", b"# a")}, data={"access": blank})
+            assert r.status_code == 422 and "invalid access label" in r.json()["detail"]
 
 
 def test_upload_labels_only_the_uploader_holds(docs_server: Server):

@@ -112,7 +112,8 @@ async def upload_document(
         log.info("upload by %s refused (%d): %s", who.user, exc.status, exc.detail)
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
     try:
-        access = up.fields.get("access") or "public"
+        # a field sent empty ("-F access=$LABEL" with LABEL unset) is refused, never public
+        access = up.fields.get("access", "public")
         if not LABEL_RE.match(access):
             raise UploadError(422, f"invalid access label {access!r}")
         if not who.can_read(access):
