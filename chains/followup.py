@@ -380,7 +380,6 @@ _RELATIVE: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(rf"\b{_PREP}(?:the\s+)?quarter\s+(?:before|earlier|prior)(?:\s+that)?\b", re.I), "quarter", -1),  # noqa: E501
     (re.compile(rf"\b{_PREP}(?:the\s+)?(?:following|next|subsequent)\s+quarter\b", re.I), "quarter", 1),  # noqa: E501
     (re.compile(rf"\b{_PREP}(?:the\s+)?quarter\s+after(?:\s+that)?\b", re.I), "quarter", 1),
-    (re.compile(rf"\b{_PREP}two\s+years\s+(?:earlier|before|prior)\b", re.I), "year", -2),
     (re.compile(rf"\b{_PREP}(?:the\s+)?(?:fiscal\s+)?year\s+(?:before|earlier|prior)(?:\s+that)?\b", re.I), "year", -1),  # noqa: E501
     (re.compile(rf"\b{_PREP}(?:the\s+)?(?:previous|prior|preceding)\s+(?:fiscal\s+)?year\b", re.I), "year", -1),  # noqa: E501
     (re.compile(rf"\b{_PREP}(?:a|one)\s+year\s+(?:earlier|before|prior)\b", re.I), "year", -1),
@@ -390,6 +389,23 @@ _RELATIVE: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(rf"\b{_PREP}(?:a|one)\s+year\s+later\b", re.I), "year", 1),
     (re.compile(rf"\b{_PREP}(?:that|the\s+same)\s+(?:fiscal\s+)?year\b", re.I), "year", 0),
     (re.compile(rf"\b{_PREP}(?:that|the\s+same)\s+quarter\b", re.I), "quarter", 0),
+    # "two years later", "3 quarters earlier", "five years before that"
+    *(
+        (
+            re.compile(
+                rf"\b{_PREP}(?:{word}|{n})\s+{unit}s\s+{when}(?:\s+that)?\b",
+                re.I,
+            ),
+            unit,
+            n if when.startswith("(?:later") else -n,
+        )
+        for word, n in (
+            ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7),
+            ("eight", 8), ("nine", 9), ("ten", 10),
+        )
+        for unit in ("year", "quarter")
+        for when in ("(?:later|after)", "(?:earlier|before|prior|ago)")
+    ),
 )  # fmt: skip
 
 
@@ -503,7 +519,8 @@ _FRAGMENT_STOP = {"the", "a", "an", "in", "for", "of", "then", "that", "same", "
 #: one?", "and the rest?"): a fragment of only these (and stop words) names nothing the rule
 #: can put into the previous question, which it leaves as asked (it never invents).
 _VAGUE = {"other", "others", "another", "former", "latter", "rest", "remaining", "else",
-          "thing", "things", "stuff", "same", "both", "either", "neither", "each"}  # fmt: skip
+          "thing", "things", "stuff", "same", "both", "either", "neither", "each", "elsewhere",
+          "otherwise"}  # fmt: skip
 
 
 def _names_nothing(fragment: str) -> bool:

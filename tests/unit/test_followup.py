@@ -247,3 +247,29 @@ def test_a_carried_span_of_months_is_written_so_that_it_reads_back_the_same():
         "What was its turbine output (Fenby; in October 2023 to December 2023)?"
     )
     assert got["carried"]["periods"] == ["2023-10..2023-12"]
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        (
+            ["What was operating profit in 2022?"],
+            "And two years later?",
+            "What was operating profit in 2024?",
+        ),  # noqa: E501
+        (
+            ["What was operating profit in 2022?"],
+            "And five years before that?",
+            "What was operating profit in 2017?",
+        ),  # noqa: E501
+        (
+            ["What was revenue in Q1 2023?"],
+            "And two quarters later?",
+            "What was revenue in Q3 2023?",
+        ),  # noqa: E501
+        # a fragment that names no place: the question is left as asked, never garbled
+        (["What is the maximum hotel rate in London?"], "And elsewhere?", "And elsewhere?"),
+    ],
+)
+def test_counted_relative_periods_and_vague_places(history, question, standalone):
+    assert condense_rule(question, history).standalone == standalone
