@@ -256,17 +256,17 @@ def test_a_carried_span_of_months_is_written_so_that_it_reads_back_the_same():
             ["What was operating profit in 2022?"],
             "And two years later?",
             "What was operating profit in 2024?",
-        ),  # noqa: E501
+        ),
         (
             ["What was operating profit in 2022?"],
             "And five years before that?",
             "What was operating profit in 2017?",
-        ),  # noqa: E501
+        ),
         (
             ["What was revenue in Q1 2023?"],
             "And two quarters later?",
             "What was revenue in Q3 2023?",
-        ),  # noqa: E501
+        ),
         # a fragment that names no place: the question is left as asked, never garbled
         (["What is the maximum hotel rate in London?"], "And elsewhere?", "And elsewhere?"),
     ],
