@@ -269,7 +269,6 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     from citerag.cli import loading
     from graphs.rag import checkpoint_serde, load_default_graph
-    from graphs.state import to_jsonable
 
     configurable = settings_from_args(args)
     with loading():
@@ -298,7 +297,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
         graph_input = {"question": question, "user_groups": groups}
         if args.json:  # one JSON result per turn, as `ask --file` (the rewrite in its trace)
             result = graph.invoke(graph_input, config)
-            print(json.dumps(to_jsonable(result), ensure_ascii=False), flush=True)
+            print(json.dumps(batch_record(question, result), ensure_ascii=False), flush=True)
             failures += result.get("status") == "failed"
             continue
         if wants_stream(args, configurable):

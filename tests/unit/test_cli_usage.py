@@ -113,6 +113,8 @@ def test_chat_json_prints_one_json_result_per_turn(
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["answer"] for line in lines] == ["turn 1", "turn 2"]
     assert asked == ["What is the fee?", "And for juniors?"]
+    # each line names the question as typed, as an `ask --file` line does
+    assert [json.loads(line)["question"] for line in lines] == asked
 
 
 def test_serve_refuses_an_index_that_is_a_file_before_starting(
