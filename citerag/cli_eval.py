@@ -381,7 +381,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.eval.plots import plot_calibration
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import EvalConfig, generate_answers, parse_config
-    from citerag.stores.calibration import write_calibration
+    from citerag.stores.calibration import CALIBRATION_PLOT, write_calibration
     from citerag.stores.dispatch import backend_for
     from citerag.stores.location import describe
     from graphs.rag import build_graph
@@ -456,7 +456,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.plot:
         plot_path = Path(args.plot)
     elif written is not None and backend.directory is not None:
-        plot_path = backend.directory / "calibration.png"
+        plot_path = backend.directory / CALIBRATION_PLOT
     if plot_path is not None:
         plot_calibration(
             cals,
@@ -972,7 +972,7 @@ def register(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> Non
     sp.add_argument(
         "--reset",
         action="store_true",
-        help="remove the index's calibration (the packaged defaults apply again)",
+        help="remove the index's calibration and its plot (the packaged defaults apply again)",
     )
     sp.add_argument("--model", help="chat model whose answers decide (default: extractive)")
     sp.add_argument("--plot", help="PNG path (default with --write: INDEX/calibration.png)")

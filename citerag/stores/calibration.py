@@ -17,6 +17,10 @@ from typing import Any
 from citerag.stores.dispatch import backend_for
 from citerag.stores.location import IndexLocation
 
+#: The plot ``citerag calibrate --write`` draws beside an index directory's calibration
+#: (removed with it by ``--reset``).
+CALIBRATION_PLOT = "calibration.png"
+
 
 def read_calibration(index_dir: IndexLocation) -> dict[str, Any]:
     """The index's calibrated thresholds (``{}`` when it has none).
@@ -41,4 +45,8 @@ def reset_calibration(index_dir: IndexLocation) -> Path | str | None:
         Where the calibration was (the file, or the store URL), or ``None`` when the index
         had none.
     """
-    return backend_for(index_dir).reset_calibration()
+    backend = backend_for(index_dir)
+    where = backend.reset_calibration()
+    if backend.directory is not None:  # the plot of thresholds no longer in effect goes too
+        (backend.directory / CALIBRATION_PLOT).unlink(missing_ok=True)
+    return where

@@ -21,7 +21,7 @@ from citerag.eval import calibrate as calib
 from citerag.eval.evidence import IndexedCorpus
 from citerag.eval.questions import load_questions
 from citerag.eval.runner import Evaluator, parse_config
-from citerag.stores.calibration import read_calibration
+from citerag.stores.calibration import CALIBRATION_PLOT, read_calibration
 from citerag.stores.faiss.calibration import calibration_path
 from citerag.stores.loaded import load_index
 from graphs.rag import build_graph
@@ -143,6 +143,8 @@ def test_write_on_an_adequate_sample_is_used_by_the_graph_and_reset_removes_it(
     gate = _ask_gate(index, capsys)
     assert gate["threshold_source"] == "index calibration"
     assert gate["threshold"] == entry["threshold"]
+    plot = Path(index) / CALIBRATION_PLOT  # drawn beside the calibration it shows
+    assert plot.is_file()
 
     assert main(["calibrate", str(sample), "--reset", "--index", str(index)]) == 2
     assert "--reset removes the calibration" in capsys.readouterr().err
@@ -150,6 +152,7 @@ def test_write_on_an_adequate_sample_is_used_by_the_graph_and_reset_removes_it(
     assert main(["calibrate", "--reset", "--index", str(index)]) == 0
     assert "packaged defaults (chains/gate_defaults.json) apply again" in capsys.readouterr().out
     assert not calibration_path(index).exists() and read_calibration(index) == {}
+    assert not plot.exists()  # the plot of thresholds no longer in effect goes with them
     assert _ask_gate(index, capsys)["threshold_source"] == "packaged default"
     assert main(["calibrate", "--reset", "--index", str(index)]) == 0
     assert "has no calibration" in capsys.readouterr().out
