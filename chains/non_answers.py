@@ -85,6 +85,8 @@ _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNO
 _LEADING_REPLY = re.compile(
     r"(?:yes|no|yep|nope)\b[^.!?\n]{0,30}?[.!]+\s+(?=[^\W\d_])", re.IGNORECASE
 )
+#: An FAQ's answer label before its statement ("A: ", "Answer: "), never part of a quote.
+_ANSWER_LABEL = re.compile(r"\s*(?:\*\*|__)?(?:A|Answer)\s*:(?:\*\*|__)?\s+", re.IGNORECASE)
 #: A bare reply: yes or no, with at most a pronoun and an auxiliary ("Yes, you can.").
 _REPLY = re.compile(
     r"^(?:yes|no|yep|nope)\b[\s,!.]*(?:(?:i|you|we|they|it|he|she|there)\s+(?:can|cannot|"
@@ -271,7 +273,9 @@ def leading_reply(content: str, start: int, end: int) -> int:
     """Where the statement of ``content[start:end]`` starts once a bare yes or no glued onto
     its front is cut off (``start`` when there is none): the sentence rule keeps a short
     "Yes." with the sentence after it ("Yes. Gift wrapping costs £3.50 per item."), and
-    that "Yes." answers the FAQ's own question, not necessarily the one asked.
+    that "Yes." answers the FAQ's own question, not necessarily the one asked. An FAQ's
+    answer label ("A: ", "Answer: ") is cut off the same way: it labels the statement, it
+    states nothing.
 
     Args:
         content: The passage's content.
@@ -283,7 +287,8 @@ def leading_reply(content: str, start: int, end: int) -> int:
     at = marker.end() if marker else 0
     m = _LEADING_REPLY.match(text, at)
     if m is None or not _REPLY.match(bare(text[at : m.end()])):
-        return start
+        label = _ANSWER_LABEL.match(text)  # "A: Reception staff cannot …": the label goes
+        return start + label.end() if label and label.end() < len(text.rstrip()) else start
     return start + m.end()
 
 

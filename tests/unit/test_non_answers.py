@@ -127,7 +127,7 @@ def test_the_answerer_quotes_the_answer_under_the_question_line():
     raw = ExtractiveAnswerer(Overlap(), max_sentences=1).generate(
         "can I get a refund?", [faq_passage(content)], []
     )
-    assert quotes(raw) == ["A: Refunds are paid back within 14 days of the return."]
+    assert quotes(raw) == ["Refunds are paid back within 14 days of the return."]
 
 
 def test_only_questions_and_headings_match_then_the_answerer_refuses():
@@ -189,7 +189,7 @@ def test_a_later_sentence_of_an_faq_answer_is_quoted_after_the_answers_opening()
         "when is my money back?", [faq_passage(content, pair)], []
     )
     assert quotes(raw) == [
-        "A: Refunds go to the card you paid with.",
+        "Refunds go to the card you paid with.",
         "Money is back within 14 days.",
     ]
     # one sentence allowed: the best sentence alone, never the opening in its place
@@ -241,7 +241,7 @@ def test_an_opening_that_fails_a_check_is_left_out_and_a_chosen_one_moves_first(
     raw = ExtractiveAnswerer(Overlap(), max_sentences=2, margin=1.0).generate(
         "how many days until my money is back?", [faq_passage(content, pair)], []
     )
-    assert quotes(raw) == ["A: Refunds reach the card in 3 days.", "Money is back within 14 days."]
+    assert quotes(raw) == ["Refunds reach the card in 3 days.", "Money is back within 14 days."]
 
 
 def test_a_question_asked_inside_an_faq_answer_starts_no_answer_of_its_own():
@@ -320,3 +320,18 @@ def test_the_answerer_quotes_a_date_header_only_for_a_question_about_the_message
         [],
     )
     assert "sender, recipients and date" in raw  # the only sentence is the message's date
+
+
+def test_an_faq_answer_label_is_cut_off_the_quote():
+    text = "A: Reception and clinical staff cannot, because their work is done on site."
+    assert text[na.leading_reply(text, 0, len(text)) :].startswith("Reception and clinical")
+    bold = "**Answer:** We ship to the EU."
+    assert bold[na.leading_reply(bold, 0, len(bold)) :] == "We ship to the EU."
+    for kept in ("A strong wind blew.", "A. First option", "A:"):  # no label, or nothing after
+        assert na.leading_reply(kept, 0, len(kept)) == 0
+    # through the answerer: the quote and the statement start after the label
+    content = f"Q: Can I work from home?\n{text}"
+    raw = ExtractiveAnswerer(Overlap(), max_sentences=1).generate(
+        "Can receptionists work remotely?", [faq_passage(content)], []
+    )
+    assert "A: " not in raw and "Reception and clinical staff cannot" in raw
