@@ -65,16 +65,19 @@ def show_result(result: dict[str, Any]) -> None:
 
 
 def candidates_markdown(result: dict[str, Any], n: int = 8) -> str:
-    """The trace's top candidates with their lists, ranks and scores, as Markdown."""
+    """The trace's top candidates in the order the graph kept them (``#``), with each one's
+    rank in the second stage (or the fused list), its lists and scores, as Markdown. The two
+    orders differ where boosts (a period, a company) or diversity moved a candidate."""
     rows = [
-        "| rank | document | locator | lists | dense | bm25 | rrf | rerank |",
-        "|---:|---|---|---|---:|---:|---:|---:|",
+        "| # | rank | document | locator | lists | dense | bm25 | rrf | rerank |",
+        "|---:|---:|---|---|---|---:|---:|---:|---:|",
     ]
-    for c in result["trace"]["candidates"][:n]:
+    for i, c in enumerate(result["trace"]["candidates"][:n], start=1):
         s = c["scores"]
         where = f"page {c['page']}" if c.get("page") else f"chars {c['start']}–{c['end']}"
         rows.append(
-            f"| {c['ranks'].get('rerank', c['ranks'].get('fused'))} | {_cell(c['doc_name'])} | "
+            f"| {i} | {c['ranks'].get('rerank', c['ranks'].get('fused'))} | "
+            f"{_cell(c['doc_name'])} | "
             f"{where} | {', '.join(c['lists'])} | {s.get('dense', float('nan')):.3f} | "
             f"{s.get('bm25', float('nan')):.2f} | {s.get('rrf', float('nan')):.4f} | "
             f"{s.get('rerank', float('nan')):.3f} |"

@@ -49,3 +49,21 @@ def test_the_command_line_and_notebooks_show_where_a_refusal_looked():
     assert "where it looked" not in format_result(result)
     md = result_markdown({**result, "looked_at": looked})
     assert "*where it looked" in md and "| [1] | handbook.docx | slide 3 | `#slide=3` |" in md
+
+
+def test_the_candidates_table_lists_the_kept_order_beside_each_second_stage_rank():
+    from citerag.notebook import candidates_markdown
+
+    def cand(name: str, rank: int) -> dict:
+        return {
+            "doc_name": name,
+            "page": 1,
+            "lists": ["dense"],
+            "ranks": {"rerank": rank},
+            "scores": {"dense": 0.5, "rerank": 0.6},
+        }
+
+    # a boost moved the second stage's 3rd candidate to the second place
+    table = candidates_markdown({"trace": {"candidates": [cand("a", 1), cand("c", 3)]}})
+    rows = table.splitlines()[2:]
+    assert [r.split("|")[1:4] for r in rows] == [[" 1 ", " 1 ", " a "], [" 2 ", " 3 ", " c "]]
