@@ -681,11 +681,12 @@ _CALENDAR_PREFIX = re.compile(r"\bcalendar\s+(?:year\s+)?$", re.I)
 #: of the northern hemisphere: "spring/summer/autumn 2024", "(in/the) fall (of) 2024".
 _MONTHS_RE = re.compile(
     rf"\b(?:(?P<m1>{MONTH_NAME_RE})(?:\s*,?\s+(?:of\s+)?(?P<y1>{_Y4}))?"
-    r"\s*(?:-|–|—|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\band\b)\s*)?"
+    r"\s*(?P<sep>-|–|—|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\band\b)\s*)?"
     rf"(?P<m2>{MONTH_NAME_RE})\s*,?\s+(?:of\s+)?(?P<y2>{_Y4})\b"
     rf"|\b(?P<season>spring|summer|autumn|(?<=in\s)fall|(?<=the\s)fall)\s+(?:of\s+)?(?P<y3>{_Y4})\b",
     re.I,
 )
+_BETWEEN = re.compile(r"\bbetween\s+(?:the\s+)?$", re.I)
 _SEASONS: dict[str, tuple[int, int]] = {
     "spring": (3, 5),
     "summer": (6, 8),
@@ -817,6 +818,15 @@ def _atomic_periods(question: str) -> list[_Period]:
             continue
         span = _months_of(m)
         if span is None or _verb_may(m, question):
+            continue
+        before = question[max(0, m.start() - 12) : m.start()]
+        if (m.group("sep") or "").lower() == "and" and not _BETWEEN.search(before):
+            # "March 2023 and March 2024": two periods, a list (a span only after "between")
+            year = int(m.group("y1") or m.group("y2"))
+            one, two = (year, _month(m.group("m1"))), span[1]
+            end_one = m.end("y1") if m.group("y1") else m.end("m1")
+            add(_Period(months_label(one, one), year, "months", m.start(), end_one))
+            add(_Period(months_label(two, two), two[0], "months", m.start("m2"), m.end()))
             continue
         first, last = span
         prefix = question[max(0, m.start() - 30) : m.start()]

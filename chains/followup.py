@@ -404,7 +404,7 @@ _RELATIVE: tuple[tuple[re.Pattern[str], str, int], ...] = (
             ("eight", 8), ("nine", 9), ("ten", 10),
         )
         for unit in ("year", "quarter")
-        for when in ("(?:later|after)", "(?:earlier|before|prior|ago)")
+        for when in ("(?:later|after)", "(?:earlier|before|prior)")  # not "ago": from today
     ),
 )  # fmt: skip
 
@@ -523,13 +523,25 @@ _VAGUE = {"other", "others", "another", "former", "latter", "rest", "remaining",
           "otherwise"}  # fmt: skip
 
 
+#: Words of a time phrase the rule did not resolve ("three years ago", "some months later"):
+#: a fragment of only these (with a unit or "ago"/"later"/"earlier") names no period and no
+#: subject.
+_TIME_UNITS = {"ago", "later", "earlier", "year", "years", "quarter", "quarters", "month",
+               "months", "week", "weeks", "day", "days"}  # fmt: skip
+_TIME_WORDS = _TIME_UNITS | {"before", "after", "since", "some", "few", "several", "two", "three",
+                             "four", "five", "six", "seven", "eight", "nine", "ten"}  # fmt: skip
+
+
 def _names_nothing(fragment: str) -> bool:
-    """Whether a fragment's words are all stop words, pronouns and :data:`_VAGUE` words
-    (and there is at least one :data:`_VAGUE` word: "What about it?" is the context path's)."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'’\-]*", fragment)]
-    if not any(w in _VAGUE for w in words):
+    """Whether a fragment's words are all stop words, pronouns, :data:`_VAGUE` words and
+    :data:`_TIME_WORDS` (and there is a :data:`_VAGUE` word or a :data:`_TIME_UNITS` one:
+    "What about it?" and "And before it?" are the context path's)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", fragment)]
+    words = [w for w in words if not w.isdigit()]
+    if not any(w in _VAGUE or w in _TIME_UNITS for w in words):
         return False
-    return all(w in _VAGUE | _FRAGMENT_STOP | _PRONOUNS | _PREPOSITIONS for w in words)
+    allowed = _VAGUE | _TIME_WORDS | _FRAGMENT_STOP | _PRONOUNS | _PREPOSITIONS
+    return all(w in allowed for w in words)
 
 
 _PLURAL = re.compile(r"\b[a-z][a-z\-]{2,}[^s\W]s\b")

@@ -188,6 +188,16 @@ def test_months_and_seasons_are_read_as_spans_of_months() -> None:
         assert (c.values, c.kind, c.years) == ((label,), "months", years), question
 
 
+def test_months_joined_by_and_are_a_list_unless_after_between() -> None:
+    assert [c.values for c in parse_periods("rent in March 2023 and March 2024")] == [
+        ("2023-03",),
+        ("2024-03",),
+    ]
+    assert [c.values for c in parse_periods("rain between October and December 2023")] == [
+        ("2023-10..2023-12",)
+    ]
+
+
 def test_a_month_word_that_is_no_month_stays_a_year() -> None:
     assert [c.values for c in parse_periods("What may 2024 bring?")] == [("2024",)]
     assert [c.values for c in parse_periods("Did sales fall 2023?")] == [("2023",)]

@@ -267,6 +267,8 @@ def test_a_carried_span_of_months_is_written_so_that_it_reads_back_the_same():
             "And two quarters later?",
             "What was revenue in Q3 2023?",
         ),
+        # "ago" counts from today, not from the previous question: left as asked
+        (["What was operating profit in 2022?"], "And three years ago?", "And three years ago?"),
         # a fragment that names no place: the question is left as asked, never garbled
         (["What is the maximum hotel rate in London?"], "And elsewhere?", "And elsewhere?"),
     ],
