@@ -69,13 +69,20 @@ class ProseFilter:
         return out
 
 
+#: Most characters of an unfinished marker a draft holds back (a quote of a long sentence
+#: fits): past it the opening is shown as written, and the validated answer removes it.
+MAX_HELD = 600
+
+
 class MarkerDraft:
     """Shows a streamed answer's citation markers as the validated answer will write them.
 
     A complete marker (``[1: "the quoted text"]``, ``【1】``, ``[1, 2]``) is shown as ``[1]``
     (``[1][2]``) by :func:`chains.citations.bare_markers`; a marker still being written at the
     end of what has arrived (``[1: "the quo``) is held back until it is complete
-    (:func:`chains.citations.unfinished_marker`), and only that tail. Which markers become
+    (:func:`chains.citations.unfinished_marker`), and only that tail, up to
+    :data:`MAX_HELD` characters (a marker a model opens and never closes does not hold back
+    the rest of the answer). Which markers become
     citations is still the validator's to say: the draft shows their form, not their
     verdict.
     """
@@ -91,6 +98,8 @@ class MarkerDraft:
             return ""
         buf = self._held + text
         cut = unfinished_marker(buf)
+        if len(buf) - cut > MAX_HELD:  # an opening never closed: shown as written, not held
+            cut = len(buf)  # to the end (and the held text, so each feed's scan, is bounded)
         self._held = buf[cut:]
         return bare_markers(buf[:cut])
 

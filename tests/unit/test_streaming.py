@@ -66,3 +66,17 @@ def test_a_marker_never_completed_is_not_shown():
     assert draft.flush() == ""  # cut off (max_tokens): the validated answer drops it too
     assert unfinished_marker('a [1: "b') == 2
     assert unfinished_marker("a [1] b") == len("a [1] b")
+
+
+def test_a_marker_never_closed_holds_back_at_most_max_held_characters():
+    from chains.streaming import MAX_HELD
+
+    draft = MarkerDraft()
+    shown = draft.feed('Fees are due monthly [1: "')
+    assert shown == "Fees are due monthly "
+    tokens = ["word "] * (MAX_HELD // 5 + 50)  # the model never closes the quote
+    for t in tokens:
+        shown += draft.feed(t)
+    # past the bound the opening is shown as written, and what follows with it
+    assert shown.startswith('Fees are due monthly [1: "word ')
+    assert len(draft._held) <= MAX_HELD
