@@ -454,6 +454,24 @@ EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
 
+def _stdout_broken() -> bool:
+    """Whether standard output is the broken pipe: its reader is gone (``poll`` reports an
+    error on it). Where that cannot be asked (no ``poll``), a broken pipe is taken to be
+    standard output's; where standard output has no file descriptor (a test's capture), it
+    is not."""
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return False
+    if not hasattr(select, "poll"):
+        return True
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(ev & (select.POLLERR | select.POLLHUP) for _fd, ev in poller.poll(0))
+
+
 def _silence_stdout() -> None:
     """Point standard output at ``/dev/null`` after a broken pipe, so that the interpreter's
     last flush at exit does not fail (and print) again."""
@@ -484,7 +502,10 @@ def main(argv: list[str] | None = None) -> int:
         resolve_location(args)
         result: Any = args.func(args)
         sys.stdout.flush()  # a pipe's buffered output fails here, not at the interpreter's exit
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
+        if not _stdout_broken():  # another pipe or socket of the command: an error
+            print(f"citerag: error: {exc}", file=sys.stderr)
+            return 2
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except (OSError, ValueError, RuntimeError) as exc:

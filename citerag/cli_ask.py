@@ -248,17 +248,30 @@ def cmd_ask(args: argparse.Namespace) -> int:
 CHAT_EXIT = ("exit", "quit", ":q")
 
 
-def _chat_lines(prompt: str) -> Iterable[str]:
-    """The user's lines: read with a prompt on a terminal, else one per input line."""
-    if sys.stdin.isatty():
+def _chat_lines(prompt: str, *, to_stderr: bool = False) -> Iterable[str]:
+    """The user's lines: read with a prompt on a terminal, else one per input line.
+
+    ``to_stderr``: the prompt (and the line break at Ctrl-D) goes to standard error, so that
+    standard output holds only results (``chat --json``).
+    """
+    if not sys.stdin.isatty():
+        yield from sys.stdin
+    elif not to_stderr:
         while True:
             try:
-                yield input(prompt)
+                yield input(prompt)  # line editing where the readline module is loaded
             except EOFError:
                 print()
                 return
     else:
-        yield from sys.stdin
+        while True:
+            sys.stderr.write(prompt)
+            sys.stderr.flush()
+            line = sys.stdin.readline()
+            if not line:  # Ctrl-D
+                sys.stderr.write("\n")
+                return
+            yield line.rstrip("\n")
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -288,7 +301,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             flush=True,
         )
     failures = 0
-    for line in _chat_lines("you> "):
+    for line in _chat_lines("you> ", to_stderr=args.json):
         question = line.strip()
         if not question:
             continue

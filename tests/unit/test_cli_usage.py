@@ -173,12 +173,30 @@ def test_output_into_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) 
     assert proc.stderr == ""
 
 
-def test_a_broken_pipe_in_process_returns_141(
+def test_a_broken_pipe_that_is_not_standard_output_is_an_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A pipe or socket of the command itself broke (standard output still writes): one
+    line and status 2, not the quiet 141 of a reader that stopped early."""
+
     def broken(args: Any) -> int:
         raise BrokenPipeError(32, "Broken pipe")
 
     monkeypatch.setattr(cli, "cmd_inspect", broken)
-    assert cli.main(["inspect", "--index", str(tmp_path)]) == cli.EXIT_BROKEN_PIPE
-    assert capsys.readouterr().err == ""
+    assert cli.main(["inspect", "--index", str(tmp_path)]) == 2
+    assert "citerag: error: [Errno 32] Broken pipe" in capsys.readouterr().err
+
+
+def test_chat_json_on_a_terminal_prompts_on_stderr_and_keeps_stdout_for_results(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from citerag.cli_ask import _chat_lines
+
+    class _Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", _Terminal("What is the fee?\n"))
+    assert list(_chat_lines("you> ", to_stderr=True)) == ["What is the fee?"]
+    out, err = capsys.readouterr()
+    assert out == "" and err == "you> you> \n"  # a prompt per line, the line break at Ctrl-D
