@@ -1892,6 +1892,54 @@ def _year_mentions(text: str) -> list[tuple[int, bool]]:
     return out
 
 
+#: A year in a table's column name ("2025 budget (£)", "FY2024", "2023/24 (£)").
+_COLUMN_YEAR = re.compile(
+    r"(?<![\d£$€.,])(?:fy\s?)?(19[5-9]\d|20[0-4]\d)(?:[/–-](\d{2}|\d{4}))?(?!\d)", re.I
+)
+
+
+def column_years(stated: str) -> set[int]:
+    """The years a table row's column names state, in a row as stated with them
+    (``"Rent — 2025 budget (£): 38,000; Owner: Priya"`` -> ``{2025}``; a split year
+    ``2023/24`` gives both): the part before each value's colon, after the row's label."""
+    cells = stated.split(" — ", 1)[-1]
+    out: set[int] = set()
+    for part in cells.split(";"):
+        if ":" not in part:
+            continue
+        for m in _COLUMN_YEAR.finditer(part.split(":", 1)[0]):
+            first = int(m.group(1))
+            out.add(first)
+            if m.group(2):  # "2023/24": both years of the split (fiscal) year
+                end = m.group(2)
+                out.add(int(end) if len(end) == 4 else first // 100 * 100 + int(end))
+    return out
+
+
+def row_year_problem(question: str, stated: str) -> str | None:
+    """Why a table row whose columns are of other years cannot answer a wh-question about a
+    year, or ``None``: "What did we spend on rent in *2024*?" is not answered by "Rent and
+    utilities — 2025 budget (£): 38,000" (the board minutes of November 2024 hold the 2025
+    budget: the document's name states 2024, the row's column 2025). A row with a column
+    of the asked year, or with no year in its column names, is not refused here.
+
+    Args:
+        question: The question text.
+        stated: The row as stated with its column names.
+    """
+    if not is_question(question) or not _asks_wh(question):
+        return None
+    asked = {y for y, bound in _year_mentions(question) if not bound}
+    if any(b for _, b in _year_mentions(question)) or _year_spans(question):
+        return None  # "since 2020", "between 2019 and 2021": a span, not one year
+    columns = column_years(stated)
+    if not asked or not columns or asked & columns:
+        return None
+    y = min(asked)
+    other = min(columns, key=lambda x: abs(x - y))
+    return f"the question asks about {y}, and the quoted row's columns state {other} instead"
+
+
 def _year_spans(text: str) -> list[tuple[int, int]]:
     """Year ranges a text states ("2019–2021", "FY2023/24", "between 2010 and 2015")."""
     out = []

@@ -658,6 +658,10 @@ class ExtractiveAnswerer:
                 return "negation_check", reason
         if self.contrast_check:
             where = f"{_where(sentence.passage)} {_header(sentence.passage)} {sentence.scored}"
+            if sentence.stated:  # a row's column years say which year it is about
+                reason = checks.row_year_problem(question, sentence.stated)
+                if reason:
+                    return "contrast_check", reason
             reason = checks.contrast_problem(question, said, where)
             if reason:
                 return "contrast_check", reason

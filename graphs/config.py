@@ -371,7 +371,9 @@ class RAGConfig:
         "`at 20 °C`) when the sentence states another year or another number of that unit "
         "instead (a year in the document's title, section or column names counts; a bound or "
         "a range, `after 6pm`, `up to 5 kg`, `since 2020`, is not compared); a code (`E2`, "
-        "`LB-3`) when the sentence names another of its series (`E1`) and not it",
+        "`LB-3`) when the sentence names another of its series (`E1`) and not it; a table "
+        "row whose column names are of other years than the one asked (`2025 budget (£)` for "
+        "`in 2024`)",
         "bool",
         client="opt-in",
     )

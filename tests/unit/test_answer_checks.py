@@ -1824,3 +1824,29 @@ def test_code_problem_flags_a_sentence_about_another_code_of_the_series(question
 )
 def test_code_problem_accepts_the_code_a_range_or_no_code(question, sentence):
     assert checks.code_problem(question, sentence) is None or not checks.is_question(question)
+
+
+def test_column_years_reads_the_years_of_a_rows_column_names():
+    assert checks.column_years("Rent — 2025 budget (£): 38,000; Owner: Priya") == {2025}
+    assert checks.column_years("Income — 2023/24 (£): 214,700; 2022/23 (£): 186,400") == {
+        2022,
+        2023,
+        2024,
+    }
+    assert checks.column_years("Reading — At 12:30: 5; Amount: 2024") == set()  # values
+
+
+@pytest.mark.parametrize(
+    ("question", "stated", "refused"),
+    [
+        ("What did we spend on rent in 2024?", "Rent — 2025 budget (£): 38,000", True),
+        ("What was income in 2022?", "Income — 2024 (£): 412,300; 2023 (£): 368,950", True),
+        ("What was income in 2024?", "Income — 2024 (£): 412,300; 2023 (£): 368,950", False),
+        ("What was income in 2024?", "Income — 2023/24 (£): 214,700", False),  # split year
+        ("What was income in 2024?", "Income — Amount: 412,300", False),  # no column year
+        ("What were sales since 2020?", "Sales — 2025 (£): 5", False),  # a bound
+        ("Is the 2024 rent 38,000?", "Rent — 2025 budget (£): 38,000", False),  # not wh-
+    ],
+)
+def test_row_year_problem_refuses_a_row_of_other_years(question, stated, refused):
+    assert (checks.row_year_problem(question, stated) is not None) == refused

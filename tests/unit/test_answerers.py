@@ -850,3 +850,17 @@ def test_a_sentence_outside_a_table_does_not_borrow_a_name_from_its_rows():
     # only in a row: the prose is refused by focus_names_check, the row answers
     raw = ExtractiveAnswerer(Unit(), max_sentences=1).generate(q, ps, [])
     assert quoted(raw, ps) == ["Highlands 8"]
+
+
+def test_a_row_whose_columns_are_of_another_year_does_not_answer_for_the_year_asked():
+    # the board minutes of November 2024 hold the 2025 budget: the file name says 2024
+    row = "Rent and utilities 38,000 Priya Natarajan"
+    stated = "Rent and utilities — 2025 budget (£): 38,000; Owner: Priya Natarajan"
+    p = _row_passage(1, row, stated)
+    p.candidate.meta["doc_name"] = "board_minutes_nov_2024.docx"
+    parsed = parse_output(
+        ExtractiveAnswerer(Unit()).generate("What did we spend on rent in 2024?", [p], [])
+    )
+    assert says_insufficient(parsed) and "2025" in parsed.block["reason"]
+    raw = ExtractiveAnswerer(Unit()).generate("What is budgeted for rent and utilities?", [p], [])
+    assert quoted(raw, [p]) == [row]  # no year asked: the row answers
