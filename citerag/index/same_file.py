@@ -6,7 +6,9 @@ ingested folder, the file's name for a file argument. The same file named anothe
 (``citerag ingest docs/`` then ``citerag ingest ./docs/a.md``, an absolute path, a symlink)
 would get another key, and so become a second document. :func:`keep_known_files` gives such
 a file argument the key of the document its file already is (the resolved paths are equal),
-with that document's access label and folder metadata, so it updates the document in place.
+with that document's folder metadata and, for a folder's document, its access label (the
+folder's rules decide it; a stand-alone document is labelled as by its own path: ``--access``),
+so it updates the document in place.
 The other way round (a file ingested alone, then its folder) the plan deletes the file's
 stand-alone document (:attr:`citerag.index.plan.Reason.SAME_FILE`).
 """
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from citerag.index.plan import CollectedSource
+from loaders.access import PUBLIC
 from loaders.pipeline import user_metadata_digest
 
 log = logging.getLogger(__name__)
@@ -77,10 +80,21 @@ def keep_known_files(
         if rec is None or rec.get("source") == src.file.source:
             out.append(src)
             continue
+        access = src.file.access  # a stand-alone document: labelled as by its own path
+        if "/" in str(rec["source"]):  # a folder's document: the folder's rules label it
+            access = str(rec.get("access", src.file.access))
+            if src.file.access not in (access, PUBLIC):
+                log.warning(
+                    "%s is the document %s of an ingested folder: its label stays %r (the "
+                    "folder's access rules decide it; --access labels files no rule matches)",
+                    src.file.path,
+                    rec["source"],
+                    access,
+                )
         file = dataclasses.replace(
             src.file,
             source=str(rec["source"]),
-            access=str(rec.get("access", src.file.access)),
+            access=access,
             doc_name=str(rec.get("doc_name") or src.file.doc_name),
             metadata=dict(rec.get("folder_metadata") or {}),
         )

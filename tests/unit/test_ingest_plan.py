@@ -461,3 +461,28 @@ def test_a_file_argument_already_indexed_takes_its_documents_identity(tmp_path: 
     assert keep_known_files([new], ledger, [new.file.path]) == [new]
     found = CollectedSource(SourceFile(folder / "a.md", "other/a.md"), "aaa")
     assert keep_known_files([found], ledger, []) == [found]
+
+
+def test_a_stand_alone_document_by_another_path_takes_the_arguments_access(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from citerag.index.same_file import keep_known_files
+
+    (tmp_path / "a.md").write_text("# A\n\nText.\n")
+    (tmp_path / "link.md").symlink_to(tmp_path / "a.md")
+    lone = _file(str(tmp_path / "a.md"), "a.md", "aaa")  # ingested alone, public
+    ledger = _ledger(_record(lone))
+    given = tmp_path / "link.md"
+    src = CollectedSource(SourceFile(given, given.name, "hr"), "aaa")  # --access hr link.md
+    (kept,) = keep_known_files([src], ledger, [given])
+    assert kept.file.source == "a.md" and kept.file.access == "hr"  # as `--access hr a.md`
+    # a folder's document keeps its folder's label, and says why --access did not apply
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "b.md").write_text("# B\n")
+    ours = _file(str(folder / "b.md"), "docs/b.md", "bbb")
+    ledger = _ledger({**_record(ours), "access": "board"})
+    src = CollectedSource(SourceFile(folder / "b.md", "b.md", "hr"), "bbb")
+    with caplog.at_level("WARNING"):
+        (kept,) = keep_known_files([src], ledger, [folder / "b.md"])
+    assert kept.file.access == "board" and "its label stays 'board'" in caplog.text
