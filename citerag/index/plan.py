@@ -250,8 +250,13 @@ def _plan_absent(
     existing: Collection[str],
     run_files: Collection[str],
     run_paths: Collection[str],
+    replaced: Collection[str] = (),
 ) -> DocumentAction:
-    """Decide what to do with a previous document that is not among the run's sources."""
+    """Decide what to do with a previous document that is not among the run's sources.
+
+    ``replaced``: source keys of the stand-alone documents deleted as
+    :attr:`Reason.SAME_FILE`; their attachments go with them (the folder's run indexes the
+    message's attachments again under its own key)."""
     source = prev.get("source", "")
     status = prev.get("status")
     under_folder = any(source.startswith(p) for p in prefixes)
@@ -259,7 +264,9 @@ def _plan_absent(
     file = None
     if prev.get("source") in delete_sources or (root and root in delete_sources):
         kind, reason = ActionKind.DELETE, Reason.REQUESTED
-    elif _stand_alone(prev) and str(Path(prev["path"]).resolve()) in run_paths:
+    elif (_stand_alone(prev) and str(Path(prev["path"]).resolve()) in run_paths) or (
+        root and root in replaced  # an attachment of such a document
+    ):
         kind, reason = ActionKind.DELETE, Reason.SAME_FILE
     elif root and root in run_files:
         kind, reason = ActionKind.DELETE, Reason.ATTACHMENT_GONE
@@ -356,8 +363,14 @@ def plan_ingest(
     seen = {src.doc_id for src in sources}
     run_files = {src.file.source for src in sources if src.file.attached is None}
     run_paths: set[str] = set()
+    replaced: set[str] = set()  # stand-alone documents whose file is a folder's now
     if any(_stand_alone(p) for d, p in previous.items() if d not in seen):
         run_paths = {str(s.file.path.resolve()) for s in sources if s.file.attached is None}
+        replaced = {
+            str(p["source"])
+            for d, p in previous.items()
+            if d not in seen and _stand_alone(p) and str(Path(p["path"]).resolve()) in run_paths
+        }
     actions += [
         _plan_absent(
             doc_id,
@@ -370,6 +383,7 @@ def plan_ingest(
             existing=existing,
             run_files=run_files,
             run_paths=run_paths,
+            replaced=replaced,
         )
         for doc_id, prev in previous.items()
         if doc_id not in seen

@@ -486,3 +486,18 @@ def test_a_stand_alone_document_by_another_path_takes_the_arguments_access(
     with caplog.at_level("WARNING"):
         (kept,) = keep_known_files([src], ledger, [folder / "b.md"])
     assert kept.file.access == "board" and "its label stays 'board'" in caplog.text
+
+
+def test_the_attachments_of_a_lone_message_go_with_it_when_its_folder_takes_it() -> None:
+    lone = _file("/corpus/docs/mail.eml", "mail.eml", "mmm")
+    attachment = {
+        **_record(_file("/corpus/docs/mail.eml", "mail.eml/1/att.pdf", "ppp")),
+        "root_source": "mail.eml",
+    }
+    plan = _plan(
+        [_file("/corpus/docs/mail.eml", "docs/mail.eml", "mmm")],
+        _ledger(_record(lone), attachment),
+    )
+    assert _only(plan, "mail.eml").reason is Reason.SAME_FILE
+    assert _only(plan, "mail.eml/1/att.pdf").kind is ActionKind.DELETE
+    assert _only(plan, "mail.eml/1/att.pdf").reason is Reason.SAME_FILE
