@@ -2397,12 +2397,7 @@ def question_codes(question: str) -> dict[str, str]:
 
 def codes_in(text: str) -> set[str]:
     """The keys of the codes a passage writes: joined, hyphenated (any dash) or spaced."""
-    folded = text.translate(_CODE_FOLD)
-    return {
-        _code_key(m[1], m[3])
-        for m in _PASSAGE_CODE.finditer(folded)
-        if not m[2].startswith(" ") or m[1].isupper()
-    }
+    return set(_written_codes(text))
 
 
 #: A full stop that ends an abbreviation or an initial, not a sentence.
