@@ -40,6 +40,7 @@ from chains.answer_checks import ExtractiveRules
 from chains.assemble import Passage
 from chains.citations import INSUFFICIENT
 from chains.models import ModelSettings, build_chat_model, describe_model_error
+from chains.streaming import unstreamed
 from chains.watchdog import RETRYABLE_KINDS, WatchedModel, prime_client, split_parser
 from chains.watchdog import ModelCancelledError as ModelCancelledError  # re-exported
 from chains.watchdog import cancel_generations as cancel_generations  # re-exported
@@ -1089,8 +1090,9 @@ class ChatModelAnswerer:
             passages: The numbered passages (unused: they are in ``messages``).
             messages: The rendered prompt.
             on_token: Receives each piece of answer text as it arrives.
-            config: The node's config (its callbacks see the model's tokens, e.g.
-                LangGraph's ``stream_mode="messages"``).
+            config: The node's config (its callbacks, tracing included, see the model's
+                run, tagged ``nostream``: LangGraph's ``stream_mode="messages"`` carries the
+                draft the node streams instead of the raw tokens).
             notes: Receives what the rungs did (``structured``, ``text``, why a structured
                 try fell back), for the trace.
 
@@ -1099,6 +1101,7 @@ class ChatModelAnswerer:
             Exception: Whatever the model's client raised.
         """
         notes = notes if notes is not None else []
+        config = unstreamed(config)  # the draft, not the raw tokens, is what streams
         if self.tries_structured:
             try:
                 raw = self._structured(messages, on_token, config)

@@ -9,13 +9,33 @@ holds back a marker still being written). Each attempt opens with an
 ladder retries. Streamed text is a draft: the run's final output (status, validated answer,
 citations) is the only thing to trust, and a marker in the draft becomes a citation only when
 the final output lists it.
+
+LangGraph's ``messages`` stream (what the Agent Server streams, and ``graph.stream(...,
+stream_mode="messages")``) sees the same draft: the model itself runs tagged
+:data:`NOSTREAM_TAG`, so its raw tokens (quotes inside markers, the ``<summary>`` block, a
+structured rung's JSON) never reach that stream, and :class:`MessagesDraft` opens one
+chat-model run per attempt, named :data:`DRAFT_RUN_NAME`, whose tokens are the draft.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, LLMResult
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import get_callback_manager_for_config
 
 from chains.citations import MARKER_FRAGMENT, bare_markers, unfinished_marker
+
+#: LangGraph's tag for a chat-model run whose tokens stay out of the ``messages`` stream
+#: (``langgraph.constants.TAG_NOSTREAM``).
+NOSTREAM_TAG = "nostream"
+
+#: The name of the chat-model run through which the ``messages`` stream sees the draft.
+DRAFT_RUN_NAME = "citerag-draft"
 
 #: Where the machine-readable block starts; nothing from there on is shown.
 BLOCK_START = "<summary>"
@@ -119,3 +139,64 @@ def token_event(text: str, attempt: int) -> dict[str, Any]:
 def attempt_event(attempt: int) -> dict[str, Any]:
     """A ``custom`` stream event opening a generation attempt (clear earlier text)."""
     return {"type": "attempt", "attempt": attempt}
+
+
+def unstreamed(config: RunnableConfig | None) -> RunnableConfig | None:
+    """``config`` with :data:`NOSTREAM_TAG` added: the model's own tokens stay out of the
+    ``messages`` stream (its callbacks, tracing included, still see the run)."""
+    if config is None:
+        return None
+    tags = list(config.get("tags") or [])
+    return {**config, "tags": tags if NOSTREAM_TAG in tags else [*tags, NOSTREAM_TAG]}
+
+
+class MessagesDraft:
+    """One attempt's draft as a chat-model run of its own, for the ``messages`` stream.
+
+    Each piece fed is sent to the run's callbacks as a token (an ``AIMessageChunk`` with one
+    id per attempt), so LangGraph's ``messages`` stream carries the draft exactly as the
+    ``custom`` stream does; :meth:`end` closes the run with the whole draft (not streamed a
+    second time), :meth:`error` closes it when the attempt failed. Outside a graph run (no
+    callbacks) it does nothing.
+    """
+
+    def __init__(self, config: RunnableConfig | None, attempt: int) -> None:
+        """Open the run.
+
+        Args:
+            config: The node's config (its callbacks carry the ``messages`` stream).
+            attempt: The generation attempt this draft belongs to (in the run's metadata).
+        """
+        if attempt < 1:
+            raise ValueError(f"attempt must be 1 or more, got {attempt!r}")
+        self.id = f"{DRAFT_RUN_NAME}-{uuid4()}"
+        self._pieces: list[str] = []
+        self._runs: list[CallbackManagerForLLMRun] = []
+        if config is not None and config.get("callbacks") is not None:
+            metadata = {**(config.get("metadata") or {}), "citerag_attempt": attempt}
+            manager = get_callback_manager_for_config({**config, "metadata": metadata})
+            self._runs = manager.on_chat_model_start(
+                {"name": DRAFT_RUN_NAME}, [[]], name=DRAFT_RUN_NAME
+            )
+
+    def feed(self, text: str) -> None:
+        """Send one piece of the draft."""
+        if not text:
+            return
+        self._pieces.append(text)
+        for run in self._runs:
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=text, id=self.id))
+            run.on_llm_new_token(text, chunk=chunk)
+
+    def end(self) -> None:
+        """Close the run with the whole draft."""
+        message = AIMessage(content="".join(self._pieces), id=self.id)
+        for run in self._runs:
+            run.on_llm_end(LLMResult(generations=[[ChatGeneration(message=message)]]))
+        self._runs = []
+
+    def error(self, exc: BaseException) -> None:
+        """Close the run as failed (the attempt's error is the ladder's to record)."""
+        for run in self._runs:
+            run.on_llm_error(exc)
+        self._runs = []

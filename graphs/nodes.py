@@ -30,7 +30,7 @@ from chains.watchdog import WatchedModel
 from citerag.core.filters import combine
 from graphs.config import RAGConfig
 from graphs.deps import GraphDeps
-from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord
+from graphs.records import ConstraintRecord, ModelRequest, RerankRecord, RetrievalRecord
 from graphs.state import BLANK_QUESTION, RAGState
 from graphs.trace import build_trace
 
@@ -371,7 +371,7 @@ def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
             )
         ),
     ]
-    return {"context": ctx, "model_messages": messages}
+    return {"context": ctx, "model_messages": ModelRequest(tuple(messages))}
 
 
 def _stream_writer() -> Callable[[Any], None]:
@@ -418,7 +418,9 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
 
     A chat model's prose streams to LangGraph's ``custom`` stream as it is written
     (:mod:`chains.streaming`; the ``<summary>`` block is never shown, markers are shown as
-    ``[n]`` once complete); another answerer's prose is sent as one piece. A model error is
+    ``[n]`` once complete), and to the ``messages`` stream as the same draft (the model's own
+    tokens stay out of it: :class:`chains.streaming.MessagesDraft`); another answerer's prose
+    is sent as one piece. A model error is
     classified (:func:`chains.models.describe_model_error`): its one-line reason is the
     recorded error, and an error another attempt cannot fix (timeout, connection, key, rate
     limit, missing package) ends the run without the retry.
@@ -434,11 +436,13 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     write(streaming.attempt_event(attempt))
     prose = streaming.ProseFilter()
     draft = streaming.MarkerDraft()
+    messages_draft = streaming.MessagesDraft(config, attempt)
 
     def on_token(text: str) -> None:
         shown = draft.feed(prose.feed(text))
         if shown:
             write(streaming.token_event(shown, attempt))
+            messages_draft.feed(shown)
 
     answerer: Answerer | None = None
     notes: list[str] = []
@@ -462,7 +466,10 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
         rest = draft.feed(prose.flush()) + draft.flush()
         if rest:
             write(streaming.token_event(rest, attempt))
+            messages_draft.feed(rest)
+        messages_draft.end()
     except Exception as exc:  # any provider error is a ladder event
+        messages_draft.error(exc)
         return _generation_error(exc, attempt, answerer, cfg, deps)
     if not raw or not raw.strip():
         err = "empty output"

@@ -7,8 +7,30 @@ The gate's record is :class:`chains.gate.GateDecision`; the assembled context is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    """The exact chat messages sent to the answering model (the trace's ``model_request``).
+
+    A record, not a list of messages in the state: LangGraph's ``messages`` stream (what the
+    Agent Server streams) shows every message a node returns, and the prompt (the system
+    rules, the passages) is not a turn of the conversation.
+
+    Attributes:
+        messages: The system and user messages, in order.
+    """
+
+    messages: tuple[BaseMessage, ...]
+
+    def __iter__(self) -> Iterator[BaseMessage]:
+        """The messages, in order."""
+        return iter(self.messages)
 
 
 @dataclass(frozen=True)

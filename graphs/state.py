@@ -16,7 +16,7 @@ from chains.directions import Directions
 from chains.followup import Condensed
 from chains.gate import GateDecision
 from chains.support import SupportCheck
-from graphs.records import ConstraintRecord, RerankRecord, RetrievalRecord
+from graphs.records import ConstraintRecord, ModelRequest, RerankRecord, RetrievalRecord
 
 Status = Literal["answered", "no_evidence", "failed"]
 
@@ -110,7 +110,8 @@ class RAGState(RAGInput, RAGOutput, total=False):
         gate: The gate's decision (score, best, threshold and its source, passed).
         context: The assembled, numbered passages.
         model_messages: The exact chat messages sent to the answering model (the trace's
-            ``model_request``; ``messages`` is the conversation).
+            ``model_request``; ``messages`` is the conversation), as a record the
+            ``messages`` stream does not show.
         attempts: Generation attempts made so far (at most two).
         raw_outputs: Every raw model output, in order.
         errors: Generation errors, in order.
@@ -134,7 +135,7 @@ class RAGState(RAGInput, RAGOutput, total=False):
     reranking: RerankRecord
     gate: GateDecision
     context: AssembledContext
-    model_messages: list[Any]
+    model_messages: ModelRequest
     attempts: int
     raw_outputs: Annotated[list[str], operator.add]
     errors: Annotated[list[str], operator.add]

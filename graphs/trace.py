@@ -15,6 +15,7 @@ How much of it a run returns is the ``trace`` knob (:class:`graphs.config.RAGCon
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
@@ -27,10 +28,9 @@ if TYPE_CHECKING:
     from graphs.state import RAGState
 
 
-def _messages(msgs: list[Any] | None) -> list[dict[str, str]] | None:
-    if not msgs:
-        return None
-    return [{"role": getattr(m, "type", "message"), "content": str(m.content)} for m in msgs]
+def _messages(msgs: Iterable[Any] | None) -> list[dict[str, str]] | None:
+    out = [{"role": getattr(m, "type", "message"), "content": str(m.content)} for m in msgs or ()]
+    return out or None
 
 
 def _record(rec: Any) -> dict[str, Any] | None:

@@ -310,11 +310,16 @@ def test_a_chat_model_streams_tokens_and_a_stall_ends_failed_in_time(
             tid,
             GRAPH,
             input={"question": "What does inverter fault code E-217 mean?"},
-            stream_mode=["custom", "values"],
+            stream_mode=["custom", "values", "messages-tuple"],
         )
     )
     tokens = [c.data["text"] for c in chunks if c.event == "custom" and c.data["type"] == "token"]
     assert len(tokens) > 3 and "".join(tokens).startswith("The passage states it [1]")
+    # the message stream carries the same draft, never the model's raw tokens or the prompt
+    messages = [c.data for c in chunks if c.event.startswith("messages")]
+    drafts = [m["content"] for m, meta in messages if meta.get("langgraph_node") == "generate"]
+    assert "".join(drafts) == "".join(tokens)
+    assert {m["type"] for m, _ in messages} <= {"human", "AIMessageChunk", "ai"}, messages
     final = [c.data for c in chunks if c.event == "values"][-1]
     assert final["status"] == "answered", final.get("reason")
     chat_endpoint.set_script(stall(), reply(good_answer(1)))

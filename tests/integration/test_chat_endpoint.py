@@ -320,20 +320,61 @@ def test_citerag_chat_keeps_the_conversation_and_shows_the_rewrite(sample_index:
     assert "412,860" in first and "371,540" in second
 
 
-def test_stream_mode_messages_carries_the_models_tokens(
-    graph: Any, endpoint: ScriptedOpenAIServer
+def messages_stream(graph: Any, graph_input: dict[str, Any], config: dict[str, Any]) -> list:
+    """What LangGraph's ``messages`` mode (the Agent Server's message stream) sends."""
+    return list(graph.stream(graph_input, config, stream_mode="messages"))
+
+
+@pytest.mark.parametrize("structured", ["off", "auto"])
+def test_stream_mode_messages_carries_the_draft_not_the_models_raw_tokens(
+    graph: Any, endpoint: ScriptedOpenAIServer, structured: str
 ) -> None:
-    """LangGraph's ``messages`` mode (what the Agent Server streams) sees the model's own
-    chunks: the answerer streams with the node's config, its callbacks included."""
+    """The ``messages`` stream shows what the custom stream shows: the draft, markers as
+    ``[n]``, no quote, no ``<summary>`` block, no structured rung's JSON; then the validated
+    answer once, as the message the run writes."""
     endpoint.set_script(reply(good_answer(1), chunk=5))
-    cfg = config_for(endpoint, structured_output="off")
-    pieces = [
-        chunk.content
-        for chunk, meta in graph.stream({"question": QUESTION}, cfg, stream_mode="messages")
+    cfg = config_for(endpoint, structured_output=structured)
+    streamed = messages_stream(graph, {"question": QUESTION}, cfg)
+    drafts = [
+        (chunk, meta)
+        for chunk, meta in streamed
         if meta.get("langgraph_node") == "generate" and isinstance(chunk.content, str)
     ]
-    assert len(pieces) > 3
-    assert "".join(pieces).startswith("The passage states it [1: ")  # the model's own tokens
+    assert len(drafts) > 3, "the draft came in one piece, not as tokens"
+    assert {chunk.id for chunk, _ in drafts} == {drafts[0][0].id}  # one message per attempt
+    text = "".join(chunk.content for chunk, _ in drafts)
+    assert text.startswith("The passage states it [1]"), text
+    for raw in ('[1: "', "<summary", "insufficient_evidence", '"answer"'):
+        assert raw not in text, raw
+    others = [(m.get("langgraph_node"), c.type) for c, m in streamed]
+    others = [k for k in others if k[0] != "generate"]
+    assert others == [("condense", "human"), ("answered", "ai")], others  # no prompt
+    finals = [c for c, m in streamed if m.get("langgraph_node") == "answered"]
+    assert finals[0].content.startswith("The passage states it [1]")
+
+
+def test_the_messages_stream_carries_the_conversation_not_the_prompt_or_the_rewrite(
+    graph: Any, endpoint: ScriptedOpenAIServer
+) -> None:
+    """The ``messages`` stream carries the turn's question, the answer's draft and the
+    validated answer: never the prompt (system rules, passages) sent to the model, never the
+    rewrite model's standalone question."""
+    standalone = "What does inverter fault code E-217 mean on the model in question?"
+    endpoint.set_script(reply(standalone, chunk=5), reply(good_answer(1), chunk=5))
+    history = [
+        {"role": "user", "content": QUESTION},
+        {"role": "assistant", "content": "The inverter reports a grid fault."},
+    ]
+    streamed = messages_stream(
+        graph,
+        {"question": "And what should I do about it?", "messages": history},
+        config_for(endpoint, structured_output="off"),
+    )
+    kinds = [(meta.get("langgraph_node"), chunk.type) for chunk, meta in streamed]
+    assert kinds[0] == ("condense", "human") and kinds[-1] == ("answered", "ai"), kinds
+    assert {k for k in kinds[1:-1]} == {("generate", "AIMessageChunk")}, kinds
+    assert not any(standalone in str(chunk.content) for chunk, _ in streamed)
+    assert streamed[-1][0].content.startswith("The passage states it [1]")
 
 
 def test_a_stalled_follow_up_rewrite_ends_the_run_at_the_deadline(

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from chains.assemble import AssembledContext
 from graphs.config import RAGConfig
+from graphs.records import ModelRequest
 from graphs.trace import SUMMARY_CANDIDATE_FIELDS, build_trace
 from tests.support.factories import make_candidate, make_passage
 
@@ -31,7 +32,9 @@ def _state() -> dict:
         "context": AssembledContext([passage], [], [], 20),
         # the model's messages (under both names the state has used for them)
         "messages": [SystemMessage(content=PROMPT_TEXT), HumanMessage(content=SECRET_TEXT)],
-        "model_messages": [SystemMessage(content=PROMPT_TEXT), HumanMessage(content=SECRET_TEXT)],
+        "model_messages": ModelRequest(
+            (SystemMessage(content=PROMPT_TEXT), HumanMessage(content=SECRET_TEXT))
+        ),
         "raw_outputs": [f'{SECRET_TEXT} [1: "{SECRET_TEXT}"]'],
         "generator": "extractive",
         "attempts": 1,
