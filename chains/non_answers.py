@@ -18,6 +18,8 @@ when a loader wrote it):
 * a **bare reply**: "Yes.", "No, we don't." opening an FAQ answer — it answers the FAQ's own
   question, which may not be the one asked ("Do you sell gift cards?" is not "Do you offer
   gift wrapping?"): the statements after it are the answer;
+* a table's **header line**: the column names of the recorded table row right under it
+  (:func:`table_header_line`), which names what the cells are and states none of them;
 * any sentence of a chunk whose ``block_type`` (written by the structural loaders, read
   defensively) is a heading, title, caption or page header/footer;
 * an e-mail's From, To, Cc or Date line (:func:`message_field`), unless the question is about
@@ -40,7 +42,7 @@ from typing import Any, Literal
 
 from loaders.base import HEADER_SECTION
 from loaders.blocks import PAIR_CONTINUES_KEY
-from loaders.row_text import row_span
+from loaders.row_text import recorded_rows, row_span
 from loaders.sentences import is_label_line
 
 #: ``label`` is a marker with no words of its own (``A:`` on its own line); ``reply`` a bare
@@ -187,6 +189,8 @@ def non_answer(
         return "question"
     if _CAPTION.match(core) and len(core.split()) <= CAPTION_WORDS:
         return "caption"
+    if table_header_line(content, start, end, meta):
+        return "heading"
     labels = _labels(meta)
     if _norm(core) in labels:
         return "heading"
@@ -206,6 +210,38 @@ def non_answer(
     at_end = not content[end:].strip()
     line_start = not content[:start].strip() or content[:start].rstrip(" \t").endswith("\n")
     return "heading" if at_end and line_start and start > 0 else None
+
+
+#: Where a table line's cells part: a pipe, a tab, or two spaces or more.
+_CELL_SEP = re.compile(r"\s*\|\s*|\t+|\s{2,}")
+
+
+def table_header_line(
+    content: str, start: int, end: int, meta: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether ``content[start:end]`` is a table's header line: one line, not itself a
+    recorded row, followed directly by a recorded table row (:mod:`loaders.row_text`) that
+    names all its cells but at most one as its column names (the row's stated text reads
+    ``label — column: cell; column: cell``; a first column's header, "Organisation", is
+    often not among them).
+
+    Args:
+        content: The passage's content.
+        start: The line's start in ``content``.
+        end: Its end.
+        meta: The chunk's metadata (its recorded rows).
+    """
+    line = content[start:end].strip()
+    if not line or "\n" in line or row_span(meta, start, end) is not None:
+        return False
+    below = next((r for r in recorded_rows(meta) if r[0] >= end), None)
+    if below is None or content[end : below[0]].strip() or not below[3]:
+        return False
+    cells = [c for c in _CELL_SEP.split(line.strip("| ")) if c]
+    if len(cells) < 2:
+        return False
+    named = sum(1 for c in cells if f"{c}: " in below[3] or below[3].endswith(f"{c}:"))
+    return named >= len(cells) - 1 and named >= 1
 
 
 #: The fields of an e-mail's header block that describe the message, not what it says

@@ -335,3 +335,31 @@ def test_an_faq_answer_label_is_cut_off_the_quote():
         "Can receptionists work remotely?", [faq_passage(content)], []
     )
     assert "A: " not in raw and "Reception and clinical staff cannot" in raw
+
+
+def test_a_tables_header_line_is_a_heading_not_an_answer():
+    """The column names over a recorded row ("Organisation | Amount awarded") state no cell:
+    never quoted; the row under it stays a statement, as does a line not over a row."""
+    from loaders.row_text import ROW_TEXT_KEY
+
+    content = (
+        "Eleven were funded.\n\nOrganisation | Amount requested | Amount awarded\n"
+        "Age Concern | £1,750 | £1,500\nScouts | £2,500 | £1,800"
+    )
+    head_s = content.index("Organisation")
+    head_e = content.index("\nAge")
+    rows = []
+    for label, stated in (
+        ("Age Concern", "Age Concern — Amount requested: £1,750; Amount awarded: £1,500"),
+        ("Scouts", "Scouts — Amount requested: £2,500; Amount awarded: £1,800"),
+    ):
+        s = content.index(label)
+        e = content.find("\n", s) if content.find("\n", s) > 0 else len(content)
+        rows.append([s, e, f"Grants — {stated}", stated])
+    meta = {ROW_TEXT_KEY: rows}
+    assert na.table_header_line(content, head_s, head_e, meta)
+    assert na.non_answer(content, head_s, head_e, meta) == "heading"
+    assert na.non_answer(content, rows[0][0], rows[0][1], meta) is None
+    assert not na.table_header_line(content, 0, content.index("\n"), meta)  # not over a row
+    other = {ROW_TEXT_KEY: [[*rows[0][:2], "x", "Age Concern — Cost: £1,750; Paid: £1,500"]]}
+    assert not na.table_header_line(content, head_s, head_e, other)  # names other columns
