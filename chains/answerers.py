@@ -207,15 +207,32 @@ def _insufficient(reason: str) -> str:
 _RULES = ExtractiveRules()
 
 
+#: How a whole number is keyed among the words of :func:`coverage_words` ("#1500").
+NUMBER_KEY = "#"
+
+
+def coverage_words(text: str) -> set[str]:
+    """The words of ``text`` as word coverage compares them: its tokens, except that a number
+    written with separators is one word (``£1,500`` is ``#1500``, not ``1`` and ``500``, so
+    it is not held by a row stating £2,500 and £1,800), and every number is also held whole
+    (:func:`numbers_in`)."""
+    words = set(tokenize(text))
+    for m in _NUMBER.finditer(text):
+        pieces = tokenize(m.group(0))
+        if len(pieces) > 1:
+            words -= set(pieces)
+    return words | {NUMBER_KEY + n for n in numbers_in(text)}
+
+
 def word_coverage(weights: Mapping[str, float], text: str) -> float:
-    """The share of the question words' weight (``weights``: word -> weight) that ``text``
-    holds, a word's inflections counting as the word (:func:`chains.answer_checks.stem`:
-    "reserves" holds "reserve", as the focus rules read words); 0 for a question without
-    words."""
+    """The share of the question words' weight (``weights``: word -> weight, keyed as
+    :func:`coverage_words` keys them) that ``text`` holds, a word's inflections counting as
+    the word (:func:`chains.answer_checks.stem`: "reserves" holds "reserve", as the focus
+    rules read words), a number only as the whole number; 0 for a question without words."""
     total = sum(weights.values())
     if total <= 0:
         return 0.0
-    held = set(tokenize(text))
+    held = coverage_words(text)
     return checks.held_weight(weights, held, {checks.stem(t) for t in held}) / total
 
 
@@ -468,11 +485,11 @@ class ExtractiveAnswerer:
     def _word_weights(self, question: str, idf: Mapping[str, float] | None) -> dict[str, float]:
         """Each question word's weight in a sentence's word coverage (``idf_coverage``; ``idf``:
         :meth:`_idf` of the question)."""
-        words = set(tokenize(question))
+        words = {w for w in coverage_words(question) if not w.isdigit()}  # numbers: whole
         if not self.idf_coverage or not idf:
             return dict.fromkeys(words, 1.0)
         mean = sum(idf.values()) / len(idf)
-        return {w: idf.get(w, mean) for w in words}
+        return {w: idf.get(w.removeprefix(NUMBER_KEY), mean) for w in words}
 
     def _vectors(self, words: Sequence[str]) -> np.ndarray:
         """Embeddings of single words, one row each (:func:`chains.word_vectors.word_vectors`:

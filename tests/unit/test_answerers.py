@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from langchain_core.documents import Document
 
-from chains.answerers import ExtractiveAnswerer, formula_constants, numbers_in, word_coverage
+from chains.answerers import (
+    ExtractiveAnswerer,
+    coverage_words,
+    formula_constants,
+    numbers_in,
+    word_coverage,
+)
 from chains.assemble import Passage
 from chains.candidates import Candidate
 from chains.citations import INSUFFICIENT, parse_output, says_insufficient, validate
@@ -864,3 +870,18 @@ def test_a_row_whose_columns_are_of_another_year_does_not_answer_for_the_year_as
     assert says_insufficient(parsed) and "2025" in parsed.block["reason"]
     raw = ExtractiveAnswerer(Unit()).generate("What is budgeted for rent and utilities?", [p], [])
     assert quoted(raw, [p]) == [row]  # no year asked: the row answers
+
+
+def test_word_coverage_holds_a_number_only_whole():
+    """ "£1,500" is one number: a row stating £2,500 and £1,800 does not hold it (its pieces
+    1 and 500 are not the number), the row stating £1,500 does, whatever its spelling."""
+    weights = {"awarded": 1.0, "#1500": 1.0}
+    assert word_coverage(weights, "Scouts | £2,500 | £1,800 awarded") == pytest.approx(0.5)
+    assert word_coverage(weights, "Age Concern | £1,750 | £1,500 awarded") == pytest.approx(1.0)
+    assert word_coverage(weights, "awarded 1500 pounds") == pytest.approx(1.0)
+    assert coverage_words("What was awarded (£1,500) to 3rd Scouts?") == {
+        "awarded",
+        "#1500",
+        "3rd",
+        "scouts",
+    }
