@@ -50,10 +50,10 @@ from loaders.sentences import is_label_line
 #: (:func:`message_field`), for a question that is not about the message.
 NonAnswer = Literal["question", "heading", "caption", "label", "reply", "message"]
 
-#: ``block_type`` values (from the structural loaders) whose text is never quoted alone.
-NON_ANSWER_BLOCKS: frozenset[str] = frozenset(
-    {"heading", "title", "caption", "page_header", "page_footer", "header", "footer"}
-)
+#: ``block_type`` values (from the structural loaders) whose text is never quoted alone. (A
+#: PDF's running ``page_header``/``page_footer`` lines are in no chunk; a web page's own
+#: header and footer are, and state facts of their own: a charity number, an address.)
+NON_ANSWER_BLOCKS: frozenset[str] = frozenset({"heading", "title", "caption", "header", "footer"})
 #: Most words a heading has.
 HEADING_WORDS = 12
 #: Most words a caption has.

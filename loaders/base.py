@@ -195,6 +195,9 @@ class ParsedDocument:
         headings: ``(start, end)`` of the heading lines a loader found in text without
             markup (:mod:`loaders.headings`: plain text, PDF pages), kept outside the
             segments; typed ``heading`` in ``blocks``.
+        page_edges: ``(start, end, kind)`` of a web page's own header and footer text
+            (``page_header``/``page_footer``, :mod:`loaders.html`): stated once on the page,
+            so inside segments of their own and indexed, unlike a PDF's running lines.
         properties: Format-specific document properties copied onto every chunk's metadata
             (an e-mail's ``email_from``, ``email_to``, ``email_date``); strings only.
         ocr_pages: 1-based page -> its OCR result (text, confidence, words with their
@@ -217,5 +220,6 @@ class ParsedDocument:
     blocks: list[Block] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     headings: list[tuple[int, int]] = field(default_factory=list)
+    page_edges: list[tuple[int, int, str]] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
     ocr_pages: dict[int, OcrPage] = field(default_factory=dict)

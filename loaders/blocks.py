@@ -20,7 +20,9 @@ Block types (:data:`BLOCK_TYPES`):
   ``Source:``;
 * ``page_header`` / ``page_footer`` — a PDF page's running lines (repeated on most pages,
   digits ignored): kept in the canonical text but out of the segments, hence out of every
-  chunk's embedded and quoted text.
+  chunk's embedded and quoted text; or a web page's own ``<header>``/``<footer>`` text
+  (not its navigation), stated once: in segments of its own, indexed and quotable
+  (:attr:`ParsedDocument.page_edges`).
 
 :func:`detect_blocks` finds every type but tables from the canonical text and the segments
 alone (so it serves every format); tables come from the loaders (PDF layout in
@@ -212,6 +214,7 @@ def detect_blocks(
     body_start: int = 0,
     paginated: bool = False,
     headings: list[tuple[int, int]] | None = None,
+    edges: list[tuple[int, int, str]] | None = None,
 ) -> list[Block]:
     """Type the canonical text: every non-blank line belongs to exactly one block.
 
@@ -224,6 +227,8 @@ def detect_blocks(
         paginated: A PDF: text outside the segments is ``page_header``/``page_footer``
             (but for ``headings``).
         headings: Spans of heading lines the loader found (:mod:`loaders.headings`).
+        edges: ``(start, end, kind)`` of a page's own header and footer text the loader
+            found (:attr:`ParsedDocument.page_edges`): their lines get that type.
 
     Returns:
         Blocks in document order (a ``table`` block precedes its rows).
@@ -236,6 +241,8 @@ def detect_blocks(
     heading_starts = {start for start, _ in headings or ()}
     inside = sorted((s.start, s.end, s.page) for s in segments)
     pages = _Pages(inside)
+    edge_spans = sorted(edges or ())
+    ei = 0
     lines = text_lines(text, body_start, len(text))
     # Which lines are inside a table row, a segment, or outside every segment.
     ri = 0
@@ -280,6 +287,13 @@ def detect_blocks(
                     blocks.append(Block("table", t.start, t.end, t.page))
                 blocks.append(Block("table_row", start, end, page))
             prev_end = max(prev_end, end)
+            continue
+        while ei < len(edge_spans) and edge_spans[ei][1] <= line.start:
+            ei += 1
+        if ei < len(edge_spans) and edge_spans[ei][0] <= line.start:
+            flush()
+            pending_q = None
+            blocks.append(Block(edge_spans[ei][2], line.start, line.end, page))
             continue
         if not in_seg:
             flush()

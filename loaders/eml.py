@@ -62,6 +62,7 @@ class _Composer:
         self.tables: list[Table] = []
         self.warnings: list[str] = []
         self.hidden_chars = 0
+        self.page_edges: list[tuple[int, int, str]] = []
 
     def append_doc(self, doc: ParsedDocument) -> None:
         """Append a parsed body's text, its segments and tables."""
@@ -75,6 +76,7 @@ class _Composer:
             self.tables.append(
                 Table(t.start + base, t.end + base, t.title, t.columns, rows, None, t.source)
             )
+        self.page_edges += [(a + base, b + base, kind) for a, b, kind in doc.page_edges]
         self.hidden_chars += doc.hidden_chars
         self.warnings += [f"{self.name}: {w}" for w in doc.warnings]
 
@@ -184,5 +186,6 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
         properties=meta,
         parser="citerag.eml/2 (email, policy.default)",
         hidden_chars=composer.hidden_chars,
+        page_edges=composer.page_edges,
         warnings=composer.warnings,
     )

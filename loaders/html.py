@@ -2,8 +2,16 @@
 
 The canonical text of an HTML document is its extracted visible text (block elements
 separated by blank lines), so ``#char=`` locators index into that text, not the markup.
-``script``, ``style``, ``nav``, ``header``, ``footer``, ``noscript``, ``template`` and
-``svg`` content is dropped.
+``script``, ``style``, ``nav``, ``noscript``, ``template`` and ``svg`` content is dropped.
+
+A ``<header>`` or ``<footer>`` is kept but for its navigation: a block of its text that is
+links only (a list of links, ``Home | Fees | Contact`` as ``<a>`` elements) is left out. The
+page's own header and footer (not inside an ``<article>``, ``<section>``, ``<aside>`` or
+``<main>``, whose header and footer are that part's own text) are typed ``page_header`` /
+``page_footer`` (:attr:`ParsedDocument.page_edges`) and get segments of their own: unlike a
+PDF's running lines, repeated on every page and kept out of the chunks, a page's footer is
+stated once, and is often the only place its charity number or address is given. Their
+``<h1>``..``<h6>`` open no section.
 
 Content a reader of the rendered page never sees is not indexed either, and is counted
 (``ParsedDocument.hidden_chars``, shown by ``citerag inspect``): elements with the ``hidden``
@@ -39,7 +47,7 @@ from loaders.css import (
     unreadable_size,
 )
 from loaders.decode import decode_text
-from loaders.markdown import split_sections
+from loaders.markdown import cut_out, split_sections
 from loaders.metadata import file_title
 
 #: Bytes at the start of a page searched for a ``<meta>`` charset declaration (a browser's
@@ -47,7 +55,12 @@ from loaders.metadata import file_title
 CHARSET_PRESCAN_BYTES = 1024
 _META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.I)
 
-_SKIP = {"script", "style", "nav", "header", "footer", "noscript", "template", "svg", "head"}
+_SKIP = {"script", "style", "nav", "noscript", "template", "svg", "head"}
+#: A page's header and footer elements, and the block type of their text
+#: (:mod:`loaders.blocks`).
+_EDGES = {"header": "page_header", "footer": "page_footer"}
+#: Elements whose header or footer is their own, not the page's.
+_SECTIONING = frozenset({"article", "aside", "section", "main"})
 #: Never visible: their text counts as hidden content.
 _INVISIBLE = {"noscript", "template"}
 #: Elements without an end tag (a hidden one hides nothing after it).
@@ -243,6 +256,8 @@ _BLOCK = {
     "dl",
     "figcaption",
     "aside",
+    "header",
+    "footer",
     "hr",
     "td",
     "th",
@@ -288,6 +303,26 @@ class _Extractor(HTMLParser):
         self._tables: list[int] = []
         self._table_count = 0
         self._row = 0
+        #: Per block: ``page_header``, ``page_footer`` or '' (:data:`_EDGES`).
+        self.edges: list[str] = []
+        self._opening = ""  # the tag whose start flushes the block before it
+        self._plain = 0  # word characters of the block being collected outside links
+        self._linked = 0  # ... and inside links
+
+    def _edge(self) -> tuple[bool, str]:
+        """Whether the block being flushed is in a ``<header>``/``<footer>``, and its type
+        when that header or footer is the page's own ('' when it is a part's own)."""
+        if not (self._ending in _EDGES or any(self._count.get(t) for t in _EDGES)):
+            return False, ""
+        open_ = self._open
+        if self._opening and open_ and open_[-1].tag == self._opening:
+            open_ = open_[:-1]  # the element just opened holds none of the block
+        tags = [o.tag for o in open_] + ([self._ending] if self._ending else [])
+        k = max((i for i, t in enumerate(tags) if t in _EDGES), default=-1)
+        if k < 0:  # text before a header just opened
+            return False, ""
+        own = not any(t in _SECTIONING for t in tags[:k])
+        return True, _EDGES[tags[k]] if own else ""
 
     @property
     def _hidden(self) -> bool:
@@ -296,10 +331,17 @@ class _Extractor(HTMLParser):
     def _flush(self) -> None:
         raw = "".join(self._buf)
         self._buf = []
+        plain, linked = self._plain, self._linked
+        self._plain = self._linked = 0
         text = raw.strip("\n") if self._pre else _WS.sub(" ", raw).strip()
-        if text:
-            self.blocks.append((self._heading, text))
-            self.roles.append(self._role())
+        if not text:
+            return
+        in_edge, edge = self._edge()
+        if in_edge and linked and not plain:
+            return  # a header's or footer's links only: navigation
+        self.blocks.append((0 if edge else self._heading, text))
+        self.roles.append(self._role())
+        self.edges.append(edge)
 
     def _role(self) -> tuple[str, int, int]:
         """What the block being flushed is: a table cell, caption, list item, or ''."""
@@ -392,8 +434,10 @@ class _Extractor(HTMLParser):
             return
         if tag in _HEADINGS or tag in _BLOCK:
             self._starting = True
+            self._opening = tag
             self._flush()
             self._starting = False
+            self._opening = ""
             if tag in _HEADINGS:
                 self._heading = _HEADINGS[tag]
             if tag == "pre":
@@ -439,6 +483,11 @@ class _Extractor(HTMLParser):
             self.title += data
         if not self._skip:
             self._buf.append(data)
+            words = sum(c.isalnum() for c in data)
+            if self._count.get("a"):
+                self._linked += words
+            else:
+                self._plain += words
 
     def handle_comment(self, data: str) -> None:
         self.hidden_chars += len(data.strip())
@@ -495,6 +544,19 @@ def html_tables(
     return out
 
 
+def _edge_spans(spans: list[tuple[int, int]], edges: list[str]) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of the page's header and footer: runs of blocks of one kind."""
+    out: list[tuple[int, int, str]] = []
+    for (a, b), kind in zip(spans, edges, strict=True):
+        if not kind:
+            continue
+        if out and out[-1][2] == kind and out[-1][1] + 2 == a:
+            out[-1] = (out[-1][0], b, kind)
+        else:
+            out.append((a, b, kind))
+    return out
+
+
 def declared_charset(data: bytes) -> str | None:
     """The charset a page's ``<meta>`` declares in its first bytes, as written.
 
@@ -539,6 +601,7 @@ def load_html(path: Path, data: bytes, *, encoding: str | None = None) -> Parsed
         parts.append(block)
         pos += len(block)
     text = "".join(parts)
+    edges = _edge_spans(spans, ex.edges)
     heads = [(a, min(b, len(text)), lvl, t) for a, b, lvl, t in heads]
     first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), None)
     # convert_charrefs=True already decoded entities; unescaping again would corrupt "&amp;lt;".
@@ -550,6 +613,13 @@ def load_html(path: Path, data: bytes, *, encoding: str | None = None) -> Parsed
     else:
         title, source = file_title(path.name), "file_name"
     segments = split_sections(text, heads)
+    if edges:
+        pieces = [
+            g
+            for g in cut_out(segments, [(a, b) for a, b, _ in edges])
+            if text[g.start : g.end].strip()
+        ]
+        segments = sorted([*pieces, *(Segment(a, b) for a, b, _ in edges)], key=lambda g: g.start)
     return ParsedDocument(
         text=text,
         segments=segments,
@@ -558,8 +628,9 @@ def load_html(path: Path, data: bytes, *, encoding: str | None = None) -> Parsed
         file_type="html",
         title_source=source,
         first_heading=first_h1,
-        parser="citerag.html/3 (html.parser; hidden content and <style> rules)",
+        parser="citerag.html/4 (html.parser; hidden content and <style> rules; page header/footer)",
         hidden_chars=ex.hidden_chars,
+        page_edges=edges,
         warnings=[f"left out {ex.hidden_chars} characters of hidden content"]
         if ex.hidden_chars
         else [],

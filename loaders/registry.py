@@ -151,6 +151,7 @@ def add_structure(doc: ParsedDocument) -> None:
         body_start=doc.body_start,
         paginated=doc.file_type in ("pdf", "image"),
         headings=doc.headings,
+        edges=doc.page_edges,
     )
 
 

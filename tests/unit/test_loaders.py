@@ -237,7 +237,7 @@ HTML = """\
 """
 
 
-def test_html_drops_script_style_nav_header_footer() -> None:
+def test_html_drops_script_style_nav() -> None:
     doc = load_html(Path("policy.html"), HTML.encode())
     for junk in (
         "secret-style-token",
@@ -246,17 +246,17 @@ def test_html_drops_script_style_nav_header_footer() -> None:
         "noscript-token",
         "Members area",
         "Volunteer portal",
-        "Header banner token",
-        "Footer token",
         "<",
     ):
         assert junk not in doc.text, junk
+    # the page's own header and footer text is kept (tests/unit/test_html_page_edges.py)
+    assert [doc.text[a:b] for a, b, _ in doc.page_edges] == ["Header banner token", "Footer token"]
 
 
 def test_html_dropped_nav_list_leaves_no_bullets() -> None:
     doc = load_html(Path("policy.html"), HTML.encode())
-    assert doc.text.startswith("Safety\n\nIntro paragraph")
-    assert doc.segments[0].section == "Safety"
+    assert doc.text.startswith("Header banner token\n\nSafety\n\nIntro paragraph")
+    assert [s.section for s in doc.segments[:2]] == ["", "Safety"]  # the page's header first
 
 
 def test_html_sections_and_visible_text() -> None:
@@ -264,6 +264,8 @@ def test_html_sections_and_visible_text() -> None:
     assert doc.file_type == "html"
     assert doc.title == "Site & Policy &lt;v2&gt;"
     sections = _sections(doc)
+    assert sections.pop("") == "Footer token"  # the page's header and footer: no section
+    assert "Footer token" not in sections["Safety > Fire"]
     assert list(sections) == [
         "Safety",
         "Safety > Working at height",
@@ -299,7 +301,8 @@ def test_sample_html_canaries_absent(sample_corpus: Path) -> None:
     for canary in ("navigation-script-token-7731", "Members area", "Volunteer portal"):
         assert canary not in doc.text
     assert len(doc.segments) > 3
-    assert all(seg.section for seg in doc.segments)
+    edges = {(a, b) for a, b, _ in doc.page_edges}
+    assert all(seg.section for seg in doc.segments if (seg.start, seg.end) not in edges)
 
 
 # -- plain text and decoding ------------------------------------------------------------------

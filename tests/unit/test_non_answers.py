@@ -63,7 +63,7 @@ def test_the_chunks_section_and_title_are_headings():
     assert kind("Returns are free for customers in the UK.", meta) is None
 
 
-@pytest.mark.parametrize("block", ["heading", "title", "caption", "page_footer"])
+@pytest.mark.parametrize("block", ["heading", "title", "caption"])
 def test_a_structural_block_type_is_never_quoted(block):
     assert kind("Refunds are paid within 14 days.", {"block_type": block}) is not None
     assert kind("Refunds are paid within 14 days.", {"block_type": "paragraph"}) is None

@@ -1,0 +1,83 @@
+"""A web page's own header and footer: indexed as typed blocks, their navigation left out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from chains.non_answers import non_answer
+from loaders.blocks import block_counts
+from loaders.chunking import ChunkSettings, chunk_document
+from loaders.registry import load_file
+
+PAGE = """\
+<!doctype html>
+<html><head><title>Opening hours</title></head>
+<body>
+<header>
+  <p>Brackenford Library Trust</p>
+  <ul><li><a href="/">Home</a></li><li><a href="/visit">Visit</a></li></ul>
+  <nav><a href="/join">Join us</a></nav>
+</header>
+<main>
+  <h1>Opening hours</h1>
+  <p>The reading room opens at nine on weekdays.</p>
+  <article><h2>News</h2><p>New shelving arrives in May.</p>
+    <footer><p>Posted by the trustees.</p></footer></article>
+</main>
+<footer>
+  <h2>Contact</h2>
+  <p>Registered charity number 1187342. 4 Mill Lane, Brackenford BF2 7QT.</p>
+  <p><a href="/privacy">Privacy</a> | <a href="/terms">Terms</a></p>
+</footer>
+</body></html>
+"""
+
+
+def _load(tmp_path: Path):
+    path = tmp_path / "hours.html"
+    path.write_text(PAGE, encoding="utf-8")
+    return load_file(path)
+
+
+def test_page_footer_text_is_indexed_as_its_own_typed_block(tmp_path: Path) -> None:
+    doc = _load(tmp_path)
+    footer = "Registered charity number 1187342. 4 Mill Lane, Brackenford BF2 7QT."
+    header = "Brackenford Library Trust"
+    kinds = {doc.text[b.start : b.end]: b.kind for b in doc.blocks}
+    assert kinds[footer] == "page_footer"
+    assert kinds["Contact"] == "page_footer"  # a footer's heading opens no section
+    assert kinds[header] == "page_header"
+    assert kinds["Posted by the trustees."] == "paragraph"  # an article's own footer
+    for navigation in ("Home", "Visit", "Join us", "Privacy", "Terms"):
+        assert navigation not in doc.text, navigation
+    assert [s.section for s in doc.segments if footer in doc.text[s.start : s.end]] == [""]
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d", "title": doc.title})
+    (chunk,) = [c for c in chunks if footer in c.content]
+    assert chunk.metadata["block_type"] == "page_footer"
+    assert "The reading room" not in chunk.content  # a segment of its own
+    at = chunk.content.index("Registered")
+    assert (
+        non_answer(
+            chunk.content, at, at + len("Registered charity number 1187342."), chunk.metadata
+        )
+        is None
+    )
+
+
+def test_sample_page_footer_states_the_registration(sample_corpus: Path) -> None:
+    doc = load_file(sample_corpus / "safety_policy.html")
+    assert block_counts(doc.blocks).get("page_footer") == 1
+    (block,) = [b for b in doc.blocks if b.kind == "page_footer"]
+    assert "registered society RS-30418" in doc.text[block.start : block.end]
+    assert any(s.start <= block.start and block.end <= s.end for s in doc.segments)
+
+
+def test_text_right_before_a_header_opens_is_the_pages_own(tmp_path: Path) -> None:
+    path = tmp_path / "loose.html"
+    path.write_bytes(b"<body>Loose text<header>Site</header><div>Body<footer>Foot</footer></div>")
+    doc = load_file(path)
+    assert doc.text == "Loose text\n\nSite\n\nBody\n\nFoot"
+    assert [(doc.text[a:b], kind) for a, b, kind in doc.page_edges] == [
+        ("Site", "page_header"),
+        ("Foot", "page_footer"),
+    ]
