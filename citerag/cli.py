@@ -76,13 +76,11 @@ def access_label(text: str) -> str:
         argparse.ArgumentTypeError: Empty, or not a label name (a document labelled so
             would be readable by nobody, or by anyone holding a group of that odd name).
     """
-    from citerag.core.identity import LABEL_RE
+    from citerag.core.identity import label_problem
 
-    if not LABEL_RE.match(text):
-        raise argparse.ArgumentTypeError(
-            f"invalid access label {text!r}: 1-64 letters, digits, '_', '.' or '-', starting "
-            "with a letter or digit (e.g. public, board, hr-staff)"
-        )
+    problem = label_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return text
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from citerag.core.identity import label_problem
+
 ACCESS_FILE = ".citerag-access.json"
 PUBLIC = "public"
 
@@ -80,15 +82,23 @@ class AccessMap:
         """Read ``root/.citerag-access.json`` if present.
 
         Raises:
-            ValueError: If the file is not a JSON object of string -> string.
+            ValueError: If the file is not a JSON object of string -> string, or a value is
+                not an access label (the rule ``--access`` checks,
+                :func:`citerag.core.identity.label_problem`): naming the file, the pattern
+                and the label.
         """
         raw = read_rules_file(root, ACCESS_FILE)
         if raw is None:
             return cls(default=default)
-        if not all(isinstance(v, str) and v for v in raw.values()):
-            raise ValueError(
-                f"{root / ACCESS_FILE}: expected a JSON object mapping glob patterns to labels"
-            )
+        for pattern, label in raw.items():
+            if not isinstance(label, str):
+                raise ValueError(
+                    f"{root / ACCESS_FILE} (pattern {pattern!r}): expected a JSON object "
+                    f"mapping glob patterns to labels, not {label!r}"
+                )
+            problem = label_problem(label)
+            if problem:
+                raise ValueError(f"{root / ACCESS_FILE} (pattern {pattern!r}): {problem}")
         return cls(rules=list(raw.items()), default=default)
 
     def label_for(self, relative: str) -> str:

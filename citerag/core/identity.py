@@ -33,6 +33,25 @@ log = logging.getLogger(__name__)
 MIN_TOKEN_CHARS = 16
 #: Group/label names: what an access label may look like.
 LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+#: :data:`LABEL_RE` in words, for the messages that refuse a label.
+LABEL_RULE = (
+    "1-64 letters, digits, '_', '.' or '-', starting with a letter or digit "
+    "(e.g. public, board, hr-staff)"
+)
+
+
+def label_problem(label: object) -> str | None:
+    """Why a value is not an access label (``--access``, ``.citerag-access.json``), or ``None``.
+
+    Args:
+        label: The value as given.
+
+    Returns:
+        ``"invalid access label 'x y': 1-64 letters, ..."``, or ``None`` for a valid label.
+    """
+    if isinstance(label, str) and LABEL_RE.fullmatch(label):
+        return None
+    return f"invalid access label {label!r}: {LABEL_RULE}"
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,14 @@ metadata that dict filters test."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader, PdfWriter
 
+from citerag.cli import access_label
 from citerag.core.filters import matches
 from loaders.access import ACCESS_FILE, AccessMap, matching_values
 from loaders.base import DocumentLoadError
@@ -299,3 +301,21 @@ def test_built_title_without_a_company_keeps_the_loader_title(tmp_path: Path) ->
     pf = _process(path)
     assert pf.info["title"] == "24942840" and pf.info["title_source"] == "file_name"
     assert pf.chunks[0].text.startswith("24942840\n")
+
+
+@pytest.mark.parametrize("label", ["Board Members", " board", ".hidden", "board\n", "", 7])
+def test_an_access_file_label_is_checked_as_access_is(tmp_path: Path, label: object) -> None:
+    """A label ``--access`` refuses was taken silently from ``.citerag-access.json`` (a
+    document labelled ``Board Members`` is readable by no group)."""
+    (tmp_path / ACCESS_FILE).write_text(json.dumps({"*.pdf": "public", "board/*": label}))
+    with pytest.raises(ValueError) as info:
+        AccessMap.load(tmp_path)
+    message = str(info.value)
+    assert str(tmp_path / ACCESS_FILE) in message and repr(label) in message
+    assert "'board/*'" in message
+    if isinstance(label, str):  # the rule and the words of --access
+        with pytest.raises(argparse.ArgumentTypeError) as refused:
+            access_label(label)
+        assert message.endswith(str(refused.value))
+    (tmp_path / ACCESS_FILE).write_text(json.dumps({"board/*": "hr-staff.2"}))
+    assert AccessMap.load(tmp_path).label_for("board/a.pdf") == "hr-staff.2"

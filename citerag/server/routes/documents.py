@@ -24,7 +24,8 @@ import anyio
 from fastapi import APIRouter, HTTPException, Request, Security
 from fastapi.responses import JSONResponse, Response
 
-from citerag.server.auth import LABEL_RE, Identity
+from citerag.core.identity import label_problem
+from citerag.server.auth import Identity
 from citerag.server.deps import (
     Caller,
     EngineDep,
@@ -114,8 +115,9 @@ async def upload_document(
     try:
         # a field sent empty ("-F access=$LABEL" with LABEL unset) is refused, never public
         access = up.fields.get("access", "public")
-        if not LABEL_RE.match(access):
-            raise UploadError(422, f"invalid access label {access!r}")
+        problem = label_problem(access)
+        if problem:
+            raise UploadError(422, problem)
         if not who.can_read(access):
             raise UploadError(
                 403,
