@@ -122,6 +122,12 @@ class Backend(Protocol):
         """
         ...
 
+    def not_found_message(self) -> str:
+        """What to say when nothing has been ingested here: the ingest command and the
+        existing indexes beside this location
+        (:func:`citerag.stores.location.not_found_message`)."""
+        ...
+
     def target(self) -> IngestTarget:
         """Where an ingest run writes (created if missing)."""
         ...

@@ -44,8 +44,7 @@ def read_manifest(index_dir: IndexLocation) -> Manifest:
     backend = backend_for(index_dir)
     manifest = backend.read_manifest()
     if manifest is None:
-        where = "in" if backend.directory is not None else "at"
-        raise IndexNotFoundError(f"no index {where} {backend.describe()}")
+        raise IndexNotFoundError(backend.not_found_message())
     return manifest
 
 

@@ -11,6 +11,7 @@ that reads a location's manifest is :func:`citerag.stores.loaded.check_index`.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import pickle
 import sqlite3
 from collections.abc import Iterator
@@ -56,6 +57,39 @@ BUILD_FILES = ("dense.faiss", "dense.pkl", "bm25.jsonl")
 
 class IndexNotFoundError(FileNotFoundError):
     """No index has been built at this location yet."""
+
+
+#: Most existing indexes a not-found message names (the closest names first).
+MAX_NAMED_INDEXES = 5
+
+
+def not_found_message(where: str, index_arg: str, asked: str, existing: dict[str, str]) -> str:
+    """What to say when a location holds no index, on every store: the ingest command, and
+    the existing indexes beside it (the index directories next to a mistyped directory, the
+    other namespaces of the database), so a user who has an index is pointed at it rather
+    than told to ingest again.
+
+    Args:
+        where: The location as the message names it (``in .citerag/index``,
+            ``at postgresql://... (namespace 'x')``).
+        index_arg: The location as ``--index`` takes it.
+        asked: The name looked for (a directory's name, a namespace).
+        existing: Each existing index's name -> how to pass it.
+
+    Returns:
+        ``no index in X: run `citerag ingest PATH --index X` first, or pass an existing one
+        (found: A, B)``; the names most like ``asked`` first, at most
+        :data:`MAX_NAMED_INDEXES` of them.
+    """
+    message = f"no index {where}: run `citerag ingest PATH --index {index_arg}` first"
+    if not existing:
+        return message
+    likeness = {n: difflib.SequenceMatcher(None, asked, n).ratio() for n in existing}
+    names = sorted(existing, key=lambda n: (-likeness[n], n))
+    shown = [existing[n] for n in names[:MAX_NAMED_INDEXES]]
+    more = len(names) - len(shown)
+    found = ", ".join(shown) + (f" and {more} more" if more else "")
+    return message + f", or pass an existing one (found: {found})"
 
 
 class IndexUnavailableError(RuntimeError):

@@ -262,3 +262,40 @@ def test_a_damaged_build_file_is_one_line_naming_it(
     message = str(exc.value)
     assert "\n" not in message and damaged in message and str(build) in message
     assert message.endswith("ingest again into a new --index directory")
+
+
+def test_read_manifest_names_the_indexes_beside_a_missing_one(tmp_path: Path) -> None:
+    """``read_manifest`` said only "no index in X"; it now says what ``check_index`` says."""
+    from citerag.stores.loaded import read_manifest
+
+    demo = _index(tmp_path / "demo-index", _manifest())
+    where = tmp_path / "index"
+    with pytest.raises(IndexNotFoundError) as exc:
+        read_manifest(where)
+    with pytest.raises(IndexNotFoundError) as checked:
+        check_index(where)
+    assert str(exc.value) == str(checked.value)
+    assert str(exc.value).endswith(f"or pass an existing one (found: {demo})")
+
+
+def test_the_not_found_message_names_the_closest_indexes_first() -> None:
+    from citerag.stores.location import MAX_NAMED_INDEXES, not_found_message
+
+    existing = {f"team_{c}": f"URL?namespace=team_{c}" for c in "bcdefg"} | {"sales": "S"}
+    message = not_found_message("at URL (namespace 'sale')", "'URL'", "sale", existing)
+    assert message.startswith("no index at URL (namespace 'sale'): run `citerag ingest PATH")
+    found = message.split("(found: ")[1].rstrip(")")
+    assert found.startswith("S, URL?namespace=team_")  # the closest name first
+    assert found.endswith(f" and {len(existing) - MAX_NAMED_INDEXES} more")
+    assert not_found_message("in d", "d", "d", {}) == (
+        "no index in d: run `citerag ingest PATH --index d` first"
+    )
+
+
+def test_a_store_url_for_another_namespace_keeps_its_parameters_and_masks_the_password() -> None:
+    from citerag.stores.postgres.db import StoreURL
+
+    url = StoreURL.parse("postgresql+psycopg://u:secret@h/db?namespace=team_a&ef_search=50")
+    other = url.with_namespace("team_b")
+    assert other == "postgresql+psycopg://u:***@h/db?ef_search=50&namespace=team_b"
+    assert StoreURL.parse(other.replace("***", "x")).namespace == "team_b"

@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 from citerag.stores.faiss import calibration
 from citerag.stores.faiss.builds import published_build_id
 from citerag.stores.faiss.coordination import DirectoryCoordination
-from citerag.stores.faiss.open import check_current, open_current, read_current_manifest
+from citerag.stores.faiss.open import (
+    check_current,
+    not_found_message,
+    open_current,
+    read_current_manifest,
+)
 from citerag.stores.handles import IngestTarget, LoadedIndex
 from citerag.stores.manifest import Manifest
 from citerag.stores.registry import Registry, SharedRegistry
@@ -50,6 +55,10 @@ class FaissBackend:
     def check(self) -> Manifest:
         """The current build's manifest, checked readable with its files present."""
         return check_current(self._dir)
+
+    def not_found_message(self) -> str:
+        """The ingest command, and the index directories beside this one."""
+        return not_found_message(self._dir)
 
     def target(self) -> IngestTarget:
         """A :class:`~citerag.stores.faiss.target.FaissTarget` on the directory."""

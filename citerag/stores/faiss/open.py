@@ -18,6 +18,7 @@ from citerag.stores.location import (
     IndexUnavailableError,
     unreadable,
 )
+from citerag.stores.location import not_found_message as location_not_found
 from citerag.stores.manifest import MANIFEST_FILE, Manifest
 
 if TYPE_CHECKING:
@@ -32,12 +33,8 @@ def not_found_message(index_dir: Path) -> str:
     directories next to it (``.citerag/demo-index`` beside a mistyped ``.citerag/index``), so
     a user who already has an index is pointed at it rather than told to ingest again.
     """
-    message = f"no index in {index_dir}: run `citerag ingest PATH --index {index_dir}` first"
-    siblings = sibling_indexes(index_dir)
-    if siblings:
-        found = ", ".join(str(path) for path in siblings)
-        message += f", or pass an existing one (found: {found})"
-    return message
+    siblings = {path.name: str(path) for path in sibling_indexes(index_dir)}
+    return location_not_found(f"in {index_dir}", str(index_dir), index_dir.name, siblings)
 
 
 def sibling_indexes(index_dir: Path) -> list[Path]:

@@ -74,10 +74,14 @@ class PostgresBackend:
                 "ingest again under a new namespace"
             ) from exc
         if manifest is None:
-            raise IndexNotFoundError(
-                f"no index at {shown}: run `citerag ingest PATH --index '{shown}'` first"
-            )
+            raise IndexNotFoundError(self.not_found_message())
         return manifest
+
+    def not_found_message(self) -> str:
+        """The ingest command, and the database's other namespaces holding an index."""
+        from citerag.stores.postgres.index import not_found_message
+
+        return not_found_message(self.url)
 
     def target(self) -> IngestTarget:
         """A :class:`~citerag.stores.postgres.index.PostgresTarget` (tables made on first use)."""

@@ -63,7 +63,7 @@ HNSW_EF_SEARCH = 1000
 #: pgvector's largest hnsw.ef_search.
 HNSW_EF_SEARCH_MAX = 1000
 
-_NAMESPACE_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
+NAMESPACE_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
 
 
 def _is_postgres_url(url: str) -> bool:
@@ -110,7 +110,7 @@ class StoreURL:
         parts = urlsplit(url)
         query = dict(parse_qsl(parts.query, keep_blank_values=True))
         namespace = query.pop("namespace", DEFAULT_NAMESPACE)
-        if not _NAMESPACE_RE.match(namespace):
+        if not NAMESPACE_RE.match(namespace):
             raise ValueError(
                 f"namespace {namespace!r} must be lower-case letters, digits and _ "
                 "(at most 41 characters, not starting with a digit)"
@@ -133,6 +133,14 @@ class StoreURL:
     def redacted(self) -> str:
         """The URL without its password (for logs, manifests and traces)."""
         return redact_url(self.url)
+
+    def with_namespace(self, namespace: str) -> str:
+        """This URL, password masked, naming another namespace of the same database (how a
+        message tells the user to pass that index)."""
+        parts = urlsplit(self.redacted())
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        query = [(k, v) for k, v in query if k != "namespace"] + [("namespace", namespace)]
+        return urlunsplit(parts._replace(query=urlencode(query)))
 
     def table(self, suffix: str) -> sql.Identifier:
         """The identifier of one of this index's tables (``chunks``, ``meta``, ...)."""

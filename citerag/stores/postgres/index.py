@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import psycopg
@@ -21,8 +21,10 @@ from psycopg import sql
 from citerag.embeddings import EmbeddingModel
 from citerag.stores.handles import Build, LoadedIndex, Run
 from citerag.stores.location import IndexNotFoundError
+from citerag.stores.location import not_found_message as location_not_found
 from citerag.stores.manifest import Manifest
 from citerag.stores.postgres.db import (
+    NAMESPACE_RE,
     TS_CONFIG,
     StoreURL,
     connect,
@@ -52,6 +54,50 @@ def read_pg_manifest(location: str | StoreURL) -> Manifest | None:
     with connect(url, autocommit=True) as conn:
         raw = read_meta(conn, url, MANIFEST_KEY)
     return None if raw is None else Manifest.from_json(raw)
+
+
+def index_namespaces(location: str | StoreURL) -> list[str]:
+    """The namespaces of the URL's database holding an index (a ``<ns>_meta`` table, visible
+    on the connection's search path, with a manifest row), sorted.
+
+    Raises:
+        psycopg.Error: The database cannot be reached or read.
+    """
+    url = _url(location)
+    found: list[str] = []
+    with connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT c.relname FROM pg_class c WHERE c.relkind IN ('r', 'p')"
+            " AND c.relname LIKE %s AND pg_table_is_visible(c.oid) ORDER BY c.relname",
+            ["%\\_meta"],
+        ).fetchall()
+        for (name,) in rows:
+            namespace = str(name).removesuffix("_meta")
+            if not NAMESPACE_RE.match(namespace):
+                continue
+            try:
+                if read_meta(conn, replace(url, namespace=namespace), MANIFEST_KEY) is not None:
+                    found.append(namespace)
+            except psycopg.Error:  # a table of that name that is not an index's
+                continue
+    return found
+
+
+def not_found_message(location: str | StoreURL) -> str:
+    """What to say when nothing was ingested under a URL's namespace: the ingest command, and
+    the database's other namespaces holding an index (the closest names first), as
+    :func:`citerag.stores.location.not_found_message` says it for every store."""
+    url = _url(location)
+    shown = url.redacted()
+    try:
+        names = index_namespaces(url)
+    except psycopg.Error as exc:
+        log.debug("cannot list the namespaces of %s: %s", shown, exc)
+        names = []
+    existing = {ns: url.with_namespace(ns) for ns in names if ns != url.namespace}
+    return location_not_found(
+        f"at {shown} (namespace {url.namespace!r})", f"'{shown}'", url.namespace, existing
+    )
 
 
 def current_build_id(location: str | StoreURL) -> str | None:
@@ -85,10 +131,7 @@ def open_postgres(
     url = _url(location)
     manifest = read_pg_manifest(url)
     if manifest is None:
-        raise IndexNotFoundError(
-            f"no index at {url.redacted()} (namespace {url.namespace!r}): run "
-            f"`citerag ingest PATH --index '{url.redacted()}'` first"
-        )
+        raise IndexNotFoundError(not_found_message(url))
     manifest.check_embedding(model.name, model.dimension)
     if store is None:
         store = PostgresStore(
