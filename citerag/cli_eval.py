@@ -154,6 +154,25 @@ def _print_generation(name: str, gen_res: dict[str, Any]) -> None:
         )
 
 
+def check_model_specs(args: argparse.Namespace) -> None:
+    """Refuse a ``--model`` or ``--judge`` that is no model spec, or names a provider
+    ``init_chat_model`` does not know, before the index loads and the questions run
+    (:func:`chains.models.check_model_spec`, as ``citerag ask --model`` is checked).
+
+    Raises:
+        ModelSetupError: Naming the option, the value and what would be accepted.
+    """
+    from chains.models import ModelSetupError, check_model_spec
+
+    for option in ("model", "judge"):
+        spec = getattr(args, option, None)
+        if spec:
+            try:
+                check_model_spec(spec)
+            except ModelSetupError as exc:
+                raise ModelSetupError(f"--{option}: {exc}") from exc
+
+
 def judge_settings(args: argparse.Namespace) -> Any:
     """The judge's :class:`~chains.models.ModelSettings` from ``--judge-setting`` items and
     ``--judge-base-url``.
@@ -180,6 +199,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from citerag.eval.questions import load_questions
     from citerag.eval.runner import DEFAULT_CONFIGS, compare, evidence_summary, parse_config
 
+    check_model_specs(args)
     questions = _limit(load_questions(args.questions), args.limit)
     pairs: list[tuple[str, str]] = [(p[0], p[1]) for p in (args.compare or [])]
     specs: list[str] = list(args.config or [])
@@ -386,6 +406,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from citerag.stores.location import describe
     from graphs.rag import build_graph
 
+    check_model_specs(args)
     questions = _limit(load_questions(args.questions), args.limit)
     ood: list[Any] = []
     for path in args.ood or []:

@@ -45,7 +45,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from tqdm.auto import tqdm
 
-from chains.models import ModelSettings, build_chat_model
+from chains.models import ModelSettings, build_chat_model, check_model_spec
 from chains.prompts import load_prompt
 from chains.support import (
     Claim,
@@ -81,8 +81,12 @@ def judge_model(spec: str | BaseChatModel, settings: ModelSettings | None = None
         settings: The judge's :class:`~chains.models.ModelSettings`.
 
     Raises:
-        ModelSetupError: The provider's package or key is missing (the message says which).
+        ModelSetupError: Not a model spec, or a provider ``init_chat_model`` does not know
+            (checked as the chat model's spec is, :func:`chains.models.check_model_spec`); the
+            provider's package or key is missing (the message says which).
     """
+    if isinstance(spec, str):
+        check_model_spec(spec)
     return build_chat_model(spec, settings, temperature=0.0)
 
 

@@ -362,3 +362,27 @@ def test_judge_model_passes_instances_and_builds_specs_at_temperature_zero(monke
     assert model.temperature == 0 and model.request_timeout == 9
     assert model.openai_api_base == "http://localhost:8000/v1"
     assert model.model_name == "gpt-4.1-mini"
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("opena:gpt-4.1-mini", "unknown provider 'opena' in 'opena:gpt-4.1-mini'"),
+        ("gpt-4.1-mini", "is not a model spec"),
+    ],
+)
+def test_a_judge_spec_gets_the_chat_models_provider_check(spec, said, tmp_path, capsys):
+    """``--judge opena:gpt-4.1-mini`` went past the check ``--model`` gets: LangChain read it
+    as a bare model name and guessed its provider, after the whole retrieval run."""
+    from chains.models import ModelSetupError
+    from citerag.cli import main
+
+    with pytest.raises(ModelSetupError, match=re.escape(said)):
+        judge_model(spec)
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"question": "When?"}\n')
+    index = tmp_path / "no-index"
+    assert main(["eval", str(questions), "--index", str(index), "--judge", spec]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("citerag: error: --judge: ") and said in err
+    assert "no index" not in err  # refused before the index is opened
