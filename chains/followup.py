@@ -455,6 +455,17 @@ def _base_period(history: Sequence[str]) -> Constraint | None:
     return None
 
 
+def _counts_blanked(text: str) -> str:
+    """``text`` with its relative period phrases (:data:`_RELATIVE`: "3 years earlier", "the
+    year before") blanked out: the count in one is how far the period moves, resolved into
+    the label the rewrite writes, not a figure the rewrite must keep."""
+    chars = list(text)
+    for pattern, _, _ in _RELATIVE:
+        for m in pattern.finditer(text):
+            chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    return "".join(chars)
+
+
 def resolve_relative_periods(question: str, history: Sequence[str]) -> tuple[str, dict[str, str]]:
     """Replace relative period phrases by the label they mean after the earlier turns.
 
@@ -826,8 +837,9 @@ def check_rewrite(original: str, rewrite: str, gazetteer: Gazetteer | None = Non
     The rewrite must keep every name (:func:`names_in`, and the companies the gazetteer
     finds), every number (:func:`chains.answerers.numbers_in`) and every period label
     (:func:`chains.constraints.parse_periods`) of the original; relative periods are not
-    labels, so "the year before" may become "2024". It must be one non-empty question of
-    reasonable length.
+    labels, so "the year before" may become "2024", and the count of one is no number to
+    keep ("3 years earlier" may become "2022" as "three years earlier" may,
+    :func:`_counts_blanked`). It must be one non-empty question of reasonable length.
 
     Args:
         original: The question as written.
@@ -850,7 +862,7 @@ def check_rewrite(original: str, rewrite: str, gazetteer: Gazetteer | None = Non
         after = {v for c in parse_constraints(text, gazetteer).companies for v in c.values}
         if before - after:
             return f"drops the company {sorted(before - after)[0]!r}"
-    missing_numbers = numbers_in(original) - numbers_in(text)
+    missing_numbers = numbers_in(_counts_blanked(original)) - numbers_in(text)
     if missing_numbers:
         return f"drops the number {sorted(missing_numbers)[0]}"
     before_p = {v for p in parse_periods(original) for v in p.values}

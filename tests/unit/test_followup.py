@@ -267,11 +267,35 @@ def test_a_carried_span_of_months_is_written_so_that_it_reads_back_the_same():
             "And two quarters later?",
             "What was revenue in Q3 2023?",
         ),
+        # a count in digits counts as one in words does (it was refused: "drops the number 3")
+        (
+            ["What was operating profit in 2022?"],
+            "And 3 years earlier?",
+            "What was operating profit in 2019?",
+        ),
+        (
+            ["What was revenue in Q1 2023?"],
+            "And 2 quarters later?",
+            "What was revenue in Q3 2023?",
+        ),
         # "ago" counts from today, not from the previous question: left as asked
         (["What was operating profit in 2022?"], "And three years ago?", "And three years ago?"),
+        (["What was operating profit in 2022?"], "And 3 years ago?", "And 3 years ago?"),
         # a fragment that names no place: the question is left as asked, never garbled
         (["What is the maximum hotel rate in London?"], "And elsewhere?", "And elsewhere?"),
     ],
 )
 def test_counted_relative_periods_and_vague_places(history, question, standalone):
     assert condense_rule(question, history).standalone == standalone
+
+
+def test_the_count_of_a_relative_period_is_no_number_a_rewrite_must_keep():
+    """A model's rewrite of "3 years earlier" into the year it means passes the check as
+    that of "three years earlier" does; any other number of the question is still kept."""
+    from chains.followup import check_rewrite
+
+    resolved = "What was operating profit in 2019?"
+    assert check_rewrite("And 3 years earlier?", resolved) == ""
+    assert check_rewrite("And three years earlier?", resolved) == ""
+    assert check_rewrite("And 3 years ago?", resolved) == "drops the number 3"
+    assert check_rewrite("And 3 years earlier, for plant 7?", resolved) == "drops the number 7"
