@@ -992,6 +992,8 @@ def _where(p: Passage) -> str:
 
 #: Called with each piece of answer text as the model writes it.
 TokenSink = Callable[[str], None]
+#: Told why an answer's streamed text starts over within one call (its reason).
+RestartSink = Callable[[str], None]
 
 
 #: The JSON schema of a structured answer (the answer prompt's summary block as fields).
@@ -1099,6 +1101,7 @@ class ChatModelAnswerer:
         on_token: TokenSink | None = None,
         config: RunnableConfig | None = None,
         notes: list[str] | None = None,
+        on_restart: RestartSink | None = None,
     ) -> str:
         """Ask the model (structured first where it can) and return the text contract.
 
@@ -1112,6 +1115,9 @@ class ChatModelAnswerer:
                 draft the node streams instead of the raw tokens).
             notes: Receives what the rungs did (``structured``, ``text``, why a structured
                 try fell back), for the trace.
+            on_restart: Called with the reason when the structured rung falls back to the
+                text prompt after some of its text went to ``on_token``: what was sent is
+                not the answer, and the text prompt's pieces start it over.
 
         Raises:
             ModelTimeoutError: Nothing arrived within ``settings.timeout_s``.
@@ -1120,10 +1126,20 @@ class ChatModelAnswerer:
         notes = notes if notes is not None else []
         config = unstreamed(config)  # the draft, not the raw tokens, is what streams
         if self.tries_structured:
+            sent = [False]
+
+            def sink(text: str) -> None:
+                sent[0] = True
+                if on_token is not None:
+                    on_token(text)
+
             try:
-                raw = self._structured(messages, on_token, config)
+                raw = self._structured(messages, sink, config)
             except StructuredUnavailableError as exc:
-                notes.append(f"structured output unavailable, text prompt used: {exc}")
+                reason = f"structured output unavailable, text prompt used: {exc}"
+                notes.append(reason)
+                if sent[0] and on_restart is not None:
+                    on_restart(reason)
             else:
                 with self._lock:
                     self._structured_failures = 0

@@ -6,15 +6,18 @@ shown (:class:`ProseFilter` holds back what could be its start), and each citati
 shown as the validated answer writes it, ``[n]``, once it is complete (:class:`MarkerDraft`
 holds back a marker still being written). Each attempt opens with an
 :func:`attempt_event`, so a client that showed a failed attempt's text clears it when the
-ladder retries. Streamed text is a draft: the run's final output (status, validated answer,
-citations) is the only thing to trust, and a marker in the draft becomes a citation only when
-the final output lists it.
+ladder retries; an attempt whose structured-output rung falls back to the text prompt after
+its text began to stream sends one again, with the reason in ``restart``, and the text
+prompt's draft replaces the structured one. Streamed text is a draft: the run's final
+output (status, validated answer, citations) is the only thing to trust, and a marker in the
+draft becomes a citation only when the final output lists it.
 
 LangGraph's ``messages`` stream (what the Agent Server streams, and ``graph.stream(...,
 stream_mode="messages")``) sees the same draft: the model itself runs tagged
 :data:`NOSTREAM_TAG`, so its raw tokens (quotes inside markers, the ``<summary>`` block, a
 structured rung's JSON) never reach that stream, and :class:`MessagesDraft` opens one
-chat-model run per attempt, named :data:`DRAFT_RUN_NAME`, whose tokens are the draft.
+chat-model run per attempt (and per restart), named :data:`DRAFT_RUN_NAME`, whose tokens are
+the draft.
 """
 
 from __future__ import annotations
@@ -136,9 +139,18 @@ def token_event(text: str, attempt: int) -> dict[str, Any]:
     return {"type": "token", "attempt": attempt, "text": text}
 
 
-def attempt_event(attempt: int) -> dict[str, Any]:
-    """A ``custom`` stream event opening a generation attempt (clear earlier text)."""
-    return {"type": "attempt", "attempt": attempt}
+def attempt_event(attempt: int, restart: str = "") -> dict[str, Any]:
+    """A ``custom`` stream event opening a generation attempt (clear earlier text).
+
+    Args:
+        attempt: The attempt's number (1 for the first).
+        restart: Why the same attempt starts its text over (its structured-output rung fell
+            back to the text prompt); '' for a new attempt.
+    """
+    event: dict[str, Any] = {"type": "attempt", "attempt": attempt}
+    if restart:
+        event["restart"] = restart
+    return event
 
 
 def unstreamed(config: RunnableConfig | None) -> RunnableConfig | None:

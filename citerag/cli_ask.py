@@ -191,15 +191,18 @@ def wants_stream(args: argparse.Namespace, configurable: dict[str, Any]) -> bool
 def print_streamed(graph: Any, graph_input: dict[str, Any], config: RunnableConfig) -> dict:
     """Print the answer's draft as it is written, then return the run's output.
 
-    A new attempt (the ladder retrying) starts a new line marked ``[retrying]``.
+    A new attempt (the ladder retrying) starts a new line marked ``[retrying]``; an attempt
+    whose structured output fell back to the text prompt after its draft began, one marked
+    ``[starting over]``.
     """
     from graphs.rag import stream_answer
 
     last = ""  # the draft's last printed text ("" = nothing shown yet)
     final: dict[str, Any] = {}
     for kind, event in stream_answer(graph, graph_input, config):
-        if kind == "attempt" and event["attempt"] > 1 and last:
-            print("" if last.endswith("\n") else "\n", "[retrying]", sep="", flush=True)
+        if kind == "attempt" and last:
+            mark = "[starting over]" if event.get("restart") else "[retrying]"
+            print("" if last.endswith("\n") else "\n", mark, sep="", flush=True)
         elif kind == "token" and (last or event["text"].strip()):
             print(event["text"], end="", flush=True)
             last = event["text"]

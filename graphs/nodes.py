@@ -444,6 +444,16 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
             write(streaming.token_event(shown, attempt))
             messages_draft.feed(shown)
 
+    def on_restart(reason: str) -> None:
+        """The structured rung fell back to the text prompt: its draft is dropped, held
+        text too, and the client told to clear what it showed (the messages stream gets a
+        new message: a message already sent cannot be taken back)."""
+        nonlocal prose, draft, messages_draft
+        prose, draft = streaming.ProseFilter(), streaming.MarkerDraft()
+        write(streaming.attempt_event(attempt, restart=reason))
+        messages_draft.end()
+        messages_draft = streaming.MessagesDraft(config, attempt)
+
     answerer: Answerer | None = None
     notes: list[str] = []
     try:
@@ -456,6 +466,7 @@ def generate(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
                 on_token=on_token,
                 config=config,
                 notes=notes,
+                on_restart=on_restart,
             )
         else:
             # the extractive answerer checks its quote against what the question asks; an

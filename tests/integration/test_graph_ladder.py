@@ -206,3 +206,37 @@ def test_a_single_quoted_fabricated_quote_is_removed_and_flagged(loaded, embeddi
     assert validation["unparsed_markers"] == ['[Passage 1: "inverters']
     assert "explode at noon every" not in result["answer"] and "[Passage" not in result["answer"]
     assert [c["index"] for c in result["citations"]] == [1]
+
+
+def test_a_structured_try_falling_back_to_text_replaces_its_streamed_draft(loaded, embedding_model):
+    """The structured rung streamed its answer, then its reply broke off (not one JSON
+    object) and the text prompt answered in the same attempt: the draft a client shows is the
+    text prompt's alone (an ``attempt`` event with ``restart`` clears the structured one)."""
+    from tests.support.fake_models import StructuredScriptedChatModel
+
+    cut_short = '{"answer": "The structured draft says it [1: \\"half a quo'
+    model = StructuredScriptedChatModel(script=[cut_short, good_answer()], chunk=6)
+    graph = build_graph(
+        loaded.store,
+        embeddings=embedding_model.embeddings,
+        model=model,
+        manifest_id=loaded.manifest_id,
+    )
+    events, final = [], {}
+    for mode, chunk in graph.stream({"question": QUESTION}, FOUR, stream_mode=["custom", "values"]):
+        if mode == "custom":
+            events.append(chunk)
+        else:
+            final = chunk
+    assert final["status"] == "answered" and model.calls == 2
+    restarts = [e for e in events if e["type"] == "attempt" and e.get("restart")]
+    assert len(restarts) == 1 and restarts[0]["attempt"] == 1
+    assert restarts[0]["restart"].startswith("structured output unavailable, text prompt used")
+    at = events.index(restarts[0])
+    assert any(e["type"] == "token" for e in events[:at])  # the structured draft was shown
+    shown = ""
+    for e in events:  # what a client shows: it clears on every attempt event
+        shown = "" if e["type"] == "attempt" else shown + e.get("text", "")
+    assert shown.startswith("The passage states it [1]") and "structured draft" not in shown
+    assert "<summary>" not in shown
+    assert final["answer"].startswith("The passage states it [1]")

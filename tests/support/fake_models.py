@@ -5,14 +5,18 @@ Fakes are used only to inject model behaviour; retrieval, FAISS and embeddings s
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.runnables import Runnable, RunnableGenerator
+from langchain_core.utils.json import parse_partial_json
 
 Step = str | Exception | Callable[[list[BaseMessage]], str]
 
@@ -41,6 +45,44 @@ class ScriptedChatModel(BaseChatModel):
             raise step
         text = step(messages) if callable(step) else step
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+class StructuredScriptedChatModel(ScriptedChatModel):
+    """A :class:`ScriptedChatModel` that streams its replies in pieces of ``chunk`` characters
+    and supports ``with_structured_output``: the structured runnable is the model and a JSON
+    parser that yields the partial object as the reply arrives, and raises
+    ``OutputParserException`` at its end when the whole reply is not one JSON object (a reply
+    cut short, prose instead of JSON)."""
+
+    chunk: int = 8
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        text = str(self._generate(messages, stop, run_manager, **kwargs).generations[0].text)
+        for i in range(0, len(text), self.chunk):
+            yield ChatGenerationChunk(message=AIMessageChunk(content=text[i : i + self.chunk]))
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
+        def objects(chunks: Iterator[Any]) -> Iterator[dict[str, Any]]:
+            text = ""
+            for piece in chunks:
+                text += str(piece.content)
+                partial = parse_partial_json(text) if text.strip() else None
+                if isinstance(partial, dict):
+                    yield partial
+            try:
+                whole = json.loads(text)
+            except ValueError as exc:
+                raise OutputParserException(f"not a JSON object: {text[-40:]!r}") from exc
+            if not isinstance(whole, dict):
+                raise OutputParserException(f"not a JSON object: {text[-40:]!r}")
+
+        return self | RunnableGenerator(objects)
 
 
 def passages_in(messages: list[BaseMessage]) -> dict[int, str]:
