@@ -5,7 +5,8 @@ separated by blank lines), so ``#char=`` locators index into that text, not the 
 ``script``, ``style``, ``nav``, ``noscript``, ``template`` and ``svg`` content is dropped.
 
 A ``<header>`` or ``<footer>`` is kept but for its navigation: a block of its text that is
-links only (a list of links, ``Home | Fees | Contact`` as ``<a>`` elements) is left out. The
+links only (a list of links, ``Home | Fees | Contact`` as ``<a>`` elements) or a menu written
+out as text (:func:`is_menu_text`) is left out. The
 page's own header and footer (not inside an ``<article>``, ``<section>``, ``<aside>`` or
 ``<main>``, whose header and footer are that part's own text) are typed ``page_header`` /
 ``page_footer`` (:attr:`ParsedDocument.page_edges`) and get segments of their own: unlike a
@@ -56,6 +57,24 @@ CHARSET_PRESCAN_BYTES = 1024
 _META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.I)
 
 _SKIP = {"script", "style", "nav", "noscript", "template", "svg", "head"}
+#: What parts the items of a menu written as plain text: a pipe, a middle dot, a bullet.
+_MENU_SEP = re.compile(r"\s+[|\u00b7\u2022]\s+")
+#: Fewest items of a menu written as text, and most words in one item.
+MENU_ITEMS, MENU_ITEM_WORDS = 3, 4
+
+
+def is_menu_text(text: str) -> bool:
+    """Whether a header's or footer's text is a menu written out rather than linked
+    (``Millbeck Homes | Home | Pay rent | Contact us``): :data:`MENU_ITEMS` or more items
+    parted by ``|``, ``·`` or ``•``, none longer than :data:`MENU_ITEM_WORDS` words or
+    ending as a sentence does."""
+    items = [i.strip() for i in _MENU_SEP.split(text.strip())]
+    return len(items) >= MENU_ITEMS and all(
+        i and len(i.split()) <= MENU_ITEM_WORDS and not i.endswith((".", "!", "?", ":"))
+        for i in items
+    )
+
+
 #: A page's header and footer elements, and the block type of their text
 #: (:mod:`loaders.blocks`).
 _EDGES = {"header": "page_header", "footer": "page_footer"}
@@ -337,8 +356,8 @@ class _Extractor(HTMLParser):
         if not text:
             return
         in_edge, edge = self._edge()
-        if in_edge and linked and not plain:
-            return  # a header's or footer's links only: navigation
+        if in_edge and ((linked and not plain) or is_menu_text(text)):
+            return  # a header's or footer's links only, or a menu written out: navigation
         self.blocks.append((0 if edge else self._heading, text))
         self.roles.append(self._role())
         self.edges.append(edge)

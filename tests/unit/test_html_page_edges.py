@@ -81,3 +81,24 @@ def test_text_right_before_a_header_opens_is_the_pages_own(tmp_path: Path) -> No
         ("Site", "page_header"),
         ("Foot", "page_footer"),
     ]
+
+
+def test_a_menu_written_out_in_a_header_is_navigation_not_text(tmp_path: Path) -> None:
+    """A header's menu typed as plain text (no links) is left out as a linked one is; a
+    footer's sentence with a pipe in it is kept."""
+    from loaders.html import is_menu_text
+
+    page = tmp_path / "faq.html"
+    page.write_text(
+        "<html><body><header><p>Millbeck Homes | Home | Pay rent | Report a repair</p>"
+        "</header><main><h1>FAQ</h1><p>Rent is due on the first of the month.</p></main>"
+        "<footer><p>Millbeck Homes | 22 Cloth Hall Street, Thornsby TH1 3LP. Registered "
+        "provider of social housing.</p></footer></body></html>",
+        encoding="utf-8",
+    )
+    doc = load_file(page)
+    assert "Pay rent" not in doc.text
+    assert "Registered provider of social housing." in doc.text
+    assert is_menu_text("Home · Fees • Contact us")
+    assert not is_menu_text("Home | Fees")  # two items: not enough to call it a menu
+    assert not is_menu_text("Open daily | Closed on Sundays and bank holidays in winter")
