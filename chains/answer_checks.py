@@ -270,6 +270,8 @@ _NOT_NAMES = frozenset(
     many most all each every both either neither no not one two three first second third
     last later early earlier today yesterday what which who whom whose where why how
     according because
+    mon tue tues wed thu thur thurs fri sat sun
+    mr mrs ms miss mx dr prof sir dame cllr rev revd
         """
     )
     + _MONTHS

@@ -1850,3 +1850,15 @@ def test_column_years_reads_the_years_of_a_rows_column_names():
 )
 def test_row_year_problem_refuses_a_row_of_other_years(question, stated, refused):
     assert (checks.row_year_problem(question, stated) is not None) == refused
+
+
+def test_a_weekday_abbreviation_or_an_honorific_is_not_the_name_a_who_question_needs():
+    """ "Sat 29 Nov" names nobody, nor does "Mrs" before a name the question states."""
+    who = "Who switched on the Christmas lights?"
+    title = "Christmas lights switch-on - running order, Sat 29 Nov 2025"
+    assert not checks.answer_type_present("person", title, who)
+    assert checks.answer_type_present("person", "17:15 Switch-on by Jess Whitlock", who)
+    before = "Who was Town Clerk before Helen Okafor?"
+    retired = "The Town Clerk, Mrs Helen Okafor, retired on 30 September 2025."
+    assert not checks.answer_type_present("person", retired, before)
+    assert checks.answer_type_present("person", "Dr Amir Shah was clerk until 2019.", before)
