@@ -1918,6 +1918,90 @@ def column_years(stated: str) -> set[int]:
     return out
 
 
+def _period(match: re.Match[str]) -> frozenset[int]:
+    """The years of one :data:`_COLUMN_YEAR` match: one year, or both of a split year."""
+    first = int(match.group(1))
+    end = match.group(2)
+    if not end:
+        return frozenset({first})
+    return frozenset({first, int(end) if len(end) == 4 else first // 100 * 100 + int(end)})
+
+
+def column_periods(stated: str) -> list[tuple[str, frozenset[int]]]:
+    """Each column name of a row as stated with them that states a period, with its years
+    (``"Lights — Budget 2024/25: 14500; Actual 2024/25: 16220"`` ->
+    ``[("Budget 2024/25", {2024, 2025}), ("Actual 2024/25", {2024, 2025})]``)."""
+    cells = stated.split(" — ", 1)[-1]
+    out = []
+    for part in cells.split(";"):
+        if ":" not in part:
+            continue
+        name = part.split(":", 1)[0].strip()
+        years: frozenset[int] = frozenset()
+        for m in _COLUMN_YEAR.finditer(name):
+            years |= _period(m)
+        if years:
+            out.append((name, years))
+    return out
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Whether two words are one (inflections and "actual" / "actually" alike)."""
+    a, b = a.lower(), b.lower()
+    if stem(a) == stem(b):
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 4 and long_.startswith(short)
+
+
+def column_kind_problem(question: str, stated: str) -> str | None:
+    """Why a table row cannot answer a wh-question about one kind of column *for a period*
+    when its column of that period is of another kind, or ``None``: "How much did we
+    *actually* spend on lights in *2025/26*?" is not answered by a row whose columns are
+    "Budget 2024/25", "Actual 2024/25" and "Budget 2025/26" (the actual figure of 2025/26 is
+    not in it). The kind is a word of a column name besides its period ("actual",
+    "budget", "forecast", "revenue"); a question naming none of them, or whose period's
+    column names the kind, is not refused here. A question's split year ("2025/26") is that
+    period; a single year is any period holding it.
+
+    Args:
+        question: The question text.
+        stated: The row as stated with its column names.
+    """
+    if not is_question(question) or not _asks_wh(question):
+        return None
+    matches = list(_COLUMN_YEAR.finditer(question))
+    columns = column_periods(stated)
+    if len(matches) != 1 or len(columns) < 2:
+        return None
+    period = _period(matches[0])
+    when = matches[0].group(0)
+
+    def holds(years: frozenset[int]) -> bool:
+        return years == period if len(period) > 1 else period <= years
+
+    def kind_words(name: str) -> list[str]:
+        rest = _COLUMN_YEAR.sub(" ", name)
+        return [w for w in _words(rest) if w[0].isalpha() and content_word(w.lower())]
+
+    of_period = [name for name, years in columns if holds(years)]
+    if not of_period:
+        return None  # no column of the period: row_year_problem's to say
+    kinds = {w.lower() for name, _ in columns for w in kind_words(name)}
+    q_words = [w for w in _words(question) if w[0].isalpha()]
+    asked_kinds = sorted({k for k in kinds if any(_same_word(k, w) for w in q_words)})
+    if not asked_kinds:
+        return None
+    for name in of_period:
+        own = kind_words(name)
+        if all(any(_same_word(k, w) for w in own) for k in asked_kinds):
+            return None
+    return (
+        f"the question asks about {' '.join(asked_kinds)} for {when}, and the quoted row's "
+        f"column for {when} is {', '.join(repr(n) for n in of_period)}"
+    )
+
+
 def row_year_problem(question: str, stated: str) -> str | None:
     """Why a table row whose columns are of other years cannot answer a wh-question about a
     year, or ``None``: "What did we spend on rent in *2024*?" is not answered by "Rent and

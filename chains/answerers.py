@@ -678,6 +678,7 @@ class ExtractiveAnswerer:
             where = f"{_where(sentence.passage)} {_header(sentence.passage)} {sentence.scored}"
             if sentence.stated:  # a row's column years say which year it is about
                 reason = checks.row_year_problem(question, sentence.stated)
+                reason = reason or checks.column_kind_problem(question, sentence.stated)
                 if reason:
                     return "contrast_check", reason
             reason = checks.contrast_problem(question, said, where)

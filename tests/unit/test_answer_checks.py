@@ -1862,3 +1862,21 @@ def test_a_weekday_abbreviation_or_an_honorific_is_not_the_name_a_who_question_n
     retired = "The Town Clerk, Mrs Helen Okafor, retired on 30 September 2025."
     assert not checks.answer_type_present("person", retired, before)
     assert checks.answer_type_present("person", "Dr Amir Shah was clerk until 2019.", before)
+
+
+def test_a_row_whose_column_of_the_asked_period_is_of_another_kind_is_refused():
+    """ "actually spend … in 2025/26" is not answered by a row with Budget 2025/26 and
+    Actual 2024/25 only; the budget question, or a question naming no kind, is."""
+    row = "Christmas lights — Budget 2024/25: 14500; Actual 2024/25: 16220; Budget 2025/26: 15000"
+    actual = "How much did the council actually spend on Christmas lights in 2025/26?"
+    reason = checks.column_kind_problem(actual, row)
+    assert reason and "actual" in reason and "'Budget 2025/26'" in reason
+    for fine in (
+        "What was the Christmas lights budget for 2025/26?",
+        "How much did the council actually spend on Christmas lights in 2024/25?",
+        "What did we spend on Christmas lights in 2024/25?",
+        "Christmas lights actual 2025/26",  # not a question
+    ):
+        assert checks.column_kind_problem(fine, row) is None, fine
+    by_year = "Widgets — 2024 revenue (£m): 5; 2025 revenue (£m): 6"
+    assert checks.column_kind_problem("What was revenue in 2025?", by_year) is None
