@@ -33,7 +33,9 @@ caller (no model here).
 
 The number check (a number the question asks about that no passage mentions) lives with the
 answerer (:meth:`chains.answerers.ExtractiveAnswerer.missing_numbers`); a number within a
-range a passage states counts as mentioned (:func:`within_stated_bound`).
+range a passage states counts as mentioned (:func:`within_stated_bound`), and a date in
+figures or a split year of the question is one thing, mentioned in any of its spellings
+(:func:`asked_periods`, :func:`period_mentioned`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from datetime import date
 from types import MappingProxyType
 from typing import Literal
 
@@ -53,7 +56,15 @@ import numpy as np
 from chains.constraints import load_aliases, statement_glossary
 from citerag.core.text import STOPWORDS, tokenize
 from loaders.instructions import is_instruction as is_instruction  # re-exported
-from loaders.metadata import LEGAL_FORMS
+from loaders.metadata import (
+    LEGAL_FORMS,
+    NUMERIC_DATE_RE,
+    SPLIT_YEAR_RE,
+    numeric_dates,
+    split_year,
+    stated_dates,
+    stated_days,
+)
 
 AnswerType = Literal["person", "date", "quantity"]
 
@@ -1562,6 +1573,98 @@ def within_stated_bound(number: str, question: str, texts: Iterable[str]) -> Num
             if bound.holds(*asked):
                 return bound
     return None
+
+
+# ------------------------------------------------------------------------------------------
+# dates and split years: one thing each, not their numbers
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AskedPeriod:
+    """A date written in figures or a split year of a question, which the number check reads
+    as one thing rather than as its numbers ("03/11/2025" is a day, not 3, 11 and 2025;
+    "2023/24" a year, not 2023 and 24).
+
+    Attributes:
+        written: As the question writes it ("03/11/2025", "FY2023/24").
+        start: Where it starts in the question.
+        end: Where it ends.
+        dates: A date: the days it may be (day or month first, when both are dates).
+        years: A split year: its first and last year (``(2023, 2024)``).
+    """
+
+    written: str
+    start: int
+    end: int
+    dates: tuple[date, ...] = ()
+    years: tuple[int, int] | None = None
+
+
+def asked_periods(question: str) -> list[AskedPeriod]:
+    """The dates in figures (:data:`loaders.metadata.NUMERIC_DATE_RE`: "3/11/2025",
+    "2025-11-03", "03.11.25") and the split years (:data:`loaders.metadata.SPLIT_YEAR_RE`:
+    "2023/24", "2025–26", "FY25/26") of ``question``, in order."""
+    out: list[AskedPeriod] = []
+    for m in NUMERIC_DATE_RE.finditer(question):
+        days = numeric_dates(m)
+        if days:
+            out.append(AskedPeriod(m.group(0), m.start(), m.end(), dates=days))
+    for m in SPLIT_YEAR_RE.finditer(question):
+        last = split_year(m)
+        if last is not None and all(m.end() <= p.start or m.start() >= p.end for p in out):
+            out.append(AskedPeriod(m.group(0).strip(), m.start(), m.end(), years=(last - 1, last)))
+    return sorted(out, key=lambda p: p.start)
+
+
+def without_periods(question: str, periods: Sequence[AskedPeriod]) -> str:
+    """``question`` with each of ``periods`` blanked (its numbers are not asked about one by
+    one); positions are kept."""
+    for p in periods:
+        question = question[: p.start] + " " * (p.end - p.start) + question[p.end :]
+    return question
+
+
+def split_years_in(text: str) -> set[tuple[int, int]]:
+    """The split years ``text`` states, in any spelling ("Budget 2025/26", "2025-26",
+    "2025–26", "FY2025/26", "FY25/26", "2025/2026" all give ``(2025, 2026)``)."""
+    out = set()
+    for m in SPLIT_YEAR_RE.finditer(text):
+        last = split_year(m)
+        if last is not None:
+            out.add((last - 1, last))
+    return out
+
+
+def period_mentioned(period: AskedPeriod, texts: Iterable[str], numbers: Collection[str]) -> bool:
+    """Whether the passages mention a date or split year of the question.
+
+    A date is mentioned where a text states it in any common form, in either of its readings
+    ("03/11/2025": "3 November 2025", "3rd Nov 2025", "November 3, 2025", "2025-11-03",
+    "11 March 2025"; :func:`loaders.metadata.stated_dates`), or states its day and month
+    ("3 November") while the passages mention its year (``numbers``: a dated report's "2025").
+    A split year is mentioned where a text states it in any spelling (:func:`split_years_in`),
+    or where the passages mention both its years ("April 2023 to March 2024").
+
+    Args:
+        period: From :func:`asked_periods`.
+        texts: The passages' texts (with their headers and document names).
+        numbers: The numbers the passages mention, canonical
+            (:func:`chains.answerers.numbers_in`).
+    """
+    texts = list(texts)
+    if period.years is not None:
+        first, last = period.years
+        if any(period.years in split_years_in(t) for t in texts):
+            return True
+        return str(first) in numbers and str(last) in numbers
+    for text in texts:
+        if not stated_dates(text).isdisjoint(period.dates):
+            return True
+        days = stated_days(text)
+        if any((d.month, d.day) in days and str(d.year) in numbers for d in period.dates):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------------------------------

@@ -462,18 +462,36 @@ class ExtractiveAnswerer:
 
         A passage "mentions" a number in its text, its embedded header (title and section),
         its document name or its page number, or states a range that holds it ("I'm 70, do I
-        pay?" / "members over 65 pay no fines": :func:`chains.answer_checks.within_stated_bound`).
+        pay?" / "members over 65 pay no fines": :func:`chains.answer_checks.within_stated_bound`);
+        a split year states both its years ("Budget 2025/26" mentions 2026). A date in figures
+        or a split year of the question is one thing, not its numbers ("03/11/2025",
+        "2023/24"): mentioned where a passage states it in any spelling ("3 November 2025";
+        "FY2023-24"), and listed as the question writes it when none does
+        (:func:`chains.answer_checks.period_mentioned`).
         """
-        asked = numbers_in(question, min_digits=2) - formula_constants(question)
-        if not asked:
+        periods = checks.asked_periods(question)
+        asked = numbers_in(checks.without_periods(question, periods), min_digits=2)
+        asked -= formula_constants(question)
+        if not asked and not periods:
             return []
         present: set[str] = set()
         texts = [f"{p.candidate.document.page_content} {p.candidate.content}" for p in passages]
-        for p, text in zip(passages, texts, strict=True):
+        wheres = [_where(p) for p in passages]
+        for text, where in zip(texts, wheres, strict=True):
             present |= numbers_in(text, clock=True)
-            present |= numbers_in(_where(p))
-        missing = asked - present
-        return sorted(n for n in missing if checks.within_stated_bound(n, question, texts) is None)
+            present |= numbers_in(where)
+        # a split year of the question needs its own span or both years written out: the
+        # years inside other spans ("2023/24 … 2025/26") do not make 2024/25
+        written = frozenset(present)
+        spans = set().union(*(checks.split_years_in(t) for t in (*texts, *wheres)))
+        present |= {str(year) for span in spans for year in span}
+        missing = sorted(
+            n for n in asked - present if checks.within_stated_bound(n, question, texts) is None
+        )
+        missing += [
+            p.written for p in periods if not checks.period_mentioned(p, (*texts, *wheres), written)
+        ]
+        return missing
 
     # -- focus terms --------------------------------------------------------------------
 

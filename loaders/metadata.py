@@ -44,8 +44,10 @@ from datetime import date
 from typing import Any, Protocol
 
 __all__ = [
+    "DAY_MONTH_RE",
     "DEFAULT_EXTRACTORS",
     "MONTH_NAME_RE",
+    "NUMERIC_DATE_RE",
     "CoverPageExtractor",
     "DocumentMetadata",
     "Extractor",
@@ -60,11 +62,14 @@ __all__ = [
     "is_meaningful_title",
     "name_variants",
     "normalize_doc_type",
+    "numeric_dates",
     "parse_date",
     "period_years",
     "readable_file_name",
     "registrant_name",
     "split_year",
+    "stated_dates",
+    "stated_days",
     "stated_period",
     "strip_company_suffixes",
 ]
@@ -256,6 +261,91 @@ def date_from_match(m: re.Match[str]) -> date | None:
         return date(int(m.group("y3")), int(m.group("m3")), int(m.group("d3")))
     except (KeyError, ValueError):
         return None
+
+
+#: A date written in figures: day and month in either order before the year ("3/11/2025",
+#: "03.11.25", "3-11-2025") or the year first, then month and day ("2025-11-03",
+#: "2025/11/03"); one separator (``/``, ``.`` or ``-``) throughout. Not part of a longer run of
+#: figures ("1.3.11.2025", "020-7946-0018").
+NUMERIC_DATE_RE = re.compile(
+    r"(?<![\d/.-])(?:(?P<y1>(?:19|20)\d\d)(?P<s1>[/.-])(?P<m1>\d{1,2})(?P=s1)(?P<d1>\d{1,2})"
+    r"|(?P<a>\d{1,2})(?P<s2>[/.-])(?P<b>\d{1,2})(?P=s2)(?P<y2>(?:19|20)\d\d|\d\d))"
+    r"(?!\d|[/.-]\d)"
+)
+#: A day of a month with or without its year: "3 November", "3rd of Nov.", "November 3",
+#: "Nov 3rd" (the year after it is :data:`DATE_RE`'s business).
+DAY_MONTH_RE = re.compile(
+    rf"(?<![\d.,/-])(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH_RE})(?![a-z])"
+    rf"|\b(?P<m2>{_MONTH_RE})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?(?![\d.,]\d|\d|[a-z])",
+    re.IGNORECASE,
+)
+
+
+def _two_digit_year(digits: str) -> int:
+    """A year written in two figures: 19xx from 70 on, 20xx below (``"25"`` -> 2025)."""
+    yy = int(digits)
+    return 1900 + yy if yy >= 70 else 2000 + yy
+
+
+def numeric_dates(m: re.Match[str]) -> tuple[date, ...]:
+    """The dates a :data:`NUMERIC_DATE_RE` match may denote: ``2025-11-03`` one; ``3/11/2025``
+    two, day first (3 November) and month first (11 March), the one that is a calendar date
+    when the other is not ("11/13/2025": 13 November); ``()`` when neither is.
+
+    Args:
+        m: A match of :data:`NUMERIC_DATE_RE`.
+    """
+    if m.group("y1"):
+        year, readings = int(m.group("y1")), [(int(m.group("m1")), int(m.group("d1")))]
+    else:
+        y = m.group("y2")
+        year = int(y) if len(y) == 4 else _two_digit_year(y)
+        a, b = int(m.group("a")), int(m.group("b"))
+        readings = [(b, a), (a, b)]  # (month, day): day first, then month first
+    out: list[date] = []
+    for month, day in readings:
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            continue
+        if d not in out:
+            out.append(d)
+    return tuple(out)
+
+
+def stated_dates(text: str) -> frozenset[date]:
+    """Every whole date ``text`` writes, in words or figures ("3 November 2025", "3rd Nov
+    2025", "November 3, 2025", "2025-11-03"; "03/11/2025" both as 3 November and 11 March).
+
+    Args:
+        text: Any text.
+    """
+    out = {d for m in DATE_RE.finditer(text) if (d := date_from_match(m)) is not None}
+    for m in NUMERIC_DATE_RE.finditer(text):
+        out.update(numeric_dates(m))
+    return frozenset(out)
+
+
+def stated_days(text: str) -> frozenset[tuple[int, int]]:
+    """Every ``(month, day)`` ``text`` writes, with its year or without ("3 November", "Nov
+    3rd", "3 November 2025" and "03/11/2025" all give ``(11, 3)``; "03/11/2025" also
+    ``(3, 11)``); days that no month has (31 April) left out.
+
+    Args:
+        text: Any text.
+    """
+    out = {(d.month, d.day) for d in stated_dates(text)}
+    for m in DAY_MONTH_RE.finditer(text):
+        month = MONTHS.get((m.group("m1") or m.group("m2")).lower().rstrip("."))
+        day = int(m.group("d1") or m.group("d2"))
+        if month is not None and 1 <= day <= _month_days(month):
+            out.add((month, day))
+    return frozenset(out)
+
+
+def _month_days(month: int) -> int:
+    """The most days ``month`` has (February: 29)."""
+    return 30 if month in (4, 6, 9, 11) else 29 if month == 2 else 31
 
 
 def _effective_date(end: date) -> date:

@@ -102,6 +102,59 @@ def test_numbers_may_be_spread_over_passages_or_in_their_headers():
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "What happened on 3/11/2025?",
+        "What happened on 03/11/2025?",
+        "What happened on 11/3/2025?",  # month first
+        "What happened on 2025-11-03?",
+        "What happened on 03.11.25?",
+    ],
+)
+@pytest.mark.parametrize(
+    "content",
+    [
+        "The toilets reopened on 3 November 2025 after eleven weeks.",
+        "The toilets reopened on 3rd Nov 2025.",
+        "The toilets reopened on November 3, 2025.",
+        "The toilets reopened on 03/11/2025.",
+        "The toilets reopened on 2025-11-03.",
+        "Annual report 2025. The toilets reopened on 3 November.",  # its year elsewhere
+    ],
+)
+def test_a_date_in_figures_is_one_date_in_any_spelling(question, content):
+    """ "03/11/2025" asks about a day, not about 3, 11 and 2025: a passage stating that day in
+    words ("3 November 2025") mentions it (it was refused: "asks about 11")."""
+    assert ExtractiveAnswerer.missing_numbers(question, [passage(1, content)]) == []
+
+
+def test_a_date_no_passage_states_is_missing_as_written():
+    ask = ExtractiveAnswerer.missing_numbers
+    reopened = [passage(1, "The toilets reopened on 3 November 2025.")]
+    assert ask("What happened on 4/11/2025?", reopened) == ["4/11/2025"]
+    assert ask("What happened on 13/11/2025?", reopened) == ["13/11/2025"]
+    # a day and month without their year anywhere in the passages
+    assert ask("What happened on 3/11/2025?", [passage(1, "Reopened on 3 November.")]) == [
+        "3/11/2025"
+    ]
+
+
+def test_a_split_year_states_both_its_years_and_is_one_period():
+    ask = ExtractiveAnswerer.missing_numbers
+    budget = [passage(1, "Christmas lights | Budget 2025/26 (£): 15000")]
+    # a year inside a passage's split year is mentioned (it was refused: "asks about 2026")
+    assert ask("What was the lights budget for the year ending March 2026?", budget) == []
+    for spelt in ("2025/26", "2025-26", "2025–26", "FY2025/26", "FY25/26", "2025/2026"):
+        assert ask(f"What was the lights budget in {spelt}?", budget) == [], spelt
+    # a split year of the question is one period, named as written (not "2023, 24")
+    assert ask("What was the lights budget in 2023/24?", budget) == ["2023/24"]
+    two = [passage(1, "Budget 2023/24: 10,000; Budget 2025/26: 12,000")]
+    assert ask("What was the budget in 2024/25?", two) == ["2024/25"]  # not between two spans
+    spelled = [passage(1, "From April 2023 to March 2024 the budget was 10,000.")]
+    assert ask("What was the budget in 2023/24?", spelled) == []  # both years written out
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("DPO is defined as: 365 * (average payables) / (COGS + change in inventory)", {"365"}),

@@ -15,6 +15,8 @@ from loaders.metadata import (
     is_meaningful_title,
     normalize_doc_type,
     readable_file_name,
+    stated_dates,
+    stated_days,
     strip_company_suffixes,
 )
 
@@ -271,3 +273,36 @@ def test_a_user_company_does_not_inherit_the_inferred_names_as_aliases():
     assert meta.company == "Umbrella"
     assert meta.company_aliases == ("UMB",)
     assert "Initech" not in " ".join(meta.company_aliases)
+
+
+NOV_3 = date(2025, 11, 3)
+MAR_11 = date(2025, 3, 11)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("reopened on 3 November 2025.", {NOV_3}),
+        ("reopened 3rd Nov 2025", {NOV_3}),
+        ("reopened November 3, 2025", {NOV_3}),
+        ("reopened 2025-11-03", {NOV_3}),
+        ("reopened 2025/11/03", {NOV_3}),
+        ("reopened 03/11/2025", {NOV_3, MAR_11}),  # day or month first: both readings
+        ("reopened 3-11-2025", {NOV_3, MAR_11}),
+        ("reopened 03.11.25", {NOV_3, MAR_11}),  # two-digit year
+        ("reopened 11/13/2025", {date(2025, 11, 13)}),  # only month first is a date
+        ("on 31/04/2025", set()),  # no such day either way
+        ("call 020-7946-0018", set()),  # a phone number
+        ("section 1.3.11.2025", set()),  # part of a longer run of figures
+        ("the 2025/26 budget", set()),  # a split year is no date
+    ],
+)
+def test_stated_dates_reads_words_and_figures(text, expected):
+    assert stated_dates(text) == expected
+
+
+def test_stated_days_reads_a_day_without_its_year():
+    assert stated_days("reopened on 3 November, and on Nov 4th") == {(11, 3), (11, 4)}
+    assert stated_days("In May 2025 the market reopened") == set()  # a month and year only
+    assert stated_days("on 03/11/2025") == {(11, 3), (3, 11)}
+    assert stated_days("by 31 April") == set()
