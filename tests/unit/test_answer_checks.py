@@ -1427,6 +1427,28 @@ def test_a_name_is_covered_by_its_listed_forms_only():
     assert checks.lexically_uncovered(kenya, "Cape Rooibos Growers, South Africa") == kenya
 
 
+def test_an_address_abbreviation_is_the_word_it_abbreviates():
+    """ "Station Rd" is "Station Road" (it was refused: "asks about 'rd'"); "St" is Street and
+    Saint, and Street is still not Saint."""
+    row = "Station Road — Spaces: 112; EV charging points: 4"
+    for question in ("How many EV chargers at Station Rd?", "How many EV chargers at Station Rd.?"):
+        names = [t for t in checks.focus_terms(question) if t.entity]
+        assert {t.term for t in names} >= {"station"}
+        assert checks.lexically_uncovered(names, row) == []
+    for short, long in (("Ave", "Avenue"), ("Sq", "Square"), ("Ln", "Lane"), ("Blvd", "Boulevard")):
+        names = [t for t in checks.focus_terms(f"Where is parking on Kiln {short}?") if t.entity]
+        assert checks.lexically_uncovered(names, f"Kiln {long} has 40 spaces.") == [], short
+    forms = checks.name_forms()
+    assert {"street", "saint"} <= forms["st"]
+    assert "saint" not in forms["street"] and "street" not in forms["saint"]
+    st = [t for t in checks.focus_terms("When is St Albans market open?") if t.entity]
+    assert checks.lexically_uncovered(st, "Saint Albans market opens on Saturdays.") == []
+    assert checks.lexically_uncovered(st, "St Albans market opens on Saturdays.") == []
+    saint = [t for t in checks.focus_terms("When is Saint Albans market open?") if t.entity]
+    missing = checks.lexically_uncovered(saint, "Street Albans market opens on Saturdays.")
+    assert [t.term for t in missing] == ["saint"]
+
+
 @pytest.mark.parametrize(
     ("question", "sentence", "place"),
     [
