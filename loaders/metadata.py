@@ -281,12 +281,6 @@ DAY_MONTH_RE = re.compile(
 )
 
 
-def _two_digit_year(digits: str) -> int:
-    """A year written in two figures: 19xx from 70 on, 20xx below (``"25"`` -> 2025)."""
-    yy = int(digits)
-    return 1900 + yy if yy >= 70 else 2000 + yy
-
-
 def numeric_dates(m: re.Match[str]) -> tuple[date, ...]:
     """The dates a :data:`NUMERIC_DATE_RE` match may denote: ``2025-11-03`` one; ``3/11/2025``
     two, day first (3 November) and month first (11 March), the one that is a calendar date
@@ -299,7 +293,7 @@ def numeric_dates(m: re.Match[str]) -> tuple[date, ...]:
         year, readings = int(m.group("y1")), [(int(m.group("m1")), int(m.group("d1")))]
     else:
         y = m.group("y2")
-        year = int(y) if len(y) == 4 else _two_digit_year(y)
+        year = _two_digit_year(y)  # "25": 2025, as the file-name and title rules read it
         a, b = int(m.group("a")), int(m.group("b"))
         readings = [(b, a), (a, b)]  # (month, day): day first, then month first
     out: list[date] = []
