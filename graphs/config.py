@@ -277,7 +277,9 @@ class RAGConfig:
         "extractive answerer: refuse when a number of 2+ digits the question asks about is in "
         "no supplied passage, nor within a range one states (`I'm 70` / `over 65`), and when "
         "the question writes a formula (`365 * …`: a computation, which an extractive answer "
-        "cannot give)",
+        "cannot give); a date in figures or a split year of the question is one thing, "
+        "mentioned in any spelling (`03/11/2025` / `3 November 2025`, `2023/24` / `FY2023-24`), "
+        "and a passage's split year states both its years (`2025/26`: 2026)",
         "bool",
         client="opt-in",
     )
@@ -329,7 +331,8 @@ class RAGConfig:
         "passages write it only with a capital) is not in the quoted sentence's passage or "
         "header (a table row: the row with its column names), allowing a misspelling, an "
         "inflection, the initials, a derived form (`Chinese` / `China`) and the forms listed "
-        "in `chains/name_forms.json` (`Dutch` / `Netherlands`), and a place containing it or "
+        "in `chains/name_forms.json` (`Dutch` / `Netherlands`, `Station Rd` / `Station Road`), "
+        "and a place containing it or "
         "within it (`chains/places.json`: `Europe` / `Germany`, `Lyon` / `French`); never an "
         "embedding neighbour (`Kenya` / `Africa`) nor a neighbouring place (`South Africa`)",
         "bool",
