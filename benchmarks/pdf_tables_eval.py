@@ -1,0 +1,520 @@
+"""The PDF table reader on generated tables with known cells: headers, rows and titles scored.
+
+Usage (from the repository root)::
+
+    .venv/bin/python -m benchmarks.pdf_tables_eval --work /tmp/pdftables \\
+        --reportlab-path /tmp/rl [--filings ../shared/data/financebench/pdfs] [--json OUT]
+
+The PDFs are written at run time with reportlab (not a dependency of the project: install
+it into a separate folder, ``.venv/bin/python -m pip install --target /tmp/rl reportlab``,
+and pass that folder as ``--reportlab-path``; it is appended to ``sys.path``, after the
+venv's packages) in the layouts ordinary tools give a table: ruled grids and whitespace-
+aligned tables, a bold header row of words or of years, a label column, numbers (right- or
+left-aligned) and words, a days × times timetable, a caption above a table, and a
+three-page document with a heading on each page. Each case knows its cells, so each table
+the loader (:func:`loaders.registry.load_file`) reads is scored:
+
+* **headers** — each known value column whose reader column name equals its header;
+* **rows** — each known row read with its label and every cell bound to its own header
+  (``{header: cell}`` equal);
+* **title** — the table's title equal to the known title (whitespace collapsed);
+* **headings** — the known section headings found among the document's headings.
+
+``--filings DIR`` also loads every PDF in ``DIR`` (the 4 shared FinanceBench filings) and
+counts their tables, rows and rows whose every cell has a column name, and writes each
+row's description (``--dump FILE``) to compare two versions of the reader line by line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TableCase:
+    """A table drawn on a page, with its known content.
+
+    Attributes:
+        title: The line above it ('' for none).
+        headers: The header row, the label column's first.
+        rows: The body rows, each with a label then one cell per value column.
+        ruled: Draw a grid of lines around every cell.
+        bold_header: Draw the header row in bold.
+        numbers_right: Right-align the value columns (else left-aligned, as a word
+            processor's default).
+        intro: A paragraph drawn between the title and the table.
+        header_centred: Centre the header row's cells over their columns.
+    """
+
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    ruled: bool = True
+    bold_header: bool = True
+    numbers_right: bool = True
+    intro: str = ""
+    header_centred: bool = False
+
+
+@dataclass(frozen=True)
+class Case:
+    """One generated PDF: its pages, each a list of (heading, paragraph, table) items.
+
+    Attributes:
+        name: File stem.
+        pages: Per page, its items: ``("heading", text)``, ``("para", text)`` or a
+            :class:`TableCase`.
+    """
+
+    name: str
+    pages: tuple[tuple[Any, ...], ...]
+
+    @property
+    def tables(self) -> list[TableCase]:
+        """The case's tables, in order."""
+        return [it for page in self.pages for it in page if isinstance(it, TableCase)]
+
+    @property
+    def headings(self) -> list[str]:
+        """The case's section headings, in order."""
+        return [
+            it[1]
+            for page in self.pages
+            for it in page
+            if isinstance(it, tuple) and it[0] == "heading"
+        ]
+
+
+_PROSE = (
+    "This page sets out what members pay and when the centre is open. Prices are reviewed "
+    "each spring and the committee publishes any change a month before it applies."
+)
+
+
+def cases() -> list[Case]:
+    """The measurement set: 18 tables over 14 PDFs (see the module docstring)."""
+    prices = TableCase(
+        "Leisure centre prices",
+        ("Activity", "Adult", "Child", "Concession"),
+        (
+            ("Swim", "£5.20", "£3.10", "£4.00"),
+            ("Gym", "£7.50", "£4.20", "£5.60"),
+            ("Sauna", "£6.00", "£3.50", "£4.80"),
+            ("Climbing wall", "£9.80", "£6.40", "£7.90"),
+        ),
+    )
+    timetable = TableCase(
+        "Weekly class timetable",
+        ("Day", "09:00", "12:30", "18:00"),
+        (
+            ("Monday", "Yoga", "Pilates", "Spin"),
+            ("Tuesday", "Aqua fit", "Yoga", "Boxing"),
+            ("Wednesday", "Spin", "Zumba", "Pilates"),
+            ("Thursday", "Pilates", "Yoga", "Spin"),
+            ("Friday", "Zumba", "Aqua fit", "Circuits"),
+            ("Saturday", "Boxing", "Spin", "Yoga"),
+        ),
+        ruled=False,
+    )
+    income = TableCase(
+        "Household income",
+        ("Source", "2024", "2025"),
+        (
+            ("Salary", "42,000", "44,500"),
+            ("Rental income", "6,600", "7,200"),
+            ("Dividends", "1,250", "1,310"),
+            ("Interest", "480", "520"),
+            ("Total", "50,330", "53,530"),
+        ),
+        ruled=False,
+    )
+    return [
+        Case("prices_ruled", ((prices,),)),
+        Case("prices_unruled", ((TableCase(**{**asdict(prices), "ruled": False}),),)),
+        Case(
+            "prices_unruled_left",
+            ((TableCase(**{**asdict(prices), "ruled": False, "numbers_right": False}),),),
+        ),
+        Case(
+            "fees_varied_left",
+            (
+                (
+                    TableCase(
+                        "Swimming lessons price list",
+                        ("Course", "Members", "Non-members"),
+                        (
+                            ("Swim", "£5", "£12.50"),
+                            ("Gym", "£7.50", "£15"),
+                            ("Squash", "£110.00", "£9"),
+                            ("Tennis", "£8", "£125.00"),
+                            ("Badminton", "£14.25", "£6.50"),
+                        ),
+                        ruled=False,
+                        numbers_right=False,
+                    ),
+                ),
+            ),
+        ),
+        Case(
+            "income_three_rows",
+            (
+                (
+                    TableCase(
+                        "Income summary",
+                        ("Item", "2024", "2025"),
+                        (
+                            ("Wages", "31,200", "32,400"),
+                            ("Bonus", "2,000", "2,500"),
+                            ("Total", "33,200", "34,900"),
+                        ),
+                        ruled=False,
+                    ),
+                ),
+            ),
+        ),
+        Case("timetable_unruled", ((timetable,),)),
+        Case("timetable_ruled", ((TableCase(**{**asdict(timetable), "ruled": True}),),)),
+        Case("income_unruled", ((income,),)),
+        Case(
+            "income_ruled_left",
+            ((TableCase(**{**asdict(income), "ruled": True, "numbers_right": False}),),),
+        ),
+        Case(
+            "income_centred_header",
+            ((TableCase(**{**asdict(income), "header_centred": True}),),),
+        ),
+        Case(
+            "sales_quarters",
+            (
+                (
+                    TableCase(
+                        "Quarterly sales by region (in thousands)",
+                        ("Region", "Q1", "Q2", "Q3", "Q4"),
+                        (
+                            ("North", "1,204", "1,310", "1,288", "1,402"),
+                            ("South", "982", "1,015", "1,101", "1,133"),
+                            ("East", "744", "760", "802", "851"),
+                            ("West", "1,530", "1,488", "1,602", "1,655"),
+                        ),
+                        ruled=False,
+                        bold_header=False,
+                        intro="Sales rose in every region over the year, led by the west.",
+                    ),
+                ),
+            ),
+        ),
+        Case(
+            "capitals_words",
+            (
+                (
+                    TableCase(
+                        "Table 3: Capitals and currencies",
+                        ("Country", "Capital", "Currency"),
+                        (
+                            ("France", "Paris", "Euro"),
+                            ("Japan", "Tokyo", "Yen"),
+                            ("Kenya", "Nairobi", "Shilling"),
+                            ("Peru", "Lima", "Sol"),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Case(
+            "handbook_pages",
+            (
+                (
+                    ("heading", "Members' Handbook"),
+                    ("para", _PROSE),
+                    ("heading", "1. Opening hours"),
+                    ("para", "The centre opens every day of the week except public holidays."),
+                    TableCase(
+                        "Opening hours",
+                        ("Day", "Opens", "Closes"),
+                        (
+                            ("Monday", "06:30", "22:00"),
+                            ("Saturday", "08:00", "20:00"),
+                            ("Sunday", "09:00", "18:00"),
+                        ),
+                        ruled=False,
+                    ),
+                ),
+                (
+                    ("heading", "2. Membership fees"),
+                    ("para", "Fees are paid monthly by direct debit and include every class."),
+                    TableCase(
+                        "Monthly fees",
+                        ("Plan", "Fee", "Classes"),
+                        (
+                            ("Standard", "£32.00", "8"),
+                            ("Premium", "£45.00", "16"),
+                            ("Family", "£70.00", "24"),
+                        ),
+                    ),
+                ),
+                (
+                    ("heading", "3. Staff contacts"),
+                    ("para", "Ask at reception if the person you need is not listed here."),
+                    TableCase(
+                        "",
+                        ("Name", "Role", "Extension"),
+                        (
+                            ("Ann Lee", "Manager", "2041"),
+                            ("Raj Patel", "Coach", "2046"),
+                            ("Mia Chen", "Reception", "2050"),
+                        ),
+                        ruled=False,
+                    ),
+                ),
+            ),
+        ),
+        Case(
+            "guide_unnumbered",
+            (
+                (
+                    ("heading", "Visitor Guide"),
+                    ("para", _PROSE),
+                ),
+                (
+                    ("heading", "Parking Charges"),
+                    TableCase(
+                        "",
+                        ("Stay", "Car", "Motorbike"),
+                        (
+                            ("Up to 2 hours", "£2.50", "£1.00"),
+                            ("Up to 4 hours", "£4.00", "£1.50"),
+                            ("All day", "£7.00", "£2.50"),
+                        ),
+                        ruled=False,
+                    ),
+                ),
+                (
+                    ("heading", "Lost Property"),
+                    ("para", "Ask at reception."),
+                    ("para", _PROSE),
+                ),
+            ),
+        ),
+        Case(
+            "results_percent",
+            (
+                (
+                    TableCase(
+                        "Exam results",
+                        ("Subject", "Entries", "Pass rate"),
+                        (
+                            ("Maths", "120", "87%"),
+                            ("English", "134", "91%"),
+                            ("Biology", "76", "83%"),
+                            ("History", "58", "79%"),
+                        ),
+                        ruled=True,
+                        bold_header=False,
+                    ),
+                ),
+            ),
+        ),
+    ]
+
+
+def write_case(case: Case, path: Path) -> Path:
+    """Draw ``case`` with reportlab's platypus (as a report generator would)."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import (
+        PageBreak,
+        Paragraph,
+        SimpleDocTemplate,
+        Spacer,
+        Table,
+        TableStyle,
+    )
+
+    styles = getSampleStyleSheet()
+    story: list[Any] = []
+    for n, page in enumerate(case.pages):
+        if n:
+            story.append(PageBreak())
+        for item in page:
+            if isinstance(item, tuple):
+                kind, text = item
+                style = styles["Heading2"] if kind == "heading" else styles["BodyText"]
+                story.append(Paragraph(text, style))
+                continue
+            if item.title:
+                story.append(Paragraph(f"<b>{item.title}</b>", styles["BodyText"]))
+            if item.intro:
+                story.append(Paragraph(item.intro, styles["BodyText"]))
+            story.append(Spacer(1, 4))
+            data = [list(item.headers), *[list(r) for r in item.rows]]
+            cmds: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, -1), "Helvetica")]
+            if item.bold_header:
+                cmds.append(("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"))
+            if item.ruled:
+                cmds.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
+            if item.numbers_right and any(_numeric(r[1]) for r in item.rows):
+                cmds.append(("ALIGN", (1, 0), (-1, -1), "RIGHT"))
+            if item.header_centred:
+                cmds.append(("ALIGN", (0, 0), (-1, 0), "CENTER"))
+            story.append(Table(data, style=TableStyle(cmds), hAlign="LEFT"))
+            story.append(Spacer(1, 12))
+    SimpleDocTemplate(str(path), pagesize=A4).build(story)
+    return path
+
+
+def _numeric(text: str) -> bool:
+    return any(ch.isdigit() for ch in text) and ":" not in text
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass
+class Score:
+    """Counts of one case's (or the whole set's) scored items."""
+
+    headers: int = 0
+    headers_right: int = 0
+    rows: int = 0
+    rows_right: int = 0
+    titles: int = 0
+    titles_right: int = 0
+    headings: int = 0
+    headings_right: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        """Add ``other``'s counts (and notes) to this one."""
+        for name in ("headers", "rows", "titles", "headings"):
+            for suffix in ("", "_right"):
+                key = name + suffix
+                setattr(self, key, getattr(self, key) + getattr(other, key))
+        self.notes += other.notes
+
+
+def score_table(known: TableCase, tables: Sequence[Any], name: str) -> Score:
+    """Score the reader's best-matching table (most known row labels) against ``known``."""
+    out = Score(headers=len(known.headers) - 1, rows=len(known.rows), titles=1)
+    labels = {r[0] for r in known.rows} | {known.headers[0]}
+    best = max(tables, key=lambda t: sum(r.label in labels for r in t.rows), default=None)
+    if best is None or not any(r.label in labels for r in best.rows):
+        out.notes.append(f"{name}/{known.title or known.headers[0]}: no table read")
+        return out
+    got = [_norm(c) for c in best.columns]
+    want = [_norm(h) for h in known.headers[1:]]
+    out.headers_right = (
+        sum(g == w for g, w in zip(got, want, strict=False))
+        if len(got) == len(want)
+        else sum(w in got for w in want) - max(0, len(got) - len(want))
+    )
+    out.headers_right = max(0, out.headers_right)
+    if got != want:
+        out.notes.append(f"{name}: headers {got} != {want}")
+    read = {r.label: dict(zip(r.columns, r.cells, strict=True)) for r in best.rows}
+    for row in known.rows:
+        want_row = dict(zip(known.headers[1:], row[1:], strict=True))
+        if read.get(row[0]) == want_row:
+            out.rows_right += 1
+        else:
+            out.notes.append(f"{name}: row {row[0]!r} read as {read.get(row[0])}")
+    if _norm(best.title) == _norm(known.title):
+        out.titles_right = 1
+    else:
+        out.notes.append(f"{name}: title {best.title!r} != {known.title!r}")
+    return out
+
+
+def score_case(case: Case, work: Path) -> Score:
+    """Load a case's PDF with the loader and score its tables and headings."""
+    from loaders.registry import load_file
+
+    doc = load_file(work / f"{case.name}.pdf")
+    total = Score()
+    for known in case.tables:
+        total.add(score_table(known, doc.tables, case.name))
+    found = {_norm(doc.text[a:b]) for a, b in doc.headings}
+    want = case.headings
+    # the first heading of a document may be read as its title instead of a section
+    total.headings = len(want)
+    total.headings_right = sum(
+        h in found or (i == 0 and _norm(doc.title) == h) for i, h in enumerate(want)
+    )
+    for i, h in enumerate(want):
+        if h not in found and not (i == 0 and _norm(doc.title) == h):
+            total.notes.append(f"{case.name}: heading {h!r} not found")
+    return total
+
+
+def filings(folder: Path, dump: Path | None) -> dict[str, Any]:
+    """Tables, rows and fully named rows of each PDF in ``folder`` (see the docstring)."""
+    from loaders.registry import load_file
+
+    out: dict[str, Any] = {}
+    lines: list[str] = []
+    for pdf in sorted(folder.glob("*.pdf")):
+        doc = load_file(pdf)
+        rows = [r for t in doc.tables for r in t.rows]
+        out[pdf.name] = {
+            "tables": len(doc.tables),
+            "rows": len(rows),
+            "rows_all_named": sum(all(r.columns) for r in rows),
+            "titled_rows": sum(len(t.rows) for t in doc.tables if t.title),
+            "headings": len(doc.headings),
+        }
+        for t in doc.tables:
+            for r in t.rows:
+                lines.append(f"{pdf.name}\t{t.page}\t{r.start}\t{t.title}\t{r.describe()}")
+    if dump is not None:
+        dump.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate the set, score the reader, print the scores (and the filings' counts)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--work", type=Path, required=True, help="folder for the generated PDFs")
+    ap.add_argument("--reportlab-path", help="folder reportlab was installed into")
+    ap.add_argument("--filings", type=Path, help="folder of filings PDFs to count rows of")
+    ap.add_argument("--dump", type=Path, help="write the filings' row descriptions here")
+    ap.add_argument("--json", type=Path, help="write the scores here")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print each miss")
+    args = ap.parse_args(argv)
+    if args.reportlab_path:
+        sys.path.append(args.reportlab_path)
+    args.work.mkdir(parents=True, exist_ok=True)
+    total = Score()
+    per_case: dict[str, Any] = {}
+    for case in cases():
+        write_case(case, args.work / f"{case.name}.pdf")
+        score = score_case(case, args.work)
+        per_case[case.name] = {k: v for k, v in asdict(score).items() if k != "notes"}
+        total.add(score)
+    result: dict[str, Any] = {
+        "tables": sum(len(c.tables) for c in cases()),
+        "total": {k: v for k, v in asdict(total).items() if k != "notes"},
+        "cases": per_case,
+    }
+    for name in ("headers", "rows", "titles", "headings"):
+        right, n = getattr(total, name + "_right"), getattr(total, name)
+        print(f"{name:9s} {right:3d}/{n:<3d} = {right / max(n, 1):.2f}")
+    if args.verbose:
+        print("\n".join(total.notes))
+    if args.filings:
+        result["filings"] = filings(args.filings, args.dump)
+        for pdf, counts in result["filings"].items():
+            print(pdf, counts)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
