@@ -10,15 +10,19 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
 2. **columns** — a line's trailing numeric tokens (``8,214``, ``(1,577)``, ``12.5%``, ``—``)
    are candidate cells; their right edges are clustered across the page, and clusters with
    at least :data:`MIN_COLUMN_ROWS` members are the page's value columns (printed numbers
-   are right-aligned, so a column shares its right edge);
+   are right-aligned, so a column shares its right edge; figures left-aligned as a word
+   processor sets them share their left edge instead, and are clustered by it when that
+   places clearly more of them, :data:`LEFT_ALIGNED_SHARE`);
 3. **rows and tables** — a line whose cells fall in the columns is a row (its leading text
    the label); rows separated by at most :data:`MAX_GAP_LINES` other lines form a table,
    label-only lines inside it name the rows below (``Cash Flows from Investing Activities``);
 4. **headers and title** — the lines just above the first row whose words sit over the
    columns (``2024 2023 2022``, ``Three Months Ended``, ``July 29, 2023``) name the columns,
-   each phrase going to every column it spans; the lines above those, up to
+   each phrase going to every column it spans (a first phrase left of the columns, words
+   only, heads the label column: ``Activity``, ``Source``); the lines above those, up to
    :data:`MAX_TITLE_LINES` (running page headers excluded) and stopping at a line of prose
-   (more than :data:`MAX_TITLE_WORDS` words), are the table's title, less the last lines of
+   (more than :data:`MAX_TITLE_WORDS` words, or a sentence of its own:
+   :func:`states_fact`), are the table's title, less the last lines of
    a paragraph above it (:func:`without_paragraph_tail`);
 5. **spans** — each row is found in the page's canonical text (whitespace ignored, its label
    then each cell in order, only a few characters such as ``$`` allowed between), so a row's
@@ -45,6 +49,9 @@ from loaders.blocks import TableRow
 MIN_COLUMN_ROWS = 3
 #: Right edges within this many points belong to one column.
 COLUMN_TOLERANCE = 6.0
+#: A page's figures are read as left-aligned when clustering their left edges puts at least
+#: this share of them more in columns than clustering their right edges does.
+LEFT_ALIGNED_SHARE = 0.25
 #: Lines that are not rows allowed between two rows of one table.
 MAX_GAP_LINES = 3
 #: Lines above a table's header read as its title.
@@ -52,6 +59,9 @@ MAX_TITLE_LINES = 4
 #: A line above a table with more words is prose, not a title: the title stops below it
 #: (a statement's title lines are short; the paragraph introducing a table is not).
 MAX_TITLE_WORDS = 12
+#: A line of at least this many words ending a sentence with ``.`` or ``!`` is a sentence
+#: of its own (:func:`states_fact`), never a table's title.
+MIN_SENTENCE_WORDS = 6
 #: Lines above a table that qualify it rather than title it (:func:`qualifies_table`) read
 #: past on the way up to its title, at most this many (they stay in the title).
 MAX_QUALIFIER_LINES = 3
@@ -170,32 +180,67 @@ def group_lines(words: list[Word]) -> list[Line]:
 
 @dataclass
 class _Column:
-    x1: float
+    """A value column: the edge its cells share, their extent and how many there are.
+
+    Attributes:
+        at: The shared edge (PDF points): the cells' right edge, or their left edge for a
+            left-aligned column.
+        left: The leftmost cell's left edge.
+        right: The rightmost cell's right edge.
+        count: Cells in it.
+        left_aligned: Its cells share their left edge, not their right one.
+    """
+
+    at: float
     left: float
     right: float
     count: int
+    left_aligned: bool = False
+
+    def edge(self, word: Word) -> float:
+        """The edge of ``word`` that this column's cells share."""
+        return word.x0 if self.left_aligned else word.x1
 
 
-def _columns(lines: list[Line]) -> list[_Column]:
-    edges = sorted(
-        (w.x1, w.x0) for line in lines for w in line.split()[1] if not _YEAR.match(w.text)
-    )
-    clusters: list[list[tuple[float, float]]] = []
-    for x1, x0 in edges:
-        if clusters and x1 - clusters[-1][-1][0] <= COLUMN_TOLERANCE:
-            clusters[-1].append((x1, x0))
+def _clusters(edges: list[tuple[float, float, float]], left_aligned: bool) -> list[_Column]:
+    """Edges ``(shared edge, x0, x1)``, sorted, clustered into columns of enough cells."""
+    clusters: list[list[tuple[float, float, float]]] = []
+    for edge in edges:
+        if clusters and edge[0] - clusters[-1][-1][0] <= COLUMN_TOLERANCE:
+            clusters[-1].append(edge)
         else:
-            clusters.append([(x1, x0)])
+            clusters.append([edge])
     return [
-        _Column(sum(x for x, _ in c) / len(c), min(x0 for _, x0 in c), max(x for x, _ in c), len(c))
+        _Column(
+            sum(e for e, _, _ in c) / len(c),
+            min(x0 for _, x0, _ in c),
+            max(x1 for _, _, x1 in c),
+            len(c),
+            left_aligned,
+        )
         for c in clusters
         if len(c) >= MIN_COLUMN_ROWS
     ]
 
 
+def _columns(lines: list[Line]) -> list[_Column]:
+    """The page's value columns: numeric cells clustered by their right edges (printed
+    figures are right-aligned), or by their left edges when those put at least
+    :data:`LEFT_ALIGNED_SHARE` more of the cells in columns (a word processor's default
+    alignment: ``£5`` over ``£110.00``; a statement's right-aligned figures of a few widths
+    can share a left edge by chance, one or two cells more)."""
+    cells = [w for line in lines for w in line.split()[1] if not _YEAR.match(w.text)]
+    right = _clusters(sorted((w.x1, w.x0, w.x1) for w in cells), left_aligned=False)
+    left = _clusters(sorted((w.x0, w.x0, w.x1) for w in cells), left_aligned=True)
+    gain = sum(c.count for c in left) - sum(c.count for c in right)
+    return left if gain >= LEFT_ALIGNED_SHARE * len(cells) else right
+
+
 def _column_of(word: Word, columns: list[_Column]) -> int | None:
-    best = min(range(len(columns)), key=lambda i: abs(columns[i].x1 - word.x1), default=None)
-    if best is None or abs(columns[best].x1 - word.x1) > 2 * COLUMN_TOLERANCE:
+    best = min(
+        range(len(columns)), key=lambda i: abs(columns[i].at - columns[i].edge(word)), default=None
+    )
+    if best is None or abs(columns[best].at - columns[best].edge(word)) > 2 * COLUMN_TOLERANCE:
         return None
     return best
 
@@ -312,7 +357,7 @@ def _assemble(
     cols = [columns[u] for u in used]
     spans = [(c.left - 4, c.right + 4) for c in cols]
     header_words: list[list[str]] = [[] for _ in cols]
-    pitches = [b.x1 - a.x1 for a, b in itertools.pairwise(cols)]
+    pitches = [b.at - a.at for a, b in itertools.pairwise(cols)]
     reach = 0.6 * (min(pitches) if pitches else 60.0)  # how far left a header may reach
     k = first - 1
     title_extra: list[str] = []
@@ -337,7 +382,12 @@ def _assemble(
             for ci, (a, b) in enumerate(spans):
                 if p.x1 >= a and p.x0 <= b:
                     header_words[ci].insert(0, p.text)
-        rest = [p.text for p in phrases if p not in over]
+        first_col = min(a for a, _ in spans)
+        rest = [
+            p.text
+            for n, p in enumerate(phrases)
+            if p not in over and not (n == 0 and _heads_labels(p, first_col))
+        ]
         if rest:
             title_extra.insert(0, " ".join(rest))
         k -= 1
@@ -376,6 +426,19 @@ def _assemble(
         rows.append((group.text, label, [c.text for c in cells], idx))
     title = " ".join([*title_lines, *title_extra]).strip()
     return RawTable(title, names, rows)
+
+
+def _heads_labels(phrase: Word, first_column: float) -> bool:
+    """Whether the first phrase of a header line, left of the value columns, heads the
+    label column (``Activity``, ``Source``): words without a figure or a bracket. The title
+    keeps what is not: a period (``July 29, 2023``, ``Fiscal 2022``), a unit (``(in
+    millions)``, ``(in per unit of award)`` over two lines)."""
+    text = phrase.text.strip()
+    return (
+        phrase.x1 < first_column
+        and not any(ch.isdigit() or ch in "()[]" for ch in text)
+        and not qualifies_table(text)
+    )
 
 
 @dataclass(frozen=True)
@@ -475,9 +538,9 @@ def title_above(
 
     Up to ``max_lines`` lines, stopping at the first line ``readable`` refuses (a row, a
     running header, another table's line, the top) and at a line of prose (more than
-    :data:`MAX_TITLE_WORDS` words); scale, unit and period lines (:func:`qualifies_table`,
-    at most :data:`MAX_QUALIFIER_LINES`, however long) are read past and kept, counting as
-    no title line.
+    :data:`MAX_TITLE_WORDS` words, or a sentence of its own: :func:`states_fact`); scale,
+    unit and period lines (:func:`qualifies_table`, at most :data:`MAX_QUALIFIER_LINES`,
+    however long) are read past and kept, counting as no title line.
 
     Args:
         lines: The page's lines, top to bottom.
@@ -494,12 +557,22 @@ def title_above(
     while k >= 0 and len(title_lines) - qualifiers < max_lines and readable(k):
         text = lines[k].text
         qualifier = qualifiers < MAX_QUALIFIER_LINES and qualifies_table(text)
-        if not qualifier and len(lines[k].words) > MAX_TITLE_WORDS:
+        if not qualifier and (len(lines[k].words) > MAX_TITLE_WORDS or states_fact(text)):
             break  # a line of the paragraph above the table, not its title
         qualifiers += qualifier
         title_lines.insert(0, text)
         k -= 1
     return title_lines, k
+
+
+def states_fact(line: str) -> bool:
+    """Whether a line is a sentence of its own: at least :data:`MIN_SENTENCE_WORDS` words
+    ending with ``.`` or ``!`` (:func:`ends_sentence`). Such a line above a table states a
+    fact ("The centre opens every day of the week except public holidays."), which a title
+    stated with every row would make the rows outscore; a line ending ``:`` introduces the
+    table and may title it, as may a short one (``Fig. 3.``)."""
+    text = line.strip()
+    return len(text.split()) >= MIN_SENTENCE_WORDS and text[-1:] in ".!" and ends_sentence(text)
 
 
 def qualifies_table(line: str) -> bool:

@@ -1,0 +1,124 @@
+"""Tables as ordinary tools lay them out (a report generator, a word processor's export):
+cells a padding apart, values left-aligned, a header row of times or of years, a sentence
+above the table. Each PDF is written at test time with its cells known."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from loaders.base import Table
+from loaders.registry import load_file
+from tests.support.pdfs import Line, write_pdf
+
+#: Helvetica advance widths (1/1000 em); other characters count as 556.
+_WIDTH = {
+    **dict(zip("abcdefghijklmnopqrstuvwxyz", (556, 556, 500, 556, 556, 278, 556, 556, 222,
+                                              222, 500, 222, 833, 556, 556, 556, 556, 333,
+                                              500, 278, 556, 500, 722, 500, 500, 500),
+               strict=True)),
+    **dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (667, 667, 722, 722, 667, 611, 778, 722, 278,
+                                              500, 667, 556, 833, 722, 778, 667, 778, 722,
+                                              667, 611, 722, 667, 944, 667, 667, 611),
+               strict=True)),
+    **dict.fromkeys("0123456789£$", 556),
+    ",": 278, ".": 278, ":": 278, " ": 278, "%": 889, "(": 333, ")": 333, "-": 333,
+}  # fmt: skip
+SIZE = 10
+#: Space between the widest cell of a column and the next column (a table cell's padding,
+#: 6 points each side): under the 1.3 word heights that split a line into cells by itself.
+PAD = 12.0
+LEFT = 84.0
+
+
+def _width(text: str) -> float:
+    return sum(_WIDTH.get(ch, 556) for ch in text) * SIZE / 1000
+
+
+def _at(x: float, y: float, text: str) -> str:
+    esc = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    return f"BT /F1 {SIZE} Tf {x:.2f} {y:.2f} Td ({esc}) Tj ET"
+
+
+def _table_pdf(
+    path: Path,
+    above: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    right: frozenset[int] = frozenset(),
+) -> Path:
+    """One page: the lines ``above`` (at the left margin), then ``rows`` (header first) set
+    as a report generator sets a table: each column as wide as its widest cell plus
+    :data:`PAD`, the columns in ``right`` right-aligned, the others left-aligned."""
+    ops = [_at(78, 760 - 16 * i, text) for i, text in enumerate(above)]
+    widths = [max(_width(r[c]) for r in rows) for c in range(len(rows[0]))]
+    y = 760 - 16 * len(above) - 8
+    for row in rows:
+        x = LEFT
+        for c, cell in enumerate(row):
+            at = x + widths[c] - _width(cell) if c in right else x
+            ops.append(_at(at, y, cell))
+            x += widths[c] + PAD
+        y -= 16
+    return write_pdf(path, [[Line(raw=op) for op in ops]])
+
+
+def _read(path: Path) -> Table:
+    (table,) = load_file(path).tables
+    return table
+
+
+PRICES = [
+    ("Activity", "Adult", "Child", "Concession"),
+    ("Swim", "£5.20", "£3.10", "£4.00"),
+    ("Gym", "£7.50", "£4.20", "£5.60"),
+    ("Sauna", "£6.00", "£3.50", "£4.80"),
+    ("Climbing wall", "£9.80", "£6.40", "£7.90"),
+]
+
+
+def test_the_label_columns_header_is_not_in_the_title(tmp_path: Path) -> None:
+    """``Activity`` heads the label column, left of the value columns on the header line:
+    it is no part of the title (before: "Leisure centre prices Activity")."""
+    path = _table_pdf(
+        tmp_path / "prices.pdf", ["Leisure centre prices"], PRICES, frozenset({1, 2, 3})
+    )
+    table = _read(path)
+    assert table.title == "Leisure centre prices"
+    assert table.columns == ["Adult", "Child", "Concession"]
+    assert [r.label for r in table.rows] == ["Swim", "Gym", "Sauna", "Climbing wall"]
+    assert table.rows[0].describe() == "Swim — Adult: £5.20; Child: £3.10; Concession: £4.00"
+
+
+def test_years_over_a_label_column_header_name_the_columns(tmp_path: Path) -> None:
+    rows = [
+        ("Source", "2024", "2025"),
+        ("Salary", "42,000", "44,500"),
+        ("Rental income", "6,600", "7,200"),
+        ("Dividends", "1,250", "1,310"),
+        ("Interest", "480", "520"),
+    ]
+    table = _read(
+        _table_pdf(tmp_path / "income.pdf", ["Household income"], rows, frozenset({1, 2}))
+    )
+    assert table.title == "Household income"
+    assert table.columns == ["2024", "2025"]
+    assert table.rows[1].describe() == "Rental income — 2024: 6,600; 2025: 7,200"
+
+
+def test_left_aligned_figures_of_different_widths_keep_their_columns(tmp_path: Path) -> None:
+    """A word processor left-aligns figures by default: ``£5`` over ``£110.00`` share their
+    left edge, not their right one. Before, rows whose right edges strayed were lost or
+    read with unnamed cells."""
+    rows = [
+        ("Course", "Members", "Non-members"),
+        ("Swim", "£5", "£12.50"),
+        ("Gym", "£7.50", "£15"),
+        ("Squash", "£110.00", "£9"),
+        ("Tennis", "£8", "£125.00"),
+        ("Badminton", "£14.25", "£6.50"),
+    ]
+    table = _read(_table_pdf(tmp_path / "fees.pdf", ["Swimming price list"], rows))
+    assert table.columns == ["Members", "Non-members"]
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Members: {r[1]}; Non-members: {r[2]}" for r in rows[1:]
+    ]
