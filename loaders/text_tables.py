@@ -8,7 +8,9 @@ module reads such tables from the same word boxes, whatever the words are:
 
 1. **cells** — a line's words are split into cells where the gap between two words is wider
    than :data:`CELL_GAP` times the line's word height (the space inside a cell, "Monday
-   12:00", is a fraction of it);
+   12:00", is a fraction of it), and, in a tightly set table whose cells stand only a
+   padding apart, at a narrower gap where a word starts (or ends) on a column edge that at
+   least half of the block's other lines share (:func:`shared_edges`);
 2. **runs** — consecutive lines with at least two cells each, at a regular line pitch, form
    a candidate table;
 3. **columns** — the horizontal extents of every cell of the run are merged where they
@@ -19,7 +21,8 @@ module reads such tables from the same word boxes, whatever the words are:
    prose side by side are not a table);
 4. **header and title** — the run's first lines name the columns: every leading line
    without a digit when most lines below have one (a header wrapped over lines), else the
-   first line when it holds no digit. The lines just above the
+   first line when it holds no digit, or when its cells differ in kind (figures or words)
+   from the cells below them in most columns (times over class names). The lines just above the
    run (up to :data:`MAX_TITLE_LINES` short lines, not a running header nor a line of a
    table above, less a paragraph's last lines:
    :func:`loaders.pdf_tables.without_paragraph_tail`) are its title. A
@@ -32,8 +35,10 @@ and from the OCR engine for scanned pages and images (:func:`ocr_lines`).
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loaders.ocr import OcrPage
@@ -50,6 +55,14 @@ from loaders.pdf_tables import (
 
 #: A gap wider than this many word heights separates two cells of a line.
 CELL_GAP = 1.3
+#: A gap of at least this many word heights (wider than a space, about 0.25) separates two
+#: cells where the next word starts, or the word before ends, on a column edge other lines
+#: of the table share (:func:`shared_edges`): a tightly set table, its cells a padding apart.
+ALIGNED_GAP = 0.35
+#: ... and wider than this many times the usual space between two words of a cell.
+ALIGNED_SPACES = 1.5
+#: Cell edges within this many points are one column edge.
+EDGE_TOLERANCE = 1.5
 #: Fewest columns of a table.
 MIN_COLUMNS = 2
 #: Fewest lines of a table, its header included.
@@ -87,16 +100,81 @@ def _height(line: Line) -> float:
     return max(statistics.median(max(w.y1 - w.y0, 1.0) for w in line.words), 1.0)
 
 
-def cells_of(line: Line) -> list[_Cell]:
-    """A line's words grouped into cells at gaps wider than :data:`CELL_GAP` word heights."""
-    gap = CELL_GAP * _height(line)
+@dataclass(frozen=True)
+class ColumnEdges:
+    """The column edges that the lines of a block share, and its usual word space.
+
+    Attributes:
+        starts: Left cell edges (PDF points) where columns start (left-aligned cells).
+        ends: Right cell edges where columns end (right-aligned cells).
+        space: The usual gap between two words of one cell (points).
+    """
+
+    starts: tuple[float, ...] = ()
+    ends: tuple[float, ...] = ()
+    space: float = 0.0
+
+
+def cells_of(line: Line, edges: ColumnEdges | None = None) -> list[_Cell]:
+    """A line's words grouped into cells at gaps wider than :data:`CELL_GAP` word heights,
+    and at narrower gaps, wider than :data:`ALIGNED_GAP` word heights and
+    :data:`ALIGNED_SPACES` times the usual word space, where the next word starts on a
+    column start of ``edges``, or the word before or the next word ends on a column end
+    (column edges that the other lines of its table share, :func:`shared_edges`)."""
+    height = _height(line)
+    gap = CELL_GAP * height
+    narrow = max(ALIGNED_GAP * height, ALIGNED_SPACES * edges.space) if edges else gap
     cells: list[_Cell] = []
     for w in line.words:
-        if cells and w.x0 - cells[-1].x1 <= gap:
-            cells[-1].words.append(w)
-        else:
-            cells.append(_Cell([w]))
+        if cells:
+            space = w.x0 - cells[-1].x1
+            # the next word starts a column, the cell before ends one, or the next word
+            # is a right-aligned cell of its own (``Standard  £32.00``)
+            aligned = edges is not None and (
+                _near(w.x0, edges.starts)
+                or _near(cells[-1].x1, edges.ends)
+                or _near(w.x1, edges.ends)
+            )
+            if space <= gap and not (aligned and space > narrow):
+                cells[-1].words.append(w)
+                continue
+        cells.append(_Cell([w]))
     return cells
+
+
+def _near(x: float, edges: Sequence[float]) -> bool:
+    return any(abs(x - e) <= EDGE_TOLERANCE for e in edges)
+
+
+def shared_edges(rows: Sequence[Sequence[_Cell]]) -> ColumnEdges:
+    """The column edges of a block's lines split by wide gaps (``rows``, each line's cells).
+
+    A left (or right) cell edge is a column's start (or end) when at least half of the lines
+    with two cells or more, and two, have a cell edge there (within
+    :data:`EDGE_TOLERANCE`): a column's edge runs down the table, a word that happens to end
+    where another line's cell does is one line's. The word space is the narrowest gap
+    between two words of one cell (the cells of a tight table, joined by the wide-gap
+    rule, hold wider gaps than a space).
+    """
+    multi = [cells for cells in rows if len(cells) >= MIN_COLUMNS]
+    need = max(2, (len(multi) + 1) // 2)
+    found: list[tuple[float, ...]] = []
+    for side in (lambda c: c.x0, lambda c: c.x1):
+        edges = [[side(c) for c in cells] for cells in multi]
+        found.append(
+            tuple(
+                sorted(
+                    {
+                        x
+                        for own in edges
+                        for x in own
+                        if sum(_near(x, other) for other in edges) >= need
+                    }
+                )
+            )
+        )
+    gaps = [b.x0 - a.x1 for cells in rows for c in cells for a, b in itertools.pairwise(c.words)]
+    return ColumnEdges(found[0], found[1], min(gaps, default=0.0))
 
 
 def _columns(rows: list[list[_Cell]]) -> list[tuple[float, float]] | None:
@@ -126,15 +204,36 @@ def _is_list(rows: list[list[_Cell]]) -> bool:
     return marks * 2 > len(rows)
 
 
-def _header_lines(rows: list[list[_Cell]]) -> int:
+def _kinds_differ(
+    first: list[_Cell], body: list[list[_Cell]], columns: list[tuple[float, float]]
+) -> bool:
+    """Whether a first line's cells are of another kind (figure or words) than the cells
+    below them in most of its columns: times over class names, ``09:00  12:30`` over
+    ``Yoga  Pilates``, name the columns; a first line of figures over figures is a row."""
+    differ = 0
+    for cell in first:
+        col = _column_index(cell, columns)
+        below = [c for cells in body for c in cells if _column_index(c, columns) == col]
+        if not below:
+            continue
+        words = sum(not _DIGIT.search(c.text) for c in below)
+        majority_words = 2 * words > len(below)
+        differ += majority_words == bool(_DIGIT.search(cell.text))
+    return 2 * differ > len(first)
+
+
+def _header_lines(rows: list[list[_Cell]], columns: list[tuple[float, float]]) -> int:
     """How many of a run's first lines are its header (column names, possibly wrapped).
 
     When most lines below hold digits, the header is every leading line without one (up to
     :data:`MAX_HEADER_LINES`: ``Total Number of`` / ``Shares Purchased``); otherwise the
-    first line alone if it has no digit (a first line with figures is a row). A year or a
+    first line alone if it has no digit (a first line with figures is a row, unless its
+    cells differ in kind from those below them: :func:`_kinds_differ`). A year or a
     period (``2024``, ``FY2025``, ``Q3 2025``) does not count as a digit: it names a column.
     """
     digits = [any(_DIGIT.search(_PERIOD.sub("", c.text)) for c in r) for r in rows]
+    if digits[0] and _kinds_differ(rows[0], rows[1:], columns):
+        return 1
     n = 0
     while n < min(MAX_HEADER_LINES, len(rows) - 2) and not digits[n]:
         n += 1
@@ -144,26 +243,64 @@ def _header_lines(rows: list[list[_Cell]]) -> int:
     return 0 if digits[0] else 1
 
 
-def _runs(lines: list[Line], skip: set[int]) -> list[list[int]]:
-    """Runs of consecutive multi-cell lines at a regular pitch (indices into ``lines``)."""
-    runs: list[list[int]] = []
+@dataclass
+class _Run:
+    """Consecutive lines of a candidate table and the column edges its lines share."""
+
+    lines: list[int]
+    edges: ColumnEdges
+
+
+def _blocks(lines: list[Line], skip: set[int]) -> list[list[int]]:
+    """Runs of consecutive lines (none skipped) at a regular pitch (indices into ``lines``)."""
+    blocks: list[list[int]] = []
     current: list[int] = []
     for i, line in enumerate(lines):
-        ok = i not in skip and len(cells_of(line)) >= MIN_COLUMNS
-        if ok and current:
+        if i in skip:
+            if current:
+                blocks.append(current)
+            current = []
+            continue
+        if current:
             prev = lines[current[-1]]
             pitch = prev.words[0].cy - line.words[0].cy
-            if i != current[-1] + 1 or not 0 < pitch <= MAX_PITCH * _height(prev):
-                runs.append(current)
+            if not 0 < pitch <= MAX_PITCH * _height(prev):
+                blocks.append(current)
                 current = []
-        if ok:
-            current.append(i)
-        elif current:
-            runs.append(current)
-            current = []
+        current.append(i)
     if current:
-        runs.append(current)
-    return [r for r in runs if len(r) >= MIN_LINES]
+        blocks.append(current)
+    return blocks
+
+
+def _runs(lines: list[Line], skip: set[int]) -> list[_Run]:
+    """Runs of consecutive multi-cell lines at a regular pitch.
+
+    A line is multi-cell when a wide gap (:data:`CELL_GAP`) splits it, or when, set tightly,
+    it splits at the column edges that the wide-gap lines of its block share
+    (:func:`shared_edges`) into cells the first of which starts on such an edge: a
+    timetable's ``Wednesday  Spin`` a cell padding apart, under ``Monday  Yoga`` and
+    ``Tuesday  Aqua fit`` set wider.
+    """
+    runs: list[_Run] = []
+    for block in _blocks(lines, skip):
+        coarse = {i: cells_of(lines[i]) for i in block}
+        edges = shared_edges(list(coarse.values()))
+        current: list[int] = []
+        for i in block:
+            fine = cells_of(lines[i], edges)
+            ok = len(coarse[i]) >= MIN_COLUMNS or (
+                len(fine) >= MIN_COLUMNS and _near(fine[0].x0, edges.starts)
+            )
+            if ok:
+                current.append(i)
+                continue
+            if current:
+                runs.append(_Run(current, edges))
+            current = []
+        if current:
+            runs.append(_Run(current, edges))
+    return [r for r in runs if len(r.lines) >= MIN_LINES]
 
 
 def read_text_tables(
@@ -183,8 +320,9 @@ def read_text_tables(
     skip = set(skip or ()) | {i for i, ln in enumerate(lines) if norm_line(ln.text) in running}
     tables: list[RawTable] = []
     claimed: set[int] = set()  # lines of the tables read so far: never the next one's title
-    for run in _runs(lines, skip):
-        rows = [cells_of(lines[i]) for i in run]
+    for found in _runs(lines, skip):
+        run = found.lines
+        rows = [cells_of(lines[i], found.edges) for i in run]
         columns = _columns(rows)
         if columns is None or len(columns) < MIN_COLUMNS:
             continue
@@ -193,7 +331,7 @@ def read_text_tables(
             continue
         if _is_list(rows):
             continue
-        n_head = _header_lines(rows)
+        n_head = _header_lines(rows, columns)
         names = [""] * len(columns)
         for head in rows[:n_head]:
             for c in head:

@@ -67,6 +67,29 @@ def _read(path: Path) -> Table:
     return table
 
 
+TIMETABLE = [
+    ("Day", "09:00", "12:30", "18:00"),
+    ("Monday", "Yoga", "Pilates", "Spin"),
+    ("Tuesday", "Aqua fit", "Yoga", "Boxing"),
+    ("Wednesday", "Spin", "Zumba", "Pilates"),
+    ("Thursday", "Pilates", "Yoga", "Spin"),
+    ("Friday", "Zumba", "Aqua fit", "Circuits"),
+    ("Saturday", "Boxing", "Spin", "Yoga"),
+]
+
+
+def test_a_tightly_set_timetable_keeps_its_grid_and_its_header_of_times(tmp_path: Path) -> None:
+    """Cells a padding apart (``Wednesday`` and ``Spin`` closer than the gap that splits a
+    line by itself) split at the column edges the other lines share; the first line, times
+    over class names, names the columns. Before: one column, Monday in the title, Saturday
+    lost."""
+    table = _read(_table_pdf(tmp_path / "timetable.pdf", ["Weekly class timetable"], TIMETABLE))
+    assert table.title == "Weekly class timetable"
+    assert table.columns == ["09:00", "12:30", "18:00"]
+    assert [r.label for r in table.rows] == [r[0] for r in TIMETABLE[1:]]
+    assert table.rows[2].describe() == "Wednesday — 09:00: Spin; 12:30: Zumba; 18:00: Pilates"
+
+
 PRICES = [
     ("Activity", "Adult", "Child", "Concession"),
     ("Swim", "£5.20", "£3.10", "£4.00"),
@@ -122,3 +145,35 @@ def test_left_aligned_figures_of_different_widths_keep_their_columns(tmp_path: P
     assert [r.describe() for r in table.rows] == [
         f"{r[0]} — Members: {r[1]}; Non-members: {r[2]}" for r in rows[1:]
     ]
+
+
+def test_a_right_aligned_column_a_padding_away_from_its_labels_is_split(tmp_path: Path) -> None:
+    """Three rows (too few numbers for the statement reader): the fee column is right-aligned
+    a padding after the plan names, and splits there because the fees share their right
+    edge."""
+    rows = [
+        ("Plan", "Fee", "Classes"),
+        ("Standard", "£32.00", "8"),
+        ("Premium", "£45.00", "16"),
+        ("Family", "£70.00", "24"),
+    ]
+    table = _read(_table_pdf(tmp_path / "plans.pdf", ["Monthly fees"], rows, frozenset({1, 2})))
+    assert table.title == "Monthly fees"
+    assert table.columns == ["Fee", "Classes"]
+    assert table.rows[0].describe() == "Standard — Fee: £32.00; Classes: 8"
+
+
+def test_a_sentence_above_a_table_is_not_its_title(tmp_path: Path) -> None:
+    """A sentence of its own between a heading and a table states a fact; it is neither the
+    title nor a way up to the heading (before: "3. Staff contacts Ask at reception if …")."""
+    rows = [
+        ("Name", "Role", "Extension"),
+        ("Ann Lee", "Manager", "2041"),
+        ("Raj Patel", "Coach", "2046"),
+        ("Mia Chen", "Reception", "2050"),
+    ]
+    above = ["3. Staff contacts", "Ask at reception if the person you need is not listed here."]
+    table = _read(_table_pdf(tmp_path / "staff.pdf", above, rows, frozenset({2})))
+    assert table.title == ""
+    assert table.columns == ["Role", "Extension"]
+    assert table.rows[1].describe() == "Raj Patel — Role: Coach; Extension: 2046"
