@@ -283,6 +283,7 @@ def cases() -> list[Case]:
                 ),
                 (
                     ("heading", "Parking Charges"),
+                    ("para", "Pay at the machine."),
                     TableCase(
                         "",
                         ("Stay", "Car", "Motorbike"),

@@ -30,7 +30,7 @@ numbered ones ("Common questions" after "5. Uniform") is their sibling, not thei
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -107,7 +107,9 @@ def is_prose(line: str) -> bool:
     return words >= MIN_PROSE_WORDS and 2 * len(_NUMBER.findall(line)) < words
 
 
-def heading_style(line: str, following: str, following_heads: bool = False) -> str | None:
+def heading_style(
+    line: str, following: str, following_heads: bool = False, emphasised: bool = False
+) -> str | None:
     """The style of ``line`` when it reads as a heading over ``following``, else ``None``.
 
     Args:
@@ -115,6 +117,9 @@ def heading_style(line: str, following: str, following_heads: bool = False) -> s
         following: The next non-blank line of the same segment ('' at its end).
         following_heads: Whether ``following`` reads as a heading itself (a section's
             heading over its first subsection's).
+        emphasised: Whether the line is set in a larger type than the page's text (a PDF's,
+            :func:`loaders.pdf_tables.emphasised_lines`): an unnumbered heading so set needs
+            no prose under it (a heading over a table, or over a short line).
 
     Returns:
         ``num<depth>``, ``part``, ``caps``, ``title`` or ``plain``; ``None`` for a line that is
@@ -147,7 +152,7 @@ def heading_style(line: str, following: str, following_heads: bool = False) -> s
         dec = m.group("dec")
         return f"num{dec.count('.') + 1}" if dec else "part"
     # an unnumbered heading heads prose (or another heading): never a column header's line
-    if not (following_heads or is_prose(following)):
+    if not (following_heads or emphasised or is_prose(following)):
         return None
     if _is_caps(line):
         return "caps"
@@ -170,6 +175,7 @@ def heading_lines(
     skip: Iterable[tuple[int, int]] = (),
     title: str = "",
     opening: bool = False,
+    emphasised: Collection[str] = (),
 ) -> list[Heading]:
     """Heading lines of ``text[start:end]`` (one segment: a page or a whole text file).
 
@@ -182,6 +188,9 @@ def heading_lines(
         opening: The segment opens the document: up to its first line of prose, a line is
             a heading only directly over prose (a letterhead's name over its address, a
             masthead over a report's name, are front matter, not sections).
+        emphasised: The segment's lines set in a larger type (whitespace collapsed; a PDF
+            page's, :func:`loaders.pdf_tables.emphasised_lines`): such an unnumbered line
+            heads whatever follows it, prose or not.
 
     Returns:
         The headings, in order.
@@ -202,7 +211,12 @@ def heading_lines(
         line, nxt = lines[i], lines[i + 1]
         if skipped(nxt) and not _SENTENCE_END.search(line.text):
             continue  # a table's title line over its rows is the table's (its rows carry it)
-        styles[i] = heading_style(line.text, nxt.text, styles[i + 1] is not None)
+        styles[i] = heading_style(
+            line.text,
+            nxt.text,
+            styles[i + 1] is not None,
+            emphasised=" ".join(line.text.split()) in emphasised,
+        )
     before_prose = opening
     for i, line in enumerate(lines):
         front = before_prose
@@ -234,6 +248,7 @@ def split_at_headings(
     *,
     skip: Iterable[tuple[int, int]] = (),
     title: str = "",
+    emphasised: Mapping[int, Collection[str]] | None = None,
 ) -> tuple[list[Segment], list[Heading]]:
     """Cut segments at their heading lines; each piece's ``section`` is its heading path.
 
@@ -245,6 +260,8 @@ def split_at_headings(
         segments: The loader's segments, in document order.
         skip: Spans no heading may overlap (table rows).
         title: The document's title (its line is not a section heading).
+        emphasised: 1-based page -> its lines set in a larger type (a PDF's), for the
+            segments of that page.
 
     Returns:
         ``(segments, headings)``: the new segments (heading lines outside all of them) and
@@ -259,7 +276,15 @@ def split_at_headings(
         if seg.section:
             new.append(seg)
             continue
-        heads = heading_lines(text, seg.start, seg.end, skip=skip, title=title, opening=opening)
+        heads = heading_lines(
+            text,
+            seg.start,
+            seg.end,
+            skip=skip,
+            title=title,
+            opening=opening,
+            emphasised=(emphasised or {}).get(seg.page or 0, ()),
+        )
         opening = opening and not any(
             is_prose(ln.text) for ln in text_lines(text, seg.start, seg.end)
         )

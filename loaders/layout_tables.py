@@ -22,6 +22,7 @@ from loaders.ocr import OcrPage
 from loaders.pdf_tables import (
     MAX_HEADER_LINES,
     Line,
+    emphasised_lines,
     group_lines,
     locate_rows,
     page_words,
@@ -79,6 +80,7 @@ def pdf_tables(
     running: set[str],
     password: str | None = None,
     ocr_pages: Mapping[int, OcrPage] | None = None,
+    emphasised: dict[int, set[str]] | None = None,
 ) -> list[Table]:
     """Read the tables of a PDF and place their rows in its canonical text.
 
@@ -90,6 +92,9 @@ def pdf_tables(
         password: As for :func:`loaders.pdf.load_pdf`.
         ocr_pages: 1-based page -> its OCR result (word ranges into that page's body): those
             pages are read from the OCR words instead of pdfium's.
+        emphasised: When given, filled with 1-based page -> the lines of the born-digital
+            page set in a larger type (:func:`loaders.pdf_tables.emphasised_lines`), read
+            from the same words at no extra cost, for the heading rule.
 
     Returns:
         Tables with at least two rows found, in page order. A page pdfium cannot read is
@@ -120,6 +125,8 @@ def pdf_tables(
                     textpage.close()
                     page.close()
                     source = "pdf-layout"
+                    if emphasised is not None:
+                        emphasised[i + 1] = emphasised_lines(lines)
                 tables += page_tables(lines, body, offsets[i], running, i + 1, source)
             except Exception as exc:
                 log.warning("%s page %d: tables not read (%s)", path.name, i + 1, exc)

@@ -509,12 +509,28 @@ def load_pdf(
             segments.append(Segment(pos + start, pos + end, page=number))
         pos += len(body)
     text = "".join(parts)
+    emphasised: dict[int, set[str]] = {}
     tables = (
         []
         if len(empty) == len(pages)
-        else pdf_tables(path, bodies, offsets, running, password=password, ocr_pages=ocr.pages)
+        else pdf_tables(
+            path,
+            bodies,
+            offsets,
+            running,
+            password=password,
+            ocr_pages=ocr.pages,
+            emphasised=emphasised,
+        )
     )
     tables = _inside_segments(tables, segments)
+    # a line the table reader took into a table's title is the table's (its rows carry it),
+    # however large its type: a statement's title stays where it is
+    for table in tables:
+        if table.page in emphasised:
+            emphasised[table.page] = {
+                line for line in emphasised[table.page] if line not in table.title
+            }
     if len(empty) == len(pages) and invisible.hidden_chars:
         raise DocumentLoadError(
             f"{path.name}: all of its text is invisible (render mode 3 or 7, "
@@ -544,7 +560,11 @@ def load_pdf(
     title = opening or pdf_title or file_title(path.name)
     # section headings cut the pages into sections (never inside a table the reader found)
     segments, headings = split_at_headings(
-        text, segments, skip=[(t.start, t.end) for t in tables], title=opening or ""
+        text,
+        segments,
+        skip=[(t.start, t.end) for t in tables],
+        title=opening or "",
+        emphasised=emphasised,
     )
     warn = []
     if running:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,7 +62,7 @@ MAX_TITLE_LINES = 4
 MAX_TITLE_WORDS = 12
 #: A line of at least this many words ending a sentence with ``.`` or ``!`` is a sentence
 #: of its own (:func:`states_fact`), never a table's title.
-MIN_SENTENCE_WORDS = 6
+MIN_SENTENCE_WORDS = 3
 #: Lines above a table that qualify it rather than title it (:func:`qualifies_table`) read
 #: past on the way up to its title, at most this many (they stay in the title).
 MAX_QUALIFIER_LINES = 3
@@ -73,6 +74,9 @@ MAX_CELL_GAP = 3
 #: A row starting at most this many points right of a group's label line stands at the
 #: label's level: when the group's rows are indented, such a row is out of the group.
 INDENT_TOLERANCE = 1.5
+#: A line whose words are at least this many times as tall as the page's body text is
+#: set in a larger type (:func:`emphasised_lines`).
+EMPHASIS_RATIO = 1.2
 #: A page needs at least this many lines with trailing numbers to be looked at.
 MIN_NUMERIC_LINES = 4
 
@@ -176,6 +180,32 @@ def group_lines(words: list[Word]) -> list[Line]:
         else:
             lines.append((w.cy, h, [w]))
     return [Line(sorted(ws, key=lambda w: w.x0)) for _, _, ws in lines]
+
+
+def emphasised_lines(lines: Sequence[Line]) -> set[str]:
+    """The lines of a page set in a larger type than its body text and than the line under
+    them, whitespace collapsed.
+
+    A line whose words' median height is at least :data:`EMPHASIS_RATIO` times the median
+    height of the page's words, and of the next line's, stands out as a heading does
+    ("Parking Charges" in 14 pt over 10 pt text), whatever follows it
+    (:func:`loaders.headings.heading_style`). A block of lines all set large (a press
+    release's contact names over their titles) stands out from the page, not from its own
+    next line: none of it is emphasised but its last line.
+
+    Args:
+        lines: The page's lines, top to bottom.
+    """
+    heights = [statistics.median(max(w.y1 - w.y0, 1.0) for w in ln.words) for ln in lines]
+    if not heights:
+        return set()
+    body = statistics.median(max(w.y1 - w.y0, 1.0) for ln in lines for w in ln.words)
+    return {
+        " ".join(ln.text.split())
+        for k, (ln, height) in enumerate(zip(lines, heights, strict=True))
+        if height >= EMPHASIS_RATIO * body
+        and (k + 1 == len(lines) or height >= EMPHASIS_RATIO * heights[k + 1])
+    }
 
 
 @dataclass

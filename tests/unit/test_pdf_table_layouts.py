@@ -1,6 +1,7 @@
 """Tables as ordinary tools lay them out (a report generator, a word processor's export):
 cells a padding apart, values left-aligned, a header row of times or of years, a sentence
-above the table. Each PDF is written at test time with its cells known."""
+above the table; and headings set in a larger type over a table or a short line. Each PDF
+is written at test time with its cells known."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ def _width(text: str) -> float:
     return sum(_WIDTH.get(ch, 556) for ch in text) * SIZE / 1000
 
 
-def _at(x: float, y: float, text: str) -> str:
+def _at(x: float, y: float, text: str, size: float = SIZE) -> str:
     esc = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-    return f"BT /F1 {SIZE} Tf {x:.2f} {y:.2f} Td ({esc}) Tj ET"
+    return f"BT /F1 {size} Tf {x:.2f} {y:.2f} Td ({esc}) Tj ET"
 
 
 def _table_pdf(
@@ -177,3 +178,38 @@ def test_a_sentence_above_a_table_is_not_its_title(tmp_path: Path) -> None:
     assert table.title == ""
     assert table.columns == ["Role", "Extension"]
     assert table.rows[1].describe() == "Raj Patel — Role: Coach; Extension: 2046"
+
+
+PROSE = (
+    "This guide sets out what visitors pay and when the centre is open to them.",
+    "Prices are reviewed each spring and any change is published a month ahead.",
+)
+
+
+def test_headings_set_large_over_a_table_or_a_short_line_are_headings(tmp_path: Path) -> None:
+    """Pages 2 and 3 open with an unnumbered heading in 16 pt over 10 pt text, each over a
+    short line (over a table, on page 2). Neither is followed by prose, the sign the text
+    alone gives; the larger type is the sign (before: neither was a heading). A line
+    directly over a table is its title and stays the table's, however large (a statement's
+    title: tests/unit/test_structure.py)."""
+    rows = [
+        ("Stay", "Car", "Motorbike"),
+        ("Up to 2 hours", "£2.50", "£1.00"),
+        ("Up to 4 hours", "£4.00", "£1.50"),
+        ("All day", "£7.00", "£2.50"),
+    ]
+    first = [_at(78, 760, "Visitor Guide", 16)]
+    first += [_at(78, 730 - 14 * i, line) for i, line in enumerate(PROSE)]
+    second = [_at(78, 760, "Parking Charges", 16), _at(78, 730, "Pay at the machine.")]
+    x = (84.0, 160.0, 220.0)
+    for r, row in enumerate(rows):
+        second += [_at(at, 710 - 16 * r, cell) for at, cell in zip(x, row, strict=True)]
+    third = [_at(78, 760, "Lost Property", 16), _at(78, 730, "Ask at reception.")]
+    third += [_at(78, 716 - 14 * i, line) for i, line in enumerate(PROSE)]
+    pages = [[Line(raw=op) for op in ops] for ops in (first, second, third)]
+    doc = load_file(write_pdf(tmp_path / "guide.pdf", pages))
+    headings = [doc.text[a:b] for a, b in doc.headings]
+    assert "Parking Charges" in headings and "Lost Property" in headings
+    (table,) = doc.tables
+    assert table.columns == ["Car", "Motorbike"]
+    assert "Ask at reception." in [doc.text[s.start : s.end] for s in doc.segments][-1]
