@@ -273,6 +273,20 @@ def _blocks(lines: list[Line], skip: set[int]) -> list[list[int]]:
     return blocks
 
 
+def _run_cells(lines: Sequence[Line], edges: ColumnEdges) -> list[list[_Cell]]:
+    """Each line of a run as cells: split at wide gaps, and a line with fewer cells than the
+    run's widest line so split also at the column edges the run shares (a tightly set line
+    among wider-set ones). A line is never split into more cells than the widest has: "1 kg"
+    stays one cell when another line's "1kg" happens to end where its "kg" does."""
+    coarse = [cells_of(line) for line in lines]
+    width = max((len(c) for c in coarse), default=0)
+    out = []
+    for line, cells in zip(lines, coarse, strict=True):
+        fine = cells_of(line, edges) if len(cells) < width else cells
+        out.append(fine if len(fine) <= width else cells)
+    return out
+
+
 def _runs(lines: list[Line], skip: set[int]) -> list[_Run]:
     """Runs of consecutive multi-cell lines at a regular pitch.
 
@@ -322,7 +336,7 @@ def read_text_tables(
     claimed: set[int] = set()  # lines of the tables read so far: never the next one's title
     for found in _runs(lines, skip):
         run = found.lines
-        rows = [cells_of(lines[i], found.edges) for i in run]
+        rows = _run_cells([lines[i] for i in run], found.edges)
         columns = _columns(rows)
         if columns is None or len(columns) < MIN_COLUMNS:
             continue

@@ -213,3 +213,30 @@ def test_headings_set_large_over_a_table_or_a_short_line_are_headings(tmp_path: 
     (table,) = doc.tables
     assert table.columns == ["Car", "Motorbike"]
     assert "Ask at reception." in [doc.text[s.start : s.end] for s in doc.segments][-1]
+
+
+def test_a_line_is_not_split_into_more_cells_than_the_widest_line_of_its_table() -> None:
+    """An OCR'd price list whose "1 kg" ends where another row's "1kg" does: the shared
+    column end must not cut "1 kg" into "1" and "kg" (a row with five cells in four columns
+    lost the whole table)."""
+    from loaders.pdf_tables import Line, Word
+    from loaders.text_tables import read_text_tables
+
+    def line(y: float, *cells: tuple[str, float] | tuple[str, float, float]) -> Line:
+        words = []
+        for text, x, *space in cells:
+            for part in text.split(" "):
+                words.append(Word(part, x, x + 6.0 * len(part), y, y + 10.0))
+                x += 6.0 * len(part) + (space[0] if space else 4.0)
+        return Line(words)
+
+    lines = [
+        line(100, ("Tea", 10), ("Pack", 120), ("Price", 180)),
+        line(86, ("Assam", 10), ("1kg", 120), ("£24.00", 180)),
+        # OCR boxes: a wider space inside "1 kg", whose "kg" ends where "1kg" does
+        line(72, ("Earl Grey", 10), ("1 kg", 113, 7.0), ("£28.50", 180)),
+        line(58, ("Jasmine", 10), ("1kg", 120), ("£64.00", 180)),
+    ]
+    (table,) = read_text_tables(lines, set())
+    assert len(table.rows) == 3
+    assert any("1 kg" in str(row) for row in table.rows), table.rows
