@@ -13,6 +13,11 @@ Pure functions (no model call, no I/O) used by the graph's ``condense`` node:
     operating costs?", "Same for FY2021?") is substituted into the previous standalone
     question: its periods replace the previous periods, its names replace the previous
     names, its noun phrase replaces the previous subject noun phrase;
+  - **days and times of day** (:mod:`chains.dayparts`) are a typed slot, like periods: a
+    fragment's day ("And at weekends?", "On Sundays?") or time of day ("And after 6pm?")
+    replaces the previous question's day or time phrase in that phrase's form ("the weekday
+    rate" -> "the Sunday rate", "on a weekday" -> "at weekends"), or is appended when it
+    has none; it never replaces a name or the subject;
   - a **full question that refers back** (a cue such as "And ...", a pronoun such as "it",
     "its", "they", "this", or "the company") gets the missing context appended in
     parentheses: the previous turn's names when it names none, the previous subject noun
@@ -23,8 +28,9 @@ Pure functions (no model call, no I/O) used by the graph's ``condense`` node:
 
 * :func:`check_rewrite` — whether a rewrite (the rule's, or a chat model's) keeps every named
   entity (capitalised tokens and codes; companies the :class:`~chains.constraints.Gazetteer`
-  knows), number (:func:`chains.answerers.numbers_in`) and period
-  (:func:`chains.constraints.parse_periods`) of the question it rewrites.
+  knows), number (:func:`chains.answerers.numbers_in`), period
+  (:func:`chains.constraints.parse_periods`), day and time of day
+  (:mod:`chains.dayparts`) of the question it rewrites.
 * :func:`condense_with_model` — asks a chat model with the versioned prompt
   ``chains/prompts/condense_v1.md`` and accepts its rewrite only when :func:`check_rewrite`
   passes; otherwise the original question is used.
@@ -34,7 +40,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -48,6 +54,15 @@ from chains.constraints import (
     months_span,
     parse_constraints,
     parse_periods,
+)
+from chains.dayparts import (
+    SlotPhrase,
+    as_adverbial,
+    as_modifier,
+    days_covered,
+    render,
+    slot_phrases,
+    times_named,
 )
 from chains.models import describe_model_error
 from chains.prompts import load_prompt
@@ -172,7 +187,8 @@ _NOT_NAMES = {
     "that", "these", "those", "if", "there", "any", "again", "right", "sure", "yes", "no",
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
-    "friday", "saturday", "sunday",
+    "friday", "saturday", "sunday", "mondays", "tuesdays", "wednesdays", "thursdays",
+    "fridays", "saturdays", "sundays", "weekday", "weekdays", "weekend", "weekends",
 }  # fmt: skip
 _NAME_JOINERS = {"of", "&", "and", "de", "du", "la", "von", "van"}
 #: Words that are never a name, however capitalised (prepositions, pronouns, determiners,
@@ -587,6 +603,23 @@ def _has_reference(text: str, names: Sequence[str] = ()) -> bool:
     return False
 
 
+def _drop_slots(text: str, kinds: Collection[str]) -> str:
+    """A phrase without its day or time-of-day phrases of the given kinds."""
+    edits = [_removal(text, p.span) for p in slot_phrases(text) if p.kind in kinds]
+    return _replace_spans(text, edits).strip() or text
+
+
+def _only_slots(text: str) -> bool:
+    """Whether a text is day and time-of-day phrases and nothing else ("On Sundays",
+    "Saturday mornings", "After 6pm")."""
+    phrases = slot_phrases(text)
+    rest = text
+    for p in reversed(phrases):
+        rest = rest[: p.span[0]] + " " + rest[p.span[1] :]
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", rest)]
+    return bool(phrases) and all(w in _FRAGMENT_STOP | _PREPOSITIONS for w in words)
+
+
 def _is_bare(question: str) -> bool:
     """Whether a follow-up asks only "what/when/where/how many ..." with no content of its
     own: every word a question word, function word or aspect word (``"In what year?"``,
@@ -625,6 +658,105 @@ def _replace_spans(text: str, edits: list[tuple[int, int, str]]) -> str:
     return text
 
 
+def _removal(text: str, span: tuple[int, int]) -> tuple[int, int, str]:
+    """The edit that deletes a phrase of a text, with the space before it."""
+    start, end = span
+    while start > 0 and text[start - 1] == " ":
+        start -= 1
+    return start, end, ""
+
+
+def _fill_slots(
+    base: str,
+    f_slots: Sequence[SlotPhrase],
+    fills: Sequence[SlotPhrase],
+    edits: list[tuple[int, int, str]],
+    carried: dict[str, Any],
+) -> list[str]:
+    """Put a fragment's day and time-of-day phrases into the previous question.
+
+    For each kind the fragment fills (a day, a time of day), the previous question's first
+    phrase of that kind is replaced, written in that phrase's form ("the weekday rate" + "on
+    Sundays" -> "the Sunday rate"; "on a weekday" + "at weekends" -> "at weekends"), and its
+    other phrases of the kind are removed; with none, the fragment's phrase is appended. A
+    day keeps the previous time of day it was said with unless the fragment names one ("on
+    Saturday mornings" + "And Sundays?" -> "on Sunday mornings"). A kind the fragment
+    states only as a modifier of its own noun phrase ("And the weekend rate?") removes the
+    previous question's phrases of that kind. Phrases that an earlier edit (a name, the
+    subject) already covers are left to it. Only day and time phrases are ever replaced.
+
+    Args:
+        base: The previous standalone question.
+        f_slots: The fragment's day and time phrases.
+        fills: Those of them that fill a slot (not modifiers).
+        edits: The edits so far (extended in place).
+        carried: What the rule carried (``days``/``times`` added).
+
+    Returns:
+        Adverbials to append at the end of the question.
+    """
+    appended: list[str] = []
+    day = next((p for p in fills if p.kind == "day"), None)
+    time = next((p for p in fills if p.kind == "time"), None)
+    f_times = (day.times if day else ()) or (time.values if time else ())
+    if day is not None:
+        carried["days"] = list(day.values)
+    if f_times:
+        carried["times"] = list(f_times)
+
+    def free(kind: str) -> list[SlotPhrase]:
+        return [
+            p for p in slot_phrases(base)
+            if p.kind == kind and not any(p.span[0] < e and p.span[1] > s for s, e, _ in edits)
+        ]  # fmt: skip
+
+    mine = free("day")
+    if day is not None:
+        if not mine:
+            appended.append(as_adverbial(day))
+        else:
+            first = mine[0]
+            times = day.times or (first.times if time is None else ())
+            if first.form == "modifier":
+                new = render("day", day.values, times, modifier=True)
+            elif times == day.times:
+                new = as_adverbial(day)
+            else:
+                new = render("day", day.values, times, plural=first.plural or day.plural)
+            edits.append((first.span[0], first.span[1], new or as_adverbial(day)))
+            edits.extend(_removal(base, p.span) for p in mine[1:])
+    elif any(p.kind == "day" for p in f_slots):
+        edits.extend(_removal(base, p.span) for p in mine)
+    mine = free("time")
+    if time is not None:
+        timed_day = next((p for p in free("day") if p.times), None)
+        if mine:
+            first = mine[0]
+            new = as_modifier(time) if first.form == "modifier" else as_adverbial(time)
+            if new is None:  # a clock time qualifies no noun: drop the modifier, append it
+                edits.append(_removal(base, first.span))
+                appended.append(as_adverbial(time))
+            else:
+                edits.append((first.span[0], first.span[1], new))
+            edits.extend(_removal(base, p.span) for p in mine[1:])
+        elif timed_day is not None:
+            # "on Saturday mornings" + "in the evening" -> "on Saturday evenings"; + "after
+            # 6pm" (a clock time qualifies no day) -> "on Saturdays after 6pm"
+            clock = as_modifier(time) is None
+            new = render(
+                "day", timed_day.values, () if clock else time.values,
+                plural=timed_day.plural, modifier=timed_day.form == "modifier",
+            )  # fmt: skip
+            edits.append((timed_day.span[0], timed_day.span[1], new or timed_day.text))
+            if clock:
+                appended.append(as_adverbial(time))
+        else:
+            appended.append(as_adverbial(time))
+    elif (day is not None and day.times) or any(p.kind == "time" for p in f_slots):
+        edits.extend(_removal(base, p.span) for p in mine)
+    return appended
+
+
 def _fragment(
     body: str, base: str, gazetteer: Gazetteer | None
 ) -> tuple[str, dict[str, Any]] | None:
@@ -633,13 +765,19 @@ def _fragment(
     Returns ``None`` when the fragment holds nothing to substitute.
     """
     f_periods = parse_periods(body)
+    f_slots = slot_phrases(body)
+    # a day or time of day used as a modifier ("the weekend rate") stays in the noun phrase;
+    # any other day or time phrase fills its slot of the previous question
+    fills = [p for p in f_slots if p.form != "modifier"]
+    taken = [p.span for p in f_periods] + [p.span for p in fills]
     f_names = [n for n in names_in(body, gazetteer) if not any(
-        p.span[0] <= body.find(n) < p.span[1] for p in f_periods
+        s <= body.find(n) < e for s, e in taken
     )]  # fmt: skip
-    # what remains once periods and names are taken out: a noun phrase, or nothing
+    # what remains once periods, day/time phrases and names are taken out: a noun phrase,
+    # or nothing
     rest = body
-    for p in sorted(f_periods, key=lambda c: -c.span[0]):
-        rest = rest[: p.span[0]] + " " + rest[p.span[1] :]
+    for s, e in sorted(taken, reverse=True):
+        rest = rest[:s] + " " + rest[e:]
     for n in f_names:
         rest = re.sub(rf"{re.escape(n)}(?:['’]s?)?", " ", rest)
     words = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", rest)]
@@ -647,7 +785,7 @@ def _fragment(
         w for w in words if w.lower() not in _FRAGMENT_STOP | _PRONOUNS | _PREPOSITIONS
     ]  # "before it" names nothing
     noun_phrase = _strip_determiner(" ".join(words)) if np_words else ""
-    if not f_periods and not f_names and not noun_phrase:
+    if not f_periods and not f_names and not noun_phrase and not fills:
         return None
     edits: list[tuple[int, int, str]] = []
     carried: dict[str, Any] = {"form": "fragment"}
@@ -686,10 +824,11 @@ def _fragment(
             return None
         edits.append((subj[0], subj[1], noun_phrase))
         carried["subject"] = noun_phrase
+    appended_slots = _fill_slots(base, f_slots, fills, edits, carried)
     out = _replace_spans(base, edits)
-    if appended_periods:
+    if appended_periods or appended_slots:
         body_out, mark = _end(out)
-        out = f"{body_out} {' '.join(appended_periods)}{mark or '?'}"
+        out = f"{body_out} {' '.join(appended_periods + appended_slots)}{mark or '?'}"
     if appended_names:
         out = _append_context(out, appended_names)
     return out, carried
@@ -726,8 +865,9 @@ def condense_rule(
     out: str | None = None
     carried: dict[str, Any] = {}
     is_fragment = (about is not None or filler is not None) and not _QUESTION_START.match(body)
-    if not is_fragment and relative and not _QUESTION_START.match(after_filler):
-        is_fragment = True  # "The year before?"
+    if not is_fragment and not _QUESTION_START.match(after_filler):
+        # "The year before?", "On Sundays?", "Saturday mornings?"
+        is_fragment = bool(relative) or _only_slots(_end(after_filler)[0])
     if is_fragment and not parse_periods(body) and _names_nothing(_end(body)[0]):
         return Condensed(
             question,
@@ -745,6 +885,7 @@ def condense_rule(
     if out is None and (cue or relative or bare or _has_reference(resolved, own_names)):
         own_periods = parse_periods(resolved)
         own_subject = subject_of(after_filler, gazetteer)
+        own_slot_kinds = {p.kind for p in slot_phrases(resolved)}
         items: list[str] = []
         prev_names: list[str] = []
         # the earliest turn context is carried from: a period is never carried from a turn
@@ -763,7 +904,9 @@ def condense_rule(
                 h = history[j]
                 span = subject_of(h, gazetteer)
                 if span is not None:
-                    subject = h[span[0] : span[1]]
+                    # a day or time of day the question names itself replaces the
+                    # subject's own ("How much is it on Sundays?" after "the weekday rate")
+                    subject = _drop_slots(h[span[0] : span[1]], own_slot_kinds)
                     if _norm(subject) not in _norm(resolved) and all(
                         _norm(subject) != _norm(n) for n in items
                     ):
@@ -835,11 +978,13 @@ def check_rewrite(original: str, rewrite: str, gazetteer: Gazetteer | None = Non
     """Why a rewrite may not replace the question ('' when it may).
 
     The rewrite must keep every name (:func:`names_in`, and the companies the gazetteer
-    finds), every number (:func:`chains.answerers.numbers_in`) and every period label
-    (:func:`chains.constraints.parse_periods`) of the original; relative periods are not
-    labels, so "the year before" may become "2024", and the count of one is no number to
-    keep ("3 years earlier" may become "2022" as "three years earlier" may,
-    :func:`_counts_blanked`). It must be one non-empty question of reasonable length.
+    finds), every number (:func:`chains.answerers.numbers_in`), every period label
+    (:func:`chains.constraints.parse_periods`), every day it covers and every time of day
+    (:func:`chains.dayparts.days_covered`, :func:`chains.dayparts.times_named`) of the
+    original; relative periods are not labels, so "the year before" may become "2024", the
+    count of one is no number to keep ("3 years earlier" may become "2022" as "three years
+    earlier" may, :func:`_counts_blanked`), and "at weekends" may become "on Saturday and
+    Sunday". It must be one non-empty question of reasonable length.
 
     Args:
         original: The question as written.
@@ -869,6 +1014,12 @@ def check_rewrite(original: str, rewrite: str, gazetteer: Gazetteer | None = Non
     after_p = {v for p in parse_periods(text) for v in p.values}
     if before_p - after_p:
         return f"drops the period {sorted(before_p - after_p)[0]}"
+    missing_days = days_covered(original) - days_covered(text)
+    if missing_days:
+        return f"drops the day {sorted(missing_days)[0]}"
+    missing_times = times_named(original) - times_named(text)
+    if missing_times:
+        return f"drops the time of day {sorted(missing_times)[0]!r}"
     return ""
 
 

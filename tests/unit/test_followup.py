@@ -6,6 +6,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from chains.constraints import Gazetteer
+from chains.dayparts import slot_phrases
 from chains.followup import (
     Turn,
     check_rewrite,
@@ -299,3 +300,139 @@ def test_the_count_of_a_relative_period_is_no_number_a_rewrite_must_keep():
     assert check_rewrite("And three years earlier?", resolved) == ""
     assert check_rewrite("And 3 years ago?", resolved) == "drops the number 3"
     assert check_rewrite("And 3 years earlier, for plant 7?", resolved) == "drops the number 7"
+
+
+# ---------------------------------------------------------------------------------------------
+# days and times of day: a typed slot, like a period
+
+HIRE = "What is the hire rate for the Committee Room on a weekday?"
+WEEKDAY_RATE = "What is the weekday rate for the Main Hall?"
+OPENING = "What time does the library open on Saturday mornings?"
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        # the follow-up's day replaces the original's day expression, in its form
+        ([HIRE], "And at weekends?", "What is the hire rate for the Committee Room at weekends?"),
+        ([WEEKDAY_RATE], "And on Sundays?", "What is the Sunday rate for the Main Hall?"),
+        ([WEEKDAY_RATE], "What about weekends?", "What is the weekend rate for the Main Hall?"),
+        ([HIRE], "And Saturdays?", "What is the hire rate for the Committee Room on Saturdays?"),
+        (["Is parking free on Sundays?"], "What about Saturdays?", "Is parking free on Saturdays?"),
+        (
+            ["Is the library open from Monday to Friday?"],
+            "And on a Saturday?",
+            "Is the library open on a Saturday?",
+        ),
+        # none in the original: appended, never put in place of a name or the subject
+        (
+            ["What is the hire rate for the Main Hall?"],
+            "And on Sundays?",
+            "What is the hire rate for the Main Hall on Sundays?",
+        ),
+        (
+            ["What is the hire rate for the Main Hall?"],
+            "And the weekend?",
+            "What is the hire rate for the Main Hall at the weekend?",
+        ),
+        # a day stated as a modifier of the fragment's own noun phrase: the noun phrase
+        # replaces the subject and the original's other day expression goes
+        ([WEEKDAY_RATE], "And the weekend rate?", "What is the weekend rate for the Main Hall?"),
+        ([HIRE], "And the weekend rate?", "What is the weekend rate for the Committee Room?"),
+        # a noun phrase and a day together
+        (
+            [HIRE],
+            "And the deposit on Sundays?",
+            "What is the deposit for the Committee Room on Sundays?",
+        ),
+        # names and periods work as before, the day stays
+        ([HIRE], "And the Scouts?", "What is the hire rate for the Scouts on a weekday?"),
+        (
+            [WEEKDAY_RATE],
+            "And the Minstrel Gallery?",
+            "What is the weekday rate for the Minstrel Gallery?",
+        ),
+        (
+            ["How much is all-day parking at Station Road?"],
+            "And at Riverside?",
+            "How much is all-day parking at Riverside?",
+        ),
+        # times of day: the same slot mechanism
+        (
+            ["What is the evening rate for the Main Hall?"],
+            "And in the morning?",
+            "What is the morning rate for the Main Hall?",
+        ),
+        (
+            ["Is the car park free after 6pm?"],
+            "And before 8am?",
+            "Is the car park free before 8am?",
+        ),
+        (
+            [WEEKDAY_RATE],
+            "And after 6pm?",
+            "What is the weekday rate for the Main Hall after 6pm?",
+        ),
+        # a follow-up of nothing but a day or time phrase needs no cue
+        ([HIRE], "On Sundays?", "What is the hire rate for the Committee Room on Sundays?"),
+        ([HIRE], "Weekends?", "What is the hire rate for the Committee Room at weekends?"),
+        # a day said with a time of day: each part replaces its own
+        (
+            [HIRE],
+            "And Sunday evenings?",
+            "What is the hire rate for the Committee Room on Sunday evenings?",
+        ),
+        ([OPENING], "And on Sundays?", "What time does the library open on Sunday mornings?"),
+        ([OPENING], "And in the evening?", "What time does the library open on Saturday evenings?"),
+        ([OPENING], "And after 6pm?", "What time does the library open on Saturdays after 6pm?"),
+    ],
+)
+def test_a_day_or_time_of_day_follow_up_fills_its_slot(history, question, standalone):
+    got = condense_rule(question, history)
+    assert got.standalone == standalone
+    assert got.method == "rule"
+
+
+def test_follow_ups_that_are_not_days_keep_their_old_paths():
+    # a bare follow-up asks the previous question about another aspect
+    got = condense_rule("And at what time?", ["Who switched on the Christmas lights?"])
+    assert got.standalone == "And at what time (Who switched on the Christmas lights)?"
+    got = condense_rule("And for three hours?", ["How much is one hour in Station Road car park?"])
+    assert got.standalone == "And for three hours (Station Road)?"
+    # "the day after" is a time phrase it does not resolve: left as asked
+    assert condense_rule("And the day after?", [HIRE]).standalone == "And the day after?"
+
+
+def test_a_question_that_names_its_own_day_carries_the_subject_without_the_old_one():
+    got = condense_rule("How much is it on Sundays?", [WEEKDAY_RATE])
+    assert got.standalone == "How much is it on Sundays (Main Hall; rate)?"
+
+
+def test_the_trace_names_the_day_carried_and_days_are_not_names():
+    got = condense_rule("And on Sundays?", [WEEKDAY_RATE])
+    assert got.carried["days"] == ["sunday"]
+    assert got.carried["names"] == ["Main Hall"]
+    assert names_in("And on Sundays?") == []
+    assert names_in("Weekends?") == []
+
+
+def test_day_and_time_phrases_are_read_with_their_form():
+    [p] = slot_phrases(HIRE)
+    assert (p.kind, p.form, p.text, p.values, p.plural) == (
+        "day", "adverbial", "on a weekday", ("weekday",), False
+    )  # fmt: skip
+    [p] = slot_phrases(WEEKDAY_RATE)
+    assert (p.form, p.text) == ("modifier", "weekday")
+    [p] = slot_phrases("Open Saturdays and Sundays?")
+    assert (p.form, p.values, p.plural) == ("bare", ("saturday", "sunday"), True)
+    [p] = slot_phrases("Is it free after 6pm?")
+    assert (p.kind, p.values) == ("time", ("after 6pm",))
+    assert slot_phrases("Where is the Christmas market held at Riverside?") == []
+
+
+def test_the_check_rejects_a_rewrite_that_drops_a_day_or_a_time_of_day():
+    assert check_rewrite("And on Sundays?", "What is the weekday rate for the Main Hall?") == (
+        "drops the day sunday"
+    )
+    assert check_rewrite("And at weekends?", "What is the rate on Saturday and Sunday?") == ""
+    assert "time of day" in check_rewrite("And in the evening?", "What is the rate?")
