@@ -59,6 +59,9 @@ _META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9._
 _SKIP = {"script", "style", "nav", "noscript", "template", "svg", "head"}
 #: What parts the items of a menu written as plain text: a pipe, a middle dot, a bullet.
 _MENU_SEP = re.compile(r"\s+[|\u00b7\u2022]\s+")
+#: A menu item names a page; an item with a figure, an ``@`` or a ``/`` states something
+#: (a charity number, an address, opening hours), and its line is no menu.
+_FACT_MARK = re.compile(r"[\d@/]")
 #: Fewest items of a menu written as text, and most words in one item.
 MENU_ITEMS, MENU_ITEM_WORDS = 3, 4
 
@@ -66,11 +69,15 @@ MENU_ITEMS, MENU_ITEM_WORDS = 3, 4
 def is_menu_text(text: str) -> bool:
     """Whether a header's or footer's text is a menu written out rather than linked
     (``Millbeck Homes | Home | Pay rent | Contact us``): :data:`MENU_ITEMS` or more items
-    parted by ``|``, ``·`` or ``•``, none longer than :data:`MENU_ITEM_WORDS` words or
-    ending as a sentence does."""
+    parted by ``|``, ``·`` or ``•``, none longer than :data:`MENU_ITEM_WORDS` words, ending
+    as a sentence does, or holding a figure, ``@`` or ``/`` (``Registered charity 1234567 |
+    Company 0987654 | VAT GB123456`` is a footer's facts, not a menu)."""
     items = [i.strip() for i in _MENU_SEP.split(text.strip())]
     return len(items) >= MENU_ITEMS and all(
-        i and len(i.split()) <= MENU_ITEM_WORDS and not i.endswith((".", "!", "?", ":"))
+        i
+        and len(i.split()) <= MENU_ITEM_WORDS
+        and not i.endswith((".", "!", "?", ":"))
+        and not _FACT_MARK.search(i)
         for i in items
     )
 

@@ -102,3 +102,15 @@ def test_a_menu_written_out_in_a_header_is_navigation_not_text(tmp_path: Path) -
     assert is_menu_text("Home · Fees • Contact us")
     assert not is_menu_text("Home | Fees")  # two items: not enough to call it a menu
     assert not is_menu_text("Open daily | Closed on Sundays and bank holidays in winter")
+
+
+def test_a_footers_facts_parted_by_pipes_are_no_menu() -> None:
+    """Items with a figure, an @ or a / state something: the line is kept."""
+    from loaders.html import is_menu_text
+
+    for facts in (
+        "Registered charity 1234567 | Company 0987654 | VAT GB123456",
+        "Tel 01234 567890 · info@x.org · 1 High St",
+        "Open Mon–Fri | 9am–5pm | Closed bank holidays",
+    ):
+        assert not is_menu_text(facts), facts
