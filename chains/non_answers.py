@@ -212,6 +212,8 @@ def non_answer(
     return "heading" if at_end and line_start and start > 0 else None
 
 
+#: A Markdown table's rule line under its header (``|---|:--:|``).
+_RULE_LINE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 #: Where a table line's cells part: a pipe, a tab, or two spaces or more.
 _CELL_SEP = re.compile(r"\s*\|\s*|\t+|\s{2,}")
 
@@ -234,9 +236,12 @@ def table_header_line(
     line = content[start:end].strip()
     if not line or "\n" in line or row_span(meta, start, end) is not None:
         return False
-    below = next((r for r in recorded_rows(meta) if r[0] >= end), None)
-    if below is None or content[end : below[0]].strip() or not below[3]:
+    below = min((r for r in recorded_rows(meta) if r[0] >= end), key=lambda r: r[0], default=None)
+    if below is None or not below[3]:
         return False
+    between = [ln for ln in content[end : below[0]].splitlines() if ln.strip()]
+    if any(not _RULE_LINE.match(ln) for ln in between):
+        return False  # only a Markdown table's |---|---| rule may stand between them
     cells = [c for c in _CELL_SEP.split(line.strip("| ")) if c]
     if len(cells) < 2:
         return False

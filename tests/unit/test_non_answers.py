@@ -363,3 +363,27 @@ def test_a_tables_header_line_is_a_heading_not_an_answer():
     assert not na.table_header_line(content, 0, content.index("\n"), meta)  # not over a row
     other = {ROW_TEXT_KEY: [[*rows[0][:2], "x", "Age Concern — Cost: £1,750; Paid: £1,500"]]}
     assert not na.table_header_line(content, head_s, head_e, other)  # names other columns
+
+
+def test_a_markdown_tables_header_line_is_a_heading_through_the_loader(tmp_path):
+    """A Markdown pipe table's header, with its |---| rule line between it and the first
+    row, is the table's header line (read and chunked by the real loader)."""
+    from loaders.chunking import ChunkSettings, chunk_document
+    from loaders.registry import load_file
+
+    path = tmp_path / "grants.md"
+    path.write_text(
+        "# Grants\n\nEleven applications were funded.\n\n"
+        "| Organisation | Amount requested | Amount awarded |\n|---|---:|---:|\n"
+        "| Age Concern | £1,750 | £1,500 |\n| Scouts | £2,500 | £1,800 |\n",
+        encoding="utf-8",
+    )
+    doc = load_file(path)
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "g", "title": doc.title})
+    (chunk,) = [c for c in chunks if "Organisation" in c.content]
+    content = chunk.content
+    start = content.index("| Organisation")
+    end = content.index("\n", start)
+    assert na.table_header_line(content, start, end, chunk.metadata)
+    row = content.index("| Age Concern")
+    assert na.non_answer(content, row, content.index("\n", row), chunk.metadata) is None
