@@ -1642,7 +1642,8 @@ def period_mentioned(period: AskedPeriod, texts: Iterable[str], numbers: Collect
     A date is mentioned where a text states it in any common form, in either of its readings
     ("03/11/2025": "3 November 2025", "3rd Nov 2025", "November 3, 2025", "2025-11-03",
     "11 March 2025"; :func:`loaders.metadata.stated_dates`), or states its day and month
-    ("3 November") while the passages mention its year (``numbers``: a dated report's "2025").
+    ("3 November") and its year in the same text (a dated report's header: "2025"; not a
+    year another passage mentions).
     A split year is mentioned where a text states it in any spelling (:func:`split_years_in`),
     or where the passages mention both its years ("April 2023 to March 2024").
 
@@ -1662,8 +1663,11 @@ def period_mentioned(period: AskedPeriod, texts: Iterable[str], numbers: Collect
         if not stated_dates(text).isdisjoint(period.dates):
             return True
         days = stated_days(text)
-        if any((d.month, d.day) in days and str(d.year) in numbers for d in period.dates):
-            return True
+        if any(
+            (d.month, d.day) in days and re.search(rf"(?<!\d){d.year}(?!\d)", text)
+            for d in period.dates
+        ):
+            return True  # the day and month, and the year in the same passage or its header
     return False
 
 
@@ -2003,6 +2007,15 @@ _COLUMN_YEAR = re.compile(
 )
 
 
+def _split_end(first: int, end: str) -> int:
+    """The last year of a split year from its first year and its written end ("24" of
+    "2023/24" is 2024; "00" of "1999/00" is 2000)."""
+    if len(end) == 4:
+        return int(end)
+    last = first // 100 * 100 + int(end)
+    return last + 100 if last < first else last
+
+
 def column_years(stated: str) -> set[int]:
     """The years a table row's column names state, in a row as stated with them
     (``"Rent — 2025 budget (£): 38,000; Owner: Priya"`` -> ``{2025}``; a split year
@@ -2017,7 +2030,7 @@ def column_years(stated: str) -> set[int]:
             out.add(first)
             if m.group(2):  # "2023/24": both years of the split (fiscal) year
                 end = m.group(2)
-                out.add(int(end) if len(end) == 4 else first // 100 * 100 + int(end))
+                out.add(_split_end(first, end))
     return out
 
 
@@ -2027,7 +2040,7 @@ def _period(match: re.Match[str]) -> frozenset[int]:
     end = match.group(2)
     if not end:
         return frozenset({first})
-    return frozenset({first, int(end) if len(end) == 4 else first // 100 * 100 + int(end)})
+    return frozenset({first, _split_end(first, end)})
 
 
 def column_periods(stated: str) -> list[tuple[str, frozenset[int]]]:

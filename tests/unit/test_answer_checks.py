@@ -1902,3 +1902,15 @@ def test_a_row_whose_column_of_the_asked_period_is_of_another_kind_is_refused():
         assert checks.column_kind_problem(fine, row) is None, fine
     by_year = "Widgets — 2024 revenue (£m): 5; 2025 revenue (£m): 6"
     assert checks.column_kind_problem("What was revenue in 2025?", by_year) is None
+
+
+def test_a_date_in_figures_needs_its_day_and_year_in_one_passage():
+    """ "3/11/2025" is mentioned by "3 November 2025", or by "3 November" in a passage
+    dated 2025; not by "3 November 2024" beside another passage's "2025"."""
+    (period,) = checks.asked_periods("What happened on 3/11/2025?")
+    assert checks.period_mentioned(period, ["It reopened on 3 November 2025."], {"2025"})
+    assert checks.period_mentioned(
+        period, ["Annual report 2025. It reopened on 3 November."], {"2025"}
+    )
+    other_year = ["On 3 November 2024 the hall closed.", "Hall fees for 2025 are listed below."]
+    assert not checks.period_mentioned(period, other_year, {"3", "2024", "2025"})
