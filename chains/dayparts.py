@@ -130,6 +130,8 @@ def slot_phrases(text: str) -> list[SlotPhrase]:
             span = (m.start(), m.end())
             if any(span[0] < p.span[1] and span[1] > p.span[0] for p in found):
                 continue
+            if kind == "day" and _in_name(text, m.start("words"), m.end("words")):
+                continue  # "the Sunday Club", "the Friday Market", "Good Friday": a name
             words_text = m.group("words")
             if pattern is _CLOCK_RE:
                 clock = re.sub(r"\s+", "", words_text.lower())
@@ -153,13 +155,51 @@ def slot_phrases(text: str) -> list[SlotPhrase]:
     return sorted(found, key=lambda p: p.span)
 
 
+#: Two named days joined as a range ("Monday to Friday", "Mon–Fri" is not read).
+_RANGE = re.compile(
+    r"\b((?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\s*(?:to|through|till|until|-|–)\s*"
+    r"(?:on\s+)?((?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b",
+    re.I,
+)
+#: A capitalised word next to a day word that makes both one name.
+_CAPITAL_WORD = re.compile(r"[A-Z][\w'’-]*")
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    """Whether the one capitalised day word at ``text[start:end]`` is part of a name: a
+    capitalised word other than a day or time word follows it ("the Sunday Club", "the
+    Friday Market", "the Sunday Times"), or precedes it inside the sentence ("Good
+    Friday")."""
+    word = text[start:end]
+    if not word[:1].isupper() or " " in word.strip():
+        return False
+    kind_word = re.compile(rf"(?:{_DAY_WORD}|{_TIME_WORD})", re.I)
+    after = re.match(r"\s+(\S+)", text[end:])
+    if after and _CAPITAL_WORD.fullmatch(after.group(1).rstrip("?.,!;:")):
+        if not kind_word.fullmatch(after.group(1).rstrip("?.,!;:")):
+            return True
+    before = re.search(r"(\S+)\s+$", text[:start])
+    if (
+        before
+        and _CAPITAL_WORD.fullmatch(before.group(1))
+        and not kind_word.fullmatch(before.group(1))
+    ):
+        ahead = text[: before.start()].rstrip()
+        return bool(ahead) and not ahead.endswith((".", "?", "!"))  # not the sentence's opening
+    return False
+
+
 def days_covered(text: str) -> frozenset[str]:
-    """The named days the text's day expressions cover (``weekend`` -> Saturday, Sunday)."""
+    """The named days the text's day expressions cover (``weekend`` -> Saturday, Sunday;
+    "Monday to Friday" -> the five)."""
     out: set[str] = set()
     for p in slot_phrases(text):
         if p.kind == "day":
             for v in p.values:
                 out |= DAYS_COVERED.get(v, frozenset())
+            for m in _RANGE.finditer(p.text):
+                a, b = (_DAY_NAMES.index(_day_value(g)) for g in m.groups())
+                out |= {_DAY_NAMES[i % 7] for i in range(a, a + (b - a) % 7 + 1)}
     return frozenset(out)
 
 

@@ -436,3 +436,40 @@ def test_the_check_rejects_a_rewrite_that_drops_a_day_or_a_time_of_day():
     )
     assert check_rewrite("And at weekends?", "What is the rate on Saturday and Sunday?") == ""
     assert "time of day" in check_rewrite("And in the evening?", "What is the rate?")
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        (
+            "What is on at the Sunday Club?",
+            "On Saturdays?",
+            "What is on at the Sunday Club on Saturdays?",
+        ),
+        (
+            "When is the Friday Market open?",
+            "And at weekends?",
+            "When is the Friday Market open at weekends?",
+        ),
+        (
+            "What time does the Sunday Times arrive?",
+            "On Saturdays?",
+            "What time does the Sunday Times arrive on Saturdays?",
+        ),
+    ],
+)
+def test_a_day_word_inside_a_name_is_no_day_slot(history, question, standalone):
+    """ "the Sunday Club" is a name: the follow-up's day is added, never put in its place."""
+    assert condense_rule(question, [history]).standalone == standalone
+
+
+def test_a_range_of_days_covers_the_days_between():
+    """ "Monday to Friday" keeps "weekdays" in a rewrite (it covers all five days)."""
+    from chains.dayparts import days_covered
+    from chains.followup import check_rewrite
+
+    assert days_covered("Is the office open Monday to Friday?") == frozenset(
+        {"monday", "tuesday", "wednesday", "thursday", "friday"}
+    )
+    weekdays = "Is the office open on weekdays?"
+    assert check_rewrite(weekdays, "Is the office open Monday to Friday?") == ""
