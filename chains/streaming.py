@@ -201,7 +201,11 @@ class MessagesDraft:
             run.on_llm_new_token(text, chunk=chunk)
 
     def end(self) -> None:
-        """Close the run with the whole draft."""
+        """Close the run with the whole draft (an attempt that showed nothing is closed as
+        failed rather than sent as an empty message)."""
+        if not self._pieces:
+            self.error(RuntimeError("nothing was drafted"))
+            return
         message = AIMessage(content="".join(self._pieces), id=self.id)
         for run in self._runs:
             run.on_llm_end(LLMResult(generations=[[ChatGeneration(message=message)]]))

@@ -28,6 +28,10 @@ class ModelRequest:
 
     messages: tuple[BaseMessage, ...]
 
+    def __post_init__(self) -> None:
+        # a checkpoint round trip (msgpack) gives the field back as a list
+        object.__setattr__(self, "messages", tuple(self.messages))
+
     def __iter__(self) -> Iterator[BaseMessage]:
         """The messages, in order."""
         return iter(self.messages)
