@@ -101,12 +101,12 @@ def _parse_tokens(raw: Any, path: Path) -> dict[str, Identity]:
         if not isinstance(user, str) or not user.strip():
             raise ValueError(f"{where}: 'user' must be a non-empty string")
         groups = entry.get("groups", [])
-        if not isinstance(groups, list) or not all(
-            isinstance(g, str) and LABEL_RE.match(g) for g in groups
-        ):
-            raise ValueError(
-                f"{where}: 'groups' must be a list of label names ({LABEL_RE.pattern})"
-            )
+        if not isinstance(groups, list):
+            raise ValueError(f"{where}: 'groups' must be a list of label names ({LABEL_RULE})")
+        for g in groups:
+            problem = label_problem(g)
+            if problem:
+                raise ValueError(f"{where}: 'groups': {problem}")
         admin = entry.get("admin", False)
         if not isinstance(admin, bool):
             raise ValueError(f"{where}: 'admin' must be true or false")

@@ -60,6 +60,7 @@ def test_toml_token_file(tmp_path: Path):
         [{"user": "a", "token": TOKEN}, {"user": "b", "token": TOKEN}],
         [{"user": "a", "token": TOKEN, "groups": "board"}],
         [{"user": "a", "token": TOKEN, "groups": ["../x"]}],
+        [{"user": "a", "token": TOKEN, "groups": ["hr\n"]}],  # the label rule: fullmatch
         [{"user": "a", "token": TOKEN, "admin": "yes"}],
         [{"user": "a", "token": TOKEN, "role": "x"}],
         [{"user": "a", "token_sha256": "abc"}],
