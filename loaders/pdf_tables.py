@@ -595,14 +595,59 @@ def title_above(
     return title_lines, k
 
 
+#: A caption's opening: "Table 2", "Figure 3", "Fig. 3", "Chart 1".
+_CAPTION_LINE = re.compile(r"(?:table|figure|fig\.|chart|exhibit)\s*\d", re.I)
+#: Words a short sentence has and a title rarely does (a verb, an article, a pronoun).
+_SENTENCE_WORDS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "will",
+        "can",
+        "may",
+        "must",
+        "do",
+        "does",
+        "the",
+        "a",
+        "an",
+        "we",
+        "our",
+        "you",
+        "your",
+        "it",
+        "its",
+        "they",
+        "their",
+        "this",
+        "these",
+        "there",
+    ]
+)
+
+
 def states_fact(line: str) -> bool:
     """Whether a line is a sentence of its own: at least :data:`MIN_SENTENCE_WORDS` words
-    ending with ``.`` or ``!`` (:func:`ends_sentence`). Such a line above a table states a
+    ending with ``.`` or ``!`` (:func:`ends_sentence`), not a caption ("Table 2: …"), and,
+    under six words, with a verb, article or pronoun after its first word ("Hall hire
+    charges 2025." is a title with a full stop). Such a line above a table states a
     fact ("The centre opens every day of the week except public holidays."), which a title
     stated with every row would make the rows outscore; a line ending ``:`` introduces the
     table and may title it, as may a short one (``Fig. 3.``)."""
     text = line.strip()
-    return len(text.split()) >= MIN_SENTENCE_WORDS and text[-1:] in ".!" and ends_sentence(text)
+    if _CAPTION_LINE.match(text):
+        return False  # "Table 2: Hall hire charges." names the table
+    words = [w.strip("(),;:").lower() for w in text.split()]
+    if len(words) < 6 and not _SENTENCE_WORDS.intersection(words[1:]):
+        return False  # "Hall hire charges 2025.", "Fees (incl. VAT).": a title with a stop
+    return len(words) >= MIN_SENTENCE_WORDS and text[-1:] in ".!" and ends_sentence(text)
 
 
 def qualifies_table(line: str) -> bool:

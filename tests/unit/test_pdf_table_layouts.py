@@ -240,3 +240,17 @@ def test_a_line_is_not_split_into_more_cells_than_the_widest_line_of_its_table()
     (table,) = read_text_tables(lines, set())
     assert len(table.rows) == 3
     assert any("1 kg" in str(row) for row in table.rows), table.rows
+
+
+def test_a_caption_or_a_title_with_a_full_stop_is_no_sentence_of_its_own() -> None:
+    """Titles may end with a full stop; a short line without a verb, article or pronoun,
+    or a caption, still names the table below it."""
+    from loaders.pdf_tables import states_fact
+
+    for title in ("Table 2: Hall hire charges.", "Hall hire charges 2025.", "Fees (incl. VAT)."):
+        assert not states_fact(title), title
+    for sentence in (
+        "Prices are per kilo.",
+        "The centre opens every day of the week except public holidays.",
+    ):
+        assert states_fact(sentence), sentence
