@@ -175,15 +175,12 @@ def _in_name(text: str, start: int, end: int) -> bool:
         return False
     kind_word = re.compile(rf"(?:{_DAY_WORD}|{_TIME_WORD})", re.I)
     after = re.match(r"\s+(\S+)", text[end:])
-    if after and _CAPITAL_WORD.fullmatch(after.group(1).rstrip("?.,!;:")):
-        if not kind_word.fullmatch(after.group(1).rstrip("?.,!;:")):
-            return True
+    nxt = after.group(1).rstrip("?.,!;:") if after else ""
+    if _CAPITAL_WORD.fullmatch(nxt) and not kind_word.fullmatch(nxt):
+        return True
     before = re.search(r"(\S+)\s+$", text[:start])
-    if (
-        before
-        and _CAPITAL_WORD.fullmatch(before.group(1))
-        and not kind_word.fullmatch(before.group(1))
-    ):
+    prev = before.group(1) if before else ""
+    if before and _CAPITAL_WORD.fullmatch(prev) and not kind_word.fullmatch(prev):
         ahead = text[: before.start()].rstrip()
         return bool(ahead) and not ahead.endswith((".", "?", "!"))  # not the sentence's opening
     return False
