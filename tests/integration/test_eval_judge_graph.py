@@ -224,13 +224,13 @@ def test_cli_eval_judge_writes_verdicts_per_question(sample_index, tmp_path, mon
     monkeypatch.setattr("citerag.eval.judge.judge_model", lambda spec, settings=None: judge)
     per_q = tmp_path / "per_question.jsonl"
     argv = ["eval", str(qfile), "--index", str(sample_index), "--no-progress", "--config", "bm25"]
-    argv += ["--generate", "--generate", "max_passages=2", "--judge", "fake:judge"]
+    argv += ["--generate", "--generate", "max_passages=2", "--judge", "openai:judge-model"]
     rc = main([*argv, "--per-question", str(per_q), "--json"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     assert judge.calls == 2  # q07 under each configuration; u01 is refused by the gate
     gen = out["generation"]  # the first configuration, as before
-    assert gen["generator"] == "extractive" and gen["judge"]["model"] == "fake:judge"
+    assert gen["generator"] == "extractive" and gen["judge"]["model"] == "openai:judge-model"
     assert gen["judge"]["faithfulness"]["value"] == 1.0
     assert gen["judge"]["correctness"]["k"] == 1 and gen["judge"]["refusal"]["k"] == 1
     assert set(out["generations"]) == {"default", "max_passages=2"}
@@ -261,5 +261,5 @@ def test_cli_eval_judge_writes_verdicts_per_question(sample_index, tmp_path, mon
 
     rc = main([*argv])  # the readable report
     text = capsys.readouterr().out
-    assert rc == 0 and "Answers judged by fake:judge (prompt judge@v1" in text
+    assert rc == 0 and "Answers judged by openai:judge-model (prompt judge@v1" in text
     assert "faithfulness (ALCE citation recall)" in text and "Paired comparisons of judged" in text
