@@ -2019,19 +2019,8 @@ def _split_end(first: int, end: str) -> int:
 def column_years(stated: str) -> set[int]:
     """The years a table row's column names state, in a row as stated with them
     (``"Rent — 2025 budget (£): 38,000; Owner: Priya"`` -> ``{2025}``; a split year
-    ``2023/24`` gives both): the part before each value's colon, after the row's label."""
-    cells = stated.split(" — ", 1)[-1]
-    out: set[int] = set()
-    for part in cells.split(";"):
-        if ":" not in part:
-            continue
-        for m in _COLUMN_YEAR.finditer(part.split(":", 1)[0]):
-            first = int(m.group(1))
-            out.add(first)
-            if m.group(2):  # "2023/24": both years of the split (fiscal) year
-                end = m.group(2)
-                out.add(_split_end(first, end))
-    return out
+    ``2023/24`` gives both): the years of its :func:`column_periods`."""
+    return {year for _, years in column_periods(stated) for year in years}
 
 
 def _period(match: re.Match[str]) -> frozenset[int]:
