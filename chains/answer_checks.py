@@ -64,6 +64,7 @@ from loaders.metadata import (
     split_year,
     stated_dates,
     stated_days,
+    written_periods,
 )
 
 AnswerType = Literal["person", "date", "quantity"]
@@ -2001,35 +2002,11 @@ def _year_mentions(text: str) -> list[tuple[int, bool]]:
     return out
 
 
-#: A year in a table's column name ("2025 budget (£)", "FY2024", "2023/24 (£)").
-_COLUMN_YEAR = re.compile(
-    r"(?<![\d£$€.,])(?:fy\s?)?(19[5-9]\d|20[0-4]\d)(?:[/–-](\d{2}|\d{4}))?(?!\d)", re.I
-)
-
-
-def _split_end(first: int, end: str) -> int:
-    """The last year of a split year from its first year and its written end ("24" of
-    "2023/24" is 2024; "00" of "1999/00" is 2000)."""
-    if len(end) == 4:
-        return int(end)
-    last = first // 100 * 100 + int(end)
-    return last + 100 if last < first else last
-
-
 def column_years(stated: str) -> set[int]:
     """The years a table row's column names state, in a row as stated with them
     (``"Rent — 2025 budget (£): 38,000; Owner: Priya"`` -> ``{2025}``; a split year
     ``2023/24`` gives both): the years of its :func:`column_periods`."""
     return {year for _, years in column_periods(stated) for year in years}
-
-
-def _period(match: re.Match[str]) -> frozenset[int]:
-    """The years of one :data:`_COLUMN_YEAR` match: one year, or both of a split year."""
-    first = int(match.group(1))
-    end = match.group(2)
-    if not end:
-        return frozenset({first})
-    return frozenset({first, _split_end(first, end)})
 
 
 def column_periods(stated: str) -> list[tuple[str, frozenset[int]]]:
@@ -2042,9 +2019,7 @@ def column_periods(stated: str) -> list[tuple[str, frozenset[int]]]:
         if ":" not in part:
             continue
         name = part.split(":", 1)[0].strip()
-        years: frozenset[int] = frozenset()
-        for m in _COLUMN_YEAR.finditer(name):
-            years |= _period(m)
+        years = frozenset(y for _, _, ys in written_periods(name) for y in ys)
         if years:
             out.append((name, years))
     return out
@@ -2075,18 +2050,20 @@ def column_kind_problem(question: str, stated: str) -> str | None:
     """
     if not is_question(question) or not _asks_wh(question):
         return None
-    matches = list(_COLUMN_YEAR.finditer(question))
+    asked = written_periods(question)
     columns = column_periods(stated)
-    if len(matches) != 1 or len(columns) < 2:
+    if len(asked) != 1 or len(columns) < 2:
         return None
-    period = _period(matches[0])
-    when = matches[0].group(0)
+    start, end, period = asked[0]
+    when = question[start:end]
 
     def holds(years: frozenset[int]) -> bool:
         return years == period if len(period) > 1 else period <= years
 
     def kind_words(name: str) -> list[str]:
-        rest = _COLUMN_YEAR.sub(" ", name)
+        rest = name
+        for start, end, _ in reversed(written_periods(name)):
+            rest = rest[:start] + " " + rest[end:]
         return [w for w in _words(rest) if w[0].isalpha() and content_word(w.lower())]
 
     of_period = [name for name, years in columns if holds(years)]

@@ -72,6 +72,7 @@ __all__ = [
     "stated_days",
     "stated_period",
     "strip_company_suffixes",
+    "written_periods",
 ]
 
 #: Attribute sources, most trusted first. A value from an earlier source always wins.
@@ -429,7 +430,33 @@ def split_year(m: re.Match[str]) -> int | None:
         return None
     y1 = int(first) if len(first) == 4 else 2000 + int(first)
     y2 = int(second) if len(second) == 4 else (y1 // 100) * 100 + int(second)
+    if len(second) == 2 and y2 < y1:
+        y2 += 100  # "1999/00" ends in 2000
     return y2 if y2 == y1 + 1 else None
+
+
+#: A single year as a table's column name or a question writes it ("2025", "FY2024").
+_SINGLE_YEAR_RE = re.compile(r"(?<![\d£$€.,])(?:FY\s?)?((?:19[5-9]|20[0-4])\d)(?!\d)", re.I)
+
+
+def written_periods(text: str) -> list[tuple[int, int, frozenset[int]]]:
+    """The years a short text (a column name, a question) writes, each as ``(start, end,
+    years)`` in text order: a split year (:data:`SPLIT_YEAR_RE`, "2024/25", "FY24/25",
+    "1999/00") gives both of its years, any other year ("2025", "FY2024") itself; a range
+    ("2024-2025") is two years.
+
+    Args:
+        text: The text to read.
+    """
+    out: list[tuple[int, int, frozenset[int]]] = []
+    for m in SPLIT_YEAR_RE.finditer(text):
+        end = split_year(m)
+        if end is not None:
+            out.append((m.start(), m.end(), frozenset({end - 1, end})))
+    for m in _SINGLE_YEAR_RE.finditer(text):
+        if not any(s <= m.start() < e for s, e, _ in out):
+            out.append((m.start(), m.end(), frozenset({int(m.group(1))})))
+    return sorted(out, key=lambda p: p[0])
 
 
 @dataclass(frozen=True)

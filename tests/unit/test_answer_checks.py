@@ -1858,6 +1858,21 @@ def test_column_years_reads_the_years_of_a_rows_column_names():
     assert checks.column_years("Reading — At 12:30: 5; Amount: 2024") == set()  # values
 
 
+def test_column_years_read_split_years_as_the_loaders_do():
+    # one split-year rule (loaders.metadata.SPLIT_YEAR_RE) for questions, columns and documents
+    assert checks.column_years("Lights — FY24/25: 14,500; FY25/26: 15,000") == {2024, 2025, 2026}
+    assert checks.column_years("Fees — 1999/00 (£): 120") == {1999, 2000}
+    assert checks.column_years("Staff — 2024-2025: 14") == {2024, 2025}  # a range: both years
+
+
+def test_column_kind_problem_reads_a_short_split_year_in_the_question():
+    row = "Lights — Budget FY24/25: 14,500; Actual FY24/25: 16,220; Budget FY25/26: 15,000"
+    assert checks.column_kind_problem("What did we actually spend on lights in FY25/26?", row)
+    assert (
+        checks.column_kind_problem("What did we actually spend on lights in FY24/25?", row) is None
+    )
+
+
 @pytest.mark.parametrize(
     ("question", "stated", "refused"),
     [

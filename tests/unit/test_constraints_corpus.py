@@ -100,6 +100,7 @@ def test_split_years_read_as_the_year_they_end_in() -> None:
     (rng,) = parse_periods("between 2019-2020")  # a hyphen between two full years: a range
     assert rng.relation == "range"
     assert infer_metadata("x.md", "Budget 2025/26", "").period == "FY2026"
+    assert infer_metadata("x.md", "Accounts 1999/00", "").period == "FY2000"  # a new century
 
 
 # --- quarter spellings -------------------------------------------------------------------------
