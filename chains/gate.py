@@ -191,8 +191,12 @@ class GateDecision:
                 f"no passage with a {self.score} score was retrieved, so none reaches the "
                 f"threshold {self.threshold:.3f}"
             )
+        digits = 3  # enough digits to show the difference: 0.5497 is not "0.550"
+        while digits < 6 and round(self.best, digits) >= round(self.threshold, digits):
+            digits += 1
         return (
-            f"best {self.score} score {self.best:.3f} is below the threshold {self.threshold:.3f}"
+            f"best {self.score} score {self.best:.{digits}f} is below the threshold "
+            f"{self.threshold:.{digits}f}"
         )
 
     def to_trace(self) -> dict[str, Any]:
