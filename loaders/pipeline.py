@@ -75,9 +75,10 @@ USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: — slide charts, encodings, non-UTF-8 file names, Word content controls, running lines,
 #: photo orientation, sheet title rows, Markdown tables' titles and fenced code, short signs
 #: read by OCR, e-mails without a boundary; ``/4``: HTML page headers and footers, PDF
-#: tables as word processors set them, PDF headings in a larger type). Bump it with any
+#: tables as word processors set them, PDF headings in a larger type; ``/5``: a workbook
+#: without a title of its own is named by its first sheet's title row). Bump it with any
 #: change to what a loader reads.
-METADATA_VERSION = "citerag.document-metadata/4"
+METADATA_VERSION = "citerag.document-metadata/5"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000
 #: Characters of a PDF's first two pages that inference reads (an SEC cover page).

@@ -483,6 +483,7 @@ def _read_workbook(
     hidden_chars = 0
     hidden_sheets: list[str] = []
     uncalculated = 0
+    first_title: str | None = None  # the first published sheet's title row, if it has one
     for ws in wb.worksheets:
         part = getattr(ws, "_worksheet_path", None)
         scan = _SheetScan()
@@ -534,6 +535,8 @@ def _read_workbook(
         if sheet_hidden or sheet.header is None:
             out.truncate(mark)
             continue
+        if first_title is None and sheet.titles:
+            first_title = sheet.titles[0]  # "Hollybank Dental — staff rota, December 2026"
         table = sheet.table()
         if table is not None:
             tables.append(table)
@@ -555,7 +558,9 @@ def _read_workbook(
         text=out.text(),
         segments=segments,
         tables=tables,
-        title=file_title(path.name),
+        title=first_title or file_title(path.name),
+        title_source="first_heading" if first_title else "file_name",
+        first_heading=first_title,
         file_type="xlsx",
         parser=f"citerag.xlsx/1 (openpyxl {version}, values only)",
         hidden_chars=hidden_chars,

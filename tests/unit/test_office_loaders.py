@@ -826,6 +826,13 @@ def test_xlsx_title_above_the_header_row_is_the_tables_title(tmp_path: Path) -> 
     assert chunk.content == "Falcon | 2026-03-15 | 125,000.50\nHeron | 2026-05-01 | 80000"
     assert "Research budget report\nProject: Falcon; Start date: 2026-03-15" in chunk.text
     assert _loc(chunk) == ("sheet Budget, rows 5-6", "#sheet=Budget&rows=5-6")
+    # the workbook has no title of its own: its first sheet's title row names it
+    assert (doc.title, doc.title_source) == ("Research budget report", "first_heading")
+
+
+def test_xlsx_without_title_rows_is_named_by_its_file(tmp_path: Path) -> None:
+    doc = load_file(make_xlsx(tmp_path / "sales_q3.xlsx"))
+    assert doc.title_source == "file_name" and doc.first_heading is None
 
 
 def test_csv_title_lines_above_the_header_row_are_the_tables_title(tmp_path: Path) -> None:
