@@ -42,6 +42,7 @@ from loaders.base import (
 )
 from loaders.blocks import Table
 from loaders.decode import decode_bytes, decode_text
+from loaders.headings import split_at_headings
 from loaders.metadata import file_title
 from loaders.office import TextBuilder
 
@@ -63,6 +64,7 @@ class _Composer:
         self.warnings: list[str] = []
         self.hidden_chars = 0
         self.page_edges: list[tuple[int, int, str]] = []
+        self.headings: list[tuple[int, int]] = []  # heading lines of plain-text bodies
 
     def append_doc(self, doc: ParsedDocument) -> None:
         """Append a parsed body's text, its segments and tables."""
@@ -118,8 +120,25 @@ class _Composer:
         text = _part_text(part, raw).replace("\r\n", "\n").replace("\r", "\n").strip()
         if text:
             self.out.gap()
-            start, end = self.out.add(text)
-            self.segments.append(Segment(start, end, None, ""))
+            start, _ = self.out.add(text)
+            # a plain-text body's heading lines ("PRICE CHANGES FROM JANUARY") make its
+            # sections, as in a text file
+            segments, headings = split_at_headings(
+                text, [Segment(0, len(text))], keep_style=typographic_heading
+            )
+            for seg in segments:
+                self.segments.append(Segment(start + seg.start, start + seg.end, None, seg.section))
+            self.headings += [(start + h.start, start + h.end) for h in headings]
+
+
+def typographic_heading(style: str) -> bool:
+    """Whether a heading style (:func:`loaders.headings.heading_style`) is one an e-mail's
+    plain-text body marks its sections with: capitals ("PRICE CHANGES FROM JANUARY") or a
+    number ("2. CARR LANE BIN COLLECTIONS"). Title-case and plain short lines are not: a
+    sign-off's name and role ("Joanne Pickles" / "Personal Tax Manager") and a short line
+    of facts ("Easter Monday 6 April - closed") read as such, and a heading line is never
+    quoted."""
+    return style in ("caps", "part") or style.startswith("num")
 
 
 def _part_text(part: email.message.MIMEPart, raw: bytes) -> str:
@@ -187,5 +206,6 @@ def load_eml(path: Path, data: bytes) -> ParsedDocument:
         parser="citerag.eml/2 (email, policy.default)",
         hidden_chars=composer.hidden_chars,
         page_edges=composer.page_edges,
+        headings=composer.headings,
         warnings=composer.warnings,
     )

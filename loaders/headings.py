@@ -30,7 +30,7 @@ numbered ones ("Common questions" after "5. Uniform") is their sibling, not thei
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -249,6 +249,7 @@ def split_at_headings(
     skip: Iterable[tuple[int, int]] = (),
     title: str = "",
     emphasised: Mapping[int, Collection[str]] | None = None,
+    keep_style: Callable[[str], bool] | None = None,
 ) -> tuple[list[Segment], list[Heading]]:
     """Cut segments at their heading lines; each piece's ``section`` is its heading path.
 
@@ -262,6 +263,9 @@ def split_at_headings(
         title: The document's title (its line is not a section heading).
         emphasised: 1-based page -> its lines set in a larger type (a PDF's), for the
             segments of that page.
+        keep_style: Which heading styles (:func:`heading_style`) count (``None``: all); an
+            e-mail body keeps only the typographic ones, capitals and numbers, since its
+            sign-off's name and role read as title-case lines.
 
     Returns:
         ``(segments, headings)``: the new segments (heading lines outside all of them) and
@@ -285,6 +289,8 @@ def split_at_headings(
             opening=opening,
             emphasised=(emphasised or {}).get(seg.page or 0, ()),
         )
+        if keep_style is not None:
+            heads = [h for h in heads if keep_style(h.style)]
         opening = opening and not any(
             is_prose(ln.text) for ln in text_lines(text, seg.start, seg.end)
         )

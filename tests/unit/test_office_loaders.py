@@ -344,6 +344,27 @@ def _message(subject: str, body: str) -> EmailMessage:
     return msg
 
 
+def test_eml_plain_body_sections_are_its_capital_headings_not_its_sign_off(
+    tmp_path: Path,
+) -> None:
+    body = (
+        "Dear patients,\n\nWelcome to our winter newsletter!\n\n"
+        "PRICE CHANGES FROM JANUARY\nFrom 1 January 2027 our examination fee will go up to "
+        "£58.\n\n2. CHRISTMAS OPENING\nWe close at 1pm on Christmas Eve.\n"
+        "Easter Monday 6 April - closed\nWe reopen on the Tuesday.\n\n"
+        "Best wishes,\n\nJoanne Pickles\nPractice Manager\nHollybank Dental, 4 Mill Lane\n"
+    )
+    path = tmp_path / "news.eml"
+    path.write_bytes(bytes(_message("Winter newsletter", body)))
+    doc = load_file(path)
+    heads = [doc.text[a:b] for a, b in doc.headings]
+    assert heads == ["PRICE CHANGES FROM JANUARY", "2. CHRISTMAS OPENING"]
+    by_section = {s.section: doc.text[s.start : s.end] for s in doc.segments}
+    assert by_section["PRICE CHANGES FROM JANUARY"].startswith("From 1 January 2027")
+    closing = by_section["PRICE CHANGES FROM JANUARY > 2. CHRISTMAS OPENING"]  # and sign-off
+    assert "Easter Monday 6 April - closed" in closing and "Joanne Pickles" in closing
+
+
 def test_eml_headers_html_body_and_attachments(tmp_path: Path) -> None:
     msg = _message("Q3 ladder audit", "All ladders passed the audit in Leeds.")
     docx_bytes = make_docx(tmp_path / "h.docx").read_bytes()
