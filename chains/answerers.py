@@ -675,8 +675,16 @@ class ExtractiveAnswerer:
         ``In stock (kg): 85``).
         """
         said = checks.header_units(sentence.stated) if sentence.stated else sentence.text
-        if self.answer_type_check or self.quantity_check:
-            kinds = None if self.answer_type_check else _QUANTITY_ONLY
+        # a question for a message's sender or date is answered by a name or a date, as
+        # its header line gives them ("Welcome to our winter newsletter!" gives neither)
+        field = non_answers.asked_message_field(question)
+        if field and non_answers.is_field_line(
+            sentence.text, sentence.passage.candidate.meta, field
+        ):
+            return None  # the header line of the field asked for: the answer, by structure
+        typed = self.answer_type_check or field is not None
+        if typed or self.quantity_check:
+            kinds = None if typed else _QUANTITY_ONLY
             reason = checks.answer_type_problem(question, said, kinds)
             if reason:
                 return ("answer_type_check" if kinds is None else "quantity_check"), reason
@@ -817,6 +825,15 @@ class ExtractiveAnswerer:
                     for j in follows[1:]:
                         if j in made:
                             made[j].opening = made[follows[0]]
+        field = non_answers.asked_message_field(question)
+        if field is not None:  # "when was the newsletter sent?": its Date line answers
+            best: dict[str, float] = {}
+            for t in scored:
+                key = _doc_key(t.passage)
+                best[key] = max(best.get(key, t.score), t.score)
+            for t in scored:
+                if non_answers.is_field_line(t.text, t.passage.candidate.meta, field):
+                    t.score = max(t.score, best[_doc_key(t.passage)] + FAQ_STEP)
         scored.sort(key=lambda t: -t.score)
         return scored, dropped
 
@@ -862,6 +879,15 @@ class ExtractiveAnswerer:
         idf = self._idf(question)  # once: the word coverage and the focus terms
         scored, dropped = self._scored(question, passages, idf)
         safe = [s for s in scored if not checks.is_instruction(s.text)]
+        field = non_answers.asked_message_field(question)
+        if field is not None:  # "who sent the newsletter?": its From line, when one is here
+            meta_of = [s.passage.candidate.meta for s in safe]
+            field_lines = [
+                s
+                for s, m in zip(safe, meta_of, strict=True)
+                if non_answers.is_field_line(s.text, m, field)
+            ]
+            safe = field_lines or safe
         if not scored and dropped:
             return _insufficient(
                 "the only matching sentences are questions, headings, titles, captions, a "

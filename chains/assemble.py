@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from chains.candidates import Candidate
+from loaders.base import HEADER_SECTION
 from loaders.instructions import instruction_spans
 
 _WORD = re.compile(r"\w+")
@@ -211,6 +212,35 @@ def mmr_order(candidates: list[Candidate], lam: float) -> list[Candidate]:
         for i in left:
             redundancy[i] = max(redundancy[i], _jaccard(shingles[i], shingles[best]))
     return [candidates[i] for i in taken]
+
+
+def with_message_header(kept: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
+    """``kept`` with the header block of its best passage's e-mail second, for a question
+    about the message itself ("who sent the winter newsletter?",
+    :func:`chains.non_answers.asked_message_field`): the message passed the gate on its
+    body, and its ``From``/``To``/``Date`` lines, which answer the question, score low on
+    their own words. Taken from ``candidates`` (what was retrieved under the request's
+    access and filters); ``kept`` unchanged when the best passage is no e-mail's or its
+    header block was not retrieved.
+
+    Args:
+        kept: The gated candidates, best first.
+        candidates: All candidates of the request, best first.
+    """
+    if not kept:
+        return kept
+    doc = kept[0].meta.get("doc_id")
+    header = next(
+        (
+            c
+            for c in candidates
+            if doc and c.meta.get("doc_id") == doc and c.meta.get("section") == HEADER_SECTION
+        ),
+        None,
+    )
+    if header is None or any(c.chunk_id == header.chunk_id for c in kept):
+        return kept
+    return [kept[0], header, *kept[1:]]
 
 
 def assemble(

@@ -49,6 +49,8 @@ from loaders.sentences import is_label_line
 #: yes or no ("Yes.", "No, we don't."); ``message`` an e-mail's sender, recipients or date
 #: (:func:`message_field`), for a question that is not about the message.
 NonAnswer = Literal["question", "heading", "caption", "label", "reply", "message"]
+#: A field of an e-mail's header block a question can ask for (:func:`asked_message_field`).
+MessageField = Literal["from", "to", "date"]
 
 #: ``block_type`` values (from the structural loaders) whose text is never quoted alone. (A
 #: PDF's running ``page_header``/``page_footer`` lines are in no chunk; a web page's own
@@ -276,6 +278,55 @@ def asks_about_message(question: str) -> bool:
     """Whether a question is about a message itself ("who sent the e-mail about the move?",
     "when was the newsletter sent?"), so its header fields may answer it."""
     return _ABOUT_MESSAGE.search(question) is not None
+
+
+#: The header field a question about a message asks for, by what it asks (the first that
+#: matches): its recipients, its date, its sender.
+_FIELD_QUESTIONS: tuple[tuple[MessageField, re.Pattern[str]], ...] = (
+    (
+        "to",
+        re.compile(
+            r"\bto\s+whom\b|\bwho\b.*\b(?:sent|send|addressed|go|went)\s+to\b|"
+            r"\bwho\b.*\b(?:received?|receives|got|gets)\b|\brecipients?\b",
+            re.I,
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            r"\b(?:when|what\s+(?:date|day|time))\b.*\b(?:sent|send|dated|written|wrote|"
+            r"received|arrived?|went\s+out|go\s+out)\b",
+            re.I,
+        ),
+    ),
+    (
+        "from",
+        re.compile(r"\bwho\b.*\b(?:sent|send|sends|wrote|write|writes|signed)\b|\bsender\b", re.I),
+    ),
+)
+#: A message a field question names ("the newsletter", "her e-mail").
+_MESSAGE_NOUN = re.compile(r"\b(?:e-?mails?|mails?|messages?|newsletters?|letters?|memos?)\b", re.I)
+#: The header lines of each field (:data:`loaders.eml.HEADERS`; "Sent:" of a forwarded one).
+_FIELD_LINES: dict[MessageField, re.Pattern[str]] = {
+    "from": re.compile(r"\s*From\s*:", re.I),
+    "to": re.compile(r"\s*(?:To|Cc)\s*:", re.I),
+    "date": re.compile(r"\s*(?:Date|Sent)\s*:", re.I),
+}
+
+
+def asked_message_field(question: str) -> MessageField | None:
+    """The header field a question about a message itself asks for, or ``None``: ``from``
+    ("who sent the winter newsletter?"), ``to`` ("who was the e-mail about the move sent
+    to?") or ``date`` ("when was the newsletter sent?"). A question that names no message
+    ("who sent the parcel?") asks for none."""
+    if not _MESSAGE_NOUN.search(question):
+        return None
+    return next((field for field, rx in _FIELD_QUESTIONS if rx.search(question)), None)
+
+
+def is_field_line(text: str, meta: Mapping[str, Any] | None, field: MessageField) -> bool:
+    """Whether ``text`` is the header line of ``field`` in an e-mail's header block."""
+    return message_field(text, meta) and _FIELD_LINES[field].match(text) is not None
 
 
 def leading_heading(

@@ -16,7 +16,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Overwrite
 
 from chains import assemble as assembly
-from chains import citations, diversity, followup, streaming
+from chains import citations, diversity, followup, non_answers, streaming
 from chains import constraints as rules
 from chains import expand as expansion
 from chains import gate as gating
@@ -346,8 +346,12 @@ def assemble(state: RAGState, config: RunnableConfig, *, deps: GraphDeps) -> dic
     """Keep gated candidates, drop near-duplicates, fit the budget, number, expand each
     passage to its table or section with the budget left (``expand``), render the prompt."""
     cfg = RAGConfig.from_runnable_config(config)
+    candidates = state.get("candidates") or []
+    kept = state["gate"].cut(candidates)
+    if non_answers.asked_message_field(_ask(state)) is not None:
+        kept = assembly.with_message_header(kept, candidates)
     ctx = assembly.assemble(
-        state["gate"].cut(state.get("candidates") or []),
+        kept,
         max_passages=cfg.max_passages,
         token_budget=cfg.token_budget,
         dedupe_threshold=cfg.dedupe_threshold,

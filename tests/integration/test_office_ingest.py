@@ -122,6 +122,9 @@ CASES = [
     ("How many units were sold in the Westfield region?", "regional_sales.xlsx", "3318", "#sheet="),
     ("What is the mileage of the Carlisle depot's Truck 7?", "depot_fleet.csv", "130554", "#rows="),
     ("When will the staff canteen be closed for refurbishment?", "canteen.eml", "14 Sep", "#char="),
+    # a question about the message itself: its header line, whatever the body scores
+    ("Who sent the email about the canteen closure?", "canteen.eml", "From: facilities@", "#char="),
+    ("When was the canteen closure email sent?", "canteen.eml", "Date: Mon, 07 Sep", "#char="),
     ("Which parking bays are reserved for visitors?", "parking.txt", "zone C", "#char="),
 ]
 

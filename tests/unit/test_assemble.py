@@ -11,6 +11,7 @@ from chains.assemble import (
     approx_tokens,
     assemble,
     render_passages,
+    with_message_header,
 )
 from chains.candidates import Candidate
 from tests.support.factories import make_candidate
@@ -197,3 +198,22 @@ def test_assemble_with_mmr_keeps_the_different_passage_within_max_passages():
     assert [p.candidate.key for p in plain.passages] == ["a", "b"]
     mmr = assemble([first, copy, other], max_passages=2, dedupe_threshold=1.0, mmr_lambda=0.7)
     assert [p.candidate.key for p in mmr.passages] == ["a", "c"]
+
+
+def test_a_question_about_a_message_gets_its_header_block_second():
+    body = make_candidate("Welcome to our winter newsletter!", doc_name="news.eml", start=120)
+    head = make_candidate("From: Helen Carter", doc_name="news.eml", section="Headers")
+    other = make_candidate("Opening hours: 8am", doc_name="leaflet.pdf")
+    other_head = make_candidate("From: Sam", doc_name="other.eml", section="Headers")
+    # the header block scored below the gate: taken from all candidates, placed second
+    assert with_message_header([body, other], [body, other, other_head, head]) == [
+        body,
+        head,
+        other,
+    ]
+    assert with_message_header([body, head], [body, head]) == [body, head]  # already kept
+    assert with_message_header([other, body], [other, body, head]) == [
+        other,
+        body,
+    ]  # no e-mail first
+    assert with_message_header([], [head]) == []

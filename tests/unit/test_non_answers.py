@@ -322,6 +322,88 @@ def test_the_answerer_quotes_a_date_header_only_for_a_question_about_the_message
     assert "sender, recipients and date" in raw  # the only sentence is the message's date
 
 
+@pytest.mark.parametrize(
+    ("question", "field"),
+    [
+        ("Who sent the winter newsletter?", "from"),
+        ("who wrote the email about parking", "from"),
+        ("who is the sender of the price e-mail", "from"),
+        ("When was the winter newsletter sent?", "date"),
+        ("what date was the letter sent", "date"),
+        ("when did the email about the office move arrive", "date"),
+        ("Who was the e-mail about the move sent to?", "to"),
+        ("who received the newsletter", "to"),
+        ("who sent the parcel?", None),  # names no message
+        ("When does the newsletter say the surgery closes?", None),  # asks what it says
+        ("Who is mentioned in the newsletter?", None),
+    ],
+)
+def test_a_question_for_a_messages_sender_recipients_or_date(question, field):
+    assert na.asked_message_field(question) == field
+
+
+def test_the_answerer_quotes_the_header_line_a_question_about_the_message_asks_for():
+    header = "Subject: Winter newsletter\nFrom: Helen Carter <helen@example.org>\nTo: patients@example.org\nDate: Tue, 01 Dec 2026 10:30:00 +0000"
+    body = "Welcome to our winter newsletter! Grace Owusu joined us as our hygienist."
+    head = Passage(
+        2,
+        Candidate(
+            "k2",
+            Document(
+                page_content=header,
+                metadata={
+                    "content": header,
+                    "section": "Headers",
+                    "doc_id": "d",
+                    "doc_name": "news.eml",
+                },
+            ),
+        ),
+    )
+    text = Passage(
+        1,
+        Candidate(
+            "k1",
+            Document(
+                page_content=body, metadata={"content": body, "doc_id": "d", "doc_name": "news.eml"}
+            ),
+        ),
+    )
+    answerer = ExtractiveAnswerer(Overlap(), max_sentences=1)
+
+    def answer(question: str, passages: list[Passage]) -> list[str]:
+        raw = answerer.generate(question, passages, [])
+        return [line.split(" [", 1)[0] for line in parse_output(raw).prose.splitlines()]
+
+    assert answer("When was the winter newsletter sent?", [text, head]) == [
+        "Date: Tue, 01 Dec 2026 10:30:00 +0000"
+    ]
+    assert answer("Who sent the winter newsletter?", [text, head]) == [
+        "From: Helen Carter <helen@example.org>"
+    ]
+    assert answer("Who was the winter newsletter sent to?", [text, head]) == [
+        "To: patients@example.org"
+    ]
+    # without the header block, a sentence with neither a name nor a date is no answer
+    raw = answerer.generate(
+        "When was the winter newsletter sent?",
+        [
+            Passage(
+                1,
+                Candidate(
+                    "k3",
+                    Document(
+                        page_content="Welcome to our winter newsletter!",
+                        metadata={"content": "Welcome to our winter newsletter!"},
+                    ),
+                ),
+            )
+        ],
+        [],
+    )
+    assert "has no date" in raw
+
+
 def test_an_faq_answer_label_is_cut_off_the_quote():
     text = "A: Reception and clinical staff cannot, because their work is done on site."
     assert text[na.leading_reply(text, 0, len(text)) :].startswith("Reception and clinical")
