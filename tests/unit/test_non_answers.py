@@ -343,7 +343,10 @@ def test_a_question_for_a_messages_sender_recipients_or_date(question, field):
 
 
 def test_the_answerer_quotes_the_header_line_a_question_about_the_message_asks_for():
-    header = "Subject: Winter newsletter\nFrom: Helen Carter <helen@example.org>\nTo: patients@example.org\nDate: Tue, 01 Dec 2026 10:30:00 +0000"
+    header = (
+        "Subject: Winter newsletter\nFrom: Helen Carter <helen@example.org>\n"
+        "To: patients@example.org\nDate: Tue, 01 Dec 2026 10:30:00 +0000"
+    )
     body = "Welcome to our winter newsletter! Grace Owusu joined us as our hygienist."
     head = Passage(
         2,
