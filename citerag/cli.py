@@ -203,10 +203,32 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         f"{report.chunks_skipped} already indexed, {report.chunks_deleted} deleted; "
         f"{report.over_window} over the embedding window"
     )
+    hint = over_window_hint(report.over_window, model.max_tokens, args.chunk_size)
+    if hint:
+        print(hint + " See `citerag inspect`.")
     for source, reason in report.failed.items():
         print(f"  FAILED {source}: {reason}")
     print(f"took {report.seconds:.1f} s")
     return 0
+
+
+def over_window_hint(count: int, window: int, chunk_size: int) -> str | None:
+    """What over-window chunks mean and what to do about them, or ``None`` for none.
+
+    Args:
+        count: Chunks whose embedded text is longer than the model reads.
+        window: The embedding model's window (word-pieces).
+        chunk_size: The index's chunk size (characters).
+    """
+    if count <= 0:
+        return None
+    return (
+        f"  note: {count} chunk(s) are longer than the embedding model reads ({window} "
+        "word-pieces; codes and figures cost several each): their vectors see only their "
+        "beginning, while keyword and sentence search read all of them. To embed them whole, "
+        f"re-ingest with a smaller --chunk-size (now {chunk_size}); the 'over' column names "
+        "the documents."
+    )
 
 
 def _print_document_metadata(documents: Iterable[dict[str, Any]]) -> None:
@@ -300,6 +322,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         f"documents {t['documents']}: indexed {t['indexed']}, failed {t['failed']}; "
         f"chunks {t['chunks']}; over-window chunks {t['over_window_chunks']}"
     )
+    hint = over_window_hint(t["over_window_chunks"], emb["max_tokens"], ch["chunk_size"])
+    if hint:
+        print(hint)
     print()
     print(f"{'status':8} {'chunks':>6} {'pages':>5} {'empty':>5} {'over':>4}  {'access':8} source")
     for d in sorted(data["documents"].values(), key=lambda d: d["source"]):

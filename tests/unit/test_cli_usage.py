@@ -200,3 +200,11 @@ def test_chat_json_on_a_terminal_prompts_on_stderr_and_keeps_stdout_for_results(
     assert list(_chat_lines("you> ", to_stderr=True)) == ["What is the fee?"]
     out, err = capsys.readouterr()
     assert out == "" and err == "you> you> \n"  # a prompt per line, the line break at Ctrl-D
+
+
+def test_over_window_chunks_are_explained_with_what_to_do():
+    assert cli.over_window_hint(0, 256, 600) is None
+    hint = cli.over_window_hint(3, 256, 600)
+    assert hint is not None
+    assert "3 chunk(s) are longer than the embedding model reads (256 word-pieces" in hint
+    assert "smaller --chunk-size (now 600)" in hint
