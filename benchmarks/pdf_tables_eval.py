@@ -50,6 +50,12 @@ class TableCase:
             processor's default).
         intro: A paragraph drawn between the title and the table.
         header_centred: Centre the header row's cells over their columns.
+        header_rule: Rule lines above and below the header row and under the last row
+            (``LINEABOVE``/``LINEBELOW``, no grid), as a report's table style draws them.
+        shaded_header: Fill the header row (``BACKGROUND``, white type) and band the body
+            rows (``ROWBACKGROUNDS``).
+        header_widths: Column widths in points (``None``: as wide as their widest cell);
+            a header set as a ``Paragraph`` in a narrower column wraps onto lines.
     """
 
     title: str
@@ -60,6 +66,9 @@ class TableCase:
     numbers_right: bool = True
     intro: str = ""
     header_centred: bool = False
+    header_rule: bool = False
+    shaded_header: bool = False
+    header_widths: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -70,10 +79,12 @@ class Case:
         name: File stem.
         pages: Per page, its items: ``("heading", text)``, ``("para", text)`` or a
             :class:`TableCase`.
+        style: The style it measures (scores are also reported per style).
     """
 
     name: str
     pages: tuple[tuple[Any, ...], ...]
+    style: str = "plain"
 
     @property
     def tables(self) -> list[TableCase]:
@@ -98,7 +109,7 @@ _PROSE = (
 
 
 def cases() -> list[Case]:
-    """The measurement set: 18 tables over 14 PDFs (see the module docstring)."""
+    """The measurement set: 29 tables over 26 PDFs (see the module docstring)."""
     prices = TableCase(
         "Leisure centre prices",
         ("Activity", "Adult", "Child", "Concession"),
@@ -321,6 +332,125 @@ def cases() -> list[Case]:
                 ),
             ),
         ),
+        *styled_cases(),
+    ]
+
+
+def styled_cases() -> list[Case]:
+    """Tables styled as report tools style them: a bold header row over rows of the same
+    size, rules under the header (no grid), a shaded header row over banded rows, header
+    cells wrapped onto two or three lines, and right-aligned amounts with currency marks."""
+    grants = TableCase(
+        "Community grants 2025",
+        ("Applicant", "Amount\nrequested", "Amount\nawarded"),
+        (
+            ("Allotment society", "£12,500", "£10,000"),
+            ("Youth football club", "£4,200", "£4,200"),
+            ("Library friends", "£950", "£800"),
+            ("Heritage trail", "£18,000", "£9,500"),
+        ),
+        ruled=False,
+    )
+    budget = TableCase(
+        "Department budgets (USD)",
+        ("Department", "Budget", "Spent", "Remaining"),
+        (
+            ("Parks", "$1,204,000", "$988,310", "$215,690"),
+            ("Roads", "$3,450,500", "$3,512,020", "($61,520)"),
+            ("Libraries", "$612,000", "$540,775", "$71,225"),
+            ("Housing", "$2,030,000", "$1,876,400", "$153,600"),
+        ),
+        ruled=False,
+        header_rule=True,
+    )
+    bands = TableCase(
+        "Swimming prices by age",
+        ("Age band", "Under 16", "16 to 64", "65 and over"),
+        (
+            ("Off-peak", "£2.10", "£4.60", "£3.20"),
+            ("Peak", "£2.90", "£5.80", "£3.90"),
+            ("Ten-swim card", "£18.00", "£41.00", "£28.00"),
+        ),
+        ruled=False,
+    )
+    hire = TableCase(
+        "Room hire charges",
+        ("Room", "Per hour", "Half day", "Full day"),
+        (
+            ("Main hall", "€45.00", "€160.00", "€290.00"),
+            ("Studio", "€22.50", "€80.00", "€150.00"),
+            ("Meeting room", "€15.00", "€55.00", "€100.00"),
+            ("Kitchen", "€10.00", "€35.00", "€60.00"),
+        ),
+        ruled=False,
+        shaded_header=True,
+    )
+    forecast = TableCase(
+        "Income and spending",
+        ("Line", "2024\nactual", "2025\nbudget", "2026\nforecast"),
+        (
+            ("Council tax", "51,200", "53,800", "55,900"),
+            ("Grants received", "12,450", "11,900", "11,200"),
+            ("Staff costs", "38,760", "40,100", "41,950"),
+            ("Running costs", "19,300", "20,050", "20,800"),
+        ),
+        ruled=False,
+        header_rule=True,
+    )
+    members = TableCase(
+        "Club membership",
+        (
+            "Club",
+            "Members at start of year",
+            "New members joined",
+            "Members at end of year",
+        ),
+        (
+            ("Rowing", "142", "38", "161"),
+            ("Cycling", "310", "74", "352"),
+            ("Chess", "58", "12", "63"),
+            ("Badminton", "96", "21", "104"),
+        ),
+        ruled=False,
+        header_widths=(120.0, 70.0, 70.0, 70.0),
+    )
+    return [
+        Case("grants_wrapped_unruled", ((grants,),), "wrapped header"),
+        Case(
+            "grants_wrapped_grid",
+            ((TableCase(**{**asdict(grants), "ruled": True}),),),
+            "wrapped header",
+        ),
+        Case("forecast_wrapped_years_rule", ((forecast,),), "wrapped header"),
+        Case("members_wrapped_paragraphs", ((members,),), "wrapped header"),
+        Case(
+            "members_wrapped_grid",
+            ((TableCase(**{**asdict(members), "ruled": True, "shaded_header": True}),),),
+            "wrapped header",
+        ),
+        Case("budget_header_rule", ((budget,),), "header rule"),
+        Case(
+            "budget_grid",
+            ((TableCase(**{**asdict(budget), "ruled": True, "header_rule": False}),),),
+            "currency",
+        ),
+        Case("bands_bold_numeric_header", ((bands,),), "bold header"),
+        Case(
+            "bands_bold_grid",
+            ((TableCase(**{**asdict(bands), "ruled": True}),),),
+            "bold header",
+        ),
+        Case("hire_shaded_header", ((hire,),), "shaded header"),
+        Case(
+            "hire_shaded_grid",
+            ((TableCase(**{**asdict(hire), "ruled": True}),),),
+            "shaded header",
+        ),
+        Case(
+            "hire_currency_left",
+            ((TableCase(**{**asdict(hire), "numbers_right": False, "header_rule": True}),),),
+            "currency",
+        ),
     ]
 
 
@@ -328,7 +458,7 @@ def write_case(case: Case, path: Path) -> Path:
     """Draw ``case`` with reportlab's platypus (as a report generator would)."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
-    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
     from reportlab.platypus import (
         PageBreak,
         Paragraph,
@@ -354,17 +484,41 @@ def write_case(case: Case, path: Path) -> Path:
             if item.intro:
                 story.append(Paragraph(item.intro, styles["BodyText"]))
             story.append(Spacer(1, 4))
-            data = [list(item.headers), *[list(r) for r in item.rows]]
+            header: list[Any] = list(item.headers)
+            if item.header_widths is not None:  # wrapped by the column's width
+                font = "Helvetica-Bold" if item.bold_header else "Helvetica"
+                ink = colors.white if item.shaded_header else colors.black
+                cell = ParagraphStyle("cell", fontName=font, fontSize=10, leading=12, textColor=ink)
+                header = [Paragraph(h, cell) for h in header]
+            data = [header, *[list(r) for r in item.rows]]
             cmds: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, -1), "Helvetica")]
             if item.bold_header:
                 cmds.append(("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"))
             if item.ruled:
                 cmds.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
+            if item.header_rule:
+                cmds += [
+                    ("LINEABOVE", (0, 0), (-1, 0), 1.0, colors.black),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
+                    ("LINEBELOW", (0, -1), (-1, -1), 1.0, colors.black),
+                ]
+            if item.shaded_header:
+                cmds += [
+                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#1F4E79")),
+                    ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+                    (
+                        "ROWBACKGROUNDS",
+                        (0, 1),
+                        (-1, -1),
+                        [colors.white, colors.HexColor("#DDEBF7")],
+                    ),
+                ]
             if item.numbers_right and any(_numeric(r[1]) for r in item.rows):
                 cmds.append(("ALIGN", (1, 0), (-1, -1), "RIGHT"))
             if item.header_centred:
                 cmds.append(("ALIGN", (0, 0), (-1, 0), "CENTER"))
-            story.append(Table(data, style=TableStyle(cmds), hAlign="LEFT"))
+            widths = list(item.header_widths) if item.header_widths else None
+            story.append(Table(data, colWidths=widths, style=TableStyle(cmds), hAlign="LEFT"))
             story.append(Spacer(1, 12))
     SimpleDocTemplate(str(path), pagesize=A4).build(story)
     return path
@@ -421,7 +575,7 @@ def score_table(known: TableCase, tables: Sequence[Any], name: str) -> Score:
         out.notes.append(f"{name}: headers {got} != {want}")
     read = {r.label: dict(zip(r.columns, r.cells, strict=True)) for r in best.rows}
     for row in known.rows:
-        want_row = dict(zip(known.headers[1:], row[1:], strict=True))
+        want_row = dict(zip(want, row[1:], strict=True))
         if read.get(row[0]) == want_row:
             out.rows_right += 1
         else:
@@ -493,19 +647,34 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     total = Score()
     per_case: dict[str, Any] = {}
+    per_style: dict[str, Score] = {}
     for case in cases():
         write_case(case, args.work / f"{case.name}.pdf")
         score = score_case(case, args.work)
         per_case[case.name] = {k: v for k, v in asdict(score).items() if k != "notes"}
+        per_case[case.name]["style"] = case.style
+        per_style.setdefault(case.style, Score()).add(score)
         total.add(score)
     result: dict[str, Any] = {
         "tables": sum(len(c.tables) for c in cases()),
         "total": {k: v for k, v in asdict(total).items() if k != "notes"},
+        "styles": {
+            style: {k: v for k, v in asdict(score).items() if k != "notes"}
+            for style, score in per_style.items()
+        },
         "cases": per_case,
     }
-    for name in ("headers", "rows", "titles", "headings"):
+    names = ("headers", "rows", "titles", "headings")
+    for name in names:
         right, n = getattr(total, name + "_right"), getattr(total, name)
         print(f"{name:9s} {right:3d}/{n:<3d} = {right / max(n, 1):.2f}")
+    for style, score in per_style.items():
+        counts = "  ".join(
+            f"{name} {getattr(score, name + '_right')}/{getattr(score, name)}"
+            for name in names
+            if getattr(score, name)
+        )
+        print(f"  {style:15s} {counts}")
     if args.verbose:
         print("\n".join(total.notes))
     if args.filings:
