@@ -6,7 +6,8 @@ column headers and the title. This module reads each page's words with their pos
 from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tables:
 
 1. **words and lines** — characters are joined into words (a space or a horizontal gap
-   breaks a word) and words into lines by their vertical centre;
+   breaks a word), each marked bold or not by its font (:func:`is_bold`), and words into
+   lines by their vertical centre;
 2. **columns** — a line's trailing numeric tokens (``8,214``, ``(1,577)``, ``12.5%``, ``—``)
    are candidate cells; their right edges are clustered across the page, and clusters with
    at least :data:`MIN_COLUMN_ROWS` members are the page's value columns (printed numbers
@@ -19,7 +20,10 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
 4. **headers and title** — the lines just above the first row whose words sit over the
    columns (``2024 2023 2022``, ``Three Months Ended``, ``July 29, 2023``) name the columns,
    each phrase going to every column it spans (a first phrase left of the columns, words
-   only, heads the label column: ``Activity``, ``Source``); the lines above those, up to
+   only, heads the label column: ``Activity``, ``Source``); a header cell wrapped onto
+   lines whose other lines reach over no column (left-aligned in a column wider than its
+   figures: ``New`` / ``members`` / ``joined``) is joined to the column its lines stand
+   over with the same alignment (:func:`_stack_wrapped`); the lines above those, up to
    :data:`MAX_TITLE_LINES` (running page headers excluded) and stopping at a line of prose
    (more than :data:`MAX_TITLE_WORDS` words, or a sentence of its own:
    :func:`states_fact`), are the table's title, less the last lines of
@@ -77,6 +81,9 @@ INDENT_TOLERANCE = 1.5
 #: A line whose words are at least this many times as tall as the page's body text is
 #: set in a larger type (:func:`emphasised_lines`).
 EMPHASIS_RATIO = 1.2
+#: Phrases on consecutive header lines whose left edges, right edges or centres are within
+#: this many points are lines of one wrapped header cell (:func:`_wraps`).
+WRAP_TOLERANCE = 3.0
 #: A page needs at least this many lines with trailing numbers to be looked at.
 MIN_NUMERIC_LINES = 4
 
@@ -95,13 +102,23 @@ _MONTH = re.compile(
 
 @dataclass
 class Word:
-    """A word on a page with its box (PDF points, y up)."""
+    """A word on a page with its box (PDF points, y up) and whether it is set in bold.
+
+    Attributes:
+        text: The word.
+        x0: Left edge.
+        x1: Right edge.
+        y0: Bottom edge.
+        y1: Top edge.
+        bold: Its first character's font is bold (:func:`is_bold`); OCR words never are.
+    """
 
     text: str
     x0: float
     x1: float
     y0: float
     y1: float
+    bold: bool = False
 
     @property
     def cy(self) -> float:
@@ -120,6 +137,11 @@ class Line:
         """The line's words joined by spaces."""
         return " ".join(w.text for w in self.words)
 
+    @property
+    def bold(self) -> bool:
+        """Every word of the line is set in bold (a header row of a table styled so)."""
+        return bool(self.words) and all(w.bold for w in self.words)
+
     def split(self) -> tuple[list[Word], list[Word]]:
         """``(label words, trailing numeric words)``; currency marks are dropped."""
         words = [w for w in self.words if w.text not in _CURRENCY]
@@ -135,8 +157,72 @@ def norm_line(line: str) -> str:
     return re.sub(r"\d+", "#", " ".join(line.split())).lower()
 
 
+#: A font at least this heavy (the PDF font descriptor's weight: 400 regular, 700 bold)
+#: is bold.
+BOLD_WEIGHT = 600
+#: The font descriptor flag of a font drawn bold whatever its glyphs (PDF 32000, 9.8.2).
+_FORCE_BOLD = 1 << 18
+#: The style part of a PostScript font name naming a bold weight (``Helvetica-Bold``,
+#: ``Arial,BoldItalic``, ``ABCDEF+Roboto-SemiBold``, ``TimesNewRomanPS-BoldMT``, ``-Black``).
+_BOLD_STYLE = re.compile(r"bold|black|heavy|demi", re.IGNORECASE)
+
+
+def is_bold(name: str, weight: int, flags: int) -> bool:
+    """Whether a font is bold: its descriptor's weight when it has one (at least
+    :data:`BOLD_WEIGHT`), its ForceBold flag, or else the style after the family in its
+    PostScript name (the 14 standard fonts have no descriptor: ``Helvetica-Bold``).
+
+    Args:
+        name: The font's base name, a subset prefix (``ABCDEF+``) allowed.
+        weight: Its weight (``0`` or less: unknown).
+        flags: Its descriptor flags.
+    """
+    if weight > 0:
+        return weight >= BOLD_WEIGHT
+    if flags & _FORCE_BOLD:
+        return True
+    base = name.rsplit("+", 1)[-1]
+    parts = re.split(r"[-,\s]", base, maxsplit=1)
+    return len(parts) == 2 and bool(_BOLD_STYLE.search(parts[1]))
+
+
+class _FontWeights:
+    """Whether a character of one pdfium text page is set in a bold font (:func:`is_bold`),
+    read once per text object (a run of text in one font) and one buffer for the page."""
+
+    def __init__(self, textpage: Any) -> None:
+        import ctypes
+
+        import pypdfium2.raw as pdfium_c
+
+        self._raw = textpage.raw
+        self._pdfium = pdfium_c
+        self._address = ctypes.addressof
+        self._buf = ctypes.create_string_buffer(128)
+        self._flags = ctypes.c_int(0)
+        self._flags_ref = ctypes.byref(self._flags)
+        self._seen: dict[int, bool] = {}
+
+    def bold(self, index: int) -> bool:
+        """Whether character ``index`` is set in a bold font."""
+        obj = self._pdfium.FPDFText_GetTextObject(self._raw, index)
+        key = self._address(obj.contents) if obj else -1
+        found = self._seen.get(key)
+        if found is None:
+            size = self._pdfium.FPDFText_GetFontInfo(
+                self._raw, index, self._buf, 128, self._flags_ref
+            )
+            name = self._buf.value.decode("latin-1") if 0 < size <= 128 else ""
+            weight = self._pdfium.FPDFText_GetFontWeight(self._raw, index)
+            found = is_bold(name, weight, self._flags.value)
+            if key != -1:
+                self._seen[key] = found
+        return found
+
+
 def page_words(textpage: Any) -> list[Word]:
-    """Words of a pdfium text page (characters joined; spaces and gaps break words)."""
+    """Words of a pdfium text page (characters joined; spaces and gaps break words), each
+    with its first character's weight (:func:`is_bold`)."""
     n = textpage.count_chars()
     if n <= 0:
         return []
@@ -146,10 +232,12 @@ def page_words(textpage: Any) -> list[Word]:
     words: list[Word] = []
     cur: list[str] = []
     box = [0.0, 0.0, 0.0, 0.0]
+    bold = False
+    weights = _FontWeights(textpage)
     for i, ch in enumerate(text):
         if ch.isspace() or ch == "\x00":
             if cur:
-                words.append(Word("".join(cur), *box))
+                words.append(Word("".join(cur), box[0], box[1], box[2], box[3], bold))
                 cur = []
             continue
         left, bottom, right, top = textpage.get_charbox(i, loose=True)
@@ -158,15 +246,16 @@ def page_words(textpage: Any) -> list[Word]:
             left - box[1] > 0.3 * height
             or abs((bottom + top) / 2 - (box[2] + box[3]) / 2) > 0.5 * height
         ):
-            words.append(Word("".join(cur), *box))
+            words.append(Word("".join(cur), box[0], box[1], box[2], box[3], bold))
             cur = []
         if not cur:
             box = [left, right, bottom, top]
+            bold = weights.bold(i)
         else:
             box = [min(box[0], left), max(box[1], right), min(box[2], bottom), max(box[3], top)]
         cur.append(ch)
     if cur:
-        words.append(Word("".join(cur), *box))
+        words.append(Word("".join(cur), box[0], box[1], box[2], box[3], bold))
     return words
 
 
@@ -282,7 +371,14 @@ def _phrases(words: list[Word]) -> list[Word]:
         gap = 0.8 * max(w.y1 - w.y0, 1.0)
         if out and w.x0 - out[-1].x1 <= gap:
             p = out[-1]
-            out[-1] = Word(f"{p.text} {w.text}", p.x0, w.x1, min(p.y0, w.y0), max(p.y1, w.y1))
+            out[-1] = Word(
+                f"{p.text} {w.text}",
+                p.x0,
+                w.x1,
+                min(p.y0, w.y0),
+                max(p.y1, w.y1),
+                p.bold and w.bold,
+            )
         else:
             out.append(w)
     return out
@@ -386,11 +482,11 @@ def _assemble(
 ) -> RawTable:
     cols = [columns[u] for u in used]
     spans = [(c.left - 4, c.right + 4) for c in cols]
-    header_words: list[list[str]] = [[] for _ in cols]
     pitches = [b.at - a.at for a, b in itertools.pairwise(cols)]
     reach = 0.6 * (min(pitches) if pitches else 60.0)  # how far left a header may reach
     k = first - 1
-    title_extra: list[str] = []
+    placed: dict[int, list[tuple[Word, tuple[int, ...]]]] = {}  # header line -> its names
+    loose: dict[int, list[Word]] = {}  # header line -> its phrases over no column
     lead_group: list[Line] = []  # label-only lines between the header and the first row
     seen_header = False
     while k >= max(floor, first - MAX_HEADER_LINES - 2):
@@ -399,28 +495,42 @@ def _assemble(
         over = [p for p in phrases if any(p.x1 >= a and p.x0 <= b for a, b in spans)]
         if norm(lines[k].text) in running:
             break
-        if not over:
+        first_col = min(a for a, _ in spans)
+        # a line of wrapped header cells over no column stands over or under one that is
+        heads = [
+            p for n, p in enumerate(phrases) if not (n == 0 and _heads_labels(p, first_col, reach))
+        ]
+        stacked = [q for q, _ in placed.get(k + 1, [])] + loose.get(k + 1, [])
+        if k - 1 >= floor and not seen_header:
+            above = _phrases([w for w in lines[k - 1].words if w.text not in _CURRENCY])
+            if any(p.x1 >= a and p.x0 <= b for p in above for a, b in spans):
+                stacked += above
+        if not over and not _in_header(heads, stacked, first_col - reach):
             if seen_header or len(lead_group) >= 2:
                 break
             lead_group.insert(0, lines[k])
             k -= 1
             continue
-        if min(p.x0 for p in over) < min(a for a, _ in spans) - reach:
+        if min(p.x0 for p in over or heads) < first_col - reach:
             break  # a phrase reaching into the labels' area: a centred title, not a header
         seen_header = True
-        for p in over:
-            for ci, (a, b) in enumerate(spans):
-                if p.x1 >= a and p.x0 <= b:
-                    header_words[ci].insert(0, p.text)
-        first_col = min(a for a, _ in spans)
-        rest = [
-            p.text
-            for n, p in enumerate(phrases)
-            if p not in over and not (n == 0 and _heads_labels(p, first_col))
+        placed[k] = [
+            (p, tuple(ci for ci, (a, b) in enumerate(spans) if p.x1 >= a and p.x0 <= b))
+            for p in over
         ]
-        if rest:
-            title_extra.insert(0, " ".join(rest))
+        loose[k] = [
+            p
+            for n, p in enumerate(phrases)
+            if p not in over and not (n == 0 and _heads_labels(p, first_col, reach))
+        ]
         k -= 1
+    _stack_wrapped(placed, loose)
+    header_words: list[list[str]] = [[] for _ in cols]
+    for line in sorted(placed):
+        for p, where in sorted(placed[line], key=lambda pw: pw[0].x0):
+            for ci in where:
+                header_words[ci].append(p.text)
+    title_extra = [" ".join(p.text for p in loose[line]) for line in sorted(loose) if loose[line]]
     if not seen_header:  # no header lines: the label-only lines above are the title
         k = first - 1
         lead_group = []
@@ -458,14 +568,78 @@ def _assemble(
     return RawTable(title, names, rows)
 
 
-def _heads_labels(phrase: Word, first_column: float) -> bool:
-    """Whether the first phrase of a header line, left of the value columns, heads the
-    label column (``Activity``, ``Source``): words without a figure or a bracket. The title
-    keeps what is not: a period (``July 29, 2023``, ``Fiscal 2022``), a unit (``(in
-    millions)``, ``(in per unit of award)`` over two lines)."""
+def _in_header(phrases: list[Word], stacked: list[Word], left: float) -> bool:
+    """Whether a line over no value column is a line of wrapped header cells: each of its
+    phrases (the label column's head aside) stands over or under a phrase of the header
+    line next to it with the same alignment (:func:`_wraps`: ``New`` over ``members``,
+    ``year`` under ``start of``), none reaching
+    left of ``left`` into the labels' area (where a title or a group's label starts).
+
+    Args:
+        phrases: The line's phrases.
+        stacked: The phrases of the header line below it, or of the line above it when
+            that one reaches over a value column.
+        left: How far left a header phrase may start (PDF points).
+    """
+    return bool(phrases and stacked) and all(
+        p.x0 >= left and any(_wraps(p, q) for q in stacked if q.x0 >= left) for p in phrases
+    )
+
+
+def _wraps(p: Word, q: Word) -> bool:
+    """Whether two phrases on consecutive lines can be lines of one wrapped cell: set with
+    one alignment, their left edges, right edges or centres within :data:`WRAP_TOLERANCE`
+    of each other (a spanning header's line over sub-headers is wider and shares none)."""
+    return (
+        abs(p.x0 - q.x0) <= WRAP_TOLERANCE
+        or abs(p.x1 - q.x1) <= WRAP_TOLERANCE
+        or abs((p.x0 + p.x1) - (q.x0 + q.x1)) / 2 <= WRAP_TOLERANCE
+    )
+
+
+def _stack_wrapped(
+    placed: dict[int, list[tuple[Word, tuple[int, ...]]]], loose: dict[int, list[Word]]
+) -> None:
+    """Join the lines of wrapped header cells to the column their other lines name.
+
+    A header cell wrapped onto lines (``New`` / ``members`` / ``joined``, left-aligned in a
+    column wider than its right-aligned figures) may have lines that reach over no value
+    column; such a phrase standing over or under a phrase naming one column on the next
+    header line, set with the same alignment (:func:`_wraps`), is that column's, until no
+    phrase is left to join. What is left over no column stays the title's.
+
+    Args:
+        placed: Header line index -> its phrases and the columns each names; updated.
+        loose: Header line index -> its phrases over no column; those joined are removed.
+    """
+    changed = True
+    while changed:
+        changed = False
+        for line, phrases in loose.items():
+            for p in list(phrases):
+                stacked = [
+                    (min(p.x1, q.x1) - max(p.x0, q.x0), where)
+                    for other in (line - 1, line + 1)
+                    for q, where in placed.get(other, [])
+                    if len(where) == 1 and _wraps(p, q)
+                ]
+                if stacked:
+                    placed[line].append((p, max(stacked)[1]))
+                    phrases.remove(p)
+                    changed = True
+
+
+def _heads_labels(phrase: Word, first_column: float, reach: float) -> bool:
+    """Whether the first phrase of a header line, left of the value columns and starting
+    in the labels' area (more than ``reach`` left of them: a header cell wrapped over
+    right-aligned figures starts nearer), heads the label column (``Activity``,
+    ``Source``): words without a figure or a bracket. The title keeps what is not: a
+    period (``July 29, 2023``, ``Fiscal 2022``), a unit (``(in millions)``, ``(in per unit
+    of award)`` over two lines)."""
     text = phrase.text.strip()
     return (
         phrase.x1 < first_column
+        and phrase.x0 < first_column - reach
         and not any(ch.isdigit() or ch in "()[]" for ch in text)
         and not qualifies_table(text)
     )

@@ -77,8 +77,8 @@ USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: read by OCR, e-mails without a boundary; ``/4``: HTML page headers and footers, PDF
 #: tables as word processors set them, PDF headings in a larger type; ``/5``: a workbook
 #: without a title of its own is named by its first sheet's title row, an e-mail's plain-text
-#: body has sections). Bump it with any
-#: change to what a loader reads.
+#: body has sections, PDF tables' header rows set in bold, header cells wrapped onto lines
+#: and ruled grids' cells). Bump it with any change to what a loader reads.
 METADATA_VERSION = "citerag.document-metadata/5"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000

@@ -225,12 +225,20 @@ def _kinds_differ(
 def _header_lines(rows: list[list[_Cell]], columns: list[tuple[float, float]]) -> int:
     """How many of a run's first lines are its header (column names, possibly wrapped).
 
-    When most lines below hold digits, the header is every leading line without one (up to
+    Leading lines set in bold over a body mostly not in bold are the header, whatever they
+    hold (``Under 16  16 to 64  65 and over`` over prices: figures over figures). Else,
+    when most lines below hold digits, the header is every leading line without one (up to
     :data:`MAX_HEADER_LINES`: ``Total Number of`` / ``Shares Purchased``); otherwise the
     first line alone if it has no digit (a first line with figures is a row, unless its
     cells differ in kind from those below them: :func:`_kinds_differ`). A year or a
     period (``2024``, ``FY2025``, ``Q3 2025``) does not count as a digit: it names a column.
     """
+    bold = [all(w.bold for c in r for w in c.words) for r in rows]
+    if bold[0] and 2 * sum(bold[1:]) < len(rows) - 1:
+        n = 1  # a header row set in bold over body rows that are not names the columns
+        while n < min(MAX_HEADER_LINES, len(rows) - 2) and bold[n]:
+            n += 1
+        return n
     digits = [any(_DIGIT.search(_PERIOD.sub("", c.text)) for c in r) for r in rows]
     if digits[0] and _kinds_differ(rows[0], rows[1:], columns):
         return 1

@@ -1,5 +1,6 @@
 """Real PDFs written with pypdf for the loader tests: text in chosen render modes, images,
-form XObjects, and raw content-stream snippets."""
+form XObjects, and raw content-stream snippets (fonts ``/F1`` Helvetica, ``/F2`` Helvetica
+with two codes swapped, ``/F3`` Helvetica-Bold)."""
 
 from __future__ import annotations
 
@@ -124,7 +125,20 @@ def write_pdf(path: Path, pages: list[list[Line]] | list[Page]) -> Path:
             }
         )
     )
-    fonts = DictionaryObject({NameObject("/F1"): font, NameObject("/F2"): swapped})
+    # /F3: Helvetica-Bold, a standard font without a descriptor (bold only by its name)
+    bold = writer._add_object(
+        DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type1"),
+                NameObject("/BaseFont"): NameObject("/Helvetica-Bold"),
+                NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+            }
+        )
+    )
+    fonts = DictionaryObject(
+        {NameObject("/F1"): font, NameObject("/F2"): swapped, NameObject("/F3"): bold}
+    )
     for spec in pages:
         spec = spec if isinstance(spec, Page) else Page(lines=list(spec))
         page = writer.add_blank_page(612, 792)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from loaders.base import Table
+from loaders.pdf_tables import is_bold
 from loaders.registry import load_file
 from tests.support.pdfs import Line, write_pdf
 
@@ -25,6 +26,18 @@ _WIDTH = {
     **dict.fromkeys("0123456789£$", 556),
     ",": 278, ".": 278, ":": 278, " ": 278, "%": 889, "(": 333, ")": 333, "-": 333,
 }  # fmt: skip
+#: Helvetica-Bold's letters (its figures, space and punctuation are Helvetica's).
+_BOLD_WIDTH = {
+    **_WIDTH,
+    **dict(zip("abcdefghijklmnopqrstuvwxyz", (556, 611, 556, 611, 556, 333, 611, 611, 278,
+                                              278, 556, 278, 889, 611, 611, 611, 611, 389,
+                                              556, 333, 611, 556, 778, 556, 556, 500),
+               strict=True)),
+    **dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (722, 722, 722, 722, 667, 611, 778, 722, 278,
+                                              556, 722, 611, 833, 722, 778, 667, 778, 722,
+                                              667, 611, 722, 667, 944, 667, 667, 611),
+               strict=True)),
+}  # fmt: skip
 SIZE = 10
 #: Space between the widest cell of a column and the next column (a table cell's padding,
 #: 6 points each side): under the 1.3 word heights that split a line into cells by itself.
@@ -32,13 +45,14 @@ PAD = 12.0
 LEFT = 84.0
 
 
-def _width(text: str) -> float:
-    return sum(_WIDTH.get(ch, 556) for ch in text) * SIZE / 1000
+def _width(text: str, bold: bool = False) -> float:
+    widths = _BOLD_WIDTH if bold else _WIDTH
+    return sum(widths.get(ch, 556) for ch in text) * SIZE / 1000
 
 
-def _at(x: float, y: float, text: str, size: float = SIZE) -> str:
+def _at(x: float, y: float, text: str, size: float = SIZE, font: str = "F1") -> str:
     esc = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-    return f"BT /F1 {size} Tf {x:.2f} {y:.2f} Td ({esc}) Tj ET"
+    return f"BT /{font} {size} Tf {x:.2f} {y:.2f} Td ({esc}) Tj ET"
 
 
 def _table_pdf(
@@ -46,18 +60,23 @@ def _table_pdf(
     above: Sequence[str],
     rows: Sequence[Sequence[str]],
     right: frozenset[int] = frozenset(),
+    bold_header: bool = False,
 ) -> Path:
     """One page: the lines ``above`` (at the left margin), then ``rows`` (header first) set
     as a report generator sets a table: each column as wide as its widest cell plus
-    :data:`PAD`, the columns in ``right`` right-aligned, the others left-aligned."""
+    :data:`PAD`, the columns in ``right`` right-aligned, the others left-aligned, the header
+    row in Helvetica-Bold when ``bold_header``."""
     ops = [_at(78, 760 - 16 * i, text) for i, text in enumerate(above)]
-    widths = [max(_width(r[c]) for r in rows) for c in range(len(rows[0]))]
+    bold = [bold_header and n == 0 for n in range(len(rows))]
+    widths = [
+        max(_width(r[c], b) for r, b in zip(rows, bold, strict=True)) for c in range(len(rows[0]))
+    ]
     y = 760 - 16 * len(above) - 8
-    for row in rows:
+    for row, b in zip(rows, bold, strict=True):
         x = LEFT
         for c, cell in enumerate(row):
-            at = x + widths[c] - _width(cell) if c in right else x
-            ops.append(_at(at, y, cell))
+            at = x + widths[c] - _width(cell, b) if c in right else x
+            ops.append(_at(at, y, cell, font="F3" if b else "F1"))
             x += widths[c] + PAD
         y -= 16
     return write_pdf(path, [[Line(raw=op) for op in ops]])
@@ -254,3 +273,92 @@ def test_a_caption_or_a_title_with_a_full_stop_is_no_sentence_of_its_own() -> No
         "The centre opens every day of the week except public holidays.",
     ):
         assert states_fact(sentence), sentence
+
+
+BANDS = [
+    ("Age band", "Under 16", "16 to 64", "65 and over"),
+    ("Off-peak", "£2.10", "£4.60", "£3.20"),
+    ("Peak", "£2.90", "£5.80", "£3.90"),
+    ("Ten-swim card", "£18.00", "£41.00", "£28.00"),
+]
+
+
+def test_a_header_row_set_in_bold_names_the_columns_whatever_it_holds(tmp_path: Path) -> None:
+    """Column names ending in figures (``Under 16  16 to 64``) over prices: by their words
+    alone the first line is a row like the others. Set in bold over rows that are not, it
+    is the header (before: no column names, every cell's name empty)."""
+    path = _table_pdf(
+        tmp_path / "bands.pdf", ["Swimming prices"], BANDS, frozenset({1, 2, 3}), True
+    )
+    table = _read(path)
+    assert table.title == "Swimming prices"
+    assert table.columns == ["Under 16", "16 to 64", "65 and over"]
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Under 16: {r[1]}; 16 to 64: {r[2]}; 65 and over: {r[3]}" for r in BANDS[1:]
+    ]
+
+
+def test_the_same_first_line_in_regular_type_stays_a_row(tmp_path: Path) -> None:
+    """Without the bold the reader has no way to tell it from a row: it stays one (the
+    bold rule reads the type, not the words)."""
+    path = _table_pdf(tmp_path / "bands.pdf", ["Swimming prices"], BANDS, frozenset({1, 2, 3}))
+    table = _read(path)
+    assert "Age band" in [r.label for r in table.rows]
+
+
+def test_header_cells_wrapped_in_columns_wider_than_their_figures_are_joined(
+    tmp_path: Path,
+) -> None:
+    """Header cells wrapped onto three lines, left-aligned in 70-point columns over
+    right-aligned figures (a report tool's paragraph cells): ``New`` / ``members`` /
+    ``joined`` reach over the figures only on their middle line, and are joined to that
+    column by standing over and under it. Before: ``members`` alone named the column and
+    ``New`` and ``joined`` went into the title."""
+    header = [
+        ("", "Members at", "New", "Members at"),
+        ("", "start of", "members", "end of"),
+        ("Club", "year", "joined", "year"),
+    ]
+    body = [
+        ("Rowing", "142", "38", "161"),
+        ("Cycling", "310", "74", "352"),
+        ("Chess", "58", "12", "63"),
+        ("Badminton", "96", "21", "104"),
+        ("Tennis", "201", "40", "229"),
+    ]
+    starts = (84.0, 204.0, 274.0, 344.0)
+    ops = [_at(78, 760, "Club membership")]
+    y = 740.0
+    for line in header:
+        ops += [_at(x, y, cell, font="F3") for x, cell in zip(starts, line, strict=True) if cell]
+        y -= 12
+    for row in body:
+        y -= 6
+        ops.append(_at(starts[0], y, row[0]))
+        for x, cell in zip(starts[1:], row[1:], strict=True):
+            ops.append(_at(x + 58 - _width(cell), y, cell))  # right-aligned, 6 pt padding
+        y -= 12
+    table = _read(write_pdf(tmp_path / "members.pdf", [[Line(raw=op) for op in ops]]))
+    assert table.title == "Club membership"
+    assert table.columns == [
+        "Members at start of year",
+        "New members joined",
+        "Members at end of year",
+    ]
+    assert table.rows[0].describe() == (
+        "Rowing — Members at start of year: 142; New members joined: 38; "
+        "Members at end of year: 161"
+    )
+
+
+def test_a_font_is_bold_by_its_weight_its_flag_or_its_style_name() -> None:
+    assert is_bold("Helvetica-Bold", 0, 32)
+    assert is_bold("ABCDEF+Arial,BoldItalic", -1, 0)
+    assert is_bold("TimesNewRomanPS-BoldMT", 0, 0)
+    assert is_bold("Roboto-SemiBold", 0, 0)
+    assert is_bold("SomeFont", 0, 1 << 18)
+    assert is_bold("Anything", 700, 0)
+    assert not is_bold("Anything-Bold", 400, 0)  # the descriptor's weight wins
+    assert not is_bold("Helvetica", 0, 32)
+    assert not is_bold("Boldface", 0, 0)  # the family's name, no style part
+    assert not is_bold("ABCDEF+Arial-Italic", 0, 0)
