@@ -25,8 +25,10 @@ from loaders.pdf_tables import (
     emphasised_lines,
     group_lines,
     locate_rows,
+    page_rules,
     page_words,
     read_tables,
+    rule_breaks,
 )
 from loaders.text_tables import ocr_lines, read_text_tables
 
@@ -122,6 +124,7 @@ def pdf_tables(
                     page = pdf[i]
                     textpage = page.get_textpage()
                     lines = group_lines(page_words(textpage))
+                    rule_breaks(lines, page_rules(page))
                     textpage.close()
                     page.close()
                     source = "pdf-layout"

@@ -7,7 +7,8 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
 
 1. **words and lines** — characters are joined into words (a space or a horizontal gap
    breaks a word), each marked bold or not by its font (:func:`is_bold`), and words into
-   lines by their vertical centre;
+   lines by their vertical centre; the vertical rules drawn across a line (a ruled grid:
+   :func:`page_rules`) are its cell boundaries, parting words however close they stand;
 2. **columns** — a line's trailing numeric tokens (``8,214``, ``(1,577)``, ``12.5%``, ``—``)
    are candidate cells; their right edges are clustered across the page, and clusters with
    at least :data:`MIN_COLUMN_ROWS` members are the page's value columns (printed numbers
@@ -128,9 +129,20 @@ class Word:
 
 @dataclass
 class Line:
-    """Words sharing a baseline, left to right."""
+    """Words sharing a baseline, left to right.
+
+    Attributes:
+        words: Its words.
+        breaks: Where drawn vertical rules cross it (PDF points, left to right): a ruled
+            table's cell boundaries (:func:`page_rules`), whatever the gap between words.
+    """
 
     words: list[Word]
+    breaks: tuple[float, ...] = ()
+
+    def parted(self, left: Word, right: Word) -> bool:
+        """Whether a drawn rule stands between two of its words."""
+        return any(left.x1 - 1.0 <= x <= right.x0 + 1.0 for x in self.breaks)
 
     @property
     def text(self) -> str:
@@ -259,6 +271,55 @@ def page_words(textpage: Any) -> list[Word]:
     return words
 
 
+#: A drawn path at most this wide (points) and at least :data:`RULE_MIN_HEIGHT` tall is a
+#: vertical rule: a ruled table's cell boundary.
+RULE_MAX_WIDTH = 2.0
+#: ... and at least this tall (points): a cell's height, more than a glyph's stroke.
+RULE_MIN_HEIGHT = 8.0
+#: Pages with more drawn objects than this are not searched for rules (:func:`page_rules`).
+MAX_RULE_OBJECTS = 1500
+
+
+def page_rules(page: Any) -> list[tuple[float, float, float]]:
+    """The vertical rules drawn on a pdfium page, each ``(x, bottom, top)`` in PDF points.
+
+    A grid's lines, as report tools draw them, are path objects each as narrow as its
+    stroke (or a thin filled rectangle); a path object holding a whole grid, or a rule drawn
+    as part of a larger shape, is not read (its bounds are the shape's). A page of more
+    than :data:`MAX_RULE_OBJECTS` objects (text drawn a character at a time) is not looked
+    at: reading each object's type costs more than the page's words do.
+    """
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    count = pdfium_c.FPDFPage_CountObjects(page.raw)
+    if count > MAX_RULE_OBJECTS:
+        return []
+    box = [ctypes.c_float() for _ in range(4)]
+    refs = [ctypes.byref(v) for v in box]
+    rules = []
+    for i in range(count):
+        obj = pdfium_c.FPDFPage_GetObject(page.raw, i)
+        if pdfium_c.FPDFPageObj_GetType(obj) != pdfium_c.FPDF_PAGEOBJ_PATH:
+            continue
+        if not pdfium_c.FPDFPageObj_GetBounds(obj, *refs):
+            continue
+        left, bottom, right, top = (v.value for v in box)
+        if right - left <= RULE_MAX_WIDTH and top - bottom >= RULE_MIN_HEIGHT:
+            rules.append(((left + right) / 2, bottom, top))
+    return rules
+
+
+def rule_breaks(lines: list[Line], rules: Sequence[tuple[float, float, float]]) -> None:
+    """Set each line's :attr:`Line.breaks`: the rules crossing its words' vertical centre
+    between its first word's left edge and its last word's right edge."""
+    for line in lines:
+        cy = statistics.median(w.cy for w in line.words)
+        x0, x1 = line.words[0].x0, line.words[-1].x1
+        line.breaks = tuple(sorted(x for x, lo, hi in rules if lo <= cy <= hi and x0 < x < x1))
+
+
 def group_lines(words: list[Word]) -> list[Line]:
     """Words grouped into lines by vertical centre, top to bottom."""
     lines: list[tuple[float, float, list[Word]]] = []
@@ -364,12 +425,13 @@ def _column_of(word: Word, columns: list[_Column]) -> int | None:
     return best
 
 
-def _phrases(words: list[Word]) -> list[Word]:
-    """Words close together merged into phrases (a header such as ``Three Months Ended``)."""
+def _phrases(words: list[Word], line: Line) -> list[Word]:
+    """Words close together merged into phrases (a header such as ``Three Months Ended``),
+    never across a drawn rule of ``line`` (their line)."""
     out: list[Word] = []
     for w in words:
         gap = 0.8 * max(w.y1 - w.y0, 1.0)
-        if out and w.x0 - out[-1].x1 <= gap:
+        if out and w.x0 - out[-1].x1 <= gap and not line.parted(out[-1], w):
             p = out[-1]
             out[-1] = Word(
                 f"{p.text} {w.text}",
@@ -491,7 +553,7 @@ def _assemble(
     seen_header = False
     while k >= max(floor, first - MAX_HEADER_LINES - 2):
         words = [w for w in lines[k].words if w.text not in _CURRENCY]
-        phrases = _phrases(words)
+        phrases = _phrases(words, lines[k])
         over = [p for p in phrases if any(p.x1 >= a and p.x0 <= b for a, b in spans)]
         if norm(lines[k].text) in running:
             break
@@ -502,7 +564,9 @@ def _assemble(
         ]
         stacked = [q for q, _ in placed.get(k + 1, [])] + loose.get(k + 1, [])
         if k - 1 >= floor and not seen_header:
-            above = _phrases([w for w in lines[k - 1].words if w.text not in _CURRENCY])
+            above = _phrases(
+                [w for w in lines[k - 1].words if w.text not in _CURRENCY], lines[k - 1]
+            )
             if any(p.x1 >= a and p.x0 <= b for p in above for a, b in spans):
                 stacked += above
         if not over and not _in_header(heads, stacked, first_col - reach):
@@ -514,14 +578,23 @@ def _assemble(
         if min(p.x0 for p in over or heads) < first_col - reach:
             break  # a phrase reaching into the labels' area: a centred title, not a header
         seen_header = True
-        placed[k] = [
-            (p, tuple(ci for ci, (a, b) in enumerate(spans) if p.x1 >= a and p.x0 <= b))
+        named = [
+            (
+                p,
+                tuple(
+                    ci
+                    for ci, (a, b) in enumerate(spans)
+                    if p.x1 >= a and p.x0 <= b and not _ruled_off(p, cols[ci], lines[k])
+                ),
+            )
             for p in over
         ]
+        placed[k] = [(p, where) for p, where in named if where]
         loose[k] = [
             p
             for n, p in enumerate(phrases)
-            if p not in over and not (n == 0 and _heads_labels(p, first_col, reach))
+            if (p not in over or any(q is p and not where for q, where in named))
+            and not (n == 0 and _heads_labels(p, first_col, reach))
         ]
         k -= 1
     _stack_wrapped(placed, loose)
@@ -566,6 +639,17 @@ def _assemble(
         rows.append((group.text, label, [c.text for c in cells], idx))
     title = " ".join([*title_lines, *title_extra]).strip()
     return RawTable(title, names, rows)
+
+
+def _ruled_off(phrase: Word, column: _Column, line: Line) -> bool:
+    """Whether a drawn rule crossing the header line stands between a header phrase and a
+    value column's cells: in a ruled table the phrase names only the columns of its own
+    cell, however near the next column's figures come (a tight grid's cells are a few
+    points apart)."""
+    return any(
+        phrase.x1 - 1.0 <= x <= column.left or column.right <= x <= phrase.x0 + 1.0
+        for x in line.breaks
+    )
 
 
 def _in_header(phrases: list[Word], stacked: list[Word], left: float) -> bool:

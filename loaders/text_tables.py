@@ -120,7 +120,8 @@ def cells_of(line: Line, edges: ColumnEdges | None = None) -> list[_Cell]:
     and at narrower gaps, wider than :data:`ALIGNED_GAP` word heights and
     :data:`ALIGNED_SPACES` times the usual word space, where the next word starts on a
     column start of ``edges``, or the word before or the next word ends on a column end
-    (column edges that the other lines of its table share, :func:`shared_edges`)."""
+    (column edges that the other lines of its table share, :func:`shared_edges`); and
+    always where a drawn rule stands between two words (:attr:`Line.breaks`)."""
     height = _height(line)
     gap = CELL_GAP * height
     narrow = max(ALIGNED_GAP * height, ALIGNED_SPACES * edges.space) if edges else gap
@@ -135,7 +136,8 @@ def cells_of(line: Line, edges: ColumnEdges | None = None) -> list[_Cell]:
                 or _near(cells[-1].x1, edges.ends)
                 or _near(w.x1, edges.ends)
             )
-            if space <= gap and not (aligned and space > narrow):
+            ruled = line.parted(cells[-1].words[-1], w)  # a drawn rule between them
+            if space <= gap and not (aligned and space > narrow) and not ruled:
                 cells[-1].words.append(w)
                 continue
         cells.append(_Cell([w]))

@@ -362,3 +362,77 @@ def test_a_font_is_bold_by_its_weight_its_flag_or_its_style_name() -> None:
     assert not is_bold("Helvetica", 0, 32)
     assert not is_bold("Boldface", 0, 0)  # the family's name, no style part
     assert not is_bold("ABCDEF+Arial-Italic", 0, 0)
+
+
+def _grid_pdf(path: Path, title: str, rows: Sequence[Sequence[str]], ruled: bool) -> Path:
+    """A table of words set in a tight grid: 2 points of padding each side of a cell, the
+    header row in bold, and (when ``ruled``) a line drawn round every cell, each rule a path
+    of its own as report tools draw a grid."""
+    pad, pitch = 2.0, 18.0
+    widths = [
+        max(_width(r[c], n == 0) for n, r in enumerate(rows)) + 2 * pad for c in range(len(rows[0]))
+    ]
+    edges = [LEFT + sum(widths[:c]) for c in range(len(widths) + 1)]
+    top = 740.0
+    ops = [_at(78, 760, title)]
+    for n, row in enumerate(rows):
+        y = top - pitch * (n + 1) + 5
+        ops += [
+            _at(edges[c] + pad, y, cell, font="F3" if n == 0 else "F1")
+            for c, cell in enumerate(row)
+        ]
+    if ruled:
+        bottom = top - pitch * len(rows)
+        ops += [f"0.5 w {x:.2f} {bottom:.2f} m {x:.2f} {top:.2f} l S" for x in edges]
+        ops += [
+            f"0.5 w {edges[0]:.2f} {y:.2f} m {edges[-1]:.2f} {y:.2f} l S"
+            for y in (top - pitch * n for n in range(len(rows) + 1))
+        ]
+    return write_pdf(path, [[Line(raw=op) for op in ops]])
+
+
+CAPITALS = [
+    ("Country", "Capital", "Currency"),
+    ("France", "Paris", "Euro"),
+    ("Japan", "Tokyo", "Yen"),
+    ("Kenya", "Nairobi", "Shilling"),
+    ("Peru", "Lima", "Sol"),
+]
+
+
+def test_the_rules_of_a_tight_grid_part_its_cells(tmp_path: Path) -> None:
+    """Cells 4 points apart, a grid drawn round them: the gaps alone are a word space, the
+    rules part the cells (before: no table read, every line one cell)."""
+    table = _read(_grid_pdf(tmp_path / "grid.pdf", "Capitals", CAPITALS, ruled=True))
+    assert table.columns == ["Capital", "Currency"]
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Capital: {r[1]}; Currency: {r[2]}" for r in CAPITALS[1:]
+    ]
+
+
+def test_the_same_tight_table_without_its_rules_is_no_table(tmp_path: Path) -> None:
+    """The rules are what part the cells: the same words without them stay lines of text."""
+    path = _grid_pdf(tmp_path / "grid.pdf", "Capitals", CAPITALS, ruled=False)
+    assert load_file(path).tables == []
+
+
+HIRE = [
+    ("Room", "Per hour", "Half day", "Full day"),
+    ("Main hall", "£45.00", "£160.00", "£290.00"),
+    ("Studio", "£22.50", "£80.00", "£150.00"),
+    ("Meeting room", "£15.00", "£55.00", "£100.00"),
+    ("Kitchen", "£10.00", "£35.00", "£60.00"),
+]
+
+
+def test_a_header_in_a_tight_grid_names_only_the_column_of_its_own_cell(
+    tmp_path: Path,
+) -> None:
+    """Figures in a tight grid (the statement reader's value columns): ``Per hour`` reaches
+    near the next column's figures, but a rule stands between them (before: each header
+    named two columns, ``Per hour Half day``)."""
+    table = _read(_grid_pdf(tmp_path / "hire.pdf", "Room hire", HIRE, ruled=True))
+    assert table.columns == ["Per hour", "Half day", "Full day"]
+    assert table.rows[0].describe() == (
+        "Main hall — Per hour: £45.00; Half day: £160.00; Full day: £290.00"
+    )
