@@ -41,6 +41,7 @@ figures or a split year of the question is one thing, mentioned in any of its sp
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import re
@@ -3432,3 +3433,156 @@ def coverage_problem(coverage: float, threshold: float, missing: Sequence[str]) 
         f"the quoted sentence and its document cover {coverage:.0%} of what the question asks "
         f"about (below {threshold:.0%})" + (f"; not covered: {words}" if words else "")
     )
+
+
+# ------------------------------------------------------------------------------------------
+# the asked thing: compounds kept together, a record's attribute stated for another
+# ------------------------------------------------------------------------------------------
+
+#: A word as the compound rules read it: letters, inner apostrophes and hyphens split off.
+_COMPOUND_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+#: What may stand between the two words of a compound: a space or a hyphen, nothing else.
+_COMPOUND_GAP = re.compile(r"[ \t]*-?[ \t]*")
+
+
+def _plain_words(text: str) -> list[tuple[str, int, int]]:
+    """The words of ``text`` as ``(lower-case word, start, end)``."""
+    return [(m[0].lower(), m.start(), m.end()) for m in _COMPOUND_WORD.finditer(text)]
+
+
+def _compound_member(word: str) -> bool:
+    """A word that can be part of a compound the question asks about: a content word of
+    three letters or more that is no stop word or :data:`GENERIC` question word."""
+    return len(word) >= 3 and word not in STOPWORDS and content_word(word)
+
+
+def compounds(text: str) -> list[tuple[str, str]]:
+    """The compounds of two lower-case content words that ``text`` writes side by side
+    ("gift cards", "season ticket", "car-park"), in order, as ``(modifier, head)``.
+
+    Only a space or a hyphen may stand between them (a comma, an article or a stop word
+    ends the compound: "book a room" is none), and neither word may be written with a
+    capital (names are the names rule's: "Market Square" is a name, not a compound).
+    """
+    words = _plain_words(text)
+    out: list[tuple[str, str]] = []
+    for (a, s0, e0), (b, s1, _) in itertools.pairwise(words):
+        if not (_compound_member(a) and _compound_member(b)):
+            continue
+        if not _COMPOUND_GAP.fullmatch(text[e0:s1]):
+            continue
+        opens = _opens_sentence(text, s0) or text[:s0].rstrip(" \t\"'“‘([*•#>-").endswith("\n")
+        if (text[s0].isupper() and not opens) or text[s1].isupper():
+            continue
+        out.append((a, b))
+    return list(dict.fromkeys(out))
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether two lower-case words are one word inflected (:func:`stem`)."""
+    return a == b or stem(a) == stem(b)
+
+
+def compound_problem(question: str, sentence: str, context: str = "") -> str | None:
+    """Why a sentence that holds the two words of a compound of the question only apart,
+    each with another word, does not answer it, or ``None``.
+
+    "Do you sell gift cards?" is not answered by "Gift wrapping costs £3.50 per item and
+    includes a handwritten card.": the question's compound (*gift cards*, :func:`compounds`)
+    is a thing of its own, and the sentence holds its words only in other things (*gift
+    wrapping*, *handwritten card*). Refused only on that positive evidence: the sentence
+    writes the compound's modifier before another word and its head after another word
+    (two compounds of its own), and neither the sentence nor its ``context`` (its passage
+    and header) writes the compound itself, joined ("giftcard") or apart by a space or
+    hyphen. A sentence with one word of it alone, or neither, is left to the other rules (it
+    may paraphrase: "vouchers" for "gift cards"; "open" in "the library is open" is no
+    compound).
+
+    Args:
+        question: The question.
+        sentence: The quoted sentence (a table row as stated with its column names).
+        context: Text around it that may write the compound (passage, header).
+    """
+    if not is_question(question):
+        return None
+    around = _plain_words(f"{sentence}\n{context}")
+    written = compounds(f"{sentence}\n{context}")
+    said = compounds(sentence)
+    for mod, head in compounds(question):
+        if any(_same_stem(w, mod + head) for w, _, _ in around):
+            continue  # written joined: "giftcard", "carpark"
+        if any(_same_stem(a, mod) and _same_stem(b, head) for a, b in written):
+            continue
+        other_head = [b for a, b in said if _same_stem(a, mod) and not _same_stem(b, head)]
+        other_mod = [f"{a} {b}" for a, b in said if _same_stem(b, head) and not _same_stem(a, mod)]
+        if other_head and other_mod:
+            return (
+                f"the question asks about '{mod} {head}', and the quoted sentence speaks of "
+                f"'{mod} {other_head[0]}' and '{other_mod[0]}' instead"
+            )
+    return None
+
+
+#: A row stated with its label first: "Market Square — Spaces: 38; ...".
+_LABEL_FIRST = re.compile(r"^\s*([^:;—–]+?)\s+[—–]\s+")
+#: A row stated as column name and value pairs, its label the first value: "Site: Ridgeway; ...".
+_FIRST_VALUE = re.compile(r"^\s*[^:;]{1,80}?:\s*([^;]+?)\s*(?:;|$)")
+
+
+def row_label(stated: str) -> str:
+    """The label of a table row as stated with its column names (its subject, the first
+    cell): "Market Square" of "Market Square — Spaces: 38; Up to 1 hr: £1.20", "Ridgeway" of
+    "Site: Ridgeway; Full plots: 24"; ``""`` when neither form is read."""
+    m = _LABEL_FIRST.match(stated) or _FIRST_VALUE.match(stated)
+    return m[1].strip() if m else ""
+
+
+#: An aside in brackets: "(long stay)" of "Riverside (long stay)".
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+
+
+def _holds_all(words: str, text: str) -> bool:
+    """Whether ``text`` holds every content word of ``words`` outside brackets (inflections
+    allowed: "Riverside" names "Riverside (long stay)"), and ``words`` has at least one."""
+    terms = [FocusTerm(t, 1.0) for t in tokenize(_BRACKETED.sub(" ", words)) if content_word(t)]
+    return bool(terms) and not lexically_uncovered(terms, text)
+
+
+def other_record_problem(
+    missing: Sequence[str], label: str, other_labels: Iterable[str], texts: Iterable[str]
+) -> str | None:
+    """Why a table row that lacks an asked word the documents state for another row's
+    subject does not answer, or ``None``.
+
+    A table row is a record about its label (:func:`row_label`): "How much is a season
+    ticket for Market Square car park?" is not answered by the Market Square tariff row
+    (spaces, hourly charges: no season ticket) when the passages say "Season tickets for
+    Riverside cost £310 a year" and Riverside is another row of that table: the asked thing
+    is stated, but for another record. Refused only on that evidence: a word the question
+    asks about (``missing``: not in the row, its title or column names, nor paraphrased
+    there) is in one of ``texts`` (the supplied passages' sentences outside table rows) that
+    names another row's label and not this row's. A word stated with no other record ("for
+    up to 3 hours in any car park"), or never stated, is left to the other rules (the row's
+    column may abbreviate or paraphrase it: *hr* for "hour", *SKU* for "product code").
+
+    Args:
+        missing: The question's content words the row lacks.
+        label: The quoted row's label.
+        other_labels: The labels of the other rows of its table.
+        texts: Sentences of the supplied passages outside table rows.
+    """
+    others = [o for o in dict.fromkeys(other_labels) if o and not _holds_all(o, label)]
+    if not missing or not others:
+        return None
+    asked = [FocusTerm(w, 1.0) for w in missing]
+    for text in texts:
+        held = [t.term for t in asked if t not in lexically_uncovered(asked, text)]
+        if not held or (label and _holds_all(label, text)):
+            continue
+        named = [o for o in others if _holds_all(o, text)]
+        if named:
+            return (
+                f"the question asks about '{held[0]}', which the quoted row ({label or 'a row'})"
+                f" does not state; the documents state it for {named[0]}"
+            )
+    return None

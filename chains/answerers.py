@@ -54,9 +54,11 @@ from loaders.row_text import (
     row_sentence_spans,
     row_span,
     row_statement,
+    row_title,
     scored_texts,
     with_heading,
 )
+from loaders.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
 
@@ -557,6 +559,48 @@ class ExtractiveAnswerer:
         gone = [t for t in terms if t.term in cache[key]]
         return checks.focus_problem(gone)
 
+    def _other_record_reason(
+        self,
+        terms: list[checks.FocusTerm],
+        sentence: _Sentence,
+        passages: Sequence[Passage],
+        cache: dict[tuple[int, str], list[str]],
+    ) -> str | None:
+        """Why a table row the question names lacks the asked thing that the passages state
+        for another named thing, or ``None`` (:func:`chains.answer_checks.other_record_problem`).
+
+        The row's context is read as the focus rules read it (the row with its table's
+        title and column names, and the passage's document, section and page); a word the
+        row lacks counts only without a close paraphrase there. The other records are the
+        rows of the same table (same title) in the supplied passages of the row's document;
+        the sentences that may state the word are those passages' sentences outside rows.
+        """
+        asked = [t for t in terms if not t.entity and not t.code]
+        label = checks.row_label(sentence.stated)
+        if not asked or not label:
+            return None
+        key = (sentence.passage.number, f"record:{sentence.text}")
+        if key not in cache:
+            context = f"{sentence.scored}\n{sentence.stated}\n{_where(sentence.passage)}"
+            missing = checks.lexically_uncovered(asked, context)
+            cache[key] = [t.term for t in self._unparaphrased(missing, context)] if missing else []
+        if not cache[key]:
+            return None
+        title = _row_title_of(sentence)
+        doc = _doc_key(sentence.passage)
+        others: list[str] = []
+        texts: list[str] = []
+        for p in passages or (sentence.passage,):
+            if _doc_key(p) != doc:
+                continue
+            meta = p.candidate.meta
+            others.extend(
+                checks.row_label(r[3]) for r in recorded_rows(meta) if row_title(r) == title
+            )
+            prose = _without_rows(p.candidate.content, meta)
+            texts.extend(prose[s:e] for s, e in sentence_spans(prose))
+        return checks.other_record_problem(cache[key], label, others, texts)
+
     def _unparaphrased(self, missing: list[checks.FocusTerm], text: str) -> list[checks.FocusTerm]:
         """The terms of ``missing`` with no word of ``text`` at cosine >= ``focus_similarity``.
 
@@ -708,8 +752,18 @@ class ExtractiveAnswerer:
                 if reason:
                     return "contrast_check", reason
             reason = checks.contrast_problem(question, said, where)
+            # a compound held only in pieces; a later statement of an FAQ answer is about
+            # what its opening is about ("Choose it in the basket" after "Gift wrapping …")
+            around = f"{_header(sentence.passage)}\n{sentence.passage.candidate.content}"
+            for text in (said, sentence.opening.text if sentence.opening else ""):
+                if not reason and text:
+                    reason = checks.compound_problem(question, text, around)
             if reason:
                 return "contrast_check", reason
+            if sentence.stated and terms and checks.is_question(question):
+                reason = self._other_record_reason(terms, sentence, passages, cache)
+                if reason:
+                    return "contrast_check", reason
         if (self.focus_check or self._names_apply(question)) and terms:
             reason = self._focus_reason(terms, sentence, cache, question)
             if reason:
@@ -992,6 +1046,15 @@ def _with_opening(
         return chosen
     lead = dataclasses.replace(opening, score=best.score, opening=None)
     return [lead, best, *rest][:max_sentences]
+
+
+def _row_title_of(sentence: _Sentence) -> str | None:
+    """The title of the table a quoted row belongs to (:func:`row_title`), ``None`` when the
+    passage records no row stated as it is."""
+    for r in recorded_rows(sentence.passage.candidate.meta):
+        if r[3] == sentence.stated:
+            return row_title(r)
+    return None
 
 
 def _doc_key(p: Passage) -> str:

@@ -1929,3 +1929,90 @@ def test_a_date_in_figures_needs_its_day_and_year_in_one_passage():
     )
     other_year = ["On 3 November 2024 the hall closed.", "Hall fees for 2025 are listed below."]
     assert not checks.period_mentioned(period, other_year, {"3", "2024", "2025"})
+
+
+# -- the asked thing: compounds kept together, a record's attribute stated for another ---
+
+
+def test_compounds_are_two_lower_case_content_words_side_by_side():
+    assert checks.compounds("Do you sell gift cards?") == [("sell", "gift"), ("gift", "cards")]
+    assert checks.compounds("Where is the car-park?") == [("car", "park")]
+    # an article, a comma or a name ends a compound
+    assert checks.compounds("Can I book a room, please?") == []
+    assert checks.compounds("How much is a season ticket for Market Square?") == [
+        ("season", "ticket")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "context", "refused"),
+    [
+        # the compound's words only in other things: gift wrapping, a handwritten card
+        (
+            "Do you sell gift cards?",
+            "Gift wrapping costs £3.50 per item and includes a handwritten card.",
+            "",
+            True,
+        ),
+        # the compound itself, apart, hyphenated or joined: answered
+        ("Do you sell gift cards?", "Gift cards cost £10 to £100.", "", False),
+        ("Do you sell gift cards?", "We sell gift-cards in store.", "", False),
+        ("Do you sell gift cards?", "A giftcard makes a handy present card holder.", "", False),
+        # the passage writes the compound: the sentence may be about it
+        (
+            "Do you sell gift cards?",
+            "Gift wrapping is free with a handwritten card.",
+            "Gift cards are sold in store.",
+            False,
+        ),
+        # one word alone, or neither: left to the other rules (a paraphrase may answer)
+        ("Do you sell gift cards?", "Gift vouchers can be bought online.", "", False),
+        (
+            "When does the library open?",
+            "The library hours are 9 to 5; it is open late.",
+            "",
+            False,
+        ),
+        # not a question: a claim is not checked
+        ("We sell gift cards.", "Gift wrapping includes a handwritten card.", "", False),
+    ],
+)
+def test_compound_problem_refuses_a_compound_held_only_in_pieces(
+    question, sentence, context, refused
+):
+    reason = checks.compound_problem(question, sentence, context)
+    assert (reason is not None) == refused
+    if refused:
+        assert "'gift cards'" in reason and "'gift wrapping'" in reason
+
+
+@pytest.mark.parametrize(
+    ("stated", "label"),
+    [
+        ("Market Square — Spaces: 38; Up to 1 hr: £1.20", "Market Square"),
+        ("Site: Ridgeway; Full plots: 24; Half plots: 0", "Ridgeway"),
+        ("Cost centre: Christmas lights", "Christmas lights"),
+        ("", ""),
+    ],
+)
+def test_row_label_is_the_rows_first_cell(stated, label):
+    assert checks.row_label(stated) == label
+
+
+def test_other_record_problem_refuses_a_row_whose_asked_thing_is_stated_for_another_row():
+    others = ["Station Road", "Riverside (long stay)"]
+    texts = [
+        "Blue Badge holders park free for up to 3 hours in any council car park.",
+        "Season tickets for Riverside cost £310 a year (or £95 per quarter).",
+    ]
+    reason = checks.other_record_problem(["season", "ticket"], "Market Square", others, texts)
+    assert reason is not None and "'season'" in reason and "Riverside (long stay)" in reason
+    # a word stated for no other record ("hours" in any car park): left to the other rules
+    assert checks.other_record_problem(["hour"], "Market Square", others, texts) is None
+    # stated for this row's own label too: not another record's
+    own = ["Season tickets for Riverside and Market Square cost £310 a year."]
+    assert checks.other_record_problem(["season"], "Market Square", others, own) is None
+    # the row's label itself is no other record; no other rows, nothing missing: None
+    assert checks.other_record_problem(["season"], "Riverside", ["Riverside"], texts) is None
+    assert checks.other_record_problem(["season"], "Market Square", [], texts) is None
+    assert checks.other_record_problem([], "Market Square", others, texts) is None

@@ -938,3 +938,74 @@ def test_word_coverage_holds_a_number_only_whole():
         "3rd",
         "scouts",
     }
+
+
+def _car_park_passage() -> Passage:
+    """A car parks page: prose about season tickets and Blue Badges, and a tariff table."""
+    from loaders.row_text import ROW_TEXT_KEY
+
+    prose = (
+        "Blue Badge holders park free for up to 3 hours in any car park. "
+        "Season tickets for Riverside cost £310 a year."
+    )
+    rows = ["Market Square 38 £1.20", "Riverside 120 £1.00"]
+    stated = [
+        "Market Square — Spaces: 38; Up to 1 hr: £1.20",
+        "Riverside — Spaces: 120; Up to 1 hr: £1.00",
+    ]
+    content = f"{prose}\nCar park Spaces Up to 1 hr\n{rows[0]}\n{rows[1]}"
+    spans = [(content.index(r), content.index(r) + len(r)) for r in rows]
+    meta = {
+        "content": content,
+        "doc_name": "car_parks.html",
+        ROW_TEXT_KEY: [
+            [s, e, f"Car park tariffs — {t}", t] for (s, e), t in zip(spans, stated, strict=True)
+        ],
+    }
+    return Passage(1, Candidate("k1", Document(page_content=content, metadata=meta)))
+
+
+def test_a_row_does_not_answer_for_a_thing_the_documents_state_for_another_row():
+    ps = [_car_park_passage()]
+    answerer = ExtractiveAnswerer(WordVectors(), max_sentences=1)
+    # season tickets are stated for Riverside only: the Market Square row does not answer
+    q = "How much is a season ticket for Market Square car park?"
+    parsed = parse_output(answerer.generate(q, ps, []))
+    assert says_insufficient(parsed), parsed.prose
+    # the row answers what it holds, though its column abbreviates the word ("hr") and the
+    # prose states "hours" for no other row
+    raw = answerer.generate("How much is one hour at Market Square car park?", ps, [])
+    assert quoted(raw, ps) == ["Market Square 38 £1.20"]
+    q = "How much is a season ticket for Riverside car park?"
+    assert quoted(answerer.generate(q, ps, []), ps) == [
+        "Season tickets for Riverside cost £310 a year."
+    ]
+
+
+def test_a_sentence_holding_a_compounds_words_only_in_other_things_does_not_answer():
+    ps = [passage(1, "Gift wrapping costs £3.50 per item and includes a handwritten card.")]
+    answerer = ExtractiveAnswerer(WordVectors())
+    parsed = parse_output(answerer.generate("Do you sell gift cards?", ps, []))
+    assert says_insufficient(parsed) and "'gift cards'" in parsed.block["reason"]
+    ps = [passage(1, "Gift cards cost £10 to £100 and come with a handwritten card.")]
+    assert quoted(answerer.generate("Do you sell gift cards?", ps, []), ps)
+
+
+def test_a_later_statement_of_an_faq_answer_is_about_what_its_opening_is_about():
+    content = (
+        "Gift wrapping costs £3.50 per item and includes a handwritten card. "
+        "Choose it in the basket before you pay."
+    )
+    meta = {
+        "content": content,
+        "doc_name": "shop_faq.md",
+        "block_type": "qa_pair",
+        "section": "Shop FAQ > Do you offer gift wrapping?",
+    }
+    ps = [Passage(1, Candidate("k1", Document(page_content=content, metadata=meta)))]
+    answerer = ExtractiveAnswerer(WordVectors())
+    # the opening is about gift wrapping: neither it nor what follows it answers
+    parsed = parse_output(answerer.generate("Do you sell gift cards?", ps, []))
+    assert says_insufficient(parsed), parsed.prose
+    raw = answerer.generate("How do I choose gift wrapping in the basket?", ps, [])
+    assert quoted(raw, ps)  # asked about the answer's own thing: answered
