@@ -13,8 +13,9 @@ aligned tables, a bold header row of words or of years, a label column, numbers 
 left-aligned) and words, a days × times timetable, a caption above a table, and a
 three-page document with a heading on each page; and styled as report tools style them
 (:func:`styled_cases`): a bold header row of banded figures, rules around the header, a
-shaded header over banded rows, header cells wrapped onto lines, currency amounts, and a
-tight grid whose rules alone part the cells. Each case knows its cells, so each table
+shaded header over banded rows, header cells wrapped onto lines, currency amounts, a
+tight grid whose rules alone part the cells, and ruled grids whose cells mix words and
+figures (:func:`mixed_grid_cases`). Each case knows its cells, so each table
 the loader (:func:`loaders.registry.load_file`) reads is scored (in total and per style):
 
 * **headers** — each known value column whose reader column name equals its header;
@@ -61,6 +62,8 @@ class TableCase:
             a header set as a ``Paragraph`` in a narrower column wraps onto lines.
         padding: The space left and right of each cell's text inside its column (points;
             reportlab's default is 6): a tight grid leaves its rules to part the cells.
+        light_header: Fill the header row light grey and draw the grid in grey (as
+            reportlab's own examples style a table), its type left black.
     """
 
     title: str
@@ -75,6 +78,7 @@ class TableCase:
     shaded_header: bool = False
     header_widths: tuple[float, ...] | None = None
     padding: float = 6.0
+    light_header: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,7 @@ _PROSE = (
 
 
 def cases() -> list[Case]:
-    """The measurement set: 31 tables over 29 PDFs (see the module docstring)."""
+    """The measurement set: 36 tables over 34 PDFs (see the module docstring)."""
     prices = TableCase(
         "Leisure centre prices",
         ("Activity", "Adult", "Child", "Concession"),
@@ -466,6 +470,88 @@ def styled_cases() -> list[Case]:
             ((TableCase(**{**asdict(hire), "numbers_right": False, "header_rule": True}),),),
             "currency",
         ),
+        *mixed_grid_cases(),
+    ]
+
+
+def mixed_grid_cases() -> list[Case]:
+    """Ruled grids with the default 6 points of cell padding whose cells mix words and
+    figures: cells of words ending in a figure (``Level 1 (£31.00)``, ``Zone A (£5.00)``) or
+    starting with one (``£75 per fuel``, ``3 weeks``), words in a column of figures
+    (``Free``, ``N/A``, ``None``, ``Varies daily``), rows of words only among rows of
+    figures and as the last row, figures left- or right-aligned, under a header in bold or
+    in regular type on a light-grey fill."""
+    vet = TableCase(
+        "Practice fees",
+        ("Service", "Fee", "Pet plan (price)"),
+        (
+            ("Consultation", "£48", "Included"),
+            ("Booster vaccination", "£62", "Level 1 (£31.00)"),
+            ("Dental scale and polish", "£285", "Level 2 (£228.00)"),
+            ("Microchipping", "£25", "Free"),
+            ("Blood test", "£96", "Level 1 (£48.00)"),
+            ("Nail clipping", "£12", "N/A"),
+            ("X-ray (per view)", "£140", "Level 2 (£112.00)"),
+            ("Out-of-hours call-out", "£180", "Not covered"),
+        ),
+        bold_header=False,
+        numbers_right=False,
+        light_header=True,
+    )
+    library = TableCase(
+        "Library charges",
+        ("Item", "Loan period", "Charge"),
+        (
+            ("Adult book", "3 weeks", "Free"),
+            ("DVD", "1 week", "£2.50"),
+            ("Music CD", "2 weeks", "£1.00"),
+            ("Audiobook", "3 weeks (renewable)", "£1.50"),
+            ("Reservation", "N/A", "£0.80"),
+            ("Inter-library loan", "Up to 6 weeks", "£5.00"),
+        ),
+    )
+    tariffs = TableCase(
+        "Energy tariffs",
+        ("Tariff", "Unit rate (p/kWh)", "Standing charge (p/day)", "Exit fee"),
+        (
+            ("Fixed 12 months", "24.50", "53.35", "£75 per fuel"),
+            ("Standard variable", "24.86", "60.10", "None"),
+            ("Tracker", "Varies daily", "46.36", "None"),
+            ("Green fixed", "26.10", "53.35", "£50 per fuel"),
+            ("Economy 7 night rate", "13.20", "53.35", "None"),
+        ),
+        bold_header=False,
+        light_header=True,
+    )
+    results = TableCase(
+        "Results by subject",
+        ("Subject", "Entries", "Pass rate"),
+        (
+            ("Maths", "120", "87%"),
+            ("Latin", "8", "N/A"),
+            ("English", "134", "91%"),
+            ("Music", "N/A", "N/A"),
+            ("History", "58", "79%"),
+        ),
+    )
+    parking = TableCase(
+        "Parking permits",
+        ("Permit", "Zone (monthly charge)", "Annual price"),
+        (
+            ("Resident, first car", "Zone A (£5.00)", "£60"),
+            ("Resident, second car", "Zone A (£8.50)", "£102"),
+            ("Business", "Zone B (£21.00)", "£252"),
+            ("Visitors (book of 10)", "Any zone", "£15"),
+            ("Carer", "All zones", "Free"),
+            ("Blue badge holder", "Any zone", "Free"),
+        ),
+    )
+    return [
+        Case("vet_fees_mixed_grid", ((vet,),), "mixed grid"),
+        Case("parking_permits_mixed_grid", ((parking,),), "mixed grid"),
+        Case("library_charges_mixed_grid", ((library,),), "mixed grid"),
+        Case("tariffs_mixed_grid", ((tariffs,),), "mixed grid"),
+        Case("results_na_grid", ((results,),), "mixed grid"),
     ]
 
 
@@ -510,7 +596,10 @@ def write_case(case: Case, path: Path) -> Path:
             if item.bold_header:
                 cmds.append(("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"))
             if item.ruled:
-                cmds.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
+                ink = colors.grey if item.light_header else colors.black
+                cmds.append(("GRID", (0, 0), (-1, -1), 0.5, ink))
+            if item.light_header:
+                cmds.append(("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey))
             if item.padding != 6.0:
                 cmds += [
                     ("LEFTPADDING", (0, 0), (-1, -1), item.padding),
