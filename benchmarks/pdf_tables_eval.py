@@ -528,9 +528,11 @@ def mixed_grid_cases() -> list[Case]:
         ("Subject", "Entries", "Pass rate"),
         (
             ("Maths", "120", "87%"),
+            ("Physics", "64", "85%"),
             ("Latin", "8", "N/A"),
             ("English", "134", "91%"),
             ("Music", "N/A", "N/A"),
+            ("French", "41", "88%"),
             ("History", "58", "79%"),
         ),
     )
