@@ -8,7 +8,9 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
 1. **words and lines** — characters are joined into words (a space or a horizontal gap
    breaks a word), each marked bold or not by its font (:func:`is_bold`), and words into
    lines by their vertical centre; the vertical rules drawn across a line (a ruled grid:
-   :func:`page_rules`) are its cell boundaries, parting words however close they stand;
+   :func:`page_rules`) are its cell boundaries, parting words however close they stand,
+   and a cell between two rules is whole (:meth:`Line.split`); a ruled grid whose value
+   cells mix words and figures is left to the cell reader (:func:`mixed_grids`);
 2. **columns** — a line's trailing numeric tokens (``8,214``, ``(1,577)``, ``12.5%``, ``—``)
    are candidate cells; their right edges are clustered across the page, and clusters with
    at least :data:`MIN_COLUMN_ROWS` members are the page's value columns (printed numbers
@@ -135,14 +137,34 @@ class Line:
         words: Its words.
         breaks: Where drawn vertical rules cross it (PDF points, left to right): a ruled
             table's cell boundaries (:func:`page_rules`), whatever the gap between words.
+        ruled_left: A drawn vertical rule crosses it left of its first word.
+        ruled_right: A drawn vertical rule crosses it right of its last word.
     """
 
     words: list[Word]
     breaks: tuple[float, ...] = ()
+    ruled_left: bool = False
+    ruled_right: bool = False
+
+    @property
+    def enclosed(self) -> bool:
+        """Rules cross it on both sides of its words: a line of a ruled grid, even one
+        whose only cell is its first."""
+        return self.ruled_left and self.ruled_right
 
     def parted(self, left: Word, right: Word) -> bool:
         """Whether a drawn rule stands between two of its words."""
         return any(left.x1 - 1.0 <= x <= right.x0 + 1.0 for x in self.breaks)
+
+    def ruled_cells(self) -> list[list[Word]]:
+        """Its words grouped into the cells its drawn rules part (one cell without rules)."""
+        cells: list[list[Word]] = []
+        for w in self.words:
+            if cells and not self.parted(cells[-1][-1], w):
+                cells[-1].append(w)
+            else:
+                cells.append([w])
+        return cells
 
     @property
     def text(self) -> str:
@@ -155,12 +177,37 @@ class Line:
         return bool(self.words) and all(w.bold for w in self.words)
 
     def split(self) -> tuple[list[Word], list[Word]]:
-        """``(label words, trailing numeric words)``; currency marks are dropped."""
-        words = [w for w in self.words if w.text not in _CURRENCY]
-        i = len(words)
-        while i > 0 and _NUMBER.match(words[i - 1].text):
-            i -= 1
-        return words[:i], words[i:]
+        """``(label words, trailing numeric words)``; currency marks are dropped.
+
+        Where drawn rules part the line (:attr:`breaks`), a cell between two rules is
+        whole: its figures are values when it holds figures only (one or more: a rule may
+        part groups of columns, ``2,725  18.5 | 2,820  19.4``), and the values stop at a
+        cell holding words (the figure ending ``Band 1 (£27.40)`` or ``Economy 7`` is that
+        cell's, not a value). The words before the first rule, unless a rule stands left
+        of them too, and after the last, unless one stands right of them, are read word by
+        word as a line without rules is (a statement ruled only between its value columns).
+        """
+        cells = [[w for w in c if w.text not in _CURRENCY] for c in self.ruled_cells()]
+        values: list[Word] = []
+        taken = 0  # words read as values, from the end
+        for n in range(len(cells) - 1, -1, -1):
+            words = cells[n]
+            bounded = (n > 0 or self.ruled_left) and (n < len(cells) - 1 or self.ruled_right)
+            if bounded and self.breaks:
+                if words and not all(_NUMBER.match(w.text) for w in words):
+                    break
+                values[:0] = words
+                taken += len(words)
+                continue
+            i = len(words)
+            while i > 0 and _NUMBER.match(words[i - 1].text):
+                i -= 1
+            values[:0] = words[i:]
+            taken += len(words) - i
+            if i:
+                break
+        kept = [w for c in cells for w in c]
+        return kept[: len(kept) - taken], values
 
 
 def norm_line(line: str) -> str:
@@ -312,12 +359,51 @@ def page_rules(page: Any) -> list[tuple[float, float, float]]:
 
 
 def rule_breaks(lines: list[Line], rules: Sequence[tuple[float, float, float]]) -> None:
-    """Set each line's :attr:`Line.breaks`: the rules crossing its words' vertical centre
-    between its first word's left edge and its last word's right edge."""
+    """Set each line's :attr:`Line.breaks` (the rules crossing its words' vertical centre
+    between its first word's left edge and its last word's right edge) and
+    :attr:`Line.ruled_left` and :attr:`Line.ruled_right` (rules crossing it left and right of
+    its words)."""
     for line in lines:
         cy = statistics.median(w.cy for w in line.words)
         x0, x1 = line.words[0].x0, line.words[-1].x1
-        line.breaks = tuple(sorted(x for x, lo, hi in rules if lo <= cy <= hi and x0 < x < x1))
+        crossing = [x for x, lo, hi in rules if lo <= cy <= hi]
+        line.breaks = tuple(sorted(x for x in crossing if x0 < x < x1))
+        line.ruled_left = any(x <= x0 for x in crossing)
+        line.ruled_right = any(x >= x1 for x in crossing)
+
+
+def mixed_grids(lines: Sequence[Line]) -> set[int]:
+    """The lines of ruled grids whose value cells mix words and figures (indices).
+
+    A grid is a run of consecutive lines enclosed by drawn rules (:attr:`Line.enclosed`).
+    Its rules, not the kinds of its words, part its cells; when, at or below its first line
+    with a cell of figures after the first (a value), a line has a cell of words after the
+    first (``Band 1 (£27.40)``, ``Free``, ``N/A``, ``3 weeks``), the grid is not a statement
+    of value columns: the statement reader (:func:`read_tables`) leaves it whole to the
+    cell reader (:mod:`loaders.text_tables`), which reads each cell between two rules as
+    one, whatever it holds. The header lines above the first value are not looked at
+    (column names are words).
+    """
+    out: set[int] = set()
+    for _, run in itertools.groupby(range(len(lines)), key=lambda i: lines[i].enclosed):
+        grid = list(run)
+        if not lines[grid[0]].enclosed:
+            continue
+        values = False
+        for i in grid:
+            figures = _figure_cells(lines[i])
+            values = values or any(figures)
+            if values and not all(figures):
+                out.update(grid)
+                break
+    return out
+
+
+def _figure_cells(line: Line) -> list[bool]:
+    """For each of a line's ruled cells after its first (currency marks aside, empty ones
+    left out), whether it holds figures only."""
+    cells = [[w for w in c if w.text not in _CURRENCY] for c in line.ruled_cells()[1:]]
+    return [all(_NUMBER.match(w.text) for w in c) for c in cells if c]
 
 
 def group_lines(words: list[Word]) -> list[Line]:
@@ -473,13 +559,18 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
     Returns:
         The page's tables in reading order.
     """
-    if sum(1 for ln in lines if ln.split()[1]) < MIN_NUMERIC_LINES:
+    grids = mixed_grids(lines)
+    own = [ln for i, ln in enumerate(lines) if i not in grids]
+    if sum(1 for ln in own if ln.split()[1]) < MIN_NUMERIC_LINES:
         return []
-    columns = _columns(lines)
+    columns = _columns(own)
     if not columns:
         return []
-    kinds: list[str] = []  # row / header / text for each line
-    for ln in lines:
+    kinds: list[str] = []  # row / years / text / grid (the cell reader's) for each line
+    for n, ln in enumerate(lines):
+        if n in grids:
+            kinds.append("grid")
+            continue
         _label, cells = ln.split()
         placed = [_column_of(c, columns) for c in cells]
         dated = any(_MONTH.match(w.text) for w in ln.words)
@@ -509,8 +600,8 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
         while j < len(lines) and gap <= MAX_GAP_LINES:
             if kinds[j] == "row":
                 last, gap = j, 0
-            elif kinds[j] == "years":
-                break  # a new header: the next table
+            elif kinds[j] in ("years", "grid"):
+                break  # a new header, or a grid of cells: the next table
             else:
                 gap += 1
             j += 1
@@ -555,7 +646,7 @@ def _assemble(
         words = [w for w in lines[k].words if w.text not in _CURRENCY]
         phrases = _phrases(words, lines[k])
         over = [p for p in phrases if any(p.x1 >= a and p.x0 <= b for a, b in spans)]
-        if norm(lines[k].text) in running:
+        if norm(lines[k].text) in running or kinds[k] == "grid":
             break
         first_col = min(a for a, _ in spans)
         # a line of wrapped header cells over no column stands over or under one that is
@@ -611,9 +702,13 @@ def _assemble(
         lines,
         k,
         MAX_TITLE_LINES,
-        lambda i: i >= floor and norm(lines[i].text) not in running and kinds[i] != "row",
+        lambda i: (
+            i >= floor and norm(lines[i].text) not in running and kinds[i] not in ("row", "grid")
+        ),
     )
-    text_above = k >= floor and norm(lines[k].text) not in running and kinds[k] != "row"
+    text_above = (
+        k >= floor and norm(lines[k].text) not in running and kinds[k] not in ("row", "grid")
+    )
     if text_above and not ends_sentence(lines[k].text):  # a paragraph going on below it?
         title_lines = without_paragraph_tail(title_lines)
     names = [" ".join(h) for h in header_words]

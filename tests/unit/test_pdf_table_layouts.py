@@ -364,13 +364,23 @@ def test_a_font_is_bold_by_its_weight_its_flag_or_its_style_name() -> None:
     assert not is_bold("ABCDEF+Arial-Italic", 0, 0)
 
 
-def _grid_pdf(path: Path, title: str, rows: Sequence[Sequence[str]], ruled: bool) -> Path:
-    """A table of words set in a tight grid: 2 points of padding each side of a cell, the
-    header row in bold, and (when ``ruled``) a line drawn round every cell, each rule a path
-    of its own as report tools draw a grid."""
-    pad, pitch = 2.0, 18.0
+def _grid_pdf(
+    path: Path,
+    title: str,
+    rows: Sequence[Sequence[str]],
+    ruled: bool,
+    pad: float = 2.0,
+    bold_header: bool = True,
+) -> Path:
+    """A table set in a grid: ``pad`` points of padding each side of a cell (2: a tight
+    grid; reportlab's default is 6), cells left-aligned, the header row in bold when
+    ``bold_header``, and (when ``ruled``) a line drawn round every cell, each rule a path of
+    its own as report tools draw a grid."""
+    pitch = 18.0
+    bold = [bold_header and n == 0 for n in range(len(rows))]
     widths = [
-        max(_width(r[c], n == 0) for n, r in enumerate(rows)) + 2 * pad for c in range(len(rows[0]))
+        max(_width(r[c], b) for r, b in zip(rows, bold, strict=True)) + 2 * pad
+        for c in range(len(rows[0]))
     ]
     edges = [LEFT + sum(widths[:c]) for c in range(len(widths) + 1)]
     top = 740.0
@@ -378,7 +388,7 @@ def _grid_pdf(path: Path, title: str, rows: Sequence[Sequence[str]], ruled: bool
     for n, row in enumerate(rows):
         y = top - pitch * (n + 1) + 5
         ops += [
-            _at(edges[c] + pad, y, cell, font="F3" if n == 0 else "F1")
+            _at(edges[c] + pad, y, cell, font="F3" if bold[n] else "F1")
             for c, cell in enumerate(row)
         ]
     if ruled:
@@ -436,3 +446,83 @@ def test_a_header_in_a_tight_grid_names_only_the_column_of_its_own_cell(
     assert table.rows[0].describe() == (
         "Main hall — Per hour: £45.00; Half day: £160.00; Full day: £290.00"
     )
+
+
+#: A grid whose value cells mix words and figures: a figure ending a cell of words
+#: (``Tier 1 (12.40)``), words in a column of figures (``Free``), a last row of words.
+SURGERY = [
+    ("Treatment", "Fee", "Scheme band (charge)"),
+    ("Check-up", "55", "Tier 1 (12.40)"),
+    ("Scale and polish", "65", "Tier 1 (12.40)"),
+    ("Hygienist visit (30 min)", "72", "Not offered"),
+    ("Filling (small)", "145", "Tier 2 (75.30)"),
+    ("Crown", "690", "Tier 3 (326.70)"),
+    ("Mouth guard", "Free", "Not offered"),
+]
+
+
+def test_a_grid_whose_cells_mix_words_and_figures_reads_each_ruled_cell_whole(
+    tmp_path: Path,
+) -> None:
+    """Default padding, a regular-type header: the rules part the cells, so ``Tier 1
+    (12.40)`` is one cell whatever its words are, a row of words among rows of figures is a
+    row, and the last row is kept (before: the statement reader took ``1`` and ``(12.40)``
+    as two values, ``Hygienist visit (30 min) 72 Not offered`` as a group label over the
+    rows below it, a header phrase as the title, and dropped the last row)."""
+    path = _grid_pdf(tmp_path / "fees.pdf", "Fees", SURGERY, True, pad=6.0, bold_header=False)
+    table = _read(path)
+    assert table.title == "Fees"
+    assert table.columns == ["Fee", "Scheme band (charge)"]
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Fee: {r[1]}; Scheme band (charge): {r[2]}" for r in SURGERY[1:]
+    ]
+
+
+RESULTS = [
+    ("Subject", "Entries", "Pass rate"),
+    ("Maths", "120", "87%"),
+    ("Physics", "64", "85%"),
+    ("Music", "N/A", "N/A"),
+    ("English", "134", "91%"),
+    ("Latin", "8", "N/A"),
+    ("French", "41", "88%"),
+    ("History", "58", "79%"),
+]
+
+
+def test_a_row_of_words_in_a_grid_of_figures_is_a_row_not_a_group_label(
+    tmp_path: Path,
+) -> None:
+    """``Music | N/A | N/A`` fills the grid's columns with words: it is a row of its own,
+    not the label of the rows under it (before: ``Music N/A N/A — English — …``)."""
+    table = _read(_grid_pdf(tmp_path / "results.pdf", "Results", RESULTS, True, pad=6.0))
+    assert table.columns == ["Entries", "Pass rate"]
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Entries: {r[1]}; Pass rate: {r[2]}" for r in RESULTS[1:]
+    ]
+
+
+def test_a_figure_ending_a_ruled_cell_of_words_is_no_value() -> None:
+    """Between drawn rules a cell is whole: ``Economy 7`` keeps its ``7`` as the label's,
+    and the statement reader's values are the trailing cells of figures only (before: the
+    ``7`` was a value); without rules the trailing figures are values as before."""
+    from loaders.pdf_tables import Line, Word
+
+    words = [
+        Word("Economy", 10, 50, 0, 10),
+        Word("7", 54, 60, 0, 10),
+        Word("13.20", 80, 105, 0, 10),
+        Word("53.35", 130, 155, 0, 10),
+    ]
+    grid = Line(words, breaks=(70.0, 120.0), ruled_left=True, ruled_right=True)
+    label, values = grid.split()
+    assert [w.text for w in label] == ["Economy", "7"]
+    assert [w.text for w in values] == ["13.20", "53.35"]
+    assert [w.text for w in Line(words).split()[1]] == ["7", "13.20", "53.35"]
+    # ruled only between its value columns (a filing's statement): the words left of the
+    # first rule are read word by word, as without rules
+    ruled_between = Line(words, breaks=(120.0,))
+    assert [w.text for w in ruled_between.split()[1]] == ["7", "13.20", "53.35"]
+    words[-1:] = [Word("Varies", 130, 150, 0, 10), Word("daily", 153, 170, 0, 10)]
+    grid = Line(words, breaks=(70.0, 120.0), ruled_left=True, ruled_right=True)
+    assert grid.split()[1] == []
