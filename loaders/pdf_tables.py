@@ -375,20 +375,24 @@ def rule_breaks(lines: list[Line], rules: Sequence[tuple[float, float, float]]) 
 def mixed_grids(lines: Sequence[Line]) -> set[int]:
     """The lines of ruled grids whose value cells mix words and figures (indices).
 
-    A grid is a run of consecutive lines enclosed by drawn rules (:attr:`Line.enclosed`).
-    Its rules, not the kinds of its words, part its cells; when, at or below its first line
-    with a cell of figures after the first (a value), a line has a cell of words after the
-    first (``Band 1 (£27.40)``, ``Free``, ``N/A``, ``3 weeks``), the grid is not a statement
-    of value columns: the statement reader (:func:`read_tables`) leaves it whole to the
-    cell reader (:mod:`loaders.text_tables`), which reads each cell between two rules as
-    one, whatever it holds. The header lines above the first value are not looked at
-    (column names are words).
+    A grid is a run of consecutive lines enclosed by drawn rules (:attr:`Line.enclosed`),
+    from the first of them that a rule parts to the last (a line of one cell, a group's
+    label, inside). Its rules, not the kinds of its words, part its cells; when, at or
+    below its first line with a cell of figures after the first (a value), a line has a
+    cell of words after the first (``Band 1 (£27.40)``, ``Free``, ``N/A``, ``3 weeks``),
+    the grid is not a statement of value columns: the statement reader
+    (:func:`read_tables`) leaves it whole to the cell reader (:mod:`loaders.text_tables`),
+    which reads each cell between two rules as one, whatever it holds. The header lines
+    above the first value are not looked at (column names are words).
     """
     out: set[int] = set()
     for _, run in itertools.groupby(range(len(lines)), key=lambda i: lines[i].enclosed):
-        grid = list(run)
-        if not lines[grid[0]].enclosed:
+        ruled = [i for i in run if lines[i].enclosed and lines[i].breaks]
+        if not ruled:
             continue
+        # from its first line parted by a rule to its last: a page's border encloses the
+        # lines above and below a grid too
+        grid = list(range(ruled[0], ruled[-1] + 1))
         values = False
         for i in grid:
             figures = _figure_cells(lines[i])

@@ -526,3 +526,25 @@ def test_a_figure_ending_a_ruled_cell_of_words_is_no_value() -> None:
     words[-1:] = [Word("Varies", 130, 150, 0, 10), Word("daily", 153, 170, 0, 10)]
     grid = Line(words, breaks=(70.0, 120.0), ruled_left=True, ruled_right=True)
     assert grid.split()[1] == []
+
+
+def test_a_grid_inside_a_page_border_leaves_the_lines_around_it_alone() -> None:
+    """A page border encloses every line: the grid is only the lines from the first a
+    rule parts to the last, so a statement elsewhere on the page stays the statement
+    reader's (before: every line the border encloses was handed over)."""
+    from loaders.pdf_tables import Line, Word, mixed_grids
+
+    def line(*cells: str, breaks: tuple[float, ...] = ()) -> Line:
+        words = [Word(t, 20 + 60 * n, 50 + 60 * n, 0, 10) for n, t in enumerate(cells)]
+        return Line(words, breaks, ruled_left=True, ruled_right=True)
+
+    lines = [
+        line("Revenue", "8,214"),  # a statement's lines, inside the page's border only
+        line("Costs", "(1,577)"),
+        line("Item", "Fee", "Band", breaks=(55.0, 115.0)),
+        line("Check-up", "55", "Tier", breaks=(55.0, 115.0)),
+        line("Group label"),
+        line("Crown", "690", "Free", breaks=(55.0, 115.0)),
+        line("Total", "6,637"),
+    ]
+    assert mixed_grids(lines) == {2, 3, 4, 5}
