@@ -3462,7 +3462,8 @@ def compounds(text: str) -> list[tuple[str, str]]:
 
     Only a space or a hyphen may stand between them (a comma, an article or a stop word
     ends the compound: "book a room" is none), and neither word may be written with a
-    capital (names are the names rule's: "Market Square" is a name, not a compound).
+    capital (names are the names rule's: "Market Square" is a name, not a compound) but for
+    the first word of a sentence or line ("Gift wrapping costs …").
     """
     words = _plain_words(text)
     out: list[tuple[str, str]] = []
@@ -3494,7 +3495,9 @@ def compound_problem(question: str, sentence: str, context: str = "") -> str | N
     writes the compound's modifier before another word and its head after another word
     (two compounds of its own), and neither the sentence nor its ``context`` (its passage
     and header) writes the compound itself, joined ("giftcard") or apart by a space or
-    hyphen. A sentence with one word of it alone, or neither, is left to the other rules (it
+    hyphen, nor writes the head within three words after the modifier ("gift wrapping
+    service costs" holds "wrapping cost"). A sentence with one word of it alone, or neither,
+    is left to the other rules (it
     may paraphrase: "vouchers" for "gift cards"; "open" in "the library is open" is no
     compound).
 
@@ -3506,6 +3509,7 @@ def compound_problem(question: str, sentence: str, context: str = "") -> str | N
     if not is_question(question):
         return None
     around = _plain_words(f"{sentence}\n{context}")
+    words = [w for w, _, _ in _plain_words(sentence)]
     written = compounds(f"{sentence}\n{context}")
     said = compounds(sentence)
     for mod, head in compounds(question):
@@ -3513,6 +3517,11 @@ def compound_problem(question: str, sentence: str, context: str = "") -> str | N
             continue  # written joined: "giftcard", "carpark"
         if any(_same_stem(a, mod) and _same_stem(b, head) for a, b in written):
             continue
+        if any(
+            _same_stem(w, mod) and any(_same_stem(x, head) for x in words[i + 1 : i + 4])
+            for i, w in enumerate(words)
+        ):
+            continue  # a word or two between: "gift wrapping *service costs*" holds them
         other_head = [b for a, b in said if _same_stem(a, mod) and not _same_stem(b, head)]
         other_mod = [f"{a} {b}" for a, b in said if _same_stem(b, head) and not _same_stem(a, mod)]
         if other_head and other_mod:
@@ -3561,9 +3570,11 @@ def other_record_problem(
     is stated, but for another record. Refused only on that evidence: a word the question
     asks about (``missing``: not in the row, its title or column names, nor paraphrased
     there) is in one of ``texts`` (the supplied passages' sentences outside table rows) that
-    names another row's label and not this row's. A word stated with no other record ("for
-    up to 3 hours in any car park"), or never stated, is left to the other rules (the row's
-    column may abbreviate or paraphrase it: *hr* for "hour", *SKU* for "product code").
+    names another row's label and not this row's, and in none that names no other row (a
+    row summing the others, "Total", "All sites", is no record). A word stated with no other
+    record anywhere ("for up to 3 hours in any car park", "Parking is free on Sundays"), or
+    never stated, is left to the other rules (the row's column may abbreviate or paraphrase
+    it: *hr* for "hour", *SKU* for "product code").
 
     Args:
         missing: The question's content words the row lacks.
@@ -3571,18 +3582,34 @@ def other_record_problem(
         other_labels: The labels of the other rows of its table.
         texts: Sentences of the supplied passages outside table rows.
     """
-    others = [o for o in dict.fromkeys(other_labels) if o and not _holds_all(o, label)]
+    others = [
+        o
+        for o in dict.fromkeys(other_labels)
+        if o and not _holds_all(o, label) and not _TOTAL_LABEL.match(o)
+    ]
     if not missing or not others:
         return None
     asked = [FocusTerm(w, 1.0) for w in missing]
+    texts = list(texts)
+    general: set[str] = set()  # asked words some text states of no other row
+    found: list[tuple[str, str]] = []  # (word, the other row it is stated for)
     for text in texts:
         held = [t.term for t in asked if t not in lexically_uncovered(asked, text)]
         if not held or (label and _holds_all(label, text)):
             continue
         named = [o for o in others if _holds_all(o, text)]
         if named:
+            found += [(w, named[0]) for w in held]
+        else:
+            general.update(held)
+    for word, other in found:
+        if word not in general:  # "Parking is free on Sundays": parking is no record's own
             return (
-                f"the question asks about '{held[0]}', which the quoted row ({label or 'a row'})"
-                f" does not state; the documents state it for {named[0]}"
+                f"the question asks about '{word}', which the quoted row ({label or 'a row'})"
+                f" does not state; the documents state it for {other}"
             )
     return None
+
+
+#: A row that sums the others ("Total", "Subtotal", "Grand total", "All sites"): no record.
+_TOTAL_LABEL = re.compile(r"\s*(?:grand\s+|sub-?\s*)?totals?\b|\s*all\b|\s*overall\b", re.I)

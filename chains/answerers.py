@@ -935,11 +935,10 @@ class ExtractiveAnswerer:
         safe = [s for s in scored if not checks.is_instruction(s.text)]
         field = non_answers.asked_message_field(question)
         if field is not None:  # "who sent the newsletter?": its From line, when one is here
-            meta_of = [s.passage.candidate.meta for s in safe]
             field_lines = [
                 s
-                for s, m in zip(safe, meta_of, strict=True)
-                if non_answers.is_field_line(s.text, m, field)
+                for s in safe
+                if non_answers.is_field_line(s.text, s.passage.candidate.meta, field)
             ]
             safe = field_lines or safe
         if not scored and dropped:

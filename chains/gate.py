@@ -194,10 +194,10 @@ class GateDecision:
         digits = 3  # enough digits to show the difference: 0.5497 is not "0.550"
         while digits < 6 and round(self.best, digits) >= round(self.threshold, digits):
             digits += 1
-        return (
-            f"best {self.score} score {self.best:.{digits}f} is below the threshold "
-            f"{self.threshold:.{digits}f}"
-        )
+        best, threshold = f"{self.best:.{digits}f}", f"{self.threshold:.{digits}f}"
+        if best == threshold:  # closer than a millionth: every digit
+            best, threshold = repr(self.best), repr(self.threshold)
+        return f"best {self.score} score {best} is below the threshold {threshold}"
 
     def to_trace(self) -> dict[str, Any]:
         """JSON-friendly record."""

@@ -36,6 +36,7 @@ of its content, yet it describes the answer under it as an in-content question l
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -283,25 +284,29 @@ def asks_about_message(question: str) -> bool:
 #: The header field a question about a message asks for, by what it asks (the first that
 #: matches): its recipients, its date, its sender.
 _FIELD_QUESTIONS: tuple[tuple[MessageField, re.Pattern[str]], ...] = (
-    (
+    (  # "who was the e-mail sent to?", "to whom was it addressed?"
         "to",
         re.compile(
-            r"\bto\s+whom\b|\bwho\b.*\b(?:sent|send|addressed|go|went)\s+to\b|"
-            r"\bwho\b.*\b(?:received?|receives|got|gets)\b|\brecipients?\b",
+            r"\bto\s+whom\b[^?]*\b(?:sent|addressed)\b|"
+            r"\b(?:was|were|is|it)\b[^?]*\b(?:sent|addressed)\s+to\b|\brecipients?\b",
             re.I,
         ),
     ),
-    (
+    (  # "when was the newsletter sent?" (not "when should I send my letter?")
         "date",
         re.compile(
-            r"\b(?:when|what\s+(?:date|day|time))\b.*\b(?:sent|send|dated|written|wrote|"
-            r"received|arrived?|went\s+out|go\s+out)\b",
+            r"\b(?:when|what\s+(?:date|day|time))\s+(?:was|were|did|is)\b[^?]*"
+            r"\b(?:sent|dated|written|received|arrived?|go\s+out)\b",
             re.I,
         ),
     ),
-    (
+    (  # "who sent the newsletter?", "who was the e-mail from?"
         "from",
-        re.compile(r"\bwho\b.*\b(?:sent|send|sends|wrote|write|writes|signed)\b|\bsender\b", re.I),
+        re.compile(
+            r"\bwho\s+(?:sent|wrote|signed)\b|\bwho\s+(?:was|is)\b[^?]*\bfrom\s*\??$|"
+            r"\bsender\b",
+            re.I,
+        ),
     ),
 )
 #: A message a field question names ("the newsletter", "her e-mail").
@@ -314,6 +319,7 @@ _FIELD_LINES: dict[MessageField, re.Pattern[str]] = {
 }
 
 
+@functools.lru_cache(maxsize=256)  # asked once per sentence the answerer checks
 def asked_message_field(question: str) -> MessageField | None:
     """The header field a question about a message itself asks for, or ``None``: ``from``
     ("who sent the winter newsletter?"), ``to`` ("who was the e-mail about the move sent

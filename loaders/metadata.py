@@ -429,6 +429,8 @@ def split_year(m: re.Match[str]) -> int | None:
     if len(second) == 4 and m.group("sep") != "/":
         return None
     y1 = int(first) if len(first) == 4 else 2000 + int(first)
+    if len(first) == 2 and len(second) == 2 and int(second) < int(first):
+        y1 -= 100  # "FY99/00" began in 1999
     y2 = int(second) if len(second) == 4 else (y1 // 100) * 100 + int(second)
     if len(second) == 2 and y2 < y1:
         y2 += 100  # "1999/00" ends in 2000
@@ -451,7 +453,7 @@ def written_periods(text: str) -> list[tuple[int, int, frozenset[int]]]:
     out: list[tuple[int, int, frozenset[int]]] = []
     for m in SPLIT_YEAR_RE.finditer(text):
         end = split_year(m)
-        if end is not None:
+        if end is not None and not (m.start() and text[m.start() - 1] in "£$€.,"):
             out.append((m.start(), m.end(), frozenset({end - 1, end})))
     for m in _SINGLE_YEAR_RE.finditer(text):
         if not any(s <= m.start() < e for s, e, _ in out):

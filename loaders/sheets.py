@@ -483,7 +483,7 @@ def _read_workbook(
     hidden_chars = 0
     hidden_sheets: list[str] = []
     uncalculated = 0
-    first_title: str | None = None  # the first published sheet's title row, if it has one
+    first_title: str | None = None  # set at the first published sheet ("" without a title row)
     for ws in wb.worksheets:
         part = getattr(ws, "_worksheet_path", None)
         scan = _SheetScan()
@@ -535,8 +535,8 @@ def _read_workbook(
         if sheet_hidden or sheet.header is None:
             out.truncate(mark)
             continue
-        if first_title is None and sheet.titles:
-            first_title = sheet.titles[0]  # "Hollybank Dental — staff rota, December 2026"
+        if first_title is None:  # the first published sheet's title row, if it has one
+            first_title = sheet.titles[0] if sheet.titles else ""
         table = sheet.table()
         if table is not None:
             tables.append(table)
@@ -560,7 +560,7 @@ def _read_workbook(
         tables=tables,
         title=first_title or file_title(path.name),
         title_source="first_heading" if first_title else "file_name",
-        first_heading=first_title,
+        first_heading=first_title or None,
         file_type="xlsx",
         parser=f"citerag.xlsx/1 (openpyxl {version}, values only)",
         hidden_chars=hidden_chars,

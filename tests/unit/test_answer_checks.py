@@ -1862,6 +1862,8 @@ def test_column_years_read_split_years_as_the_loaders_do():
     # one split-year rule (loaders.metadata.SPLIT_YEAR_RE) for questions, columns and documents
     assert checks.column_years("Lights — FY24/25: 14,500; FY25/26: 15,000") == {2024, 2025, 2026}
     assert checks.column_years("Fees — 1999/00 (£): 120") == {1999, 2000}
+    assert checks.column_years("Fees — FY99/00 (£): 120") == {1999, 2000}  # not 2099/2100
+    assert checks.written_periods("Cost: £2024/25") == []  # a sum of money, not a period
     assert checks.column_years("Staff — 2024-2025: 14") == {2024, 2025}  # a range: both years
 
 
@@ -1975,6 +1977,8 @@ def test_compounds_are_two_lower_case_content_words_side_by_side():
         ),
         # not a question: a claim is not checked
         ("We sell gift cards.", "Gift wrapping includes a handwritten card.", "", False),
+        # the words a word or two apart hold it: "wrapping (service) cost"
+        ("How much does gift wrapping cost?", "Gift wrapping service costs £3.50.", "", False),
     ],
 )
 def test_compound_problem_refuses_a_compound_held_only_in_pieces(
@@ -2016,3 +2020,11 @@ def test_other_record_problem_refuses_a_row_whose_asked_thing_is_stated_for_anot
     assert checks.other_record_problem(["season"], "Riverside", ["Riverside"], texts) is None
     assert checks.other_record_problem(["season"], "Market Square", [], texts) is None
     assert checks.other_record_problem([], "Market Square", others, texts) is None
+    # a word some sentence states of no record is general, not another row's
+    general = [*texts, "Parking is free in all council car parks on Sundays."]
+    parking = ["Parking at Riverside is free after 6pm.", *general]
+    assert checks.other_record_problem(["parking"], "Market Square", others, parking) is None
+    assert checks.other_record_problem(["parking"], "Market Square", others, parking[:1])
+    # a row summing the others is no record
+    total = ["Season tickets cost £310 in total."]
+    assert checks.other_record_problem(["season"], "Market Square", ["Total"], total) is None

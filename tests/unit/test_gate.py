@@ -125,6 +125,10 @@ def test_decision_below_threshold_and_without_candidates():
         [make_candidate(scores={"rerank": 0.5497})], GateSettings("rerank", 0.55, "request"), "s"
     )  # shown with the digits that tell them apart, never "0.550 is below 0.550"
     assert near.refusal_reason() == "best rerank score 0.5497 is below the threshold 0.5500"
+    nearer = decide(
+        [make_candidate(scores={"rerank": 0.5499999})], GateSettings("rerank", 0.55, "request"), "s"
+    )
+    assert nearer.refusal_reason() == "best rerank score 0.5499999 is below the threshold 0.55"
     empty = decide([], GateSettings("rerank", 0.5, "request"), "s")
     assert not empty.passed and empty.best is None
     assert empty.refusal_reason() == (

@@ -332,7 +332,12 @@ def test_the_answerer_quotes_a_date_header_only_for_a_question_about_the_message
         ("what date was the letter sent", "date"),
         ("when did the email about the office move arrive", "date"),
         ("Who was the e-mail about the move sent to?", "to"),
-        ("who received the newsletter", "to"),
+        ("Who was the email from?", "from"),
+        ("who received the newsletter", None),  # the recipients are asked as "sent to"
+        ("Who gets a discount according to the winter newsletter?", None),  # what it says
+        ("Who should I send the letter to?", None),  # advice, not a message's recipients
+        ("When should I send my application letter?", None),
+        ("What time do I send the message by?", None),
         ("who sent the parcel?", None),  # names no message
         ("When does the newsletter say the surgery closes?", None),  # asks what it says
         ("Who is mentioned in the newsletter?", None),
