@@ -18,11 +18,23 @@ Pure functions (no model call, no I/O) used by the graph's ``condense`` node:
     replaces the previous question's day or time phrase in that phrase's form ("the weekday
     rate" -> "the Sunday rate", "on a weekday" -> "at weekends"), or is appended when it
     has none; it never replaces a name or the subject;
+  - **payment and size qualifiers** (:mod:`chains.qualifiers`: "privately", "on the NHS",
+    "small", "XL") are typed slots too: a fragment's qualifier ("And on the NHS?", "And the
+    medium ones?") replaces the previous question's qualifier of its kind in that
+    qualifier's form ("a crown privately" -> "a crown on the NHS", "the private fee" -> "the
+    NHS fee"), or is added when it has none;
+  - **anaphora** in a full question (:func:`resolve_anaphora`) — one-anaphora ("the small
+    ones", "which ones") and a pronoun ("those", "them", "it") in a question with a subject
+    of its own — get the previous question's noun phrase (:func:`antecedent`) in their
+    place: "How many boxes of the small ones are left?" after "Who supplies our nitrile
+    gloves?" -> "How many boxes of the small nitrile gloves are left?"; a pronoun an earlier
+    name may stand for is left to the next point;
   - a **full question that refers back** (a cue such as "And ...", a pronoun such as "it",
     "its", "they", "this", or "the company") gets the missing context appended in
     parentheses: the previous turn's names when it names none, the previous subject noun
     phrase when it has none of its own, and the previous period when it names none —
-    ``"How do I clear it? (inverter fault code E-217)"``;
+    ``"How do I clear it (inverter fault code E-217)?"`` (a cue before the question is
+    dropped);
   - anything else (a first question, or a new question that does not refer back) is
     returned unchanged.
 
@@ -66,6 +78,7 @@ from chains.dayparts import (
 )
 from chains.models import describe_model_error
 from chains.prompts import load_prompt
+from chains.qualifiers import Qualifier, qualifiers_in, render_qualifier
 from chains.watchdog import WatchedModel, watched
 
 log = logging.getLogger(__name__)
@@ -586,7 +599,13 @@ def _has_reference(text: str, names: Sequence[str] = ()) -> bool:
     ``it``/``its``/``this`` after a determined noun ("the policy ... it"), ``he``/``she``
     after a name.
     """
-    clean = _TIME_DEMONSTRATIVE.sub(" ", text)
+    return bool(_reference_spans(text, names))
+
+
+def _reference_spans(text: str, names: Sequence[str] = ()) -> list[tuple[int, int]]:
+    """The spans of the references :func:`_has_reference` finds."""
+    spans: list[tuple[int, int]] = []
+    clean = _TIME_DEMONSTRATIVE.sub(lambda m: " " * len(m.group(0)), text)
     for m in _REFERENCE.finditer(clean):
         word = m.group(0).lower().split()[-1]
         before = clean[: m.start()]
@@ -599,8 +618,8 @@ def _has_reference(text: str, names: Sequence[str] = ()) -> bool:
             named = word in ("he", "she", "his", "her", "him") and any(n in before for n in names)
             if determined or named:
                 continue
-        return True
-    return False
+        spans.append((m.start(), m.end()))
+    return spans
 
 
 def _drop_slots(text: str, kinds: Collection[str]) -> str:
@@ -610,12 +629,14 @@ def _drop_slots(text: str, kinds: Collection[str]) -> str:
 
 
 def _only_slots(text: str) -> bool:
-    """Whether a text is day and time-of-day phrases and nothing else ("On Sundays",
-    "Saturday mornings", "After 6pm")."""
-    phrases = slot_phrases(text)
+    """Whether a text is day and time-of-day phrases and payment and size qualifiers and
+    nothing else ("On Sundays", "Saturday mornings", "After 6pm", "On the NHS")."""
+    spans = [p.span for p in slot_phrases(text)]
+    spans += [q.span for q in qualifiers_in(text) if not _overlaps(q.span, spans)]
+    phrases = sorted(spans)
     rest = text
-    for p in reversed(phrases):
-        rest = rest[: p.span[0]] + " " + rest[p.span[1] :]
+    for start, end in reversed(phrases):
+        rest = rest[:start] + " " + rest[end:]
     words = [w.lower() for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", rest)]
     return bool(phrases) and all(w in _FRAGMENT_STOP | _PREPOSITIONS for w in words)
 
@@ -635,6 +656,16 @@ def _as_context(question: str) -> str:
     """A standalone question as a parenthetical: no final mark, inner parentheses flattened."""
     flat = re.sub(r"\s*\(([^()]*)\)", r"; \1", question)
     return re.sub(r"\s*[?!]+\s*(?=;|$)", "", flat).strip()
+
+
+def _without_filler(question: str) -> str:
+    """A full question without the cue it was said with ("And how do I clear it?" -> "How
+    do I clear it?"): a standalone question starts with its question."""
+    filler = _FILLER.match(question)
+    if filler is None or not _QUESTION_START.match(question[filler.end() :]):
+        return question
+    rest = question[filler.end() :]
+    return rest[:1].upper() + rest[1:]
 
 
 def _end(text: str) -> tuple[str, str]:
@@ -757,6 +788,189 @@ def _fill_slots(
     return appended
 
 
+#: "the small ones", "which ones", "the blue one": a noun left out, to be read from the
+#: previous question (one-anaphora). "the other one" names nothing (:data:`_VAGUE`).
+_ONE_ANAPHOR = re.compile(
+    r"\b(?P<det>the|these|those|which|what)\s+(?P<mods>(?:[a-z][a-z\-]*\s+){0,3}?)"
+    r"(?P<one>ones|one)\b(?!\s+(?:of|who|that|which)\b)",
+    re.I,
+)
+#: A pronoun that stands for a whole noun phrase ("for those", "do they cost", "is it"):
+#: not a possessive, and a demonstrative only when no noun follows it.
+_PRONOUN_ANAPHOR = re.compile(
+    r"\b(?:it|they|them)\b|\b(?:these|those|this)\b(?=\s*(?:[?.!,]|$))"
+    r"|(?<=\s)(?:these|those|this|that)(?=\s*[?.!]*$)",
+    re.I,
+)
+_KEPT_DETERMINER = re.compile(r"\b(the|our|my|your|their|its|his|her)\s+$", re.I)
+_COUNT_QUESTION = re.compile(r"^\W*(?:and\s+)?how\s+(?:many|much)\b", re.I)
+
+
+def antecedent_span(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, int] | None:
+    """The span of what a question asks about: its subject (:func:`subject_of`), or in a
+    "how many / how much X of Y" question the thing counted, Y ("How many boxes of the
+    small gloves are left?" -> ``the small gloves``). ``None`` when no subject can be read."""
+    span = subject_of(question, gazetteer)
+    if span is None:
+        return None
+    start, end = span
+    if _COUNT_QUESTION.match(question):
+        counted = re.search(r"\bof\s+(?=\S)", question[start:end])
+        if counted:
+            start += counted.end()
+            det = re.match(
+                r"(?:the|a|an|our|my|your|their|its|his|her)\s+", question[start:end], re.I
+            )
+            if det:
+                start += det.end()
+    return start, end
+
+
+def antecedent(question: str, gazetteer: Gazetteer | None = None) -> str | None:
+    """What a question asks about, as a noun phrase a later pronoun can stand for.
+
+    The words of :func:`antecedent_span` with the determiner before them ("Who supplies
+    our nitrile gloves?" -> ``our nitrile gloves``; "a"/"this" become "the"). ``None`` when
+    no subject can be read.
+    """
+    span = antecedent_span(question, gazetteer)
+    if span is None:
+        return None
+    start, end = span
+    phrase = question[start:end]
+    kept = _KEPT_DETERMINER.search(question[:start])
+    if kept:
+        return f"{kept.group(1).lower()} {phrase}"
+    if re.search(r"\b(?:a|an|this|that|these|those)\s+$", question[:start], re.I):
+        return f"the {phrase}"
+    return phrase
+
+
+def _drop_qualifiers(phrase: str, kinds: Collection[str]) -> str:
+    """A noun phrase without its payment or size qualifiers of the given kinds."""
+    edits = [_removal(phrase, q.span) for q in qualifiers_in(phrase) if q.kind in kinds]
+    return _replace_spans(phrase, edits).strip() or phrase
+
+
+PronounMode = Literal["all", "plural", "none"]
+_PLURAL_PRONOUNS = {"they", "them", "these", "those"}
+
+
+def resolve_anaphora(
+    question: str,
+    previous: str,
+    gazetteer: Gazetteer | None = None,
+    *,
+    pronouns: PronounMode = "all",
+) -> tuple[str, str | None]:
+    """Put the previous question's noun phrase (:func:`antecedent`) where a follow-up only
+    points at it, keeping the follow-up's own words.
+
+    * one-anaphora — "the small ones", "which ones": the left-out noun is the antecedent's,
+      after the follow-up's own modifiers, and a qualifier of the same kind as one of them
+      (:mod:`chains.qualifiers`) is dropped from it ("the medium ones" after "the small
+      gloves" -> "the medium gloves");
+    * a pronoun that stands for a noun phrase and refers back (:func:`_has_reference`: not
+      one with an antecedent earlier in the same question) — "it", "they", "them", "those"
+      with no noun after it — is replaced by the antecedent ("What's the reorder level for
+      those?" -> "… for the small nitrile gloves?"); with ``pronouns="plural"`` only a
+      plural pronoun for a plural antecedent, with ``"none"`` no pronoun. Possessives
+      ("its", "their") are left alone.
+
+    Args:
+        question: The follow-up (a full question, not a fragment).
+        previous: The previous standalone question.
+        gazetteer: The caller's gazetteer (optional).
+        pronouns: Which pronouns are resolved (one-anaphora always is).
+
+    Returns:
+        The question with its anaphora replaced, and the antecedent used (``None``: nothing
+        was replaced).
+    """
+    if pronouns not in ("all", "plural", "none"):
+        raise ValueError(f"pronouns is 'all', 'plural' or 'none', got {pronouns!r}")
+    found = antecedent(previous, gazetteer)
+    if found is None:
+        return question, None
+    bare = _strip_determiner(found)
+    edits: list[tuple[int, int, str]] = []
+    for m in _ONE_ANAPHOR.finditer(question):
+        mods = m.group("mods").split()
+        if any(w.lower() in _VAGUE | _FRAGMENT_STOP | _PREPOSITIONS | _AUX for w in mods):
+            continue  # "the other ones", "the same one": not a noun left out
+        if not mods and m.group("det").lower() not in ("which", "what"):
+            continue  # "the one", "those ones": which one is not said
+        kinds = {q.kind for q in qualifiers_in(" ".join(mods))}
+        noun = _drop_qualifiers(bare, kinds) if kinds else bare
+        edits.append((m.start("one"), m.end("one"), noun))
+    plural = bool(_PLURAL.search(bare.split()[-1].lower())) if bare.split() else False
+    if pronouns != "none":
+        refs = _reference_spans(question, names_in(question, gazetteer))
+        for m in _PRONOUN_ANAPHOR.finditer(question):
+            span = (m.start(), m.end())
+            if not _overlaps(span, refs) or _overlaps(span, [(s, e) for s, e, _ in edits]):
+                continue
+            if pronouns == "plural" and not (plural and m.group(0).lower() in _PLURAL_PRONOUNS):
+                continue
+            edits.append((*span, found))
+    if not edits:
+        return question, None
+    return _replace_spans(question, edits), found
+
+
+def _overlaps(span: tuple[int, int], spans: Collection[tuple[int, int]]) -> bool:
+    return any(span[0] < e and span[1] > s for s, e in spans)
+
+
+def _fill_qualifiers(
+    base: str,
+    fills: Sequence[Qualifier],
+    edits: list[tuple[int, int, str]],
+    carried: dict[str, Any],
+) -> list[str]:
+    """Put a fragment's payment and size qualifiers (:mod:`chains.qualifiers`) into the
+    previous question.
+
+    For each kind the fragment names, the previous question's first qualifier of that kind
+    is replaced, written in that qualifier's form ("a crown privately" + "on the NHS" -> "a
+    crown on the NHS"; "the private fee" + "on the NHS" -> "the NHS fee"; "the small
+    gloves" + "the medium ones" -> "the medium gloves"), and its other qualifiers of the
+    kind are removed; with none, a modifier is put before what the previous question asks
+    about (:func:`antecedent_span`: "boxes of gloves" + "the small ones" -> "boxes of small
+    gloves") and an adverbial is appended. Only qualifiers are ever replaced, never a name
+    or the subject.
+
+    Args:
+        base: The previous standalone question.
+        fills: The fragment's qualifiers.
+        edits: The edits so far (extended in place).
+        carried: What the rule carried (``qualifiers`` added: kind -> value).
+
+    Returns:
+        Adverbials to append at the end of the question.
+    """
+    appended: list[str] = []
+    taken = [(s, e) for s, e, _ in edits]
+    mine = [q for q in qualifiers_in(base) if not _overlaps(q.span, taken)]
+    for kind in dict.fromkeys(q.kind for q in fills):
+        new = next(q for q in fills if q.kind == kind)
+        carried.setdefault("qualifiers", {})[kind] = new.value
+        same = [q for q in mine if q.kind == kind]
+        if not same:
+            # a modifier ("And the small ones?") qualifies what the previous question asks
+            # about; an adverbial ("And on the NHS?") the question
+            target = antecedent_span(base) if new.form == "modifier" else None
+            if target is not None and not _overlaps(target, taken):
+                edits.append((target[0], target[0], f"{new.text} "))
+            else:
+                appended.append(render_qualifier(kind, new.value, "adverbial"))
+            continue
+        first = same[0]
+        edits.append((*first.span, render_qualifier(kind, new.value, first.form)))
+        edits.extend(_removal(base, q.span) for q in same[1:])
+    return appended
+
+
 def _fragment(
     body: str, base: str, gazetteer: Gazetteer | None
 ) -> tuple[str, dict[str, Any]] | None:
@@ -769,7 +983,10 @@ def _fragment(
     # a day or time of day used as a modifier ("the weekend rate") stays in the noun phrase;
     # any other day or time phrase fills its slot of the previous question
     fills = [p for p in f_slots if p.form != "modifier"]
-    taken = [p.span for p in f_periods] + [p.span for p in fills]
+    # a payment or size qualifier fills its slot too ("And on the NHS?", "And the medium
+    # ones?": "ones" is a stop word, so the qualifier is all the fragment says)
+    f_quals = [q for q in qualifiers_in(body) if not _overlaps(q.span, [p.span for p in fills])]
+    taken = [p.span for p in f_periods] + [p.span for p in fills] + [q.span for q in f_quals]
     f_names = [n for n in names_in(body, gazetteer) if not any(
         s <= body.find(n) < e for s, e in taken
     )]  # fmt: skip
@@ -785,7 +1002,12 @@ def _fragment(
         w for w in words if w.lower() not in _FRAGMENT_STOP | _PRONOUNS | _PREPOSITIONS
     ]  # "before it" names nothing
     noun_phrase = _strip_determiner(" ".join(words)) if np_words else ""
-    if not f_periods and not f_names and not noun_phrase and not fills:
+    if f_quals and noun_phrase:
+        # "the small print": the qualifier belongs to the fragment's own noun phrase
+        words = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", body)]
+        noun_phrase = _strip_determiner(" ".join(words))
+        f_quals = []
+    if not f_periods and not f_names and not noun_phrase and not fills and not f_quals:
         return None
     edits: list[tuple[int, int, str]] = []
     carried: dict[str, Any] = {"form": "fragment"}
@@ -825,6 +1047,7 @@ def _fragment(
         edits.append((subj[0], subj[1], noun_phrase))
         carried["subject"] = noun_phrase
     appended_slots = _fill_slots(base, f_slots, fills, edits, carried)
+    appended_slots += _fill_qualifiers(base, f_quals, edits, carried)
     out = _replace_spans(base, edits)
     if appended_periods or appended_slots:
         body_out, mark = _end(out)
@@ -880,12 +1103,33 @@ def condense_rule(
         done = _fragment(_end(body)[0], base, gazetteer)
         if done is not None:
             out, carried = done
+    anaphor: str | None = None
+    if out is None and not is_fragment and _QUESTION_START.match(after_filler):
+        # a noun the follow-up only points at ("the small ones"; "for those" when the
+        # question asks about its own subject and no earlier name is what it means) is the
+        # previous question's noun phrase, put in its place
+        # a pronoun that is the question's subject is what the context path carries a
+        # subject for; one that an earlier name may mean ("How many members did it have?"
+        # after a question about Northwind) is the names' unless it is plural and so is the
+        # previous noun phrase
+        pronouns: PronounMode = "all"
+        if subject_of(after_filler, gazetteer) is None or names_in(resolved, gazetteer):
+            pronouns = "none"
+        elif names_in(base, gazetteer):
+            pronouns = "plural"
+        replaced, anaphor = resolve_anaphora(after_filler, base, gazetteer, pronouns=pronouns)
+        if anaphor is not None:
+            resolved = after_filler = replaced[:1].upper() + replaced[1:]
+            filler = None
     own_names = names_in(resolved, gazetteer)
     bare = _is_bare(after_filler)
-    if out is None and (cue or relative or bare or _has_reference(resolved, own_names)):
+    if out is None and (
+        anaphor is not None or cue or relative or bare or _has_reference(resolved, own_names)
+    ):
         own_periods = parse_periods(resolved)
         own_subject = subject_of(after_filler, gazetteer)
         own_slot_kinds = {p.kind for p in slot_phrases(resolved)}
+        own_qualifier_kinds = {q.kind for q in qualifiers_in(resolved)}
         items: list[str] = []
         prev_names: list[str] = []
         # the earliest turn context is carried from: a period is never carried from a turn
@@ -907,6 +1151,7 @@ def condense_rule(
                     # a day or time of day the question names itself replaces the
                     # subject's own ("How much is it on Sundays?" after "the weekday rate")
                     subject = _drop_slots(h[span[0] : span[1]], own_slot_kinds)
+                    subject = _drop_qualifiers(subject, own_qualifier_kinds)
                     if _norm(subject) not in _norm(resolved) and all(
                         _norm(subject) != _norm(n) for n in items
                     ):
@@ -924,7 +1169,9 @@ def condense_rule(
             if base_period is not None:
                 items.append(render_period(base_period.values[0]))
                 carried["periods"] = list(base_period.values)
-        if not own_names and (
+        if anaphor is not None:
+            carried["antecedent"] = anaphor
+        elif not own_names and (
             (own_subject is None and bare) or (not items and not relative and not own_periods)
         ):
             # "In what year?" after "Who ranked Warsaw 32nd?" (the previous question asked
@@ -933,11 +1180,15 @@ def condense_rule(
             items = [_as_context(base)]
             carried = {"previous": items[0]}
         if items:
-            out = _append_context(resolved, items)
+            out = _append_context(_without_filler(resolved), items)
             carried["form"] = "context"
         elif relative:
             out = resolved
             carried["form"] = "relative"
+    if out is None and anaphor is not None:
+        out = resolved
+        carried["antecedent"] = anaphor
+        carried["form"] = "anaphora"
     if out is None:
         out = resolved if relative else question
         if relative:

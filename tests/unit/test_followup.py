@@ -473,3 +473,132 @@ def test_a_range_of_days_covers_the_days_between():
     )
     weekdays = "Is the office open on weekdays?"
     assert check_rewrite(weekdays, "Is the office open Monday to Friday?") == ""
+
+
+GLOVES = "Who supplies our nitrile gloves?"
+SMALL_GLOVES = "How many boxes of the small nitrile gloves are left?"
+CROWN = "How much is a porcelain crown privately?"
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        # one-anaphora: the noun left out is the previous question's, after the follow-up's
+        # own modifiers (it was passed on unchanged, and refused)
+        ([GLOVES], "How many boxes of the small ones are left?", SMALL_GLOVES),
+        ([GLOVES], "Which ones are out of stock?", "Which nitrile gloves are out of stock?"),
+        # a same-kind qualifier of the antecedent gives way to the follow-up's
+        (
+            [SMALL_GLOVES],
+            "How many of the medium ones are on order?",
+            "How many of the medium nitrile gloves are on order?",
+        ),
+        # a pronoun for what the previous question asked about: put in its place, the cue
+        # dropped (it was "And what's the reorder level for those (How many boxes ...)?")
+        (
+            [GLOVES, SMALL_GLOVES],
+            "And what's the reorder level for those?",
+            "What's the reorder level for the small nitrile gloves?",
+        ),
+        (
+            [GLOVES],
+            "What is the unit cost of them?",
+            "What is the unit cost of our nitrile gloves?",
+        ),
+        # an earlier name is carried as before; a plural pronoun is the plural noun phrase
+        (
+            ["Who supplies Acme's nitrile gloves?"],
+            "What's the reorder level for those?",
+            "What's the reorder level for nitrile gloves (Acme)?",
+        ),
+        # a cue before a full question is dropped when context is added
+        ([FAULT], "And how do I clear it?", "How do I clear it (inverter fault code E-217)?"),
+    ],
+)
+def test_anaphora_are_replaced_by_what_the_previous_question_asked_about(
+    history, question, standalone
+):
+    got = condense_rule(question, history)
+    assert got.standalone == standalone
+    assert got.method == "rule"
+
+
+@pytest.mark.parametrize(
+    ("history", "question"),
+    [
+        # "they" has its antecedent in the question itself
+        (["What does the leave policy say about remote work?"],
+         "What must contractors do before they start work?"),
+        # "the other ones" names nothing
+        ([GLOVES], "What about the other ones?"),
+    ],
+)  # fmt: skip
+def test_anaphora_with_no_antecedent_before_them_are_left_alone(history, question):
+    assert condense_rule(question, history).standalone == question
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        # a payment qualifier replaces the previous one (it was "… privately (NHS)?")
+        ([CROWN], "And on the NHS?", "How much is a porcelain crown on the NHS?"),
+        ([CROWN], "On the NHS?", "How much is a porcelain crown on the NHS?"),
+        (
+            ["How much is a porcelain crown on the NHS?"],
+            "And privately?",
+            "How much is a porcelain crown privately?",
+        ),
+        # written in the form the previous question used
+        (
+            ["What is the private fee for a porcelain crown?"],
+            "And on the NHS?",
+            "What is the NHS fee for a porcelain crown?",
+        ),
+        # appended when the previous question had none
+        (
+            ["How much is a porcelain crown?"],
+            "And on the NHS?",
+            "How much is a porcelain crown on the NHS?",
+        ),
+        # sizes
+        (
+            [SMALL_GLOVES],
+            "And the medium ones?",
+            "How many boxes of the medium nitrile gloves are left?",
+        ),
+        (
+            [SMALL_GLOVES],
+            "What about large?",
+            "How many boxes of the large nitrile gloves are left?",
+        ),
+        # a size modifier with none before qualifies what the previous question counted
+        (
+            ["How many boxes of nitrile gloves are left?"],
+            "And the small ones?",
+            "How many boxes of small nitrile gloves are left?",
+        ),
+        # days still fill their own slot
+        (
+            ["What time do you open on Monday?"],
+            "And on Saturdays?",
+            "What time do you open on Saturdays?",
+        ),
+    ],
+)
+def test_a_payment_or_size_follow_up_replaces_the_qualifier_of_its_kind(
+    history, question, standalone
+):
+    got = condense_rule(question, history)
+    assert got.standalone == standalone
+    assert got.carried["form"] == "fragment"
+
+
+def test_the_trace_names_the_qualifier_and_the_antecedent_carried():
+    assert condense_rule("And on the NHS?", [CROWN]).carried["qualifiers"] == {"payment": "nhs"}
+    got = condense_rule("What's the reorder level for those?", [SMALL_GLOVES]).carried
+    assert got["antecedent"] == "the small nitrile gloves" and got["form"] == "anaphora"
+
+
+def test_a_full_question_with_its_own_qualifier_carries_the_subject_without_the_old_one():
+    got = condense_rule("How much is it on the NHS?", ["What is the private fee for a crown?"])
+    assert got.standalone == "How much is it on the NHS (fee)?"
