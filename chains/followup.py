@@ -375,6 +375,15 @@ def subject_of(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, 
         low = t.word.lower()
         if in_period(t) or low in _AUX or low in _VERBS or low in _PRONOUNS - {"one"} or low in _WH:
             break
+        if (
+            end > start
+            and low not in {"of", "and", "&"}
+            and end + 1 < len(toks)
+            and toks[end + 1].word.lower() in _DETERMINERS - _PRONOUNS
+        ):
+            # a word between two noun phrases that is no "of" is a verb the lists do not
+            # know: "Which part of the immune system | protects the brain?"
+            break
         if low in _PREPOSITIONS and low != "of":
             break
         if low == "of" and (
@@ -830,8 +839,8 @@ def antecedent(question: str, gazetteer: Gazetteer | None = None) -> str | None:
     """What a question asks about, as a noun phrase a later pronoun can stand for.
 
     The words of :func:`antecedent_span` with the determiner before them ("Who supplies
-    our nitrile gloves?" -> ``our nitrile gloves``; "a"/"this" become "the"). ``None`` when
-    no subject can be read.
+    our nitrile gloves?" -> ``our nitrile gloves``; "a", "this", "which" become "the").
+    ``None`` when no subject can be read.
     """
     span = antecedent_span(question, gazetteer)
     if span is None:
@@ -841,7 +850,7 @@ def antecedent(question: str, gazetteer: Gazetteer | None = None) -> str | None:
     kept = _KEPT_DETERMINER.search(question[:start])
     if kept:
         return f"{kept.group(1).lower()} {phrase}"
-    if re.search(r"\b(?:a|an|this|that|these|those)\s+$", question[:start], re.I):
+    if re.search(r"\b(?:a|an|this|that|these|those|which|what)\s+$", question[:start], re.I):
         return f"the {phrase}"
     return phrase
 

@@ -602,3 +602,14 @@ def test_the_trace_names_the_qualifier_and_the_antecedent_carried():
 def test_a_full_question_with_its_own_qualifier_carries_the_subject_without_the_old_one():
     got = condense_rule("How much is it on the NHS?", ["What is the private fee for a crown?"])
     assert got.standalone == "How much is it on the NHS (fee)?"
+
+
+def test_a_subject_stops_at_a_verb_between_two_noun_phrases():
+    from chains.followup import antecedent, subject_of
+
+    q = "Which part of the engine drives the pump?"
+    span = subject_of(q)
+    assert span is not None and q[span[0] : span[1]] == "part of the engine"
+    assert antecedent(q) == "the part of the engine"
+    got = condense_rule("What separates it from the gearbox?", [q])
+    assert got.standalone == "What separates the part of the engine from the gearbox?"
