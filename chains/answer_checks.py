@@ -3479,6 +3479,31 @@ def compounds(text: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
+#: What may follow a compound that ends a noun phrase: the question's end, a clause mark,
+#: or a preposition ("a season ticket *for* Market Square"); not an object's determiner
+#: ("how many sheep graze *the* site": *graze* is a verb, "sheep graze" no compound).
+_NOUN_PHRASE_END = re.compile(
+    r"\s*(?:$|[?.!,;:)]|(?:for|of|at|in|on|to|from|with|about|per|by|near|during|after|"
+    r"before|than|or|and)\b)",
+    re.I,
+)
+
+
+def asked_compounds(question: str) -> list[tuple[str, str]]:
+    """The compounds of a question (:func:`compounds`) that end a noun phrase: followed by
+    the question's end, a clause mark or a preposition ("Do you sell *gift cards*?", "a
+    *season ticket* for Market Square"), not by a word opening an object ("How many *sheep
+    graze* the site?")."""
+    words = _plain_words(question)
+    ends = {(a, b): e for (a, _, _), (b, _, e) in itertools.pairwise(words)}
+    out = []
+    for mod, head in compounds(question):
+        end = ends.get((mod, head))
+        if end is not None and _NOUN_PHRASE_END.match(question, end):
+            out.append((mod, head))
+    return out
+
+
 def _same_stem(a: str, b: str) -> bool:
     """Whether two lower-case words are one word inflected (:func:`stem`)."""
     return a == b or stem(a) == stem(b)
@@ -3512,7 +3537,7 @@ def compound_problem(question: str, sentence: str, context: str = "") -> str | N
     words = [w for w, _, _ in _plain_words(sentence)]
     written = compounds(f"{sentence}\n{context}")
     said = compounds(sentence)
-    for mod, head in compounds(question):
+    for mod, head in asked_compounds(question):
         if any(_same_stem(w, mod + head) for w, _, _ in around):
             continue  # written joined: "giftcard", "carpark"
         if any(_same_stem(a, mod) and _same_stem(b, head) for a, b in written):

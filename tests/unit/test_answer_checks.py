@@ -1936,6 +1936,14 @@ def test_a_date_in_figures_needs_its_day_and_year_in_one_passage():
 # -- the asked thing: compounds kept together, a record's attribute stated for another ---
 
 
+def test_asked_compounds_end_a_noun_phrase():
+    assert checks.asked_compounds("Do you sell gift cards?") == [("gift", "cards")]
+    assert ("season", "ticket") in checks.asked_compounds(
+        "How much is a season ticket for Market Square car park?"
+    )
+    assert checks.asked_compounds("How many sheep graze the Fennick Farm site?") == []
+
+
 def test_compounds_are_two_lower_case_content_words_side_by_side():
     assert checks.compounds("Do you sell gift cards?") == [("sell", "gift"), ("gift", "cards")]
     assert checks.compounds("Where is the car-park?") == [("car", "park")]
@@ -1977,6 +1985,13 @@ def test_compounds_are_two_lower_case_content_words_side_by_side():
         ),
         # not a question: a claim is not checked
         ("We sell gift cards.", "Gift wrapping includes a handwritten card.", "", False),
+        # a verb with its object is no compound: "sheep graze the site"
+        (
+            "How many sheep graze the Fennick Farm site?",
+            "About 120 sheep belonging to the Fennick family graze the site.",
+            "",
+            False,
+        ),
         # the words a word or two apart hold it: "wrapping (service) cost"
         ("How much does gift wrapping cost?", "Gift wrapping service costs £3.50.", "", False),
     ],
