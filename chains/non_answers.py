@@ -256,9 +256,10 @@ def table_header_line(
 #: (the subject line says what it is about, and stays quotable).
 _MESSAGE_FIELD = re.compile(r"\s*(?:From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.IGNORECASE)
 #: Words of a question about a message itself: who sent it, to whom, when.
+#: The words that name a message ("the newsletter", "her e-mail").
+_MESSAGE_NOUNS = r"e-?mails?|mails?|messages?|newsletters?|letters?"
 _ABOUT_MESSAGE = re.compile(
-    r"\b(?:e-?mails?|mails?|messages?|sent|send|senders?|newsletters?|letters?|inbox|"
-    r"cc(?:'?d)?|recipients?)\b",
+    rf"\b(?:{_MESSAGE_NOUNS}|sent|send|senders?|inbox|cc(?:'?d)?|recipients?)\b",
     re.IGNORECASE,
 )
 
@@ -310,7 +311,7 @@ _FIELD_QUESTIONS: tuple[tuple[MessageField, re.Pattern[str]], ...] = (
     ),
 )
 #: A message a field question names ("the newsletter", "her e-mail").
-_MESSAGE_NOUN = re.compile(r"\b(?:e-?mails?|mails?|messages?|newsletters?|letters?|memos?)\b", re.I)
+_MESSAGE_NOUN = re.compile(rf"\b(?:{_MESSAGE_NOUNS}|memos?)\b", re.I)
 #: The header lines of each field (:data:`loaders.eml.HEADERS`; "Sent:" of a forwarded one).
 _FIELD_LINES: dict[MessageField, re.Pattern[str]] = {
     "from": re.compile(r"\s*From\s*:", re.I),

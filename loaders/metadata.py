@@ -445,7 +445,8 @@ def written_periods(text: str) -> list[tuple[int, int, frozenset[int]]]:
     """The years a short text (a column name, a question) writes, each as ``(start, end,
     years)`` in text order: a split year (:data:`SPLIT_YEAR_RE`, "2024/25", "FY24/25",
     "1999/00") gives both of its years, any other year ("2025", "FY2024") itself; a range
-    ("2024-2025") is two years.
+    ("2024-2025") is two years; a figure after a currency sign or a decimal point ("£2024/25")
+    is no period.
 
     Args:
         text: The text to read.
