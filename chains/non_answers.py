@@ -39,9 +39,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from loaders.base import HEADER_SECTION
+from loaders.base import HEADER_SECTION, MESSAGE_HEADERS
 from loaders.blocks import PAIR_CONTINUES_KEY
 from loaders.row_text import recorded_rows, row_span
 from loaders.sentences import is_label_line
@@ -252,12 +252,18 @@ def table_header_line(
     return named >= len(cells) - 1 and named >= 1
 
 
-#: The fields of an e-mail's header block that describe the message, not what it says
-#: (the subject line says what it is about, and stays quotable).
-_MESSAGE_FIELD = re.compile(r"\s*(?:From|To|Cc|Bcc|Date|Sent|Reply-To)\s*:", re.IGNORECASE)
-#: Words of a question about a message itself: who sent it, to whom, when.
+#: The lines of an e-mail's header block that describe the message, not what it says (the
+#: subject line says what it is about, and stays quotable): its sender, recipients and date,
+#: by field (:data:`loaders.base.MESSAGE_HEADERS`, the lines :mod:`loaders.eml` writes).
+_FIELD_LINES: dict[MessageField, re.Pattern[str]] = {
+    field: re.compile(
+        r"\s*(?:{})\s*:".format("|".join(n for n, f in MESSAGE_HEADERS if f == field)), re.I
+    )
+    for field in get_args(MessageField)
+}
 #: The words that name a message ("the newsletter", "her e-mail").
 _MESSAGE_NOUNS = r"e-?mails?|mails?|messages?|newsletters?|letters?"
+#: Words of a question about a message itself: who sent it, to whom, when.
 _ABOUT_MESSAGE = re.compile(
     rf"\b(?:{_MESSAGE_NOUNS}|sent|send|senders?|inbox|cc(?:'?d)?|recipients?)\b",
     re.IGNORECASE,
@@ -273,7 +279,7 @@ def message_field(text: str, meta: Mapping[str, Any] | None) -> bool:
     (:func:`asks_about_message`).
     """
     section = str((meta or {}).get("section") or "")
-    return section == HEADER_SECTION and _MESSAGE_FIELD.match(text) is not None
+    return section == HEADER_SECTION and any(rx.match(text) for rx in _FIELD_LINES.values())
 
 
 def asks_about_message(question: str) -> bool:
@@ -312,12 +318,6 @@ _FIELD_QUESTIONS: tuple[tuple[MessageField, re.Pattern[str]], ...] = (
 )
 #: A message a field question names ("the newsletter", "her e-mail").
 _MESSAGE_NOUN = re.compile(rf"\b(?:{_MESSAGE_NOUNS}|memos?)\b", re.I)
-#: The header lines of each field (:data:`loaders.eml.HEADERS`; "Sent:" of a forwarded one).
-_FIELD_LINES: dict[MessageField, re.Pattern[str]] = {
-    "from": re.compile(r"\s*From\s*:", re.I),
-    "to": re.compile(r"\s*(?:To|Cc)\s*:", re.I),
-    "date": re.compile(r"\s*(?:Date|Sent)\s*:", re.I),
-}
 
 
 @functools.lru_cache(maxsize=256)  # asked once per sentence the answerer checks

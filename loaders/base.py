@@ -74,6 +74,16 @@ SECTION_SEP = " > "
 #: (:mod:`loaders.eml`): labels of the message, not headings of its text.
 HEADER_SECTION = "Headers"
 ATTACHMENTS_SECTION = "Attachments"
+#: The header lines of an e-mail's header block, in order (:mod:`loaders.eml` writes them;
+#: :mod:`chains.non_answers` reads the sender, recipients and date from them), each with the
+#: field a question about the message asks for (``None``: the subject, the message's title).
+MESSAGE_HEADERS: tuple[tuple[str, str | None], ...] = (
+    ("Subject", None),
+    ("From", "from"),
+    ("To", "to"),
+    ("Cc", "to"),
+    ("Date", "date"),
+)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from loaders.attachments import (
 from loaders.base import (
     ATTACHMENTS_SECTION,
     HEADER_SECTION,
+    MESSAGE_HEADERS,
     DocumentLoadError,
     ParsedDocument,
     Segment,
@@ -50,7 +51,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["MAX_ATTACHMENTS", "MAX_DEPTH", "load_eml"]
 
-HEADERS = ("Subject", "From", "To", "Cc", "Date")
+HEADERS = tuple(name for name, _ in MESSAGE_HEADERS)
 
 
 class _Composer:
