@@ -89,6 +89,10 @@ EMPHASIS_RATIO = 1.2
 WRAP_TOLERANCE = 3.0
 #: A page needs at least this many lines with trailing numbers to be looked at.
 MIN_NUMERIC_LINES = 4
+#: A row of words just under a table's header stands at least this share of the next
+#: row's pitch below the header line (:func:`_under_header`); a header cell's wrapped
+#: line is set closer.
+ROW_PITCH_SHARE = 0.9
 
 _NUMBER = re.compile(r"^[($€£¥]*[-–−]?[$€£¥]?\d[\d,]*(?:\.\d+)?%?\)?[%*]?$|^[-–—−]+$")
 #: Where a sentence ends inside a line (``.``, ``:``, ``;``, ``!`` or ``?``, a closing quote
@@ -97,7 +101,9 @@ _SENTENCE_END = re.compile(r"[.:;!?][\"'”’)\]]*(?:\s+|$)")
 #: A sentence ending where its line ends.
 _LINE_END = re.compile(r"[.:;!?][\"'”’)\]]*\s*$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
-_CURRENCY = {"$", "€", "£", "¥", "%", ")"}
+#: Currency signs: a sign set apart from its figure (``£   1,234``) is no cell of its own.
+CURRENCY_SIGNS = frozenset({"$", "€", "£", "¥"})
+_CURRENCY = {*CURRENCY_SIGNS, "%", ")"}
 _MONTH = re.compile(
     r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?$", re.IGNORECASE
 )
@@ -208,6 +214,31 @@ class Line:
                 break
         kept = [w for c in cells for w in c]
         return kept[: len(kept) - taken], values
+
+
+def is_figure(text: str) -> bool:
+    """Whether a word is a figure as a value column holds one (``8,214``, ``(1,577)``,
+    ``12.5%``, ``£5.20``, ``—``)."""
+    return bool(_NUMBER.match(text))
+
+
+def without_signs_apart(line: Line) -> Line:
+    """``line`` without the currency signs set apart from their figures: a sign that is a
+    word of its own (:data:`CURRENCY_SIGNS`) followed by a figure (``£   1,234``, ``$ 8,214``,
+    the sign left in its cell or a column of its own, as accounting layouts set amounts)
+    belongs to that figure and makes no cell; the statement reader drops it the same way
+    (:meth:`Line.split`). The line itself is returned when it has none."""
+    words = line.words
+    kept = [
+        w
+        for n, w in enumerate(words)
+        if not (
+            w.text in CURRENCY_SIGNS and n + 1 < len(words) and is_figure(words[n + 1].text)
+        )
+    ]
+    if len(kept) == len(words):
+        return line
+    return Line(kept, line.breaks, line.ruled_left, line.ruled_right)
 
 
 def norm_line(line: str) -> str:
@@ -588,6 +619,8 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
             and placed[-1] is not None
         ):
             kinds.append("row")
+        elif word_cells(ln, columns):
+            kinds.append("words")  # a label and cells of words set in the value columns
         else:
             kinds.append("text")
     tables: list[RawTable] = []
@@ -598,6 +631,13 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
             i += 1
             continue
         first = i
+        # a row of words just under the header (``Music  N/A  N/A``) is the table's first
+        while (
+            first - 1 >= used_until
+            and kinds[first - 1] == "words"
+            and _under_header(lines, first - 1, columns)
+        ):
+            first -= 1
         last = i
         j = i + 1
         gap = 0
@@ -620,6 +660,62 @@ def read_tables(lines: list[Line], running: set[str]) -> list[RawTable]:
         used_until = last + 1
         i = last + 1
     return tables
+
+
+def word_cells(line: Line, columns: list[_Column]) -> list[tuple[Word, int | None]]:
+    """A line read as a row whose value cells are words (``Closed scheme  Not applicable
+    Not applicable``, ``Music  N/A  N/A``), or ``[]``.
+
+    Its first phrase (:func:`_phrases`) is the label, ending left of every value column;
+    each other phrase holds no figure and is set on a value column's shared edge (its right
+    edge within :data:`COLUMN_TOLERANCE` of a right-aligned column's, its left edge of a
+    left-aligned one's), one phrase a column: words aligned as the column's figures are,
+    not a group's label or a title (one phrase) nor a spanning header (centred over its
+    columns). Where such a line is a row is :func:`read_tables`'s: between two rows of a
+    table, or just under its header (:func:`_under_header`).
+
+    Returns:
+        ``[(label, None), (cell, column index), ...]``, or ``[]``.
+    """
+    phrases = _phrases([w for w in line.words if w.text not in _CURRENCY], line)
+    if len(phrases) < 2 or not columns:
+        return []
+    label = phrases[0]
+    if label.x1 >= min(c.left for c in columns):
+        return []
+    out: list[tuple[Word, int | None]] = [(label, None)]
+    for p in phrases[1:]:
+        col = _column_of(p, columns)
+        if (
+            col is None
+            or abs(columns[col].at - columns[col].edge(p)) > COLUMN_TOLERANCE
+            or any(ch.isdigit() for ch in p.text)
+            or any(c == col for _, c in out)
+        ):
+            return []
+        out.append((p, col))
+    return out
+
+
+def _under_header(lines: Sequence[Line], k: int, columns: list[_Column]) -> bool:
+    """Whether line ``k``, a row of words (:func:`word_cells`) just above a table's first
+    row, is a row under the table's header rather than the header's own last line: the
+    line above it heads the label column too (its first phrase ends left of the value
+    columns, others stand over them) and stands at least
+    :data:`ROW_PITCH_SHARE` of the pitch from line ``k`` to the next row above it (a header
+    cell's wrapped lines are set at the type's leading, closer than rows)."""
+    if k < 1 or k + 1 >= len(lines):
+        return False
+    above = _phrases([w for w in lines[k - 1].words if w.text not in _CURRENCY], lines[k - 1])
+    left = min(c.left for c in columns)
+    if len(above) < 2 or above[0].x1 >= left or any(ch.isdigit() for ch in above[0].text):
+        return False
+
+    def cy(line: Line) -> float:
+        return statistics.median(w.cy for w in line.words)
+
+    pitch_above = cy(lines[k - 1]) - cy(lines[k])
+    return pitch_above >= ROW_PITCH_SHARE * (cy(lines[k]) - cy(lines[k + 1]))
 
 
 def _placed(line: Line, columns: list[_Column]) -> list[int]:
@@ -723,8 +819,11 @@ def _assemble(
     label_only = bool(lead_group)  # the previous line was label-only (a wrapped group)
     for k in range(first, last + 1):
         label_words, cells = lines[k].split()
+        if kinds[k] == "words":  # cells of words in the value columns: a row all the same
+            found = word_cells(lines[k], columns)
+            label_words, cells = [found[0][0]], [p for p, _ in found[1:]]
         label = " ".join(w.text for w in label_words)
-        if kinds[k] != "row":
+        if kinds[k] not in ("row", "words"):
             if not cells and label:
                 x0 = label_words[0].x0
                 group = (group if label_only else GroupScope()).wrapped(label, x0)
@@ -733,7 +832,11 @@ def _assemble(
         label_only = False
         if label_words:
             group = group.at_row(label_words[0].x0)
-        places = [_column_of(c, columns) for c in cells]
+        places = (
+            [c for _, c in word_cells(lines[k], columns)[1:]]
+            if kinds[k] == "words"
+            else [_column_of(c, columns) for c in cells]
+        )
         idx = [used.index(col) if col is not None and col in used else -1 for col in places]
         rows.append((group.text, label, [c.text for c in cells], idx))
     title = " ".join([*title_lines, *title_extra]).strip()

@@ -51,6 +51,7 @@ from loaders.pdf_tables import (
     norm_line,
     title_above,
     without_paragraph_tail,
+    without_signs_apart,
 )
 
 #: A gap wider than this many word heights separates two cells of a line.
@@ -73,6 +74,9 @@ MAX_WORDS_PER_CELL = 4.0
 MAX_PITCH = 3.0
 #: Lines above a table read as its title.
 MAX_TITLE_LINES = 2
+#: A line under a header line set at least this share of the table's usual line pitch
+#: below it is a row of its own, not a header cell's wrapped line (:func:`_row_below`).
+ROW_PITCH_SHARE = 0.9
 
 _DIGIT = re.compile(r"\d")
 #: A period that names a column (``2024``, ``FY2025``, ``Q3 2025``, ``2024/25``), not a figure.
@@ -224,6 +228,26 @@ def _kinds_differ(
     return 2 * differ > len(first)
 
 
+def _cy(cells: Sequence[_Cell]) -> float:
+    return statistics.median(w.cy for c in cells for w in c.words)
+
+
+def _row_below(rows: list[list[_Cell]], n: int, columns: list[tuple[float, float]]) -> bool:
+    """Whether line ``n`` of a run, under a header line, is a row by its geometry, not a
+    header line: both it and the line above have a cell in the label column (a header's
+    label head, set at the bottom of its row as report tools set it, is on one line only),
+    and it stands at least :data:`ROW_PITCH_SHARE` of the run's usual line pitch below that
+    line (the lines of one wrapped header cell are set at the type's leading, closer than
+    rows with their padding are): ``Music  N/A  N/A`` under ``Subject  Entries  Pass
+    rate``, a bold ``All plans  1,240`` under a bold header."""
+    if n == 0 or len(rows) < 3:
+        return False
+    if _column_index(rows[n][0], columns) or _column_index(rows[n - 1][0], columns):
+        return False
+    pitches = [_cy(a) - _cy(b) for a, b in itertools.pairwise(rows)]
+    return pitches[n - 1] >= ROW_PITCH_SHARE * statistics.median(pitches)
+
+
 def _header_lines(rows: list[list[_Cell]], columns: list[tuple[float, float]]) -> int:
     """How many of a run's first lines are its header (column names, possibly wrapped).
 
@@ -234,18 +258,28 @@ def _header_lines(rows: list[list[_Cell]], columns: list[tuple[float, float]]) -
     first line alone if it has no digit (a first line with figures is a row, unless its
     cells differ in kind from those below them: :func:`_kinds_differ`). A year or a
     period (``2024``, ``FY2025``, ``Q3 2025``) does not count as a digit: it names a column.
+    Either way the header ends above a line that is a row by its geometry
+    (:func:`_row_below`): a bold total first, a row of words (``N/A``) first.
     """
     bold = [all(w.bold for c in r for w in c.words) for r in rows]
     if bold[0] and 2 * sum(bold[1:]) < len(rows) - 1:
         n = 1  # a header row set in bold over body rows that are not names the columns
-        while n < min(MAX_HEADER_LINES, len(rows) - 2) and bold[n]:
+        while (
+            n < min(MAX_HEADER_LINES, len(rows) - 2)
+            and bold[n]
+            and not _row_below(rows, n, columns)
+        ):
             n += 1
         return n
     digits = [any(_DIGIT.search(_PERIOD.sub("", c.text)) for c in r) for r in rows]
     if digits[0] and _kinds_differ(rows[0], rows[1:], columns):
         return 1
     n = 0
-    while n < min(MAX_HEADER_LINES, len(rows) - 2) and not digits[n]:
+    while (
+        n < min(MAX_HEADER_LINES, len(rows) - 2)
+        and not digits[n]
+        and not _row_below(rows, n, columns)
+    ):
         n += 1
     rest = digits[n:]
     if n and sum(rest) * 2 > len(rest):
@@ -342,6 +376,7 @@ def read_text_tables(
         first column's cell, cells = the other columns', each with its column index).
     """
     skip = set(skip or ()) | {i for i, ln in enumerate(lines) if norm_line(ln.text) in running}
+    lines = [without_signs_apart(ln) for ln in lines]  # a sign apart is its figure's
     tables: list[RawTable] = []
     claimed: set[int] = set()  # lines of the tables read so far: never the next one's title
     for found in _runs(lines, skip):
