@@ -796,9 +796,7 @@ def _table_layout(item: TableCase) -> tuple[list[list[Any]], list[tuple[Any, ...
         heads = [[Paragraph(c, cell) for c in header]]
     body = [list(r) for r in item.rows]
     if item.sign:
-        signed = [
-            n for n in range(len(body)) if not item.sign_ends or n in (0, len(body) - 1)
-        ]
+        signed = [n for n in range(len(body)) if not item.sign_ends or n in (0, len(body) - 1)]
         if item.sign_column:  # a narrow column for the sign before each value column
             heads = [[r[0], *[c for v in r[1:] for c in (v, "")]] for r in heads]
             body = [

@@ -232,9 +232,7 @@ def without_signs_apart(line: Line) -> Line:
     kept = [
         w
         for n, w in enumerate(words)
-        if not (
-            w.text in CURRENCY_SIGNS and n + 1 < len(words) and is_figure(words[n + 1].text)
-        )
+        if not (w.text in CURRENCY_SIGNS and n + 1 < len(words) and is_figure(words[n + 1].text))
     ]
     if len(kept) == len(words):
         return line
@@ -356,14 +354,18 @@ RULE_MAX_WIDTH = 2.0
 RULE_MIN_HEIGHT = 8.0
 #: Pages with more drawn objects than this are not searched for rules (:func:`page_rules`).
 MAX_RULE_OBJECTS = 1500
+#: A path object of more segments than this is not searched for the rules of a grid
+#: drawn as one path (:func:`_path_rules`): a chart or an outline, not a table's grid.
+MAX_PATH_SEGMENTS = 400
 
 
 def page_rules(page: Any) -> list[tuple[float, float, float]]:
     """The vertical rules drawn on a pdfium page, each ``(x, bottom, top)`` in PDF points.
 
     A grid's lines, as report tools draw them, are path objects each as narrow as its
-    stroke (or a thin filled rectangle); a path object holding a whole grid, or a rule drawn
-    as part of a larger shape, is not read (its bounds are the shape's). A page of more
+    stroke (or a thin filled rectangle); a stroked path object holding a whole grid (its
+    frame and inner lines in one path) is read segment by segment (:func:`_path_rules`).
+    A page of more
     than :data:`MAX_RULE_OBJECTS` objects (text drawn a character at a time) is not looked
     at: reading each object's type costs more than the page's words do.
     """
@@ -386,6 +388,53 @@ def page_rules(page: Any) -> list[tuple[float, float, float]]:
         left, bottom, right, top = (v.value for v in box)
         if right - left <= RULE_MAX_WIDTH and top - bottom >= RULE_MIN_HEIGHT:
             rules.append(((left + right) / 2, bottom, top))
+        elif top - bottom >= RULE_MIN_HEIGHT:
+            rules += _path_rules(obj, pdfium_c)
+    return rules
+
+
+def _path_rules(obj: Any, pdfium_c: Any) -> list[tuple[float, float, float]]:
+    """The vertical rules inside one stroked path object drawn as a whole grid (its frame
+    and inner lines in one path: a rectangle and line segments), each ``(x, bottom, top)``
+    on the page: its straight segments at most :data:`RULE_MAX_WIDTH` wide and at least
+    :data:`RULE_MIN_HEIGHT` tall, a closing segment included. Curves and paths of more than
+    :data:`MAX_PATH_SEGMENTS` segments (a chart, an outline) are not read."""
+    import ctypes
+
+    fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
+    if not pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke)):
+        return []
+    n = pdfium_c.FPDFPath_CountSegments(obj)
+    if not stroke.value or not 0 < n <= MAX_PATH_SEGMENTS:
+        return []
+    matrix = pdfium_c.FS_MATRIX()
+    if not pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
+        return []
+    m = matrix
+    x, y = ctypes.c_float(), ctypes.c_float()
+    points: list[tuple[int, bool, float, float]] = []  # (type, closes, x, y) on the page
+    for i in range(n):
+        seg = pdfium_c.FPDFPath_GetPathSegment(obj, i)
+        if not pdfium_c.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y)):
+            return []
+        px, py = m.a * x.value + m.c * y.value + m.e, m.b * x.value + m.d * y.value + m.f
+        kind = pdfium_c.FPDFPathSegment_GetType(seg)
+        points.append((kind, bool(pdfium_c.FPDFPathSegment_GetClose(seg)), px, py))
+    rules: list[tuple[float, float, float]] = []
+    start = prev = (0.0, 0.0)
+    segments: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for kind, closes, px, py in points:
+        if kind == pdfium_c.FPDF_SEGMENT_MOVETO:
+            start = (px, py)
+        elif kind == pdfium_c.FPDF_SEGMENT_LINETO:
+            segments.append((prev, (px, py)))
+        prev = (px, py)
+        if closes and kind != pdfium_c.FPDF_SEGMENT_MOVETO:
+            segments.append((prev, start))
+            prev = start
+    for (x0, y0), (x1, y1) in segments:
+        if abs(x1 - x0) <= RULE_MAX_WIDTH and abs(y1 - y0) >= RULE_MIN_HEIGHT:
+            rules.append(((x0 + x1) / 2, min(y0, y1), max(y0, y1)))
     return rules
 
 
@@ -819,11 +868,13 @@ def _assemble(
     label_only = bool(lead_group)  # the previous line was label-only (a wrapped group)
     for k in range(first, last + 1):
         label_words, cells = lines[k].split()
-        if kinds[k] == "words":  # cells of words in the value columns: a row all the same
-            found = word_cells(lines[k], columns)
+        found = word_cells(lines[k], columns) if kinds[k] == "words" else []
+        # a row of words is the table's when each of its cells is in one of its columns
+        words_row = bool(found) and all(c in used for _, c in found[1:])
+        if words_row:
             label_words, cells = [found[0][0]], [p for p, _ in found[1:]]
         label = " ".join(w.text for w in label_words)
-        if kinds[k] not in ("row", "words"):
+        if kinds[k] != "row" and not words_row:
             if not cells and label:
                 x0 = label_words[0].x0
                 group = (group if label_only else GroupScope()).wrapped(label, x0)
@@ -832,11 +883,7 @@ def _assemble(
         label_only = False
         if label_words:
             group = group.at_row(label_words[0].x0)
-        places = (
-            [c for _, c in word_cells(lines[k], columns)[1:]]
-            if kinds[k] == "words"
-            else [_column_of(c, columns) for c in cells]
-        )
+        places = [c for _, c in found[1:]] if words_row else [_column_of(c, columns) for c in cells]
         idx = [used.index(col) if col is not None and col in used else -1 for col in places]
         rows.append((group.text, label, [c.text for c in cells], idx))
     title = " ".join([*title_lines, *title_extra]).strip()

@@ -78,8 +78,10 @@ USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: tables as word processors set them, PDF headings in a larger type; ``/5``: a workbook
 #: without a title of its own is named by its first sheet's title row, an e-mail's plain-text
 #: body has sections, PDF tables' header rows set in bold, header cells wrapped onto lines
-#: and a grid's rules as cell boundaries). Bump it with any change to what a loader reads.
-METADATA_VERSION = "citerag.document-metadata/5"
+#: and a grid's rules as cell boundaries; ``/6``: PDF tables' currency signs set apart from
+#: their figures, bold first rows and rows of words under a header, rows of words in a
+#: statement, a grid drawn as one path). Bump it with any change to what a loader reads.
+METADATA_VERSION = "citerag.document-metadata/6"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000
 #: Characters of a PDF's first two pages that inference reads (an SEC cover page).

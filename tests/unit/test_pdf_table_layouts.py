@@ -548,3 +548,178 @@ def test_a_grid_inside_a_page_border_leaves_the_lines_around_it_alone() -> None:
         line("Total", "6,637"),
     ]
     assert mixed_grids(lines) == {2, 3, 4, 5}
+
+
+def _report_pdf(
+    path: Path,
+    title: str,
+    rows: Sequence[Sequence[str]],
+    bold: frozenset[int] = frozenset({0}),
+    right: frozenset[int] = frozenset(),
+    grid: str = "",
+    pad: float = 6.0,
+    pitch: float = 18.0,
+    closer: int = 0,
+) -> Path:
+    """A table as a report tool sets it: each column as wide as its widest cell plus ``pad``
+    points each side, the columns in ``right`` right-aligned, the rows in ``bold`` (the
+    header's index 0) set in Helvetica-Bold, a row every ``pitch`` points. A cell written
+    ``"£|45.00"`` sets its sign apart, at the cell's left, the figure at its right (an
+    accounting layout). ``grid`` draws a line round every cell: ``"lines"`` each rule a
+    path of its own, ``"path"`` the frame and every inner line in one path object. The
+    first ``closer`` rows are set 12 points apart (a header cell's wrapped lines at the
+    type's leading), their lowest line one ``pitch`` over the next row."""
+
+    def text_width(cell: str, b: bool) -> float:
+        sign, _, figure = cell.rpartition("|")
+        return _width(figure, b) + (_width(sign, b) + 8.0 if sign else 0.0)
+
+    widths = [
+        max(text_width(r[c], n in bold) for n, r in enumerate(rows)) + 2 * pad
+        for c in range(len(rows[0]))
+    ]
+    edges = [LEFT + sum(widths[:c]) for c in range(len(widths) + 1)]
+    top = 740.0
+    ops = [_at(78, 760, title)]
+    for n, row in enumerate(rows):
+        y = top - pitch * (max(n, closer - 1) + 1) + 5 + 12.0 * max(0, closer - 1 - n)
+        font = "F3" if n in bold else "F1"
+        for c, cell in enumerate(row):
+            sign, _, figure = cell.rpartition("|")
+            if sign:
+                ops.append(_at(edges[c] + pad, y, sign, font=font))
+            at = edges[c + 1] - pad - _width(figure, n in bold) if c in right else edges[c] + pad
+            ops.append(_at(at, y, figure, font=font))
+    bottom = top - pitch * len(rows)
+    verticals = [(x, bottom, x, top) for x in edges]
+    horizontals = [
+        (edges[0], y, edges[-1], y) for y in (top - pitch * n for n in range(len(rows) + 1))
+    ]
+    if grid == "lines":
+        ops += [
+            f"0.5 w {a:.2f} {b:.2f} m {c:.2f} {d:.2f} l S"
+            for a, b, c, d in [*verticals, *horizontals]
+        ]
+    elif grid == "path":
+        frame = f"{edges[0]:.2f} {bottom:.2f} {edges[-1] - edges[0]:.2f} {top - bottom:.2f} re"
+        inner = [
+            f"{a:.2f} {b:.2f} m {c:.2f} {d:.2f} l"
+            for a, b, c, d in [*verticals[1:-1], *horizontals[1:-1]]
+        ]
+        ops.append(" ".join(["0.5 w", frame, *inner, "S"]))
+    return write_pdf(path, [[Line(raw=op) for op in ops]])
+
+
+def test_a_currency_sign_set_apart_from_its_figure_is_no_cell(tmp_path: Path) -> None:
+    """An accounting layout sets the sign at the left of an amount's cell and the figure at
+    its right (``£   45.00``); in a short table (the word-table reader's) the signs were a
+    column of their own or glued into the cell (before: no table read). The figure alone
+    is the cell, as the statement reader has it."""
+    rows = [
+        ("Course", "Members", "Visitors"),
+        ("Pottery", "£|45.00", "£|60.00"),
+        ("Life drawing", "£|38.50", "£|52.00"),
+        ("Printmaking", "£|41.00", "£|55.50"),
+    ]
+    table = _read(_report_pdf(tmp_path / "fees.pdf", "Course fees", rows, right=frozenset({1, 2})))
+    assert table.columns == ["Members", "Visitors"]
+    assert [r.describe() for r in table.rows] == [
+        "Pottery — Members: 45.00; Visitors: 60.00",
+        "Life drawing — Members: 38.50; Visitors: 52.00",
+        "Printmaking — Members: 41.00; Visitors: 55.50",
+    ]
+
+
+#: A grid whose first body row, a total, is set in bold like its header.
+MEMBERS = [
+    ("Plan", "Members", "Monthly fee"),
+    ("All plans", "1,240", "Various"),
+    ("Standard", "610", "£32.00"),
+    ("Premium", "420", "£45.00"),
+    ("Family", "210", "£70.00"),
+]
+
+
+def test_a_bold_total_under_a_bold_header_is_a_row(tmp_path: Path) -> None:
+    """A bold first row a row's pitch below a bold header, its label in the label column,
+    is a row, not a second header line (before: ``Members 1,240`` named the column and
+    the total was lost)."""
+    path = _report_pdf(
+        tmp_path / "members.pdf", "Membership", MEMBERS, frozenset({0, 1}), grid="lines"
+    )
+    table = _read(path)
+    assert table.columns == ["Members", "Monthly fee"]
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Members: {r[1]}; Monthly fee: {r[2]}" for r in MEMBERS[1:]
+    ]
+
+
+def test_a_wrapped_bold_header_set_at_the_leading_stays_the_header(tmp_path: Path) -> None:
+    """The same table whose header wraps (``Monthly`` / ``fee``, the label head on its
+    last line) set at the type's leading, closer than its rows: both lines name the
+    columns."""
+    rows = [("", "Paying", "Monthly"), ("Plan", "members", "fee"), *MEMBERS[2:]]
+    pdf = tmp_path / "wrapped.pdf"
+    path = _report_pdf(pdf, "Membership", rows, frozenset({0, 1}), grid="lines", closer=2)
+    table = _read(path)
+    assert table.columns == ["Paying members", "Monthly fee"]
+
+
+#: Exam results whose first body row holds words only, under a header of words.
+RESULTS_NA_FIRST = [
+    ("Subject", "Entries", "Pass rate"),
+    ("Music", "N/A", "N/A"),
+    ("Maths", "120", "87%"),
+    ("Physics", "64", "85%"),
+    ("English", "134", "91%"),
+    ("French", "41", "88%"),
+]
+
+
+def test_a_row_of_words_under_the_header_is_a_row(tmp_path: Path) -> None:
+    """``Music  N/A  N/A`` right under the header, its words set on the value columns'
+    edges, is the first row, ruled or not (before: ``Entries N/A`` named the column and
+    the row was lost)."""
+    for grid in ("lines", ""):
+        path = _report_pdf(
+            tmp_path / f"results{grid}.pdf",
+            "Results",
+            RESULTS_NA_FIRST,
+            right=frozenset({1, 2}),
+            grid=grid,
+        )
+        table = _read(path)
+        assert table.columns == ["Entries", "Pass rate"], grid
+        assert [r.describe() for r in table.rows] == [
+            f"{r[0]} — Entries: {r[1]}; Pass rate: {r[2]}" for r in RESULTS_NA_FIRST[1:]
+        ], grid
+
+
+def test_a_sub_header_of_words_under_years_names_the_columns(tmp_path: Path) -> None:
+    """``Unaudited`` / ``Restated`` under ``2025`` / ``2024`` (no label of its own) stays
+    part of the header, as before."""
+    rows = [
+        ("Measure", "2025", "2024"),
+        ("", "Unaudited", "Restated"),
+        ("Revenue", "48,210", "45,960"),
+        ("Operating profit", "6,115", "5,870"),
+        ("Profit before tax", "5,402", "5,233"),
+        ("Earnings per share (p)", "21.4", "20.6"),
+    ]
+    path = _report_pdf(
+        tmp_path / "restated.pdf", "Results", rows, frozenset({0, 1}), frozenset({1, 2})
+    )
+    table = _read(path)
+    assert table.columns == ["2025 Unaudited", "2024 Restated"]
+    assert len(table.rows) == 4
+
+
+def test_a_grid_drawn_as_one_path_parts_its_cells(tmp_path: Path) -> None:
+    """A tight grid whose frame and inner lines are one path object: its vertical
+    segments are the cell boundaries as separate rules are (before: no table read)."""
+    path = _report_pdf(tmp_path / "grid.pdf", "Capitals", CAPITALS, pad=2.0, grid="path")
+    table = _read(path)
+    assert table.columns == ["Capital", "Currency"]
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Capital: {r[1]}; Currency: {r[2]}" for r in CAPITALS[1:]
+    ]
