@@ -8,7 +8,8 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
 1. **words and lines** — characters are joined into words (a space or a horizontal gap
    breaks a word), each marked bold or not by its font (:func:`is_bold`), and words into
    lines by their vertical centre; the vertical rules drawn across a line (a ruled grid:
-   :func:`page_rules`) are its cell boundaries, parting words however close they stand,
+   :func:`page_rules`, separate lines or one path drawing a whole grid) are its cell
+   boundaries, parting words however close they stand,
    and a cell between two rules is whole (:meth:`Line.split`); a ruled grid whose value
    cells mix words and figures is left to the cell reader (:func:`mixed_grids`);
 2. **columns** — a line's trailing numeric tokens (``8,214``, ``(1,577)``, ``12.5%``, ``—``)
@@ -20,6 +21,8 @@ from pdfium (``pypdfium2``, already the viewer's renderer) and rebuilds the tabl
 3. **rows and tables** — a line whose cells fall in the columns is a row (its leading text
    the label); rows separated by at most :data:`MAX_GAP_LINES` other lines form a table,
    label-only lines inside it name the rows below (``Cash Flows from Investing Activities``);
+   a line whose cells are words set on the columns' edges (``Music  N/A  N/A``) is a row of
+   words between two rows or just under the header (:func:`word_cells`);
 4. **headers and title** — the lines just above the first row whose words sit over the
    columns (``2024 2023 2022``, ``Three Months Ended``, ``July 29, 2023``) name the columns,
    each phrase going to every column it spans (a first phrase left of the columns, words
@@ -378,6 +381,8 @@ def page_rules(page: Any) -> list[tuple[float, float, float]]:
         return []
     box = [ctypes.c_float() for _ in range(4)]
     refs = [ctypes.byref(v) for v in box]
+    fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
+    fill_ref, stroke_ref = ctypes.byref(fill), ctypes.byref(stroke)
     rules = []
     for i in range(count):
         obj = pdfium_c.FPDFPage_GetObject(page.raw, i)
@@ -388,24 +393,26 @@ def page_rules(page: Any) -> list[tuple[float, float, float]]:
         left, bottom, right, top = (v.value for v in box)
         if right - left <= RULE_MAX_WIDTH and top - bottom >= RULE_MIN_HEIGHT:
             rules.append(((left + right) / 2, bottom, top))
-        elif top - bottom >= RULE_MIN_HEIGHT:
+        elif (
+            top - bottom >= RULE_MIN_HEIGHT
+            and pdfium_c.FPDFPath_GetDrawMode(obj, fill_ref, stroke_ref)
+            and stroke.value
+        ):  # a stroked shape: a grid drawn as one path?
             rules += _path_rules(obj, pdfium_c)
     return rules
 
 
 def _path_rules(obj: Any, pdfium_c: Any) -> list[tuple[float, float, float]]:
-    """The vertical rules inside one stroked path object drawn as a whole grid (its frame
+    """The vertical rules inside one stroked path object (:func:`page_rules` checks it is
+    stroked) drawn as a whole grid (its frame
     and inner lines in one path: a rectangle and line segments), each ``(x, bottom, top)``
     on the page: its straight segments at most :data:`RULE_MAX_WIDTH` wide and at least
     :data:`RULE_MIN_HEIGHT` tall, a closing segment included. Curves and paths of more than
     :data:`MAX_PATH_SEGMENTS` segments (a chart, an outline) are not read."""
     import ctypes
 
-    fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
-    if not pdfium_c.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke)):
-        return []
     n = pdfium_c.FPDFPath_CountSegments(obj)
-    if not stroke.value or not 0 < n <= MAX_PATH_SEGMENTS:
+    if not 0 < n <= MAX_PATH_SEGMENTS:
         return []
     matrix = pdfium_c.FS_MATRIX()
     if not pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):

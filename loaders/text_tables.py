@@ -22,7 +22,9 @@ module reads such tables from the same word boxes, whatever the words are:
 4. **header and title** — the run's first lines name the columns: every leading line
    without a digit when most lines below have one (a header wrapped over lines), else the
    first line when it holds no digit, or when its cells differ in kind (figures or words)
-   from the cells below them in most columns (times over class names). The lines just above the
+   from the cells below them in most columns (times over class names); a line a row's pitch
+   below the header line, both with a label cell, is a row (:func:`_row_below`); a
+   currency sign apart from its figure is no cell. The lines just above the
    run (up to :data:`MAX_TITLE_LINES` short lines, not a running header nor a line of a
    table above, less a paragraph's last lines:
    :func:`loaders.pdf_tables.without_paragraph_tail`) are its title. A

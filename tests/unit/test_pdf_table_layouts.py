@@ -723,3 +723,24 @@ def test_a_grid_drawn_as_one_path_parts_its_cells(tmp_path: Path) -> None:
     assert [r.describe() for r in table.rows] == [
         f"{r[0]} — Capital: {r[1]}; Currency: {r[2]}" for r in CAPITALS[1:]
     ]
+
+
+def test_a_row_of_words_between_rows_of_figures_is_a_row_of_the_statement(
+    tmp_path: Path,
+) -> None:
+    """Unruled, figures right-aligned: ``Latin  N/A  N/A`` between two rows, its words set
+    on the value columns' right edges, is a row (before: a group label naming the rows
+    below it)."""
+    rows = [
+        ("Subject", "Entries", "Pass rate"),
+        ("Maths", "120", "87%"),
+        ("Physics", "64", "85%"),
+        ("Latin", "N/A", "N/A"),
+        ("English", "134", "91%"),
+        ("French", "41", "88%"),
+    ]
+    path = _report_pdf(tmp_path / "results.pdf", "Results", rows, right=frozenset({1, 2}))
+    table = _read(path)
+    assert [r.describe() for r in table.rows] == [
+        f"{r[0]} — Entries: {r[1]}; Pass rate: {r[2]}" for r in rows[1:]
+    ]
