@@ -80,7 +80,8 @@ USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: body has sections, PDF tables' header rows set in bold, header cells wrapped onto lines
 #: and a grid's rules as cell boundaries; ``/6``: PDF tables' currency signs set apart from
 #: their figures, bold first rows and rows of words under a header, rows of words in a
-#: statement, a grid drawn as one path). Bump it with any change to what a loader reads.
+#: statement, a grid drawn as one path; OCR binarises each page with a local (Sauvola)
+#: threshold). Bump it with any change to what a loader reads.
 METADATA_VERSION = "citerag.document-metadata/6"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000

@@ -350,3 +350,48 @@ def test_a_photo_stored_sideways_and_text_on_transparency_are_read(tmp_path: Pat
     alpha.save(tmp_path / "logo.png", dpi=(200, 200))
     doc = load_file(tmp_path / "logo.png")
     assert character_error_rate(doc.text, "\n".join(LINES)) < 0.10
+
+
+def _pinned_price_list(font_px: int) -> tuple[Any, list[str]]:
+    """A phone photo of a price list pinned on a cork board: the sheet turned 2 degrees on a
+    dark textured surround, blurred, no dpi header; and its prices."""
+    import random
+
+    from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+    font = ImageFont.truetype("DejaVuSans.ttf", font_px)
+    items = [("Replacement front door key", "£15"), ("Parking permit admin", "£10")]
+    items += [("Change of sharer", "£50"), ("Guest Wi-Fi voucher", "£5")]
+    sheet = Image.new("RGB", (font_px * 26, font_px * 2 * (len(items) + 2)), (248, 248, 244))
+    draw = ImageDraw.Draw(sheet)
+    draw.text((font_px, font_px // 2), "Tenant counter - price list", font=font, fill=0)
+    for i, (name, price) in enumerate(items):
+        y = int(font_px * (2.5 + 2 * i))
+        draw.text((font_px, y), name, font=font, fill=(10, 10, 10))
+        draw.text((font_px * 18, y), price, font=font, fill=(10, 10, 10))
+    cork = (176, 132, 86)
+    sheet = sheet.rotate(-2.0, expand=True, fillcolor=cork, resample=Image.Resampling.BICUBIC)
+    photo = Image.new("RGB", (sheet.width + font_px * 16, sheet.height + font_px * 4), cork)
+    pixels, rnd = photo.load(), random.Random(font_px)
+    for _ in range(photo.width * photo.height // 16):
+        x, y, v = rnd.randrange(photo.width), rnd.randrange(photo.height), rnd.randint(-30, 30)
+        pixels[x, y] = tuple(max(0, min(255, c + v)) for c in pixels[x, y])  # type: ignore[index]
+    photo.paste(sheet, (font_px * 12, font_px * 2))
+    return photo.filter(ImageFilter.GaussianBlur(0.8)), [p for _, p in items]
+
+
+@pytest.mark.parametrize("font_px", [20, 34, 50])
+def test_a_photo_of_a_sheet_on_a_dark_surround_keeps_its_price_column(
+    tmp_path: Path, font_px: int
+) -> None:
+    """Tesseract's global (Otsu) threshold turned the cork around a photographed sheet black
+    and dropped the column of prices beside it (only the names were read, at any dpi); the
+    local (Sauvola) threshold reads every price, whatever the text size."""
+    require_tesseract()
+    photo, prices = _pinned_price_list(font_px)
+    photo.save(tmp_path / "IMG_0001.png")  # a phone photo: no dpi header
+    doc = load_file(tmp_path / "IMG_0001.png")
+    lines = doc.text.splitlines()
+    names = ["front door key", "permit admin", "of sharer", "voucher"]
+    for name, price in zip(names, prices, strict=True):
+        assert any(name in ln and ln.endswith(price) for ln in lines), (name, doc.text)
