@@ -377,9 +377,64 @@ def ocr_fingerprint() -> dict[str, Any] | str:
     return {"engine": engine.settings(), "dpi": DEFAULT_DPI, "max_pages": max_pages()}
 
 
+#: A Tesseract paragraph break inside one of its blocks is kept when the new paragraph's first
+#: line is indented by more than this many line heights from the block's left edge...
+PARAGRAPH_INDENT = 1.0
+#: ... or when the line before it stops short of the block's right edge by more than this
+#: share of the block's width (a paragraph's last line); otherwise the line wrapped and the
+#: paragraph goes on (:func:`paragraph_breaks`).
+PARAGRAPH_SHORT_LINE = 0.2
+
+
+def _lines(words: list[OcrWord]) -> list[list[OcrWord]]:
+    """Words grouped into the engine's lines, in reading order."""
+    lines: list[list[OcrWord]] = []
+    for word in words:
+        if lines and (lines[-1][0].block, lines[-1][0].line) == (word.block, word.line):
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return lines
+
+
+def paragraph_breaks(lines: list[list[OcrWord]]) -> list[bool]:
+    """Whether each line starts a new paragraph (the first line does).
+
+    Tesseract's blocks are separated by blank space; inside a block its paragraph finder
+    splits on line lengths and indents, and on a scan (speckle, a slight turn) it splits a
+    paragraph whose lines merely wrap, cutting a sentence in two ("... licensing scheme for
+    houses" / "in multiple occupation comes into force on 1 February 2027"). A new block
+    is a new paragraph; a new Tesseract paragraph inside a block is one only when its
+    first line is indented (:data:`PARAGRAPH_INDENT`) or the line before it ends short of
+    the block's right edge (:data:`PARAGRAPH_SHORT_LINE`), as a paragraph's last line does.
+
+    Args:
+        lines: The engine's lines in reading order (:func:`_lines`).
+    """
+    extent: dict[int, tuple[float, float]] = {}
+    for line in lines:
+        region = line[0].block // 1000
+        left, right = extent.get(region, (line[0].left, line[-1].right))
+        extent[region] = (min(left, line[0].left), max(right, line[-1].right))
+    out: list[bool] = []
+    for i, line in enumerate(lines):
+        if i == 0 or line[0].block // 1000 != lines[i - 1][0].block // 1000:
+            out.append(True)
+            continue
+        if line[0].block == lines[i - 1][0].block:
+            out.append(False)
+            continue
+        left, right = extent[line[0].block // 1000]
+        height = max(w.bottom - w.top for w in line)
+        indented = line[0].left - left > PARAGRAPH_INDENT * height
+        short = right - lines[i - 1][-1].right > PARAGRAPH_SHORT_LINE * (right - left)
+        out.append(indented or short)
+    return out
+
+
 def assemble(words: Iterable[OcrWord]) -> tuple[str, list[tuple[int, int, OcrWord]]]:
-    """Join words into a page text: a space inside a line, a newline between lines, a
-    blank line between blocks.
+    """Join words into a page text: a space inside a line, a newline between the lines of a
+    paragraph, a blank line between paragraphs (:func:`paragraph_breaks`).
 
     Args:
         words: Words in reading order.
@@ -387,20 +442,18 @@ def assemble(words: Iterable[OcrWord]) -> tuple[str, list[tuple[int, int, OcrWor
     Returns:
         ``(text, placed)`` where each placed word is ``(start, end, word)`` in ``text``.
     """
+    lines = _lines(list(words))
     parts: list[str] = []
     placed: list[tuple[int, int, OcrWord]] = []
     pos = 0
-    key: tuple[int, int] | None = None
-    for word in words:
-        here = (word.block, word.line)
-        if key is not None:
-            sep = " " if here == key else ("\n" if here[0] == key[0] else "\n\n")
+    for i, (line, new_paragraph) in enumerate(zip(lines, paragraph_breaks(lines), strict=True)):
+        for j, word in enumerate(line):
+            sep = " " if j else ("" if i == 0 else ("\n\n" if new_paragraph else "\n"))
             parts.append(sep)
             pos += len(sep)
-        key = here
-        parts.append(word.text)
-        placed.append((pos, pos + len(word.text), word))
-        pos += len(word.text)
+            parts.append(word.text)
+            placed.append((pos, pos + len(word.text), word))
+            pos += len(word.text)
     return "".join(parts), placed
 
 

@@ -395,3 +395,52 @@ def test_a_photo_of_a_sheet_on_a_dark_surround_keeps_its_price_column(
     names = ["front door key", "permit admin", "of sharer", "voucher"]
     for name, price in zip(names, prices, strict=True):
         assert any(name in ln and ln.endswith(price) for ln in lines), (name, doc.text)
+
+
+def _line(text: str, block: int, par: int, line: int, left: float, right: float, top: float):
+    """One OCR line's words spread evenly from ``left`` to ``right`` (20 px high)."""
+    words = text.split()
+    step = (right - left) / len(words)
+    return [
+        OcrWord(
+            w,
+            left + i * step,
+            top,
+            left + (i + 1) * step - 8,
+            top + 20,
+            0.9,
+            block * 1000 + par,
+            line,
+        )
+        for i, w in enumerate(words)
+    ]
+
+
+def test_a_paragraph_tesseract_splits_where_its_lines_wrap_is_one_paragraph() -> None:
+    """Tesseract's paragraph finder split a scanned letter's paragraph where a line merely
+    wrapped ("... licensing scheme for houses" / "in multiple occupation comes into force
+    on 1 February 2027"), and the blank line between them cut the sentence. Inside one of
+    its blocks, a paragraph break stands only after a short line or before an indented one;
+    a new block is always a new paragraph; offsets still point at every word."""
+    words = [
+        *_line("I write to say the licensing scheme for houses", 10, 1, 1, 160, 1467, 824),
+        *_line("in multiple occupation starts on 1 February 2027. It", 10, 2, 1, 159, 1478, 869),
+        *_line("applies to any property let to three people.", 10, 2, 2, 159, 1398, 911),
+        *_line("Our records show that 22 Chapel Row will need one.", 10, 3, 1, 160, 1523, 955),
+        *_line("The fee is paid in two parts.", 10, 4, 1, 160, 700, 999),  # after a full line
+        *_line("A licence lasts five years.", 10, 5, 1, 160, 640, 1043),  # after a short line
+        *_line("It can be renewed online.", 10, 6, 1, 260, 760, 1087),  # indented
+        *_line("Yours faithfully,", 11, 1, 1, 160, 450, 1200),
+    ]
+    text, placed = assemble(words)
+    assert text.split("\n\n") == [
+        "I write to say the licensing scheme for houses\n"
+        "in multiple occupation starts on 1 February 2027. It\n"
+        "applies to any property let to three people.\n"
+        "Our records show that 22 Chapel Row will need one.\n"
+        "The fee is paid in two parts.",
+        "A licence lasts five years.",
+        "It can be renewed online.",
+        "Yours faithfully,",
+    ]
+    assert [text[s:e] for s, e, _ in placed] == [w.text for w in words]
