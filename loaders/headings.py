@@ -100,11 +100,16 @@ def _is_title_case(line: str) -> bool:
 
 
 def is_prose(line: str) -> bool:
-    """Whether a line reads as prose: six words or more, and at most one number for every
-    two words (``Total revenue 8,214 7,961 7,402`` is a table row, "At the end of 2025 we
-    employed 9 staff" is prose)."""
-    words = len(_words(line))
-    return words >= MIN_PROSE_WORDS and 2 * len(_NUMBER.findall(line)) < words
+    """Whether a line reads as prose: six words or more, at most one number for every two
+    words (``Total revenue 8,214 7,961 7,402`` is a table row, "At the end of 2025 we
+    employed 9 staff" is prose), and not every word capitalised in mixed case (a
+    letterhead's address, "Private Sector Housing Team - Civic Centre, Harbour Road", or a
+    name in title case is not a sentence; a line set all in capitals may still be one)."""
+    words = _words(line)
+    if len(words) < MIN_PROSE_WORDS or 2 * len(_NUMBER.findall(line)) >= len(words):
+        return False
+    capitalised = all(w[0].isupper() for w in words)
+    return not (capitalised and any(c.islower() for w in words for c in w))
 
 
 def heading_style(

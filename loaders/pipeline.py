@@ -78,16 +78,12 @@ USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: tables as word processors set them, PDF headings in a larger type; ``/5``: a workbook
 #: without a title of its own is named by its first sheet's title row, an e-mail's plain-text
 #: body has sections, PDF tables' header rows set in bold, header cells wrapped onto lines
-<<<<<<< HEAD
 #: and a grid's rules as cell boundaries; ``/6``: PDF tables' currency signs set apart from
 #: their figures, bold first rows and rows of words under a header, rows of words in a
 #: statement, a grid drawn as one path; OCR binarises each page with a local (Sauvola)
-#: threshold). Bump it with any change to what a loader reads.
-=======
-#: and a grid's rules as cell boundaries; ``/6``: OCR binarises each page with a local
-#: (Sauvola) threshold and keeps a paragraph Tesseract split where its lines wrap in one
-#: paragraph). Bump it with any change to what a loader reads.
->>>>>>> 878c4a0 (Fix: a paragraph Tesseract splits where its lines merely wrap stays one paragraph: inside one of Tesseract's blocks a paragraph break stands only before an indented line or after a line that stops short of the block's right edge (a scanned letter's 'licensing scheme for houses' / 'in multiple occupation comes into force on 1 February 2027' were two paragraphs, the quote lost the date); lines stay newline-separated for the table readers, offsets and word boxes unchanged)
+#: threshold and keeps a paragraph Tesseract split where its lines wrap in one paragraph; a
+#: line of capitalised words, a letterhead's address, is not prose). Bump it with any change
+#: to what a loader reads.
 METADATA_VERSION = "citerag.document-metadata/6"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000

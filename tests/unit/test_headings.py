@@ -150,6 +150,25 @@ def test_a_letterhead_or_a_masthead_is_front_matter_not_a_section() -> None:
     assert [h.text for h in headings] == ["Chair's statement"]  # the one over prose
 
 
+def test_a_letterhead_over_a_long_address_line_and_an_address_block_are_not_sections() -> None:
+    """A council's letterhead over its six-word address line, and the addressee's block
+    (a name, a firm, a numbered street) read as sections: the address line counted as prose
+    (every word capitalised), so the name over it was a heading and the front matter ended
+    there. A line of capitalised words is a name or an address, not a sentence."""
+    letter = (
+        "PORTHAVEN BOROUGH COUNCIL\n\n"
+        "Private Sector Housing Team - Civic Centre, Harbour Road, Porthaven PV1 1CC\n\n"
+        "Our ref: PSH/2026/0183\nDate: 3 November 2026\n\n"
+        "The Lettings Manager\nHarbour & Vale Lettings\n14 Quay Street\nPorthaven PV3 2LN\n\n"
+        "Dear Sir or Madam,\nAdditional licensing scheme - 22 Chapel Row\n\n"
+        "I am writing to let you know that the additional licensing scheme for houses\n"
+        "in multiple occupation comes into force on 1 February 2027.\n"
+    )
+    assert split_at_headings(letter, [Segment(0, len(letter), page=1)])[1] == []
+    assert not is_prose("Private Sector Housing Team - Civic Centre, Harbour Road, Porthaven")
+    assert is_prose("THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND")
+
+
 def test_a_segment_with_a_section_from_markup_is_left_alone() -> None:
     text = "Overview\nThe unit dries a room of up to forty square metres in a day or so."
     seg = Segment(0, len(text), section="Manual > Overview")
