@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -375,7 +375,8 @@ def _pinned_price_list(font_px: int) -> tuple[Any, list[str]]:
     pixels, rnd = photo.load(), random.Random(font_px)
     for _ in range(photo.width * photo.height // 16):
         x, y, v = rnd.randrange(photo.width), rnd.randrange(photo.height), rnd.randint(-30, 30)
-        pixels[x, y] = tuple(max(0, min(255, c + v)) for c in pixels[x, y])  # type: ignore[index]
+        rgb = cast(tuple[int, int, int], pixels[x, y])  # type: ignore[index]
+        pixels[x, y] = tuple(max(0, min(255, c + v)) for c in rgb)  # type: ignore[index]
     photo.paste(sheet, (font_px * 12, font_px * 2))
     return photo.filter(ImageFilter.GaussianBlur(0.8)), [p for _, p in items]
 
