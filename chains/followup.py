@@ -247,20 +247,47 @@ def _is_name_word(tok: _Tok) -> bool:
     return any(ch.isdigit() for ch in w) and any(ch.isupper() for ch in w)
 
 
-def names_in(text: str, gazetteer: Gazetteer | None = None) -> list[str]:
-    """Named entities of a text: runs of capitalised words and codes, plus known companies.
+#: A number that can be part of a name: a house number before it ("7 Orchard Close", "12b
+#: Mill Lane") or a unit number after it ("Apartment 14", "Section 4").
+_NAME_NUMBER = re.compile(r"\d{1,4}[a-z]?")
+#: Words after a number that make it a quantity, not part of a name ("Adobe 3 million").
+_MAGNITUDES = {"hundred", "thousand", "million", "billion", "trillion", "m", "bn", "k",
+               "percent", "per", "pence", "pounds", "dollars"}  # fmt: skip
 
-    ``"What was Northwind's revenue at Fennick Farm in FY2024?"`` ->
-    ``["Northwind", "Fennick Farm"]``. Question words, months and period labels are not
-    names. With a gazetteer, the companies :func:`chains.constraints.parse_constraints`
-    finds (as written) are added.
 
-    Args:
-        text: A question.
-        gazetteer: The caller's gazetteer (optional).
-    """
-    toks = _tokens(text)
-    found: list[str] = []
+def _counts_next(toks: Sequence[_Tok], k: int, text: str) -> bool:
+    """Whether the word at ``toks[k]`` (after a number and maybe a name) is what the number
+    counts or measures: a lower-case plural noun ("3 Northwind sites", "Adobe 3 years") or a
+    magnitude ("Adobe 3 million")."""
+    if k >= len(toks) or text[toks[k - 1].end : toks[k].start].strip():
+        return False
+    word = toks[k].word
+    if word.lower() in _MAGNITUDES:
+        return True
+    return (
+        word.islower()
+        and bool(_PLURAL.fullmatch(word))
+        and word not in _NOT_PLURAL
+        and word not in _FUNCTION_WORDS
+    )
+
+
+def _name_number(toks: Sequence[_Tok], k: int, text: str, periods: Sequence[Constraint]) -> bool:
+    """Whether ``toks[k]`` is a number a name can hold: digits (and a letter), written
+    alone (no currency sign, decimal or percent next to it), not a period."""
+    if k < 0 or k >= len(toks) or not _NAME_NUMBER.fullmatch(toks[k].text):
+        return False
+    if any(p.span[0] <= toks[k].start < p.span[1] for p in periods):
+        return False
+    before = text[toks[k - 1].end if k else 0 : toks[k].start]
+    after = text[toks[k].end : toks[k + 1].start if k + 1 < len(toks) else len(text)]
+    measured = after.lstrip().startswith("%") or re.match(r"\s*[£$€¥.,:/]\s*\d", after)
+    return before.strip() in ("", ",") and not measured
+
+
+def _name_runs(text: str, toks: Sequence[_Tok]) -> list[tuple[int, int]]:
+    """Runs of capitalised words and codes, as (first, last) token indices."""
+    runs: list[tuple[int, int]] = []
     i = 0
     while i < len(toks):
         if not _is_name_word(toks[i]):
@@ -284,8 +311,97 @@ def names_in(text: str, gazetteer: Gazetteer | None = None) -> list[str]:
                 j += 2
                 continue
             break
-        found.append(text[toks[i].start : toks[j].end])
+        runs.append((i, j))
         i = j + 1
+    return runs
+
+
+def _with_numbers(
+    text: str, toks: Sequence[_Tok], runs: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Name runs with the numbers that belong to them, and an address's parts joined.
+
+    A number right before a run is its house number ("7 Orchard Close") and one right
+    after it its unit number ("Apartment 14"), unless the word after them is what the
+    number counts (:func:`_counts_next`) or the number itself counts the name (after a
+    determiner, or before one plural word: "the 12 Trustees", "3 Directors"); a number
+    that is a period is never taken. A run
+    that holds such a number and is followed by a comma and another run is one address
+    with it ("Apartment 14, Harbour View"; "22 Chapel Row, Leeds").
+    """
+    periods = _period_spans(text)
+    spans: list[tuple[int, int]] = []
+    for i, j in runs:
+        if (
+            not toks[j].possessive
+            and j + 1 < len(toks)
+            and not text[toks[j].end : toks[j + 1].start].strip()
+            and _name_number(toks, j + 1, text, periods)
+            and not _counts_next(toks, j + 2, text)
+        ):
+            j += 1
+        if (
+            i > 0
+            and (not spans or spans[-1][1] < i - 1)
+            and not text[toks[i - 1].end : toks[i].start].strip()
+            and _name_number(toks, i - 1, text, periods)
+            and not _counts_next(toks, j + 1, text)
+            and not (i > 1 and toks[i - 2].word.lower() in _DETERMINERS)
+            and not (i == j and _PLURAL.fullmatch(toks[j].word.lower()))
+        ):
+            i -= 1  # not a count: "the 12 Trustees", "3 Directors"
+        spans.append((i, j))
+    joined: list[tuple[int, int]] = []
+    for i, j in spans:
+        if joined:
+            pi, pj = joined[-1]
+            numbered = any(_NAME_NUMBER.fullmatch(toks[k].text) for k in range(pi, pj + 1))
+            if (
+                numbered
+                and i == pj + 1
+                and not toks[pj].possessive
+                and text[toks[pj].end : toks[i].start].strip() == ","
+            ):
+                joined[-1] = (pi, j)
+                continue
+        joined.append((i, j))
+    return joined
+
+
+NameKind = Literal["numbered", "code", "plain"]
+
+
+def _name_kind(name: str) -> NameKind:
+    """The kind of a name, from its shape: ``numbered`` when it holds a house or unit number
+    (an address, "Apartment 14"), ``code`` for one word with a digit ("E-217", "3M"), else
+    ``plain``."""
+    words = name.replace(",", " ").split()
+    if len(words) > 1 and any(_NAME_NUMBER.fullmatch(w) for w in words):
+        return "numbered"
+    if len(words) == 1 and any(ch.isdigit() for ch in name):
+        return "code"
+    return "plain"
+
+
+def names_in(text: str, gazetteer: Gazetteer | None = None) -> list[str]:
+    """Named entities of a text: runs of capitalised words and codes, plus known companies.
+
+    ``"What was Northwind's revenue at Fennick Farm in FY2024?"`` ->
+    ``["Northwind", "Fennick Farm"]``. Question words, months and period labels are not
+    names. A name keeps the numbers that are part of it (:func:`_with_numbers`): ``"When is
+    the inspection at 7 Orchard Close?"`` -> ``["7 Orchard Close"]``, ``"And Apartment 14,
+    Harbour View?"`` -> ``["Apartment 14, Harbour View"]``. With a gazetteer, the companies
+    :func:`chains.constraints.parse_constraints` finds (as written) are added.
+
+    Args:
+        text: A question.
+        gazetteer: The caller's gazetteer (optional).
+    """
+    toks = _tokens(text)
+    found = [
+        text[toks[i].start : toks[j].end]
+        for i, j in _with_numbers(text, toks, _name_runs(text, toks))
+    ]
     if gazetteer is not None and gazetteer.entities:
         for c in parse_constraints(text, gazetteer).companies:
             name = _POSSESSIVE.sub("", c.text.strip())
@@ -1037,9 +1153,14 @@ def _fragment(
     else:
         carried["periods"] = [v for p in b_periods for v in p.values]
     if f_names:
-        if len(b_names) == 1:
-            old = b_names[0]
-            for m in re.finditer(rf"{re.escape(old)}(?=['’]|\b|$)", base):
+        # of several names, the one of the fragment's kind ("7 Orchard Close" replaces the
+        # address, not the agent named with it)
+        kinds = {_name_kind(n) for n in f_names}
+        same_kind = [n for n in b_names if _name_kind(n) in kinds]
+        targets = b_names if len(b_names) == 1 else same_kind if len(kinds) == 1 else []
+        if len(targets) == 1:
+            old = targets[0]
+            for m in re.finditer(rf"(?<![\w\-]){re.escape(old)}(?=['’]|\b|$)", base):
                 if not any(m.start() < e and m.end() > s for s, e, _ in edits):
                     edits.append((m.start(), m.end(), " and ".join(f_names)))
         elif b_names:

@@ -613,3 +613,80 @@ def test_a_subject_stops_at_a_verb_between_two_noun_phrases():
     assert antecedent(q) == "the part of the engine"
     got = condense_rule("What separates it from the gearbox?", [q])
     assert got.standalone == "What separates the part of the engine from the gearbox?"
+
+
+INSPECTION = "When is the inspection at 22 Chapel Row?"
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # a house number before a name and a unit number after it are part of the name
+        (INSPECTION, ["22 Chapel Row"]),
+        ("And Apartment 14?", ["Apartment 14"]),
+        ("Is 12b Mill Lane furnished?", ["12b Mill Lane"]),
+        # an address's parts, joined by a comma after a number, are one name
+        ("When is the inspection at Apartment 14, Harbour View?", ["Apartment 14, Harbour View"]),
+        # a number that counts or measures is not part of a name, nor a period or money
+        ("How many staff do 3 Northwind sites have?", ["Northwind"]),
+        ("Did Adobe 3 years ago earn more than Adobe 3 million?", ["Adobe"]),
+        ("How many of the 12 Trustees attended?", ["Trustees"]),
+        ("What was the revenue in 2024 Northwind?", ["Northwind"]),
+        ("Is £7 Orchard cheaper?", ["Orchard"]),
+        # a list of names stays a list
+        ("Compare Adobe, Microsoft and Apple", ["Adobe", "Microsoft and Apple"]),
+    ],
+)
+def test_a_name_keeps_the_numbers_that_are_part_of_it(text, names):
+    assert names_in(text) == names
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        # the whole address is replaced: it was "When is the 7 at 22 Orchard Close?"
+        ([INSPECTION], "What about 7 Orchard Close?", "When is the inspection at 7 Orchard Close?"),
+        # it was "When is the 14 at 22 Apartment?"
+        ([INSPECTION], "And Apartment 14?", "When is the inspection at Apartment 14?"),
+        (
+            ["When is the inspection at Apartment 14, Harbour View?"],
+            "What about 7 Orchard Close?",
+            "When is the inspection at 7 Orchard Close?",
+        ),
+        # of two names, the one of the follow-up's kind (an address for an address)
+        (
+            ["When is the inspection at 22 Chapel Row with Acme Lettings?"],
+            "What about 7 Orchard Close?",
+            "When is the inspection at 7 Orchard Close with Acme Lettings?",
+        ),
+        (
+            ["When is the inspection at 22 Chapel Row with Acme Lettings?"],
+            "And Hearth Agents?",
+            "When is the inspection at 22 Chapel Row with Hearth Agents?",
+        ),
+    ],
+)
+def test_a_follow_up_naming_an_address_replaces_the_whole_address(history, question, standalone):
+    got = condense_rule(question, history)
+    assert got.standalone == standalone
+    assert got.carried["form"] == "fragment" and "subject" not in got.carried
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        # it was "What is the rent for 7 Mill Cottage?": the house number is the old name's
+        (
+            ["What is the rent for 7 Orchard Close?"],
+            "And for Mill Cottage?",
+            "What is the rent for Mill Cottage?",
+        ),
+        (
+            ["What is the rent for Mill Cottage?"],
+            "And for 7 Orchard Close?",
+            "What is the rent for 7 Orchard Close?",
+        ),
+    ],
+)
+def test_a_new_name_takes_no_number_of_the_name_it_replaces(history, question, standalone):
+    assert condense_rule(question, history).standalone == standalone
