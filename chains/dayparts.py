@@ -10,7 +10,10 @@ Two kinds of slot:
 * ``day`` — weekday(s), weekend(s), Monday … Sunday and their plurals, alone or joined
   ("Saturdays and Sundays", "Monday to Friday");
 * ``time`` — a time of day: morning(s), afternoon(s), evening(s), night(s), midday, noon,
-  and clock times after a preposition ("after 6pm", "before 9.30am").
+  clock times after a preposition ("after 6pm", "before 9.30am"), and whether it is in or
+  out of (working) hours ("out of hours", "an out-of-hours call-out", "after hours",
+  "outside office hours" -> ``out of hours``; "during office hours", "in normal working
+  hours" -> ``in hours``; "in hours" alone is no time of day: "the time in hours").
 
 Each phrase has a *form*: ``adverbial`` when a preposition or quantifier leads it ("on a
 weekday", "at weekends", "on Sundays", "every Monday", "in the evening", "after 6pm"),
@@ -60,6 +63,18 @@ _CLOCK_RE = re.compile(
     rf"(?:\s*(?:-|–|to|and)\s*(?:{_CLOCK}))?)(?![\w.])",
     re.I,
 )
+#: Words that say which hours ("office hours", "normal working hours").
+_HOURS_KIND = r"(?:normal|usual|standard|regular|core|office|working|business|opening)"
+#: Whether it is in or out of (working) hours: a time of day with two values.
+_HOURS_RE = re.compile(
+    rf"(?<![\w\-])(?:(?P<out>out[- ]of[- ]hours|after[- ]hours|outside\s+(?:(?:the\s+)?"
+    rf"{_HOURS_KIND}\s+){{0,2}}hours)|(?P<in>(?:during|within|in)\s+(?:the\s+)?"
+    rf"(?:{_HOURS_KIND}\s+){{1,2}}hours))(?![\w\-])",
+    re.I,
+)
+#: The two values of :data:`_HOURS_RE`.
+OUT_OF_HOURS = "out of hours"
+IN_HOURS = "in hours"
 #: Words after a day or time word that show it is not a modifier of them.
 _NOT_HEAD = {
     "and", "or", "to", "in", "on", "at", "for", "of", "by", "from", "with", "is", "are", "was",
@@ -119,12 +134,23 @@ def slot_phrases(text: str) -> list[SlotPhrase]:
     ``"What is the hire rate for the Committee Room on a weekday?"`` -> one ``day`` phrase
     ``"on a weekday"`` (adverbial, ``("weekday",)``); ``"What is the weekday rate?"`` -> one
     ``day`` phrase ``"weekday"`` (modifier); ``"Is it open after 6pm?"`` -> one ``time``
-    phrase ``"after 6pm"``.
+    phrase ``"after 6pm"``; ``"the out-of-hours rate"`` -> one ``time`` phrase (modifier,
+    ``("out of hours",)``).
 
     Args:
         text: A question or a follow-up fragment.
     """
     found: list[SlotPhrase] = []
+    for m in _HOURS_RE.finditer(text):
+        value = OUT_OF_HOURS if m.group("out") else IN_HOURS
+        nxt = re.match(r"\s+([A-Za-z][A-Za-z'’\-]*)", text[m.end() :])
+        modifier = m.group("out") and nxt and nxt.group(1).lower() not in _NOT_HEAD
+        found.append(
+            SlotPhrase(
+                "time", "modifier" if modifier else "adverbial", m.group(0),
+                (m.start(), m.end()), (value,), False,
+            )
+        )  # fmt: skip
     for kind, pattern in (("day", _DAY_RE), ("time", _TIME_RE), ("time", _CLOCK_RE)):
         for m in pattern.finditer(text):
             span = (m.start(), m.end())

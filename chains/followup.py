@@ -171,6 +171,7 @@ _AUX = {
     "is", "was", "are", "were", "does", "did", "do", "has", "have", "had", "will", "would",
     "can", "could", "should", "must", "may", "might", "shall", "be", "been",
 }  # fmt: skip
+_DO = {"do", "does", "did"}
 _HOW_WORDS = {"much", "many", "often", "long", "old", "big", "large", "far", "soon", "frequently"}
 _DETERMINERS = {"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this",
                 "that", "these", "those", "any", "each", "every", "all"}  # fmt: skip
@@ -424,9 +425,12 @@ def subject_of(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, 
 
     Heuristic, on words: after the question word ("what", "how much"), auxiliaries
     ("was", "did"), determiners and a leading possessive name ("Northwind's") or period,
-    the words up to the first preposition, auxiliary, verb, pronoun or period.
+    the words up to the first preposition, auxiliary, verb, pronoun or period; after
+    "do", "does" or "did" the last of those words is the verb that goes with it, when no
+    verb stopped them.
     ``"What was Northwind's total revenue in 2025?"`` -> the span of ``total revenue``;
     ``"What does inverter fault code E-217 mean?"`` -> ``inverter fault code E-217``;
+    ``"How much does the locksmith charge for a call-out?"`` -> ``locksmith``;
     ``"How do I clear it?"`` -> ``None``.
     """
     toks = _tokens(question)
@@ -453,7 +457,10 @@ def subject_of(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, 
             and wh == "who"
         ):
             i += 1  # "who chairs the board": skip the verb
+    # "How much does the locksmith charge …?": with do-support the verb follows the subject
+    do_support = False
     while i < len(toks) and toks[i].word.lower() in _AUX:
+        do_support = do_support or toks[i].word.lower() in _DO
         i += 1
     changed = True
     while changed and i < len(toks):
@@ -486,10 +493,16 @@ def subject_of(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, 
         return None
     start = i
     end = i
+    # whether the words taken may end with the verb: not when a verb, an auxiliary or a
+    # word between two noun phrases (a verb) stopped them, nor "of" before a name
+    verb_left_out = False
     while end < len(toks):
         t = toks[end]
         low = t.word.lower()
-        if in_period(t) or low in _AUX or low in _VERBS or low in _PRONOUNS - {"one"} or low in _WH:
+        if low in _AUX or low in _VERBS or low in _WH:
+            verb_left_out = True
+            break
+        if in_period(t) or low in _PRONOUNS - {"one"} or (low in _PREPOSITIONS and low != "of"):
             break
         if (
             end > start
@@ -499,21 +512,33 @@ def subject_of(question: str, gazetteer: Gazetteer | None = None) -> tuple[int, 
         ):
             # a word between two noun phrases that is no "of" is a verb the lists do not
             # know: "Which part of the immune system | protects the brain?"
-            break
-        if low in _PREPOSITIONS and low != "of":
+            verb_left_out = True
             break
         if low == "of" and (
             end + 1 >= len(toks) or in_period(toks[end + 1]) or _is_name_word(toks[end + 1])
         ):
+            verb_left_out = True
             break
         gap = question[toks[end - 1].end : t.start] if end > start else ""
         if gap.strip() not in ("", "-"):
             break
         end += 1
         if t.possessive:
+            verb_left_out = True
             break
     if end == start:
         return None
+    if (
+        do_support
+        and not verb_left_out
+        and end - start >= 2
+        and toks[end - 1].word.islower()
+        and not any(u.word.lower() in _VERBS for u in toks[end:])
+    ):
+        # "does the locksmith charge | for a call-out", "does the Main Hall open?": the
+        # last word is the verb the question's "does" goes with (unless a known verb
+        # comes later: "does a two-bedroom flat in Leeds cost?")
+        end -= 1
     last = toks[end - 1]
     while end > start and toks[end - 1].word.lower() in {"of", "and", "&"}:
         end -= 1

@@ -690,3 +690,98 @@ def test_a_follow_up_naming_an_address_replaces_the_whole_address(history, quest
 )
 def test_a_new_name_takes_no_number_of_the_name_it_replaces(history, question, standalone):
     assert condense_rule(question, history).standalone == standalone
+
+
+CALL_OUT = "How much does the electrician charge for a call-out?"
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        # after "does" the last word before the preposition is the verb, not the subject's
+        (CALL_OUT, "electrician"),
+        ("When does the Main Hall open?", "Main Hall"),
+        ("What does the deposit scheme protect?", "deposit scheme"),
+        # a verb the lists know, before or after, already ends the subject
+        ("What does inverter fault code E-217 mean?", "inverter fault code E-217"),
+        ("How much does a two-bedroom flat in Leeds cost?", "two-bedroom flat"),
+        # no do-support: the words are all the subject's
+        ("What is the call-out charge for a locksmith?", "call-out charge"),
+    ],
+)
+def test_after_do_the_subject_stops_before_its_verb(question, subject):
+    from chains.followup import subject_of
+
+    span = subject_of(question)
+    assert span is not None and question[span[0] : span[1]] == subject
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        # it was "How much does the locksmith for a call-out?" (the verb went with the subject)
+        ([CALL_OUT], "And the locksmith?", "How much does the locksmith charge for a call-out?"),
+        (
+            ["When does the Main Hall open?"],
+            "What about the Committee Room?",
+            "When does the Committee Room open?",
+        ),
+    ],
+)
+def test_a_noun_phrase_follow_up_replaces_the_subject_and_keeps_the_verb(
+    history, question, standalone
+):
+    got = condense_rule(question, history)
+    assert got.standalone == standalone
+    assert got.carried["form"] == "fragment"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("What about out of hours?", [("adverbial", "out of hours")]),
+        ("How much is an out-of-hours call-out?", [("modifier", "out of hours")]),
+        ("Is it dearer after hours?", [("adverbial", "out of hours")]),
+        ("Who answers outside office hours?", [("adverbial", "out of hours")]),
+        ("And during normal working hours?", [("adverbial", "in hours")]),
+        ("What are the opening hours?", []),  # what the hours are, not a time of day
+        ("How long is the job in hours?", []),
+    ],
+)
+def test_in_or_out_of_hours_is_a_time_of_day(text, found):
+    assert [(p.form, p.values[0]) for p in slot_phrases(text) if p.kind == "time"] == found
+
+
+LOCKSMITH = "How much does the locksmith charge for a call-out?"
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "standalone"),
+    [
+        # it was "How much does the out of hours for a call-out?" (the locksmith lost)
+        (
+            [CALL_OUT, LOCKSMITH],
+            "What about out of hours?",
+            "How much does the locksmith charge for a call-out out of hours?",
+        ),
+        (
+            ["How much does the locksmith charge for a call-out out of hours?"],
+            "And during office hours?",
+            "How much does the locksmith charge for a call-out during office hours?",
+        ),
+        (
+            ["What is the out-of-hours call-out fee?"],
+            "And during office hours?",
+            "What is the call-out fee during office hours?",
+        ),
+    ],
+)
+def test_out_of_hours_fills_the_time_of_day_slot(history, question, standalone):
+    got = condense_rule(question, history)
+    assert got.standalone == standalone
+    assert got.carried["form"] == "fragment" and "subject" not in got.carried
+
+
+def test_the_check_keeps_in_or_out_of_hours():
+    assert "out of hours" in check_rewrite("What about out of hours?", LOCKSMITH)
+    assert check_rewrite("What about out of hours?", f"{LOCKSMITH[:-1]} out-of-hours?") == ""
