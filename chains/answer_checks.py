@@ -775,6 +775,23 @@ def _units(words: str, abbreviations: str = "", other: str = "") -> re.Pattern[s
     return re.compile("|".join(parts))
 
 
+#: Nouns for a sum of money that another amount may be stated in terms of.
+_MONEY_NOUNS = (
+    r"rents?|prices?|costs?|fees?|fares?|salar(y|ies)|wages?|pay|payments?|charges?|income|"
+    r"earnings|deposits?|premiums?|bills?|invoices?|value"
+)
+#: An amount of money stated as a multiple or a share of another, which answers "how much"
+#: as a figure does: "one week's rent", "five weeks' rent", "a month's salary", "36 times the
+#: monthly rent", "30x annual income", "14% of monthly rent", "half the deposit". Up to two
+#: words may qualify the noun ("the *monthly* rent", "*first year's* rent").
+_MONEY_IN_TERMS = (
+    rf"(?i:\b({_COUNT}|an?)\s+(days?|nights?|weeks?|fortnights?|months?|years?|quarters?)['’]s?"
+    rf"\s+(\w+\s+)?({_MONEY_NOUNS})\b"
+    rf"|\b{_COUNT}\s*(times|x|×)\s+(of\s+)?((the|your|their|his|her|its|a|an|our)\s+)?"
+    rf"([\w'’]+\s+){{0,2}}?({_MONEY_NOUNS})\b"
+    rf"|(\d[\d.,]*\s*(%|per ?cent)|\b({_FRACTION_WORDS}))\s+(of\s+)?"
+    rf"((the|your|their|his|her|its|a|an|our)\s+)?([\w'’]+\s+){{0,2}}?({_MONEY_NOUNS})\b)"
+)
 #: Month names and their abbreviations: "by 15 January" is a date, not a time of day.
 _MONTH_ABBREVIATIONS = "|".join(sorted({w[:3] for w in _MONTHS} | set(_MONTHS), key=len)[::-1])
 #: Measures that are ways to get in touch, not quantities.
@@ -855,7 +872,9 @@ _MEASURE_UNITS: Mapping[Measure, re.Pattern[str]] = MappingProxyType(
             r"not (be )?(charged|fined)|(do not|don't|won't|will not) (have to )?pay",
             r"p|c|bn|m",
             # a currency sign (any of Unicode's), or an ISO code as written: "USD1.2 billion"
-            rf"[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])({_CURRENCY_CODES})(?![a-z])",
+            rf"[{re.escape(_CURRENCY_SIGNS)}]|(?<![A-Za-z])({_CURRENCY_CODES})(?![a-z])"
+            # an amount stated as a multiple or a share of another: "one week's rent"
+            rf"|{_MONEY_IN_TERMS}",
         ),
         "temperature": _units(
             r"degrees?|deg|kelvins?|celsius|fahrenheit|centigrade",

@@ -370,6 +370,26 @@ def test_a_column_name_gives_the_kind_of_quantity_its_cells_leave_out(question, 
 
 
 @pytest.mark.parametrize(
+    ("question", "sentence", "answers"),
+    [
+        # an amount stated as a multiple or a share of another amount of money
+        ("How much is the deposit?", "We ask for a deposit equal to one week's rent.", True),
+        ("How big is the bond?", "Bond — Amount: Five weeks' rent; When: before move-in", True),
+        ("How much does a guarantor need to earn?", "At least 36 times the monthly rent.", True),
+        ("How much is the sick pay?", "Staff receive half their usual salary.", True),
+        ("What is the management fee?", "The fee is 14% of the monthly rent plus VAT.", True),
+        ("How much is the notice pay?", "You get a month's salary in lieu of notice.", True),
+        # a period or a count that is no amount of money
+        ("How much is the deposit?", "It takes five weeks to process the rent.", False),
+        ("How much is the fee?", "The fee is payable within one week of the invoice.", False),
+        ("How much is the deposit?", "Three times a year we review the deposit scheme.", False),
+    ],
+)
+def test_an_amount_stated_in_terms_of_another_is_money(question, sentence, answers):
+    assert (checks.measure_problem(question, sentence) is None) is answers
+
+
+@pytest.mark.parametrize(
     ("question", "unit"),
     [
         ("What price per Figma share did Adobe agree to pay?", "share"),
