@@ -2725,10 +2725,45 @@ def _run_inside_sentence(line: str, words: Sequence[re.Match[str]], i: int, said
     end = i
     while end + 1 < len(words) and _in_run(line, words[end], words[end + 1]):
         end += 1
-    if not {w.group(0).lower() for w in words[start : end + 1]} <= said:
+    # a name's words joined by a linking word ("Bank of England", "Department for Education")
+    if (nxt := _linked_name_word(line, words, end, 1)) is not None:
+        end = nxt
+    if (prev := _linked_name_word(line, words, start, -1)) is not None:
+        start = prev
+    named = {
+        w.group(0).lower() for w in words[start : end + 1] if w.group(0).lower() not in _NAME_LINKS
+    }
+    if not named <= said:
         return False
     before = line[: words[start].start()].rstrip(_OPENING_MARKS)
     return bool(before) and before[-1] not in ".?!:;|" and not _ABBREVIATION_END.search(before)
+
+
+#: Lower-case words that join the capitalised words of one name ("Bank *of* England",
+#: "Department *for* Education", "Newcastle *upon* Tyne", "Bank *of the* West").
+_NAME_LINKS = frozenset(_wordlist("of for upon the de du des del della di da von van der"))
+
+
+def _linked_name_word(line: str, words: Sequence[re.Match[str]], i: int, step: int) -> int | None:
+    """The index of the capitalised word that one or two linking words (:data:`_NAME_LINKS`)
+    join to ``words[i]`` in direction ``step`` (``1``: after it, ``-1``: before it), or
+    ``None``: "Bank" is joined to "England" in "the Bank of England base rate", so a question
+    saying "bank" alone does not say that name whole."""
+    j = i + step
+    links = 0
+    while 0 <= j < len(words) and links < 3:
+        word = words[j].group(0)
+        a, b = (words[j - step], words[j]) if step > 0 else (words[j], words[j - step])
+        if line[a.end() : b.start()] != " ":
+            return None
+        if word.islower() and word in _NAME_LINKS:
+            links += 1
+            j += step
+            continue
+        if links and word[:1].isupper() and not word.isupper():
+            return j
+        return None
+    return None
 
 
 #: What marks an e-mail or web address, a path or a file name, written in lower case whatever

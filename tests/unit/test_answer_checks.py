@@ -1071,6 +1071,25 @@ def test_focus_terms_mark_names_and_use_idf_when_given():
         ),
         # nor does a line in title case ("Opening Hours and Events")
         ("what are the opening hours", ["Opening Hours and Events 2026"], set()),
+        # a name's words joined by "of", "for", "upon", "of the": the question must write
+        # the whole name, not one common word of it
+        (
+            "what is the bank sort code for paying rent",
+            ["Interest is 3% above the Bank of England base rate.", "Ask the Bank of the West."],
+            set(),
+        ),
+        ("who runs the department", ["Write to the Department for Education first."], set()),
+        (
+            "when does the library of birmingham open",
+            ["You can visit the Library of Birmingham daily."],
+            {"library", "birmingham"},
+        ),
+        # a lower-case word after the link joins nothing
+        (
+            "when does northgate library open",
+            ["You can visit Northgate Library of the town daily."],
+            {"northgate", "library"},
+        ),
         # a word split as tokenize splits it; days, months and capitals stay as they are
         (
             "can i park near carr lane on a friday",
