@@ -565,9 +565,12 @@ class ExtractiveAnswerer:
         sentence: _Sentence,
         passages: Sequence[Passage],
         cache: dict[tuple[int, str], list[str]],
+        question: str = "",
     ) -> str | None:
         """Why a table row the question names lacks the asked thing that the passages state
-        for another named thing, or ``None`` (:func:`chains.answer_checks.other_record_problem`).
+        for another named thing, or ``None`` (:func:`chains.answer_checks.other_record_problem`),
+        or lacks a word qualifying what is asked that names another row, another kind of the
+        row's thing or nothing indexed (:func:`chains.answer_checks.row_qualifier_problem`).
 
         The row's context is read as the focus rules read it (the row with its table's
         title and column names, and the passage's document, section and page); a word the
@@ -586,6 +589,7 @@ class ExtractiveAnswerer:
             cache[key] = [t.term for t in self._unparaphrased(missing, context)] if missing else []
         if not cache[key]:
             return None
+        lacking = [t for t in asked if t.term in cache[key]]
         title = _row_title_of(sentence)
         doc = _doc_key(sentence.passage)
         others: list[str] = []
@@ -599,7 +603,9 @@ class ExtractiveAnswerer:
             )
             prose = _without_rows(p.candidate.content, meta)
             texts.extend(prose[s:e] for s, e in sentence_spans(prose))
-        return checks.other_record_problem(cache[key], label, others, texts)
+        return checks.other_record_problem(
+            cache[key], label, others, texts
+        ) or checks.row_qualifier_problem(question, lacking, label, others)
 
     def _unparaphrased(self, missing: list[checks.FocusTerm], text: str) -> list[checks.FocusTerm]:
         """The terms of ``missing`` with no word of ``text`` at cosine >= ``focus_similarity``.
@@ -761,7 +767,7 @@ class ExtractiveAnswerer:
             if reason:
                 return "contrast_check", reason
             if sentence.stated and terms and checks.is_question(question):
-                reason = self._other_record_reason(terms, sentence, passages, cache)
+                reason = self._other_record_reason(terms, sentence, passages, cache, question)
                 if reason:
                     return "contrast_check", reason
         if (self.focus_check or self._names_apply(question)) and terms:

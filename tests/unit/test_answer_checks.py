@@ -2082,3 +2082,69 @@ def test_other_record_problem_refuses_a_row_whose_asked_thing_is_stated_for_anot
     # a row summing the others is no record
     total = ["Season tickets cost £310 in total."]
     assert checks.other_record_problem(["season"], "Market Square", ["Total"], total) is None
+
+
+def test_row_qualifier_problem_refuses_a_row_lacking_what_qualifies_the_asked_thing():
+    def term(word: str, unseen: bool = False) -> checks.FocusTerm:
+        return checks.FocusTerm(word, 1.0, unseen=unseen)
+
+    # the word is another row's label, which the question writes whole
+    reason = checks.row_qualifier_problem(
+        "What is the roofer's accreditation number?",
+        [term("roofer")],
+        "Electrician",
+        ["Roofer", "Glazier", "Total"],
+    )
+    assert reason is not None and "'roofer'" in reason and "a row for Roofer" in reason
+    # a word of another label the question does not write whole: no evidence
+    assert (
+        checks.row_qualifier_problem(
+            "What is the pest number?", [term("pest")], "Electrician", ["Pest control team"]
+        )
+        is None
+    )
+    # the word qualifies a noun the row's label holds with another qualifier
+    reason = checks.row_qualifier_problem(
+        "How much is the damage bond for a flat?", [term("damage")], "Key bond", ["Rent"]
+    )
+    assert reason == "the question asks about 'damage bond', and the quoted row is about 'key bond'"
+    # the same qualifier, or none before the noun: no other kind
+    assert checks.row_qualifier_problem("What is the key bond?", [term("key")], "Bond", []) is None
+    # a word no indexed passage contains
+    reason = checks.row_qualifier_problem(
+        "What is the rent for the shed at 4 Mill Lane?",
+        [term("shed", unseen=True)],
+        "4 Mill Lane",
+        [],
+    )
+    assert reason is not None and "'shed'" in reason and "nor any indexed passage" in reason
+    # unseen but the asked thing itself, not its qualifier: a column may paraphrase it
+    assert (
+        checks.row_qualifier_problem(
+            "What is the product code of the blue kettle?",
+            [term("product", unseen=True), term("code", unseen=True)],
+            "Blue kettle",
+            ["Red kettle"],
+        )
+        is None
+    )
+    # seen in the index and naming no other record: left to the other rules
+    assert (
+        checks.row_qualifier_problem(
+            "What is the rent for the shed at 4 Mill Lane?",
+            [term("shed")],
+            "4 Mill Lane",
+            ["Total"],
+        )
+        is None
+    )
+    # the degree a "how" question asks for is the answer, not a qualifier
+    assert (
+        checks.row_qualifier_problem(
+            "How big is the bond?", [term("big", unseen=True)], "Bond", ["Rent"]
+        )
+        is None
+    )
+    # not a row (no label), nothing missing: None
+    assert checks.row_qualifier_problem("What is the key bond?", [term("damage")], "", []) is None
+    assert checks.row_qualifier_problem("What is the key bond?", [], "Bond", []) is None
