@@ -76,6 +76,10 @@ class TableCase:
             sub-header row: ``Unaudited`` under ``2025``), not two lines of one cell.
         one_path_grid: Draw the grid as one path (its frame and every inner line in one
             path object) instead of reportlab's separate lines.
+        wrapped_cells: Set every cell as a ``Paragraph`` in 7.5 pt type, wrapped by its
+            column's width (``header_widths``) onto lines, a word longer than its column
+            broken at the edge as reportlab breaks it (no hyphen); the cell is its words
+            joined, the broken word whole.
     """
 
     title: str
@@ -97,6 +101,7 @@ class TableCase:
     bold_rows: tuple[int, ...] = ()
     subheader_row: bool = False
     one_path_grid: bool = False
+    wrapped_cells: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,11 +113,14 @@ class Case:
         pages: Per page, its items: ``("heading", text)``, ``("para", text)`` or a
             :class:`TableCase`.
         style: The style it measures (scores are also reported per style).
+        two_columns: Set the pages in two text columns with a running header and footer
+            (a manual's layout), the items flowing down the left column, then the right.
     """
 
     name: str
     pages: tuple[tuple[Any, ...], ...]
     style: str = "plain"
+    two_columns: bool = False
 
     @property
     def tables(self) -> list[TableCase]:
@@ -490,6 +498,7 @@ def styled_cases() -> list[Case]:
         ),
         *mixed_grid_cases(),
         *report_cases(),
+        *column_cases(),
     ]
 
 
@@ -741,6 +750,89 @@ def report_cases() -> list[Case]:
     ]
 
 
+_COLUMN_PROSE = (
+    "Members book rooms through the front desk or the online portal at least two days "
+    "ahead. A booking that is not used without notice counts against the member's quota "
+    "for the month, and repeated no-shows are reported to the committee."
+)
+
+
+def column_cases() -> list[Case]:
+    """Pages set in two text columns with a running header and footer, a table inside one
+    column beside the other column's prose: a ruled grid whose cells wrap onto two or three
+    lines in narrow columns (one word longer than its column, broken at the edge), in the
+    right column under a numbered heading, and a short unruled table of words in the left
+    column. Their expected tables were written before the reader was run on them."""
+    stores = TableCase(
+        "",
+        ("Store", "Contents", "Location", "Limit"),
+        (
+            ("Cold store", "vaccines, insulin and eye drops", "Pharmacy fridge, room 2.04", "40 L"),
+            (
+                "Dry store",
+                "tablets, capsules and powders",
+                "Shelving bay B, room 2.06",
+                "120 boxes",
+            ),
+            ("Controlled drugs", "opioids and benzodiazepines", "Double-locked safe, 2.04", "2 kg"),
+            ("Flammables", "alcohol wipes and gels", "Metal cabinet, corridor 2", "15 L"),
+            ("Returns", "expired and damaged stock", "Quarantine shelf, 2.06", "4 refrigerators"),
+        ),
+        bold_header=False,
+        numbers_right=False,
+        light_header=True,
+        header_widths=(54.0, 70.0, 70.0, 36.0),
+        wrapped_cells=True,
+    )
+    shifts = TableCase(
+        "",
+        ("Shift", "Starts", "Ends"),
+        (
+            ("Early", "06:00", "14:00"),
+            ("Late", "14:00", "22:00"),
+            ("Night", "22:00", "06:00"),
+        ),
+        ruled=False,
+        bold_header=True,
+    )
+    prose = ("para", _COLUMN_PROSE)
+    return [
+        Case(
+            "two_columns_wrapped_grid",
+            (
+                (
+                    ("heading", "1. Booking rooms"),
+                    *[prose] * 5,
+                    ("heading", "2. Medicines storage"),
+                    *[prose] * 5,
+                    ("heading", "3. Stock limits"),
+                    ("para", "Each store holds no more than the limit below."),
+                    stores,
+                    prose,
+                    prose,
+                ),
+            ),
+            "two columns",
+            two_columns=True,
+        ),
+        Case(
+            "two_columns_unruled_words",
+            (
+                (
+                    ("heading", "1. Shift times"),
+                    ("para", "Staff work one of three shifts."),
+                    shifts,
+                    *[prose] * 5,
+                    ("heading", "2. Booking rooms"),
+                    *[prose] * 12,
+                ),
+            ),
+            "two columns",
+            two_columns=True,
+        ),
+    ]
+
+
 def write_case(case: Case, path: Path) -> Path:
     """Draw ``case`` with reportlab's platypus (as a report generator would)."""
     from reportlab.lib.pagesizes import A4
@@ -774,8 +866,44 @@ def write_case(case: Case, path: Path) -> Path:
             grid = _one_path_grid_class() if item.one_path_grid else Table
             story.append(grid(data, colWidths=widths, style=TableStyle(cmds), hAlign="LEFT"))
             story.append(Spacer(1, 12))
-    SimpleDocTemplate(str(path), pagesize=A4).build(story)
+    if case.two_columns:
+        _two_column_doc(path).build(story)
+    else:
+        SimpleDocTemplate(str(path), pagesize=A4).build(story)
     return path
+
+
+def _two_column_doc(path: Path) -> Any:
+    """A document of A4 pages in two text columns (18 mm margins, an 8 mm gutter) with a
+    running header (left and right) over a rule and a running footer with the page
+    number, as a manual is set."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+    width, height = A4
+    margin, gutter = 18 * mm, 8 * mm
+    column = (width - 2 * margin - gutter) / 2
+
+    def decorate(canvas: Any, doc: Any) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.setFillColor(colors.grey)
+        canvas.drawString(margin, height - 12 * mm, "Northfield Health Centre")
+        canvas.drawRightString(width - margin, height - 12 * mm, "Staff Handbook — v2.1 (May 2026)")
+        canvas.line(margin, height - 13.5 * mm, width - margin, height - 13.5 * mm)
+        canvas.drawString(margin, 10 * mm, "Uncontrolled when printed")
+        canvas.drawRightString(width - margin, 10 * mm, f"Page {doc.page}")
+        canvas.restoreState()
+
+    frames = [
+        Frame(margin, 18 * mm, column, height - 36 * mm, id="left"),
+        Frame(margin + column + gutter, 18 * mm, column, height - 36 * mm, id="right"),
+    ]
+    doc = BaseDocTemplate(str(path), pagesize=A4)
+    doc.addPageTemplates([PageTemplate(id="two", frames=frames, onPage=decorate)])
+    return doc
 
 
 def _table_layout(item: TableCase) -> tuple[list[list[Any]], list[tuple[Any, ...]], Any]:
@@ -794,7 +922,11 @@ def _table_layout(item: TableCase) -> tuple[list[list[Any]], list[tuple[Any, ...
         ink = colors.white if item.shaded_header else colors.black
         cell = ParagraphStyle("cell", fontName=font, fontSize=10, leading=12, textColor=ink)
         heads = [[Paragraph(c, cell) for c in header]]
-    body = [list(r) for r in item.rows]
+    body: list[list[Any]] = [list(r) for r in item.rows]
+    if item.wrapped_cells:  # every cell a paragraph wrapped by its column's width
+        small = ParagraphStyle("small", fontName="Helvetica", fontSize=7.5, leading=9)
+        heads = [[Paragraph(c, small) for c in header]]
+        body = [[Paragraph(c, small) for c in r] for r in item.rows]
     if item.sign:
         signed = [n for n in range(len(body)) if not item.sign_ends or n in (0, len(body) - 1)]
         if item.sign_column:  # a narrow column for the sign before each value column
@@ -810,6 +942,8 @@ def _table_layout(item: TableCase) -> tuple[list[list[Any]], list[tuple[Any, ...
             ]
     data = [*heads, *body]
     cmds: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, -1), "Helvetica")]
+    if item.wrapped_cells:  # each cell's lines from its top, as a manual sets them
+        cmds.append(("VALIGN", (0, 0), (-1, -1), "TOP"))
     if item.bold_header:
         cmds.append(("FONTNAME", (0, 0), (-1, h), "Helvetica-Bold"))
     if item.ruled and not item.one_path_grid:
