@@ -19,13 +19,14 @@ from pathlib import Path
 
 from loaders.blocks import Table
 from loaders.ocr import OcrPage
+from loaders.page_columns import column_blocks
 from loaders.pdf_tables import (
     MAX_HEADER_LINES,
     Line,
     emphasised_lines,
-    group_lines,
+    join_wrapped_rows,
     locate_rows,
-    page_rules,
+    page_rule_lines,
     page_words,
     read_tables,
     rule_breaks,
@@ -39,7 +40,13 @@ HEADER_REACH = MAX_HEADER_LINES + 2
 
 
 def page_tables(
-    lines: list[Line], body: str, offset: int, running: set[str], page: int, source: str
+    lines: list[Line],
+    body: str,
+    offset: int,
+    running: set[str],
+    page: int,
+    source: str,
+    taken: list[tuple[int, int]] | None = None,
 ) -> list[Table]:
     """The tables of one page's lines, their rows placed in its canonical text.
 
@@ -50,12 +57,14 @@ def page_tables(
         running: Normalised running header/footer lines.
         page: 1-based page number.
         source: How the words were read (``pdf-layout``, ``ocr-layout``).
+        taken: Spans (document offsets) already claimed by the rows of the page's other
+            blocks of lines (its other text column); updated.
 
     Returns:
         Tables with at least two rows found, statements first.
     """
     tables: list[Table] = []
-    taken: list[tuple[int, int]] = []
+    taken = [] if taken is None else taken
     statements = read_tables(lines, running)
     # a statement's lines, and the lines just above it (its header, wrapped over lines that
     # the statement reader may not have claimed), are not another table's
@@ -118,19 +127,26 @@ def pdf_tables(
             # a page whose words or tables cannot be read costs its tables, never the document
             try:
                 if i + 1 in ocr_pages:
-                    lines = ocr_lines(ocr_pages[i + 1], body)
+                    blocks = [ocr_lines(ocr_pages[i + 1], body)]
                     source = "ocr-layout"
                 else:
                     page = pdf[i]
                     textpage = page.get_textpage()
-                    lines = group_lines(page_words(textpage))
-                    rule_breaks(lines, page_rules(page))
+                    # a page set in columns is read column by column
+                    blocks = column_blocks(page_words(textpage))
+                    vertical, horizontal = page_rule_lines(page)
                     textpage.close()
                     page.close()
                     source = "pdf-layout"
+                    for block in blocks:
+                        rule_breaks(block, vertical)
                     if emphasised is not None:
-                        emphasised[i + 1] = emphasised_lines(lines)
-                tables += page_tables(lines, body, offsets[i], running, i + 1, source)
+                        emphasised[i + 1] = emphasised_lines([ln for b in blocks for ln in b])
+                    # a ruled grid's cells wrapped onto lines: one line per row
+                    blocks = [join_wrapped_rows(block, horizontal) for block in blocks]
+                taken: list[tuple[int, int]] = []
+                for block in blocks:
+                    tables += page_tables(block, body, offsets[i], running, i + 1, source, taken)
             except Exception as exc:
                 log.warning("%s page %d: tables not read (%s)", path.name, i + 1, exc)
     finally:

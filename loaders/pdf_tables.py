@@ -362,13 +362,24 @@ MAX_RULE_OBJECTS = 1500
 MAX_PATH_SEGMENTS = 400
 
 
-def page_rules(page: Any) -> list[tuple[float, float, float]]:
-    """The vertical rules drawn on a pdfium page, each ``(x, bottom, top)`` in PDF points.
+Rule = tuple[float, float, float]
+
+
+def page_rules(page: Any) -> list[Rule]:
+    """The vertical rules drawn on a pdfium page, each ``(x, bottom, top)`` in PDF points
+    (:func:`page_rule_lines`)."""
+    return page_rule_lines(page)[0]
+
+
+def page_rule_lines(page: Any) -> tuple[list[Rule], list[Rule]]:
+    """The vertical rules drawn on a pdfium page, each ``(x, bottom, top)`` in PDF points,
+    and its horizontal rules, each ``(y, left, right)``.
 
     A grid's lines, as report tools draw them, are path objects each as narrow as its
     stroke (or a thin filled rectangle); a stroked path object holding a whole grid (its
     frame and inner lines in one path) is read segment by segment (:func:`_path_rules`).
-    A page of more
+    A horizontal rule is as flat as a vertical one is narrow, and at least
+    :data:`RULE_MIN_HEIGHT` long. A page of more
     than :data:`MAX_RULE_OBJECTS` objects (text drawn a character at a time) is not looked
     at: reading each object's type costs more than the page's words do.
     """
@@ -378,12 +389,13 @@ def page_rules(page: Any) -> list[tuple[float, float, float]]:
 
     count = pdfium_c.FPDFPage_CountObjects(page.raw)
     if count > MAX_RULE_OBJECTS:
-        return []
+        return [], []
     box = [ctypes.c_float() for _ in range(4)]
     refs = [ctypes.byref(v) for v in box]
     fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
     fill_ref, stroke_ref = ctypes.byref(fill), ctypes.byref(stroke)
-    rules = []
+    rules: list[Rule] = []
+    flat: list[Rule] = []
     for i in range(count):
         obj = pdfium_c.FPDFPage_GetObject(page.raw, i)
         if pdfium_c.FPDFPageObj_GetType(obj) != pdfium_c.FPDF_PAGEOBJ_PATH:
@@ -393,41 +405,47 @@ def page_rules(page: Any) -> list[tuple[float, float, float]]:
         left, bottom, right, top = (v.value for v in box)
         if right - left <= RULE_MAX_WIDTH and top - bottom >= RULE_MIN_HEIGHT:
             rules.append(((left + right) / 2, bottom, top))
+        elif top - bottom <= RULE_MAX_WIDTH and right - left >= RULE_MIN_HEIGHT:
+            flat.append(((bottom + top) / 2, left, right))
         elif (
             top - bottom >= RULE_MIN_HEIGHT
             and pdfium_c.FPDFPath_GetDrawMode(obj, fill_ref, stroke_ref)
             and stroke.value
         ):  # a stroked shape: a grid drawn as one path?
-            rules += _path_rules(obj, pdfium_c)
-    return rules
+            vertical, horizontal = _path_rules(obj, pdfium_c)
+            rules += vertical
+            flat += horizontal
+    return rules, flat
 
 
-def _path_rules(obj: Any, pdfium_c: Any) -> list[tuple[float, float, float]]:
-    """The vertical rules inside one stroked path object (:func:`page_rules` checks it is
-    stroked) drawn as a whole grid (its frame
+def _path_rules(obj: Any, pdfium_c: Any) -> tuple[list[Rule], list[Rule]]:
+    """The vertical and the horizontal rules inside one stroked path object
+    (:func:`page_rule_lines` checks it is stroked) drawn as a whole grid (its frame
     and inner lines in one path: a rectangle and line segments), each ``(x, bottom, top)``
     on the page: its straight segments at most :data:`RULE_MAX_WIDTH` wide and at least
-    :data:`RULE_MIN_HEIGHT` tall, a closing segment included. Curves and paths of more than
+    :data:`RULE_MIN_HEIGHT` tall, a closing segment included (and, as ``(y, left,
+    right)``, those as flat and as long). Curves and paths of more than
     :data:`MAX_PATH_SEGMENTS` segments (a chart, an outline) are not read."""
     import ctypes
 
     n = pdfium_c.FPDFPath_CountSegments(obj)
     if not 0 < n <= MAX_PATH_SEGMENTS:
-        return []
+        return [], []
     matrix = pdfium_c.FS_MATRIX()
     if not pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
-        return []
+        return [], []
     m = matrix
     x, y = ctypes.c_float(), ctypes.c_float()
     points: list[tuple[int, bool, float, float]] = []  # (type, closes, x, y) on the page
     for i in range(n):
         seg = pdfium_c.FPDFPath_GetPathSegment(obj, i)
         if not pdfium_c.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y)):
-            return []
+            return [], []
         px, py = m.a * x.value + m.c * y.value + m.e, m.b * x.value + m.d * y.value + m.f
         kind = pdfium_c.FPDFPathSegment_GetType(seg)
         points.append((kind, bool(pdfium_c.FPDFPathSegment_GetClose(seg)), px, py))
-    rules: list[tuple[float, float, float]] = []
+    rules: list[Rule] = []
+    flat: list[Rule] = []
     start = prev = (0.0, 0.0)
     segments: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for kind, closes, px, py in points:
@@ -442,7 +460,9 @@ def _path_rules(obj: Any, pdfium_c: Any) -> list[tuple[float, float, float]]:
     for (x0, y0), (x1, y1) in segments:
         if abs(x1 - x0) <= RULE_MAX_WIDTH and abs(y1 - y0) >= RULE_MIN_HEIGHT:
             rules.append(((x0 + x1) / 2, min(y0, y1), max(y0, y1)))
-    return rules
+        elif abs(y1 - y0) <= RULE_MAX_WIDTH and abs(x1 - x0) >= RULE_MIN_HEIGHT:
+            flat.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
+    return rules, flat
 
 
 def rule_breaks(lines: list[Line], rules: Sequence[tuple[float, float, float]]) -> None:
@@ -457,6 +477,104 @@ def rule_breaks(lines: list[Line], rules: Sequence[tuple[float, float, float]]) 
         line.breaks = tuple(sorted(x for x in crossing if x0 < x < x1))
         line.ruled_left = any(x <= x0 for x in crossing)
         line.ruled_right = any(x >= x1 for x in crossing)
+
+
+def join_wrapped_rows(lines: list[Line], horizontal: Sequence[Rule]) -> list[Line]:
+    """A block's lines with each row of a ruled grid whose cells wrap onto lines as one line.
+
+    In a grid drawn with its horizontal rules too, a row is the band between two of them:
+    consecutive lines enclosed by vertical rules (:attr:`Line.enclosed`), from the first a
+    rule parts (:attr:`Line.breaks`) to the last, with no horizontal rule between them
+    across their width, are one row whose cells were wrapped onto lines (a manual's narrow
+    column); a line of one cell's words (``3.15`` wrapped alone) joins the row above when
+    it crosses none of the row's cell boundaries. They become
+    one line holding one word per cell: the cell's words line after line, joined by
+    spaces (a word its tool broke at the cell's edge, without a hyphen, stays two: see
+    ``docs/concepts/structure.md``). A
+    grid with no horizontal rule between any two of its lines (rows parted by whitespace
+    alone) is left as it is: its lines cannot be told from its rows.
+
+    Args:
+        lines: A block's lines, top to bottom, their rules set (:func:`rule_breaks`).
+        horizontal: The page's horizontal rules, ``(y, left, right)``
+            (:func:`page_rule_lines`).
+    """
+
+    def cy(line: Line) -> float:
+        return statistics.median(w.cy for w in line.words)
+
+    def parted(a: Line, b: Line) -> bool:
+        x0 = min(a.words[0].x0, b.words[0].x0)
+        x1 = max(a.words[-1].x1, b.words[-1].x1)
+        return any(
+            cy(b) < y < cy(a) and left <= x0 + 1 and right >= x1 - 1
+            for y, left, right in horizontal
+        )
+
+    def fits(line: Line, row: list[Line]) -> bool:
+        # the line's words cross no cell boundary of the row but at its own rules
+        bounds = [x for ln in row for x in ln.breaks]
+        x0, x1 = line.words[0].x0, line.words[-1].x1
+        return all(any(abs(x - own) <= 1.0 for own in line.breaks) for x in bounds if x0 < x < x1)
+
+    out: list[Line] = []
+    for ruled, run in itertools.groupby(lines, key=lambda ln: ln.enclosed):
+        group = list(run)
+        parted_lines = [k for k, ln in enumerate(group) if ln.breaks]
+        if not ruled or not parted_lines:
+            out += group
+            continue
+        # from the first line a rule parts on (a page's frame encloses the lines above)
+        first = parted_lines[0]
+        grid = group[first:]
+        cuts = [parted(a, b) for a, b in itertools.pairwise(grid)]
+        if not any(cuts):  # rows parted by whitespace alone: lines cannot be told from rows
+            out += group
+            continue
+        rows: list[list[Line]] = [[grid[0]]]
+        for line, cut in zip(grid[1:], cuts, strict=True):
+            if cut or not fits(line, rows[-1]):
+                rows.append([line])
+            else:
+                rows[-1].append(line)
+        out += group[:first]
+        out += [row[0] if len(row) == 1 else _joined(row) for row in rows]
+    return out
+
+
+def _joined(row: list[Line]) -> Line:
+    """A grid row's wrapped lines as one line of one word per cell (see
+    :func:`join_wrapped_rows`)."""
+    edges = sorted({round(x, 1) for ln in row for x in ln.breaks})
+    bounds: list[float] = []
+    for x in edges:  # one rule per cell boundary, whatever each line's stroke reads
+        if not bounds or x - bounds[-1] > 1.0:
+            bounds.append(x)
+    cells: dict[int, list[list[Word]]] = {}
+    for ln in row:
+        for w in ln.words:
+            cell = sum(x < w.x0 for x in bounds)
+            parts = cells.setdefault(cell, [])
+            if parts and parts[-1][-1].cy - w.cy < 0.5 * (w.y1 - w.y0):
+                parts[-1].append(w)  # the same line of the cell
+            else:
+                parts.append([w])
+    words: list[Word] = []
+    for _cell, parts in sorted(cells.items()):
+        flat = [w for part in parts for w in part]
+        text = " ".join(w.text for w in flat)
+        words.append(
+            Word(
+                text,
+                min(w.x0 for w in flat),
+                max(w.x1 for w in flat),
+                min(w.y0 for w in flat),
+                max(w.y1 for w in flat),
+                all(w.bold for w in flat),
+            )
+        )
+    first = row[0]
+    return Line(words, tuple(bounds), first.ruled_left, first.ruled_right)
 
 
 def mixed_grids(lines: Sequence[Line]) -> set[int]:
