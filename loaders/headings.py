@@ -181,6 +181,7 @@ def heading_lines(
     title: str = "",
     opening: bool = False,
     emphasised: Collection[str] = (),
+    following: str = "",
 ) -> list[Heading]:
     """Heading lines of ``text[start:end]`` (one segment: a page or a whole text file).
 
@@ -196,6 +197,9 @@ def heading_lines(
         emphasised: The segment's lines set in a larger type (whitespace collapsed; a PDF
             page's, :func:`loaders.pdf_tables.emphasised_lines`): such an unnumbered line
             heads whatever follows it, prose or not.
+        following: The first line of the next segment ('' for none): what the segment's
+            last line heads when it is a numbered heading at the foot of a page or a column
+            (its section's text starts over the page break).
 
     Returns:
         The headings, in order.
@@ -212,6 +216,11 @@ def heading_lines(
 
     # each line's style as a heading over what follows it, from the last line up
     styles: list[str | None] = [None] * len(lines)
+    if lines and following.strip() and not skipped(lines[-1]):
+        # the last line over the next page's first: a numbered heading at the foot of a
+        # page (an unnumbered line there is as often a running line or a table's header)
+        foot = heading_style(lines[-1].text, following.strip())
+        styles[-1] = foot if foot is not None and foot.startswith(("num", "part")) else None
     for i in range(len(lines) - 2, -1, -1):
         line, nxt = lines[i], lines[i + 1]
         if skipped(nxt) and not _SENTENCE_END.search(line.text):
@@ -281,10 +290,17 @@ def split_at_headings(
     new: list[Segment] = []
     found: list[Heading] = []
     opening = True  # until the document's first line of prose
-    for seg in segments:
+    for k, seg in enumerate(segments):
         if seg.section:
             new.append(seg)
             continue
+        after = segments[k + 1] if k + 1 < len(segments) else None
+        # the next page's first line, for a heading at the foot of this page
+        following = (
+            next(iter(text_lines(text, after.start, after.end)), None)
+            if after is not None and not after.section and after.page != seg.page
+            else None
+        )
         heads = heading_lines(
             text,
             seg.start,
@@ -293,6 +309,7 @@ def split_at_headings(
             title=title,
             opening=opening,
             emphasised=(emphasised or {}).get(seg.page or 0, ()),
+            following=following.text if following is not None else "",
         )
         if keep_style is not None:
             heads = [h for h in heads if keep_style(h.style)]

@@ -48,6 +48,9 @@ NEAR_EMPTY_CHARS = 20
 PAGE_SEPARATOR = "\n\n"
 #: Lines looked at on each edge of a page when detecting running headers and footers.
 EDGE_LINES = 3
+#: ... in a document of two pages, where a running line must be on both: a header and a
+#: footer drawn before the page's text (two lines each) come first in its extracted text.
+TWO_PAGE_EDGE_LINES = 5
 #: Share of pages an edge line must appear on (digits ignored) to count as running.
 RUNNING_SHARE = 0.5
 #: Text render modes that paint nothing (PDF 32000-1, 9.3.6): 3 invisible, 7 clip only.
@@ -342,13 +345,15 @@ def running_lines(pages: list[str]) -> set[str]:
     whose numbers are the same on every page, count the pages or number their section.
 
     A line is compared with its digits as ``#`` (``Page 3 of 10`` and ``Page 4 of 10`` are
-    one line); it is running when it is on an edge of at least half the pages (and three)
-    and each of its numbers either never changes (``© 2025 Northwind``, ``of 10``), counts
-    the pages (``Page 3``, ``F-12``) or numbers their section (``Item 8``;
-    :func:`_numbers_run`). A line whose numbers change otherwise is the pages' content in a
-    repeated layout, kept: one payslip per page ends ``Net pay: 2,310.40 GBP`` with another
-    amount on each. (A figure these rules cannot tell from a page or section number — the
-    same amount on every page, or one rising in steps — still reads as running.)
+    one line); it is running when it is on an edge of at least half the pages (and three; in
+    a document of two pages, on an edge of both, an edge there being
+    :data:`TWO_PAGE_EDGE_LINES` lines) and each of its numbers either never changes (``©
+    2025 Northwind``, ``of 10``), counts the pages (``Page 3``, ``F-12``) or numbers their
+    section (``Item 8``; :func:`_numbers_run`). A line whose numbers change otherwise is the
+    pages' content in a repeated layout, kept: one payslip per page ends ``Net pay: 2,310.40
+    GBP`` with another amount on each. (A figure these rules cannot tell from a page or
+    section number — the same amount on every page, or one rising in steps — still reads as
+    running.)
 
     Args:
         pages: Page texts.
@@ -356,17 +361,19 @@ def running_lines(pages: list[str]) -> set[str]:
     Returns:
         Normalised lines (see ``norm_line``) that are running headers or footers.
     """
-    if len(pages) < 3:
+    if len(pages) < 2:
         return set()
     seen: dict[str, list[tuple[int, tuple[int, ...]]]] = {}
+    reach = edge_lines(len(pages))
     for index, body in enumerate(pages):
         lines = [ln for ln in body.split("\n") if ln.strip()]
         edge: dict[str, tuple[int, ...]] = {}
-        for ln in lines[:EDGE_LINES] + lines[-EDGE_LINES:]:
+        for ln in lines[:reach] + lines[-reach:]:
             edge.setdefault(norm_line(ln), tuple(int(d) for d in re.findall(r"\d+", ln)))
         for norm, numbers in edge.items():
             seen.setdefault(norm, []).append((index, numbers))
-    need = max(3, int(len(pages) * RUNNING_SHARE + 0.999))
+    # two pages: on the edges of both (a manual's header and footer); else half, and three
+    need = 2 if len(pages) == 2 else max(3, int(len(pages) * RUNNING_SHARE + 0.999))
     return {
         norm
         for norm, found in seen.items()
@@ -400,16 +407,23 @@ def _numbers_run(found: list[tuple[int, tuple[int, ...]]]) -> bool:
     return True
 
 
-def trim_running(body: str, running: set[str]) -> tuple[int, int]:
-    """Return ``(start, end)`` inside ``body`` that excludes running lines at its edges."""
+def edge_lines(pages: int) -> int:
+    """How many lines on each edge of a page may be running lines, for a document of
+    ``pages`` pages (:data:`EDGE_LINES`, :data:`TWO_PAGE_EDGE_LINES`)."""
+    return TWO_PAGE_EDGE_LINES if pages == 2 else EDGE_LINES
+
+
+def trim_running(body: str, running: set[str], reach: int = EDGE_LINES) -> tuple[int, int]:
+    """Return ``(start, end)`` inside ``body`` that excludes running lines at its edges
+    (up to ``reach`` lines on each, :func:`edge_lines`)."""
     start, end = 0, len(body)
-    for _ in range(EDGE_LINES):
+    for _ in range(reach):
         nl = body.find("\n", start)
         line = body[start : (nl if nl >= 0 else end)]
         if not line.strip() or norm_line(line) not in running or nl < 0:
             break
         start = nl + 1
-    for _ in range(EDGE_LINES):
+    for _ in range(reach):
         nl = body.rfind("\n", start, end)
         line = body[nl + 1 : end]
         if not line.strip() or norm_line(line) not in running or nl < 0:
@@ -504,7 +518,7 @@ def load_pdf(
         parts.append(body)
         # Running headers/footers stay in the canonical text but outside the segment, so
         # they are neither embedded nor quoted.
-        start, end = trim_running(body, running)
+        start, end = trim_running(body, running, edge_lines(len(pages)))
         if body[start:end].strip():
             segments.append(Segment(pos + start, pos + end, page=number))
         pos += len(body)

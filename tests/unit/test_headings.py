@@ -134,6 +134,33 @@ def test_subsections_nest_and_a_section_runs_on_across_pages() -> None:
     ]
 
 
+def test_a_heading_at_the_foot_of_a_page_heads_the_next_pages_text() -> None:
+    """A numbered heading set last on a page (the foot of a column), its text starting on
+    the next page: before, a segment's last line was never a heading (nothing under it),
+    so the next page's text was filed under the section before it."""
+    page1 = "7. Emergencies\nIn an emergency call Security on 2222 from any internal phone.\n"
+    page1 += "8. Lone working"
+    page2 = "Anyone working alone must check in with the app at the start and the end."
+    text = page1 + "\n\n" + page2
+    segs = [Segment(0, len(page1), page=1), Segment(len(page1) + 2, len(text), page=2)]
+    segments, headings = split_at_headings(text, segs)
+    assert [h.text for h in headings] == ["7. Emergencies", "8. Lone working"]
+    assert [(s.page, s.section) for s in segments] == [
+        (1, "7. Emergencies"),
+        (2, "8. Lone working"),
+    ]
+
+
+def test_a_pages_last_line_running_on_is_no_heading() -> None:
+    """The last line of a page continuing its sentence on the next page is no heading."""
+    page1 = "The speed limit is five miles an hour.\nVisitors must sign in at"
+    page2 = "reception and leave the park by ten at night."
+    text = page1 + "\n\n" + page2
+    segs = [Segment(0, len(page1), page=1), Segment(len(page1) + 2, len(text), page=2)]
+    _, headings = split_at_headings(text, segs)
+    assert headings == []
+
+
 def test_a_letterhead_or_a_masthead_is_front_matter_not_a_section() -> None:
     letter = (
         "Quayside Properties Ltd\n8 Anchor Road, Bristol BS1 5TT\n12 October 2026\n"

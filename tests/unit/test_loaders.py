@@ -476,6 +476,22 @@ def test_running_lines_count_pages_or_stay_the_same_but_page_content_is_kept() -
     assert "net pay: #,#.# gbp" not in running  # another amount on each page
 
 
+def test_the_header_of_a_two_page_document_is_running() -> None:
+    """A two-page manual's header and page footer are on both pages' edges: running
+    (before, a document needed three pages); a line on one page's edge only, or whose
+    figure changes otherwise, is content."""
+    from loaders.pdf import running_lines
+
+    pages = [
+        "Safety Manual v4.2 (Sept 2026)\nPage 1\n1. Scope\nThis manual applies to everyone.\n"
+        "Net pay: 2,310.40 GBP",
+        "Safety Manual v4.2 (Sept 2026)\nPage 2\nWork alone only with approval.\n"
+        "Net pay: 2,298.15 GBP",
+    ]
+    running = running_lines(pages)
+    assert running == {"safety manual v#.# (sept #)", "page #"}
+
+
 def test_a_page_number_that_restarts_is_still_a_running_line() -> None:
     """Bare page numbers 10, 11, 12, then an exhibit's 1, 2, 3: still page numbers."""
     from loaders.pdf import running_lines
