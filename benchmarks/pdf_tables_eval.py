@@ -15,7 +15,8 @@ three-page document with a heading on each page; and styled as report tools styl
 (:func:`styled_cases`): a bold header row of banded figures, rules around the header, a
 shaded header over banded rows, header cells wrapped onto lines, currency amounts, a
 tight grid whose rules alone part the cells, and ruled grids whose cells mix words and
-figures (:func:`mixed_grid_cases`). Each case knows its cells, so each table
+figures (:func:`mixed_grid_cases`); and pages set in two text columns with a table inside
+one column (:func:`column_cases`). Each case knows its cells, so each table
 the loader (:func:`loaders.registry.load_file`) reads is scored (in total and per style):
 
 * **headers** — each known value column whose reader column name equals its header;
@@ -145,7 +146,7 @@ _PROSE = (
 
 
 def cases() -> list[Case]:
-    """The measurement set: 53 tables over 51 PDFs (see the module docstring)."""
+    """The measurement set: 55 tables over 53 PDFs (see the module docstring)."""
     prices = TableCase(
         "Leisure centre prices",
         ("Activity", "Adult", "Child", "Concession"),
