@@ -9,8 +9,12 @@ and between two rows of one table however long they are (:func:`is_row_break`: t
 number of ``|`` or tab separators, or of bare commas in a CSV record), so each row of a
 spreadsheet, CSV export or extracted table is a sentence of its own; and between two
 key/value lines ("Wholesale accounts: 212 (18 new this quarter)" / "Online orders: 9,870",
-a slide's or a form's list of facts). In text whose loader writes one paragraph per line
-(``line_paragraphs``: a slide's bullets, a Word paragraph, an HTML block,
+a slide's or a form's list of facts). A *leader* (:func:`has_leader`: a run of four or more
+dots, middle dots, underscores or dashes filling the space between two texts on one line,
+``22 Chapel Row ......... Wednesday 13 January, 14:00``, a table of contents' or a price
+list's fill) never ends a sentence, and a line holding one is a record of its own: the line
+breaks before and after it end sentences however long it is. In text whose loader writes
+one paragraph per line (``line_paragraphs``: a slide's bullets, a Word paragraph, an HTML block,
 :data:`loaders.file_types.LINE_PARAGRAPHS`), every line break ends a sentence: such a line
 is never hard-wrapped prose.
 
@@ -42,6 +46,36 @@ _TERMINAL = (".", "!", "?", ":", ";")
 #: the Office and PDF loaders), tab-separated rows, CSV records (``a,b,c,d``).
 _ROW_SEPARATORS = (("|", 1), ("\t", 1), (",", 3))
 _COMMA_SPACE = re.compile(r",\s")
+
+
+#: A leader: a run of at least four fill characters (``.``, ``…``, ``·``, ``_``, ``-``,
+#: ``–``), single spaces allowed between them (``. . . .``), with text on both sides on one
+#: line.
+_FILL = r"(?:[.\u2026\u00b7_\-\u2013](?:[ \t]?[.\u2026\u00b7_\-\u2013]){3,})"
+_LEADER = re.compile(r"\S[ \t]*" + _FILL + r"[ \t]*(?=[^\s.\u2026\u00b7_\-\u2013])")
+_FILL_RUN = re.compile(_FILL)
+
+
+def has_leader(line: str) -> bool:
+    """Whether a line joins two texts with a leader (``Check-out ........ 12 noon``,
+    ``Replacement fob __________ £35``): a run of four or more dots, middle dots,
+    underscores or dashes between them. An ellipsis of three dots is no leader."""
+    return _LEADER.search(line) is not None
+
+
+def _leader_dots(text: str, pos: int) -> bool:
+    """Whether the ``.`` ending at ``pos`` is in a leader: a run of fill holding it, with
+    text before the run and after it on the same line."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = text[start : len(text) if end < 0 else end]
+    at = pos - start - 1  # the dot itself
+    return any(
+        run.start() <= at < run.end()
+        and bool(line[: run.start()].strip())
+        and bool(line[run.end() :].strip())
+        for run in _FILL_RUN.finditer(line)
+    )
 
 
 def _line_after(text: str, pos: int) -> str:
@@ -89,7 +123,11 @@ def is_row_break(before: str, after: str) -> bool:
     Args:
         before: The line before the break.
         after: The line after it.
+    A line holding a leader (:func:`has_leader`) is a record too: the break before and
+    after it ends a sentence.
     """
+    if has_leader(before) or has_leader(after):
+        return True
     for sep, least in _ROW_SEPARATORS:
         n = before.count(sep)
         if n < least or after.count(sep) != n:
@@ -171,6 +209,8 @@ def sentence_spans(
                 continue  # hard-wrapped prose, or a line continued in lower case
         elif "\n" not in sep and _ABBREV.search(text[max(0, m.start() - 8) : m.start()]):
             continue  # "e.g. ", "No. 4": an abbreviation, not a sentence end
+        elif "\n" not in sep and _leader_dots(text, m.start()):
+            continue  # "22 Chapel Row ....... Wednesday": a leader, not a sentence end
         closers = len(sep) - len(sep.lstrip("\"'”’)]"))  # a closing quote ends the sentence
         spans.append((start, m.start() + closers))
         start = m.end()

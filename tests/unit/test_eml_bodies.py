@@ -104,3 +104,24 @@ def test_utf8_bytes_under_a_stale_single_byte_label_are_utf8() -> None:
     assert doc.text.endswith("Le café ferme à 18h.")
     # bytes that are not UTF-8 still follow the label
     assert decode_bytes("Café".encode("cp1252"), declared="iso-8859-1")[0] == "Café"
+
+
+def test_a_plain_text_schedule_with_leaders_quotes_one_line_per_slot() -> None:
+    from loaders.registry import add_structure
+    from loaders.sentences import sentence_spans
+
+    msg = EmailMessage()
+    msg["Subject"] = "Boiler services in March"
+    msg["From"] = "office@example.com"
+    msg.set_content(
+        "Dear residents,\n\nThe engineer's visits are below, please check yours:\n\n"
+        "  Unit 4, Canal Wharf ............. Monday 2 March, 08:00-09:00\n"
+        "  The Granary (ground floor) ...... Monday 2 March, 10:30-11:00\n"
+        "  9 Tanners Yard .................. Tuesday 3 March, 13:00-14:30\n\n"
+        "Please leave access to the boiler cupboard.\n"
+    )
+    doc = load_eml(Path("visits.eml"), msg.as_bytes())
+    add_structure(doc)
+    sentences = [doc.text[s:e] for s, e in sentence_spans(doc.text)]
+    assert "9 Tanners Yard .................. Tuesday 3 March, 13:00-14:30" in sentences
+    assert "The Granary (ground floor) ...... Monday 2 March, 10:30-11:00" in sentences

@@ -254,3 +254,36 @@ def test_lines_that_are_paragraphs_end_their_sentences() -> None:
     ]
     # a PDF's hard-wrapped prose stays one sentence
     assert len(sentence_spans(text)) == 2
+
+
+def test_a_leader_joins_its_line_and_each_leader_line_is_a_record() -> None:
+    text = (
+        "Your slot is below - please check the date for your address:\n\n"
+        "  Flat 2, 12 Marine Terrace ....... Tuesday 12 January, 10:00-10:30\n"
+        "  3 Ropewalk (top floor) .......... Tuesday 12 January, 11:15-11:45\n"
+        "  22 Chapel Row ................... Wednesday 13 January, 14:00-15:00\n"
+        "  Orchard Close . . . . . . . . . . Thursday 14 January, 09:30-10:15\n"
+        "  Replacement fob __________ £35\n\n"
+        "You don't need to be at home."
+    )
+    spans = sentence_spans(text)
+    check_spans(text, spans)
+    assert [text[s:e] for s, e in spans] == [
+        "Your slot is below - please check the date for your address:",
+        "Flat 2, 12 Marine Terrace ....... Tuesday 12 January, 10:00-10:30",
+        "3 Ropewalk (top floor) .......... Tuesday 12 January, 11:15-11:45",
+        "22 Chapel Row ................... Wednesday 13 January, 14:00-15:00",
+        "Orchard Close . . . . . . . . . . Thursday 14 January, 09:30-10:15",
+        "Replacement fob __________ £35",
+        "You don't need to be at home.",
+    ]
+
+
+def test_an_ellipsis_and_trailing_dots_still_end_sentences() -> None:
+    text = "He waited... Then he left the site. The list ends here....\nNext line here."
+    assert _texts(text) == [
+        "He waited...",
+        "Then he left the site.",
+        "The list ends here....",
+        "Next line here.",
+    ]
