@@ -113,7 +113,11 @@ def is_prose(line: str) -> bool:
 
 
 def heading_style(
-    line: str, following: str, following_heads: bool = False, emphasised: bool = False
+    line: str,
+    following: str,
+    following_heads: bool = False,
+    emphasised: bool = False,
+    whole: bool = False,
 ) -> str | None:
     """The style of ``line`` when it reads as a heading over ``following``, else ``None``.
 
@@ -125,6 +129,8 @@ def heading_style(
         emphasised: Whether the line is set in a larger type than the page's text (a PDF's,
             :func:`loaders.pdf_tables.emphasised_lines`): an unnumbered heading so set needs
             no prose under it (a heading over a table, or over a short line).
+        whole: The line is a whole paragraph (a Word document's), never a wrapped part of
+            one, so it may end on a small word (``1. BEFORE YOU MOVE IN``).
 
     Returns:
         ``num<depth>``, ``part``, ``caps``, ``title`` or ``plain``; ``None`` for a line that is
@@ -151,7 +157,7 @@ def heading_style(
         return None
     if following[:1].islower():
         return None  # the line runs on into the next one
-    if _words(rest)[-1].lower() in _SMALL_WORDS:
+    if not whole and _words(rest)[-1].lower() in _SMALL_WORDS:
         return None  # "Fair Value at": a wrapped column header
     if m:
         dec = m.group("dec")
@@ -348,3 +354,133 @@ def _rstrip(text: str, start: int, pos: int) -> int:
     while pos > start and text[pos - 1].isspace():
         pos -= 1
     return pos
+
+
+#: A clause number (``4``, ``4.2``, ``4.2.1``) opening a paragraph, then its text.
+_CLAUSE = re.compile(r"(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(?P<rest>\S.*)$", re.S)
+#: A run-in clause heading: a short phrase ended by ``.`` or ``:`` before the clause's text
+#: in the same paragraph (``4.2 Break clause. Where your agreement ...``).
+_RUN_IN = re.compile(r"(?P<head>[^.!?:;,\d]{2,60}?)[.:]\s+(?P<body>\S.*)$", re.S)
+#: Most words of a run-in clause heading.
+MAX_RUN_IN_WORDS = 5
+#: Fewest run-in headings of one document before any is read as one: a clause style is a
+#: document's, used throughout; one paragraph opening "1. Pay rent." is a list item.
+MIN_RUN_IN = 2
+
+
+@dataclass(frozen=True)
+class ClauseHeading:
+    """A numbered clause heading written as a plain paragraph.
+
+    Attributes:
+        start: Where its paragraph starts.
+        body_start: Where the text it heads starts: after the paragraph for a heading of its
+            own, after the phrase for a run-in one, ``start`` for a clause without a heading
+            (its number closes the clause above it: the section is the number alone).
+        depth: The numbering depth (``4`` → 1, ``4.2`` → 2).
+        text: The heading (``4.2 Break clause``; ``3.4`` for a clause without one).
+        run_in: A run-in heading, its clause's text after it in the same paragraph.
+    """
+
+    start: int
+    body_start: int
+    depth: int
+    text: str
+    run_in: bool = False
+
+
+def _run_in(rest: str) -> tuple[int, int] | None:
+    """Where the run-in heading phrase of a clause's text ends and where its body starts
+    (indices into ``rest``), or ``None``: a phrase of at most :data:`MAX_RUN_IN_WORDS` words with no
+    figure, starting with a capital, not ending on a small word, ended by ``.`` or ``:``,
+    and followed by prose (:func:`is_prose`) in the same paragraph."""
+    m = _RUN_IN.match(rest)
+    if m is None:
+        return None
+    head, body = m["head"].strip(), m["body"]
+    words = _words(head)
+    if (
+        not words
+        or not head[:1].isupper()
+        or len(head.split()) > MAX_RUN_IN_WORDS
+        or words[-1].lower() in _SMALL_WORDS
+        or not is_prose(body)
+    ):
+        return None
+    return m.start("head") + len(m["head"].rstrip()), m.start("body")
+
+
+def clause_headings(paragraphs: list[tuple[int, str]]) -> list[ClauseHeading]:
+    """Numbered clause headings among a document's paragraphs (a Word document's, whose
+    headings are plain paragraphs rather than heading styles).
+
+    Two kinds: a short numbered paragraph of its own (``1. BEFORE YOU MOVE IN``, read by
+    :func:`heading_style`) over body paragraphs — not over a sibling or a shallower
+    numbered paragraph, which makes it an item of a numbered list (``1. Passport`` /
+    ``2. Payslips``) — and a run-in heading (``4.2 Break clause. Where your agreement ...``,
+    :func:`_run_in`) when the document has at least :data:`MIN_RUN_IN` of them. A numbered
+    paragraph next in a run-in heading's numbering but without a heading (``3.4 Smoking
+    is not permitted ...`` after ``3.3 Pets. ...``) closes the clause above it. A numbered
+    sentence (``1. Pay the deposit within 7 days.``) ends a sentence and is never a heading.
+
+    Args:
+        paragraphs: ``(start, text)`` of each paragraph in order (a table counts as a
+            paragraph of body text: ``""``).
+
+    Returns:
+        The headings in document order.
+    """
+    numbered: list[tuple[int, int, str, str] | None] = []  # (start, depth, number, rest)
+    for start, text in paragraphs:
+        m = _CLAUSE.match(text)
+        numbered.append(
+            (start, m["num"].count(".") + 1, m["num"], m["rest"]) if m and text else None
+        )
+    n = len(paragraphs)
+    # a short numbered paragraph that reads as a heading over the paragraph after it
+    alone: list[bool] = []
+    for i, (_, text) in enumerate(paragraphs):
+        following = (paragraphs[i + 1][1] or "Table") if i + 1 < n else ""
+        style = heading_style(text, following, whole=True) if numbered[i] is not None else None
+        alone.append(style is not None and style.startswith("num"))
+
+    def sibling(i: int, j: int) -> bool:
+        """Whether paragraph ``j`` is a numbered paragraph at ``i``'s depth or shallower."""
+        info, other = numbered[i], numbered[j] if 0 <= j < n else None
+        return info is not None and other is not None and other[1] <= info[1]
+
+    out: list[ClauseHeading] = []
+    run_ins: list[ClauseHeading] = []
+    for i, (start, text) in enumerate(paragraphs):
+        info = numbered[i]
+        if info is None:
+            continue
+        _, depth, num, rest = info
+        if alone[i]:
+            # over body text, not a sibling, and not one of a run of short numbered lines
+            if not sibling(i, i + 1) and not (i and alone[i - 1] and sibling(i, i - 1)):
+                out.append(ClauseHeading(start, start + len(text), depth, " ".join(text.split())))
+            continue
+        found = _run_in(rest)
+        if found is not None:
+            offset = len(text) - len(rest)
+            head = " ".join(text[: offset + found[0]].split())
+            run_ins.append(ClauseHeading(start, start + offset + found[1], depth, head, True))
+    if len(run_ins) < MIN_RUN_IN:
+        return out
+    # a numbered clause next in a run-in heading's numbering (3.3, then 3.4) closes it
+    last: dict[int, tuple[int, ...]] = {}  # depth -> number of the last run-in heading
+    starts = {h.start: h for h in run_ins}
+    bare: list[ClauseHeading] = []
+    for info in numbered:
+        if info is None:
+            continue
+        start, depth, num, _ = info
+        key = tuple(int(p) for p in num.split("."))
+        if start in starts:
+            last[depth] = key
+        elif depth in last and key == (*last[depth][:-1], last[depth][-1] + 1):
+            if not any(h.start == start for h in out):
+                bare.append(ClauseHeading(start, start, depth, num))
+            last[depth] = key
+    return sorted([*out, *run_ins, *bare], key=lambda h: h.start)

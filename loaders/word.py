@@ -34,6 +34,7 @@ from typing import Any
 
 from loaders.base import DocumentLoadError, ParsedDocument
 from loaders.blocks import Table, TableRow
+from loaders.headings import clause_headings
 from loaders.markdown import split_sections
 from loaders.metadata import file_title
 from loaders.office import TextBuilder, check_office_zip
@@ -188,6 +189,7 @@ def _read_document(path: Path, document: Any) -> ParsedDocument:
     out = TextBuilder()
     heads: list[tuple[int, int, int, str]] = []
     tables: list[Table] = []
+    plain: list[tuple[int, str]] = []  # paragraphs without a heading style ("" a table)
     for child in _body_blocks(document.element.body):
         if child.tag == W + "p":
             text = walker.text(child)
@@ -201,13 +203,17 @@ def _read_document(path: Path, document: Any) -> ParsedDocument:
             start, end = out.add(text)
             if level:
                 heads.append((start, end, level, text))
+            else:
+                plain.append((start, text))
         elif child.tag == W + "tbl":
             table = _table(child, walker, out)
             if table is not None:
                 tables.append(table)
+                plain.append((table.start, ""))
     text = out.text()
     heads = [(a, min(b + 2, len(text)), lvl, t) for a, b, lvl, t in heads]
-    first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), None)
+    first_h1 = next((t for _, _, lvl, t in heads if lvl == 1), None)  # a styled one
+    heads = _with_clause_headings(heads, plain, len(text))
     core_title = (document.core_properties.title or "").strip()
     if core_title:
         title, source = core_title, "office_title"
@@ -230,6 +236,32 @@ def _read_document(path: Path, document: Any) -> ParsedDocument:
         hidden_chars=hidden,
         warnings=[f"left out {hidden} characters of hidden text"] if hidden else [],
     )
+
+
+def _with_clause_headings(
+    heads: list[tuple[int, int, int, str]], plain: list[tuple[int, str]], size: int
+) -> list[tuple[int, int, int, str]]:
+    """The styled headings and the numbered clause headings written as plain paragraphs
+    (:func:`loaders.headings.clause_headings`), in order. A clause heading's level is its
+    numbering depth under the styled heading above it (``4.2`` under ``Heading 1`` is level
+    3); a heading of its own paragraph heads the text after its paragraph, a run-in one
+    (``4.2 Break clause. Where ...``) the text after its phrase, in the same paragraph.
+
+    Args:
+        heads: ``(start, body_start, level, text)`` of the styled headings.
+        plain: ``(start, text)`` of the other paragraphs (``""`` for a table).
+        size: Length of the canonical text.
+    """
+    clauses = clause_headings(plain)
+    if not clauses:
+        return heads
+    out = list(heads)
+    for c in clauses:
+        base = next((lvl for a, _, lvl, _ in reversed(heads) if a < c.start), 0)
+        own = c.body_start > c.start and not c.run_in  # the paragraph's gap is the heading's
+        body = min(c.body_start + 2, size) if own else c.body_start
+        out.append((c.start, body, base + c.depth, c.text))
+    return sorted(out)
 
 
 #: Body-level wrappers whose content is ordinary body text (content controls, custom XML).
