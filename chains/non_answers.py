@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from loaders.base import HEADER_SECTION, MESSAGE_HEADERS
-from loaders.blocks import PAIR_CONTINUES_KEY
+from loaders.blocks import ANSWER_OFFSET_KEY, PAIR_CONTINUES_KEY
 from loaders.row_text import recorded_rows, row_span
 from loaders.sentences import is_label_line
 
@@ -184,6 +184,9 @@ def non_answer(
     block = str(meta.get("block_type") or "").lower()
     if block in NON_ANSWER_BLOCKS:
         return "caption" if block == "caption" else "heading"
+    asked = meta.get(ANSWER_OFFSET_KEY)
+    if block in ("qa_pair", "definition") and isinstance(asked, int) and start < asked:
+        return "question" if block == "qa_pair" else "heading"  # the pair's question or term
     if not core:
         return "label"
     if _REPLY.match(core):

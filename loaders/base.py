@@ -62,6 +62,7 @@ BLOCK_TYPES = (
     "table",
     "table_row",
     "qa_pair",
+    "definition",
     "caption",
     "page_header",
     "page_footer",
@@ -210,6 +211,11 @@ class ParsedDocument:
             so inside segments of their own and indexed, unlike a PDF's running lines.
         properties: Format-specific document properties copied onto every chunk's metadata
             (an e-mail's ``email_from``, ``email_to``, ``email_date``); strings only.
+        units: ``(start, answer_start, end, kind)`` of the question-and-answer pairs
+            (``qa_pair``: an HTML ``<details>``' ``<summary>`` and the rest of it) and
+            term-and-definition pairs (``definition``: a ``<dt>`` and its ``<dd>``) the
+            markup states; typed so in ``blocks`` whatever their words, and each in
+            segments of its own.
         ocr_pages: 1-based page -> its OCR result (text, confidence, words with their
             canonical character ranges and boxes in points), for pages read by OCR.
     """
@@ -233,3 +239,4 @@ class ParsedDocument:
     page_edges: list[tuple[int, int, str]] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
     ocr_pages: dict[int, OcrPage] = field(default_factory=dict)
+    units: list[tuple[int, int, int, str]] = field(default_factory=list)

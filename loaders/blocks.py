@@ -15,7 +15,10 @@ Block types (:data:`BLOCK_TYPES`):
 * ``table_row`` — one row of a table: its label and cells, verbatim;
 * ``qa_pair`` — a question (a heading or a line ending with ``?``) with the answer text that
   follows it, up to the next heading or question: one unit, the question for context, the
-  answer as the quotable part (:attr:`Block.answer_start`);
+  answer as the quotable part (:attr:`Block.answer_start`); an HTML ``<details>`` is one
+  whatever its ``<summary>`` says (:attr:`ParsedDocument.units`);
+* ``definition`` — a term with its definition (an HTML ``<dt>`` and its ``<dd>``): one
+  unit, the definition from :attr:`Block.answer_start`;
 * ``caption`` — a line opened by ``Figure 3``, ``Table 2``, ``Chart``, ``Exhibit`` or
   ``Source:``;
 * ``page_header`` / ``page_footer`` — a PDF page's running lines (repeated on most pages,
@@ -56,6 +59,11 @@ MAX_QUESTION_CHARS = 200
 #: chunk (a pair longer than ``chunk_size``): its first sentence is not the answer's opening,
 #: and a heading question is not its own (:func:`chains.non_answers.heading_question`).
 PAIR_CONTINUES_KEY = "pair_continues"
+#: Chunk metadata key: where a pair's answer (or a term's definition) starts in a chunk
+#: that holds its question (or term) too, an index into the chunk's content; the text before
+#: it is the question, never quoted as an answer (a ``<summary>`` saying "My boiler has
+#: stopped working. Who do I call?" holds a statement).
+ANSWER_OFFSET_KEY = "answer_offset"
 
 
 @dataclass
@@ -236,6 +244,7 @@ def detect_blocks(
     paginated: bool = False,
     headings: list[tuple[int, int]] | None = None,
     edges: list[tuple[int, int, str]] | None = None,
+    units: list[tuple[int, int, int, str]] | None = None,
 ) -> list[Block]:
     """Type the canonical text: every non-blank line belongs to exactly one block.
 
@@ -250,6 +259,9 @@ def detect_blocks(
         headings: Spans of heading lines the loader found (:mod:`loaders.headings`).
         edges: ``(start, end, kind)`` of a page's own header and footer text the loader
             found (:attr:`ParsedDocument.page_edges`): their lines get that type.
+        units: ``(start, answer_start, end, kind)`` of the pairs the markup states
+            (:attr:`ParsedDocument.units`): each is one block of its kind, its lines typed
+            no further.
 
     Returns:
         Blocks in document order (a ``table`` block precedes its rows).
@@ -285,8 +297,20 @@ def detect_blocks(
                 blocks.append(Block("paragraph", start, end, para_page))
         para = []
 
+    unit_at = {u[0]: u for u in units or ()}
+    unit_end = -1
     prev_end = body_start
     for line in lines:
+        if line.start < unit_end:
+            prev_end = max(prev_end, line.end)
+            continue  # inside a pair the markup states
+        if line.start in unit_at:
+            flush()
+            pending_q = None
+            start, answer, unit_end, kind = unit_at[line.start]
+            blocks.append(Block(kind, start, unit_end, pages.page_of(start), answer_start=answer))
+            prev_end = max(prev_end, line.end)
+            continue
         while ri < len(row_spans) and row_spans[ri][1] <= line.start:
             ri += 1
         while si < len(inside) and inside[si][1] <= line.start:
@@ -399,6 +423,7 @@ class BlockIndex:
 _PRIORITY = (
     "table_row",
     "qa_pair",
+    "definition",
     "list_item",
     "caption",
     "paragraph",

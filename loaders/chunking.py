@@ -40,7 +40,7 @@ from typing import Any
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from loaders.base import ParsedDocument
-from loaders.blocks import PAIR_CONTINUES_KEY, BlockIndex, Table, TableRow
+from loaders.blocks import ANSWER_OFFSET_KEY, PAIR_CONTINUES_KEY, BlockIndex, Table, TableRow
 from loaders.row_text import ROW_NUMBERS_KEY, ROW_TEXT_KEY, row_texts
 
 _NON_SPACE = re.compile(r"\S")
@@ -385,6 +385,10 @@ def chunk_document(
             chunk.metadata["block_type"] = kinds[0] if kinds else "paragraph"
         if chunk.metadata["block_type"] == "qa_pair" and continues_answer(spans, chunk.start):
             chunk.metadata[PAIR_CONTINUES_KEY] = True
+        if chunk.metadata["block_type"] in ("qa_pair", "definition"):
+            asked = answer_offset(spans, chunk.start, chunk.end)
+            if asked is not None:
+                chunk.metadata[ANSWER_OFFSET_KEY] = asked
         described = row_texts(chunk.start, chunk.end, doc.tables) if doc.tables else []
         if described:
             chunk.metadata[ROW_TEXT_KEY] = described
@@ -457,11 +461,12 @@ def _text_chunks(
 
 
 def pair_spans_of(doc: ParsedDocument) -> list[tuple[int, int, int]]:
-    """``(start, answer_start, end)`` of each question-and-answer pair of the document, sorted."""
+    """``(start, answer_start, end)`` of each question-and-answer pair of the document (and
+    each term-and-definition pair), sorted."""
     return sorted(
         (b.start, b.answer_start if b.answer_start is not None else b.start, b.end)
         for b in doc.blocks
-        if b.kind == "qa_pair"
+        if b.kind in ("qa_pair", "definition")
     )
 
 
@@ -476,6 +481,17 @@ def continues_answer(spans: list[tuple[int, int, int]], start: int) -> bool:
         return False
     q_start, answer_start, end = spans[i]
     return q_start < start and answer_start < start < end
+
+
+def answer_offset(spans: list[tuple[int, int, int]], start: int, end: int) -> int | None:
+    """Where the answer of the pair whose question opens ``[start, end)`` starts, as an
+    offset from ``start`` (``None`` when no pair's question starts there, or its answer
+    starts at or after ``end``)."""
+    i = bisect.bisect_right(spans, (start, math.inf, math.inf)) - 1
+    if i < 0:
+        return None
+    q_start, answer_start, _ = spans[i]
+    return answer_start - start if q_start <= start < answer_start < end else None
 
 
 def qa_pair_cuts(pairs: list[tuple[int, int, int]], start: int, end: int) -> list[int]:

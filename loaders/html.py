@@ -288,6 +288,8 @@ _BLOCK = {
     "td",
     "th",
     "caption",
+    "details",
+    "summary",
 }
 #: Tags that inside a header cell join its text with a space instead of starting a block (a
 #: ``<br>`` in a header cell split it, and the table lost its column names). Not
@@ -334,6 +336,11 @@ class _Extractor(HTMLParser):
         self._opening = ""  # the tag whose start flushes the block before it
         self._plain = 0  # word characters of the block being collected outside links
         self._linked = 0  # ... and inside links
+        #: Pairs the markup states, as block indices ``(first, answer's first, end, kind)``:
+        #: a ``<details>`` (its ``<summary>``, then the rest) and a ``<dt>`` with its ``<dd>``.
+        self.units: list[tuple[int, int, int, str]] = []
+        self._details: list[list[int]] = []  # per open <details>: [first block, answer's]
+        self._terms: list[list[int]] = []  # per open <dl>: [term's first block, answer's]
 
     def _edge(self) -> tuple[bool, str]:
         """Whether the block being flushed is in a ``<header>``/``<footer>``, and its type
@@ -464,6 +471,7 @@ class _Extractor(HTMLParser):
             self._flush()
             self._starting = False
             self._opening = ""
+            self._unit_start(tag)
             if tag in _HEADINGS:
                 self._heading = _HEADINGS[tag]
             if tag == "pre":
@@ -494,12 +502,47 @@ class _Extractor(HTMLParser):
             self._ending = tag
             self._flush()
             self._ending = None
+            self._unit_end(tag)
             if tag == "table" and self._tables:
                 self._tables.pop()
             if tag in _HEADINGS:
                 self._heading = 0
             if tag == "pre":
                 self._pre = max(0, self._pre - 1)
+
+    def _unit_start(self, tag: str) -> None:
+        """Open a pair the markup states (called once the text before ``tag`` is flushed)."""
+        at = len(self.blocks)
+        if tag == "details":
+            self._details.append([at, -1])
+        elif tag == "dl":
+            self._terms.append([-1, -1])
+        elif tag == "dt" and self._terms:
+            term = self._terms[-1]
+            if term[1] >= 0:  # a new term after a definition: the pair before it ends
+                self._close_term(term, at)
+            if term[0] < 0:
+                term[0] = at  # (a second <dt> before any <dd> names the same definition)
+        elif tag == "dd" and self._terms and self._terms[-1][0] >= 0 and self._terms[-1][1] < 0:
+            self._terms[-1][1] = at
+
+    def _close_term(self, term: list[int], end: int) -> None:
+        if 0 <= term[0] < term[1] < end:
+            self.units.append((term[0], term[1], end, "definition"))
+        term[0] = term[1] = -1
+
+    def _unit_end(self, tag: str) -> None:
+        """Close a pair the markup states (called once its text is flushed)."""
+        at = len(self.blocks)
+        if tag == "summary" and self._details and self._details[-1][1] < 0:
+            if at > self._details[-1][0]:
+                self._details[-1][1] = at
+        elif tag == "details" and self._details:
+            first, answer = self._details.pop()
+            if 0 <= first < answer < at:
+                self.units.append((first, answer, at, "qa_pair"))
+        elif tag == "dl" and self._terms:
+            self._close_term(self._terms.pop(), at)
 
     def handle_data(self, data: str) -> None:
         if self._hidden or self._invisible:
@@ -583,6 +626,21 @@ def _edge_spans(spans: list[tuple[int, int]], edges: list[str]) -> list[tuple[in
     return out
 
 
+def cut_at(text: str, segments: list[Segment], points: list[int]) -> list[Segment]:
+    """The segments cut at the given positions (each piece keeps its section), pieces of
+    whitespace only left out: a pair the markup states (:attr:`ParsedDocument.units`) is
+    then never chunked with the text before or after it."""
+    out: list[Segment] = []
+    for seg in segments:
+        inner = [p for p in points if seg.start < p < seg.end]
+        for a, b in zip([seg.start, *inner], [*inner, seg.end], strict=True):
+            piece = text[a:b]
+            if piece.strip():
+                lead = len(piece) - len(piece.lstrip())
+                out.append(Segment(a + lead, a + len(piece.rstrip()), seg.page, seg.section))
+    return out
+
+
 def declared_charset(data: bytes) -> str | None:
     """The charset a page's ``<meta>`` declares in its first bytes, as written.
 
@@ -639,6 +697,14 @@ def load_html(path: Path, data: bytes, *, encoding: str | None = None) -> Parsed
     else:
         title, source = file_title(path.name), "file_name"
     segments = split_sections(text, heads)
+    units = [
+        (spans[a][0], spans[q][0], spans[b - 1][1], kind)
+        for a, q, b, kind in sorted(ex.units)
+        if not any(edge for edge in ex.edges[a:b])
+    ]
+    units = [u for i, u in enumerate(units) if not any(v[0] < u[0] < v[2] for v in units[:i])]
+    if units:
+        segments = cut_at(text, segments, sorted({p for u in units for p in (u[0], u[2])}))
     if edges:
         pieces = [
             g
@@ -657,6 +723,7 @@ def load_html(path: Path, data: bytes, *, encoding: str | None = None) -> Parsed
         parser="citerag.html/4 (html.parser; hidden content and <style> rules; page header/footer)",
         hidden_chars=ex.hidden_chars,
         page_edges=edges,
+        units=units,
         warnings=[f"left out {ex.hidden_chars} characters of hidden content"]
         if ex.hidden_chars
         else [],

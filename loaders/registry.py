@@ -152,6 +152,7 @@ def add_structure(doc: ParsedDocument) -> None:
         paginated=doc.file_type in ("pdf", "image"),
         headings=doc.headings,
         edges=doc.page_edges,
+        units=doc.units,
     )
 
 
