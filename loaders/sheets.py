@@ -20,9 +20,13 @@ row, then one line per non-empty row, cells joined by `` | `` (trailing empty ce
 dropped); sheets are separated by blank lines. A sheet's segment (``section`` = sheet name)
 runs from its first data row to its last, so the name, title and header lines are headings,
 not chunk content. Values are the cached results (``data_only=True``), never formulas, shown
-with their common number formats (:func:`display_text`: ``1,204``, ``12.5%``). Hidden and
-very hidden sheets, hidden rows and hidden columns are not indexed; their characters count
-as hidden content. (A hidden column's header cell is blanked like any other cell of it.)
+with their common number formats (:func:`display_text`: ``1,204``, ``12.5%``), dates in
+the cell's format (:func:`date_text`: ``09/01/2027``). Rows under the table filling one
+cell with a sentence are its notes (:meth:`_Sheet.notes`): text in a segment of their own,
+not rows. When more than one published sheet has title rows, the first sheet's title does
+not name the workbook. Hidden and very hidden sheets, hidden rows and hidden columns are not
+indexed; their characters count as hidden content. (A hidden column's header cell is blanked
+like any other cell of it.)
 
 **csv** canonical text: the decoded file itself (:func:`~loaders.decode.decode_text`), so a
 ``#char=`` range is a range of the file; the dialect is sniffed (``, ; tab |``; a doubled
@@ -161,6 +165,84 @@ def _literal(token: str) -> str:
     return token
 
 
+_DATE_TOKEN = re.compile(
+    r'"[^"]*"|\\.|\[[^\]]*\]|AM/PM|am/pm|A/P|a/p|\.0+|[_*].|y+|Y+|m+|M+|d+|D+|h+|H+|s+|S+|.', re.S
+)
+#: Excel's built-in short date (number format 14), shown in the reader's locale: written
+#: ``mm-dd-yy`` in the file whatever the locale, so it is left in ISO form, unambiguous.
+_LOCALE_DATE = "mm-dd-yy"
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def date_text(value: dt.date | dt.time, number_format: str | None) -> str:
+    """A date or time as a spreadsheet shows it in its number format (``dd/mm/yyyy`` ->
+    ``09/01/2027``, ``d mmm yyyy`` -> ``9 Jan 2027``, ``dddd d mmmm`` -> ``Saturday 9
+    January``, ``h:mm AM/PM`` -> ``2:30 PM``), so a quote reads as the cell does.
+
+    ``m`` is the minute after an hour or before a second, else the month; literal text,
+    quoted or escaped, is kept; colours, conditions and locales (``[$-809]``) print nothing.
+    A format without date or time parts, ``General``, and Excel's locale-dependent short
+    date (:data:`_LOCALE_DATE`) give the ISO form (:func:`cell_text`).
+    """
+    fmt = (number_format or "").split(";")[0]
+    if not fmt or fmt.lower() in ("general", _LOCALE_DATE):
+        return cell_text(value)
+    tokens = _DATE_TOKEN.findall(fmt)
+    kinds = [t[0].lower() if t[0].lower() in "ymdhs" and t.isalpha() else "" for t in tokens]
+    if not any(kinds):
+        return cell_text(value)
+    when = value if isinstance(value, dt.datetime) else None
+    day = value if isinstance(value, dt.date) else None
+    clock = when.time() if when else (value if isinstance(value, dt.time) else dt.time(0))
+    twelve = any(t.lower() in ("am/pm", "a/p") for t in tokens)
+    out: list[str] = []
+    for i, (tok, kind) in enumerate(zip(tokens, kinds, strict=True)):
+        n = len(tok)
+        if kind == "m":
+            before = next((k for k in reversed(kinds[:i]) if k), "")
+            after = next((k for k in kinds[i + 1 :] if k), "")
+            kind = "M" if n <= 2 and (before == "h" or after == "s") else "m"
+        if kind in ("y", "m", "d") and day is None:
+            return cell_text(value)
+        if kind == "y":
+            assert day is not None
+            out.append(f"{day.year:04d}" if n > 2 else f"{day.year % 100:02d}")
+        elif kind == "m":
+            assert day is not None
+            month = day.month
+            out.append(
+                [f"{month}", f"{month:02d}", _MONTHS[month - 1][:3], _MONTHS[month - 1]][
+                    min(n, 4) - 1
+                ]
+                if n <= 4
+                else _MONTHS[month - 1][0]
+            )
+        elif kind == "d":
+            assert day is not None
+            names = _DAYS[day.weekday()]
+            out.append([f"{day.day}", f"{day.day:02d}", names[:3], names][min(n, 4) - 1])
+        elif kind == "h":
+            hour = (clock.hour % 12 or 12) if twelve else clock.hour
+            out.append(f"{hour:02d}" if n >= 2 else f"{hour}")
+        elif kind == "M":
+            out.append(f"{clock.minute:02d}" if n >= 2 else f"{clock.minute}")
+        elif kind == "s":
+            out.append(f"{clock.second:02d}" if n >= 2 else f"{clock.second}")
+        elif tok.lower() == "am/pm":
+            out.append("AM" if clock.hour < 12 else "PM")
+        elif tok.lower() == "a/p":
+            out.append("A" if clock.hour < 12 else "P")
+        elif tok.startswith(".0"):
+            continue  # fractions of a second
+        else:
+            out.append(_literal(tok))
+    return "".join(out).strip()
+
+
 def display_text(value: Any, number_format: str | None) -> str:
     """A cell as a spreadsheet shows it, for the common number formats.
 
@@ -168,10 +250,13 @@ def display_text(value: Any, number_format: str | None) -> str:
     (``0.0%`` -> ``12.5%``) and literal text around the number (``"$"#,##0.00`` ->
     ``$1,234.50``) are applied; anything else (scientific, fractions, scaling, ``General``)
     falls back to :func:`cell_text`. Dates are already dates (openpyxl reads date-formatted
-    numbers as such); durations are shown by :func:`duration_text`.
+    numbers as such), shown in their format by :func:`date_text`; durations are shown by
+    :func:`duration_text`.
     """
     if isinstance(value, dt.timedelta):
         return duration_text(value, number_format)
+    if isinstance(value, dt.date | dt.time):
+        return date_text(value, number_format)
     if isinstance(value, bool) or not isinstance(value, int | float) or not number_format:
         return cell_text(value)
     tokens = _FMT_TOKEN.findall(number_format.split(";")[0])
@@ -326,6 +411,25 @@ class _Sheet:
             start, end, "", tuple(c for _, c in pairs), tuple(n for n, _ in pairs), number=number
         )
 
+    def notes(self) -> tuple[int, int] | None:
+        """Take the sheet's trailing notes out of its rows and return their span.
+
+        A note is a row under the table filling one cell with a sentence or more (at least
+        :data:`NOTE_WORDS` words: ``Deposits are five weeks' rent. All viewings by
+        appointment.``) in a table at least :data:`NOTE_MIN_COLUMNS` columns wide; only the
+        rows after the last row filling two cells or more, so a group label inside the table
+        stays a row. Call :meth:`finish` first, and before :meth:`table`.
+        """
+        if len(self.header or []) < NOTE_MIN_COLUMNS:
+            return None
+        k = len(self.rows)
+        while k > 0 and _is_note(self.rows[k - 1]):
+            k -= 1
+        if k == len(self.rows) or k == 0:
+            return None
+        notes, self.rows = self.rows[k:], self.rows[:k]
+        return notes[0].start, notes[-1].end
+
     def table(self) -> Table | None:
         """The sheet's table (``None`` without data rows); call :meth:`finish` first."""
         if not self.rows:
@@ -338,6 +442,21 @@ class _Sheet:
             self.rows,
             source=self.source,
         )
+
+
+#: A note under a sheet's table has at least this many words in its one cell ...
+NOTE_WORDS = 6
+#: ... in a table at least this many columns wide.
+NOTE_MIN_COLUMNS = 3
+
+
+def _is_note(row: TableRow) -> bool:
+    """Whether a row is a note: one cell filled, with a sentence (:data:`NOTE_WORDS` words
+    or more, mostly words)."""
+    if len(row.cells) != 1:
+        return False
+    words = re.findall(r"[^\W\d_][\w'’-]*", row.cells[0])
+    return len(words) >= NOTE_WORDS and len(words) * 2 > len(row.cells[0].split())
 
 
 def _too_much_text(name: str) -> DocumentLoadError:
@@ -484,6 +603,7 @@ def _read_workbook(
     hidden_sheets: list[str] = []
     uncalculated = 0
     first_title: str | None = None  # set at the first published sheet ("" without a title row)
+    titled: list[str] = []  # the published sheets with title rows of their own
     for ws in wb.worksheets:
         part = getattr(ws, "_worksheet_path", None)
         scan = _SheetScan()
@@ -537,12 +657,17 @@ def _read_workbook(
             continue
         if first_title is None:  # the first published sheet's title row, if it has one
             first_title = sheet.titles[0] if sheet.titles else ""
+        notes = sheet.notes()
         table = sheet.table()
         if table is not None:
             tables.append(table)
             segments.append(Segment(table.start, table.end, section=ws.title))
         elif sheet.header_span is not None:
             segments.append(Segment(*sheet.header_span, section=ws.title))
+        if notes is not None:
+            segments.append(Segment(*notes, section=ws.title))
+        if sheet.titles:
+            titled.append(ws.title)
     warnings = []
     if hidden_sheets:
         warnings.append(f"left out hidden sheets: {', '.join(hidden_sheets)}")
@@ -554,6 +679,8 @@ def _read_workbook(
             "workbook was written by a program that does not calculate formulas (open and "
             "save it in Excel or LibreOffice to store their values)"
         )
+    if len(titled) > 1:
+        first_title = ""  # each sheet has its own title: the first one's names no other sheet
     return ParsedDocument(
         text=out.text(),
         segments=segments,
@@ -654,6 +781,7 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
     except csv.Error as exc:
         raise DocumentLoadError(f"{path.name}: malformed CSV ({exc})") from exc
     sheet.finish()
+    notes = sheet.notes()
     table = sheet.table()
     segments: list[Segment] = []
     tables: list[Table] = []
@@ -662,6 +790,8 @@ def load_csv(path: Path, data: bytes) -> ParsedDocument:
         segments.append(Segment(table.start, table.end))
     elif sheet.header_span is not None:
         segments.append(Segment(*sheet.header_span))
+    if notes is not None:
+        segments.append(Segment(*notes))
     return ParsedDocument(
         text=text,
         segments=segments,
