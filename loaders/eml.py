@@ -46,6 +46,7 @@ from loaders.decode import decode_bytes, decode_text
 from loaders.headings import split_at_headings
 from loaders.metadata import file_title
 from loaders.office import TextBuilder
+from loaders.replies import reply_parts
 
 log = logging.getLogger(__name__)
 
@@ -120,16 +121,24 @@ class _Composer:
             return
         text = _part_text(part, raw).replace("\r\n", "\n").replace("\r", "\n").strip()
         if text:
+            self._plain_body(text)
+
+    def _plain_body(self, text: str) -> None:
+        """Append a plain-text body: the writer's text, their signature and each quoted
+        message (:func:`loaders.replies.reply_parts`: quote markers dropped, each quoted
+        message filed under its attribution) as blocks of their own."""
+        body: list[Segment] = []
+        for part in reply_parts(text):
             self.out.gap()
-            start, _ = self.out.add(text)
-            # a plain-text body's heading lines ("PRICE CHANGES FROM JANUARY") make its
-            # sections, as in a text file
-            segments, headings = split_at_headings(
-                text, [Segment(0, len(text))], keep_style=typographic_heading
-            )
-            for seg in segments:
-                self.segments.append(Segment(start + seg.start, start + seg.end, None, seg.section))
-            self.headings += [(start + h.start, start + h.end) for h in headings]
+            start, end = self.out.add(part.text)
+            body.append(Segment(start, end, None, part.section))
+        # a plain-text body's heading lines ("PRICE CHANGES FROM JANUARY") make the
+        # sections of the writer's own text, as in a text file
+        segments, headings = split_at_headings(
+            self.out.text(), body, keep_style=typographic_heading
+        )
+        self.segments += segments
+        self.headings += [(h.start, h.end) for h in headings]
 
 
 def typographic_heading(style: str) -> bool:

@@ -363,7 +363,9 @@ def test_eml_plain_body_sections_are_its_capital_headings_not_its_sign_off(
     assert by_section["PRICE CHANGES FROM JANUARY"].startswith("From 1 January 2027")
     # (the heading path's nesting is the text rule's, loaders.headings: not asserted here)
     (closing,) = [t for k, t in by_section.items() if k.endswith("2. CHRISTMAS OPENING")]
-    assert "Easter Monday 6 April - closed" in closing and "Joanne Pickles" in closing
+    assert "Easter Monday 6 April - closed" in closing and "Joanne Pickles" not in closing
+    # the sign-off and what follows it are the writer's signature, a block of its own
+    assert by_section["Signature"].startswith("Best wishes,\n\nJoanne Pickles")
 
 
 def test_eml_headers_html_body_and_attachments(tmp_path: Path) -> None:
