@@ -15,7 +15,9 @@ cuts a body into :class:`ReplyPart` pieces, each a block of its own:
 * ``quote``: one quoted message, its attribution line first and one level of ``>`` markers
   taken off every line (so the text holds no markers and its prose wrapped over lines reads
   as prose); its section names the writer and date ("Tomasz Nowak wrote (Mon, 30 Nov
-  2026)"), and a message quoted inside it is a part of its own, found the same way.
+  2026)"), and a message quoted inside it is a part of its own, found the same way; a
+  message quoted without markers below a header block (``-----Original Message-----`` /
+  ``From: …`` / ``Sent: …``, as Outlook writes it) is one too, its header lines first.
 
 The canonical text holds each part's text as returned here (markers dropped, as the HTML
 loader drops markup), so every character range stays an index into it.
@@ -146,6 +148,35 @@ def _own_parts(lines: list[str]) -> list[ReplyPart]:
     return out
 
 
+#: The separator line some clients write above the message a reply or forward quotes.
+_ORIGINAL = re.compile(
+    r"^\s*-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,}\s*$", re.IGNORECASE
+)
+_FROM_LINE = re.compile(r"^\s*\*?From:\*?\s*(?P<who>\S.*)$")
+_SENT_LINE = re.compile(r"^\s*\*?(?:Sent|Date):\*?\s*(?P<when>\S.*)$")
+
+
+def _header_block(lines: list[str]) -> tuple[int, int, str] | None:
+    """The first header block of a message quoted without markers (Outlook's ``From: …`` /
+    ``Sent: …`` / ``To: …`` / ``Subject: …`` lines, maybe under ``-----Original
+    Message-----``): ``(first line, line after the block, section)``, or ``None``."""
+    for i, line in enumerate(lines):
+        m = _FROM_LINE.match(line)
+        if m is None:
+            continue
+        window = lines[i + 1 : i + 5]
+        sent = next((s for ln in window if (s := _SENT_LINE.match(ln))), None)
+        if sent is None:
+            continue
+        start = i - 1 if i and _ORIGINAL.match(lines[i - 1]) else i
+        end = i + 1
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        section = attribution_section(f"On {sent['when']}, {m['who']} wrote:")
+        return start, end, section
+    return None
+
+
 def reply_parts(text: str) -> list[ReplyPart]:
     """Cut a plain-text e-mail body into its own text, signature and quoted messages.
 
@@ -156,6 +187,14 @@ def reply_parts(text: str) -> list[ReplyPart]:
         The parts in order; a body without quotes or signature is one ``own`` part.
     """
     lines = text.split("\n")
+    marked = next((n for n, ln in enumerate(lines) if _QUOTED.match(ln)), len(lines))
+    block = _header_block(lines[:marked])
+    if block is not None:  # a message quoted below a header block: all that follows it
+        first, after, section = block
+        head = "\n".join(ln.strip() for ln in lines[first:after] if not _ORIGINAL.match(ln))
+        nested = reply_parts("\n".join(lines[after:]))
+        above = reply_parts("\n".join(lines[:first])) if first else []
+        return above + _quoted(head, section, nested)
     parts: list[ReplyPart] = []
     own: list[str] = []
     i = 0
@@ -181,20 +220,27 @@ def reply_parts(text: str) -> list[ReplyPart]:
         parts += _own_parts(own)
         own = []
         inner = "\n".join(_ONE_LEVEL.sub("", ln) for ln in lines[i:j])
-        nested = reply_parts(inner)
         head = "\n".join(a.strip() for a in attribution)
-        first = nested[0] if nested else None
-        if first is not None and first.kind == "own":
-            body = f"{head}\n{first.text}" if head else first.text
-            parts.append(ReplyPart("quote", body, section))
-            nested = nested[1:]
-        elif head:
-            parts.append(ReplyPart("quote", head, section))
-        for p in nested:  # its signature and the messages quoted inside it
-            if p.kind == "signature":
-                parts.append(ReplyPart("signature", p.text, f"{section} > Signature"))
-            else:
-                parts.append(p if p.kind == "quote" else ReplyPart("quote", p.text, section))
+        parts += _quoted(head, section, reply_parts(inner))
         i = j
     parts += _own_parts(own)
+    return parts
+
+
+def _quoted(head: str, section: str, nested: list[ReplyPart]) -> list[ReplyPart]:
+    """A quoted message's parts: its attribution or header lines with its own text, filed
+    under ``section``; its signature; the messages quoted inside it (their own sections)."""
+    parts: list[ReplyPart] = []
+    first = nested[0] if nested else None
+    if first is not None and first.kind == "own":
+        body = f"{head}\n{first.text}" if head else first.text
+        parts.append(ReplyPart("quote", body, section))
+        nested = nested[1:]
+    elif head:
+        parts.append(ReplyPart("quote", head, section))
+    for p in nested:
+        if p.kind == "signature":
+            parts.append(ReplyPart("signature", p.text, f"{section} > Signature"))
+        else:
+            parts.append(p if p.kind == "quote" else ReplyPart("quote", p.text, section))
     return parts

@@ -86,3 +86,18 @@ def test_attribution_wrapped_over_two_lines() -> None:
     parts = reply_parts(body)
     assert parts[-1].section == "Lena Park wrote (Tue, 3 Mar 2026)"
     assert parts[-1].text.endswith("wrote:\nOk.")
+
+
+def test_message_below_an_outlook_header_block_is_a_quote() -> None:
+    body = (
+        "Approved, go ahead.\n\nSam\n\n-----Original Message-----\n"
+        "From: Ruth Hale <ruth@example.org>\nSent: 02 March 2026 16:10\nTo: Sam\n"
+        "Subject: Fridge\n\nCan we buy a second fridge for room 4? The quote is 410 pounds."
+    )
+    parts = reply_parts(body)
+    assert parts[0].kind == "own" and parts[0].text.startswith("Approved")
+    quote = parts[-1]
+    assert quote.section == "Ruth Hale wrote (02 March 2026)"
+    assert quote.text.startswith("From: Ruth Hale <ruth@example.org>\nSent:")
+    assert quote.text.endswith("The quote is 410 pounds.")
+    assert "Original Message" not in quote.text
