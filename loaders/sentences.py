@@ -9,12 +9,16 @@ and between two rows of one table however long they are (:func:`is_row_break`: t
 number of ``|`` or tab separators, or of bare commas in a CSV record), so each row of a
 spreadsheet, CSV export or extracted table is a sentence of its own; and between two
 key/value lines ("Wholesale accounts: 212 (18 new this quarter)" / "Online orders: 9,870",
-a slide's or a form's list of facts). A *leader* (:func:`has_leader`: a run of four or more
-dots, middle dots, underscores or dashes filling the space between two texts on one line,
-``22 Chapel Row ......... Wednesday 13 January, 14:00``, a table of contents' or a price
+a slide's or a form's list of facts); and before a line opening a list item (a bullet or an
+enumerator: :func:`starts_list_item`) or the next row of a fixed-width table (lines with the
+same column gaps: :func:`is_column_row_break`). A *leader* (:func:`has_leader`: a run of four
+or more dots, middle dots, underscores or dashes filling the space between two texts on one
+line, ``22 Chapel Row ......... Wednesday 13 January, 14:00``, a table of contents' or a price
 list's fill) never ends a sentence, and a line holding one is a record of its own: the line
-breaks before and after it end sentences however long it is. In text whose loader writes
-one paragraph per line (``line_paragraphs``: a slide's bullets, a Word paragraph, an HTML block,
+breaks before and after it end sentences however long it is. A period after an abbreviation
+written before a number ("ext. 4471") or a capital initial before a word in lower case
+("E. coli") is no sentence end. In text whose loader writes one paragraph per line
+(``line_paragraphs``: a slide's bullets, a Word paragraph, an HTML block,
 :data:`loaders.file_types.LINE_PARAGRAPHS`), every line break ends a sentence: such a line
 is never hard-wrapped prose.
 
@@ -31,6 +35,13 @@ import re
 _END = re.compile(r"(?<=[.!?])[\"'”’)\]]*[ \t]+|(?<=[.!?])[\"'”’)\]]*\n+|\n\s*\n\s*|\n")
 _ABBREV = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|No|Nos|Mr|Mrs|Ms|Dr|St|Inc|Ltd|Co|Fig|approx|cf|al)\.)$",
+    re.IGNORECASE,
+)
+#: Abbreviations written before a number ("ext. 4471", "p. 12", "approx. 5", "Tel. 0161"):
+#: followed by a figure, their period is no sentence end.
+_NUMBER_ABBREV = re.compile(
+    r"\b(?:ext|extn|tel|ph|fax|mob|p|pp|para|paras|vol|vols|ch|chap|fig|figs|sec|sect|art|"
+    r"arts|ref|rm|no|nos|approx|ca|cat|op|eq|eqn|tab|app|pt|pts|ver|nr|num)\.$",
     re.IGNORECASE,
 )
 MIN_CHARS = 12
@@ -138,6 +149,59 @@ def is_row_break(before: str, after: str) -> bool:
     return _key_value_break(before, after)
 
 
+def _number_abbreviation(text: str, end: int, after: int) -> bool:
+    """Whether the period ending at ``end`` closes an abbreviation written before a number
+    (``"ext. 4471"``, ``"Security (ext. 2222) will phone"``): the word before it is one of
+    :data:`_NUMBER_ABBREV` and a figure follows the space at ``after``."""
+    return (
+        after < len(text)
+        and text[after].isdigit()
+        and bool(_NUMBER_ABBREV.search(text[max(0, end - 8) : end]))
+    )
+
+
+def _genus_initial(text: str, end: int, after: int) -> bool:
+    """Whether the period ending at ``end`` closes a capital initial (a letter alone, no
+    letter before it) and a word in lower case follows at ``after`` (``"E. coli"``, ``"B.
+    subtilis"``): an abbreviated name, not a sentence end."""
+    return (
+        end >= 2
+        and after < len(text)
+        and text[after].islower()
+        and text[end - 2].isupper()
+        and (end < 3 or not text[end - 3].isalpha())
+    )
+
+
+#: A line that opens a list item: a bullet ("- ", "* ", "•") or an enumerator ("6) ",
+#: "2. ", "(b) ") before its text.
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-z]\))[ \t]+(?P<first>\S)")
+#: A gap between two columns of a fixed-width line: two or more spaces after a character
+#: that is no sentence end.
+_COLUMN_GAP = re.compile(r"(?<=[^\s.!?]) {2,}(?=\S)")
+
+
+def starts_list_item(line: str, before: str = "") -> bool:
+    """Whether a line opens a list item (a bullet or an enumerator before its text): each
+    item starts a sentence, however long the line above is. An item whose text starts in
+    lower case does only below another item: alone, ``- the current one may run out`` is a
+    dash of hard-wrapped prose ("… is connected\n- the current one …")."""
+    m = _LIST_ITEM.match(line)
+    if m is None:
+        return False
+    return not m["first"].islower() or _LIST_ITEM.match(before) is not None
+
+
+def is_column_row_break(before: str, after: str) -> bool:
+    """Whether two lines are rows of a fixed-width table (a plain-text file's aligned
+    records: ``Program 2 "LIQUIDS"  - 121 C ...`` / ``Program 4 "WASTE"    - 134 C ...``):
+    both have the same number (at least one) of column gaps (two or more spaces inside the
+    line, not after a sentence end) and the second does not start in lower case."""
+    gaps = len(_COLUMN_GAP.findall(before.strip()))
+    nxt = after.strip()
+    return gaps > 0 and len(_COLUMN_GAP.findall(nxt)) == gaps and bool(nxt) and not nxt[0].islower()
+
+
 def _line_before(text: str, pos: int) -> str:
     start = text.rfind("\n", 0, pos) + 1
     return text[start:pos]
@@ -178,6 +242,13 @@ def is_label_line(text: str, start: int, end: int) -> bool:
     return bool(nxt) and (nxt.isupper() or nxt.isdigit())
 
 
+def _line_break_ends(before: str, after: str) -> bool:
+    """Whether a line break ends a sentence by the shape of the line after it: a list
+    item's first line (:func:`starts_list_item`), or the next row of a fixed-width table
+    (:func:`is_column_row_break`)."""
+    return starts_list_item(after, before) or is_column_row_break(before, after)
+
+
 def sentence_spans(
     text: str, min_chars: int = MIN_CHARS, line_paragraphs: bool = False
 ) -> list[tuple[int, int]]:
@@ -205,12 +276,17 @@ def sentence_spans(
                 not line.endswith(_TERMINAL)
                 and (len(line) >= SHORT_LINE or _next_line_start(text, m.end()).islower())
                 and not is_row_break(line, _line_after(text, m.end()))
+                and not _line_break_ends(line, _line_after(text, m.end()))
             ):
                 continue  # hard-wrapped prose, or a line continued in lower case
         elif "\n" not in sep and _ABBREV.search(text[max(0, m.start() - 8) : m.start()]):
             continue  # "e.g. ", "No. 4": an abbreviation, not a sentence end
         elif "\n" not in sep and _leader_dots(text, m.start()):
             continue  # "22 Chapel Row ....... Wednesday": a leader, not a sentence end
+        elif "\n" not in sep and _number_abbreviation(text, m.start(), m.end()):
+            continue  # "ext. 4471": an abbreviation before a number
+        elif "\n" not in sep and _genus_initial(text, m.start(), m.end()):
+            continue  # "E. coli": an initial before a word in lower case
         closers = len(sep) - len(sep.lstrip("\"'”’)]"))  # a closing quote ends the sentence
         spans.append((start, m.start() + closers))
         start = m.end()
