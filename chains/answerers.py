@@ -69,6 +69,10 @@ _NUMBER = re.compile(
     r"|(?<![A-Za-z0-9.,])\d+(?:\.\d+)?(?![A-Za-z0-9]|[.,]\d)"
 )
 
+#: A date written with dots, day first ("15.06.2027", the European form of a CSV export):
+#: its day, month and year are numbers it writes (the pattern above reads none of them, as
+#: the dots read as decimal points).
+_DOTTED_DATE = re.compile(r"(?<![\w.,])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w]|[.,]\d)")
 
 #: Share of a question's focus weight (idf) that makes a non-name term essential.
 FOCUS_SHARE = 0.4
@@ -104,7 +108,9 @@ def numbers_in(text: str, min_digits: int = 1, clock: bool = False) -> set[str]:
 
     Thousands separators are removed, trailing decimal zeros and leading zeros dropped;
     digits inside words (``DMRT1``, ``FY2023``, ``1990s``) are not numbers here.
-    ``"£1,200 in 2022 (E-217), 0.50"`` -> ``{"1200", "2022", "217", "0.5"}``.
+    ``"£1,200 in 2022 (E-217), 0.50"`` -> ``{"1200", "2022", "217", "0.5"}``; a date in
+    figures gives its day, month and year in each spelling ("15/06/2027", "2027-06-15",
+    "15.06.2027": ``{"15", "6", "2027"}``).
 
     Args:
         text: Any text.
@@ -117,6 +123,8 @@ def numbers_in(text: str, min_digits: int = 1, clock: bool = False) -> set[str]:
         raw = m.group(0)
         if sum(ch.isdigit() for ch in raw) >= min_digits:
             out.add(checks.canonical_number(raw))
+    for m in _DOTTED_DATE.finditer(text):
+        out |= {checks.canonical_number(g) for g in m.groups() if len(g) >= min_digits}
     if clock:
         out |= {
             checks.canonical_number(h) for h in checks.clock_hours(text) if len(h) >= min_digits

@@ -445,8 +445,9 @@ def written_periods(text: str) -> list[tuple[int, int, frozenset[int]]]:
     """The years a short text (a column name, a question) writes, each as ``(start, end,
     years)`` in text order: a split year (:data:`SPLIT_YEAR_RE`, "2024/25", "FY24/25",
     "1999/00") gives both of its years, any other year ("2025", "FY2024") itself; a range
-    ("2024-2025") is two years; a figure after a currency sign or a decimal point ("£2024/25")
-    is no period.
+    ("2024-2025") is two years; a date in figures gives its year ("15/06/2027",
+    "2027-06-15", "15.06.2027"); a figure after a currency sign or a decimal point
+    ("£2024/25", "1.2024") is no period.
 
     Args:
         text: The text to read.
@@ -459,7 +460,21 @@ def written_periods(text: str) -> list[tuple[int, int, frozenset[int]]]:
     for m in _SINGLE_YEAR_RE.finditer(text):
         if not any(s <= m.start() < e for s, e, _ in out):
             out.append((m.start(), m.end(), frozenset({int(m.group(1))})))
+    out += _dotted_date_years(text)
     return sorted(out, key=lambda p: p[0])
+
+
+#: A date written with dots, day first ("15.06.2027"): its year follows a dot, which
+#: :data:`_SINGLE_YEAR_RE` reads as a decimal point.
+_DOTTED_DATE_RE = re.compile(r"(?<![\w.,])\d{1,2}\.\d{1,2}\.((?:19[5-9]|20[0-4])\d)(?![\w]|[.,]\d)")
+
+
+def _dotted_date_years(text: str) -> list[tuple[int, int, frozenset[int]]]:
+    """The years of the dotted dates of ``text`` ("15.06.2027" writes 2027), as
+    :func:`written_periods` gives them (the year's span)."""
+    return [
+        (m.start(1), m.end(1), frozenset({int(m.group(1))})) for m in _DOTTED_DATE_RE.finditer(text)
+    ]
 
 
 @dataclass(frozen=True)
