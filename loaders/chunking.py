@@ -22,7 +22,10 @@ specific block type it overlaps, see :mod:`loaders.blocks`) is in its metadata.
 Row-group chunking is opt-in (``ChunkSettings.table_rows``) except for tables whose
 ``source`` is in :data:`ROW_TABLE_SOURCES`: a spreadsheet sheet (:mod:`loaders.sheets`) is
 nothing but rows, and a row split as plain text would lose the column names that say what
-its numbers are. This is decided per table, from the table itself, so neither the settings
+its numbers are; a Markdown pipe table is marked up as one (its header line and ``|---|``
+rule start its first group's content, so the header is quoted with its rows). A table's
+last row never makes a group alone when the group before it can spare one
+(:func:`row_groups`). This is decided per table, from the table itself, so neither the settings
 nor the ingest fingerprint change and other documents of the same build are chunked as
 before. A row group of numbered rows records ``row_start``/``row_end`` (and, for xlsx, its
 ``sheet``) in its metadata for the citation locator.
@@ -39,7 +42,7 @@ from typing import Any
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from loaders.base import ParsedDocument
+from loaders.base import SECTION_SEP, ParsedDocument
 from loaders.blocks import ANSWER_OFFSET_KEY, PAIR_CONTINUES_KEY, BlockIndex, Table, TableRow
 from loaders.row_text import ROW_NUMBERS_KEY, ROW_TEXT_KEY, row_texts
 
@@ -51,7 +54,7 @@ SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
 #: characters: the embedding model reads about 256 word pieces, and numbers cost several.
 TABLE_EMBED_CHARS = 700
 #: Table sources always chunked by row groups, whatever ``ChunkSettings.table_rows`` says.
-ROW_TABLE_SOURCES = frozenset({"xlsx", "csv"})
+ROW_TABLE_SOURCES = frozenset({"xlsx", "csv", "markdown"})
 
 
 #: Smallest ``chunk_size`` accepted (characters).
@@ -176,8 +179,22 @@ class Chunk:
 
 
 def make_header(title: str, section: str) -> str:
-    """Build the contextual header ``title > section`` (just ``title`` without a section)."""
+    """Build the contextual header ``title > section`` (just ``title`` without a section).
+
+    A section path whose first heading is the title itself (a Markdown page's ``# Title``
+    under front matter naming it, a Word document's title line) does not repeat it:
+    ``"Media stocks" + "Media stocks > Antibiotics"`` is ``"Media stocks > Antibiotics"``.
+    """
+    first, sep, rest = section.partition(SECTION_SEP)
+    if _same_words(first, title):
+        section = rest if sep else ""
     return f"{title} > {section}" if section else title
+
+
+def _same_words(a: str, b: str) -> bool:
+    return a.split() != [] and [w.casefold() for w in a.split()] == [
+        w.casefold() for w in b.split()
+    ]
 
 
 def doc_id_for(source: str) -> str:
@@ -357,8 +374,9 @@ def chunk_document(
             ri += 1
         while ri < len(runs) and runs[ri][1][-1].end <= seg.end:
             table, rows = runs[ri]
+            head = _head_lines_start(doc.text, table, max(pos, seg.start))
             chunks += _text_chunks(
-                doc, pos, rows[0].start, header, seg, settings, doc_meta, chunks, splitter, pairs
+                doc, pos, head, header, seg, settings, doc_meta, chunks, splitter, pairs
             )
             chunks += table_chunks(
                 doc.text,
@@ -370,6 +388,7 @@ def chunk_document(
                 settings=settings,
                 doc_meta=doc_meta,
                 first_index=len(chunks),
+                head_start=head,
             )
             pos = rows[-1].end
             ri += 1
@@ -522,6 +541,52 @@ def _table_runs(tables: list[Table]) -> list[tuple[Table, list[TableRow]]]:
     return out
 
 
+#: A Markdown pipe table's header line or its ``|---|`` rule.
+_PIPE_LINE = re.compile(r"^[^\n]*\|[^\n]*$")
+
+
+def _head_lines_start(text: str, table: Table, floor: int) -> int:
+    """Where a Markdown table's header lines (its header row and ``|---|`` rule, just above
+    its first row) start; the first row's start for any other table. Not before ``floor``."""
+    start = table.rows[0].start if table.rows else table.start
+    if table.source != "markdown":
+        return start
+    pos = start
+    for _ in range(2):
+        line_start = text.rfind("\n", floor, max(floor, pos - 1)) + 1
+        line_start = max(line_start, floor)
+        line = text[line_start : max(line_start, pos - 1)]
+        if pos <= floor or not _PIPE_LINE.match(line):
+            break
+        pos = line_start
+    return pos
+
+
+def row_groups(rows: list[TableRow], chunk_size: int) -> list[list[TableRow]]:
+    """Rows in groups of up to ``chunk_size`` characters of content and
+    :data:`TABLE_EMBED_CHARS` of embedded text, in order; a last row left alone joins the row
+    before it in a group of their own when the two fit (a lone last row would be quoted
+    without the rows it closes: a table's total, its last entry)."""
+    groups: list[list[TableRow]] = []
+    for row in rows:
+        if groups and _fits(groups[-1], row, chunk_size):
+            groups[-1].append(row)
+            continue
+        groups.append([row])
+    if len(groups) > 1 and len(groups[-1]) == 1 and len(groups[-2]) > 1:
+        moved = groups[-2][-1]
+        if _fits([moved], groups[-1][0], chunk_size):
+            groups[-2].pop()
+            groups[-1].insert(0, moved)
+    return groups
+
+
+def _fits(group: list[TableRow], row: TableRow, chunk_size: int) -> bool:
+    content_len = row.end - group[0].start
+    embed_len = len(_describe_rows(group)) + len(row.describe()) + 1
+    return content_len <= chunk_size and embed_len <= TABLE_EMBED_CHARS
+
+
 def _describe_rows(rows: list[TableRow]) -> str:
     """The rows with their headers, one a line; a group name stated once where it starts."""
     lines: list[str] = []
@@ -545,6 +610,7 @@ def table_chunks(
     settings: ChunkSettings,
     doc_meta: dict[str, Any],
     first_index: int = 0,
+    head_start: int | None = None,
 ) -> list[Chunk]:
     """Chunk a table by whole rows: groups of rows, the headers repeated in each group.
 
@@ -563,23 +629,17 @@ def table_chunks(
         settings: Chunk size (of a group's content) and header switch.
         doc_meta: Document-level metadata copied onto each chunk.
         first_index: The document position of the first chunk.
+        head_start: Where the first group's content starts when the table's header lines
+            above its first row are quoted with it (a Markdown table's); its first row's
+            start when ``None``.
 
     Returns:
         One chunk per row group, ``text[start:end] == content``.
     """
     doc_id = doc_meta["doc_id"]
-    groups: list[list[TableRow]] = []
-    for row in rows:
-        if groups:
-            group = groups[-1]
-            content_len = row.end - group[0].start
-            embed_len = len(_describe_rows(group)) + len(row.describe()) + 1
-            if content_len <= settings.chunk_size and embed_len <= TABLE_EMBED_CHARS:
-                group.append(row)
-                continue
-        groups.append([row])
+    groups = row_groups(rows, settings.chunk_size)
     out: list[Chunk] = []
-    prev_end: int | None = None
+    prev_end: int | None = head_start
     lead = [header] if settings.contextual_header else []
     if table.title:
         lead.append(table.title)

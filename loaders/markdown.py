@@ -113,15 +113,36 @@ def _headings(text: str, start: int = 0) -> list[tuple[int, int, int, str]]:
         if _FENCE.match(line):
             in_fence = not in_fence
         elif not in_fence and (m := _HEADING.match(line)):
-            out.append((pos, min(line_end + 1, len(text)), len(m.group(1)), m.group(2).strip()))
+            title = heading_text(m.group(2).strip())
+            out.append((pos, min(line_end + 1, len(text)), len(m.group(1)), title))
         elif not in_fence and (m := _SETEXT.match(line)) and i:
             title = _setext_title(lines[i - 1], lines[i - 2] if i >= 2 else "")
             if title and (m.group(1).startswith("=") or not title.endswith((".", ":"))):
                 level = 1 if m.group(1).startswith("=") else 2
                 head_start = pos - len(lines[i - 1]) - 1
-                out.append((head_start, min(line_end + 1, len(text)), level, title))
+                out.append((head_start, min(line_end + 1, len(text)), level, heading_text(title)))
         pos = line_end + 1
     return out
+
+
+#: Inline markup a heading's text loses in its section path: links and images (their
+#: text kept), strong and emphasis (``**``, ``__``, ``*``, ``_``), code spans.
+_INLINE_MARKUP: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
+    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=\S)_(?![\w_])"), r"\1"),
+    (re.compile(r"`([^`]+)`"), r"\1"),
+)
+
+
+def heading_text(title: str) -> str:
+    """A heading's words without their inline markup: ``"LB broth (**not** Lennox)"`` ->
+    ``"LB broth (not Lennox)"``, ``"[Fees](fees.md)"`` -> ``"Fees"``; what a reader sees,
+    for the section path and the title."""
+    for pattern, repl in _INLINE_MARKUP:
+        title = pattern.sub(repl, title)
+    return title
 
 
 def _setext_title(line: str, above: str) -> str:

@@ -205,7 +205,8 @@ def test_heading_is_in_text_but_not_in_content() -> None:
     assert set(by_section) == {"Handbook", "Handbook > Billing > Late fees"}
     late = by_section["Handbook > Billing > Late fees"]
     assert late.content == "A fee of £5 applies."
-    assert late.text == "Handbook > Handbook > Billing > Late fees\nA fee of £5 applies."
+    # the section path's first heading is the title: not repeated
+    assert late.text == "Handbook > Billing > Late fees\nA fee of £5 applies."
     for c in chunks:
         assert "#" not in c.content
         assert "Billing" not in c.content
