@@ -17,7 +17,7 @@ from citerag.stores.faiss.builds import BUILDS, current_build
 from citerag.stores.faiss.dense import DISTANCE, FAISS_INDEX_TYPE
 from citerag.stores.loaded import load_index, read_manifest
 from citerag.stores.manifest import MANIFEST_FILE, IndexMismatchError
-from loaders.chunking import ChunkSettings, doc_id_for
+from loaders.chunking import ChunkSettings, doc_id_for, make_header
 from loaders.sentences import sentence_spans
 from tests.support.ingest_checks import (
     assert_offsets,
@@ -99,7 +99,8 @@ def test_chunk_metadata(loaded, sample_corpus: Path) -> None:
             == {".pdf": "pdf", ".md": "markdown", ".txt": "text", ".html": "html"}[Path(rel).suffix]
         )
         doc = loaded.store.get_by_ids([key])[0]
-        header = f"{meta['title']} > {meta['section']}" if meta["section"] else meta["title"]
+        # the title, then the section path (its first heading left out when it is the title)
+        header = make_header(meta["title"], meta["section"])
         if meta["block_type"] == "table_row" and not doc.page_content.endswith(meta["content"]):
             # a row group (``--table-rows``): rows embedded with their column headers
             assert doc.page_content.startswith(f"{header}\n")
