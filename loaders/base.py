@@ -85,6 +85,15 @@ MESSAGE_HEADERS: tuple[tuple[str, str | None], ...] = (
     ("Cc", "to"),
     ("Date", "date"),
 )
+#: The last heading of an e-mail signature's section path (:mod:`loaders.replies`): a block
+#: of records (name, role, address, telephone), each line a sentence of its own.
+SIGNATURE_SECTION = "Signature"
+
+
+def is_signature_section(section: str) -> bool:
+    """Whether a section path names a signature block (its last heading is
+    :data:`SIGNATURE_SECTION`)."""
+    return section.rsplit(SECTION_SEP, 1)[-1] == SIGNATURE_SECTION
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from loaders.base import SECTION_SEP, SIGNATURE_SECTION
+
 __all__ = ["ReplyPart", "attribution_section", "reply_parts"]
 
 #: A quoted line: ``>`` markers at its start.
@@ -144,7 +146,7 @@ def _own_parts(lines: list[str]) -> list[ReplyPart]:
         # the delimiter is layout, like a quote marker
         sig = "\n".join(ln for ln in lines[start:] if not _SIG_DELIMITER.match(ln)).strip()
         if sig:
-            out.append(ReplyPart("signature", sig, "Signature"))
+            out.append(ReplyPart("signature", sig, SIGNATURE_SECTION))
     return out
 
 
@@ -240,7 +242,8 @@ def _quoted(head: str, section: str, nested: list[ReplyPart]) -> list[ReplyPart]
         parts.append(ReplyPart("quote", head, section))
     for p in nested:
         if p.kind == "signature":
-            parts.append(ReplyPart("signature", p.text, f"{section} > Signature"))
+            sig_section = f"{section}{SECTION_SEP}{SIGNATURE_SECTION}"
+            parts.append(ReplyPart("signature", p.text, sig_section))
         else:
             parts.append(p if p.kind == "quote" else ReplyPart("quote", p.text, section))
     return parts

@@ -22,7 +22,14 @@ from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
-from loaders.base import ATTACHMENTS_SECTION, HEADER_SECTION, ROW_SEP, SECTION_SEP, Table
+from loaders.base import (
+    ATTACHMENTS_SECTION,
+    HEADER_SECTION,
+    ROW_SEP,
+    SECTION_SEP,
+    Table,
+    is_signature_section,
+)
 from loaders.file_types import LINE_PARAGRAPHS
 from loaders.sentences import sentence_spans
 
@@ -232,7 +239,8 @@ def row_sentence_spans(content: str, meta: Mapping[str, Any] | None) -> list[tup
     """A chunk's sentence spans, cut where a table row begins or ends.
 
     A line of a file type whose lines are paragraphs (``meta["file_type"]`` in
-    :data:`loaders.file_types.LINE_PARAGRAPHS`) ends its sentence. The sentence rule
+    :data:`loaders.file_types.LINE_PARAGRAPHS`), or of an e-mail signature (its section
+    :func:`loaders.base.is_signature_section`), ends its sentence. The sentence rule
     (:func:`loaders.sentences.sentence_spans`) ends a sentence at
     punctuation, and a table's lines have none: ``Bristol and Bath Tuesday Monday 12:00 Own
     van`` and ``London Wednesday Monday 16:00 DPD`` read as one sentence, scored as plain
@@ -248,6 +256,8 @@ def row_sentence_spans(content: str, meta: Mapping[str, Any] | None) -> list[tup
         Non-overlapping spans in order, each stripped of surrounding whitespace.
     """
     lines = str((meta or {}).get("file_type") or "") in LINE_PARAGRAPHS
+    # a signature's lines are records (name, role, address, telephone), never wrapped prose
+    lines = lines or is_signature_section(str((meta or {}).get("section") or ""))
     spans = sentence_spans(content, line_paragraphs=lines)
     rows = [(r[0], r[1]) for r in recorded_rows(meta)]
     if not rows:

@@ -10,6 +10,7 @@ import pytest
 
 from loaders.eml import load_eml
 from loaders.replies import attribution_section, reply_parts
+from loaders.row_text import row_sentence_spans
 from loaders.sentences import sentence_spans
 
 BODY = (
@@ -101,3 +102,14 @@ def test_message_below_an_outlook_header_block_is_a_quote() -> None:
     assert quote.text.startswith("From: Ruth Hale <ruth@example.org>\nSent:")
     assert quote.text.endswith("The quote is 410 pounds.")
     assert "Original Message" not in quote.text
+
+
+def test_each_line_of_a_signature_is_a_sentence() -> None:
+    sig = (
+        "Kim Osei\nSenior Facilities Officer | Estates and Campus Services\n"
+        "Department of Chemistry, University of Eastmoor\nTel: 0161 555 0199"
+    )
+    spans = row_sentence_spans(sig, {"file_type": "eml", "section": "Signature"})
+    assert [sig[a:b] for a, b in spans] == sig.split("\n")
+    # the same lines outside a signature read as wrapped prose
+    assert len(row_sentence_spans(sig, {"file_type": "eml", "section": ""})) < 4
