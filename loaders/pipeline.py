@@ -82,8 +82,12 @@ USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: their figures, bold first rows and rows of words under a header, rows of words in a
 #: statement, a grid drawn as one path; OCR binarises each page with a local (Sauvola)
 #: threshold and keeps a paragraph Tesseract split where its lines wrap in one paragraph; a
-#: line of capitalised words, a letterhead's address, is not prose). Bump it with any change
-#: to what a loader reads.
+#: line of capitalised words, a letterhead's address, is not prose; PDF pages in two text
+#: columns read column by column, a numbered heading at a page's foot; leader lines, Word
+#: clause headings in plain paragraphs, HTML ``<details>`` and ``<dt>``/``<dd>`` units, sheet
+#: notes, titles and dates as cells show them; e-mail quoted replies and signatures as blocks,
+#: list items and abbreviations before numbers in the sentence rule, Markdown tables chunked
+#: by row groups). Bump it with any change to what a loader reads.
 METADATA_VERSION = "citerag.document-metadata/6"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000
