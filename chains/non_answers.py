@@ -19,7 +19,8 @@ when a loader wrote it):
   question, which may not be the one asked ("Do you sell gift cards?" is not "Do you offer
   gift wrapping?"): the statements after it are the answer;
 * a table's **header line**: the column names of the recorded table row right under it
-  (:func:`table_header_line`), which names what the cells are and states none of them;
+  (:func:`table_header_line`), which names what the cells are and states none of them —
+  any piece of it the sentence rule cut off, and the Markdown ``|---|`` rule line under it;
 * any sentence of a chunk whose ``block_type`` (written by the structural loaders, read
   defensively) is a heading, title, caption or page header/footer;
 * an e-mail's From, To, Cc or Date line (:func:`message_field`), unless the question is about
@@ -195,8 +196,8 @@ def non_answer(
         return "question"
     if _CAPTION.match(core) and len(core.split()) <= CAPTION_WORDS:
         return "caption"
-    if table_header_line(content, start, end, meta):
-        return "heading"
+    if table_header_line(content, start, end, meta) or _RULE_LINE.match(text):
+        return "heading"  # a table's column names, or the |---|---| rule under them
     labels = _labels(meta)
     if _norm(core) in labels:
         return "heading"
@@ -222,37 +223,57 @@ def non_answer(
 _RULE_LINE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 #: Where a table line's cells part: a pipe, a tab, or two spaces or more.
 _CELL_SEP = re.compile(r"\s*\|\s*|\t+|\s{2,}")
+#: Where a delimited file's header cells part when no other separator does (CSV: ``;``, ``,``).
+_FIELD_SEPS = (re.compile(r"\s*;\s*"), re.compile(r"\s*,\s*"))
 
 
 def table_header_line(
     content: str, start: int, end: int, meta: Mapping[str, Any] | None = None
 ) -> bool:
-    """Whether ``content[start:end]`` is a table's header line: one line, not itself a
-    recorded row, followed directly by a recorded table row (:mod:`loaders.row_text`) that
-    names all its cells but at most one as its column names (the row's stated text reads
-    ``label — column: cell; column: cell``; a first column's header, "Organisation", is
-    often not among them).
+    """Whether ``content[start:end]`` is (part of) a table's header: the lines from the one
+    holding it down to a recorded table row (:mod:`loaders.row_text`) are no recorded row,
+    and their cells are the row's column names (the row's stated text reads ``label —
+    column: cell; column: cell``), all but the first cell at most (a first column's
+    header, "Organisation", is often not among them; it must read as a name, not end a
+    sentence).
+
+    The whole line is read, not the span alone: the sentence rule may cut a header line at
+    an abbreviation's full stop ("| Antibiotic | Solvent | Working conc." and "| Stored in
+    |"), and neither piece states a fact. A header may take several lines (an HTML table's
+    header cells, one per line); a Markdown table's ``|---|`` rule line may stand between
+    it and the row. Cells part at a pipe, a tab or two spaces (the loaders' tables), else
+    at a delimited file's ``;`` or ``,`` (a CSV's header line).
 
     Args:
         content: The passage's content.
-        start: The line's start in ``content``.
+        start: The span's start in ``content``.
         end: Its end.
         meta: The chunk's metadata (its recorded rows).
     """
-    line = content[start:end].strip()
-    if not line or "\n" in line or row_span(meta, start, end) is not None:
+    if not content[start:end].strip():
         return False
-    below = min((r for r in recorded_rows(meta) if r[0] >= end), key=lambda r: r[0], default=None)
+    rows = recorded_rows(meta)
+    start = content.rfind("\n", 0, start) + 1
+    below = min((r for r in rows if r[0] >= end), key=lambda r: r[0], default=None)
     if below is None or not below[3]:
         return False
-    between = [ln for ln in content[end : below[0]].splitlines() if ln.strip()]
-    if any(not _RULE_LINE.match(ln) for ln in between):
-        return False  # only a Markdown table's |---|---| rule may stand between them
-    cells = [c for c in _CELL_SEP.split(line.strip("| ")) if c]
-    if len(cells) < 2:
+    if any(r[0] < below[0] and start < r[1] for r in rows):
+        return False  # a recorded row (or a line holding one) states its cells
+    cells: list[str] = []
+    for ln in content[start : below[0]].splitlines():
+        if not ln.strip() or _RULE_LINE.match(ln):
+            continue  # a Markdown table's |---|---| rule under its header
+        parts = [c for c in _CELL_SEP.split(ln.strip("| ")) if c]
+        for sep in _FIELD_SEPS:
+            if len(parts) >= 2:
+                break
+            parts = [c for c in sep.split(ln.strip()) if c]
+        cells.extend(parts)
+    named = [f"{c}: " in below[3] or below[3].endswith(f"{c}:") for c in cells]
+    if not cells or not all(named[1:]):
         return False
-    named = sum(1 for c in cells if f"{c}: " in below[3] or below[3].endswith(f"{c}:"))
-    return named >= len(cells) - 1 and named >= 1
+    # all named, or all but the first of two or more, a name ("Organisation")
+    return named[0] or (len(cells) >= 2 and is_heading_text(cells[0]))
 
 
 #: The lines of an e-mail's header block that describe the message, not what it says (the

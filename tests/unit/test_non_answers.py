@@ -477,3 +477,77 @@ def test_a_markdown_tables_header_line_is_a_heading_through_the_loader(tmp_path)
     assert na.table_header_line(content, start, end, chunk.metadata)
     row = content.index("| Age Concern")
     assert na.non_answer(content, row, content.index("\n", row), chunk.metadata) is None
+
+
+def _header_table_file(tmp_path, fmt: str):
+    """A table of antibiotics (header: Antibiotic, Stock, Solvent, Working conc., Stored in)
+    written as ``fmt``; returns its path."""
+    header = ["Antibiotic", "Stock", "Solvent", "Working conc.", "Stored in"]
+    rows = [
+        ["Ampicillin", "100 mg/mL", "water", "100 ug/mL", "F2, box A"],
+        ["Kanamycin", "50 mg/mL", "water", "50 ug/mL", "F2, box B"],
+    ]
+    path = tmp_path / f"stocks.{fmt}"
+    if fmt == "md":
+        lines = ["| " + " | ".join(r) + " |" for r in (header, rows[0], rows[1])]
+        lines.insert(1, "|---|---|---|---|---|")
+        path.write_text("# Stocks\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    elif fmt == "csv":
+        path.write_text("\n".join(";".join(r) for r in (header, *rows)) + "\n", encoding="utf-8")
+    elif fmt == "html":
+        cells = "".join(f"<th>{c}</th>" for c in header)
+        body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+        path.write_text(
+            f"<html><body><h1>Stocks</h1><p>Our stocks.</p><table><tr>{cells}</tr>{body}"
+            "</table></body></html>",
+            encoding="utf-8",
+        )
+    elif fmt == "docx":
+        import docx
+
+        d = docx.Document()
+        d.add_heading("Stocks", 1)
+        d.add_paragraph("Our stocks.")
+        table = d.add_table(rows=3, cols=len(header))
+        for i, r in enumerate((header, *rows)):
+            for j, c in enumerate(r):
+                table.cell(i, j).text = c
+        d.save(path)
+    elif fmt == "xlsx":
+        import openpyxl
+
+        wb = openpyxl.Workbook()
+        ws = wb.active
+        ws.title = "Stocks"
+        for r in (header, *rows):
+            ws.append(r)
+        wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["md", "csv", "html", "docx", "xlsx"])
+def test_a_tables_header_line_is_never_quoted_in_any_format(tmp_path, fmt):
+    """Every sentence span of a table's header — also the pieces the sentence rule cuts a
+    header line into at an abbreviation's full stop ("… | Working conc." / "| Stored in |"),
+    and an HTML header's cells, one per line — is a heading, whatever the format wrote the
+    table from; the rows under it, and the prose above it, stay statements. (A CSV's and a
+    sheet's chunks of rows do not hold the header line: it is never a sentence there.)"""
+    from loaders.chunking import ChunkSettings, chunk_document
+    from loaders.registry import load_file
+    from loaders.row_text import recorded_rows, row_sentence_spans
+
+    doc = load_file(_header_table_file(tmp_path, fmt))
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "s", "title": doc.title})
+    held = [c for c in chunks if "Working conc." in c.content and "Kanamycin" in c.content]
+    assert bool(held) == (fmt in ("md", "html", "docx")), [c.content for c in chunks]
+    for chunk in held:
+        content, meta = chunk.content, chunk.metadata
+        first_row = min(r[0] for r in recorded_rows(meta))
+        head = content.rfind("\n", 0, content.index("Antibiotic")) + 1  # its line's start
+        spans = [(s, e) for s, e in row_sentence_spans(content, meta) if e <= first_row]
+        assert any(s >= head for s, _ in spans), content
+        for s, e in spans:
+            expected = "heading" if s >= head else None  # "Our stocks." is a statement
+            assert na.non_answer(content, s, e, meta) == expected, (fmt, content[s:e])
+        for s, e, _, _ in recorded_rows(meta):
+            assert na.non_answer(content, s, e, meta) is None, (fmt, content[s:e])
