@@ -1110,6 +1110,33 @@ def column_names_measure(kind: Measure, sentence: str) -> bool:
     return False
 
 
+#: Column names (or labels before a colon) that say their values are places, as folded
+#: words: a row ``Ampicillin — Stored in: F2, box A`` or ``Location: Poison cabinet`` states
+#: where the thing is, though its cell has no word for a place. Not *storage* alone
+#: ("Storage class: Toxic" is no place).
+_PLACE_COLUMNS = frozenset(
+    _wordlist(
+        """
+    location locations located where room rooms site sites address place venue stored kept
+    held office building premises lieu emplacement ort standort raum adresse ubicacion lugar
+    direccion sede
+        """
+    )
+)
+#: A label and the value after it, which need not hold a figure (a place seldom does).
+_LABELLED_TEXT = re.compile(r"(?:^|[;—–]|\s-\s)\s*([^;:—–]{1,60}?):\s*([^;\s][^;]*?)\s*(?=;|$)")
+
+
+def column_names_place(sentence: str) -> bool:
+    """Whether a value in ``sentence`` stands under a column name (or after a label) that
+    says it is a place (:data:`_PLACE_COLUMNS`): ``Stored in: F2, box A``, ``Location: F2
+    (-20 °C) box A``, ``Room: 3.14``."""
+    for m in _LABELLED_TEXT.finditer(sentence):
+        if any(fold(w) in _PLACE_COLUMNS for w in re.findall(r"[^\W\d_]+", m.group(1).lower())):
+            return True
+    return False
+
+
 def measure_problem(question: str, sentence: str) -> str | None:
     """Why ``sentence`` cannot give the kind of quantity ``question`` asks for, or ``None``.
 
@@ -1129,6 +1156,7 @@ def measure_problem(question: str, sentence: str) -> str | None:
         kind is not None
         and not _MEASURE_UNITS[kind].search(sentence)
         and not column_names_measure(kind, sentence)  # "Température: 31.5"
+        and not (kind == "place" and column_names_place(sentence))  # "Stored in: F2, box A"
     ):
         asks, lacks = _MEASURE_TEXT[kind]
         return f"the question asks for {asks}, and the quoted sentence has {lacks}"

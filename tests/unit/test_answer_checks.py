@@ -2140,3 +2140,24 @@ def test_row_qualifier_problem_refuses_a_row_lacking_what_qualifies_the_asked_th
     # not a row (no label), nothing missing: None
     assert checks.row_qualifier_problem("What is the key bond?", [term("damage")], "", []) is None
     assert checks.row_qualifier_problem("What is the key bond?", [], "Bond", []) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "answers"),
+    [
+        ("Ampicillin — Stock (1000x): 100 mg/mL; Solvent: water; Stored in: F2, box A", True),
+        ("Item ID: CH-0044; Chemical: Ampicillin; Location: F2 (-20 °C) box A", True),
+        ("F4 (Liebherr) — Room: Corridor 3C; Temp: -20 °C", True),
+        ("Confocal — Where: Imaging suite 2.07; Superuser: Lena Fischer", True),
+        # no column of places: a storage class, a stock, an empty place cell
+        ("Sodium azide — Storage class: Toxic; Quantity: 0,1", False),
+        ("Ampicillin — Stock (1000x): 100 mg/mL; Solvent: water", False),
+        ("Ampicillin — Solvent: water; Location: ", False),
+    ],
+)
+def test_a_row_whose_column_names_a_place_answers_where(sentence, answers):
+    """A row stated with its column names (or a labelled line) whose column says its cell is
+    a place (Location, Stored in, Room, Where) answers a *where* question, though its cell
+    ("F2, box A") has no word for a place; "Storage class" is no place."""
+    assert checks.column_names_place(sentence) is answers
+    assert (checks.measure_problem("Where is the ampicillin stored?", sentence) is None) is answers
