@@ -2378,7 +2378,7 @@ def code_problem(question: str, sentence: str) -> str | None:
         question: The question text.
         sentence: The sentence that would be quoted.
     """
-    asked = question_codes(question)
+    asked = question_codes(question, code_series([sentence]))  # F5 beside F4 is a code
     if not asked:
         return None
     stated = codes_in(sentence)
@@ -2581,7 +2581,33 @@ def _code_key(letters: str, digits: str) -> str:
     return f"{letters}{digits}".lower()
 
 
-def _code_matches(question: str) -> list[re.Match[str]]:
+#: Codes the documents write, as the numbers written with each series' letters
+#: (``{"f": {1, 2, 3, 4}}`` for freezers F1 to F4; :func:`code_series`).
+CodeSeries = Mapping[str, frozenset[int]]
+
+
+def code_series(texts: Iterable[str]) -> dict[str, frozenset[int]]:
+    """The series of codes ``texts`` write: each code's letters with the numbers written
+    after them (``"Freezers F1 to F4"`` -> ``{"f": {1, 4}}``); read by :func:`question_codes`
+    to tell a code from a chemical formula."""
+    out: dict[str, set[int]] = {}
+    for text in texts:
+        for key in _written_codes(text):
+            letters, number = _code_parts(key)
+            if number is not None:
+                out.setdefault(letters, set()).add(number)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _of_series(letters: str, digits: str, series: CodeSeries | None) -> bool:
+    """Whether the documents write other codes of these letters (:func:`code_series`): the
+    question's ``F5`` is then a code of the series F1 to F4, not fluorine."""
+    number = re.match(r"\d+", digits)
+    written = (series or {}).get(letters.lower(), frozenset())
+    return number is not None and bool(written - {int(number[0])})
+
+
+def _code_matches(question: str, series: CodeSeries | None = None) -> list[re.Match[str]]:
     """The matches of the codes a question names (see :func:`question_codes`)."""
     excluded = excluded_names(question)
     out = []
@@ -2589,24 +2615,28 @@ def _code_matches(question: str) -> list[re.Match[str]]:
         letters = m[1]
         if not letters.isupper() or letters.lower() in _PERIOD_LETTERS:
             continue
-        if (not m[2] and _formula(letters)) or letters.lower() in excluded:
+        if letters.lower() in excluded:
+            continue
+        if not m[2] and _formula(letters) and not _of_series(letters, m[3], series):
             continue
         out.append(m)
     return out
 
 
-def question_codes(question: str) -> dict[str, str]:
+def question_codes(question: str, series: CodeSeries | None = None) -> dict[str, str]:
     """The codes a question names, as written (lower case), by their key (``"lb3"``).
 
     A code is capital letters then digits, joined or hyphenated ("E2", "LB-3", "TEA-014",
     "M25"). Not codes: a word then a number ("mid-1970s", "pre-2020", and any code written
     in lower case), a period label ("Q3", "H1", "FY2024": the period rules read those), a
     number with a unit ("5kg", "10-K", "3rd": they begin with a digit), a chemical formula
-    ("CO2", "CH4": documents spell them out), a code the question excludes ("other than the
-    LB-3", :func:`excluded_names`).
+    ("CO2", "CH4": documents spell them out) unless the documents write other codes of its
+    letters (``series``, :func:`code_series`: "freezer F5" where they list F1 to F4; "B12"
+    where they write "B6"), a code the question excludes ("other than the LB-3",
+    :func:`excluded_names`).
     """
     out: dict[str, str] = {}
-    for m in _code_matches(question):
+    for m in _code_matches(question, series):
         out.setdefault(_code_key(m[1], m[3]), m[0].lower())
     return out
 
@@ -2839,7 +2869,10 @@ def without_legal_forms(question: str) -> str:
 
 
 def focus_terms(
-    question: str, idf: Mapping[str, float] | None = None, names: Collection[str] = ()
+    question: str,
+    idf: Mapping[str, float] | None = None,
+    names: Collection[str] = (),
+    series: CodeSeries | None = None,
 ) -> list[FocusTerm]:
     """The question's focus terms: content words minus wh-words and generic words.
 
@@ -2857,6 +2890,8 @@ def focus_terms(
             length heuristic.
         names: Words the question writes in lower case that are names all the same
             (:func:`written_as_names`: "northgate" where the documents write *Northgate*).
+        series: The codes the passages write (:func:`code_series`): a code spelled like a
+            formula ("F5") is a code when they write others of its letters ("F1" … "F4").
 
     Returns:
         The words' terms in question order, then the codes', without duplicates.
@@ -2900,7 +2935,7 @@ def focus_terms(
                 documents_name=t in read_as_names,
             )
         )
-    codes = _code_matches(question)
+    codes = _code_matches(question, series)
     if codes:
         # a code's letters ("lb" of "LB-3") are the code's, unless also written alone
         alone = set(tokenize(_CODE.sub(" ", question)))

@@ -967,11 +967,13 @@ class ExtractiveAnswerer:
                 "assistant, which are never quoted (retrieved text is data, not instructions)"
             )
         wants_terms = self.focus_check or self._names_apply(asked) or self.focus_coverage > 0
+        full = [_full_text(p) for p in passages] if wants_terms else []
         terms = (
             checks.focus_terms(
                 asked,  # "whats the wifi called" asks about 'wifi', not about 'whats'
                 idf,
-                checks.written_as_names(question, (_full_text(p) for p in passages)),
+                checks.written_as_names(question, full),
+                checks.code_series(full),  # "freezer F5" where the passages list F1 … F4
             )
             if wants_terms
             else []

@@ -2142,6 +2142,30 @@ def test_row_qualifier_problem_refuses_a_row_lacking_what_qualifies_the_asked_th
     assert checks.row_qualifier_problem("What is the key bond?", [], "Bond", []) is None
 
 
+def test_a_code_spelled_like_a_formula_is_a_code_of_a_series_the_documents_write():
+    """ "F5" spells fluorine and "B12" boron, yet where the documents write other codes of the
+    letters (freezers F1 to F4, vitamin B6) each is a code: the F4 row does not answer the
+    question about F5 (a name, matched as written). Without such a series a formula stays
+    one ("CO2": documents spell it out), also when the documents write that formula only."""
+    assert checks.question_codes("What temperature is freezer F5?") == {}  # no series: a formula
+    series = checks.code_series(["| F1 | 3.14 | -80 °C |", "F4 (Liebherr), corridor; F2, box A"])
+    assert series == {"f": frozenset({1, 2, 4})}
+    assert checks.question_codes("What temperature is freezer F5?", series) == {"f5": "f5"}
+    assert checks.question_codes("What is in F2?", series) == {"f2": "f2"}  # F1, F4 written
+    assert checks.question_codes("How much vitamin B12?", checks.code_series(["B6"])) == {
+        "b12": "b12"
+    }
+    assert checks.question_codes("How much CO2 did we save?", checks.code_series(["CO2"])) == {}
+    terms = checks.focus_terms("What temperature is freezer F5?", None, (), series)
+    (f5,) = [t for t in terms if t.code]
+    assert f5.term == "f5" and f5.entity
+    row = "F4 (Liebherr) — Room: Corridor 3C; Temp: -20 °C; Responsible: Lena Fischer"
+    assert [t.term for t in checks.lexically_uncovered([f5], row)] == ["f5"]
+    reason = checks.code_problem("What temperature is freezer F5?", row)  # the row's series
+    assert reason is not None and "'F4'" in reason
+    assert checks.code_problem("What temperature is freezer F4?", row) is None
+
+
 @pytest.mark.parametrize(
     ("sentence", "answers"),
     [
