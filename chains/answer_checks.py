@@ -2364,6 +2364,49 @@ def contrast_problem(question: str, sentence: str, context: str = "") -> str | N
     return code_problem(question, sentence) or numbered_problem(question, sentence, context)
 
 
+#: A question that asks for a date or a time ("when is …", "what day …", "which date …").
+_ASKS_WHEN = re.compile(r"\b(?:when|what\s+(?:date|day|time)|which\s+(?:date|day))\b", re.I)
+#: A labelled line: its label and the value after the colon ("Next meeting: Tuesday 1
+#: December 2026, 10:00").
+_LABEL_LINE = re.compile(r"\s*([^\W\d_][^:;\n]{0,40}?)\s*:\s+(\S.*)", re.S)
+
+
+def restated_date_problem(question: str, sentence: str) -> str | None:
+    """Why a labelled line giving the date of the thing a question names on that date cannot
+    answer it, or ``None``.
+
+    "What was discussed at the meeting on 1 December?" names the meeting by its day; "Next
+    meeting: Tuesday 1 December 2026, 10:00" says when that meeting is — what the question
+    already states — and nothing of what it asks. Refused when the question asks no date,
+    time or place (*when*, "what day", *where*: the line's time and room answer those),
+    names a day (:func:`loaders.metadata.stated_days`) and the
+    sentence is a labelled line whose value states that day and whose label names a word of
+    the question ("meeting"). A table row whose column is the day ("Tue 1 Dec: Sofia
+    10:00-12:00") and a line whose label the question does not name ("What happens on 1
+    December?") are not refused.
+
+    Args:
+        question: The question text.
+        sentence: The sentence that would be quoted (as written).
+    """
+    if not is_question(question) or _ASKS_WHEN.search(question):
+        return None
+    if expected_measure(question) in ("place", "time"):
+        return None  # "where is the meeting on 1 December?": the line's place answers it
+    days = stated_days(question)
+    m = _LABEL_LINE.fullmatch(sentence)
+    if not days or m is None or not stated_days(m[2]) & days:
+        return None
+    asked = {stem(w) for w in tokenize(question) if content_word(w)}
+    named = [w for w in tokenize(m[1]) if content_word(w) and stem(w) in asked]
+    if not named:
+        return None
+    return (
+        f"the question names the {named[-1]} by its day, and the quoted sentence only gives "
+        "that day"
+    )
+
+
 def code_problem(question: str, sentence: str) -> str | None:
     """Why a sentence about another code of the same series cannot answer, or ``None``.
 

@@ -766,6 +766,8 @@ class ExtractiveAnswerer:
                 if reason:
                     return "contrast_check", reason
             reason = checks.contrast_problem(question, said, where)
+            # "the meeting on 1 December" / "Next meeting: Tuesday 1 December": its day only
+            reason = reason or checks.restated_date_problem(question, sentence.text)
             # a compound held only in pieces; a later statement of an FAQ answer is about
             # what its opening is about ("Choose it in the basket" after "Gift wrapping …")
             around = f"{_header(sentence.passage)}\n{sentence.passage.candidate.content}"

@@ -2185,3 +2185,27 @@ def test_a_row_whose_column_names_a_place_answers_where(sentence, answers):
     ("F2, box A") has no word for a place; "Storage class" is no place."""
     assert checks.column_names_place(sentence) is answers
     assert (checks.measure_problem("Where is the ampicillin stored?", sentence) is None) is answers
+
+
+@pytest.mark.parametrize(
+    ("question", "refused"),
+    [
+        ("What was discussed at the meeting on 1 December?", True),
+        ("What did the lab meeting on 1 December decide?", True),
+        # the line answers these: its date, its time, its room; a question naming no label
+        ("When is the next lab meeting?", False),
+        ("What day is the meeting on 1 December?", False),
+        ("Where is the meeting on 1 December?", False),
+        ("What time is the meeting on 1 December?", False),
+        ("What happens on 1 December?", False),
+        # another day than the line's
+        ("What was discussed at the meeting on 17 November?", False),
+    ],
+)
+def test_a_line_giving_the_day_a_question_names_its_subject_by_does_not_answer(question, refused):
+    """ "the meeting on 1 December" names the meeting by its day; "Next meeting: Tuesday 1
+    December 2026 …" gives that day — what the question states — and nothing it asks."""
+    line = "Next meeting: Tuesday 1 December 2026, 10:00, Seminar Room 2."
+    assert (checks.restated_date_problem(question, line) is not None) is refused
+    row = "Confocal (Zeiss LSM 900) | Lena 09:00-17:00 | Sofia 10:00-12:00"  # no label line
+    assert checks.restated_date_problem("Who booked the confocal on 1 December?", row) is None
