@@ -405,7 +405,7 @@ def chunk_document(
         if chunk.metadata["block_type"] == "qa_pair" and continues_answer(spans, chunk.start):
             chunk.metadata[PAIR_CONTINUES_KEY] = True
         if chunk.metadata["block_type"] in ("qa_pair", "definition"):
-            asked = answer_offset(spans, chunk.start, chunk.end)
+            asked = answer_offset(spans, chunk.start, chunk.end, doc.text)
             if asked is not None:
                 chunk.metadata[ANSWER_OFFSET_KEY] = asked
         described = row_texts(chunk.start, chunk.end, doc.tables) if doc.tables else []
@@ -502,15 +502,22 @@ def continues_answer(spans: list[tuple[int, int, int]], start: int) -> bool:
     return q_start < start and answer_start < start < end
 
 
-def answer_offset(spans: list[tuple[int, int, int]], start: int, end: int) -> int | None:
+def answer_offset(spans: list[tuple[int, int, int]], start: int, end: int, text: str) -> int | None:
     """Where the answer of the pair whose question opens ``[start, end)`` starts, as an
-    offset from ``start`` (``None`` when no pair's question starts there, or its answer
-    starts at or after ``end``)."""
+    offset from ``start`` (``None`` when no pair's question opens the chunk, or its answer
+    starts at or after ``end``).
+
+    The question must open the chunk (only white space of ``text`` between them): a chunk
+    that starts inside a pair's question, or after a heading question the section path
+    holds, starts with statements ("1. Check your card number." under "## Problems signing
+    in?"), which are never taken for the question.
+    """
     i = bisect.bisect_right(spans, (start, math.inf, math.inf)) - 1
     if i < 0:
         return None
     q_start, answer_start, _ = spans[i]
-    return answer_start - start if q_start <= start < answer_start < end else None
+    opens = q_start <= start and not text[q_start:start].strip()
+    return answer_start - start if opens and start < answer_start < end else None
 
 
 def qa_pair_cuts(pairs: list[tuple[int, int, int]], start: int, end: int) -> list[int]:

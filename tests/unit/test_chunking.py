@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from loaders.base import ParsedDocument, Segment
+from loaders.blocks import ANSWER_OFFSET_KEY
 from loaders.chunking import Chunk, ChunkSettings, chunk_document, doc_id_for, make_header
 from loaders.markdown import load_markdown
 from loaders.text import load_text
@@ -419,3 +420,27 @@ def test_settings_the_splitter_cannot_use_are_refused_before_any_document(kwargs
     index published with exit status 0 (``--chunk-size 10`` under the default overlap)."""
     with pytest.raises(ValueError, match=re.escape(words)):
         ChunkSettings(**kwargs)
+
+
+def test_a_chunk_opening_after_a_heading_question_has_no_question_of_its_own(tmp_path):
+    # "## Problems signing in?" heads the pair and is in the section path; the chunk opens
+    # with statements, and an item asking its own question ("2. Forgotten your PIN?") does
+    # not turn the statements before its answer into the question (answer_offset)
+    raw = (
+        "# Online services\n\nIntro text about the catalogue and the apps we offer.\n\n"
+        "## Problems signing in?\n\n"
+        "1. Check you are using the full 14-digit card number, with no spaces.\n"
+        '2. Forgotten your PIN? Use "Reset PIN" on the library catalogue and we will send a '
+        "new one to\n   the e-mail address on your account. For security we cannot give out "
+        "PINs over the phone.\n3. Card expired? Cards need renewing every three years.\n"
+    )
+    from loaders.registry import load_file  # with the structural model (its blocks)
+
+    page = tmp_path / "help.md"
+    page.write_text(raw, encoding="utf-8")
+    doc = load_file(page)
+    chunks = chunk_document(doc, ChunkSettings(), {"doc_id": "d", "title": "Online services"})
+    (chunk,) = [c for c in chunks if "Reset PIN" in c.content]
+    assert chunk.metadata["block_type"] == "qa_pair"
+    assert chunk.content.startswith("1. Check")
+    assert ANSWER_OFFSET_KEY not in chunk.metadata
