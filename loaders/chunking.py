@@ -22,8 +22,10 @@ specific block type it overlaps, see :mod:`loaders.blocks`) is in its metadata.
 Row-group chunking is opt-in (``ChunkSettings.table_rows``) except for tables whose
 ``source`` is in :data:`ROW_TABLE_SOURCES`: a spreadsheet sheet (:mod:`loaders.sheets`) is
 nothing but rows, and a row split as plain text would lose the column names that say what
-its numbers are; a Markdown pipe table is marked up as one (its header line and ``|---|``
-rule start its first group's content, so the header is quoted with its rows). A table's
+its numbers are. A Markdown pipe table chunked by rows (opt-in) has its header line and
+``|---|`` rule start its first group's content, so the header is quoted with its rows
+(chunking every pipe table so separated the sentences beside it from it: measured, left
+out; docs/concepts/structure.md). A table's
 last row never makes a group alone when the group before it can spare one
 (:func:`row_groups`). This is decided per table, from the table itself, so neither the settings
 nor the ingest fingerprint change and other documents of the same build are chunked as
@@ -54,7 +56,7 @@ SEPARATORS = ["\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ", ""]
 #: characters: the embedding model reads about 256 word pieces, and numbers cost several.
 TABLE_EMBED_CHARS = 700
 #: Table sources always chunked by row groups, whatever ``ChunkSettings.table_rows`` says.
-ROW_TABLE_SOURCES = frozenset({"xlsx", "csv", "markdown"})
+ROW_TABLE_SOURCES = frozenset({"xlsx", "csv"})
 
 
 #: Smallest ``chunk_size`` accepted (characters).

@@ -1,5 +1,6 @@
-"""Markdown structure in chunks: pipe tables in row groups (the header quoted with the first
-group, a last row never alone), section paths without the title twice or inline markup."""
+"""Markdown structure in chunks: pipe tables in row groups when asked for (``table_rows``: the
+header quoted with the first group, a last row never alone), section paths without the title
+twice or inline markup."""
 
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ TABLE = (
 )
 
 
-def test_pipe_table_is_chunked_by_row_groups_and_its_last_row_is_never_alone() -> None:
-    _, chunks = _chunks(TABLE, ChunkSettings(chunk_size=400, chunk_overlap=0))
+def test_pipe_table_in_row_groups_has_its_header_and_never_a_last_row_alone() -> None:
+    _, chunks = _chunks(TABLE, ChunkSettings(chunk_size=400, chunk_overlap=0, table_rows=True))
     rows = [c for c in chunks if c.metadata["block_type"] == "table_row"]
     assert len(rows) >= 2
     assert all(c.content.count("| Room ") >= 2 for c in rows)  # no group of one row
