@@ -30,6 +30,7 @@ heading that stays a span of its own and is never glued onto the sentence after 
 
 from __future__ import annotations
 
+import functools
 import re
 
 _END = re.compile(r"(?<=[.!?])[\"'”’)\]]*[ \t]+|(?<=[.!?])[\"'”’)\]]*\n+|\n\s*\n\s*|\n")
@@ -65,6 +66,7 @@ _COMMA_SPACE = re.compile(r",\s")
 _FILL = r"(?:[.\u2026\u00b7_\-\u2013](?:[ \t]?[.\u2026\u00b7_\-\u2013]){3,})"
 _LEADER = re.compile(r"\S[ \t]*" + _FILL + r"[ \t]*(?=[^\s.\u2026\u00b7_\-\u2013])")
 _FILL_RUN = re.compile(_FILL)
+_FILL_CHARS = frozenset(".\u2026\u00b7_-\u2013")
 
 
 def has_leader(line: str) -> bool:
@@ -77,15 +79,23 @@ def has_leader(line: str) -> bool:
 def _leader_dots(text: str, pos: int) -> bool:
     """Whether the ``.`` ending at ``pos`` is in a leader: a run of fill holding it, with
     text before the run and after it on the same line."""
+    at = pos - 1  # the dot itself
+    near = text[max(0, at - 2) : at] + text[at + 1 : at + 3]
+    if not any(c in _FILL_CHARS for c in near):
+        return False  # no fill beside it: no run of four (read before the line is cut out)
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
-    line = text[start : len(text) if end < 0 else end]
-    at = pos - start - 1  # the dot itself
-    return any(
-        run.start() <= at < run.end()
-        and bool(line[: run.start()].strip())
-        and bool(line[run.end() :].strip())
+    runs = _leader_runs(text[start : len(text) if end < 0 else end])
+    return any(s <= at - start < e for s, e in runs)
+
+
+@functools.lru_cache(maxsize=16)  # a line of many leaders is read once, not once per dot
+def _leader_runs(line: str) -> tuple[tuple[int, int], ...]:
+    """The fill runs of ``line`` with text before and after them on the line."""
+    return tuple(
+        (run.start(), run.end())
         for run in _FILL_RUN.finditer(line)
+        if line[: run.start()].strip() and line[run.end() :].strip()
     )
 
 
