@@ -1117,9 +1117,20 @@ def column_names_measure(kind: Measure, sentence: str) -> bool:
 _PLACE_COLUMNS = frozenset(
     _wordlist(
         """
-    location locations located where room rooms site sites address place venue stored kept
-    held office building premises lieu emplacement ort standort raum adresse ubicacion lugar
-    direccion sede
+    location locations where room rooms site sites address place venue office building
+    premises lieu emplacement ort standort raum adresse ubicacion lugar direccion sede
+        """
+    )
+)
+#: Participles a place label opens with before its preposition ("Stored in", "Kept at").
+_PLACE_PARTICIPLES = frozenset({"stored", "kept", "located", "held", "based", "found"})
+#: Label words that make a place word say something else ("Email address", "Office hours",
+#: "Room rate", "Site manager").
+_NOT_PLACE_LABEL = frozenset(
+    _wordlist(
+        """
+    email mail web ip hours hour rate rates price prices date dates time times number phone
+    telephone fax manager contact code capacity size
         """
     )
 )
@@ -1129,11 +1140,21 @@ _LABELLED_TEXT = re.compile(r"(?:^|[;—–]|\s-\s)\s*([^;:—–]{1,60}?):\s*([
 
 def column_names_place(sentence: str) -> bool:
     """Whether a value in ``sentence`` stands under a column name (or after a label) that
-    says it is a place (:data:`_PLACE_COLUMNS`): ``Stored in: F2, box A``, ``Location: F2
-    (-20 °C) box A``, ``Room: 3.14``."""
+    says it is a place: its last word a place word (:data:`_PLACE_COLUMNS`: ``Location: F2
+    (-20 °C) box A``, ``Meeting room: 3.14``), *where* (``Where stored: Flammables cabinet``)
+    or a participle of place before it (``Stored in: F2, box A``), and no word saying it is
+    something else (``Email address``, ``Office hours``, ``Room rate``:
+    :data:`_NOT_PLACE_LABEL`)."""
     for m in _LABELLED_TEXT.finditer(sentence):
-        if any(fold(w) in _PLACE_COLUMNS for w in re.findall(r"[^\W\d_]+", m.group(1).lower())):
-            return True
+        words = [fold(w) for w in re.findall(r"[^\W\d_]+", m.group(1).lower())]
+        if not words or any(w in _NOT_PLACE_LABEL for w in words):
+            continue  # "Email address", "Office hours": no place
+        if (
+            words[-1] in _PLACE_COLUMNS
+            or "where" in words
+            or (words[0] in _PLACE_PARTICIPLES and len(words) <= 2)
+        ):
+            return True  # "Location", "Meeting room", "Where stored", "Stored in"
     return False
 
 
@@ -2399,12 +2420,27 @@ def restated_date_problem(question: str, sentence: str) -> str | None:
         return None
     asked = {stem(w) for w in tokenize(question) if content_word(w)}
     named = [w for w in tokenize(m[1]) if content_word(w) and stem(w) in asked]
-    if not named:
+    if not named or _says_more_than_when(m[2]):
         return None
     return (
         f"the question names the {named[-1]} by its day, and the quoted sentence only gives "
         "that day"
     )
+
+
+#: A part of a labelled line's value that only says when or where ("Tuesday 1 December
+#: 2026", "10:00", "Seminar Room 2"): a figure, a day or month name, a word for a place.
+_WHEN_OR_WHERE = re.compile(
+    rf"\d|(?i:\b(?:{'|'.join((*_DAYS, *_MONTHS))})\b)|(?i:\b(?:{_PLACE_WORDS})\b)"
+)
+
+
+def _says_more_than_when(value: str) -> bool:
+    """Whether a labelled line's value says more than a date, a time and a place: a part of
+    it (between commas, semicolons or dashes) holds none of them ("…, chaired by Sofia
+    Reyes")."""
+    parts = re.split(r"[,;]|\s[-–]\s", value)
+    return any(p.strip() and _WHEN_OR_WHERE.search(p) is None for p in parts)
 
 
 def code_problem(question: str, sentence: str) -> str | None:

@@ -577,8 +577,8 @@ class ExtractiveAnswerer:
     ) -> str | None:
         """Why a table row the question names lacks the asked thing that the passages state
         for another named thing, or ``None`` (:func:`chains.answer_checks.other_record_problem`),
-        or lacks a word qualifying what is asked that names another row, another kind of the
-        row's thing or nothing indexed (:func:`chains.answer_checks.row_qualifier_problem`).
+        or lacks a word qualifying what is asked that is another row's label
+        (:func:`chains.answer_checks.row_qualifier_problem`).
 
         The row's context is read as the focus rules read it (the row with its table's
         title and column names, and the passage's document, section and page); a word the

@@ -2188,6 +2188,14 @@ def test_a_row_whose_column_names_a_place_answers_where(sentence, answers):
 
 
 @pytest.mark.parametrize(
+    "label",
+    ["Email address: clinic@example.org", "Office hours: 9:00-17:00", "Room rate: £120"],
+)
+def test_a_place_word_naming_something_else_is_no_place_column(label):
+    assert not checks.column_names_place(f"Clinic — {label}")
+
+
+@pytest.mark.parametrize(
     ("question", "refused"),
     [
         ("What was discussed at the meeting on 1 December?", True),
@@ -2209,3 +2217,6 @@ def test_a_line_giving_the_day_a_question_names_its_subject_by_does_not_answer(q
     assert (checks.restated_date_problem(question, line) is not None) is refused
     row = "Confocal (Zeiss LSM 900) | Lena 09:00-17:00 | Sofia 10:00-12:00"  # no label line
     assert checks.restated_date_problem("Who booked the confocal on 1 December?", row) is None
+    # a line saying more than when and where answers what it says (review)
+    chaired = "Meeting: Tuesday 1 December 2026, chaired by Sofia Reyes"
+    assert checks.restated_date_problem("Who chaired the meeting on 1 December?", chaired) is None
