@@ -86,8 +86,8 @@ USER_FIELDS = ("title", "company", "period", "doc_type", "company_aliases")
 #: columns read column by column, a numbered heading at a page's foot; leader lines, Word
 #: clause headings in plain paragraphs, HTML ``<details>`` and ``<dt>``/``<dd>`` units, sheet
 #: notes, titles and dates as cells show them; e-mail quoted replies and signatures as blocks,
-#: list items and abbreviations before numbers in the sentence rule, Markdown tables chunked
-#: by row groups). Bump it with any change to what a loader reads.
+#: list items and abbreviations before numbers in the sentence rule, Markdown section paths
+#: without markup or a repeated title). Bump it with any change to what a loader reads.
 METADATA_VERSION = "citerag.document-metadata/6"
 #: Characters of a non-paginated document's opening that inference reads.
 OPENING_CHARS = 3000
